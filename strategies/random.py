@@ -1,0 +1,21 @@
+"""``Random``: picks uniformly among the legal actions, with the rng it is given.
+
+The baseline every other strategy must beat, and the engine's workhorse for property tests and
+speed benchmarks. Because claims list every distinct payment, it claims often once its hand can
+pay for something, which makes its games short and varied.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from ttr_lab.rules.actions import Action
+from ttr_lab.rules.observation import Observation
+
+
+class Random:
+    name = "random"
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        return legal_actions[rng.randrange(len(legal_actions))]

@@ -1,0 +1,239 @@
+"""The map: cities, tracks and tickets, loaded once from package data into an immutable ``Board``.
+
+A map is a folder with ``map.toml`` (name, player counts, ruleset overrides), ``cities.csv``,
+``routes.csv`` (``city_a,city_b,length,color,ferry_locomotives,mountain_spaces``; one row per
+track), ``tickets.csv`` (``city_a,city_b,points,deck``) and optionally ``positions.csv``
+(``city,lat,lon``). Ids are positions in those files, so they are stable for a given map.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Mapping
+
+from ttr_lab.colours import GRAY, TRACK_COLOUR_NAMES, track_colour_index
+from ttr_lab.errors import BoardDataError
+from ttr_lab.ruleset import Ruleset
+
+if TYPE_CHECKING:  # networkx is imported only when a graph view is asked for
+    import networkx as nx
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """One claimable track. Two tracks between the same cities form a double route (``twin``)."""
+
+    id: int
+    a: int  # city id
+    b: int  # city id
+    length: int
+    colour: int  # 0..7, or GRAY
+    ferry_locomotives: int = 0  # spaces that must be paid with locomotive cards
+    mountain_spaces: int = 0  # X spaces: one extra train each, scored at once
+    twin: int = -1  # id of the other track of a double route, or -1
+    label: str = ""  # e.g. "Denver-Kansas City black"
+
+    @property
+    def colour_name(self) -> str:
+        return TRACK_COLOUR_NAMES[self.colour]
+
+    @property
+    def is_gray(self) -> bool:
+        return self.colour == GRAY
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    """A destination ticket: connect ``a`` and ``b`` with your own tracks for ``points``."""
+
+    id: int
+    a: int
+    b: int
+    points: int
+    deck: str = "regular"
+    label: str = ""  # e.g. "Los Angeles-New York (21)"
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """Immutable map data. Compare boards by identity; ``load_board`` returns one per map."""
+
+    name: str
+    title: str
+    cities: tuple[str, ...]
+    tracks: tuple[Track, ...]
+    tickets: tuple[Ticket, ...]
+    ruleset: Ruleset
+    min_players: int = 2
+    max_players: int = 5
+    positions: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    city_ids: Mapping[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "city_ids", MappingProxyType({c: i for i, c in enumerate(self.cities)}))
+        object.__setattr__(self, "positions", MappingProxyType(dict(self.positions)))
+
+    def __repr__(self) -> str:
+        return f"<Board {self.name}: {len(self.cities)} cities, {len(self.tracks)} tracks, {len(self.tickets)} tickets>"
+
+    def city(self, name: str) -> int:
+        """City id by name (exact, then case-insensitive)."""
+        if name in self.city_ids:
+            return self.city_ids[name]
+        lowered = {c.lower(): i for c, i in self.city_ids.items()}
+        try:
+            return lowered[name.strip().lower()]
+        except KeyError:
+            raise BoardDataError(f"no city named {name!r} on the {self.name} map") from None
+
+    def tracks_between(self, a: str | int, b: str | int) -> tuple[Track, ...]:
+        """The one or two tracks joining two cities (names or ids), in id order."""
+        ia = a if isinstance(a, int) else self.city(a)
+        ib = b if isinstance(b, int) else self.city(b)
+        return tuple(t for t in self.tracks if {t.a, t.b} == {ia, ib})
+
+    def ticket_label(self, ticket_id: int) -> str:
+        return self.tickets[ticket_id].label
+
+    @functools.cached_property
+    def graph(self) -> "nx.MultiGraph":
+        """A networkx MultiGraph view: nodes are city names, one edge per track (key = track id)."""
+        import networkx as nx
+
+        g = nx.MultiGraph(name=self.name)
+        for i, c in enumerate(self.cities):
+            g.add_node(c, id=i, pos=self.positions.get(c))
+        for t in self.tracks:
+            g.add_edge(
+                self.cities[t.a], self.cities[t.b], key=t.id, id=t.id, length=t.length,
+                colour=t.colour_name, ferry_locomotives=t.ferry_locomotives,
+                mountain_spaces=t.mountain_spaces,
+            )
+        return nx.freeze(g)
+
+
+def available_maps() -> list[str]:
+    """Names of the maps shipped inside the package."""
+    root = resources.files("ttr_lab.maps")
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and (p / "map.toml").is_file())
+
+
+@functools.lru_cache(maxsize=None)
+def load_board(name: str = "usa") -> Board:
+    """Load a shipped map by name (``"usa"``) or a map folder by path; cached, so loaded once."""
+    shipped = resources.files("ttr_lab.maps") / name
+    if "/" not in name and shipped.is_dir():
+        return _load(shipped, name)
+    path = Path(name)
+    if path.is_dir():
+        return _load(path, str(path))
+    raise BoardDataError(f"unknown map {name!r}; shipped maps: {', '.join(available_maps())} (or give a map folder)")
+
+
+def _read_csv(folder: Any, filename: str, columns: tuple[str, ...], source: str, required: bool = True) -> list[dict[str, str]]:
+    file = folder / filename
+    if not file.is_file():
+        if required:
+            raise BoardDataError(f"map {source}: missing {filename}")
+        return []
+    rows = list(csv.DictReader(io.StringIO(file.read_text(encoding="utf-8"))))
+    header = tuple(rows[0].keys()) if rows else ()
+    missing = [c for c in columns if c not in header]
+    if rows and missing:
+        raise BoardDataError(f"map {source}: {filename} lacks column(s) {', '.join(missing)}")
+    return rows
+
+
+def _int(row: dict[str, str], key: str, where: str, default: int | None = None) -> int:
+    raw = (row.get(key) or "").strip()
+    if raw == "" and default is not None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise BoardDataError(f"{where}: {key} must be an integer, got {raw!r}") from None
+
+
+def _load(folder: Any, source: str) -> Board:
+    meta_file = folder / "map.toml"
+    if not meta_file.is_file():
+        raise BoardDataError(f"map {source}: missing map.toml")
+    try:
+        meta = tomllib.loads(meta_file.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise BoardDataError(f"map {source}: map.toml is not valid TOML ({exc})") from None
+    ruleset = Ruleset.from_mapping(meta.get("ruleset", {}))
+
+    cities = tuple(r["city"].strip() for r in _read_csv(folder, "cities.csv", ("city",), source))
+    if len(set(cities)) != len(cities):
+        raise BoardDataError(f"map {source}: cities.csv lists a city twice")
+    ids = {c: i for i, c in enumerate(cities)}
+
+    def city_id(name: str, where: str) -> int:
+        try:
+            return ids[name.strip()]
+        except KeyError:
+            raise BoardDataError(f"{where}: unknown city {name!r}") from None
+
+    raw_tracks = []
+    for n, row in enumerate(_read_csv(folder, "routes.csv", ("city_a", "city_b", "length", "color"), source), start=2):
+        where = f"map {source}: routes.csv line {n}"
+        a, b = city_id(row["city_a"], where), city_id(row["city_b"], where)
+        length = _int(row, "length", where)
+        try:
+            colour = track_colour_index(row["color"])
+        except ValueError as exc:
+            raise BoardDataError(f"{where}: {exc}") from None
+        ferry = _int(row, "ferry_locomotives", where, default=0)
+        mountain = _int(row, "mountain_spaces", where, default=0)
+        if a == b or length < 1 or ferry < 0 or mountain < 0 or ferry + mountain > length:
+            raise BoardDataError(f"{where}: inconsistent track {row}")
+        if length >= len(ruleset.route_scores):
+            raise BoardDataError(f"{where}: length {length} has no score in the ruleset")
+        raw_tracks.append((a, b, length, colour, ferry, mountain))
+
+    by_pair: dict[tuple[int, int], list[int]] = {}
+    for i, (a, b, *_rest) in enumerate(raw_tracks):
+        by_pair.setdefault((min(a, b), max(a, b)), []).append(i)
+    tracks = []
+    for i, (a, b, length, colour, ferry, mountain) in enumerate(raw_tracks):
+        group = by_pair[(min(a, b), max(a, b))]
+        if len(group) > 2:
+            raise BoardDataError(f"map {source}: {cities[a]}-{cities[b]} has {len(group)} tracks; at most 2 are supported")
+        twin = next((j for j in group if j != i), -1)
+        label = f"{cities[a]}-{cities[b]} {TRACK_COLOUR_NAMES[colour]}"
+        if twin >= 0 and raw_tracks[twin][3] == colour:  # identical twins need a number
+            label += f"#{group.index(i) + 1}"
+        tracks.append(Track(i, a, b, length, colour, ferry, mountain, twin, label))
+
+    tickets = []
+    for n, row in enumerate(_read_csv(folder, "tickets.csv", ("city_a", "city_b", "points"), source), start=2):
+        where = f"map {source}: tickets.csv line {n}"
+        a, b = city_id(row["city_a"], where), city_id(row["city_b"], where)
+        points = _int(row, "points", where)
+        deck = (row.get("deck") or "regular").strip()
+        tickets.append(Ticket(len(tickets), a, b, points, deck, f"{cities[a]}-{cities[b]} ({points})"))
+
+    positions = {}
+    for n, row in enumerate(_read_csv(folder, "positions.csv", ("city", "lat", "lon"), source, required=False), start=2):
+        city_id(row["city"], f"map {source}: positions.csv line {n}")
+        positions[row["city"].strip()] = (float(row["lat"]), float(row["lon"]))
+
+    return Board(
+        name=str(meta.get("name", source)),
+        title=str(meta.get("title", source)),
+        cities=cities,
+        tracks=tuple(tracks),
+        tickets=tuple(tickets),
+        ruleset=ruleset,
+        min_players=int(meta.get("min_players", 2)),
+        max_players=int(meta.get("max_players", 5)),
+        positions=positions,
+    )

@@ -1,0 +1,60 @@
+"""The ``ttr-lab`` command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ttr_lab.errors import TTRLabError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="AI strategies play Ticket to Ride against each other.")
+bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks (figures, not pass/fail).")
+app.add_typer(bench_app, name="bench")
+
+
+def _fail(exc: Exception) -> None:
+    typer.echo(f"error: {exc}", err=True)
+    raise typer.Exit(code=2)
+
+
+@app.command()
+def play(
+    players: int = typer.Option(4, "--players", "-p", help="Number of players (2-5)."),
+    strategy: List[str] = typer.Option(["random"], "--strategy", "-s", help="Strategy per seat (repeat, or one for all seats)."),
+    seed: int = typer.Option(0, "--seed", help="Game seed."),
+    map_name: str = typer.Option("usa", "--map", help="Map name or map folder."),
+    record: Optional[Path] = typer.Option(None, "--record", help="Save the game record (JSON) here."),
+) -> None:
+    """Play one game and print a summary: scores, tickets, longest trail."""
+    from ttr_lab.board import load_board
+    from ttr_lab.play import play_game
+    from ttr_lab.summary import print_summary
+    from strategies.registry import build_strategies
+
+    try:
+        board = load_board(map_name)
+        seats = build_strategies(strategy, players)
+        rec = play_game(board, seats, seed)
+    except TTRLabError as exc:
+        _fail(exc)
+    print_summary(board, rec)
+    if record is not None:
+        rec.save(record)
+        typer.echo(f"record saved to {record}")
+
+
+@bench_app.command("engine")
+def bench_engine(
+    seconds: float = typer.Option(3.0, help="Time per measurement, in seconds."),
+    seed: int = typer.Option(1, help="First game seed."),
+) -> None:
+    """Random games per second at 2 and 4 players, legal-action generations and clones per second."""
+    from ttr_lab.bench import engine_benchmark
+
+    engine_benchmark(seconds=seconds, seed=seed)
+
+
+def main() -> None:  # pragma: no cover - entry point
+    app()

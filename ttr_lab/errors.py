@@ -1,0 +1,28 @@
+"""The errors ttr-lab raises. Each message names what is wrong, in one line."""
+
+from __future__ import annotations
+
+
+class TTRLabError(Exception):
+    """Base class of every ttr-lab error."""
+
+
+class IllegalActionError(TTRLabError, ValueError):
+    """An action that the rules do not allow in this state (or text that is not an action)."""
+
+
+class BoardDataError(TTRLabError, ValueError):
+    """A map's data files are missing, malformed or inconsistent."""
+
+
+class ConfigError(TTRLabError, ValueError):
+    """A configuration (ruleset override, CLI option, strategy name) is invalid."""
+
+
+class StrategyError(TTRLabError, RuntimeError):
+    """A strategy raised, or returned something that is not a legal action."""
+
+    def __init__(self, message: str, seat: int | None = None, strategy: str | None = None):
+        super().__init__(message)
+        self.seat = seat
+        self.strategy = strategy

@@ -1,0 +1,1 @@
+"""The rules of Ticket to Ride: game facts, state, actions, observation, scoring."""

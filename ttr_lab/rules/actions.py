@@ -1,0 +1,284 @@
+"""Actions: frozen, hashable values with a readable text form and a parser back.
+
+The action language (one action per line, case-insensitive)::
+
+    draw blind                       take the top card of the draw pile
+    draw market 2                    take face-up card in market slot 2 (slots 0..4, left to right)
+    tickets                          draw destination tickets
+    keep 0,2                         keep offered tickets 0 and 2 (indices into the offer)
+    claim Denver-Kansas City black with 3 black + 1 loco
+    claim Atlanta-Charleston gray with 2 red
+    claim Atlanta-Raleigh gray#2 with 2 loco
+    pass                             only when no other action is legal
+
+A claim names its track as ``CityA-CityB colour`` (cities in either order; ``#1``/``#2`` tells the
+two tracks of a double route with the same colour apart; the colour may be left out when only one
+track joins the cities; ``#57`` is track id 57) and its payment as ``N colour + M loco``. Paying
+only locomotives is written ``with 4 loco``. The payment is part of the action, so
+``legal_actions()`` lists every distinct payment the hand allows.
+
+Every action a state offers is one shared object from the game's ``ActionTable``, built once per
+board, so generating legal actions allocates nothing but the list.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Union
+
+from ttr_lab.colours import CARD_NAMES, GRAY, LOCOMOTIVE, NUM_COLOURS, card_index
+from ttr_lab.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from ttr_lab.board import Board, Track
+
+
+@dataclass(frozen=True, slots=True)
+class DrawBlind:
+    def __str__(self) -> str:
+        return "draw blind"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawMarket:
+    slot: int
+
+    def __str__(self) -> str:
+        return f"draw market {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawTickets:
+    def __str__(self) -> str:
+        return "tickets"
+
+
+@dataclass(frozen=True, slots=True)
+class KeepTickets:
+    indices: tuple[int, ...]  # sorted indices into the tickets on offer
+
+    def __str__(self) -> str:
+        return "keep " + ",".join(map(str, self.indices))
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Claim ``track`` paying ``cards`` cards of ``colour`` plus ``locomotives`` locomotives.
+
+    When only locomotives are paid, ``colour`` is ``LOCOMOTIVE`` and ``cards`` is 0, so every
+    distinct payment has exactly one representation.
+    """
+
+    track: int
+    colour: int
+    cards: int
+    locomotives: int
+    label: str = field(default="", compare=False)  # the track's name, for str()
+
+    def __str__(self) -> str:
+        return f"claim {self.label or f'#{self.track}'} with {payment_text(self.colour, self.cards, self.locomotives)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class TicketsKept:
+    """The public record of a ``keep`` by another player: how many, never which."""
+
+    count: int
+
+    def __str__(self) -> str:
+        return f"kept {self.count}"
+
+
+Action = Union[DrawBlind, DrawMarket, DrawTickets, KeepTickets, Claim, Pass]
+
+DRAW_BLIND = DrawBlind()
+DRAW_TICKETS = DrawTickets()
+PASS = Pass()
+
+
+def payment_text(colour: int, cards: int, locomotives: int) -> str:
+    parts = []
+    if cards:
+        parts.append(f"{cards} {CARD_NAMES[colour]}")
+    if locomotives or not parts:
+        parts.append(f"{locomotives} loco")
+    return " + ".join(parts)
+
+
+class ActionTable:
+    """Every action of one board, built once: the legal-action generator slices these lists.
+
+    ``claims[t][c]`` lists the claims of track ``t`` paid with colour ``c`` (the track's own
+    colour, or any colour on gray), by number of locomotives from the ferry minimum up; for a
+    coloured track the last entry pays only locomotives. ``all_locos[t]`` is that only-locomotive
+    payment (also on gray tracks).
+    """
+
+    def __init__(self, board: "Board") -> None:
+        self.draw_market = tuple(DrawMarket(i) for i in range(16))
+        self.claims: list[dict[int, tuple[Claim, ...]]] = []
+        self.all_locos: list[Claim] = []
+        by_key: dict[tuple[int, int, int], Claim] = {}
+        for t in board.tracks:
+            length, ferry = t.length, t.ferry_locomotives
+            all_loco = Claim(t.id, LOCOMOTIVE, 0, length, t.label)
+            colours = range(NUM_COLOURS) if t.colour == GRAY else (t.colour,)
+            options: dict[int, tuple[Claim, ...]] = {}
+            for c in colours:
+                row = [Claim(t.id, c, length - k, k, t.label) for k in range(ferry, length)]
+                if t.colour != GRAY:
+                    row.append(all_loco)
+                options[c] = tuple(row)
+                for a in row:
+                    by_key[(a.track, a.colour, a.locomotives)] = a
+            self.claims.append(options)
+            self.all_locos.append(all_loco)
+            by_key[(t.id, LOCOMOTIVE, length)] = all_loco
+        self._claim_by_key = by_key
+        self._keep: dict[tuple[int, int], tuple[KeepTickets, ...]] = {}
+
+    def keep_options(self, offered: int, min_keep: int) -> tuple[KeepTickets, ...]:
+        """Every subset of ``range(offered)`` with at least ``min_keep`` members, lexicographic."""
+        key = (offered, min(min_keep, offered))
+        options = self._keep.get(key)
+        if options is None:
+            subsets = [
+                KeepTickets(combo)
+                for size in range(max(key[1], 1), offered + 1)
+                for combo in itertools.combinations(range(offered), size)
+            ]
+            subsets.sort(key=lambda a: a.indices)
+            options = self._keep[key] = tuple(subsets)
+        return options
+
+    def claim(self, track: int, colour: int, locomotives: int) -> Claim | None:
+        """The shared Claim object for a payment, or None if no such payment exists."""
+        return self._claim_by_key.get((track, colour, locomotives))
+
+
+@functools.lru_cache(maxsize=None)
+def action_table(board: "Board") -> ActionTable:
+    """The one ActionTable of a board."""
+    return ActionTable(board)
+
+
+_KEEP_RE = re.compile(r"^keep\s+(\d+(?:\s*[,\s]\s*\d+)*)$")
+_MARKET_RE = re.compile(r"^(?:draw\s+)?market\s+(\d+)$")
+_PAY_PART_RE = re.compile(r"^(\d+)\s+([a-z]+)$")
+
+
+def parse_action(text: str, board: "Board") -> Action:
+    """The action a line of the action language names (see the module docstring).
+
+    Raises ``IllegalActionError`` for text that names no action on this board; whether the action
+    is legal in a given state is for ``GameState.apply`` to decide.
+    """
+    s = " ".join(text.strip().lower().split())
+    if s in ("draw blind", "blind", "draw deck"):
+        return DRAW_BLIND
+    if s in ("tickets", "draw tickets"):
+        return DRAW_TICKETS
+    if s == "pass":
+        return PASS
+    m = _MARKET_RE.match(s)
+    if m:
+        return DrawMarket(int(m.group(1)))
+    m = _KEEP_RE.match(s)
+    if m:
+        indices = tuple(sorted({int(x) for x in re.split(r"[,\s]+", m.group(1))}))
+        return KeepTickets(indices)
+    if s.startswith("claim "):
+        return _parse_claim(text.strip()[6:].strip(), board)
+    raise IllegalActionError(
+        f"cannot read action {text!r}; expected 'draw blind', 'draw market N', 'tickets', "
+        "'keep I,J', 'claim CITY-CITY [colour] with N colour [+ M loco]' or 'pass'"
+    )
+
+
+def _parse_claim(body: str, board: "Board") -> Claim:
+    route, sep, payment = body.rpartition(" with ")
+    if not sep:
+        raise IllegalActionError(f"claim {body!r} lacks its payment, e.g. 'with 2 red + 1 loco'")
+    track = parse_track(route, board)
+    colour, cards, locos = _parse_payment(payment, track)
+    if cards + locos != track.length:
+        raise IllegalActionError(
+            f"claim {track.label}: payment {payment.strip()!r} is {cards + locos} cards, the track needs {track.length}"
+        )
+    if cards == 0:
+        colour = LOCOMOTIVE
+    action = action_table(board).claim(track.id, colour, locos)
+    if action is None:
+        raise IllegalActionError(f"claim {track.label}: {payment.strip()!r} is not a payment this track accepts")
+    return action
+
+
+def _parse_payment(payment: str, track: "Track") -> tuple[int, int, int]:
+    colour, cards, locos = -1, 0, 0
+    for part in payment.lower().split("+"):
+        m = _PAY_PART_RE.match(part.strip())
+        if not m:
+            raise IllegalActionError(f"cannot read payment part {part.strip()!r}; write e.g. '3 black + 1 loco'")
+        try:
+            c = card_index(m.group(2))
+        except ValueError as exc:
+            raise IllegalActionError(str(exc)) from None
+        if c == LOCOMOTIVE:
+            locos += int(m.group(1))
+        elif colour in (-1, c):
+            colour, cards = c, cards + int(m.group(1))
+        else:
+            raise IllegalActionError(f"claim {track.label}: a payment uses one colour (plus locomotives), got {payment!r}")
+    return (colour if colour >= 0 else LOCOMOTIVE), cards, locos
+
+
+def parse_track(route: str, board: "Board") -> "Track":
+    """A track named ``CityA-CityB [colour[#n]]`` or ``#id``."""
+    route = route.strip()
+    if route.startswith("#") and route[1:].isdigit():
+        tid = int(route[1:])
+        if not 0 <= tid < len(board.tracks):
+            raise IllegalActionError(f"no track #{tid} on the {board.name} map")
+        return board.tracks[tid]
+    first, dash, rest = route.partition("-")
+    if not dash:
+        raise IllegalActionError(f"cannot read track {route!r}; write 'CityA-CityB colour'")
+    candidates = [(rest, None)]
+    head, _, last = rest.rpartition(" ")
+    if head:
+        candidates.append((head, last))
+    for city_b, spec in candidates:
+        try:
+            tracks = board.tracks_between(first.strip(), city_b.strip())
+        except Exception:
+            continue
+        if not tracks:
+            raise IllegalActionError(f"no track joins {first.strip()} and {city_b.strip()} on the {board.name} map")
+        if spec is None:
+            if len(tracks) == 1:
+                return tracks[0]
+            raise IllegalActionError(
+                f"{route!r} is a double route; name the track: " + " or ".join(t.label for t in tracks)
+            )
+        spec = spec.lower()
+        suffixes = [t.label.rpartition(" ")[2].lower() for t in tracks]
+        exact = [t for t, s in zip(tracks, suffixes) if s == spec]
+        loose = [t for t, s in zip(tracks, suffixes) if s.partition("#")[0] == spec]
+        if len(exact) == 1:
+            return exact[0]
+        if len(loose) == 1:
+            return loose[0]
+        names = " or ".join(t.label for t in tracks)
+        if loose:
+            raise IllegalActionError(f"{route!r} is ambiguous; name the track: {names}")
+        raise IllegalActionError(f"no {spec} track between {first.strip()} and {city_b.strip()}; tracks: {names}")
+    raise IllegalActionError(f"cannot read track {route!r}: unknown city in it")

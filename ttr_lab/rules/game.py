@@ -1,0 +1,82 @@
+"""``Game``: the immutable facts every state of one game shares (board, ruleset, players).
+
+Like OpenSpiel's ``Game``, it is made once per (board, ruleset, player count) and holds the
+per-track numbers the hot path reads as flat tuples, so ``GameState`` itself stays small.
+"""
+
+from __future__ import annotations
+
+import functools
+from enum import IntEnum
+
+from ttr_lab.board import Board
+from ttr_lab.colours import LOCOMOTIVE, NUM_COLOURS
+from ttr_lab.errors import ConfigError
+from ttr_lab.rules.actions import ActionTable, action_table
+from ttr_lab.ruleset import Ruleset
+
+
+class Phase(IntEnum):
+    """What the current player is doing."""
+
+    INITIAL_TICKETS = 0  # setup: choose which dealt tickets to keep
+    TURN = 1  # the start of a turn: draw, claim or take tickets
+    SECOND_DRAW = 2  # the second card of a draw-cards turn
+    KEEP_TICKETS = 3  # choose which drawn tickets to keep
+    OVER = 4
+
+
+class Game:
+    """Immutable facts of a game. Get one with ``game_for``; every state points to its Game."""
+
+    __slots__ = (
+        "board", "ruleset", "num_players", "actions", "track_length", "track_colour",
+        "track_ferry", "track_trains", "track_points", "track_twin", "doubles_shared",
+        "deck", "all_tracks",
+    )
+
+    def __init__(self, board: Board, num_players: int, ruleset: Ruleset) -> None:
+        if not board.min_players <= num_players <= board.max_players:
+            raise ConfigError(
+                f"the {board.name} map is for {board.min_players}-{board.max_players} players, not {num_players}"
+            )
+        cards_needed = num_players * ruleset.initial_hand + ruleset.market_size
+        cards = NUM_COLOURS * ruleset.cards_per_colour + ruleset.locomotive_cards
+        if cards < cards_needed:
+            raise ConfigError(f"ruleset has {cards} train cards, fewer than the {cards_needed} setup deals")
+        self.board = board
+        self.ruleset = ruleset
+        self.num_players = num_players
+        self.actions: ActionTable = action_table(board)
+        tracks = board.tracks
+        mountain_points = ruleset.mountain_points_per_space
+        self.track_length = tuple(t.length for t in tracks)
+        self.track_colour = tuple(t.colour for t in tracks)
+        self.track_ferry = tuple(t.ferry_locomotives for t in tracks)
+        # Trains a claim takes from the supply: one per space, plus one per mountain X.
+        self.track_trains = tuple(t.length + t.mountain_spaces for t in tracks)
+        self.track_points = tuple(
+            ruleset.score_for_length(t.length) + mountain_points * t.mountain_spaces for t in tracks
+        )
+        self.track_twin = tuple(t.twin for t in tracks)
+        self.doubles_shared = num_players >= ruleset.double_routes_min_players
+        # The train deck in colour order, before shuffling.
+        deck: list[int] = []
+        for c in range(NUM_COLOURS):
+            deck += [c] * ruleset.cards_per_colour
+        deck += [LOCOMOTIVE] * ruleset.locomotive_cards
+        self.deck = tuple(deck)
+        self.all_tracks = tuple(range(len(tracks)))
+
+    def __repr__(self) -> str:
+        return f"<Game {self.board.name}, {self.num_players} players>"
+
+    @property
+    def total_cards(self) -> int:
+        return len(self.deck)
+
+
+@functools.lru_cache(maxsize=256)
+def game_for(board: Board, num_players: int, ruleset: Ruleset | None = None) -> Game:
+    """The shared Game for a board, player count and ruleset (the board's own by default)."""
+    return Game(board, num_players, ruleset or board.ruleset)

@@ -1,0 +1,112 @@
+"""``Observation``: one player's information set, and nothing more.
+
+Built by copying the public fields and the player's own private fields out of the state into
+immutable tuples; it keeps no reference to the state, so a strategy cannot reach hidden
+information through it (an opponent's hand or tickets, or the order of any deck).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ttr_lab.board import Board
+from ttr_lab.colours import CARD_NAMES
+from ttr_lab.rules.game import Phase
+from ttr_lab.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from ttr_lab.rules.state import GameState
+
+_PHASES = tuple(Phase)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Observation:
+    """What ``player`` knows. Per-player tuples are indexed by seat."""
+
+    board: Board
+    ruleset: Ruleset
+    player: int
+    num_players: int
+    current_player: int
+    phase: Phase
+    hand: tuple[int, ...]  # own cards, count per colour index (8 = locomotive)
+    tickets: tuple[int, ...]  # own ticket ids
+    offered: tuple[int, ...]  # tickets on offer to this player (while choosing)
+    market: tuple[int, ...]  # face-up cards, slot order
+    discard: tuple[int, ...]  # discard pile, count per colour index (public)
+    draw_pile_size: int
+    ticket_deck_size: int
+    owner: tuple[int, ...]  # per track: owning seat or -1
+    trains: tuple[int, ...]
+    route_points: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    ticket_counts: tuple[int, ...]
+    known_cards: tuple[tuple[int, ...], ...]  # per seat: cards publicly seen entering its hand, not yet paid
+    final_round: bool
+    final_turns_left: int  # turns left in the final round, -1 before it starts
+    turns: int
+    history_length: int
+    _log: Any  # public history (immutable linked list shared with the engine; public events only)
+
+    @property
+    def history(self) -> list[tuple[int, Any, int]]:
+        """Public history, oldest first: ``(player, action, card)`` with ``card`` the colour taken
+        from the market by ``draw market`` (else -1); keeps show only how many were kept."""
+        out = []
+        node = self._log
+        while node is not None:
+            out.append(node[:3])
+            node = node[3]
+        out.reverse()
+        return out
+
+    def my_tracks(self) -> list[int]:
+        return [t for t, o in enumerate(self.owner) if o == self.player]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-serialisable form (history as text)."""
+        return {
+            "player": self.player,
+            "num_players": self.num_players,
+            "current_player": self.current_player,
+            "phase": self.phase.name.lower(),
+            "hand": {CARD_NAMES[c]: n for c, n in enumerate(self.hand)},
+            "tickets": list(self.tickets),
+            "offered": list(self.offered),
+            "market": [CARD_NAMES[c] for c in self.market],
+            "discard": {CARD_NAMES[c]: n for c, n in enumerate(self.discard)},
+            "draw_pile_size": self.draw_pile_size,
+            "ticket_deck_size": self.ticket_deck_size,
+            "claimed": {str(t): o for t, o in enumerate(self.owner) if o >= 0},
+            "trains": list(self.trains),
+            "route_points": list(self.route_points),
+            "hand_sizes": list(self.hand_sizes),
+            "ticket_counts": list(self.ticket_counts),
+            "known_cards": [{CARD_NAMES[c]: n for c, n in enumerate(k) if n} for k in self.known_cards],
+            "final_round": self.final_round,
+            "final_turns_left": self.final_turns_left,
+            "turns": self.turns,
+            "history": [[p, str(a), CARD_NAMES[c] if c >= 0 else None] for p, a, c in self.history],
+        }
+
+
+def observe(state: "GameState", player: int) -> Observation:
+    game = state.game
+    n = game.num_players
+    if not 0 <= player < n:
+        raise ValueError(f"no player {player} in a {n}-player game")
+    hands = state.hands
+    known = state.known
+    base = player * 9
+    return Observation(
+        game.board, game.ruleset, player, n, state.player, _PHASES[state.phase],
+        tuple(hands[base:base + 9]), state.tickets[player], state.offers[player],
+        tuple(state.market), tuple(state.discard), len(state.pile), len(state.ticket_deck),
+        tuple(state.owner), tuple(state.trains), tuple(state.points),
+        tuple(sum(hands[p * 9:p * 9 + 9]) for p in range(n)),
+        tuple(len(t) for t in state.tickets),
+        tuple(tuple(known[p * 9:p * 9 + 9]) for p in range(n)),
+        state.final_turns >= 0, state.final_turns, state.turns, state.log_len, state.log,
+    )

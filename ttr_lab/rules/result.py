@@ -1,0 +1,92 @@
+"""The end of a game as values: ``GameResult`` with one ``PlayerResult`` per seat."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from ttr_lab.rules.scoring import connected_components, longest_trail, rank_order
+
+if TYPE_CHECKING:
+    from ttr_lab.rules.state import GameState
+
+
+@dataclass(frozen=True)
+class TicketResult:
+    ticket: int
+    name: str
+    points: int
+    completed: bool
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    player: int
+    route_points: int  # from the route table (plus mountain points on maps that have them)
+    tickets: tuple[TicketResult, ...]
+    ticket_points: int  # + completed, - failed
+    tickets_completed: int
+    tickets_failed: int
+    longest_trail: int  # in trains
+    longest_bonus: int  # points from the longest-trail bonus (0 or the ruleset's bonus)
+    total: int
+    rank: int  # 1 = winner; tied players share a rank
+    trains_left: int
+    cards_left: int
+
+
+@dataclass(frozen=True)
+class GameResult:
+    players: tuple[PlayerResult, ...]
+    stalled: bool  # ended by a full round of passes, not by the final round
+    turns: int  # normal turns played (initial ticket choices not counted)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(p.player for p in self.players if p.rank == 1)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(p.total for p in self.players)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"players": [asdict(p) for p in self.players], "stalled": self.stalled, "turns": self.turns}
+
+
+def player_tracks(state: "GameState", player: int) -> list[int]:
+    return [t for t, owner in enumerate(state.owner) if owner == player]
+
+
+def score_game(state: "GameState") -> GameResult:
+    """Score a finished game from the board itself (route points are rechecked, not trusted)."""
+    game = state.game
+    board, rules = game.board, game.ruleset
+    n = game.num_players
+    routes, trails, ticket_rows = [], [], []
+    for p in range(n):
+        mine = [board.tracks[t] for t in player_tracks(state, p)]
+        routes.append(sum(game.track_points[t.id] for t in mine))
+        trails.append(longest_trail([(t.a, t.b, t.length) for t in mine]))
+        roots = connected_components(len(board.cities), [(t.a, t.b) for t in mine])
+        ticket_rows.append(tuple(
+            TicketResult(tid, board.tickets[tid].label, board.tickets[tid].points,
+                         roots[board.tickets[tid].a] == roots[board.tickets[tid].b])
+            for tid in state.tickets[p]
+        ))
+    best = max(trails)
+    bonus = [rules.longest_path_bonus if best > 0 and trails[p] == best else 0 for p in range(n)]
+    ticket_points = [sum(t.points if t.completed else -t.points for t in rows) for rows in ticket_rows]
+    completed = [sum(t.completed for t in rows) for rows in ticket_rows]
+    totals = [routes[p] + ticket_points[p] + bonus[p] for p in range(n)]
+    # Ties: more completed tickets first, then holding the longest-trail bonus; else shared.
+    ranks = rank_order([(totals[p], completed[p], bonus[p] > 0) for p in range(n)])
+    players = tuple(
+        PlayerResult(
+            player=p, route_points=routes[p], tickets=ticket_rows[p], ticket_points=ticket_points[p],
+            tickets_completed=completed[p], tickets_failed=len(ticket_rows[p]) - completed[p],
+            longest_trail=trails[p], longest_bonus=bonus[p], total=totals[p], rank=ranks[p],
+            trains_left=state.trains[p], cards_left=sum(state.hands[p * 9:(p + 1) * 9]),
+        )
+        for p in range(n)
+    )
+    return GameResult(players=players, stalled=state.stalled, turns=state.turns)

@@ -1,0 +1,43 @@
+"""``snapshot()``: the full state, hidden parts included, as a plain JSON-serialisable dict."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ttr_lab.colours import CARD_NAMES
+
+if TYPE_CHECKING:
+    from ttr_lab.rules.state import GameState
+
+
+def snapshot(state: "GameState") -> dict[str, Any]:
+    n = state.game.num_players
+    names = CARD_NAMES
+    discard = []
+    for c, count in enumerate(state.discard):
+        discard += [names[c]] * count
+    return {
+        "map": state.game.board.name,
+        "num_players": n,
+        "current_player": state.player,
+        "phase": state.phase_name.name.lower(),
+        "hands": [{names[c]: state.hands[p * 9 + c] for c in range(9)} for p in range(n)],
+        "known_cards": [{names[c]: state.known[p * 9 + c] for c in range(9)} for p in range(n)],
+        "market": [names[c] for c in state.market],
+        "draw_pile": [names[c] for c in reversed(state.pile)],  # top first
+        "discard": discard,  # a multiset: listed in colour order
+        "tickets_held": [list(t) for t in state.tickets],
+        "offered_tickets": [list(o) for o in state.offers],
+        "ticket_deck": list(state.ticket_deck),  # top first
+        "trains": list(state.trains),
+        "claimed": {str(t): o for t, o in enumerate(state.owner) if o >= 0},
+        "route_points": list(state.points),
+        "final_round": state.final_turns >= 0,
+        "final_turns_left": state.final_turns,
+        "passes_in_a_row": state.passes,
+        "turns": state.turns,
+        "stalled": state.stalled,
+        "terminal": state.is_terminal(),
+        "rng_state": state.rng,
+        "history_length": state.log_len,
+    }

@@ -1,0 +1,519 @@
+"""``GameState``: the whole game as plain integers, and the hot path (legal actions, apply, clone).
+
+Everything a search runs millions of times lives here and only here, over compact state:
+hands are one flat list of counts (``hands[p * 9 + colour]``), the draw pile a list of colour
+ints (top = end), the discard pile nine counts, track ownership a list of player ids, the
+ticket deck and each player's tickets tuples (shared between clones until changed), the public
+history an immutable linked list (shared by every clone). The slower, friendlier views
+(``observation``, ``snapshot``, ``result``) are built in their own modules from these fields.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ttr_lab.colours import CARD_NAMES, GRAY, LOCOMOTIVE
+from ttr_lab.errors import IllegalActionError
+from ttr_lab.rng import derive_seed, shuffle
+from ttr_lab.rules.actions import (
+    DRAW_BLIND, DRAW_TICKETS, PASS, Action, Claim, DrawBlind, DrawMarket, DrawTickets,
+    KeepTickets, Pass, TicketsKept,
+)
+from ttr_lab.rules.game import Game, Phase, game_for
+
+if TYPE_CHECKING:
+    from ttr_lab.board import Board
+    from ttr_lab.rules.observation import Observation
+    from ttr_lab.rules.result import GameResult
+    from ttr_lab.ruleset import Ruleset
+
+_SETUP, _TURN, _SECOND, _KEEP, _OVER = (int(p) for p in Phase)
+_K = 9  # card kinds per hand: 8 colours + locomotive
+_NO_CARD = -1
+
+
+class GameState:
+    """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
+
+    __slots__ = (
+        "game", "phase", "player", "hands", "known", "pile", "discard", "market", "owner",
+        "open", "trains", "points", "tickets", "offers", "ticket_deck", "rng", "final_turns",
+        "passes", "turns", "stalled", "log", "log_len",
+    )
+
+    # -- construction ----------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, game: Game, seed: int) -> "GameState":
+        """Shuffle, deal cards and market, deal the initial tickets (each player then chooses)."""
+        rules, n = game.ruleset, game.num_players
+        s = object.__new__(cls)
+        s.game = game
+        s.rng = derive_seed(seed, 0x7772)
+        pile = list(game.deck)
+        s.rng = shuffle(pile, s.rng)
+        s.pile = pile
+        s.discard = [0] * _K
+        s.hands = [0] * (n * _K)
+        s.known = [0] * (n * _K)  # cards each player is publicly known to hold
+        for p in range(n):
+            for _ in range(rules.initial_hand):
+                s.hands[p * _K + pile.pop()] += 1
+        s.market = []
+        s.owner = [-1] * len(game.track_length)
+        s.open = game.all_tracks
+        s.trains = [rules.trains_per_player] * n
+        s.points = [0] * n
+        s.tickets = [()] * n
+        deck = [t.id for t in game.board.tickets if t.deck == "regular"]
+        s.rng = shuffle(deck, s.rng)
+        deal = rules.initial_tickets
+        s.offers = [tuple(deck[p * deal:(p + 1) * deal]) for p in range(n)]
+        s.ticket_deck = tuple(deck[n * deal:])
+        s.final_turns = -1
+        s.passes = 0
+        s.turns = 0
+        s.stalled = False
+        s.log = None
+        s.log_len = 0
+        s.player = 0
+        s.phase = _SETUP
+        s._refill_market()
+        return s
+
+    def clone(self) -> "GameState":
+        """An independent copy (tuples and the history are shared: they are never mutated)."""
+        c = object.__new__(GameState)
+        c.game = self.game
+        c.phase = self.phase
+        c.player = self.player
+        c.hands = self.hands[:]
+        c.known = self.known[:]
+        c.pile = self.pile[:]
+        c.discard = self.discard[:]
+        c.market = self.market[:]
+        c.owner = self.owner[:]
+        c.open = self.open
+        c.trains = self.trains[:]
+        c.points = self.points[:]
+        c.tickets = self.tickets[:]
+        c.offers = self.offers[:]
+        c.ticket_deck = self.ticket_deck
+        c.rng = self.rng
+        c.final_turns = self.final_turns
+        c.passes = self.passes
+        c.turns = self.turns
+        c.stalled = self.stalled
+        c.log = self.log
+        c.log_len = self.log_len
+        return c
+
+    __copy__ = clone
+
+    # -- queries -----------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        return self.player
+
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
+
+    @property
+    def board(self) -> "Board":
+        return self.game.board
+
+    @property
+    def ruleset(self) -> "Ruleset":
+        return self.game.ruleset
+
+    @property
+    def phase_name(self) -> Phase:
+        return Phase(self.phase)
+
+    @property
+    def final_round(self) -> bool:
+        return self.final_turns >= 0
+
+    def is_terminal(self) -> bool:
+        return self.phase == _OVER
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action, in a fixed order: draws, tickets, claims (by track, colour,
+        locomotives); during a ticket choice, the subsets to keep. ``[PASS]`` when nothing else is
+        legal; ``[]`` once the game is over."""
+        phase = self.phase
+        if phase == _TURN:
+            out = self._draw_actions(first=True)
+            if self.ticket_deck:
+                out.append(DRAW_TICKETS)
+            self._claims_into(out)
+            return out or [PASS]
+        if phase == _SECOND:
+            return self._draw_actions(first=False)
+        if phase == _SETUP or phase == _KEEP:
+            minimum = self.game.ruleset.initial_keep_min if phase == _SETUP else self.game.ruleset.ticket_keep_min
+            return list(self.game.actions.keep_options(len(self.offers[self.player]), minimum))
+        return []
+
+    def _draw_actions(self, first: bool) -> list[Action]:
+        out: list[Action] = [DRAW_BLIND] if (self.pile or any(self.discard)) else []
+        slots = self.game.actions.draw_market
+        if first:
+            out.extend(slots[: len(self.market)])
+        else:
+            out.extend(slots[i] for i, card in enumerate(self.market) if card != LOCOMOTIVE)
+        return out
+
+    def _claims_into(self, out: list) -> None:
+        g = self.game
+        p = self.player
+        base = p * _K
+        hand = self.hands[base:base + _K]
+        locos = hand[LOCOMOTIVE]
+        trains = self.trains[p]
+        lengths, colours, ferries, need, twins = g.track_length, g.track_colour, g.track_ferry, g.track_trains, g.track_twin
+        claims = g.actions.claims
+        owner = self.owner
+        shared = g.doubles_shared
+        held = [c for c in range(8) if hand[c]]
+        for t in self.open:
+            if need[t] > trains:
+                continue
+            if shared:
+                tw = twins[t]
+                if tw >= 0 and owner[tw] == p:
+                    continue
+            length = lengths[t]
+            colour = colours[t]
+            ferry = ferries[t]
+            if colour != GRAY:
+                kmin = length - hand[colour]
+                if kmin < ferry:
+                    kmin = ferry
+                if kmin > locos:
+                    continue
+                kmax = length if locos > length else locos
+                out.extend(claims[t][colour][kmin - ferry:kmax - ferry + 1])
+            else:
+                row = claims[t]
+                kmax = length - 1 if locos >= length else locos
+                for c in held:
+                    kmin = length - hand[c]
+                    if kmin < ferry:
+                        kmin = ferry
+                    if kmin <= kmax:
+                        out.extend(row[c][kmin - ferry:kmax - ferry + 1])
+                if locos >= length:
+                    out.append(g.actions.all_locos[t])
+
+    # -- apply -------------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Play ``action`` for the current player; ``IllegalActionError`` says why if it can't be."""
+        kind = type(action)
+        phase = self.phase
+        if kind is Claim and phase == _TURN:
+            self._claim(action)
+        elif kind is DrawBlind and (phase == _TURN or phase == _SECOND):
+            self._draw_blind()
+        elif kind is DrawMarket and (phase == _TURN or phase == _SECOND):
+            self._draw_market(action)
+        elif kind is KeepTickets and (phase == _KEEP or phase == _SETUP):
+            self._keep(action)
+        elif kind is DrawTickets and phase == _TURN:
+            self._draw_tickets()
+        elif kind is Pass and phase == _TURN:
+            self._pass()
+        else:
+            self._refuse(action, self._phase_reason(action))
+
+    def _refuse(self, action: Any, reason: str) -> None:
+        raise IllegalActionError(f"illegal action {str(action)!r} for player {self.player}: {reason}")
+
+    def _phase_reason(self, action: Any) -> str:
+        if not isinstance(action, (Claim, DrawBlind, DrawMarket, KeepTickets, DrawTickets, Pass)):
+            return f"{type(action).__name__} is not an action (use legal_actions() or parse_action())"
+        return {
+            _OVER: "the game is over",
+            _SETUP: "the player must first choose which initial tickets to keep",
+            _KEEP: "the player must first choose which drawn tickets to keep",
+            _SECOND: "this is the second card draw; only 'draw blind' or a non-locomotive 'draw market N' is allowed",
+            _TURN: "that is only allowed in the middle of another action",
+        }[self.phase]
+
+    def _log(self, action: Any, card: int = _NO_CARD) -> None:
+        self.log = (self.player, action, card, self.log)
+        self.log_len += 1
+
+    def _claim(self, a: Claim) -> None:
+        g = self.game
+        t, colour, cards, locos = a.track, a.colour, a.cards, a.locomotives
+        p = self.player
+        base = p * _K
+        hands = self.hands
+        if not 0 <= t < len(self.owner):
+            self._refuse(a, f"there is no track #{t}")
+        owner = self.owner
+        if owner[t] >= 0:
+            self._refuse(a, f"the track is already claimed by player {owner[t]}")
+        twin = g.track_twin[t]
+        if twin >= 0 and owner[twin] >= 0:
+            if not g.doubles_shared:
+                self._refuse(a, f"with {g.num_players} players only one track of a double route may be claimed")
+            if owner[twin] == p:
+                self._refuse(a, "a player may not claim both tracks of a double route")
+        length = g.track_length[t]
+        if cards + locos != length or cards < 0 or locos < 0:
+            self._refuse(a, f"the track needs {length} cards, the payment is {cards} + {locos} locomotives")
+        track_colour = g.track_colour[t]
+        if cards == 0:
+            if colour != LOCOMOTIVE:
+                self._refuse(a, "a payment of only locomotives is written with colour LOCOMOTIVE")
+        elif colour == LOCOMOTIVE or not 0 <= colour < 8 or (track_colour != GRAY and colour != track_colour):
+            self._refuse(a, f"a {CARD_NAMES[track_colour] if track_colour != GRAY else 'gray'} track cannot be paid with {CARD_NAMES[colour] if 0 <= colour < 9 else colour}")
+        if locos < g.track_ferry[t]:
+            self._refuse(a, f"this ferry needs at least {g.track_ferry[t]} locomotive(s)")
+        if cards and hands[base + colour] < cards:
+            self._refuse(a, f"the player has {hands[base + colour]} {CARD_NAMES[colour]}, not {cards}")
+        if hands[base + LOCOMOTIVE] < locos:
+            self._refuse(a, f"the player has {hands[base + LOCOMOTIVE]} locomotives, not {locos}")
+        need = g.track_trains[t]
+        if self.trains[p] < need:
+            self._refuse(a, f"the track needs {need} trains and the player has {self.trains[p]}")
+        discard = self.discard
+        known = self.known
+        if cards:
+            hands[base + colour] -= cards
+            discard[colour] += cards
+            k = known[base + colour] - cards
+            known[base + colour] = k if k > 0 else 0
+        if locos:
+            hands[base + LOCOMOTIVE] -= locos
+            discard[LOCOMOTIVE] += locos
+            k = known[base + LOCOMOTIVE] - locos
+            known[base + LOCOMOTIVE] = k if k > 0 else 0
+        owner[t] = p
+        self.trains[p] -= need
+        self.points[p] += g.track_points[t]
+        if twin >= 0 and not g.doubles_shared:  # the twin closes for everyone
+            self.open = tuple(x for x in self.open if x != t and x != twin)
+        else:
+            self.open = tuple(x for x in self.open if x != t)
+        self._log(a)
+        if len(self.market) < g.ruleset.market_size:
+            self._refill_market()
+        self._end_turn(passed=False)
+
+    def _draw_blind(self) -> None:
+        card = self._take_from_pile()
+        if card == _NO_CARD:
+            self._refuse(DRAW_BLIND, "the draw pile and the discard pile are both empty")
+        self.hands[self.player * _K + card] += 1
+        self._log(DRAW_BLIND)
+        self._after_draw(locomotive_from_market=False)
+
+    def _draw_market(self, a: DrawMarket) -> None:
+        market = self.market
+        slot = a.slot
+        if not 0 <= slot < len(market):
+            self._refuse(a, f"the market has {len(market)} cards (slots 0..{len(market) - 1})")
+        card = market[slot]
+        if self.phase == _SECOND and card == LOCOMOTIVE:
+            self._refuse(a, "a face-up locomotive may not be taken as the second card")
+        i = self.player * _K + card
+        self.hands[i] += 1
+        self.known[i] += 1
+        self._log(a, card)
+        replacement = self._take_from_pile()
+        if replacement == _NO_CARD:
+            del market[slot]
+        else:
+            market[slot] = replacement
+            self._check_locomotives()
+        self._after_draw(locomotive_from_market=card == LOCOMOTIVE)
+
+    def _after_draw(self, locomotive_from_market: bool) -> None:
+        if self.phase == _SECOND or locomotive_from_market:
+            self._end_turn(passed=False)
+            return
+        self.phase = _SECOND
+        # Decision: with no legal second draw the action ends after one card.
+        if not (self.pile or any(self.discard)) and _only_locomotives(self.market):
+            self._end_turn(passed=False)
+
+    def _draw_tickets(self) -> None:
+        if not self.ticket_deck:
+            self._refuse(DRAW_TICKETS, "the ticket deck is empty")
+        k = self.game.ruleset.ticket_draw
+        offers = self.offers[:]
+        offers[self.player] = self.ticket_deck[:k]
+        self.offers = offers
+        self.ticket_deck = self.ticket_deck[k:]
+        self._log(DRAW_TICKETS)
+        self.phase = _KEEP
+
+    def _keep(self, a: KeepTickets) -> None:
+        p = self.player
+        offered = self.offers[p]
+        rules = self.game.ruleset
+        minimum = rules.initial_keep_min if self.phase == _SETUP else rules.ticket_keep_min
+        idx = a.indices
+        if any(not 0 <= i < len(offered) for i in idx) or len(set(idx)) != len(idx):
+            self._refuse(a, f"{len(offered)} tickets are on offer (indices 0..{len(offered) - 1}), each kept once")
+        if len(idx) < min(minimum, len(offered)):
+            self._refuse(a, f"at least {min(minimum, len(offered))} of the {len(offered)} offered tickets must be kept")
+        kept = tuple(offered[i] for i in sorted(idx))
+        returned = tuple(t for i, t in enumerate(offered) if i not in idx)
+        self.tickets = self.tickets[:]
+        self.tickets[p] = self.tickets[p] + kept
+        self.offers = self.offers[:]
+        self.offers[p] = ()
+        self.ticket_deck = self.ticket_deck + returned  # to the bottom
+        self._log(TicketsKept(len(kept)))
+        if self.phase == _SETUP:
+            if p + 1 < self.game.num_players:
+                self.player = p + 1
+            else:
+                self.player = 0
+                self.phase = _TURN
+        else:
+            self._end_turn(passed=False)
+
+    def _pass(self) -> None:
+        if self._draw_actions(first=True) or self.ticket_deck or self._has_claim():
+            self._refuse(PASS, "a player may pass only when no other action is legal")
+        self._log(PASS)
+        self._end_turn(passed=True)
+
+    def _has_claim(self) -> bool:
+        out: list = []
+        self._claims_into(out)
+        return bool(out)
+
+    def _end_turn(self, passed: bool) -> None:
+        n = self.game.num_players
+        self.turns += 1
+        if passed:
+            self.passes += 1
+            if self.passes >= n:  # Decision: a full round of passes ends the game
+                self.stalled = True
+                self.phase = _OVER
+                return
+        else:
+            self.passes = 0
+        if self.final_turns > 0:
+            self.final_turns -= 1
+            if self.final_turns == 0:
+                self.phase = _OVER
+                return
+        elif self.final_turns < 0 and self.trains[self.player] <= self.game.ruleset.end_trains:
+            self.final_turns = n  # everyone else once more, and the trigger player too
+        self.player = (self.player + 1) % n
+        self.phase = _TURN
+
+    # -- cards -------------------------------------------------------------------------------
+
+    def _take_from_pile(self) -> int:
+        """The top card of the draw pile, reshuffling the discard pile into it when empty."""
+        pile = self.pile
+        if not pile:
+            discard = self.discard
+            if not any(discard):
+                return _NO_CARD
+            for c in range(_K):
+                pile += [c] * discard[c]
+            self.discard = [0] * _K
+            self.rng = shuffle(pile, self.rng)
+        return pile.pop()
+
+    def _refill_market(self) -> None:
+        market = self.market
+        size = self.game.ruleset.market_size
+        added = False
+        while len(market) < size:
+            card = self._take_from_pile()
+            if card == _NO_CARD:
+                break
+            market.append(card)
+            added = True
+        if added:
+            self._check_locomotives()
+
+    def _check_locomotives(self) -> None:
+        """The three-locomotive rule, with the loop guard of the rules' Decision."""
+        rules = self.game.ruleset
+        limit = rules.market_locomotive_limit
+        if not limit:
+            return
+        redeals = 0
+        while self.market.count(LOCOMOTIVE) >= limit and redeals < rules.max_redeals:
+            market, pile, discard = self.market, self.pile, self.discard
+            non_locos = (
+                len(market) - market.count(LOCOMOTIVE) + len(pile) - pile.count(LOCOMOTIVE)
+                + sum(discard) - discard[LOCOMOTIVE]
+            )
+            if non_locos < rules.redeal_min_non_locomotives:
+                return
+            for card in market:
+                discard[card] += 1
+            market.clear()
+            while len(market) < rules.market_size:
+                card = self._take_from_pile()
+                if card == _NO_CARD:
+                    break
+                market.append(card)
+            redeals += 1
+
+    # -- views (built in their own modules) ---------------------------------------------------
+
+    def observation(self, player: int) -> "Observation":
+        """What ``player`` may know: own hand and tickets, public board and counts, public history."""
+        from ttr_lab.rules.observation import observe
+
+        return observe(self, player)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full state (hidden parts included) as a plain JSON-serialisable dict."""
+        from ttr_lab.rules.snapshot import snapshot
+
+        return snapshot(self)
+
+    def result(self) -> "GameResult":
+        """Final scores, tickets, longest trails and ranks; only once the game is over."""
+        from ttr_lab.rules.result import score_game
+
+        if self.phase != _OVER:
+            raise IllegalActionError("result() is only available once the game is over")
+        return score_game(self)
+
+    def history(self) -> list[tuple[int, Any, int]]:
+        """Public history, oldest first: ``(player, action, card)``; ``card`` is the colour taken
+        from the market for ``draw market`` and -1 otherwise; a keep shows only the count."""
+        out = []
+        node = self.log
+        while node is not None:
+            out.append(node[:3])
+            node = node[3]
+        out.reverse()
+        return out
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState {self.game.board.name} {self.game.num_players}p: player {self.player}, "
+            f"{Phase(self.phase).name}, turn {self.turns}>"
+        )
+
+
+def _only_locomotives(market: list[int]) -> bool:
+    """True when no market card may be taken as a second draw."""
+    for card in market:
+        if card != LOCOMOTIVE:
+            return False
+    return True
+
+
+def new_game(board: "Board", num_players: int, seed: int, ruleset: "Ruleset | None" = None) -> GameState:
+    """A new seeded game: cards and tickets dealt; player 0 first chooses initial tickets."""
+    return GameState.new(game_for(board, num_players, ruleset), seed)

@@ -1,0 +1,110 @@
+"""The numbers of the rules, in one value a map or an experiment can override.
+
+Designers playtest a rule change by overriding a field, never by editing the engine::
+
+    from ttr_lab import load_board, new_game, Ruleset
+    board = load_board("usa")
+    rules = board.ruleset.replace(longest_path_bonus=15, trains_per_player=40)
+    state = new_game(board, 4, seed=1, ruleset=rules)
+
+A map's ``map.toml`` may carry a ``[ruleset]`` table with the same field names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, fields
+from typing import Any, Mapping
+
+from ttr_lab.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Every number the engine uses. Defaults are the USA base game (2004 rulebook)."""
+
+    # Points for a claimed track, indexed by its length (index 0 unused).
+    route_scores: tuple[int, ...] = (0, 1, 2, 4, 7, 10, 15)
+    # Bonus to every player tied for the longest continuous trail (0 = no such bonus).
+    longest_path_bonus: int = 10
+    trains_per_player: int = 45
+    cards_per_colour: int = 12
+    locomotive_cards: int = 14
+    initial_hand: int = 4
+    # Setup: tickets dealt to each player and how many of them must be kept.
+    initial_tickets: int = 3
+    initial_keep_min: int = 2
+    # A ticket draw during play: how many are offered and how many must be kept.
+    ticket_draw: int = 3
+    ticket_keep_min: int = 1
+    market_size: int = 5
+    # The market is redealt when it shows at least this many locomotives.
+    market_locomotive_limit: int = 3
+    # Loop guard of the redeal (see the rules' Decision): at most this many redeals in a row, and
+    # none unless market, draw pile and discard hold this many non-locomotive cards together.
+    max_redeals: int = 10
+    redeal_min_non_locomotives: int = 3
+    # The final round starts when a player ends a turn with this many trains or fewer.
+    end_trains: int = 2
+    # From this many players on, both tracks of a double route may be claimed (by different
+    # players); below it, claiming one closes the other.
+    double_routes_min_players: int = 4
+    # Points scored at once for each mountain (X) space of a claimed track; each X also costs
+    # one extra train. Only maps with mountain spaces use it.
+    mountain_points_per_space: int = 2
+
+    def __post_init__(self) -> None:
+        scores = self.route_scores
+        if isinstance(scores, Mapping):  # {length: points}, as a TOML table gives it
+            try:
+                table = {int(k): int(v) for k, v in scores.items()}
+            except (TypeError, ValueError):
+                raise ConfigError(f"ruleset route_scores must map lengths to points, got {scores!r}") from None
+            longest = max(table, default=0)
+            scores = tuple(table.get(i, 0) for i in range(longest + 1))
+        else:
+            scores = tuple(int(v) for v in scores)
+        object.__setattr__(self, "route_scores", scores)
+        for f in fields(self):
+            if f.name == "route_scores":
+                continue
+            value = getattr(self, f.name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ConfigError(f"ruleset {f.name} must be a non-negative integer, got {value!r}")
+        if self.market_size < 1 or self.ticket_draw < 1 or self.trains_per_player < 1:
+            raise ConfigError("ruleset market_size, ticket_draw and trains_per_player must be at least 1")
+        if not 1 <= self.ticket_keep_min <= self.ticket_draw:
+            raise ConfigError(f"ruleset ticket_keep_min must be in 1..ticket_draw, got {self.ticket_keep_min}")
+        if not 1 <= self.initial_keep_min <= max(1, self.initial_tickets):
+            raise ConfigError(
+                f"ruleset initial_keep_min must be in 1..initial_tickets, got {self.initial_keep_min}"
+            )
+
+    def score_for_length(self, length: int) -> int:
+        """Points for claiming a track of ``length``."""
+        if length >= len(self.route_scores):
+            raise ConfigError(f"ruleset route_scores has no entry for length {length}")
+        return self.route_scores[length]
+
+    def replace(self, **changes: Any) -> "Ruleset":
+        """A copy with some fields changed; unknown field names are a ConfigError."""
+        _check_names(changes)
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any], base: "Ruleset | None" = None) -> "Ruleset":
+        """A ruleset from a mapping of overrides (e.g. a TOML/YAML table) on top of ``base``."""
+        return (base or cls()).replace(**dict(values))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-serialisable form."""
+        out = dataclasses.asdict(self)
+        out["route_scores"] = list(self.route_scores)
+        return out
+
+
+def _check_names(values: Mapping[str, Any]) -> None:
+    valid = {f.name for f in fields(Ruleset)}
+    unknown = sorted(set(values) - valid)
+    if unknown:
+        raise ConfigError(f"unknown ruleset field(s) {', '.join(unknown)}; valid fields: {', '.join(sorted(valid))}")

@@ -1,0 +1,36 @@
+"""What a strategy is, for the game loop.
+
+A strategy is any object with ``act(observation, legal_actions, rng) -> action`` that returns one
+of ``legal_actions``. It is built fresh for each game. Optional hooks, called when defined:
+
+- ``on_game_start(observation)`` once, before the strategy's first decision;
+- ``on_event(player, action, card)`` after every public event (its own included): ``action``
+  is the public form (a keep shows only how many tickets were kept, as ``TicketsKept``) and
+  ``card`` the colour taken from the market, else -1;
+- ``on_game_end(observation, result)`` once the game is over.
+
+``rng`` is a ``random.Random`` seeded from the game seed and the seat: the only randomness a
+strategy should use, so that games replay exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol, Sequence, runtime_checkable
+
+from ttr_lab.rules.actions import Action
+from ttr_lab.rules.observation import Observation
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action: ...
+
+
+def strategy_name(strategy: Any) -> str:
+    """A strategy's display name: its ``name`` attribute, else its class name in lower case."""
+    name = getattr(strategy, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    cls = strategy if isinstance(strategy, type) else type(strategy)
+    return cls.__name__.lower()
