@@ -17,7 +17,7 @@ from ttr_lab.rules.actions import (
 from ttr_lab.rules.game import Game, Phase, game_for
 from ttr_lab.rules.observation import Observation
 from ttr_lab.rules.result import GameResult, PlayerResult, TicketResult
-from ttr_lab.rules.state import GameState, new_game
+from ttr_lab.rules.state import GameState, new_game, restore_state
 from ttr_lab.ruleset import Ruleset
 from ttr_lab.strategy import Strategy
 
@@ -29,5 +29,5 @@ __all__ = [
     "GameState", "IllegalActionError", "KeepTickets", "LOCOMOTIVE", "Observation", "PASS", "Pass", "Phase",
     "PlayerResult", "Ruleset", "Strategy", "StrategyError", "TTRLabError", "Ticket", "TicketResult",
     "TicketsKept", "Track", "available_maps", "game_for", "load_board", "new_game", "parse_action",
-    "play_game",
+    "play_game", "restore_state",
 ]

@@ -41,12 +41,23 @@ class GameRecord:
         out["result"] = self.result
         return out
 
-    def to_json(self, indent: int | None = None) -> str:
-        """Deterministic JSON: the same game gives the same text, byte for byte."""
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=True)
+    def to_json(self, pretty: bool = False) -> str:
+        """Deterministic JSON: the same game gives the same text, byte for byte. ``pretty``
+        puts each top-level field and each action on its own line, for diffs and reading."""
+        data = self.to_dict()
+        if not pretty:
+            return json.dumps(data, ensure_ascii=True)
+        lines = []
+        for key, value in data.items():
+            if key == "actions":
+                body = ",\n".join("  " + json.dumps(a, ensure_ascii=True) for a in value)
+                lines.append(f' "actions": [\n{body}\n ]')
+            else:
+                lines.append(f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=True)}")
+        return "{\n" + ",\n".join(lines) + "\n}"
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.to_json(indent=1) + "\n", encoding="utf-8")
+        Path(path).write_text(self.to_json(pretty=True) + "\n", encoding="utf-8")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "GameRecord":

@@ -32,7 +32,7 @@ class Game:
     __slots__ = (
         "board", "ruleset", "num_players", "actions", "track_length", "track_colour",
         "track_ferry", "track_trains", "track_points", "track_twin", "doubles_shared",
-        "deck", "all_tracks",
+        "deck", "all_tracks", "twin_or_self", "groups", "track_group", "initial_groups", "colour_groups",
     )
 
     def __init__(self, board: Board, num_players: int, ruleset: Ruleset) -> None:
@@ -67,6 +67,26 @@ class Game:
         deck += [LOCOMOTIVE] * ruleset.locomotive_cards
         self.deck = tuple(deck)
         self.all_tracks = tuple(range(len(tracks)))
+        # For the twin test without a branch: a single track is its own "twin" (never owned
+        # by the player while it is open).
+        self.twin_or_self = tuple(t.twin if t.twin >= 0 else t.id for t in tracks)
+        # Tracks with the same (colour, length, ferry, trains) accept the same payments, so the
+        # legal-claim generator works out the payment range once per group, not once per track.
+        keys = sorted({(t.colour, t.length, t.ferry_locomotives, self.track_trains[t.id]) for t in tracks})
+        self.groups = tuple(keys)
+        index = {k: i for i, k in enumerate(keys)}
+        self.track_group = tuple(
+            index[(t.colour, t.length, t.ferry_locomotives, self.track_trains[t.id])] for t in tracks
+        )
+        # Per track colour (8 = gray), its groups by length, so the generator stops at the first
+        # group longer than the hand could pay for.
+        self.colour_groups = tuple(
+            tuple((length, ferry, need, gi) for gi, (c, length, ferry, need) in enumerate(keys) if c == colour)
+            for colour in range(9)
+        )
+        self.initial_groups = tuple(
+            tuple(t.id for t in tracks if self.track_group[t.id] == g) for g in range(len(keys))
+        )
 
     def __repr__(self) -> str:
         return f"<Game {self.board.name}, {self.num_players} players>"

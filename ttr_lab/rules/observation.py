@@ -7,8 +7,7 @@ information through it (an opponent's hand or tickets, or the order of any deck)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ttr_lab.board import Board
 from ttr_lab.colours import CARD_NAMES
@@ -21,9 +20,12 @@ if TYPE_CHECKING:
 _PHASES = tuple(Phase)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Observation:
-    """What ``player`` knows. Per-player tuples are indexed by seat."""
+class Observation(NamedTuple):
+    """What ``player`` knows. Per-player tuples are indexed by seat.
+
+    A named tuple because one is built for every decision of every game: it is immutable and
+    about four times cheaper to build than a frozen dataclass.
+    """
 
     board: Board
     ruleset: Ruleset
@@ -48,14 +50,14 @@ class Observation:
     final_turns_left: int  # turns left in the final round, -1 before it starts
     turns: int
     history_length: int
-    _log: Any  # public history (immutable linked list shared with the engine; public events only)
+    log: Any  # public history: an immutable linked list of public events (see ``history``)
 
     @property
     def history(self) -> list[tuple[int, Any, int]]:
         """Public history, oldest first: ``(player, action, card)`` with ``card`` the colour taken
         from the market by ``draw market`` (else -1); keeps show only how many were kept."""
         out = []
-        node = self._log
+        node = self.log
         while node is not None:
             out.append(node[:3])
             node = node[3]
@@ -100,13 +102,14 @@ def observe(state: "GameState", player: int) -> Observation:
     hands = state.hands
     known = state.known
     base = player * 9
+    ends = range(9, 9 * n + 1, 9)
     return Observation(
         game.board, game.ruleset, player, n, state.player, _PHASES[state.phase],
         tuple(hands[base:base + 9]), state.tickets[player], state.offers[player],
         tuple(state.market), tuple(state.discard), len(state.pile), len(state.ticket_deck),
         tuple(state.owner), tuple(state.trains), tuple(state.points),
-        tuple(sum(hands[p * 9:p * 9 + 9]) for p in range(n)),
-        tuple(len(t) for t in state.tickets),
-        tuple(tuple(known[p * 9:p * 9 + 9]) for p in range(n)),
+        tuple([sum(hands[e - 9:e]) for e in ends]),
+        tuple([len(t) for t in state.tickets]),
+        tuple([tuple(known[e - 9:e]) for e in ends]),
         state.final_turns >= 0, state.final_turns, state.turns, state.log_len, state.log,
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from ttr_lab.rules.scoring import connected_components, longest_trail, rank_order
@@ -50,7 +50,18 @@ class GameResult:
         return tuple(p.total for p in self.players)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"players": [asdict(p) for p in self.players], "stalled": self.stalled, "turns": self.turns}
+        # By hand rather than dataclasses.asdict: this runs once per game in every tournament.
+        players = []
+        for p in self.players:
+            row = {k: getattr(p, k) for k in _PLAYER_FIELDS}
+            row["tickets"] = [
+                {"ticket": t.ticket, "name": t.name, "points": t.points, "completed": t.completed} for t in p.tickets
+            ]
+            players.append(row)
+        return {"players": players, "stalled": self.stalled, "turns": self.turns}
+
+
+_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerResult))
 
 
 def player_tracks(state: "GameState", player: int) -> list[int]:

@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, Any
 from ttr_lab.colours import CARD_NAMES
 
 if TYPE_CHECKING:
+    from ttr_lab.board import Board
     from ttr_lab.rules.state import GameState
+    from ttr_lab.ruleset import Ruleset
 
 
 def snapshot(state: "GameState") -> dict[str, Any]:
@@ -41,3 +43,70 @@ def snapshot(state: "GameState") -> dict[str, Any]:
         "rng_state": state.rng,
         "history_length": state.log_len,
     }
+
+
+def restore(board: "Board", snap: dict[str, Any], ruleset: "Ruleset | None" = None) -> "GameState":
+    """The state a ``snapshot()`` describes (history is not part of a snapshot: it starts empty).
+
+    For debugging, bug reports and hand-built test positions. Checks that cards and tickets are
+    conserved, so a position cannot silently contain 111 cards.
+    """
+    from ttr_lab.colours import card_index
+    from ttr_lab.rules.game import Phase, game_for
+    from ttr_lab.rules.state import GameState
+
+    game = game_for(board, int(snap["num_players"]), ruleset)
+    n = game.num_players
+
+    def counts(named: dict[str, int]) -> list[int]:
+        out = [0] * 9
+        for name, count in named.items():
+            out[card_index(name)] += int(count)
+        return out
+
+    s = object.__new__(GameState)
+    s.game = game
+    s.phase = int(Phase[str(snap["phase"]).upper()])
+    s.player = int(snap["current_player"])
+    s.hands = [c for p in range(n) for c in counts(snap["hands"][p])]
+    known = snap.get("known_cards") or [{}] * n
+    s.known = [min(k, h) for k, h in zip((c for p in range(n) for c in counts(known[p])), s.hands)]
+    s.pile = [card_index(c) for c in reversed(snap["draw_pile"])]
+    s.discard = [0] * 9
+    for c in snap["discard"]:
+        s.discard[card_index(c)] += 1
+    s.market = [card_index(c) for c in snap["market"]]
+    s.owner = [-1] * len(board.tracks)
+    for t, p in snap["claimed"].items():
+        s.owner[int(t)] = int(p)
+    doubles_closed = set()
+    if not game.doubles_shared:
+        doubles_closed = {game.track_twin[t] for t, p in enumerate(s.owner) if p >= 0}
+    s.open_groups = [
+        tuple(t for t in group if s.owner[t] < 0 and t not in doubles_closed) for group in game.initial_groups
+    ]
+    s.trains = [int(x) for x in snap["trains"]]
+    s.points = [int(x) for x in snap["route_points"]]
+    s.tickets = [tuple(int(t) for t in held) for held in snap["tickets_held"]]
+    s.offers = [tuple(int(t) for t in o) for o in snap["offered_tickets"]]
+    s.ticket_deck = tuple(int(t) for t in snap["ticket_deck"])
+    s.rng = int(snap.get("rng_state", 0))
+    s.final_turns = int(snap.get("final_turns_left", 0 if snap.get("final_round") else -1))
+    s.passes = int(snap.get("passes_in_a_row", 0))
+    s.turns = int(snap.get("turns", 0))
+    s.stalled = bool(snap.get("stalled", False))
+    s.log = None
+    s.log_len = 0
+    if snap.get("terminal"):
+        s.phase = int(Phase.OVER)
+    cards = sum(s.hands) + len(s.pile) + sum(s.discard) + len(s.market)
+    if cards != len(game.deck):
+        raise ValueError(f"snapshot holds {cards} train cards, the game has {len(game.deck)}")
+    if not s.pile and any(s.discard):
+        raise ValueError("snapshot has an empty draw pile beside a non-empty discard pile; the rules reshuffle at once")
+    if len(s.market) < game.ruleset.market_size and s.pile:
+        raise ValueError("snapshot has a short market while the draw pile holds cards; the rules refill at once")
+    tickets = [t for held in s.tickets for t in held] + [t for o in s.offers for t in o] + list(s.ticket_deck)
+    if len(tickets) != len(set(tickets)):
+        raise ValueError("snapshot lists a ticket twice")
+    return s

@@ -37,7 +37,7 @@ class GameState:
 
     __slots__ = (
         "game", "phase", "player", "hands", "known", "pile", "discard", "market", "owner",
-        "open", "trains", "points", "tickets", "offers", "ticket_deck", "rng", "final_turns",
+        "open_groups", "trains", "points", "tickets", "offers", "ticket_deck", "rng", "final_turns",
         "passes", "turns", "stalled", "log", "log_len",
     )
 
@@ -61,7 +61,7 @@ class GameState:
                 s.hands[p * _K + pile.pop()] += 1
         s.market = []
         s.owner = [-1] * len(game.track_length)
-        s.open = game.all_tracks
+        s.open_groups = list(game.initial_groups)  # open tracks, by payment group
         s.trains = [rules.trains_per_player] * n
         s.points = [0] * n
         s.tickets = [()] * n
@@ -93,7 +93,7 @@ class GameState:
         c.discard = self.discard[:]
         c.market = self.market[:]
         c.owner = self.owner[:]
-        c.open = self.open
+        c.open_groups = self.open_groups[:]
         c.trains = self.trains[:]
         c.points = self.points[:]
         c.tickets = self.tickets[:]
@@ -140,8 +140,8 @@ class GameState:
         return self.phase == _OVER
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action, in a fixed order: draws, tickets, claims (by track, colour,
-        locomotives); during a ticket choice, the subsets to keep. ``[PASS]`` when nothing else is
+        """Every legal action, in a fixed order: draws, tickets, then claims (by track colour,
+        length, track id, payment colour, locomotives); during a ticket choice, the subsets to keep. ``[PASS]`` when nothing else is
         legal; ``[]`` once the game is over."""
         phase = self.phase
         if phase == _TURN:
@@ -158,13 +158,18 @@ class GameState:
         return []
 
     def _draw_actions(self, first: bool) -> list[Action]:
-        out: list[Action] = [DRAW_BLIND] if (self.pile or any(self.discard)) else []
+        out: list[Action] = [DRAW_BLIND] if self.pile else []
         slots = self.game.actions.draw_market
         if first:
             out.extend(slots[: len(self.market)])
         else:
             out.extend(slots[i] for i, card in enumerate(self.market) if card != LOCOMOTIVE)
         return out
+
+    @property
+    def open(self) -> tuple[int, ...]:
+        """Tracks still claimable by someone (not claimed, not closed), in id order."""
+        return tuple(sorted(t for group in self.open_groups for t in group))
 
     def _claims_into(self, out: list) -> None:
         g = self.game
@@ -173,40 +178,62 @@ class GameState:
         hand = self.hands[base:base + _K]
         locos = hand[LOCOMOTIVE]
         trains = self.trains[p]
-        lengths, colours, ferries, need, twins = g.track_length, g.track_colour, g.track_ferry, g.track_trains, g.track_twin
         claims = g.actions.claims
         owner = self.owner
+        twins = g.twin_or_self
         shared = g.doubles_shared
-        held = [c for c in range(8) if hand[c]]
-        for t in self.open:
-            if need[t] > trains:
+        groups = self.open_groups
+        colour_groups = g.colour_groups
+        for colour in range(8):
+            have = hand[colour]
+            available = have + locos
+            if not available:
                 continue
-            if shared:
-                tw = twins[t]
-                if tw >= 0 and owner[tw] == p:
+            for length, ferry, need, gi in colour_groups[colour]:
+                if length > available:
+                    break
+                group = groups[gi]
+                if not group or need > trains:
                     continue
-            length = lengths[t]
-            colour = colours[t]
-            ferry = ferries[t]
-            if colour != GRAY:
-                kmin = length - hand[colour]
+                kmin = length - have
                 if kmin < ferry:
                     kmin = ferry
                 if kmin > locos:
                     continue
-                kmax = length if locos > length else locos
-                out.extend(claims[t][colour][kmin - ferry:kmax - ferry + 1])
-            else:
+                lo = kmin - ferry
+                hi = (length if locos > length else locos) - ferry + 1
+                for t in group:
+                    if shared and owner[twins[t]] == p:
+                        continue
+                    out.extend(claims[t][colour][lo:hi])
+        held = [c for c in range(8) if hand[c]]
+        most = max(hand[c] for c in held) + locos if held else locos
+        all_locos = g.actions.all_locos
+        for length, ferry, need, gi in colour_groups[GRAY]:
+            if length > most:
+                break
+            group = groups[gi]
+            if not group or need > trains:
+                continue
+            kmax = length - 1 if locos >= length else locos
+            spans = []
+            for c in held:
+                kmin = length - hand[c]
+                if kmin < ferry:
+                    kmin = ferry
+                if kmin <= kmax:
+                    spans.append((c, kmin - ferry, kmax - ferry + 1))
+            only_locos = locos >= length
+            if not spans and not only_locos:
+                continue
+            for t in group:
+                if shared and owner[twins[t]] == p:
+                    continue
                 row = claims[t]
-                kmax = length - 1 if locos >= length else locos
-                for c in held:
-                    kmin = length - hand[c]
-                    if kmin < ferry:
-                        kmin = ferry
-                    if kmin <= kmax:
-                        out.extend(row[c][kmin - ferry:kmax - ferry + 1])
-                if locos >= length:
-                    out.append(g.actions.all_locos[t])
+                for c, lo, hi in spans:
+                    out.extend(row[c][lo:hi])
+                if only_locos:
+                    out.append(all_locos[t])
 
     # -- apply -------------------------------------------------------------------------------
 
@@ -294,13 +321,17 @@ class GameState:
             discard[LOCOMOTIVE] += locos
             k = known[base + LOCOMOTIVE] - locos
             known[base + LOCOMOTIVE] = k if k > 0 else 0
+        if not self.pile:  # the paid cards form the new draw pile at once
+            self._restock()
         owner[t] = p
         self.trains[p] -= need
         self.points[p] += g.track_points[t]
+        groups = self.open_groups
+        gi = g.track_group[t]
+        groups[gi] = tuple(x for x in groups[gi] if x != t)
         if twin >= 0 and not g.doubles_shared:  # the twin closes for everyone
-            self.open = tuple(x for x in self.open if x != t and x != twin)
-        else:
-            self.open = tuple(x for x in self.open if x != t)
+            gi = g.track_group[twin]
+            groups[gi] = tuple(x for x in groups[gi] if x != twin)
         self._log(a)
         if len(self.market) < g.ruleset.market_size:
             self._refill_market()
@@ -340,7 +371,7 @@ class GameState:
             return
         self.phase = _SECOND
         # Decision: with no legal second draw the action ends after one card.
-        if not (self.pile or any(self.discard)) and _only_locomotives(self.market):
+        if not self.pile and _only_locomotives(self.market):
             self._end_turn(passed=False)
 
     def _draw_tickets(self) -> None:
@@ -416,17 +447,25 @@ class GameState:
     # -- cards -------------------------------------------------------------------------------
 
     def _take_from_pile(self) -> int:
-        """The top card of the draw pile, reshuffling the discard pile into it when empty."""
+        """The top card of the draw pile (or -1 if there is none). When the pile runs out, the
+        discard pile is shuffled into a new one at once, as at the table."""
         pile = self.pile
         if not pile:
-            discard = self.discard
-            if not any(discard):
-                return _NO_CARD
+            return _NO_CARD
+        card = pile.pop()
+        if not pile:
+            self._restock()
+        return card
+
+    def _restock(self) -> None:
+        """Shuffle the discard pile into a new draw pile (only called when the pile is empty)."""
+        discard = self.discard
+        if any(discard):
+            pile = self.pile
             for c in range(_K):
                 pile += [c] * discard[c]
             self.discard = [0] * _K
             self.rng = shuffle(pile, self.rng)
-        return pile.pop()
 
     def _refill_market(self) -> None:
         market = self.market
@@ -459,6 +498,8 @@ class GameState:
             for card in market:
                 discard[card] += 1
             market.clear()
+            if not pile:
+                self._restock()
             while len(market) < rules.market_size:
                 card = self._take_from_pile()
                 if card == _NO_CARD:
@@ -517,3 +558,10 @@ def _only_locomotives(market: list[int]) -> bool:
 def new_game(board: "Board", num_players: int, seed: int, ruleset: "Ruleset | None" = None) -> GameState:
     """A new seeded game: cards and tickets dealt; player 0 first chooses initial tickets."""
     return GameState.new(game_for(board, num_players, ruleset), seed)
+
+
+def restore_state(board: "Board", snapshot: dict[str, Any], ruleset: "Ruleset | None" = None) -> GameState:
+    """The state described by a ``snapshot()`` dict (history starts empty); see ``snapshot.restore``."""
+    from ttr_lab.rules.snapshot import restore
+
+    return restore(board, snapshot, ruleset)

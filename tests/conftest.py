@@ -1,0 +1,13 @@
+import os
+import sys
+from pathlib import Path
+
+from hypothesis import settings
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+# CI replays the same examples every run (a red run must be reproducible); run with
+# HYPOTHESIS_PROFILE=explore to search new seeds locally.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -1,0 +1,90 @@
+"""Hand-built positions for rule tests: say only what matters, the helper fills in the rest."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable, Sequence
+
+from ttr_lab import CARD_NAMES, GameState, load_board, parse_action, restore_state
+from ttr_lab.rules.game import game_for
+
+
+def make_state(
+    num_players: int = 2,
+    *,
+    hands: Sequence[dict[str, int]] | None = None,
+    market: Sequence[str] = ("red", "orange", "yellow", "green", "blue"),
+    discard: Iterable[str] = (),
+    pile_top: Sequence[str] = (),
+    pile_rest: bool = True,
+    claimed: dict[str, int] | dict[int, int] | None = None,
+    trains: Sequence[int] | None = None,
+    route_points: Sequence[int] | None = None,
+    tickets_held: Sequence[Sequence[int]] | None = None,
+    offered: Sequence[Sequence[int]] | None = None,
+    phase: str = "turn",
+    current_player: int = 0,
+    final_turns_left: int = -1,
+    passes_in_a_row: int = 0,
+    board=None,
+    ruleset=None,
+) -> GameState:
+    """A position with the given parts. Cards not placed anywhere go to the draw pile below
+    ``pile_top`` (top first) in colour order, or to the discard pile if ``pile_rest`` is False;
+    tickets not held or offered form the ticket deck in id order. ``claimed`` maps track ids or
+    track labels ("Atlanta-Miami blue") to seats; trains and route points follow from it unless given."""
+    board = board or load_board("usa")
+    game = game_for(board, num_players, ruleset)
+    hands = list(hands or [{} for _ in range(num_players)])
+    by_label = {t.label: t.id for t in board.tracks}
+    owner = {int(by_label.get(k, k)): p for k, p in (claimed or {}).items()}
+    placed = Counter()
+    for h in hands:
+        placed.update({c: n for c, n in h.items()})
+    placed.update(market)
+    placed.update(discard)
+    placed.update(pile_top)
+    rest = []
+    full = Counter(CARD_NAMES[c] for c in game.deck)
+    for name in CARD_NAMES:
+        extra = full[name] - placed[name]
+        if extra < 0:
+            raise ValueError(f"position uses {placed[name]} {name} cards, the deck has {full[name]}")
+        rest += [name] * extra
+    pile = list(pile_top) + (rest if pile_rest else [])
+    discard = list(discard) + ([] if pile_rest else rest)
+    held = [list(t) for t in (tickets_held or [[] for _ in range(num_players)])]
+    offers = [list(o) for o in (offered or [[] for _ in range(num_players)])]
+    used = {t for group in held + offers for t in group}
+    spent = [sum(game.track_trains[t] for t, p in owner.items() if p == seat) for seat in range(num_players)]
+    snap = {
+        "num_players": num_players,
+        "current_player": current_player,
+        "phase": phase,
+        "hands": [dict(h) for h in hands],
+        "market": list(market),
+        "draw_pile": pile,
+        "discard": discard,
+        "tickets_held": held,
+        "offered_tickets": offers,
+        "ticket_deck": [t.id for t in board.tickets if t.id not in used],
+        "trains": list(trains) if trains is not None else [game.ruleset.trains_per_player - s for s in spent],
+        "claimed": {str(t): p for t, p in owner.items()},
+        "route_points": list(route_points) if route_points is not None else [
+            sum(game.track_points[t] for t, p in owner.items() if p == seat) for seat in range(num_players)],
+        "final_turns_left": final_turns_left,
+        "passes_in_a_row": passes_in_a_row,
+        "rng_state": 12345,
+    }
+    return restore_state(board, snap, ruleset)
+
+
+def act(state: GameState, *texts: str) -> GameState:
+    """Apply actions given in the action language; returns the state for chaining."""
+    for text in texts:
+        state.apply(parse_action(text, state.board))
+    return state
+
+
+def legal_texts(state: GameState) -> list[str]:
+    return [str(a) for a in state.legal_actions()]

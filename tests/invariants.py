@@ -1,0 +1,97 @@
+"""Invariants every reachable state must satisfy; used by the property tests."""
+
+from __future__ import annotations
+
+import random
+
+from ttr_lab import GameState
+
+_K = 9
+
+
+def check_invariants(state: GameState) -> None:
+    game = state.game
+    n = game.num_players
+    cards = sum(state.hands) + len(state.pile) + sum(state.discard) + len(state.market)
+    assert cards == len(game.deck) == 110, f"{cards} cards"
+    tickets = [t for held in state.tickets for t in held] + [t for o in state.offers for t in o] + list(state.ticket_deck)
+    assert sorted(tickets) == list(range(len(game.board.tickets))), "tickets not conserved"
+    assert all(t >= 0 for t in state.trains), state.trains
+    assert all(h >= 0 for h in state.hands) and all(d >= 0 for d in state.discard)
+    assert all(0 <= k <= h for k, h in zip(state.known, state.hands))
+    assert len(state.market) <= game.ruleset.market_size
+    assert state.pile or not any(state.discard), "empty draw pile beside a non-empty discard pile"
+    if len(state.market) < game.ruleset.market_size:
+        assert not state.pile, "short market while cards are in the draw pile"
+    for p in range(n):
+        mine = [t for t, o in enumerate(state.owner) if o == p]
+        assert state.points[p] == sum(game.ruleset.route_scores[game.track_length[t]] for t in mine)
+        assert state.trains[p] == game.ruleset.trains_per_player - sum(game.track_length[t] for t in mine)
+        for t in mine:
+            assert game.track_twin[t] < 0 or state.owner[game.track_twin[t]] != p, "both tracks of a double"
+    if not game.doubles_shared:
+        for t, o in enumerate(state.owner):
+            if o >= 0 and game.track_twin[t] >= 0:
+                assert state.owner[game.track_twin[t]] < 0, "second track of a double at 2-3 players"
+    expected_open = tuple(
+        t for t, o in enumerate(state.owner)
+        if o < 0 and not (not game.doubles_shared and game.track_twin[t] >= 0 and state.owner[game.track_twin[t]] >= 0)
+    )
+    assert state.open == expected_open
+    assert state.log_len == len(state.history())
+
+
+def random_game_states(board, num_players: int, seed: int):
+    """Yield every state of a random game (before each action) with the action then taken."""
+    from ttr_lab import new_game
+
+    rng = random.Random(seed)
+    state = new_game(board, num_players, seed)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        yield state, legal, action
+        state.apply(action)
+    yield state, [], None
+
+
+def hidden_shuffle(state: GameState, viewer: int, rng: random.Random) -> GameState:
+    """A state that ``viewer`` cannot tell apart from ``state``: the draw pile and ticket deck
+    reordered, opponents' unseen cards and tickets swapped with unseen ones elsewhere."""
+    s = state.clone()
+    n = s.game.num_players
+    # Cards the viewer cannot see: opponents' hands beyond what is publicly known, and the pile.
+    pool = list(s.pile)
+    hidden_counts = {}
+    for q in range(n):
+        if q == viewer:
+            continue
+        hidden = []
+        for c in range(_K):
+            extra = s.hands[q * _K + c] - s.known[q * _K + c]
+            hidden += [c] * extra
+        hidden_counts[q] = len(hidden)
+        pool += hidden
+        for c in range(_K):
+            s.hands[q * _K + c] = s.known[q * _K + c]
+    rng.shuffle(pool)
+    for q, count in hidden_counts.items():
+        for _ in range(count):
+            s.hands[q * _K + pool.pop()] += 1
+    s.pile = pool
+    # Tickets the viewer cannot see: opponents' held and offered tickets and the deck.
+    tpool = list(s.ticket_deck)
+    shapes = []
+    for q in range(n):
+        if q != viewer:
+            shapes.append((q, len(s.tickets[q]), len(s.offers[q])))
+            tpool += list(s.tickets[q]) + list(s.offers[q])
+    rng.shuffle(tpool)
+    s.tickets = s.tickets[:]
+    s.offers = s.offers[:]
+    for q, held, offered in shapes:
+        s.tickets[q] = tuple(tpool.pop() for _ in range(held))
+        s.offers[q] = tuple(tpool.pop() for _ in range(offered))
+    s.ticket_deck = tuple(tpool)
+    s.rng = rng.getrandbits(64)
+    return s

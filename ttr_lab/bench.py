@@ -1,0 +1,110 @@
+"""Speed benchmarks. Figures, not pass/fail: the machines are shared, so compare ratios taken
+in one run rather than absolute numbers taken on different days."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from typing import Callable
+
+from rich.console import Console
+from rich.table import Table
+
+
+def _rate(fn: Callable[[], int], seconds: float) -> tuple[float, int]:
+    """Calls ``fn`` (which returns how many units it did) until ``seconds`` pass; units/second."""
+    fn()  # warm up caches and imports
+    done, start = 0, time.perf_counter()
+    while True:
+        done += fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return done / elapsed, done
+
+
+def _pin_to_one_core() -> str:
+    try:
+        cpu = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+        return f"pinned to CPU {cpu}"
+    except (AttributeError, OSError):
+        return "not pinned (no sched_setaffinity)"
+
+
+def sample_states(board, num_players: int, games: int, seed: int) -> list:
+    """States at the start of normal turns of random games, for per-operation timings."""
+    from ttr_lab.rules.game import Phase
+    from ttr_lab.rules.state import new_game
+
+    rng = random.Random(seed)
+    states = []
+    for g in range(games):
+        state = new_game(board, num_players, seed + g)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if state.phase == Phase.TURN:
+                states.append(state.clone())
+            state.apply(legal[rng.randrange(len(legal))])
+    return states
+
+
+def engine_benchmark(seconds: float = 3.0, seed: int = 1, console: Console | None = None) -> dict[str, float]:
+    from strategies.random import Random
+    from ttr_lab.board import load_board
+    from ttr_lab.play import play_game
+    from ttr_lab.rules.state import new_game
+
+    console = console or Console()
+    pinned = _pin_to_one_core()
+    board = load_board("usa")
+    figures: dict[str, float] = {}
+    counter = iter(range(seed, 1 << 62))
+
+    for n in (2, 4):
+        def games_via_play_game(n: int = n) -> int:
+            play_game(board, [Random() for _ in range(n)], next(counter))
+            return 1
+
+        figures[f"play_game random {n}p games/s"], _ = _rate(games_via_play_game, seconds)
+
+        def bare_playouts(n: int = n) -> int:
+            rng = random.Random(next(counter))
+            state = new_game(board, n, next(counter))
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            return 1
+
+        figures[f"bare playout {n}p games/s"], _ = _rate(bare_playouts, seconds)
+
+    states = sample_states(board, 4, 20, seed)
+
+    def legal_generations() -> int:
+        for s in states:
+            s.legal_actions()
+        return len(states)
+
+    def clones() -> int:
+        for s in states:
+            s.clone()
+        return len(states)
+
+    def observations() -> int:
+        for s in states:
+            s.observation(s.current_player)
+        return len(states)
+
+    figures["legal_actions() per s (4p turn states)"], _ = _rate(legal_generations, seconds)
+    figures["clone() per s"], _ = _rate(clones, seconds)
+    figures["observation() per s"], _ = _rate(observations, seconds)
+
+    table = Table(title=f"ttr-lab engine benchmark (USA map; {pinned}; {seconds:g} s each)")
+    table.add_column("measure")
+    table.add_column("rate", justify="right")
+    for name, value in figures.items():
+        table.add_row(name, f"{value:,.0f}")
+    console.print(table)
+    goal = figures["play_game random 4p games/s"] / 100.0
+    console.print(f"4-player random games via play_game: {goal:.2f}x the goal of 100 games/s on one core")
+    return figures
