@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ttr_lab.board import Board
 from ttr_lab.colours import CARD_NAMES
 from ttr_lab.rules.game import Phase
+from ttr_lab.rules.history import Event, unroll
 from ttr_lab.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -53,16 +54,9 @@ class Observation(NamedTuple):
     log: Any  # public history: an immutable linked list of public events (see ``history``)
 
     @property
-    def history(self) -> list[tuple[int, Any, int]]:
-        """Public history, oldest first: ``(player, action, card)`` with ``card`` the colour taken
-        from the market by ``draw market`` (else -1); keeps show only how many were kept."""
-        out = []
-        node = self.log
-        while node is not None:
-            out.append(node[:3])
-            node = node[3]
-        out.reverse()
-        return out
+    def history(self) -> list[Event]:
+        """Public history, oldest first (see ``ttr_lab.rules.history``)."""
+        return unroll(self.log)
 
     def my_tracks(self) -> list[int]:
         return [t for t, o in enumerate(self.owner) if o == self.player]

@@ -5,7 +5,7 @@ hands are one flat list of counts (``hands[p * 9 + colour]``), the draw pile a l
 ints (top = end), the discard pile nine counts, track ownership a list of player ids, the
 ticket deck and each player's tickets tuples (shared between clones until changed), the public
 history an immutable linked list (shared by every clone). The slower, friendlier views
-(``observation``, ``snapshot``, ``result``) are built in their own modules from these fields.
+(``observation``, ``snapshot``, ``result``, ``history``) come from ``StateViews`` in views.py.
 """
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ from ttr_lab.rules.actions import (
     KeepTickets, Pass, TicketsKept,
 )
 from ttr_lab.rules.game import Game, Phase, game_for
+from ttr_lab.rules.views import StateViews
 
 if TYPE_CHECKING:
     from ttr_lab.board import Board
-    from ttr_lab.rules.observation import Observation
-    from ttr_lab.rules.result import GameResult
     from ttr_lab.ruleset import Ruleset
 
 _SETUP, _TURN, _SECOND, _KEEP, _OVER = (int(p) for p in Phase)
@@ -32,7 +31,7 @@ _K = 9  # card kinds per hand: 8 colours + locomotive
 _NO_CARD = -1
 
 
-class GameState:
+class GameState(StateViews):
     """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
 
     __slots__ = (
@@ -110,31 +109,7 @@ class GameState:
 
     __copy__ = clone
 
-    # -- queries -----------------------------------------------------------------------------
-
-    @property
-    def current_player(self) -> int:
-        return self.player
-
-    @property
-    def num_players(self) -> int:
-        return self.game.num_players
-
-    @property
-    def board(self) -> "Board":
-        return self.game.board
-
-    @property
-    def ruleset(self) -> "Ruleset":
-        return self.game.ruleset
-
-    @property
-    def phase_name(self) -> Phase:
-        return Phase(self.phase)
-
-    @property
-    def final_round(self) -> bool:
-        return self.final_turns >= 0
+    # -- queries -------------------------------------------------------------------------------
 
     def is_terminal(self) -> bool:
         return self.phase == _OVER
@@ -165,11 +140,6 @@ class GameState:
         else:
             out.extend(slots[i] for i, card in enumerate(self.market) if card != LOCOMOTIVE)
         return out
-
-    @property
-    def open(self) -> tuple[int, ...]:
-        """Tracks still claimable by someone (not claimed, not closed), in id order."""
-        return tuple(sorted(t for group in self.open_groups for t in group))
 
     def _claims_into(self, out: list) -> None:
         g = self.game
@@ -258,17 +228,6 @@ class GameState:
 
     def _refuse(self, action: Any, reason: str) -> None:
         raise IllegalActionError(f"illegal action {str(action)!r} for player {self.player}: {reason}")
-
-    def _phase_reason(self, action: Any) -> str:
-        if not isinstance(action, (Claim, DrawBlind, DrawMarket, KeepTickets, DrawTickets, Pass)):
-            return f"{type(action).__name__} is not an action (use legal_actions() or parse_action())"
-        return {
-            _OVER: "the game is over",
-            _SETUP: "the player must first choose which initial tickets to keep",
-            _KEEP: "the player must first choose which drawn tickets to keep",
-            _SECOND: "this is the second card draw; only 'draw blind' or a non-locomotive 'draw market N' is allowed",
-            _TURN: "that is only allowed in the middle of another action",
-        }[self.phase]
 
     def _log(self, action: Any, card: int = _NO_CARD) -> None:
         self.log = (self.player, action, card, self.log)
@@ -506,45 +465,6 @@ class GameState:
                     break
                 market.append(card)
             redeals += 1
-
-    # -- views (built in their own modules) ---------------------------------------------------
-
-    def observation(self, player: int) -> "Observation":
-        """What ``player`` may know: own hand and tickets, public board and counts, public history."""
-        from ttr_lab.rules.observation import observe
-
-        return observe(self, player)
-
-    def snapshot(self) -> dict[str, Any]:
-        """The full state (hidden parts included) as a plain JSON-serialisable dict."""
-        from ttr_lab.rules.snapshot import snapshot
-
-        return snapshot(self)
-
-    def result(self) -> "GameResult":
-        """Final scores, tickets, longest trails and ranks; only once the game is over."""
-        from ttr_lab.rules.result import score_game
-
-        if self.phase != _OVER:
-            raise IllegalActionError("result() is only available once the game is over")
-        return score_game(self)
-
-    def history(self) -> list[tuple[int, Any, int]]:
-        """Public history, oldest first: ``(player, action, card)``; ``card`` is the colour taken
-        from the market for ``draw market`` and -1 otherwise; a keep shows only the count."""
-        out = []
-        node = self.log
-        while node is not None:
-            out.append(node[:3])
-            node = node[3]
-        out.reverse()
-        return out
-
-    def __repr__(self) -> str:
-        return (
-            f"<GameState {self.game.board.name} {self.game.num_players}p: player {self.player}, "
-            f"{Phase(self.phase).name}, turn {self.turns}>"
-        )
 
 
 def _only_locomotives(market: list[int]) -> bool:

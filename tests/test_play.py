@@ -1,0 +1,137 @@
+"""The game loop, strategies' errors, records, and the command line."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from strategies.random import Random
+from strategies.registry import build_strategies, resolve
+from ttr_lab import ConfigError, GameRecord, StrategyError, load_board, play_game
+from ttr_lab.cli import app
+
+BOARD = load_board("usa")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Crashes:
+    name = "crashes"
+
+    def act(self, observation, legal_actions, rng):
+        raise ZeroDivisionError("boom")
+
+
+class Cheats:
+    def act(self, observation, legal_actions, rng):
+        return "draw blind please"
+
+
+class Watcher(Random):
+    """Records what its hooks see."""
+
+    def __init__(self):
+        self.events, self.started, self.ended = [], None, None
+
+    def on_game_start(self, observation):
+        self.started = observation.player
+
+    def on_event(self, player, action, card):
+        self.events.append((player, str(action), card))
+
+    def on_game_end(self, observation, result):
+        self.ended = result
+
+
+def test_record_holds_seed_seats_actions_result():
+    record = play_game(BOARD, [Random(), Random(), Random()], seed=5)
+    assert record.seed == 5 and record.num_players == 3 and record.strategies == ("random",) * 3
+    assert record.actions[0] == (0, record.actions[0][1]) and record.actions[0][1].startswith("keep")
+    data = json.loads(record.to_json())
+    assert data["result"]["turns"] == record.result["turns"] > 0
+    assert GameRecord.from_json(record.to_json()) == record
+
+
+def test_a_crashing_strategy_is_a_one_line_strategy_error():
+    with pytest.raises(StrategyError) as info:
+        play_game(BOARD, [Random(), Crashes()], seed=1)
+    message = str(info.value)
+    assert "\n" not in message
+    assert "seat 1 (crashes)" in message and "ZeroDivisionError" in message and "boom" in message
+    assert info.value.seat == 1
+
+
+def test_an_illegal_choice_is_named():
+    with pytest.raises(StrategyError, match=r"seat 0 \(cheats\) chose an illegal action.*not an action"):
+        play_game(BOARD, [Cheats(), Random()], seed=1)
+
+
+def test_hooks_see_public_events_only():
+    watcher = Watcher()
+    record = play_game(BOARD, [watcher, Random()], seed=3)
+    assert watcher.started == 0 and watcher.ended is not None
+    assert len(watcher.events) == len(record.actions)
+    for (seat, text), (player, public, card) in zip(record.actions, watcher.events):
+        assert seat == player
+        if text.startswith("keep"):
+            assert public == f"kept {len(text.split()[1].split(','))}"  # which tickets stays hidden
+        else:
+            assert public == text
+        assert (card >= 0) == text.startswith("draw market")
+
+
+def test_strategy_classes_are_built_fresh():
+    a = play_game(BOARD, [Random, Random], seed=9)
+    b = play_game(BOARD, [Random(), Random()], seed=9)
+    assert a.to_json() == b.to_json()
+
+
+def test_registry_names_and_import_paths():
+    assert resolve("random") is Random
+    assert resolve("strategies.random:Random") is Random
+    with pytest.raises(ConfigError, match="unknown strategy 'nope'; registered: random"):
+        resolve("nope")
+    with pytest.raises(ConfigError, match="cannot import"):
+        resolve("no_such_module:Thing")
+    with pytest.raises(ConfigError, match="3 strategies given for 2 players"):
+        build_strategies(["random,random,random"], 2)
+
+
+def test_cli_play_prints_summary_and_saves_record(tmp_path):
+    out = tmp_path / "game.json"
+    result = CliRunner().invoke(app, ["play", "--players", "4", "--strategy", "random", "--seed", "7", "--record", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "seed 7" in result.output and "total" in result.output and "longest" in result.output
+    record = GameRecord.load(out)
+    assert record.to_json() == play_game(BOARD, [Random()] * 4, seed=7).to_json()
+
+
+def test_cli_errors_are_one_line():
+    result = CliRunner().invoke(app, ["play", "--players", "9"])
+    assert result.exit_code == 2
+    assert "error: the usa map is for 2-5 players, not 9" in result.output
+    result = CliRunner().invoke(app, ["play", "--strategy", "wizard"])
+    assert result.exit_code == 2 and "unknown strategy 'wizard'" in result.output
+
+
+def test_readme_starts_with_the_two_commands_and_ci_runs_the_second():
+    lines = [l for l in (ROOT / "README.md").read_text().splitlines() if l.strip()]
+    assert lines[0].startswith("#") and lines[1] == "```sh"
+    run_command, test_command = lines[2], lines[3]
+    assert "ttr-lab" in run_command and "pytest" in test_command
+    ci = [l for l in (ROOT / ".ci/run").read_text().splitlines() if l.strip() and not l.startswith("#")]
+    assert ci[-1] == test_command
+
+
+def test_benchmark_script_runs():
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks/engine.py"), "--seconds", "0.05"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "games/s" in proc.stdout and "clone() per s" in proc.stdout

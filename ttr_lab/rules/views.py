@@ -1,0 +1,97 @@
+"""The friendly, slower side of ``GameState``: queries and views built from its plain fields.
+
+Kept apart from state.py so the hot path there stays small; ``GameState`` inherits these.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ttr_lab.errors import IllegalActionError
+from ttr_lab.rules.actions import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Pass
+from ttr_lab.rules.game import Phase
+from ttr_lab.rules.history import Event, unroll
+
+if TYPE_CHECKING:
+    from ttr_lab.board import Board
+    from ttr_lab.rules.observation import Observation
+    from ttr_lab.rules.result import GameResult
+    from ttr_lab.ruleset import Ruleset
+
+_PHASE_REASONS = {
+    Phase.OVER: "the game is over",
+    Phase.INITIAL_TICKETS: "the player must first choose which initial tickets to keep",
+    Phase.KEEP_TICKETS: "the player must first choose which drawn tickets to keep",
+    Phase.SECOND_DRAW: "this is the second card draw; only 'draw blind' or a non-locomotive 'draw market N' is allowed",
+    Phase.TURN: "that is only allowed in the middle of another action",
+}
+
+
+class StateViews:
+    __slots__ = ()
+
+    @property
+    def current_player(self) -> int:
+        return self.player
+
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
+
+    @property
+    def board(self) -> "Board":
+        return self.game.board
+
+    @property
+    def ruleset(self) -> "Ruleset":
+        return self.game.ruleset
+
+    @property
+    def phase_name(self) -> Phase:
+        return Phase(self.phase)
+
+    @property
+    def final_round(self) -> bool:
+        return self.final_turns >= 0
+
+    @property
+    def open(self) -> tuple[int, ...]:
+        """Tracks still claimable by someone (not claimed, not closed), in id order."""
+        return tuple(sorted(t for group in self.open_groups for t in group))
+
+    def _phase_reason(self, action: Any) -> str:
+        if not isinstance(action, (Claim, DrawBlind, DrawMarket, KeepTickets, DrawTickets, Pass)):
+            return f"{type(action).__name__} is not an action (use legal_actions() or parse_action())"
+        return _PHASE_REASONS[Phase(self.phase)]
+
+    def observation(self, player: int) -> "Observation":
+        """What ``player`` may know: own hand and tickets, public board and counts, public history."""
+        from ttr_lab.rules.observation import observe
+
+        return observe(self, player)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full state (hidden parts included) as a plain JSON-serialisable dict."""
+        from ttr_lab.rules.snapshot import snapshot
+
+        return snapshot(self)
+
+    def result(self) -> "GameResult":
+        """Final scores, tickets, longest trails and ranks; only once the game is over."""
+        from ttr_lab.rules.result import score_game
+
+        if self.phase != Phase.OVER:
+            raise IllegalActionError("result() is only available once the game is over")
+        return score_game(self)
+
+    def history(self) -> list[Event]:
+        """Public history, oldest first (see ``ttr_lab.rules.history``)."""
+        return unroll(self.log)
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState {self.game.board.name} {self.game.num_players}p: player {self.player}, "
+            f"{Phase(self.phase).name}, turn {self.turns}>"
+        )
+
+
