@@ -39,6 +39,8 @@ def check_invariants(state: GameState) -> None:
     )
     assert state.open == expected_open
     assert state.log_len == len(state.history())
+    assert len(state.returned_by) == len(state.ticket_deck)
+    assert all(-1 <= r < n for r in state.returned_by)
 
 
 def random_game_states(board, num_players: int, seed: int):
@@ -79,8 +81,10 @@ def hidden_shuffle(state: GameState, viewer: int, rng: random.Random) -> GameSta
         for _ in range(count):
             s.hands[q * _K + pool.pop()] += 1
     s.pile = pool
-    # Tickets the viewer cannot see: opponents' held and offered tickets and the deck.
-    tpool = list(s.ticket_deck)
+    # Tickets the viewer cannot see: opponents' held and offered tickets and the deck, except
+    # the deck positions of tickets the viewer itself put back.
+    mine = [i for i, r in enumerate(s.returned_by) if r == viewer]
+    tpool = [t for i, t in enumerate(s.ticket_deck) if s.returned_by[i] != viewer]
     shapes = []
     for q in range(n):
         if q != viewer:
@@ -92,6 +96,10 @@ def hidden_shuffle(state: GameState, viewer: int, rng: random.Random) -> GameSta
     for q, held, offered in shapes:
         s.tickets[q] = tuple(tpool.pop() for _ in range(held))
         s.offers[q] = tuple(tpool.pop() for _ in range(offered))
-    s.ticket_deck = tuple(tpool)
+    deck = list(s.ticket_deck)
+    for i in range(len(deck)):
+        if i not in mine:
+            deck[i] = tpool.pop()
+    s.ticket_deck = tuple(deck)
     s.rng = rng.getrandbits(64)
     return s

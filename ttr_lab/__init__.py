@@ -14,6 +14,7 @@ from ttr_lab.rules.actions import (
     DRAW_BLIND, DRAW_TICKETS, PASS, Action, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets,
     Pass, TicketsKept, parse_action,
 )
+from ttr_lab.rules.determinize import determinize
 from ttr_lab.rules.game import Game, Phase, game_for
 from ttr_lab.rules.observation import Observation
 from ttr_lab.rules.result import GameResult, PlayerResult, TicketResult
@@ -29,5 +30,5 @@ __all__ = [
     "GameState", "IllegalActionError", "KeepTickets", "LOCOMOTIVE", "Observation", "PASS", "Pass", "Phase",
     "PlayerResult", "Ruleset", "Strategy", "StrategyError", "TTRLabError", "Ticket", "TicketResult",
     "TicketsKept", "Track", "available_maps", "game_for", "load_board", "new_game", "parse_action",
-    "play_game", "restore_state",
+    "play_game", "restore_state", "determinize",
 ]

@@ -91,6 +91,13 @@ class Game:
     def __repr__(self) -> str:
         return f"<Game {self.board.name}, {self.num_players} players>"
 
+    def open_groups(self, owner: list[int]) -> list[tuple[int, ...]]:
+        """The still-claimable tracks of each payment group, given who owns which track."""
+        closed = set()
+        if not self.doubles_shared:
+            closed = {self.track_twin[t] for t, p in enumerate(owner) if p >= 0}
+        return [tuple(t for t in group if owner[t] < 0 and t not in closed) for group in self.initial_groups]
+
     @property
     def total_cards(self) -> int:
         return len(self.deck)

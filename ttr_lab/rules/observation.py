@@ -47,6 +47,9 @@ class Observation(NamedTuple):
     hand_sizes: tuple[int, ...]
     ticket_counts: tuple[int, ...]
     known_cards: tuple[tuple[int, ...], ...]  # per seat: cards publicly seen entering its hand, not yet paid
+    offer_sizes: tuple[int, ...]  # per seat: how many tickets it is choosing among (public)
+    ticket_deck_known: tuple[int, ...]  # per deck position (top first): a ticket this player put back there, else -1
+    passes_in_a_row: int
     final_round: bool
     final_turns_left: int  # turns left in the final round, -1 before it starts
     turns: int
@@ -81,6 +84,9 @@ class Observation(NamedTuple):
             "hand_sizes": list(self.hand_sizes),
             "ticket_counts": list(self.ticket_counts),
             "known_cards": [{CARD_NAMES[c]: n for c, n in enumerate(k) if n} for k in self.known_cards],
+            "offer_sizes": list(self.offer_sizes),
+            "ticket_deck_known": list(self.ticket_deck_known),
+            "passes_in_a_row": self.passes_in_a_row,
             "final_round": self.final_round,
             "final_turns_left": self.final_turns_left,
             "turns": self.turns,
@@ -105,5 +111,7 @@ def observe(state: "GameState", player: int) -> Observation:
         tuple([sum(hands[e - 9:e]) for e in ends]),
         tuple([len(t) for t in state.tickets]),
         tuple([tuple(known[e - 9:e]) for e in ends]),
-        state.final_turns >= 0, state.final_turns, state.turns, state.log_len, state.log,
+        tuple([len(o) for o in state.offers]),
+        tuple([t if r == player else -1 for t, r in zip(state.ticket_deck, state.returned_by)]),
+        state.passes, state.final_turns >= 0, state.final_turns, state.turns, state.log_len, state.log,
     )

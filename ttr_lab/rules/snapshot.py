@@ -31,6 +31,7 @@ def snapshot(state: "GameState") -> dict[str, Any]:
         "tickets_held": [list(t) for t in state.tickets],
         "offered_tickets": [list(o) for o in state.offers],
         "ticket_deck": list(state.ticket_deck),  # top first
+        "ticket_deck_returned_by": list(state.returned_by),  # per position: who put it back, or -1
         "trains": list(state.trains),
         "claimed": {str(t): o for t, o in enumerate(state.owner) if o >= 0},
         "route_points": list(state.points),
@@ -79,17 +80,15 @@ def restore(board: "Board", snap: dict[str, Any], ruleset: "Ruleset | None" = No
     s.owner = [-1] * len(board.tracks)
     for t, p in snap["claimed"].items():
         s.owner[int(t)] = int(p)
-    doubles_closed = set()
-    if not game.doubles_shared:
-        doubles_closed = {game.track_twin[t] for t, p in enumerate(s.owner) if p >= 0}
-    s.open_groups = [
-        tuple(t for t in group if s.owner[t] < 0 and t not in doubles_closed) for group in game.initial_groups
-    ]
+    s.open_groups = game.open_groups(s.owner)
     s.trains = [int(x) for x in snap["trains"]]
     s.points = [int(x) for x in snap["route_points"]]
     s.tickets = [tuple(int(t) for t in held) for held in snap["tickets_held"]]
     s.offers = [tuple(int(t) for t in o) for o in snap["offered_tickets"]]
     s.ticket_deck = tuple(int(t) for t in snap["ticket_deck"])
+    s.returned_by = tuple(int(r) for r in snap.get("ticket_deck_returned_by") or [-1] * len(s.ticket_deck))
+    if len(s.returned_by) != len(s.ticket_deck):
+        raise ValueError("snapshot's ticket_deck_returned_by must have one entry per ticket in the deck")
     s.rng = int(snap.get("rng_state", 0))
     s.final_turns = int(snap.get("final_turns_left", 0 if snap.get("final_round") else -1))
     s.passes = int(snap.get("passes_in_a_row", 0))

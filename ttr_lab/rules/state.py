@@ -36,7 +36,7 @@ class GameState(StateViews):
 
     __slots__ = (
         "game", "phase", "player", "hands", "known", "pile", "discard", "market", "owner",
-        "open_groups", "trains", "points", "tickets", "offers", "ticket_deck", "rng", "final_turns",
+        "open_groups", "trains", "points", "tickets", "offers", "ticket_deck", "returned_by", "rng", "final_turns",
         "passes", "turns", "stalled", "log", "log_len",
     )
 
@@ -69,6 +69,9 @@ class GameState(StateViews):
         deal = rules.initial_tickets
         s.offers = [tuple(deck[p * deal:(p + 1) * deal]) for p in range(n)]
         s.ticket_deck = tuple(deck[n * deal:])
+        # Per deck position, the seat that put that ticket back (-1: never seen): a player knows
+        # where the tickets it returned lie, since the deck is drawn from the top only.
+        s.returned_by = (-1,) * len(s.ticket_deck)
         s.final_turns = -1
         s.passes = 0
         s.turns = 0
@@ -98,6 +101,7 @@ class GameState(StateViews):
         c.tickets = self.tickets[:]
         c.offers = self.offers[:]
         c.ticket_deck = self.ticket_deck
+        c.returned_by = self.returned_by
         c.rng = self.rng
         c.final_turns = self.final_turns
         c.passes = self.passes
@@ -341,6 +345,7 @@ class GameState(StateViews):
         offers[self.player] = self.ticket_deck[:k]
         self.offers = offers
         self.ticket_deck = self.ticket_deck[k:]
+        self.returned_by = self.returned_by[k:]
         self._log(DRAW_TICKETS)
         self.phase = _KEEP
 
@@ -361,6 +366,7 @@ class GameState(StateViews):
         self.offers = self.offers[:]
         self.offers[p] = ()
         self.ticket_deck = self.ticket_deck + returned  # to the bottom
+        self.returned_by = self.returned_by + (p,) * len(returned)
         self._log(TicketsKept(len(kept)))
         if self.phase == _SETUP:
             if p + 1 < self.game.num_players:

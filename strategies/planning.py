@@ -1,0 +1,258 @@
+"""Route planning on the board as one player sees it: the toolkit the heuristic strategies share.
+
+Everything here reads only an ``Observation`` (never the game state), so a strategy built on it
+cannot use hidden information. Costs are in trains: a track the player owns costs 0, a track it
+may still claim costs its trains, anything else is impassable.
+
+- ``track_costs(obs)``: per track, its cost for the viewer or ``None``.
+- ``shortest_path(costs, net, a, b)``: Dijkstra over those costs.
+- ``plan_tickets(obs, tickets)``: a cheap set of tracks completing the tickets, shared tracks
+  counted once (a greedy Steiner tree, best of several ticket orders).
+- ``card_deficits(hand, tracks, net)``: cards still missing to pay for a set of tracks.
+- ``choose_payment`` / ``choose_draw``: pick among legal claims and draws given those needs.
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from ttr_lab.board import Board
+from ttr_lab.colours import GRAY, LOCOMOTIVE
+from ttr_lab.rules.actions import Claim, DrawBlind, DrawMarket
+from ttr_lab.rules.observation import Observation
+
+
+@dataclass(frozen=True)
+class Network:
+    """Static facts of a board, arranged for fast path search."""
+
+    board: Board
+    adjacency: tuple[tuple[tuple[int, int], ...], ...]  # city -> ((track, other city), ...)
+    ends: tuple[tuple[int, int], ...]  # track -> (city a, city b)
+    length: tuple[int, ...]
+    colour: tuple[int, ...]
+    twin: tuple[int, ...]
+    trains: tuple[int, ...]  # trains a claim takes (length + mountain spaces)
+    ferry: tuple[int, ...]
+
+
+@functools.lru_cache(maxsize=None)
+def network(board: Board) -> Network:
+    adjacency: list[list[tuple[int, int]]] = [[] for _ in board.cities]
+    for t in board.tracks:
+        adjacency[t.a].append((t.id, t.b))
+        adjacency[t.b].append((t.id, t.a))
+    return Network(
+        board=board,
+        adjacency=tuple(tuple(a) for a in adjacency),
+        ends=tuple((t.a, t.b) for t in board.tracks),
+        length=tuple(t.length for t in board.tracks),
+        colour=tuple(t.colour for t in board.tracks),
+        twin=tuple(t.twin for t in board.tracks),
+        trains=tuple(t.length + t.mountain_spaces for t in board.tracks),
+        ferry=tuple(t.ferry_locomotives for t in board.tracks),
+    )
+
+
+def claimable(obs: Observation, track: int, player: int | None = None) -> bool:
+    """Whether ``player`` (the viewer by default) may still claim ``track`` at some point:
+    unclaimed, not closed by its twin, and within the player's trains."""
+    p = obs.player if player is None else player
+    net = network(obs.board)
+    owner = obs.owner
+    if owner[track] >= 0 or net.trains[track] > obs.trains[p]:
+        return False
+    twin = net.twin[track]
+    if twin >= 0 and owner[twin] >= 0:
+        if obs.num_players < obs.ruleset.double_routes_min_players or owner[twin] == p:
+            return False
+    return True
+
+
+def track_costs(obs: Observation, player: int | None = None) -> list[int | None]:
+    """Per track: 0 if the player owns it, its trains if the player may claim it, else None."""
+    p = obs.player if player is None else player
+    net = network(obs.board)
+    owner = obs.owner
+    shared = obs.num_players >= obs.ruleset.double_routes_min_players
+    trains = obs.trains[p]
+    costs: list[int | None] = []
+    for t, o in enumerate(owner):
+        if o == p:
+            costs.append(0)
+        elif o >= 0 or net.trains[t] > trains:
+            costs.append(None)
+        else:
+            tw = net.twin[t]
+            if tw >= 0 and owner[tw] >= 0 and (not shared or owner[tw] == p):
+                costs.append(None)
+            else:
+                costs.append(net.trains[t])
+    return costs
+
+
+def shortest_path(costs: Sequence[int | None], net: Network, a: int, b: int) -> tuple[int, list[int]] | None:
+    """Cheapest path from city ``a`` to ``b``: ``(cost, tracks)``, or None if cut off. Among equal
+    costs, fewer tracks to claim wins (they are cheaper in turns)."""
+    if a == b:
+        return 0, []
+    best = {a: (0, 0)}
+    back: dict[int, tuple[int, int]] = {}
+    heap = [(0, 0, a)]
+    adjacency = net.adjacency
+    while heap:
+        cost, hops, city = heapq.heappop(heap)
+        if city == b:
+            path = []
+            while city != a:
+                t, city = back[city]
+                path.append(t)
+            path.reverse()
+            return cost, path
+        if best.get(city, (cost, hops)) < (cost, hops):
+            continue
+        for t, other in adjacency[city]:
+            c = costs[t]
+            if c is None:
+                continue
+            key = (cost + c, hops + (1 if c else 0))
+            if key < best.get(other, (1 << 30, 0)):
+                best[other] = key
+                back[other] = (t, city)
+                heapq.heappush(heap, (key[0], key[1], other))
+    return None
+
+
+def components(obs: Observation, player: int | None = None) -> list[int]:
+    """For each city, a label of its connected piece in the player's own network."""
+    p = obs.player if player is None else player
+    net = network(obs.board)
+    parent = list(range(len(net.adjacency)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for t, o in enumerate(obs.owner):
+        if o == p:
+            a, b = net.ends[t]
+            parent[find(a)] = find(b)
+    return [find(x) for x in range(len(parent))]
+
+
+def ticket_done(obs: Observation, ticket: int, roots: Sequence[int] | None = None) -> bool:
+    t = obs.board.tickets[ticket]
+    roots = roots if roots is not None else components(obs)
+    return roots[t.a] == roots[t.b]
+
+
+@dataclass(frozen=True)
+class Plan:
+    tracks: tuple[int, ...]  # tracks still to claim, cheapest plan found
+    cost: int  # trains those tracks take
+    unreachable: tuple[int, ...]  # tickets that can no longer be completed
+    done: tuple[int, ...]  # tickets already completed
+
+    @property
+    def open_tickets(self) -> int:
+        return len(self.unreachable)
+
+
+def plan_tickets(
+    obs: Observation, tickets: Iterable[int], costs: Sequence[int | None] | None = None, orders: int = 4
+) -> Plan:
+    """A cheap set of tracks that completes every reachable ticket. Tickets are routed one by one
+    with tracks already chosen counted free (so shared routes count once); ``orders`` different
+    first tickets are tried and the cheapest total kept."""
+    net = network(obs.board)
+    base = list(costs if costs is not None else track_costs(obs))
+    board = obs.board
+    roots = components(obs)
+    todo, done = [], []
+    for tk in tickets:
+        (done if roots[board.tickets[tk].a] == roots[board.tickets[tk].b] else todo).append(tk)
+    # Most valuable first by default; other orders start from another ticket.
+    todo.sort(key=lambda tk: (-board.tickets[tk].points, tk))
+    best: Plan | None = None
+    for first in range(min(max(orders, 1), max(len(todo), 1))):
+        order = todo[first:first + 1] + todo[:first] + todo[first + 1:]
+        cost_now = base[:]
+        chosen: list[int] = []
+        total = 0
+        lost = []
+        for tk in order:
+            t = board.tickets[tk]
+            found = shortest_path(cost_now, net, t.a, t.b)
+            if found is None:
+                lost.append(tk)
+                continue
+            for track in found[1]:
+                c = cost_now[track]
+                if c:
+                    chosen.append(track)
+                    total += c
+                    cost_now[track] = 0
+        candidate = Plan(tuple(chosen), total, tuple(sorted(lost)), tuple(done))
+        if best is None or (len(candidate.unreachable), candidate.cost) < (len(best.unreachable), best.cost):
+            best = candidate
+    assert best is not None
+    return best
+
+
+def card_deficits(hand: Sequence[int], tracks: Iterable[int], net: Network) -> list[int]:
+    """Per card colour (0..7), how many more cards the tracks need beyond the hand; gray tracks
+    are assigned to the colour with the most spare cards. Locomotives are not subtracted:
+    ``sum(deficits) - hand[LOCOMOTIVE]`` is how many cards are really missing."""
+    need = [0] * 8
+    grays = []
+    for t in tracks:
+        c = net.colour[t]
+        if c == GRAY:
+            grays.append(net.length[t])
+        else:
+            need[c] += net.length[t]
+    spare = [hand[c] - need[c] for c in range(8)]
+    for length in sorted(grays, reverse=True):
+        c = max(range(8), key=lambda k: (spare[k], -k))
+        need[c] += length
+        spare[c] -= length
+    return [max(0, need[c] - hand[c]) for c in range(8)]
+
+
+def choose_payment(claims: Sequence[Claim], hand: Sequence[int], deficits: Sequence[int] | None = None) -> Claim:
+    """Among payments for one track, the one that spends the fewest locomotives and, after that,
+    the fewest cards other planned tracks still need (``deficits``), then the larger pile."""
+    deficits = deficits or [0] * 8
+
+    def cost(a: Claim) -> tuple:
+        needed_elsewhere = 0 if a.colour == LOCOMOTIVE else max(0, a.cards - max(0, hand[a.colour] - deficits[a.colour]))
+        colour_pile = 0 if a.colour == LOCOMOTIVE else hand[a.colour]
+        return (a.locomotives, needed_elsewhere, -colour_pile, a.colour)
+
+    return min(claims, key=cost)
+
+
+def choose_draw(obs: Observation, legal: Sequence, weights: Sequence[float], locomotive_weight: float) -> object:
+    """The draw with the highest weight: a face-up card by its colour's weight (a face-up
+    locomotive counts ``locomotive_weight``, as it takes the whole turn), else a blind draw,
+    which is worth the average weight of the unseen cards (a little below the best colour)."""
+    best, best_value = None, float("-inf")
+    blind = None
+    for a in legal:
+        if type(a) is DrawBlind:
+            blind = a
+        elif type(a) is DrawMarket:
+            card = obs.market[a.slot]
+            value = locomotive_weight if card == LOCOMOTIVE else weights[card]
+            if value > best_value:
+                best, best_value = a, value
+    if blind is not None:
+        blind_value = sum(weights) / len(weights) if weights else 0.0
+        if best is None or blind_value >= best_value:
+            return blind
+    return best if best is not None else legal[0]
