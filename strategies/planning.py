@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import heapq
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ttr_lab.board import Board
 from ttr_lab.colours import GRAY, LOCOMOTIVE
@@ -72,14 +72,18 @@ def claimable(obs: Observation, track: int, player: int | None = None) -> bool:
     return True
 
 
-def track_costs(obs: Observation, player: int | None = None) -> list[int | None]:
-    """Per track: 0 if the player owns it, its trains if the player may claim it, else None."""
+def track_costs(obs: Observation, player: int | None = None, card_weight: float = 0.0) -> list[float | None]:
+    """Per track: 0 if the player owns it, its trains if the player may claim it, else None.
+    With ``card_weight`` (the viewer only), a claimable track also costs that much per card its
+    hand lacks for it, so plans lean towards routes it can already pay for."""
     p = obs.player if player is None else player
     net = network(obs.board)
     owner = obs.owner
     shared = obs.num_players >= obs.ruleset.double_routes_min_players
     trains = obs.trains[p]
-    costs: list[int | None] = []
+    hand = obs.hand
+    most = max(hand[:8])
+    costs: list[float | None] = []
     for t, o in enumerate(owner):
         if o == p:
             costs.append(0)
@@ -89,12 +93,17 @@ def track_costs(obs: Observation, player: int | None = None) -> list[int | None]
             tw = net.twin[t]
             if tw >= 0 and owner[tw] >= 0 and (not shared or owner[tw] == p):
                 costs.append(None)
+            elif card_weight:
+                colour = net.colour[t]
+                have = most if colour == GRAY else hand[colour]
+                length = net.length[t]
+                costs.append(net.trains[t] + card_weight * (length - have if length > have else 0))
             else:
                 costs.append(net.trains[t])
     return costs
 
 
-def shortest_path(costs: Sequence[int | None], net: Network, a: int, b: int) -> tuple[int, list[int]] | None:
+def shortest_path(costs: Sequence[float | None], net: Network, a: int, b: int) -> tuple[float, list[int]] | None:
     """Cheapest path from city ``a`` to ``b``: ``(cost, tracks)``, or None if cut off. Among equal
     costs, fewer tracks to claim wins (they are cheaper in turns)."""
     if a == b:
@@ -164,11 +173,12 @@ class Plan:
 
 
 def plan_tickets(
-    obs: Observation, tickets: Iterable[int], costs: Sequence[int | None] | None = None, orders: int = 4
+    obs: Observation, tickets: Iterable[int], costs: Sequence[float | None] | None = None, orders: int = 4
 ) -> Plan:
     """A cheap set of tracks that completes every reachable ticket. Tickets are routed one by one
     with tracks already chosen counted free (so shared routes count once); ``orders`` different
-    first tickets are tried and the cheapest total kept."""
+    first tickets are tried and the cheapest total kept. ``Plan.cost`` is in trains whatever
+    the ``costs`` used to choose the routes."""
     net = network(obs.board)
     base = list(costs if costs is not None else track_costs(obs))
     board = obs.board
@@ -178,12 +188,12 @@ def plan_tickets(
         (done if roots[board.tickets[tk].a] == roots[board.tickets[tk].b] else todo).append(tk)
     # Most valuable first by default; other orders start from another ticket.
     todo.sort(key=lambda tk: (-board.tickets[tk].points, tk))
-    best: Plan | None = None
+    best: tuple | None = None
     for first in range(min(max(orders, 1), max(len(todo), 1))):
         order = todo[first:first + 1] + todo[:first] + todo[first + 1:]
         cost_now = base[:]
         chosen: list[int] = []
-        total = 0
+        objective = 0.0
         lost = []
         for tk in order:
             t = board.tickets[tk]
@@ -195,13 +205,32 @@ def plan_tickets(
                 c = cost_now[track]
                 if c:
                     chosen.append(track)
-                    total += c
+                    objective += c
                     cost_now[track] = 0
-        candidate = Plan(tuple(chosen), total, tuple(sorted(lost)), tuple(done))
-        if best is None or (len(candidate.unreachable), candidate.cost) < (len(best.unreachable), best.cost):
-            best = candidate
+        key = (len(lost), objective)
+        if best is None or key < best[0]:
+            trains = sum(net.trains[t] for t in chosen)
+            best = (key, Plan(tuple(chosen), trains, tuple(sorted(lost)), tuple(done)))
     assert best is not None
-    return best
+    return best[1]
+
+
+def best_twins(obs: Observation, tracks: Iterable[int]) -> list[int]:
+    """Each planned track, or its parallel twin when that is claimable and better matches the
+    hand (both join the same cities, so either serves the plan)."""
+    net = network(obs.board)
+    hand = obs.hand
+    most = max(hand[:8])
+    out = []
+    for t in tracks:
+        tw = net.twin[t]
+        if tw >= 0 and claimable(obs, tw):
+            def have(x: int) -> int:
+                return most if net.colour[x] == GRAY else hand[net.colour[x]]
+            if have(tw) > have(t):
+                t = tw
+        out.append(t)
+    return out
 
 
 def card_deficits(hand: Sequence[int], tracks: Iterable[int], net: Network) -> list[int]:
@@ -238,21 +267,79 @@ def choose_payment(claims: Sequence[Claim], hand: Sequence[int], deficits: Seque
 
 
 def choose_draw(obs: Observation, legal: Sequence, weights: Sequence[float], locomotive_weight: float) -> object:
-    """The draw with the highest weight: a face-up card by its colour's weight (a face-up
-    locomotive counts ``locomotive_weight``, as it takes the whole turn), else a blind draw,
-    which is worth the average weight of the unseen cards (a little below the best colour)."""
+    """The most useful draw. ``weights[c]`` is how much a card of colour ``c`` is worth now;
+    ``locomotive_weight`` what a face-up locomotive is worth as a whole turn. A blind card is
+    worth what an unseen card is on average (a blind locomotive always helps when anything
+    does); a face-up locomotive forgoes the second draw, so that draw's value is deducted."""
+    wanted = any(w > 0 for w in weights)
+    blind_value = sum(weights) / 9 + (1 / 9 if wanted else 0.0)
     best, best_value = None, float("-inf")
-    blind = None
     for a in legal:
         if type(a) is DrawBlind:
-            blind = a
+            value = blind_value
         elif type(a) is DrawMarket:
             card = obs.market[a.slot]
-            value = locomotive_weight if card == LOCOMOTIVE else weights[card]
-            if value > best_value:
-                best, best_value = a, value
-    if blind is not None:
-        blind_value = sum(weights) / len(weights) if weights else 0.0
-        if best is None or blind_value >= best_value:
-            return blind
+            value = locomotive_weight - blind_value if card == LOCOMOTIVE else weights[card]
+        else:
+            continue
+        if value > best_value or (value == best_value and type(a) is DrawBlind):
+            best, best_value = a, value
     return best if best is not None else legal[0]
+
+
+class PlanCache:
+    """A strategy's current ticket plan, recomputed only when it may have changed: when the
+    player's tickets or own tracks change, or a planned track is lost to someone else. (Claims
+    elsewhere only make other routes dearer, so they cannot make the plan worse than another.)"""
+
+    def __init__(self, orders: int = 4, card_weight: float = 0.0) -> None:
+        self.orders = orders
+        self.card_weight = card_weight
+        self.key: tuple | None = None
+        self.plan: Plan | None = None
+        self.replans = 0
+
+    def get(self, obs: Observation, tickets: Sequence[int] | None = None) -> Plan:
+        tickets = tuple(obs.tickets if tickets is None else tickets)
+        me = obs.player
+        mine = tuple(t for t, o in enumerate(obs.owner) if o == me)
+        key = (tickets, mine)
+        plan = self.plan
+        if plan is not None and key == self.key and all(claimable(obs, t) for t in plan.tracks):
+            return plan
+        costs = track_costs(obs, card_weight=self.card_weight)
+        self.plan = plan_tickets(obs, tickets, costs, orders=self.orders)
+        self.key = key
+        self.replans += 1
+        return self.plan
+
+
+@functools.lru_cache(maxsize=64)
+def _points_table(board: Board, ruleset: object) -> tuple[int, ...]:
+    return tuple(
+        ruleset.route_scores[t.length] + ruleset.mountain_points_per_space * t.mountain_spaces for t in board.tracks
+    )
+
+
+def route_points(obs: Observation, track: int) -> int:
+    """Points a claim of ``track`` scores at once."""
+    return _points_table(obs.board, obs.ruleset)[track]
+
+
+def points_table(obs: Observation) -> tuple[int, ...]:
+    """Per track, the points its claim scores at once."""
+    return _points_table(obs.board, obs.ruleset)
+
+
+def claims_by_track(legal: Sequence) -> dict[int, list[Claim]]:
+    out: dict[int, list[Claim]] = {}
+    for a in legal:
+        if type(a) is Claim:
+            out.setdefault(a.track, []).append(a)
+    return out
+
+
+def cheapest_keep(obs: Observation, legal: Sequence, value: "Callable[[tuple[int, ...]], float]") -> object:
+    """The keep action whose kept tickets (ids) score highest under ``value``."""
+    offered = obs.offered
+    return max(legal, key=lambda a: (value(tuple(offered[i] for i in a.indices)), [-i for i in a.indices]))

@@ -1,22 +1,38 @@
-"""Strategy names for configs and the command line: a short registered name or an import path."""
+"""Strategy names for configs and the command line: a short registered name or an import path.
+
+A strategy's tunable parameters are its constructor's keyword arguments, each with a type
+annotation and a default. ``build("greedy", {"ticket_weight": 2.0})`` checks the names and
+values against that signature (with pydantic) and says what is valid when something is not.
+"""
 
 from __future__ import annotations
 
+import functools
 import importlib
-from typing import Any, Callable, Sequence
+import inspect
+from typing import Any, Callable, Mapping, Sequence
+
+import pydantic
 
 from ttr_lab.errors import ConfigError
 
 REGISTRY: dict[str, str] = {
     "random": "strategies.random:Random",
+    "greedy": "strategies.greedy:Greedy",
+    "ticket_planner": "strategies.ticket_planner:TicketPlanner",
+    "mcts": "strategies.mcts:MCTS",
+    "destination_hungry": "strategies.destination_hungry:DestinationHungry",
+    "route_focus": "strategies.route_focus:RouteFocus",
+    "one_step": "strategies.one_step_thinking:OneStepThinking",
+    "long_route": "strategies.long_route:LongRoute",
 }
 
 
-def resolve(name: str) -> Callable[..., Any]:
-    """The strategy class for ``name``: a registered name (``random``) or ``package.module:Class``."""
+def resolve(name: str) -> type:
+    """The strategy class for ``name``: a registered name (``greedy``) or ``package.module:Class``."""
     path = REGISTRY.get(name, name)
     if ":" not in path:
-        raise ConfigError(f"unknown strategy {name!r}; registered: {', '.join(sorted(REGISTRY))} (or give module:Class)")
+        raise ConfigError(f"unknown strategy {name!r}; registered: {', '.join(REGISTRY)} (or give module:Class)")
     module_name, _, attr = path.partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -26,9 +42,67 @@ def resolve(name: str) -> Callable[..., Any]:
         cls = getattr(module, attr)
     except AttributeError:
         raise ConfigError(f"strategy {name!r}: module {module_name!r} has no {attr!r}") from None
-    if not callable(cls):
-        raise ConfigError(f"strategy {name!r}: {path} is not a class")
+    if not inspect.isclass(cls) or not callable(getattr(cls, "act", None)):
+        raise ConfigError(f"strategy {name!r}: {path} is not a class with an act() method")
     return cls
+
+
+def parameters(cls: type) -> dict[str, inspect.Parameter]:
+    """The tunable parameters of a strategy class: its constructor's keyword arguments."""
+    signature = inspect.signature(cls.__init__)
+    return {
+        p.name: p for p in list(signature.parameters.values())[1:]
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    }
+
+
+def describe_parameters(cls: type) -> str:
+    parts = []
+    for p in parameters(cls).values():
+        kind = getattr(p.annotation, "__name__", str(p.annotation)) if p.annotation is not p.empty else "any"
+        default = "required" if p.default is p.empty else repr(p.default)
+        parts.append(f"{p.name}: {kind} = {default}")
+    return ", ".join(parts) or "none"
+
+
+@functools.lru_cache(maxsize=None)
+def _validator(cls: type) -> type[pydantic.BaseModel]:
+    fields: dict[str, Any] = {}
+    for p in parameters(cls).values():
+        annotation = Any if p.annotation is p.empty else p.annotation
+        if isinstance(annotation, str):  # postponed annotations: resolve in the class's module
+            annotation = eval(annotation, vars(importlib.import_module(cls.__module__)))  # noqa: S307
+        fields[p.name] = (annotation, ... if p.default is p.empty else p.default)
+    config = pydantic.ConfigDict(extra="forbid", strict=False, arbitrary_types_allowed=True)
+    return pydantic.create_model(f"{cls.__name__}Parameters", __config__=config, **fields)
+
+
+def validate_parameters(name: str, cls: type, params: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Checked and converted keyword arguments for ``cls``; a ConfigError names every problem."""
+    params = dict(params or {})
+    valid = parameters(cls)
+    unknown = [k for k in params if k not in valid]
+    if unknown:
+        raise ConfigError(
+            f"strategy {name!r} has no parameter {', '.join(map(repr, unknown))}; its parameters: {describe_parameters(cls)}"
+        )
+    try:
+        model = _validator(cls).model_validate(params)
+    except pydantic.ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise ConfigError(f"strategy {name!r}: bad parameter value ({problems}); its parameters: {describe_parameters(cls)}") from None
+    return {k: getattr(model, k) for k in params}
+
+
+def factory(name: str, params: Mapping[str, Any] | None = None) -> Callable[[], Any]:
+    """A zero-argument callable that builds a fresh, validated instance (picklable)."""
+    cls = resolve(name)
+    return functools.partial(cls, **validate_parameters(name, cls, params))
+
+
+def build(name: str, params: Mapping[str, Any] | None = None) -> Any:
+    """A fresh instance of strategy ``name`` with ``params``."""
+    return factory(name, params)()
 
 
 def build_strategies(names: Sequence[str], players: int) -> list[Any]:
@@ -38,4 +112,4 @@ def build_strategies(names: Sequence[str], players: int) -> list[Any]:
         names = names * players
     if len(names) != players:
         raise ConfigError(f"{len(names)} strategies given for {players} players; give one, or one per seat")
-    return [resolve(n)() for n in names]
+    return [build(n) for n in names]

@@ -1,0 +1,286 @@
+"""The fast play-out policy and the position evaluation behind ``mcts``.
+
+Both run inside one search, on *determinized* states (sampled by ``ttr_lab.determinize`` from
+the searching player's observation), so reading the whole state here is not peeking: every
+hidden part of it was sampled. They are built for speed, not for the last bit of judgement:
+
+- ``Playout.step(state)``: each simulated player follows the cheapest route for its tickets
+  (computed once per search on the board at the root), claims a route of it when it can pay,
+  else draws the colours it lacks; with no route to build it claims long tracks for points.
+- ``Playout.rewards(state)``: a projected final score per player (route points, tickets
+  completed or judged likely from the cards, trains and turns it still needs, and the points
+  its cards and remaining turns may still bring), turned into a reward in [0, 1] per player by
+  a logistic of its lead over the best other player.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from strategies.planning import network, points_table, shortest_path, track_costs
+from ttr_lab.colours import GRAY, LOCOMOTIVE
+from ttr_lab.rules.actions import Claim, DrawBlind, DrawMarket, KeepTickets
+from ttr_lab.rules.game import Phase
+from ttr_lab.rules.observation import Observation
+from ttr_lab.rules.state import GameState
+
+_TURN, _SECOND, _KEEP, _SETUP = int(Phase.TURN), int(Phase.SECOND_DRAW), int(Phase.KEEP_TICKETS), int(Phase.INITIAL_TICKETS)
+
+
+class Playout:
+    """Play-out policy and evaluation for one root decision (caches the root board's routes)."""
+
+    def __init__(
+        self, obs: Observation, eval_scale: float = 12.0, points_per_train: float = 1.6, train_rate: float = 1.3,
+        block_risk: float | None = None,
+    ) -> None:
+        self.obs = obs
+        self.net = network(obs.board)
+        self.points = points_table(obs)
+        self.tickets = obs.board.tickets
+        self.eval_scale = eval_scale
+        self.points_per_train = points_per_train
+        self.train_rate = train_rate
+        # Chance that a track still to claim is taken by another player first.
+        self.block_risk = 0.04 * (obs.num_players - 1) if block_risk is None else block_risk
+        self.n = obs.num_players
+        self._costs: dict[int, list] = {}
+        self._paths: dict[tuple[int, int], tuple[int, ...] | None] = {}
+
+    # -- routes on the root board ----------------------------------------------------------------
+
+    def path(self, player: int, ticket: int) -> tuple[int, ...] | None:
+        """The cheapest route for ``player``'s ``ticket`` on the board as it was at the root."""
+        key = (player, ticket)
+        if key in self._paths:
+            return self._paths[key]
+        costs = self._costs.get(player)
+        if costs is None:
+            costs = self._costs[player] = track_costs(self.obs, player=player)
+        t = self.tickets[ticket]
+        found = shortest_path(costs, self.net, t.a, t.b)
+        path = tuple(found[1]) if found else None
+        self._paths[key] = path
+        return path
+
+    def targets(self, state: GameState, player: int) -> list[int]:
+        """Tracks ``player`` still wants: on its tickets' routes and unclaimed, longest first."""
+        owner = state.owner
+        out = []
+        for tk in state.tickets[player]:
+            path = self.path(player, tk)
+            if path:
+                for t in path:
+                    if owner[t] < 0 and t not in out:
+                        out.append(t)
+        out.sort(key=lambda t: -self.net.length[t])
+        return out
+
+    # -- the policy ------------------------------------------------------------------------------
+
+    def step(self, state: GameState) -> None:
+        """Play one decision for the player to move."""
+        state.apply(self.choose(state, state.legal_actions()))
+
+    def choose(self, state: GameState, legal: Sequence) -> object:
+        phase = state.phase
+        if len(legal) == 1:
+            return legal[0]
+        p = state.player
+        if phase == _KEEP or phase == _SETUP:
+            return self._keep(state, legal)
+        targets = self.targets(state, p)
+        if phase == _TURN:
+            claim = self._claim(state, legal, targets)
+            if claim is not None:
+                return claim
+        return self._draw(state, legal, targets)
+
+    def _keep(self, state: GameState, legal: Sequence) -> object:
+        p = state.player
+        offered = state.offers[p]
+
+        def cost(a: KeepTickets) -> tuple:
+            total = 0
+            for i in a.indices:
+                path = self.path(p, offered[i])
+                total += 99 if path is None else sum(self.net.length[t] for t in path)
+            return (len(a.indices), total)
+
+        return min(legal, key=cost)
+
+    def _claim(self, state: GameState, legal: Sequence, targets: list[int]) -> object | None:
+        claims = [a for a in legal if type(a) is Claim]
+        if not claims:
+            return None
+        wanted = set(targets)
+        net = self.net
+        best, best_key = None, None
+        trains = state.trains[state.player]
+        for a in claims:
+            t = a.track
+            twin = net.twin[t]
+            on_route = t in wanted or (twin >= 0 and twin in wanted)
+            if not on_route and targets and trains > 6:
+                continue  # keep the cards for the route
+            if not on_route and net.length[t] < 3 and trains > 3:
+                continue
+            key = (on_route, net.length[t], -a.locomotives)
+            if best_key is None or key > best_key:
+                best, best_key = a, key
+        return best
+
+    def _draw(self, state: GameState, legal: Sequence, targets: list[int]) -> object:
+        net = self.net
+        base = state.player * 9
+        hand = state.hands[base:base + 9]
+        need = [0] * 8
+        for t in targets:
+            c = net.colour[t]
+            if c == GRAY:
+                c = max(range(8), key=lambda k: hand[k])
+            need[c] += net.length[t]
+        missing = sum(max(0, need[c] - hand[c]) for c in range(8)) - hand[LOCOMOTIVE]
+        market = state.market
+        blind = None
+        loco = None
+        best, best_gap = None, 0
+        for a in legal:
+            if type(a) is DrawBlind:
+                blind = a
+            elif type(a) is DrawMarket:
+                card = market[a.slot]
+                if card == LOCOMOTIVE:
+                    loco = a
+                else:
+                    gap = need[card] - hand[card]
+                    if gap > best_gap:
+                        best, best_gap = a, gap
+        if best is not None:
+            return best
+        if loco is not None and missing >= 3:
+            return loco
+        if blind is not None:
+            return blind
+        return legal[0]
+
+    # -- evaluation ------------------------------------------------------------------------------
+
+    def turns_left(self, state: GameState) -> list[float]:
+        """Per player, the turns it may still expect: exact in the final round; before it, the
+        player nearest the end places about ``train_rate`` trains a turn."""
+        n = self.n
+        if state.final_turns >= 0:
+            out = [0.0] * n
+            for k in range(state.final_turns):
+                out[(state.player + k) % n] = 1.0
+            return out
+        rules = state.game.ruleset
+        left = max(0.0, (min(state.trains) - rules.end_trains) / self.train_rate) + 1.0
+        return [left] * n
+
+    def current_path(self, state: GameState, player: int, ticket: int) -> tuple[int, ...] | None:
+        """The cheapest route for a ticket on the board as it is now (for routes cut since the root)."""
+        net = self.net
+        owner = state.owner
+        shared = self.n >= state.game.ruleset.double_routes_min_players
+        trains = state.trains[player]
+        costs: list = []
+        for t, o in enumerate(owner):
+            if o == player:
+                costs.append(0)
+            elif o >= 0 or net.trains[t] > trains:
+                costs.append(None)
+            else:
+                tw = net.twin[t]
+                costs.append(None if tw >= 0 and owner[tw] >= 0 and (not shared or owner[tw] == player) else net.trains[t])
+        t = self.tickets[ticket]
+        found = shortest_path(costs, net, t.a, t.b)
+        return tuple(found[1]) if found else None
+
+    def projected_scores(self, state: GameState) -> list[float]:
+        """Per player: route points, plus each ticket's value times (2 x its chance - 1), plus the
+        points its cards and turns may still bring: about one point per card it holds or can
+        draw (two a turn), but no more than its trains can carry (``points_per_train`` each)."""
+        n = self.n
+        net = self.net
+        owner = state.owner
+        turns = self.turns_left(state)
+        scores = []
+        for p in range(n):
+            parent = list(range(len(net.adjacency)))
+
+            def find(x: int) -> int:
+                while parent[x] != x:
+                    parent[x] = parent[parent[x]]
+                    x = parent[x]
+                return x
+
+            for t, o in enumerate(owner):
+                if o == p:
+                    a, b = net.ends[t]
+                    parent[find(a)] = find(b)
+            hand = state.hands[p * 9:p * 9 + 9]
+            trains = state.trains[p]
+            score = float(state.points[p])
+            pending: list[int] = []
+            needed: list[int] = []
+            for tk in state.tickets[p]:
+                ticket = self.tickets[tk]
+                if find(ticket.a) == find(ticket.b):
+                    score += ticket.points
+                    continue
+                path = self.path(p, tk)
+                if path is not None and any(owner[t] >= 0 and owner[t] != p for t in path):
+                    path = self.current_path(state, p, tk)
+                if path is None:
+                    score -= ticket.points
+                    continue
+                pending.append(ticket.points)
+                for t in path:
+                    if owner[t] != p and t not in needed:
+                        needed.append(t)
+            if pending:
+                trains_needed = sum(net.trains[t] for t in needed)
+                if trains_needed > trains:
+                    chance = 0.0
+                else:
+                    need = [0] * 8
+                    for t in needed:
+                        c = net.colour[t]
+                        if c == GRAY:
+                            c = max(range(8), key=lambda k: hand[k])
+                        need[c] += net.length[t]
+                    missing = max(0, sum(max(0, need[c] - hand[c]) for c in range(8)) - hand[LOCOMOTIVE])
+                    turns_needed = len(needed) + missing / 2.0
+                    chance = 1.0 / (1.0 + math.exp(-(turns[p] - turns_needed) / 1.5))
+                    # Each track still to claim may be taken first by someone else; a free
+                    # parallel track makes that much less likely.
+                    for t in needed:
+                        tw = net.twin[t]
+                        spare = tw >= 0 and owner[tw] < 0 and self.n >= state.game.ruleset.double_routes_min_players
+                        chance *= 1.0 - self.block_risk * (0.3 if spare else 1.0)
+                score += sum(v * (2.0 * chance - 1.0) for v in pending)
+            score += min(sum(hand) + 2.0 * turns[p], self.points_per_train * trains)
+            scores.append(score)
+        return scores
+
+    def leads(self, state: GameState) -> list[float]:
+        """Per player, its (projected, or final once the game is over) score minus the best
+        other player's."""
+        if state.is_terminal():
+            scores = [float(x) for x in state.result().scores]
+        else:
+            scores = self.projected_scores(state)
+        return [scores[p] - max(s for q, s in enumerate(scores) if q != p) for p in range(self.n)]
+
+    def rewards(self, state: GameState, baseline: Sequence[float] | None = None) -> list[float]:
+        """Per player, a reward in [0, 1]: a logistic of its lead, or of how much its lead grew
+        since ``baseline`` (the leads of the same sampled state at the root). The baseline is a
+        control variate: each sample's luck (the opponents' sampled tickets, the deck) shifts
+        every move's lead alike, so comparing moves by the change cuts that noise out."""
+        leads = self.leads(state)
+        if baseline is not None:
+            leads = [lead - base for lead, base in zip(leads, baseline)]
+        return [1.0 / (1.0 + math.exp(-lead / self.eval_scale)) for lead in leads]

@@ -1,0 +1,202 @@
+"""``TicketPlanner``: plan the cheapest network that completes its tickets, then build it.
+
+The idea, in the order it decides:
+
+1. **Plan.** For the tickets it holds, the cheapest set of tracks joining each ticket's cities,
+   on the board as it is now (its own tracks free, other players' tracks impassable). Tickets
+   are routed one after another with already-chosen tracks free, so shared stretches are paid
+   once; several orders are tried and the cheapest kept (``strategies/planning.py``). The plan
+   is recomputed when a planned track is taken by someone else or its tickets change.
+2. **Choose tickets.** Keeps the set of offered tickets with the best points for their extra
+   plan cost, refusing sets whose plan would not fit in its trains with a margin. Draws new
+   tickets only once its plan is built and it still has plenty of trains.
+3. **Claim.** Claims a planned track as soon as it can pay for it, the irreplaceable ones first
+   (no parallel track left), longest first among those; it pays with the cards its other
+   planned tracks need least (locomotives last).
+4. **Draw.** Otherwise draws the colours its plan still lacks: a face-up card of a missing
+   colour, a face-up locomotive when it lacks several cards, else a blind card.
+5. **Late game.** With its tickets done (or lost), no tickets worth drawing, or the end near,
+   it turns its trains into points: the longest affordable tracks, preferring ones that touch
+   its network (they extend its longest trail).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from strategies.planning import (
+    PlanCache, best_twins, card_deficits, choose_draw, choose_payment, claimable, claims_by_track, components,
+    network, plan_tickets, points_table, track_costs,
+)
+from ttr_lab.colours import GRAY, LOCOMOTIVE
+from ttr_lab.rules.actions import DRAW_TICKETS, Action, Claim
+from ttr_lab.rules.game import Phase
+from ttr_lab.rules.observation import Observation
+
+
+class TicketPlanner:
+    name = "ticket_planner"
+
+    def __init__(
+        self,
+        *,
+        plan_budget: float = 0.8,
+        ticket_cost_weight: float = 0.3,
+        draw_tickets_min_trains: int = 18,
+        endgame_trains: int = 6,
+        locomotive_deficit: int = 3,
+        points_min_length: int = 3,
+        plan_orders: int = 4,
+        card_weight: float = 0.5,
+    ) -> None:
+        """
+        plan_budget: share of its trains a ticket plan may use (the rest is a safety margin).
+        ticket_cost_weight: points a train of extra plan cost is worth when choosing tickets.
+        draw_tickets_min_trains: draw new tickets only with at least this many trains.
+        endgame_trains: when any player is down to this many trains, stop planning; score.
+        locomotive_deficit: take a face-up locomotive when missing at least this many cards.
+        points_min_length: in points mode, claim tracks at least this long (unless at the end).
+        plan_orders: ticket orders tried when planning (more is slower and a little better).
+        card_weight: extra plan cost, in trains, of each card the hand lacks for a track.
+        """
+        self.plan_budget = plan_budget
+        self.ticket_cost_weight = ticket_cost_weight
+        self.draw_tickets_min_trains = draw_tickets_min_trains
+        self.endgame_trains = endgame_trains
+        self.locomotive_deficit = locomotive_deficit
+        self.points_min_length = points_min_length
+        self.card_weight = card_weight
+        self.plans = PlanCache(orders=plan_orders, card_weight=card_weight)
+
+    # -- decisions -----------------------------------------------------------------------------
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        obs = observation
+        if obs.phase in (Phase.INITIAL_TICKETS, Phase.KEEP_TICKETS):
+            return self._keep(obs, legal_actions)
+        plan = self.plans.get(obs)
+        if obs.phase == Phase.SECOND_DRAW:
+            return self._draw(obs, legal_actions, plan.tracks)
+        by_track = claims_by_track(legal_actions)
+        claim = self._planned_claim(obs, by_track, plan.tracks)
+        if claim is not None:
+            return claim
+        last_turn = obs.final_round  # in the final round every player has exactly one turn left
+        if plan.tracks and not last_turn and self._turns_needed(obs, plan.tracks) <= self._turns_left(obs):
+            return self._draw(obs, legal_actions, plan.tracks)
+        if (
+            not plan.tracks and not self._endgame(obs) and DRAW_TICKETS in legal_actions
+            and obs.trains[obs.player] >= self.draw_tickets_min_trains
+        ):
+            return DRAW_TICKETS
+        claim = self._points_claim(obs, by_track, last_chance=last_turn or self._endgame(obs))
+        if claim is not None:
+            return claim
+        return self._draw(obs, legal_actions, plan.tracks or self._points_targets(obs))
+
+    def _turns_needed(self, obs: Observation, tracks: Sequence[int]) -> float:
+        """Turns to build ``tracks``: one per claim, plus the missing cards at two a turn."""
+        deficits = card_deficits(obs.hand, tracks, network(obs.board))
+        missing = max(0, sum(deficits) - obs.hand[LOCOMOTIVE])
+        return len(tracks) + missing / 2
+
+    def _turns_left(self, obs: Observation) -> float:
+        """A rough count of this player's turns before the game ends: the player closest to the
+        end spends about one train a turn, and the game ends at the ruleset's threshold."""
+        lowest = min(obs.trains)
+        return max(0.0, (lowest - obs.ruleset.end_trains) / 1.2) + 1
+
+    def _endgame(self, obs: Observation) -> bool:
+        return obs.final_round or min(obs.trains) <= self.endgame_trains
+
+    def _keep(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        held = obs.tickets
+        tickets = obs.board.tickets
+        costs = track_costs(obs, card_weight=self.card_weight)
+        base = plan_tickets(obs, held, costs) if held else None
+        base_cost = base.cost if base else 0
+        budget = self.plan_budget * obs.trains[obs.player]
+
+        def value(indices: tuple[int, ...]) -> tuple[float, int]:
+            chosen = [obs.offered[i] for i in indices]
+            plan = plan_tickets(obs, list(held) + chosen, costs, orders=2)
+            lost = set(plan.unreachable)
+            score = 0.0
+            for tk in chosen:
+                score += -tickets[tk].points if tk in lost else tickets[tk].points
+            score -= self.ticket_cost_weight * (plan.cost - base_cost)
+            overflow = plan.cost - budget
+            if overflow > 0:  # likely failures: each train over budget costs dearly
+                score -= 4.0 * overflow
+            return score, -len(indices)
+
+        return max(legal, key=lambda a: (value(a.indices), [-i for i in a.indices]))
+
+    def _planned_claim(self, obs: Observation, by_track: dict[int, list[Claim]], planned: Sequence[int]) -> Action | None:
+        if not by_track or not planned:
+            return None
+        net = network(obs.board)
+        options = []
+        for t in planned:
+            twin = net.twin[t]
+            alternatives = [x for x in (t, twin) if x >= 0 and x in by_track]
+            if not alternatives:
+                continue
+            spare = twin >= 0 and claimable(obs, twin)
+            options.append((not spare, net.length[t], -t, alternatives))
+        if not options:
+            return None
+        _, _, _, alternatives = max(options, key=lambda o: o[:3])
+        rest = best_twins(obs, [t for t in planned if t not in alternatives])
+        deficits = card_deficits(obs.hand, rest, net)
+        claims = [a for t in alternatives for a in by_track[t]]
+        return choose_payment(claims, obs.hand, deficits)
+
+    def _points_claim(self, obs: Observation, by_track: dict[int, list[Claim]], last_chance: bool) -> Action | None:
+        if not by_track:
+            return None
+        net = network(obs.board)
+        points = points_table(obs)
+        roots = components(obs)
+        mine = {c for t, o in enumerate(obs.owner) if o == obs.player for c in net.ends[t]}
+        trains = obs.trains[obs.player]
+        shortest_wanted = min(self.points_min_length, trains)
+        best, best_key = None, None
+        for t in by_track:
+            if net.length[t] < shortest_wanted and not last_chance:
+                continue
+            a, b = net.ends[t]
+            touches = (a in mine) + (b in mine) - (1 if a in mine and b in mine and roots[a] == roots[b] else 0)
+            key = (points[t] + 1.5 * min(touches, 1), -t)
+            if best_key is None or key > best_key:
+                best, best_key = t, key
+        if best is None:
+            return None
+        return choose_payment(by_track[best], obs.hand)
+
+    def _points_targets(self, obs: Observation) -> list[int]:
+        """The longest tracks it could still claim: what points mode collects cards for."""
+        net = network(obs.board)
+        costs = track_costs(obs)
+        open_tracks = [t for t, c in enumerate(costs) if c]
+        if not open_tracks:
+            return []
+        open_tracks.sort(key=lambda t: (-net.length[t], t))
+        return open_tracks[:2]
+
+    def _draw(self, obs: Observation, legal: Sequence[Action], targets: Sequence[int]) -> Action:
+        net = network(obs.board)
+        hand = obs.hand
+        targets = best_twins(obs, targets)
+        deficits = card_deficits(hand, targets, net)
+        missing = sum(deficits) - hand[LOCOMOTIVE]
+        weights = [1.0 + 0.05 * d if d > 0 else 0.0 for d in deficits]
+        if not any(weights) and targets:
+            # Everything is affordable in principle (gray needs any colour): build the biggest pile.
+            for t in targets:
+                if net.colour[t] == GRAY:
+                    c = max(range(8), key=lambda k: (hand[k], -k))
+                    weights[c] = 1.0
+        locomotive = 1.6 if missing >= self.locomotive_deficit else 0.3
+        return choose_draw(obs, legal, weights, locomotive_weight=locomotive)

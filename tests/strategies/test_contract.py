@@ -1,0 +1,104 @@
+"""Every shipped strategy passes the contract; the contract catches each kind of breach."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+
+from strategies.random import Random
+from strategies.registry import REGISTRY, build, factory, resolve
+from ttr_lab import ConfigError
+from ttr_lab.testing import StrategyContractError, check_strategy
+
+# Search strategies are checked on a tiny budget: the contract is about behaviour, not strength.
+SMALL = {"mcts": {"iterations": 6, "rollout_depth": 2}}
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_shipped_strategy_passes_the_contract(name):
+    params = SMALL.get(name, {})
+    players = (2, 3, 4, 5) if name != "mcts" else (2, 4)
+    report = check_strategy(factory(name, params), players=players, seeds=(1, 2) if name != "mcts" else (1,))
+    assert report.games >= 2 * len(players) + 1
+    assert report.decisions > 0
+
+
+class UsesGlobalRandom(Random):
+    name = "global_random"
+
+    def act(self, observation, legal_actions, rng):
+        return random.choice(legal_actions)
+
+
+class ReturnsACopy(Random):
+    """Returns an action that is not in the list (a keep of nothing)."""
+
+    name = "bad_keep"
+
+    def act(self, observation, legal_actions, rng):
+        from ttr_lab import KeepTickets
+
+        if observation.phase.name == "INITIAL_TICKETS":
+            return KeepTickets(())
+        return super().act(observation, legal_actions, rng)
+
+
+class MutatesTheList(Random):
+    name = "mutator"
+
+    def act(self, observation, legal_actions, rng):
+        action = super().act(observation, legal_actions, rng)
+        legal_actions.reverse()
+        return action
+
+
+class RemembersAcrossGames(Random):
+    name = "memory"
+    games = 0  # a class attribute shared by every instance: state that leaks between games
+
+    def on_game_start(self, observation):
+        type(self).games += 1
+
+    def act(self, observation, legal_actions, rng):
+        return legal_actions[(rng.randrange(len(legal_actions)) + type(self).games) % len(legal_actions)]
+
+
+class Crashes(Random):
+    name = "crashes"
+
+    def act(self, observation, legal_actions, rng):
+        if observation.turns > 5:
+            raise RuntimeError("lost my way")
+        return super().act(observation, legal_actions, rng)
+
+
+@pytest.mark.parametrize(
+    "cls, message",
+    [
+        (UsesGlobalRandom, "not reproducible"),
+        (ReturnsACopy, "not among the"),
+        (MutatesTheList, "changed the legal_actions list"),
+        (RemembersAcrossGames, "carry no state from one game to the next|differently after other games"),
+        (Crashes, "did not complete a 2-player game"),
+    ],
+)
+def test_contract_catches(cls, message):
+    with pytest.raises(StrategyContractError, match=message):
+        check_strategy(cls, players=(2,), seeds=(1,))
+
+
+def test_parameters_are_checked_by_name_and_type():
+    assert build("greedy", {"ticket_bonus": "2.5"}).ticket_bonus == 2.5  # converted from text
+    with pytest.raises(ConfigError, match=r"strategy 'greedy' has no parameter 'bonus'; its parameters: ticket_bonus: float = 3.0"):
+        build("greedy", {"bonus": 1})
+    with pytest.raises(ConfigError, match=r"strategy 'mcts': bad parameter value \(iterations: "):
+        build("mcts", {"iterations": "many"})
+    assert resolve("strategies.greedy:Greedy") is resolve("greedy")
+
+
+def test_a_user_strategy_by_import_path():
+    cls = resolve("tests_support_strategy:Cautious")
+    report = check_strategy(functools.partial(cls, patience=2), players=(2,), seeds=(3,))
+    assert report.strategy == "cautious"

@@ -1,0 +1,299 @@
+"""The four reference agents of the 2017 playtesting study: their characteristic moves on
+hand-built positions, and whole games that finish, replay exactly and stay legal."""
+
+from __future__ import annotations
+
+import inspect
+import random
+
+import pytest
+
+from helpers import make_state
+from strategies.destination_hungry import DestinationHungry
+from strategies.long_route import LongRoute
+from strategies.one_step_thinking import OneStepThinking
+from strategies.planning import network, shortest_path, track_costs
+from strategies.random import Random
+from strategies.reference_common import StepAgent, cheapest_path
+from strategies.route_focus import RouteFocus
+from ttr_lab import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, load_board, new_game, play_game
+
+BOARD = load_board("usa")
+AGENTS = [DestinationHungry, RouteFocus, OneStepThinking, LongRoute]
+NAMES = {DestinationHungry: "destination_hungry", RouteFocus: "route_focus", OneStepThinking: "one_step",
+         LongRoute: "long_route"}
+
+
+def tid(label: str) -> int:
+    return next(t.id for t in BOARD.tracks if t.label == label)
+
+
+def tk(label: str) -> int:
+    return next(t.id for t in BOARD.tickets if t.label.startswith(label + " ("))
+
+
+def decide(agent, state, player: int = 0):
+    legal = state.legal_actions()
+    action = agent.act(state.observation(player), legal, random.Random(0))
+    assert any(action is a for a in legal), f"{action} is not one of the legal actions"
+    return action
+
+
+def claimed_track(action) -> int:
+    assert type(action) is Claim, f"expected a claim, got {action}"
+    return action.track
+
+
+DENVER_EL_PASO = tk("Denver-El Paso")  # 4 points: Denver-Santa Fe (2) + Santa Fe-El Paso (2)
+KC_HOUSTON = tk("Kansas City-Houston")  # 5 points: KC-Oklahoma City (2), -Dallas (2), -Houston (1)
+CHICAGO_NEW_ORLEANS = tk("Chicago-New Orleans")  # 7 points
+SHORT_DENVER_EL_PASO = {tid("Denver-Santa Fe gray"), tid("El Paso-Santa Fe gray")}
+
+
+# --- the agents as strategies ------------------------------------------------------------------
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_registry_name_and_keyword_parameters_with_defaults(agent):
+    assert agent.name == NAMES[agent]
+    for p in list(inspect.signature(agent.__init__).parameters.values())[1:]:
+        assert p.kind is p.KEYWORD_ONLY and p.default is not p.empty and p.annotation is not p.empty
+    agent()  # every parameter has a default
+
+
+# --- Long Route --------------------------------------------------------------------------------
+
+def test_long_route_builds_its_ticket_with_long_routes_where_one_step_takes_the_short_way():
+    s = make_state(hands=[{"locomotive": 6}, {}], tickets_held=[[DENVER_EL_PASO], []])
+    short = claimed_track(decide(OneStepThinking(), s))
+    assert short == tid("Denver-Santa Fe gray")  # first step of the 4-train path
+    long_ = claimed_track(decide(LongRoute(), s))
+    assert BOARD.tracks[long_].length >= 3 and long_ not in SHORT_DENVER_EL_PASO
+    assert long_ == tid("Denver-Phoenix white")  # Denver-Phoenix (5) + Phoenix-El Paso (3)
+
+
+def test_long_route_with_no_ticket_to_work_on_claims_a_longest_route():
+    s = make_state(hands=[{"green": 6, "red": 1}, {}], tickets_held=[[], []])
+    action = decide(LongRoute(), s)
+    assert BOARD.tracks[claimed_track(action)].length == 6
+    # among the 6s it prefers a gray one its hand pays in one colour
+    assert claimed_track(action) == tid("Sault St. Marie-Winnipeg gray")
+
+
+def test_long_route_keeps_tickets_it_can_finish_with_long_routes():
+    # Kansas City-Houston needs 5 trains of short routes, or 18 over long routes only; Dallas-New
+    # York 30 over long routes; Los Angeles-Chicago 16. Keeping the second and third would need
+    # 46 trains, more than it has.
+    s = make_state(phase="initial_tickets", offered=[[KC_HOUSTON, tk("Dallas-New York"), tk("Los Angeles-Chicago")], []],
+                   tickets_held=[[], []])
+    assert decide(LongRoute(), s) == KeepTickets((0, 2))
+    assert decide(OneStepThinking(), s) == KeepTickets((0, 1, 2))  # One Step keeps what it is dealt
+
+
+def test_long_route_never_draws_tickets():
+    done = {tid("Kansas City-Oklahoma City gray#1"): 0, tid("Dallas-Oklahoma City gray#1"): 0,
+            tid("Dallas-Houston gray#1"): 0}
+    s = make_state(hands=[{"red": 2}, {}], tickets_held=[[KC_HOUSTON], []], claimed=done)
+    assert type(decide(LongRoute(), s)) is not DrawTickets
+
+
+# --- One Step Thinking -------------------------------------------------------------------------
+
+def test_one_step_takes_the_next_route_of_its_most_valuable_ticket():
+    s = make_state(hands=[{"locomotive": 8}, {}], tickets_held=[[DENVER_EL_PASO, KC_HOUSTON], []])
+    track = claimed_track(decide(OneStepThinking(), s))
+    # Kansas City-Houston (5) is worth more than Denver-El Paso (4); its path starts at Kansas City
+    assert BOARD.tracks[track].label.startswith("Kansas City-Oklahoma City")
+
+
+def test_one_step_draws_its_target_colour_then_a_face_up_locomotive():
+    # Chicago-New Orleans starts with Chicago-Saint Louis, green or white; it holds a white.
+    s = make_state(hands=[{"white": 1}, {}], tickets_held=[[CHICAGO_NEW_ORLEANS], []],
+                   market=("red", "white", "locomotive", "blue", "yellow"))
+    assert decide(OneStepThinking(), s) == DrawMarket(1)
+    s = make_state(hands=[{"white": 1}, {}], tickets_held=[[CHICAGO_NEW_ORLEANS], []],
+                   market=("red", "orange", "locomotive", "blue", "yellow"))
+    assert decide(OneStepThinking(), s) == DrawMarket(2)
+
+
+def test_one_step_draws_tickets_when_its_tickets_are_done_and_the_game_is_young():
+    done = {tid("Kansas City-Oklahoma City gray#1"): 0, tid("Dallas-Oklahoma City gray#1"): 0,
+            tid("Dallas-Houston gray#1"): 0}
+    s = make_state(hands=[{"red": 2}, {}], tickets_held=[[KC_HOUSTON], []], claimed=done)
+    assert decide(OneStepThinking(), s) == DrawTickets()
+    # an opponent close to the end (fewer than 8 trains): no new tickets
+    s = make_state(hands=[{"red": 2}, {}], tickets_held=[[KC_HOUSTON], []], claimed=done, trains=[40, 7])
+    assert type(decide(OneStepThinking(), s)) is not DrawTickets
+
+
+# --- Route Focus -------------------------------------------------------------------------------
+
+def test_route_focus_claims_a_route_of_its_ticket_not_a_richer_one_elsewhere():
+    # It could claim Helena-Seattle yellow (6 trains, 15 points) but works on its ticket.
+    s = make_state(hands=[{"yellow": 6, "red": 2}, {}], tickets_held=[[DENVER_EL_PASO], []])
+    assert claimed_track(decide(RouteFocus(), s)) in SHORT_DENVER_EL_PASO
+
+
+def test_route_focus_ranks_routes_by_points_plus_twice_the_ticket():
+    # Chicago-New Orleans: Chicago-Saint Louis (2), Saint Louis-Little Rock (2), Little
+    # Rock-New Orleans green (3) ranks first (4 + 2 x 7); it draws green when face up, else
+    # blind, never a face-up locomotive.
+    s = make_state(hands=[{}, {}], tickets_held=[[CHICAGO_NEW_ORLEANS], []],
+                   market=("red", "white", "locomotive", "green", "yellow"))
+    assert decide(RouteFocus(), s) == DrawMarket(3)
+    s = make_state(hands=[{}, {}], tickets_held=[[CHICAGO_NEW_ORLEANS], []],
+                   market=("red", "white", "locomotive", "blue", "yellow"))
+    assert decide(RouteFocus(), s) == DrawBlind()
+    s = make_state(hands=[{"green": 3}, {}], tickets_held=[[CHICAGO_NEW_ORLEANS], []])
+    assert claimed_track(decide(RouteFocus(), s)) == tid("Little Rock-New Orleans green")
+
+
+def test_route_focus_keeps_everything_and_never_draws_tickets():
+    s = make_state(phase="initial_tickets", offered=[[0, 1, 2], []], tickets_held=[[], []])
+    assert decide(RouteFocus(), s) == KeepTickets((0, 1, 2))
+    done = {tid("Kansas City-Oklahoma City gray#1"): 0, tid("Dallas-Oklahoma City gray#1"): 0,
+            tid("Dallas-Houston gray#1"): 0}
+    s = make_state(hands=[{"red": 2}, {}], tickets_held=[[KC_HOUSTON], []], claimed=done)
+    action = decide(RouteFocus(), s)  # its ticket is done: the best route it can pay for
+    assert BOARD.tracks[claimed_track(action)].length == 2
+
+
+# --- Destination Hungry ------------------------------------------------------------------------
+
+def test_destination_hungry_draws_tickets_while_its_network_leaves_many_trains():
+    s = make_state(hands=[{"red": 2}, {}], tickets_held=[[DENVER_EL_PASO], []])
+    assert decide(DestinationHungry(), s) == DrawTickets()  # needs 4 of 45 trains
+    # with 11 trains its network (4) leaves only 7 spare: it builds instead
+    s = make_state(hands=[{"red": 2}, {}], tickets_held=[[DENVER_EL_PASO], []], trains=[11, 45])
+    assert claimed_track(decide(DestinationHungry(), s)) in SHORT_DENVER_EL_PASO
+    assert type(decide(DestinationHungry(draw_margin=2), s)) is DrawTickets
+
+
+def test_destination_hungry_keeps_only_tickets_its_trains_can_build():
+    offer = [tk("Los Angeles-New York"), DENVER_EL_PASO, KC_HOUSTON]
+    s = make_state(phase="keep_tickets", offered=[offer, []], tickets_held=[[], []], trains=[12, 45])
+    kept = decide(DestinationHungry(), s)
+    assert 0 not in kept.indices  # Los Angeles-New York needs 20 trains
+    s = make_state(phase="keep_tickets", offered=[offer, []], tickets_held=[[], []])
+    assert 0 in decide(DestinationHungry(), s).indices  # with 45 trains it is the best value
+
+
+def test_destination_hungry_draws_the_colour_its_network_lacks_and_no_locomotive():
+    s = make_state(hands=[{}, {}], tickets_held=[[CHICAGO_NEW_ORLEANS], []], trains=[15, 45],
+                   market=("blue", "green", "locomotive", "orange", "yellow"))
+    assert decide(DestinationHungry(), s) == DrawMarket(1)
+    s = make_state(hands=[{}, {}], tickets_held=[[CHICAGO_NEW_ORLEANS], []], trains=[15, 45],
+                   market=("blue", "locomotive", "locomotive", "orange", "yellow"))
+    assert decide(DestinationHungry(), s) == DrawBlind()
+
+
+def test_destination_hungry_pays_without_spending_cards_its_network_still_needs():
+    # Network for Calgary-Salt Lake City: Calgary-Helena (gray 4) and Helena-Salt Lake City
+    # (pink 3). It claims the longer track first and pays it with white and locomotives,
+    # keeping the three pinks the other track needs.
+    s = make_state(hands=[{"pink": 3, "white": 2, "locomotive": 2}, {}],
+                   tickets_held=[[tk("Calgary-Salt Lake City")], []], trains=[12, 45])
+    action = decide(DestinationHungry(), s)
+    assert claimed_track(action) == tid("Calgary-Helena gray")
+    assert (action.colour, action.cards, action.locomotives) == (7, 2, 2)  # 2 white + 2 loco
+    # One Step Thinking pays the plain way: fewest locomotives (3 pink + 1 loco)
+    plain = decide(OneStepThinking(), s)
+    assert claimed_track(plain) == tid("Calgary-Helena gray") and plain.locomotives == 1
+
+
+# --- paths and remembered plans --------------------------------------------------------------
+
+def test_cheapest_path_agrees_with_the_planning_toolkit():
+    net = network(BOARD)
+    for seed in (3, 4):
+        state, rng = new_game(BOARD, 3, seed), random.Random(seed)
+        for _ in range(120):  # some way into a game, with tracks held and closed
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        assert any(o >= 0 for o in state.owner)
+        costs = track_costs(state.observation(0))
+        for a in range(len(BOARD.cities)):
+            for b in range(len(BOARD.cities)):
+                ours, theirs = cheapest_path(costs, net, a, b), shortest_path(costs, net, a, b)
+                if theirs is None:
+                    assert ours is None
+                else:
+                    assert ours[0] == theirs[0] and sum(1 for t in ours[1] if costs[t]) == sum(
+                        1 for t in theirs[1] if costs[t])
+                    assert sum(costs[t] for t in ours[1]) == ours[0]
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_remembered_plan_decides_like_a_fresh_agent(agent):
+    """The agents re-plan only when the board changes under their plan; a fresh instance,
+    planning from scratch, must make the same decision in every position of a game."""
+    for seed, players in ((11, 3), (12, 4)):
+        state = new_game(BOARD, players, seed)
+        seats = [agent() for _ in range(players)]
+        rngs = [random.Random(seed * 10 + i) for i in range(players)]
+        while not state.is_terminal():
+            p = state.player
+            obs, legal = state.observation(p), state.legal_actions()
+            action = seats[p].act(obs, legal, rngs[p])
+            fresh = agent()
+            again = fresh.act(obs, legal, random.Random(0))
+            if not (isinstance(fresh, StepAgent) and not fresh._for_ticket):  # ticket-driven
+                assert again == action, (seed, state.turns, str(action), str(again))
+            state.apply(action)
+
+
+# --- whole games -------------------------------------------------------------------------------
+
+class Checked:
+    """Wraps an agent: every action must be one of the legal actions, and neither the legal list
+    nor the observation may be changed."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.name = inner.name
+        self.decisions = 0
+
+    def act(self, observation, legal_actions, rng):
+        before = list(legal_actions)
+        snapshot = observation.to_dict()
+        action = self.inner.act(observation, legal_actions, rng)
+        assert list(legal_actions) == before and observation.to_dict() == snapshot
+        assert any(action is a for a in legal_actions), f"{self.name} chose {action}, not offered"
+        self.decisions += 1
+        return action
+
+
+def finished(record) -> bool:
+    players = record.result["players"]
+    return record.result["stalled"] or min(p["trains_left"] for p in players) <= BOARD.ruleset.end_trains
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("agent", AGENTS)
+def test_self_play_finishes_replays_and_stays_legal(agent, players):
+    seed = 100 + players
+    first = play_game(BOARD, [Checked(agent()) for _ in range(players)], seed)
+    again = play_game(BOARD, [agent() for _ in range(players)], seed)
+    assert finished(first)
+    assert first.strategies == (agent.name,) * players
+    assert first.to_json() == again.to_json()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_mixed_tables_finish_replay_and_stay_legal(players):
+    line_up = (AGENTS + [Random])[:players]
+    for seed in (0, 1):
+        seats = line_up[seed % players:] + line_up[:seed % players]
+        checked = [Checked(a()) for a in seats]
+        first = play_game(BOARD, checked, seed)
+        again = play_game(BOARD, [a() for a in seats], seed)
+        assert finished(first) and first.to_json() == again.to_json()
+        assert all(c.decisions > 0 for c in checked)
+
+
+def test_the_agents_beat_random_play():
+    for seed in range(4):
+        for agent in AGENTS:
+            record = play_game(BOARD, [agent(), Random()], seed)
+            agent_score, random_score = (p["total"] for p in record.result["players"])
+            assert agent_score > random_score, (agent.name, seed)
