@@ -31,7 +31,7 @@ behaviour only):
   needs; here that is a preference (``reserving_payment``), since our engine makes the agent
   name the payment (a rules Decision) and a locomotive may be the only other way to pay.
 - The network is the planning toolkit's greedy Steiner tree with one ticket order (most
-  valuable ticket first; ``reference_common.greedy_network``); the engine joins ticket cities
+  valuable ticket first; ``planning.plan_tickets(..., orders=1)``); the engine joins ticket cities
   greedily from the farthest pair, a similar one-pass approximation. Trying several orders
   (``plan_tickets``' default) made no measurable difference to its results (50-50 in 100
   two-player games) and costs four times the search.
@@ -42,11 +42,12 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from strategies.planning import card_deficits, components, network, track_costs
+from strategies.planning import (
+    card_deficits, claims_by_track, components, network, plan_tickets, points_table, track_costs,
+)
 from strategies.reference_common import (
-    PlanMemo, claims_by_track, draw_towards, extend_plan, fallback, fewest_points_keep, greedy_network,
-    keep_options, longest_target, payable_claims, plain_payment, reserving_payment, route_points,
-    ticket_draw,
+    PlanMemo, draw_towards, extend_plan, fallback, fewest_points_keep, keep_options, longest_target,
+    payable_claims, plain_payment, reserving_payment, ticket_draw,
 )
 from ttr_lab.colours import GRAY, NUM_COLOURS
 from ttr_lab.rules.actions import Action, KeepTickets
@@ -68,8 +69,9 @@ class DestinationHungry:
         """Tracks of the network still to claim."""
         memo = self._memo
         if not memo.valid(obs):
-            tracks, served = greedy_network(obs, obs.tickets)
-            memo.remember(obs, tracks, joint=served > 1)
+            plan = plan_tickets(obs, obs.tickets, orders=1)
+            served = len(obs.tickets) - len(plan.done) - len(plan.unreachable)  # open, reachable
+            memo.remember(obs, plan.tracks, joint=served > 1)
         return memo.remaining(obs)
 
     # --- decisions ---
@@ -127,7 +129,8 @@ class DestinationHungry:
         net = network(board)
         base = self._plan(obs) if obs.tickets else []
         base_trains = sum(net.trains[t] for t in base)
-        base_points = sum(route_points(obs, t) for t in base)
+        points_of = points_table(obs)
+        base_points = sum(points_of[t] for t in base)
         costs = track_costs(obs)
         for t in base:
             costs[t] = 0
@@ -143,7 +146,7 @@ class DestinationHungry:
                 continue
             need = base_trains + added_trains
             points = held_points + sum(board.tickets[tk].points for tk in kept)
-            points += base_points + sum(route_points(obs, t) for t in added)
+            points += base_points + sum(points_of[t] for t in added)
             fitness = points / max(need, 1)
             if need <= trains - self.keep_margin and (best is None or fitness > best[0]):
                 best = (fitness, option)

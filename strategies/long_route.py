@@ -5,7 +5,7 @@ scores (a length-6 track is worth 15 points, a length-1 track 1). It works towar
 like One Step Thinking, one route at a time, but only over long routes, and when no ticket can
 be done that way it claims the longest routes on the board. It never draws tickets after setup.
 
-How it plays here (``reference_common.StepAgent``):
+How it plays here (``step_agent.StepAgent``):
 
 - Tickets (setup): the keep with the most ticket points per train needed, each ticket on its
   own cheapest path over long routes only, among keeps that fit in its trains; else the keep
@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from strategies.planning import network, track_costs
-from strategies.reference_common import StepAgent, ratio_keep
+from strategies.step_agent import StepAgent, ratio_keep
 from ttr_lab.rules.actions import Action, KeepTickets
 from ttr_lab.rules.observation import Observation
 

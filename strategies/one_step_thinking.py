@@ -6,7 +6,7 @@ for it and works on the next unclaimed route of that path alone: it collects tha
 and claims it as soon as it can. When it has no ticket left to work on it asks for new tickets
 while the game is far from over, and otherwise claims the longest routes it can.
 
-How it plays here (``reference_common.StepAgent``):
+How it plays here (``step_agent.StepAgent``):
 
 - Setup: keeps all tickets dealt. Later offers: the keep with the most ticket points per train
   still needed (each ticket on its own cheapest path), among keeps that fit in its trains; else
@@ -40,7 +40,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from strategies.planning import track_costs
-from strategies.reference_common import StepAgent, keep_everything, ratio_keep
+from strategies.reference_common import keep_everything
+from strategies.step_agent import StepAgent, ratio_keep
 from ttr_lab.rules.actions import Action, KeepTickets
 from ttr_lab.rules.game import Phase
 from ttr_lab.rules.observation import Observation

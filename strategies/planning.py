@@ -15,7 +15,7 @@ may still claim costs its trains, anything else is impassable.
 from __future__ import annotations
 
 import functools
-import heapq
+from heapq import heappop, heappush
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
@@ -105,33 +105,50 @@ def track_costs(obs: Observation, player: int | None = None, card_weight: float 
 
 def shortest_path(costs: Sequence[float | None], net: Network, a: int, b: int) -> tuple[float, list[int]] | None:
     """Cheapest path from city ``a`` to ``b``: ``(cost, tracks)``, or None if cut off. Among equal
-    costs, fewer tracks to claim wins (they are cheaper in turns)."""
+    costs, fewer tracks to claim wins (they are cheaper in turns); then the heap's order (lowest
+    city first). Costs may be floats; a path costing 2**30 or more counts as cut off.
+
+    Strategies search a lot, so this is Dijkstra kept in lists (best cost and best number of
+    tracks to claim per city, the track each city was reached by), not dicts of tuples."""
     if a == b:
         return 0, []
-    best = {a: (0, 0)}
-    back: dict[int, tuple[int, int]] = {}
-    heap = [(0, 0, a)]
     adjacency = net.adjacency
+    n = len(adjacency)
+    best_cost: list[float] = [1 << 30] * n
+    best_hops = [0] * n
+    via = [-1] * n
+    best_cost[a] = 0
+    heap = [(0, 0, a)]
     while heap:
-        cost, hops, city = heapq.heappop(heap)
+        cost, hops, city = heappop(heap)
         if city == b:
             path = []
+            ends = net.ends
             while city != a:
-                t, city = back[city]
+                t = via[city]
                 path.append(t)
+                end_a, end_b = ends[t]
+                city = end_a if end_b == city else end_b
             path.reverse()
             return cost, path
-        if best.get(city, (cost, hops)) < (cost, hops):
-            continue
+        known = best_cost[city]
+        if known < cost or (known == cost and best_hops[city] < hops):
+            continue  # a stale heap entry
+        step = hops + 1
         for t, other in adjacency[city]:
             c = costs[t]
             if c is None:
                 continue
-            key = (cost + c, hops + (1 if c else 0))
-            if key < best.get(other, (1 << 30, 0)):
-                best[other] = key
-                back[other] = (t, city)
-                heapq.heappush(heap, (key[0], key[1], other))
+            if c:
+                new_cost, new_hops = cost + c, step
+            else:
+                new_cost, new_hops = cost, hops
+            known = best_cost[other]
+            if new_cost < known or (new_cost == known and new_hops < best_hops[other]):
+                best_cost[other] = new_cost
+                best_hops[other] = new_hops
+                via[other] = t
+                heappush(heap, (new_cost, new_hops, other))
     return None
 
 
@@ -332,10 +349,15 @@ def points_table(obs: Observation) -> tuple[int, ...]:
 
 
 def claims_by_track(legal: Sequence) -> dict[int, list[Claim]]:
+    """Every legal claim, grouped by track id."""
     out: dict[int, list[Claim]] = {}
     for a in legal:
         if type(a) is Claim:
-            out.setdefault(a.track, []).append(a)
+            group = out.get(a.track)
+            if group is None:
+                out[a.track] = [a]
+            else:
+                group.append(a)
     return out
 
 

@@ -4,36 +4,31 @@ Fernando de Mesentier Silva, Scott Lee, Julian Togelius and Andy Nealen, "AI-bas
 of Contemporary Board Games" (FDG 2017) plays Ticket to Ride with four heuristic agents:
 Destination Hungry, Route Focus, One Step Thinking and Long Route (see
 ``docs/reference-agents.md``). They share a few habits, collected here on top of the planning
-toolkit (``strategies.planning``):
+toolkit (``strategies.planning``, whose ``shortest_path``, ``plan_tickets``, ``claims_by_track``
+and ``points_table`` they use directly):
 
-- ``split_draws`` / ``claims_by_track`` / ``payable_claims``: the legal actions sorted by kind
+- ``split_draws`` / ``claims_for`` / ``payable_claims``: the legal actions sorted by kind
   (the legal list is searched for claims only when the hand can pay for a wanted track);
 - ``draw_towards``: take the face-up card the agent wants most, else draw blind;
 - ``plain_payment`` / ``reserving_payment``: choose among the payments the engine lists;
-- ``cheapest_path`` / ``greedy_network``: the toolkit's path search and greedy network, faster;
 - ``PlanMemo``: remembers the tracks a plan uses and the board it was made on, and tells when a
   new position may have changed the plan, so a game does not rerun path searches every turn;
-- ``ticket_trains``, ``extend_plan``, ``ratio_keep``, ``longest_target``, ``hand_fit``: ticket
-  and route evaluation;
-- ``StepAgent``: the one-route-at-a-time play of One Step Thinking and Long Route.
+- ``ticket_trains``, ``extend_plan``, ``longest_target``, ``hand_fit``: ticket and route
+  evaluation.
 
-Everything reads only the ``Observation`` given to the agent.
+The one-route-at-a-time play of One Step Thinking and Long Route (``StepAgent``) and their
+ticket keep (``ratio_keep``) are in ``strategies.step_agent``. Everything reads only the
+``Observation`` given to the agent.
 """
 
 from __future__ import annotations
 
-from heapq import heappop, heappush
 from typing import Iterable, Sequence
 
-from strategies.planning import Network, components, network, track_costs
+from strategies.planning import Network, network, shortest_path
 from ttr_lab.colours import GRAY, LOCOMOTIVE, NUM_COLOURS
 from ttr_lab.rules.actions import Action, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets
-from ttr_lab.rules.game import Phase
 from ttr_lab.rules.observation import Observation
-
-# A ticket no path can complete counts, when tickets are compared, as this many trains (more
-# than a player ever has), so an offer holding one is never "affordable".
-UNREACHABLE_TRAINS = 50
 
 
 # --- the legal actions, by kind ----------------------------------------------------------------
@@ -58,19 +53,6 @@ def split_draws(legal: Sequence[Action]) -> tuple[DrawBlind | None, list[DrawMar
 
 def ticket_draw(legal: Sequence[Action]) -> DrawTickets | None:
     return split_draws(legal)[2]
-
-
-def claims_by_track(legal: Sequence[Action]) -> dict[int, list[Claim]]:
-    """Every legal claim, grouped by track id."""
-    out: dict[int, list[Claim]] = {}
-    for a in legal:
-        if type(a) is Claim:
-            group = out.get(a.track)
-            if group is None:
-                out[a.track] = [a]
-            else:
-                group.append(a)
-    return out
 
 
 def claims_for(legal: Sequence[Action], tracks: Iterable[int]) -> dict[int, list[Claim]]:
@@ -274,77 +256,7 @@ class PlanMemo:
         return [t for t in self.tracks if owner[t] != me]
 
 
-# --- paths ---------------------------------------------------------------------------------------
-
-def cheapest_path(costs: Sequence[int | None], net: Network, a: int, b: int) -> tuple[int, list[int]] | None:
-    """``planning.shortest_path`` with the same answer (fewest trains, then fewest tracks to
-    claim), or None; it packs (trains, tracks) into one integer key and keeps the search state
-    in lists, which makes it about a quarter faster, and the agents search a lot."""
-    if a == b:
-        return 0, []
-    adjacency = net.adjacency
-    n = len(adjacency)
-    unreached = 1 << 60
-    best = [unreached] * n
-    via = [-1] * n
-    best[a] = 0
-    heap = [(0, a)]
-    while heap:
-        key, city = heappop(heap)
-        if city == b:
-            path = []
-            ends = net.ends
-            while city != a:
-                t = via[city]
-                path.append(t)
-                end_a, end_b = ends[t]
-                city = end_a if end_b == city else end_b
-            path.reverse()
-            return key >> 8, path
-        if key > best[city]:
-            continue
-        for t, other in adjacency[city]:
-            c = costs[t]
-            if c is None:
-                continue
-            step = key + ((c << 8) | 1) if c else key
-            if step < best[other]:
-                best[other] = step
-                via[other] = t
-                heappush(heap, (step, other))
-    return None
-
-
-def greedy_network(obs: Observation, tickets: Iterable[int]) -> tuple[list[int], int]:
-    """A network of tracks completing the tickets: the planning toolkit's greedy Steiner tree
-    (``plan_tickets`` with one ticket order, most valuable first) on ``cheapest_path``; returns
-    the tracks still to claim and how many open tickets it serves."""
-    net = network(obs.board)
-    costs = track_costs(obs)
-    roots = components(obs)
-    board_tickets = obs.board.tickets
-    chosen: list[int] = []
-    served = 0
-    for tk in sorted(tickets, key=lambda k: (-board_tickets[k].points, k)):
-        t = board_tickets[tk]
-        if roots[t.a] == roots[t.b]:
-            continue
-        found = cheapest_path(costs, net, t.a, t.b)
-        if found is None:
-            continue
-        served += 1
-        for track in found[1]:
-            if costs[track]:
-                chosen.append(track)
-                costs[track] = 0
-    return chosen, served
-
-
 # --- evaluating tickets and routes -------------------------------------------------------------
-
-def route_points(obs: Observation, track: int) -> int:
-    return obs.ruleset.route_scores[network(obs.board).length[track]]
-
 
 def ticket_trains(
     obs: Observation, costs: Sequence[int | None], ticket: int, roots: Sequence[int]
@@ -354,7 +266,7 @@ def ticket_trains(
     t = obs.board.tickets[ticket]
     if roots[t.a] == roots[t.b]:
         return 0
-    found = cheapest_path(costs, network(obs.board), t.a, t.b)
+    found = shortest_path(costs, network(obs.board), t.a, t.b)
     return None if found is None else found[0]
 
 
@@ -367,7 +279,7 @@ def route_one(
     t = obs.board.tickets[ticket]
     if roots[t.a] == roots[t.b]:
         return [], 0
-    found = cheapest_path(costs, network(obs.board), t.a, t.b)
+    found = shortest_path(costs, network(obs.board), t.a, t.b)
     if found is None:
         return None
     added = []
@@ -453,117 +365,3 @@ def track_colour_for(obs: Observation, track: int) -> int:
             best_colour, best_count = c, hand[c]
     assert best_colour is not None
     return best_colour
-
-
-# --- one route at a time (One Step Thinking, Long Route) ---------------------------------------
-
-class StepAgent:
-    """The play shared by One Step Thinking and Long Route: aim at one route at a time.
-
-    The target is the next unclaimed track on the cheapest path of the most valuable ticket that
-    can still be completed (paths over the tracks ``usable_costs`` allows); with no such ticket,
-    the subclass may draw tickets (``wants_tickets``), else the target is the longest track it
-    can claim, ranked by how well the hand fits it. The agent claims the target (either track of
-    a double route) as soon as it can pay; until then it draws the target's colour face up, else
-    a face-up locomotive, else blind. The target is kept until the board changes under it, as the
-    study's engine keeps it until somebody scores.
-
-    Subclasses set ``gray_in_hand`` (the ``hand_fit`` rank of a gray track the hand pays in one
-    colour) and override ``usable_costs``, ``wants_tickets`` and ``keep``.
-    """
-
-    gray_in_hand = 10
-
-    def __init__(self) -> None:
-        self._memo = PlanMemo()
-        self._for_ticket = False  # whether the remembered path serves a ticket
-
-    def usable_costs(self, obs: Observation) -> list[int | None]:
-        raise NotImplementedError
-
-    def wants_tickets(self, obs: Observation) -> bool:
-        return False
-
-    def keep(self, obs: Observation, legal: Sequence[Action]) -> KeepTickets:
-        raise NotImplementedError
-
-    def _target(self, obs: Observation) -> tuple[int | None, bool]:
-        """(track to aim at or None, whether it serves a ticket)."""
-        memo = self._memo
-        if memo.valid(obs):
-            left = memo.remaining(obs)
-            if left:
-                return left[0], self._for_ticket
-        path, for_ticket = self._choose(obs)
-        memo.remember(obs, path)
-        self._for_ticket = for_ticket
-        return (path[0] if path else None), for_ticket
-
-    def _choose(self, obs: Observation) -> tuple[list[int], bool]:
-        net = network(obs.board)
-        costs = self.usable_costs(obs)
-        roots = components(obs)
-        board_tickets = obs.board.tickets
-        best = None
-        for tk in obs.tickets:
-            t = board_tickets[tk]
-            if roots[t.a] == roots[t.b]:
-                continue
-            found = cheapest_path(costs, net, t.a, t.b)
-            if found is None:
-                continue
-            if best is None or t.points > best[0]:
-                best = (t.points, found[1])
-        if best is not None:
-            return [t for t in best[1] if costs[t]], True
-        target = longest_target(obs, track_costs(obs), self.gray_in_hand)
-        return ([] if target is None else [target]), False
-
-    def act(self, observation: Observation, legal_actions: Sequence[Action], rng) -> Action:
-        obs = observation
-        phase = obs.phase
-        if phase is Phase.INITIAL_TICKETS or phase is Phase.KEEP_TICKETS:
-            return self.keep(obs, legal_actions)
-        target, for_ticket = self._target(obs)
-        if phase is Phase.TURN:
-            if not for_ticket and self.wants_tickets(obs):
-                tickets = ticket_draw(legal_actions)
-                if tickets is not None:
-                    return tickets
-            if target is not None:
-                claims = payable_claims(obs, legal_actions, (target,))
-                options = pair_claims(claims, target, network(obs.board))
-                if options:
-                    return plain_payment(options, obs.hand)
-        want = colour_wish(track_colour_for(obs, target) if target is not None else None)
-        return draw_towards(obs, legal_actions, want, locomotive=0.5) or fallback(legal_actions, rng)
-
-
-def ratio_keep(obs: Observation, legal: Sequence[Action], costs: Sequence[int | None]) -> KeepTickets:
-    """The keep with the most ticket points per train needed (each ticket on its own cheapest
-    path over ``costs``; a ticket no path completes counts as minus its points and
-    ``UNREACHABLE_TRAINS`` trains), among keeps that fit in the player's trains; failing that,
-    the keep worth fewest points."""
-    options = keep_options(legal)
-    roots = components(obs)
-    board_tickets = obs.board.tickets
-    value: dict[int, tuple[int, int]] = {}
-    for tk in obs.offered:
-        need = ticket_trains(obs, costs, tk, roots)
-        points = board_tickets[tk].points
-        value[tk] = (points, need) if need is not None else (-points, UNREACHABLE_TRAINS)
-    trains = obs.trains[obs.player]
-    best = None
-    for option in options:
-        kept = [obs.offered[i] for i in option.indices]
-        points = sum(value[tk][0] for tk in kept)
-        need = sum(value[tk][1] for tk in kept)
-        if need > trains:
-            continue
-        if need:
-            ratio = points / need
-        else:
-            ratio = float("inf") if points > 0 else 0.0
-        if ratio > 0 and (best is None or ratio > best[0]):
-            best = (ratio, option)
-    return best[1] if best is not None else fewest_points_keep(obs, options)

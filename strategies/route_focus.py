@@ -35,10 +35,10 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from strategies.planning import components, network, track_costs
+from strategies.planning import components, network, points_table, shortest_path, track_costs
 from strategies.reference_common import (
-    PlanMemo, cheapest_path, colour_wish, draw_towards, fallback, keep_everything, pair_claims,
-    payable_claims, plain_payment, route_points, track_colour_for,
+    PlanMemo, colour_wish, draw_towards, fallback, keep_everything, pair_claims, payable_claims,
+    plain_payment, track_colour_for,
 )
 from ttr_lab.rules.actions import Action
 from ttr_lab.rules.game import Phase
@@ -59,18 +59,19 @@ class RouteFocus:
         if not memo.valid(obs):
             self._plan(obs)
         owner, me = obs.owner, obs.player
+        points_of = points_table(obs)
         rank: dict[int, int] = {}
         weight = self.ticket_weight
         for points, path in self._paths:
             for t in path:
                 if owner[t] != me:
-                    r = route_points(obs, t) + weight * points
+                    r = points_of[t] + weight * points
                     if r > rank.get(t, -1):
                         rank[t] = r
         if not rank:  # no ticket left to work on: the routes worth most
             for t, c in enumerate(track_costs(obs)):
                 if c:
-                    rank[t] = route_points(obs, t)
+                    rank[t] = points_of[t]
         return sorted(rank, key=lambda t: (-rank[t], t))
 
     def _plan(self, obs: Observation) -> None:
@@ -83,7 +84,7 @@ class RouteFocus:
             ticket = obs.board.tickets[tk]
             if roots[ticket.a] == roots[ticket.b]:
                 continue
-            found = cheapest_path(costs, net, ticket.a, ticket.b)
+            found = shortest_path(costs, net, ticket.a, ticket.b)
             if found is None:
                 continue
             path = tuple(t for t in found[1] if costs[t])

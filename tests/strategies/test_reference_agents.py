@@ -3,6 +3,7 @@ hand-built positions, and whole games that finish, replay exactly and stay legal
 
 from __future__ import annotations
 
+import heapq
 import inspect
 import random
 
@@ -14,8 +15,8 @@ from strategies.long_route import LongRoute
 from strategies.one_step_thinking import OneStepThinking
 from strategies.planning import network, shortest_path, track_costs
 from strategies.random import Random
-from strategies.reference_common import StepAgent, cheapest_path
 from strategies.route_focus import RouteFocus
+from strategies.step_agent import StepAgent
 from ttr_lab import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, load_board, new_game, play_game
 
 BOARD = load_board("usa")
@@ -202,7 +203,34 @@ def test_destination_hungry_pays_without_spending_cards_its_network_still_needs(
 
 # --- paths and remembered plans --------------------------------------------------------------
 
-def test_cheapest_path_agrees_with_the_planning_toolkit():
+def plain_shortest_path(costs, net, a, b):
+    """The straightforward Dijkstra ``planning.shortest_path`` must agree with exactly: keys
+    (cost, tracks to claim) in dicts, ties to the lower city on the heap."""
+    if a == b:
+        return 0, []
+    best, back, heap = {a: (0, 0)}, {}, [(0, 0, a)]
+    while heap:
+        cost, hops, city = heapq.heappop(heap)
+        if city == b:
+            path = []
+            while city != a:
+                t, city = back[city]
+                path.append(t)
+            return cost, path[::-1]
+        if best.get(city, (cost, hops)) < (cost, hops):
+            continue
+        for t, other in net.adjacency[city]:
+            c = costs[t]
+            if c is None:
+                continue
+            key = (cost + c, hops + (1 if c else 0))
+            if key < best.get(other, (1 << 30, 0)):
+                best[other], back[other] = key, (t, city)
+                heapq.heappush(heap, (key[0], key[1], other))
+    return None
+
+
+def test_shortest_path_gives_exactly_the_plain_dijkstra_answer_for_int_and_float_costs():
     net = network(BOARD)
     for seed in (3, 4):
         state, rng = new_game(BOARD, 3, seed), random.Random(seed)
@@ -211,16 +239,17 @@ def test_cheapest_path_agrees_with_the_planning_toolkit():
                 break
             state.apply(rng.choice(state.legal_actions()))
         assert any(o >= 0 for o in state.owner)
-        costs = track_costs(state.observation(0))
-        for a in range(len(BOARD.cities)):
-            for b in range(len(BOARD.cities)):
-                ours, theirs = cheapest_path(costs, net, a, b), shortest_path(costs, net, a, b)
-                if theirs is None:
-                    assert ours is None
-                else:
-                    assert ours[0] == theirs[0] and sum(1 for t in ours[1] if costs[t]) == sum(
-                        1 for t in theirs[1] if costs[t])
-                    assert sum(costs[t] for t in ours[1]) == ours[0]
+        obs = state.observation(0)
+        for card_weight in (0.0, 0.3):  # int trains; float costs that add card shortfalls
+            costs = track_costs(obs, card_weight=card_weight)
+            assert any(type(c) is (float if card_weight else int) for c in costs)
+            for a in range(len(BOARD.cities)):
+                for b in range(len(BOARD.cities)):
+                    ours, plain = shortest_path(costs, net, a, b), plain_shortest_path(costs, net, a, b)
+                    assert ours == plain, (card_weight, a, b)
+                    if ours is not None:
+                        assert type(ours[0]) is type(plain[0])
+                        assert sum(costs[t] for t in ours[1]) == pytest.approx(ours[0])
 
 
 @pytest.mark.parametrize("agent", AGENTS)
