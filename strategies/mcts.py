@@ -1,23 +1,29 @@
-"""``MCTS``: single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+"""``MCTS``: information-set Monte Carlo tree search over determinizations, anchored on a plan.
 
-The searching player never sees hidden information. Each iteration samples one full state
-consistent with its observation (``ttr_lab.determinize``: opponents' hands and tickets and
-both decks drawn from what it cannot see), then walks one shared tree with that sample:
+The searching player never sees hidden information. Each round of the search samples one full
+state consistent with its observation (``ttr_lab.determinize``: opponents' hands and tickets
+and both decks, drawn from what it cannot see) and tries **every** candidate move on that same
+sample, so candidates are compared on equal luck (common random numbers). Below each
+candidate grows a single-observer ISMCTS tree: UCT selection, where a child's *availability*
+counts the samples in which it was legal (an opponent's claims depend on its sampled hand),
+and progressive widening, so the tree follows the play-out policy's favourite move first and
+opens alternatives as visits accumulate. Every visit ends with a play-out by the ticket
+planner for every seat, to the end of the game (or for ``rollout_depth`` decisions, then the
+projected-score evaluation of ``strategies.playout``), and backs up a reward per player: its
+lead in points over the best other player (a logistic of the lead would flatten exactly the
+differences a player far ahead or far behind must still tell apart).
 
-1. **Select** by UCT, counting for each child how often it was *available* (an opponent's
-   claims depend on the sampled hand, so a move exists in some samples and not others).
-2. **Expand** one new move, in the order of a cheap prior (planned claims first).
-3. **Play out** ``rollout_depth`` more decisions with the fast policy of ``strategies.playout``.
-4. **Evaluate** with a projected final score per player (ticket progress against trains and
-   turns left) and back the per-player rewards up the path.
+Candidates: at a ticket choice, every subset it may keep; in a turn, the ticket planner's own
+move (the *anchor*), drawing tickets, the best claim for points, and the fast policy's choice.
+The search plays another move than the anchor only when it beats the anchor, paired sample by
+sample, by ``confidence`` standard errors; so it does what the planner does unless it sees
+clearly further (which tickets to keep or draw, the race and the last claims at the end).
 
-To keep the tree narrow, moves are grouped: one payment per track (the cheapest), and one
-face-up draw per colour. The decision is the most visited move at the root. Easy decisions
-(one legal move; the second card of a draw) go to the ticket planner without search.
-
-Budget: ``iterations`` per decision (reproducible: the same seed gives the same game), or
-``time_ms`` per decision (stops on the clock, so results depend on machine speed; use it for
-strength-against-time studies, not for reproducible records).
+Budget: ``iterations`` play-outs per searched decision (reproducible: same seed, same game);
+play-outs get longer with more players, so a decision takes about twice as long at 4 players
+as at 2. Or ``time_ms`` per decision (stops on the clock, for strength-against-time studies;
+not reproducible). Forced moves and the second
+card of a draw take no search.
 """
 
 from __future__ import annotations
@@ -27,14 +33,16 @@ import random
 import time
 from typing import Sequence
 
+from strategies.planning import PlanCache, claims_by_track, points_table
 from strategies.playout import Playout
 from strategies.ticket_planner import TicketPlanner
-from ttr_lab.colours import LOCOMOTIVE
-from ttr_lab.rules.actions import Action, Claim, DrawMarket
+from ttr_lab.rules.actions import DRAW_TICKETS, Action, Claim, DrawMarket
 from ttr_lab.rules.determinize import determinize
 from ttr_lab.rules.game import Phase
 from ttr_lab.rules.observation import Observation
 from ttr_lab.rules.state import GameState
+
+_TURN, _SECOND = int(Phase.TURN), int(Phase.SECOND_DRAW)
 
 
 class _Node:
@@ -54,170 +62,220 @@ class MCTS:
     def __init__(
         self,
         *,
-        iterations: int = 250,
+        iterations: int = 28,
         time_ms: float | None = None,
-        exploration: float = 0.2,
-        rollout_depth: int = 8,
-        eval_scale: float = 12.0,
-        points_per_train: float = 1.6,
-        max_claims: int = 6,
-        search_second_draw: bool = False,
-        prior_weight: float = 0.1,
-        full_rollout_trains: int = 14,
+        exploration: float = 10.0,
+        widening: float = 0.5,
+        rollout_depth: int = 0,
+        confidence: float = 0.0,
+        turn_confidence: float = 2.0,
+        search_turns: bool = True,
+        turn_alternatives: str = "tickets,points",
+        endgame_trains: int = 12,
     ) -> None:
         """
-        iterations: search iterations per decision (the reproducible budget).
-        time_ms: if set, search until this many milliseconds pass instead (capped by iterations
-            only if iterations is also given explicitly > 0; not reproducible).
-        exploration: the UCT constant.
-        rollout_depth: decisions played by the fast policy after the tree, before evaluating.
-        eval_scale: points of projected lead worth about 73% of a win (the logistic's scale).
-        points_per_train: what a train still in supply may bring, at most, in the evaluation.
-        max_claims: claims considered per decision, best by the prior (planned, long, cheap).
-        search_second_draw: also search the second card of a draw (else the planner picks it).
+        iterations: play-outs per searched decision (the reproducible budget).
+        time_ms: if set, search until this many milliseconds have passed instead (not
+            reproducible: the number of play-outs depends on the machine).
+        exploration: the UCT constant below the root, in points of lead.
+        widening: a node may have about visits**widening children (progressive widening).
+        rollout_depth: 0 plays out to the end of the game; else this many decisions, then the
+            projected-score evaluation.
+        confidence: standard errors by which a ticket choice must beat the planner's choice.
+        turn_confidence: the same for the other moves of a turn (alternatives there are
+            usually worse, so the bar is higher).
+        search_turns: search ordinary turns too (else only ticket choices).
+        turn_alternatives: which alternatives to the planner's move a turn considers, comma
+            separated: ``tickets`` (draw tickets), ``points`` (the best claim for points, once
+            a player is down to ``endgame_trains``).
+        endgame_trains: trains at which the end is near enough to try claims for points.
         """
         self.iterations = iterations
         self.time_ms = time_ms
         self.exploration = exploration
+        self.widening = widening
         self.rollout_depth = rollout_depth
-        self.eval_scale = eval_scale
-        self.points_per_train = points_per_train
-        self.max_claims = max_claims
-        self.search_second_draw = search_second_draw
-        self.prior_weight = prior_weight
-        self.full_rollout_trains = full_rollout_trains
+        self.confidence = confidence
+        self.turn_confidence = turn_confidence
+        self.endgame_trains = endgame_trains
+        self.search_turns = search_turns
+        self.turn_alternatives = {a.strip() for a in turn_alternatives.split(",") if a.strip()}
         self.planner = TicketPlanner()
-        self.last_iterations = 0
+        self.last_rounds = 0
+        self.last_playouts = 0
+        self.last_switch = False
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         obs = observation
         if len(legal_actions) == 1:
             return legal_actions[0]
-        if obs.phase == Phase.SECOND_DRAW and not self.search_second_draw:
-            return self.planner.act(obs, legal_actions, rng)
-        return self._search(obs, legal_actions, rng)
+        anchor = self.planner.act(obs, legal_actions, rng)
+        if obs.phase == Phase.SECOND_DRAW or (obs.phase == Phase.TURN and not self.search_turns):
+            return anchor
+        candidates = self._candidates(obs, legal_actions, anchor)
+        if len(candidates) == 1:
+            return anchor
+        return self._search(obs, candidates, rng)
 
-    # -- search ----------------------------------------------------------------------------------
+    # -- candidates ------------------------------------------------------------------------------
 
-    def _search(self, obs: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
-        playout = Playout(obs, eval_scale=self.eval_scale, points_per_train=self.points_per_train)
-        root = _Node(-1)
-        self._prior = self.planner.act(obs, legal, rng) if self.prior_weight else None
-        if type(self._prior) is Claim:  # the grouped move of that track
-            self._prior = self._group_claim(obs, self._prior, legal)
-        elif type(self._prior) is DrawMarket:
-            self._prior = next(a for a in legal if type(a) is DrawMarket and obs.market[a.slot] == obs.market[self._prior.slot])
+    def _candidates(self, obs: Observation, legal: Sequence[Action], anchor: Action) -> list[Action]:
+        """The anchor first, then the alternatives worth a look."""
+        if obs.phase in (Phase.INITIAL_TICKETS, Phase.KEEP_TICKETS):
+            return [anchor] + [a for a in legal if a != anchor]
+        out = [anchor]
+        if "tickets" in self.turn_alternatives and DRAW_TICKETS in legal:
+            out.append(DRAW_TICKETS)
+        endgame = min(obs.trains) <= self.endgame_trains
+        by_track = claims_by_track(legal) if "points" in self.turn_alternatives and endgame else {}
+        if by_track:
+            points = points_table(obs)
+            best = max(by_track, key=lambda t: (points[t], -t))
+            hand = obs.hand
+            out.append(min(by_track[best], key=lambda a: (a.locomotives, -(hand[a.colour] if a.cards else 0))))
+        unique = []
+        for a in out:
+            if a not in unique:
+                unique.append(a)
+        return unique
+
+    # -- the root: every candidate on every sample -----------------------------------------------
+
+    def _search(self, obs: Observation, moves: list[Action], rng: random.Random) -> Action:
+        me = obs.player
+        anchor = moves[0]
+        playout = Playout(obs)
+        seed_plan = self.planner.plans
+        children = {m: _Node(me) for m in moves}
+        gain = {m: [0.0, 0.0] for m in moves}  # paired differences to the anchor: sum, sum of squares
+        budget = max(len(moves), self.iterations)
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000.0
-        limit = self.iterations if (deadline is None or self.iterations > 0) else 1 << 30
-        done = 0
-        while done < limit:
-            if deadline is not None and done and time.perf_counter() >= deadline:
+        rounds = playouts = 0
+        while True:
+            sample = determinize(obs, rng)
+            seed = rng.getrandbits(32)
+            rewards = {}
+            for m in moves:
+                state = sample.clone()
+                state.apply(m)
+                rewards[m] = self._visit(children[m], state, playout, seed_plan, seed)[me]
+            base = rewards[anchor]
+            for m in moves:
+                d = rewards[m] - base
+                gain[m][0] += d
+                gain[m][1] += d * d
+            rounds += 1
+            playouts += len(moves)
+            if deadline is not None:
+                if time.perf_counter() >= deadline:
+                    break
+            elif playouts + len(moves) > budget:
                 break
-            self._iterate(root, determinize(obs, rng), playout, rng)
-            done += 1
-        self.last_iterations = done
-        if not root.children:
-            return self.planner.act(obs, legal, rng)
-        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].reward))[0]
-        # The tree's moves are the legal actions' own objects (grouped), so this is legal.
+        self.last_rounds, self.last_playouts = rounds, playouts
+        best = max(moves, key=lambda m: (gain[m][0], m is anchor))
+        self.last_switch = False
+        if best is anchor or rounds < 2:
+            return anchor
+        mean = gain[best][0] / rounds
+        variance = max(gain[best][1] / rounds - mean * mean, 1e-12) * rounds / (rounds - 1)
+        bar = self.confidence if obs.phase != Phase.TURN else self.turn_confidence
+        if mean / math.sqrt(variance / rounds) < bar:
+            return anchor
+        self.last_switch = True
         return best
 
-    def _iterate(self, root: _Node, state: GameState, playout: Playout, rng: random.Random) -> None:
-        baseline = playout.leads(state)
-        path = [root]
-        node = root
+    # -- below the root: SO-ISMCTS with progressive widening ---------------------------------------
+
+    def _visit(self, node: _Node, state: GameState, playout: Playout, seed_plan: PlanCache, seed: int) -> list[float]:
+        """One visit from ``node`` (its move already applied to ``state``); returns the rewards."""
+        path = [node]
         c = self.exploration
-        while not state.is_terminal():
+        while not state.is_terminal() and node.visits:
             moves = self._moves(state, playout)
-            player = state.player
+            children = node.children
             for m in moves:
-                child = node.children.get(m)
+                child = children.get(m)
                 if child is not None:
                     child.available += 1
-            fresh = [m for m in moves if m not in node.children]
-            if fresh:
-                move = self._prior if node is root and self._prior in fresh else fresh[0]
-                child = node.children[move] = _Node(player)
+            room = max(1, int(node.visits ** self.widening))
+            fresh = next((m for m in moves if m not in children), None) if len(children) < room else None
+            if fresh is not None:
+                child = children[fresh] = _Node(state.player)
                 child.available = 1
-                state.apply(move)
+                state.apply(fresh)
                 path.append(child)
                 break
-            best, best_value = None, -1.0
-            at_root = node is root
-            for m in moves:
-                child = node.children[m]
+            options = [m for m in moves if m in children]
+            if not options:
+                break
+            best, best_value = options[0], -1.0
+            for m in options:
+                child = children[m]
                 value = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
-                if at_root and m == self._prior:
-                    value += self.prior_weight * 10.0 / (child.visits + 10.0)
                 if value > best_value:
                     best, best_value = m, value
-            node = node.children[best]
+            node = children[best]
             state.apply(best)
             path.append(node)
-        depth = self.rollout_depth
-        if min(state.trains) <= self.full_rollout_trains:
-            depth = 1 << 20  # near the end, play the game out: the real scores decide
-        for _ in range(depth):
-            if state.is_terminal():
-                break
-            playout.step(state)
-        rewards = playout.rewards(state, baseline)
+        rewards = self._playout(state, playout, seed_plan, seed)
         for n in path:
             n.visits += 1
-            if n.player >= 0:
-                n.reward += rewards[n.player]
+            n.reward += rewards[n.player]
+        return rewards
+
+    def _playout(self, state: GameState, playout: Playout, seed_plan: PlanCache, seed: int) -> list[float]:
+        """Every seat played by a ticket planner, to the end or for ``rollout_depth`` decisions."""
+        n = state.num_players
+        planners = [TicketPlanner(plan_orders=1) for _ in range(n)]
+        me = playout.obs.player
+        mine = planners[me].plans  # the searching player's plan is known: start from it
+        mine.key, mine.plan = seed_plan.key, seed_plan.plan
+        rng = random.Random(seed)
+        depth = self.rollout_depth or (1 << 30)
+        while depth and not state.is_terminal():
+            legal = state.legal_actions()
+            p = state.player
+            state.apply(legal[0] if len(legal) == 1 else planners[p].act(state.observation(p), legal, rng))
+            depth -= 1
+        return playout.leads(state)
+
+    # -- moves below the root ----------------------------------------------------------------------
 
     @staticmethod
-    def _group_claim(obs: Observation, claim: Claim, legal: Sequence[Action]) -> Claim:
-        """The payment the search uses for a track: fewest locomotives, then the largest pile."""
-        hand = obs.hand
-        options = [a for a in legal if type(a) is Claim and a.track == claim.track]
-        return min(options, key=lambda a: (a.locomotives, -(hand[a.colour] if a.colour != LOCOMOTIVE else 0)))
-
-    def _moves(self, state: GameState, playout: Playout) -> list[object]:
-        """The grouped moves at a state, best prior first."""
+    def _moves(state: GameState, playout: Playout) -> list[object]:
+        """The moves at a state, grouped (one payment per track, one face-up draw per colour),
+        the fast policy's choice first."""
         legal = state.legal_actions()
         phase = state.phase
-        if phase not in (int(Phase.TURN), int(Phase.SECOND_DRAW)):
+        if phase != _TURN and phase != _SECOND:
             return legal
         p = state.player
         hand = state.hands[p * 9:p * 9 + 9]
-        targets = set(playout.targets(state, p)) if phase == int(Phase.TURN) else set()
-        net = playout.net
         cheapest: dict[int, Claim] = {}
-        draws: list[object] = []
-        colours_seen: set[int] = set()
-        others: list[object] = []
+        seen: set[int] = set()
+        moves: list[object] = []
         for a in legal:
             kind = type(a)
             if kind is Claim:
                 held = cheapest.get(a.track)
-                key = (a.locomotives, -(hand[a.colour] if a.colour != LOCOMOTIVE else 0))
-                if held is None or key < (held.locomotives, -(hand[held.colour] if held.colour != LOCOMOTIVE else 0)):
+                if held is None or (a.locomotives, -hand[a.colour] if a.cards else 0) < (
+                    held.locomotives, -hand[held.colour] if held.cards else 0
+                ):
                     cheapest[a.track] = a
             elif kind is DrawMarket:
                 card = state.market[a.slot]
-                if card not in colours_seen:
-                    colours_seen.add(card)
-                    draws.append(a)
+                if card not in seen:
+                    seen.add(card)
+                    moves.append(a)
             else:
-                others.append(a)
-        claims = sorted(
-            cheapest.values(),
-            key=lambda a: (
-                -(a.track in targets or (net.twin[a.track] >= 0 and net.twin[a.track] in targets)),
-                -net.length[a.track], a.locomotives, a.track,
-            ),
-        )[: self.max_claims]
-        # The policy's own choice first, so the first expansion follows it.
-        moves = claims + others + draws
+                moves.append(a)
+        moves += cheapest.values()
         preferred = playout.choose(state, legal)
         if type(preferred) is Claim:
-            preferred = cheapest.get(preferred.track, preferred)
+            preferred = cheapest[preferred.track]
         elif type(preferred) is DrawMarket:
             card = state.market[preferred.slot]
-            preferred = next(d for d in draws if state.market[d.slot] == card)
-        if preferred in moves:
-            moves.remove(preferred)
+            preferred = next(m for m in moves if type(m) is DrawMarket and state.market[m.slot] == card)
+        moves.remove(preferred)
         moves.insert(0, preferred)
         return moves

@@ -272,13 +272,14 @@ def card_deficits(hand: Sequence[int], tracks: Iterable[int], net: Network) -> l
 
 def choose_payment(claims: Sequence[Claim], hand: Sequence[int], deficits: Sequence[int] | None = None) -> Claim:
     """Among payments for one track, the one that spends the fewest locomotives and, after that,
-    the fewest cards other planned tracks still need (``deficits``), then the larger pile."""
+    the fewest cards other planned tracks still need (``deficits``), then the smallest pile
+    that covers it (big piles are kept for long tracks of one colour)."""
     deficits = deficits or [0] * 8
 
     def cost(a: Claim) -> tuple:
         needed_elsewhere = 0 if a.colour == LOCOMOTIVE else max(0, a.cards - max(0, hand[a.colour] - deficits[a.colour]))
         colour_pile = 0 if a.colour == LOCOMOTIVE else hand[a.colour]
-        return (a.locomotives, needed_elsewhere, -colour_pile, a.colour)
+        return (a.locomotives, needed_elsewhere, colour_pile, a.colour)
 
     return min(claims, key=cost)
 
@@ -319,11 +320,28 @@ class PlanCache:
     def get(self, obs: Observation, tickets: Sequence[int] | None = None) -> Plan:
         tickets = tuple(obs.tickets if tickets is None else tickets)
         me = obs.player
-        mine = tuple(t for t, o in enumerate(obs.owner) if o == me)
+        owner = obs.owner
+        mine = tuple(t for t, o in enumerate(owner) if o == me)
         key = (tickets, mine)
         plan = self.plan
         if plan is not None and key == self.key and all(claimable(obs, t) for t in plan.tracks):
             return plan
+        if plan is not None and self.key is not None and tickets == self.key[0]:
+            # The player's new tracks are all planned ones (or their parallel twins): the rest
+            # of the plan stands, with no new search.
+            net = network(obs.board)
+            before = set(self.key[1])
+            planned = set(plan.tracks)
+            new = [t for t in mine if t not in before]
+            if len(new) + len(before) == len(mine) and all(t in planned or net.twin[t] in planned for t in new):
+                rest = tuple(t for t in plan.tracks if owner[t] != me and not (net.twin[t] >= 0 and owner[net.twin[t]] == me))
+                if all(claimable(obs, t) for t in rest):
+                    roots = components(obs)
+                    board_tickets = obs.board.tickets
+                    done = tuple(tk for tk in tickets if roots[board_tickets[tk].a] == roots[board_tickets[tk].b])
+                    self.plan = Plan(rest, sum(net.trains[t] for t in rest), plan.unreachable, done)
+                    self.key = key
+                    return self.plan
         costs = track_costs(obs, card_weight=self.card_weight)
         self.plan = plan_tickets(obs, tickets, costs, orders=self.orders)
         self.key = key

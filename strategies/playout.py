@@ -241,28 +241,42 @@ class Playout:
                 for t in path:
                     if owner[t] != p and t not in needed:
                         needed.append(t)
-            if pending:
+            # Resources: the plan for the pending tickets takes claims (turns), cards and
+            # trains; what is left converts to about one point per card held or drawn (two a
+            # turn), capped by the trains left. Claiming a planned track now or drawing now and
+            # claiming later then come out even, as they should, but for the risk of being cut.
+            cards = sum(hand)
+            turns_free = turns[p]
+            if needed:
                 trains_needed = sum(net.trains[t] for t in needed)
+                need = [0] * 8
+                for t in needed:
+                    c = net.colour[t]
+                    if c == GRAY:
+                        c = max(range(8), key=lambda k: hand[k])
+                    need[c] += net.length[t]
+                short = sum(max(0, need[c] - hand[c]) for c in range(8))
+                missing = max(0, short - hand[LOCOMOTIVE])
+                turns_needed = len(needed) + missing / 2.0
                 if trains_needed > trains:
                     chance = 0.0
                 else:
-                    need = [0] * 8
-                    for t in needed:
-                        c = net.colour[t]
-                        if c == GRAY:
-                            c = max(range(8), key=lambda k: hand[k])
-                        need[c] += net.length[t]
-                    missing = max(0, sum(max(0, need[c] - hand[c]) for c in range(8)) - hand[LOCOMOTIVE])
-                    turns_needed = len(needed) + missing / 2.0
                     chance = 1.0 / (1.0 + math.exp(-(turns[p] - turns_needed) / 1.5))
                     # Each track still to claim may be taken first by someone else; a free
                     # parallel track makes that much less likely.
+                    shared = self.n >= state.game.ruleset.double_routes_min_players
                     for t in needed:
                         tw = net.twin[t]
-                        spare = tw >= 0 and owner[tw] < 0 and self.n >= state.game.ruleset.double_routes_min_players
+                        spare = tw >= 0 and owner[tw] < 0 and shared
                         chance *= 1.0 - self.block_risk * (0.3 if spare else 1.0)
-                score += sum(v * (2.0 * chance - 1.0) for v in pending)
-            score += min(sum(hand) + 2.0 * turns[p], self.points_per_train * trains)
+                plan_points = sum(self.points[t] for t in needed)
+                score += chance * plan_points + sum(v * (2.0 * chance - 1.0) for v in pending)
+                if chance > 0.0:
+                    used = sum(need) - missing  # cards from hand (and locomotives) the plan spends
+                    cards -= used
+                    turns_free -= turns_needed
+                    trains -= trains_needed
+            score += max(0.0, min(cards + 2.0 * max(0.0, turns_free), self.points_per_train * trains))
             scores.append(score)
         return scores
 

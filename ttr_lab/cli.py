@@ -56,5 +56,21 @@ def bench_engine(
     engine_benchmark(seconds=seconds, seed=seed)
 
 
+@bench_app.command("strength")
+def bench_strength(
+    deals: int = typer.Option(20, help="Deals per match; each is played under every seat rotation."),
+    workers: Optional[int] = typer.Option(None, help="Worker processes (default: one per CPU)."),
+    seed: int = typer.Option(1, help="Master seed of the deals."),
+    section: List[str] = typer.Option([], "--section", help="Run only these sections (repeat): ladder2, ladder4, mixed4, time, reference, speed."),
+) -> None:
+    """Win rates with 95% intervals: the strategy ladder, mcts by thinking time, the reference agents."""
+    from ttr_lab.bench_strength import SECTIONS, strength_benchmark
+
+    try:
+        strength_benchmark(deals=deals, workers=workers, seed=seed, sections=section or SECTIONS)
+    except ValueError as exc:
+        _fail(exc)
+
+
 def main() -> None:  # pragma: no cover - entry point
     app()

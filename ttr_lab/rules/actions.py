@@ -61,7 +61,7 @@ class KeepTickets:
     indices: tuple[int, ...]  # sorted indices into the tickets on offer
 
     def __str__(self) -> str:
-        return "keep " + ",".join(map(str, self.indices))
+        return "keep " + (",".join(map(str, self.indices)) or "none")
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +150,8 @@ class ActionTable:
         """Every subset of ``range(offered)`` with at least ``min_keep`` members, lexicographic."""
         key = (offered, min(min_keep, offered))
         options = self._keep.get(key)
+        if options is None and offered == 0:  # nothing was left to offer: keep nothing
+            options = self._keep[key] = (KeepTickets(()),)
         if options is None:
             subsets = [
                 KeepTickets(combo)
@@ -171,7 +173,7 @@ def action_table(board: "Board") -> ActionTable:
     return ActionTable(board)
 
 
-_KEEP_RE = re.compile(r"^keep\s+(\d+(?:\s*[,\s]\s*\d+)*)$")
+_KEEP_RE = re.compile(r"^keep\s+(none|\d+(?:\s*[,\s]\s*\d+)*)$")
 _MARKET_RE = re.compile(r"^(?:draw\s+)?market\s+(\d+)$")
 _PAY_PART_RE = re.compile(r"^(\d+)\s+([a-z]+)$")
 
@@ -194,6 +196,8 @@ def parse_action(text: str, board: "Board") -> Action:
         return DrawMarket(int(m.group(1)))
     m = _KEEP_RE.match(s)
     if m:
+        if m.group(1) == "none":
+            return KeepTickets(())
         indices = tuple(sorted({int(x) for x in re.split(r"[,\s]+", m.group(1))}))
         return KeepTickets(indices)
     if s.startswith("claim "):

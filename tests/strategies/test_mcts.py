@@ -1,0 +1,65 @@
+"""MCTS: searches only what its observation allows, stays reproducible, and reads evidence."""
+
+from __future__ import annotations
+
+import random
+
+from helpers import make_state
+from invariants import hidden_shuffle, random_game_states
+from strategies.mcts import MCTS
+from strategies.playout import Playout
+from ttr_lab import KeepTickets, determinize, load_board, play_game
+
+BOARD = load_board("usa")
+
+
+def tk(label: str) -> int:
+    return next(t.id for t in BOARD.tickets if t.label.startswith(label + " ("))
+
+
+def test_the_decision_depends_on_the_observation_only():
+    rng = random.Random(4)
+    checked = 0
+    for state, legal, action in random_game_states(BOARD, 2, 21):
+        if state.is_terminal() or state.phase_name.name != "TURN" or rng.random() > 0.2:
+            continue
+        twin = hidden_shuffle(state, state.current_player, rng)  # other hidden cards and tickets
+        a = MCTS(iterations=6).act(state.observation(state.current_player), state.legal_actions(), random.Random(1))
+        b = MCTS(iterations=6).act(twin.observation(state.current_player), twin.legal_actions(), random.Random(1))
+        assert a == b
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+
+
+def test_it_does_not_keep_a_ticket_that_is_cut_off():
+    # Player 1 holds every track into Miami: Los Angeles-Miami cannot be completed.
+    into_miami = {t.label: 1 for t in BOARD.tracks if "Miami" in t.label}
+    offered = [tk("Los Angeles-Miami"), tk("Denver-El Paso"), tk("Kansas City-Houston")]
+    state = make_state(2, phase="initial_tickets", offered=[offered, [tk("Boston-Miami"), tk("Calgary-Phoenix"), tk("Duluth-Houston")]],
+                       claimed=into_miami)
+    search = MCTS(iterations=16)
+    action = search.act(state.observation(0), state.legal_actions(), random.Random(2))
+    assert action == KeepTickets((1, 2))
+    assert search.last_playouts >= 4 and search.last_rounds >= 1
+
+
+def test_play_outs_and_evaluation_run_on_samples():
+    state = make_state(2, hands=[{"red": 3}, {"blue": 2}], tickets_held=[[tk("Denver-El Paso")], [tk("Kansas City-Houston")]])
+    obs = state.observation(0)
+    playout = Playout(obs)
+    sample = determinize(obs, random.Random(0))
+    scores = playout.projected_scores(sample)
+    assert len(scores) == 2
+    rewards = playout.rewards(sample)
+    assert all(0.0 < r < 1.0 for r in rewards)
+    while not sample.is_terminal():
+        playout.step(sample)
+    assert sample.result().turns > 0
+
+
+def test_a_whole_game_is_reproducible_with_an_iteration_budget():
+    a = play_game(BOARD, [MCTS(iterations=8), MCTS(iterations=8)], seed=13)
+    b = play_game(BOARD, [MCTS(iterations=8), MCTS(iterations=8)], seed=13)
+    assert a.to_json() == b.to_json()
