@@ -135,3 +135,9 @@ def test_benchmark_script_runs():
     )
     assert proc.returncode == 0, proc.stderr
     assert "games/s" in proc.stdout and "clone() per s" in proc.stdout
+
+
+def test_cli_lists_strategies_with_parameters():
+    result = CliRunner().invoke(app, ["strategies"])
+    assert result.exit_code == 0
+    assert "ticket_planner" in result.output and "plan_budget: float = 0.8" in result.output

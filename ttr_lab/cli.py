@@ -45,6 +45,21 @@ def play(
         typer.echo(f"record saved to {record}")
 
 
+@app.command()
+def strategies() -> None:
+    """List the registered strategies and their tunable parameters."""
+    import sys
+
+    from strategies.registry import REGISTRY, describe_parameters, resolve
+
+    for name in REGISTRY:
+        cls = resolve(name)
+        doc = cls.__doc__ or sys.modules[cls.__module__].__doc__ or ""
+        summary = doc.strip().splitlines()[0] if doc.strip() else ""
+        typer.echo(f"{name:20s} {summary}")
+        typer.echo(f"{'':20s} parameters: {describe_parameters(cls)}")
+
+
 @bench_app.command("engine")
 def bench_engine(
     seconds: float = typer.Option(3.0, help="Time per measurement, in seconds."),
