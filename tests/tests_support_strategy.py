@@ -17,3 +17,51 @@ class Cautious(Random):
             if draws:
                 return draws[rng.randrange(len(draws))]
         return super().act(observation, legal_actions, rng)
+
+
+class Crashy(Random):
+    """Raises on its third decision of every game: it must forfeit, not stop the tournament."""
+
+    name = "crashy"
+
+    def __init__(self) -> None:
+        self.decisions = 0
+
+    def act(self, observation, legal_actions, rng):
+        self.decisions += 1
+        if self.decisions == 3:
+            raise RuntimeError("out of ideas")
+        return super().act(observation, legal_actions, rng)
+
+
+class Sleepy(Random):
+    """Thinks too long once the first turns are over."""
+
+    name = "sleepy"
+
+    def __init__(self, *, seconds: float = 0.3) -> None:
+        self.seconds = seconds
+
+    def act(self, observation, legal_actions, rng):
+        if observation.turns >= 4:
+            import time
+
+            time.sleep(self.seconds)
+        return super().act(observation, legal_actions, rng)
+
+
+class KillsItsWorker(Random):
+    """Kills the process it runs in, once per marker file: a worker dying mid-task."""
+
+    name = "killer"
+
+    def __init__(self, *, marker: str = "") -> None:
+        self.marker = marker
+
+    def act(self, observation, legal_actions, rng):
+        import os
+
+        if self.marker and not os.path.exists(self.marker):
+            open(self.marker, "w").close()
+            os._exit(1)
+        return super().act(observation, legal_actions, rng)

@@ -9,6 +9,8 @@ import time
 from typing import Callable
 
 from rich.console import Console
+
+from ttr_lab.console import make_console
 from rich.table import Table
 
 
@@ -55,7 +57,7 @@ def engine_benchmark(seconds: float = 3.0, seed: int = 1, console: Console | Non
     from ttr_lab.play import play_game
     from ttr_lab.rules.state import new_game
 
-    console = console or Console()
+    console = console or make_console()
     pinned = _pin_to_one_core()
     board = load_board("usa")
     figures: dict[str, float] = {}

@@ -26,6 +26,8 @@ import time
 from typing import Any, Sequence
 
 from rich.console import Console
+
+from ttr_lab.console import make_console
 from rich.table import Table
 
 from ttr_lab.evaluation import Entrant, beats, play_match, summarize
@@ -43,7 +45,7 @@ def strength_benchmark(
     deals: int = 20, workers: int | None = None, seed: int = 1, sections: Sequence[str] = SECTIONS,
     console: Console | None = None,
 ) -> dict[str, Any]:
-    console = console or Console(width=140)
+    console = console or make_console()
     unknown = set(sections) - set(SECTIONS)
     if unknown:
         raise ValueError(f"unknown section(s) {', '.join(sorted(unknown))}; choose from {', '.join(SECTIONS)}")

@@ -80,6 +80,19 @@ class Board:
         object.__setattr__(self, "city_ids", MappingProxyType({c: i for i, c in enumerate(self.cities)}))
         object.__setattr__(self, "positions", MappingProxyType(dict(self.positions)))
 
+    def __reduce__(self) -> tuple:
+        # Pickled by value (to send to Ray workers); the mapping views are rebuilt on load.
+        return (_rebuild_board, (self.name, self.title, self.cities, self.tracks, self.tickets, self.ruleset,
+                                 self.min_players, self.max_players, dict(self.positions)))
+
+    @functools.cached_property
+    def fingerprint(self) -> str:
+        """A digest of the map's data: equal for two copies of the same map."""
+        import hashlib
+
+        text = repr((self.name, self.cities, self.tracks, self.tickets, self.ruleset, sorted(self.positions.items())))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
     def __repr__(self) -> str:
         return f"<Board {self.name}: {len(self.cities)} cities, {len(self.tracks)} tracks, {len(self.tickets)} tickets>"
 
@@ -117,6 +130,16 @@ class Board:
                 mountain_spaces=t.mountain_spaces,
             )
         return nx.freeze(g)
+
+
+_INTERNED: dict[str, Board] = {}
+
+
+def _rebuild_board(*args: Any) -> Board:
+    """Unpickle a board, reusing this process's copy of the same map if it has one, so caches
+    keyed by board (the game facts, the action table) are built once per process."""
+    board = Board(*args)
+    return _INTERNED.setdefault(board.fingerprint, board)
 
 
 def available_maps() -> list[str]:
@@ -226,7 +249,7 @@ def _load(folder: Any, source: str) -> Board:
         city_id(row["city"], f"map {source}: positions.csv line {n}")
         positions[row["city"].strip()] = (float(row["lat"]), float(row["lon"]))
 
-    return Board(
+    board = Board(
         name=str(meta.get("name", source)),
         title=str(meta.get("title", source)),
         cities=cities,
@@ -237,3 +260,4 @@ def _load(folder: Any, source: str) -> Board:
         max_players=int(meta.get("max_players", 5)),
         positions=positions,
     )
+    return _INTERNED.setdefault(board.fingerprint, board)

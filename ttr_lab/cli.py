@@ -46,6 +46,32 @@ def play(
 
 
 @app.command()
+def tournament(
+    config: Path = typer.Argument(..., help="Tournament config (YAML), e.g. configs/4p.yaml."),
+    games: Optional[int] = typer.Option(None, help="Total games (rounded up to whole deals)."),
+    workers: Optional[int] = typer.Option(None, help="Worker processes (default: every CPU)."),
+    address: Optional[str] = typer.Option(None, help="An existing Ray cluster (host:port or auto)."),
+    out: Optional[str] = typer.Option(None, "--out", help="Output folder."),
+    backend: Optional[str] = typer.Option(None, help="ray or serial."),
+    records: Optional[bool] = typer.Option(None, "--records/--no-records", help="Also keep every game record."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+) -> None:
+    """Run a tournament: seeded, seat-rotated games; results stored as they finish; resumable."""
+    from ttr_lab.tournament import load_config, run_tournament
+
+    overrides = {"games": games, "workers": workers, "address": address, "output": out, "backend": backend, "records": records}
+    try:
+        cfg = load_config(config, overrides)
+        run = run_tournament(cfg, show_progress=progress)
+    except TTRLabError as exc:
+        _fail(exc)
+    if run.interrupted:
+        raise typer.Exit(code=130)
+    if run.failed_batches:
+        raise typer.Exit(code=1)
+
+
+@app.command()
 def strategies() -> None:
     """List the registered strategies and their tunable parameters."""
     import sys
@@ -88,4 +114,19 @@ def bench_strength(
 
 
 def main() -> None:  # pragma: no cover - entry point
+    app()
+
+
+@app.callback()
+def _setup() -> None:
+    # Strategies named by import path are looked up from the current directory too, as
+    # `python -m` would (a console script does not put it on the path by itself).
+    import os
+    import sys
+
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+
+
+if __name__ == "__main__":  # python -m ttr_lab.cli
     app()

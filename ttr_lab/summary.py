@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from rich.console import Console
+
+from ttr_lab.console import make_console
 from rich.table import Table
 
 from ttr_lab.board import Board
@@ -10,7 +12,7 @@ from ttr_lab.record import GameRecord
 
 
 def print_summary(board: Board, record: GameRecord, console: Console | None = None) -> None:
-    console = console or Console()
+    console = console or make_console()
     result = record.result
     ending = "stalled (a full round of passes)" if result["stalled"] else "final round played"
     console.print(

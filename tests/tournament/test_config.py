@@ -1,0 +1,85 @@
+"""Tournament configs: what is accepted, and a one-line error naming what is not."""
+
+import pytest
+
+from ttr_lab import ConfigError
+from ttr_lab.tournament import load_config
+from ttr_lab.tournament.config import parse_config
+from ttr_lab.tournament.design import games_per_deal, plan_games, seatings, tables
+
+BASE = {
+    "players": 2,
+    "entrants": [{"name": "a", "strategy": "random"}, {"name": "b", "strategy": "greedy"}],
+    "games": 4,
+}
+
+
+def cfg(**changes):
+    data = {**BASE, **changes}
+    return parse_config(data, "test.yaml")
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"plyers": 2}, r"test.yaml: plyers: unknown key"),
+        ({"players": 7}, r"players: Input should be less than or equal to 5"),
+        ({"games": 0}, r"games: Input should be greater than or equal to 1"),
+        ({"backend": "spark"}, r"backend: Input should be 'ray' or 'serial'"),
+        ({"design": "fixed", "players": 3}, r"design 'fixed' seats every entrant at one table: 2 entrants for 3 players"),
+        ({"design": "one_vs_field"}, r"needs 'focus'"),
+        ({"entrants": [{"name": "a", "strategy": "wizard"}, {"name": "b", "strategy": "random"}]},
+         r"entrants.0 \(a\): unknown strategy 'wizard'; registered: random, greedy"),
+        ({"entrants": [{"name": "a", "strategy": "greedy", "params": {"bonus": 1}}, {"name": "b", "strategy": "random"}]},
+         r"entrants.0 \(a\): strategy 'greedy' has no parameter 'bonus'; its parameters: ticket_bonus"),
+        ({"entrants": [{"name": "a", "strategy": "random"}, {"name": "a", "strategy": "random"}]}, r"repeated: a"),
+        ({"map": "mars"}, r"map: unknown map 'mars'"),
+    ],
+)
+def test_bad_configs_are_one_line_errors(changes, message):
+    with pytest.raises(ConfigError, match=message) as info:
+        cfg(**changes)
+    assert "\n" not in str(info.value)
+
+
+def test_yaml_errors_and_missing_files(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("players: [2\n")
+    with pytest.raises(ConfigError, match=r"bad.yaml: not valid YAML at line 2"):
+        load_config(bad)
+    with pytest.raises(ConfigError, match=r"cannot read config .*nope.yaml"):
+        load_config(tmp_path / "nope.yaml")
+    (tmp_path / "list.yaml").write_text("- 1\n")
+    with pytest.raises(ConfigError, match="expected a mapping"):
+        load_config(tmp_path / "list.yaml")
+
+
+def test_overrides_win_and_shipped_configs_load():
+    c = parse_config(BASE, "x", {"games": 10, "backend": "serial", "workers": None})
+    assert c.games == 10 and c.backend == "serial"
+    for name in ("smoke", "4p", "2p"):
+        assert load_config(f"configs/{name}.yaml").entrants
+
+
+def test_designs_tables_and_seatings():
+    four = [{"name": n, "strategy": "random"} for n in "abcd"]
+    fixed = cfg(players=4, entrants=four, rotation="cyclic")
+    assert tables(fixed) == [(0, 1, 2, 3)] and games_per_deal(fixed) == 4
+    assert cfg(players=4, entrants=four, rotation="all").rotation == "all"
+    assert games_per_deal(cfg(players=4, entrants=four, rotation="all")) == 24
+    rr = cfg(players=2, entrants=four, design="round_robin")
+    assert len(tables(rr)) == 6 and rr.rotation == "all" and games_per_deal(rr) == 12
+    one = cfg(players=4, entrants=four[:3], design="one_vs_field", focus="a")
+    assert tables(one) == [(0, 1, 1, 1), (0, 2, 2, 2)] and games_per_deal(one) == 8
+    assert seatings((0, 1, 1), "all") == [(0, 1, 1), (1, 0, 1), (1, 1, 0)]
+
+
+def test_games_round_up_to_whole_deals_with_stable_ids_and_seeds():
+    four = [{"name": n, "strategy": "random"} for n in "abcd"]
+    c = cfg(players=4, entrants=four, games=10, rotation="cyclic")
+    specs = plan_games(c)
+    assert len(specs) == 12  # 3 deals x 4 seatings
+    assert specs[0].game_id == "d0-t0-s0" and specs[-1].game_id == "d2-t0-s3"
+    assert len({s.deal_seed for s in specs}) == 3
+    again = plan_games(cfg(players=4, entrants=four, games=20, rotation="cyclic"))
+    assert again[:12] == specs  # more games extend the same deals, never reshuffle them

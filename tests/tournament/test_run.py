@@ -1,0 +1,196 @@
+"""Running tournaments: storage, resume after a kill, faults, serial = Ray, a real cluster."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from ttr_lab.tournament import run_tournament
+from ttr_lab.tournament.config import parse_config
+from ttr_lab.tournament.store import read_records, read_results
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMING = ["think_seconds"]
+
+
+def config(tmp_path, **changes):
+    data = {
+        "name": "t", "players": 3, "games": 6, "seed": 11, "backend": "serial",
+        "entrants": [{"name": "g", "strategy": "greedy"}, {"name": "p", "strategy": "ticket_planner"},
+                     {"name": "r", "strategy": "random"}],
+        "output": str(tmp_path / "out"), "records": True,
+    }
+    data.update(changes)
+    return parse_config(data, "test")
+
+
+def stable(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame.drop(columns=TIMING).sort_values(["game_id", "seat"]).reset_index(drop=True)
+
+
+def test_serial_run_stores_rows_records_config_and_resumes(tmp_path):
+    c = config(tmp_path)
+    run = run_tournament(c, show_progress=False)
+    assert run.complete and run.played == 6 and run.planned == 6  # 1 deal x 3! seatings
+    frame = read_results(c.output)
+    assert len(frame) == 18 and frame["game_id"].nunique() == 6
+    assert set(frame["entrant"]) == {"g", "p", "r"}
+    assert frame.groupby("game_id")["win"].sum().round(9).eq(1).all()  # one win shared per game
+    assert {"route_points", "ticket_points", "tickets_completed", "longest_bonus", "rank", "turns", "stalled",
+            "error", "params_hash", "deal_seed", "seat"} <= set(frame.columns)
+    records = read_records(c.output)
+    assert len(records) == 6 and {r["game_id"] for r in records} == set(frame["game_id"])
+    assert (Path(c.output) / "config.yaml").exists() and (Path(c.output) / "meta.json").exists()
+    again = run_tournament(c, show_progress=False)  # nothing left to play
+    assert again.played == 0 and again.already_stored == 6
+    more = run_tournament(config(tmp_path, games=12), show_progress=False)  # extends with a new deal
+    assert more.played == 6 and read_results(c.output)["game_id"].nunique() == 12
+
+
+def test_a_different_tournament_may_not_reuse_the_folder(tmp_path):
+    from ttr_lab import ConfigError
+
+    run_tournament(config(tmp_path), show_progress=False)
+    with pytest.raises(ConfigError, match="holds a different tournament"):
+        run_tournament(config(tmp_path, seed=12), show_progress=False)
+
+
+def test_crashing_and_slow_strategies_forfeit_and_the_tournament_goes_on(tmp_path):
+    c = config(tmp_path, entrants=[
+        {"name": "crashy", "strategy": "tests_support_strategy:Crashy"},
+        {"name": "sleepy", "strategy": "tests_support_strategy:Sleepy", "params": {"seconds": 0.25}},
+        {"name": "r", "strategy": "random"},
+    ], move_time_limit=0.1, records=False)
+    run = run_tournament(c, show_progress=False)
+    assert run.played == 6
+    frame = read_results(c.output)
+    lost = frame[frame["forfeit"]]
+    assert len(lost) == 6  # every game forfeited by exactly one of them
+    assert set(lost["entrant"]) <= {"crashy", "sleepy"}
+    crash = lost[lost["entrant"] == "crashy"]["error"]
+    assert crash.str.contains("RuntimeError in act: out of ideas").all()
+    slow = lost[lost["entrant"] == "sleepy"]["error"]
+    assert slow.str.contains("move time limit 0.1 s").all()
+    survivors = frame[(frame["entrant"] == "r")]
+    assert (survivors["win"] > 0).all()
+
+
+def _kill_after_parts(cmd, folder: Path, parts: int, env) -> None:
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if len(list((folder / "results").glob("*.parquet"))) >= parts:
+            break
+        if proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def test_a_killed_run_resumes_without_losing_or_repeating_games(tmp_path):
+    cfg = {
+        "name": "killed", "players": 2, "games": 300, "seed": 5, "backend": "serial",
+        "entrants": [{"name": "p", "strategy": "ticket_planner"}, {"name": "g", "strategy": "greedy"}],
+        "output": str(tmp_path / "out"),
+    }
+    path = tmp_path / "cfg.yaml"
+    path.write_text(yaml.safe_dump(cfg))
+    cmd = [sys.executable, "-m", "ttr_lab.cli", "tournament", str(path), "--no-progress"]
+    env = dict(os.environ)
+    _kill_after_parts(cmd, tmp_path / "out", 3, env)
+    partial = read_results(tmp_path / "out")
+    assert 0 < partial["game_id"].nunique() < 300, "the kill should land mid-run"
+    subprocess.run(cmd, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+    resumed = read_results(tmp_path / "out")
+    assert resumed["game_id"].nunique() == 300 and len(resumed) == 600  # every game once
+    whole = dict(cfg, output=str(tmp_path / "whole"))
+    run_tournament(parse_config(whole, "whole"), show_progress=False)
+    pd.testing.assert_frame_equal(stable(resumed), stable(read_results(tmp_path / "whole")))
+
+
+@pytest.mark.ray
+def test_ray_gives_the_serial_games_and_retries_a_dead_worker(tmp_path):
+    entrants = [{"name": "g", "strategy": "greedy"}, {"name": "r", "strategy": "random"},
+                {"name": "k", "strategy": "tests_support_strategy:KillsItsWorker", "params": {"marker": str(tmp_path / "died")}}]
+    serial = config(tmp_path, entrants=entrants, games=12, output=str(tmp_path / "serial"))
+    (tmp_path / "died").touch()  # the serial run must not kill the test process
+    run_tournament(serial, show_progress=False)
+    (tmp_path / "died").unlink()
+    ray_cfg = config(tmp_path, entrants=entrants, games=12, output=str(tmp_path / "ray"), backend="ray", workers=2)
+    run = run_tournament(ray_cfg, show_progress=False)
+    assert (tmp_path / "died").exists(), "a worker should have died and been replaced"
+    assert run.complete and run.played == 12
+    pd.testing.assert_frame_equal(stable(read_results(tmp_path / "serial")), stable(read_results(tmp_path / "ray")))
+    by_id = lambda rs: sorted((r["game_id"], r["actions"]) for r in rs)  # noqa: E731
+    assert by_id(read_records(tmp_path / "serial")) == by_id(read_records(tmp_path / "ray"))
+
+
+@pytest.mark.ray
+def test_a_tournament_on_an_existing_cluster_by_address(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    token = os.urandom(16).hex()
+    env = dict(os.environ, RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=token)
+    ray_bin = str(Path(sys.executable).parent / "ray")
+    head = subprocess.Popen(
+        [ray_bin, "start", "--head", "--block", "--port", str(port), "--num-cpus", "2", "--include-dashboard=false"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    try:
+        cfg = {"name": "cluster", "players": 3, "games": 6, "seed": 11, "backend": "ray",
+               "entrants": [{"name": "g", "strategy": "greedy"}, {"name": "p", "strategy": "ticket_planner"},
+                            {"name": "r", "strategy": "random"}],
+               "output": str(tmp_path / "out")}
+        path = tmp_path / "cfg.yaml"
+        path.write_text(yaml.safe_dump(cfg))
+        deadline = time.time() + 120
+        while True:  # wait until the head's GCS accepts connections
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert head.poll() is None, "ray start --head exited"
+                assert time.time() < deadline, "the Ray head did not come up"
+                time.sleep(0.5)
+        time.sleep(3)  # the rest of the head (raylet) comes up just after the GCS
+        # The user's path: the command line, with the cluster's token but no RAY_AUTH_MODE; the
+        # backend turns token authentication on by itself.
+        driver_env = {k: v for k, v in os.environ.items() if k != "RAY_AUTH_MODE"}
+        driver_env["RAY_AUTH_TOKEN"] = token
+        done = subprocess.run(
+            [sys.executable, "-m", "ttr_lab.cli", "tournament", str(path), "--address", f"127.0.0.1:{port}", "--no-progress"],
+            cwd=ROOT, env=driver_env, capture_output=True, text=True, timeout=300,
+        )
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        assert "6 games played now" in done.stdout
+        assert read_results(tmp_path / "out")["game_id"].nunique() == 6
+        # A cluster that requires a token, and a driver without one: a one-line error.
+        no_token = {k: v for k, v in driver_env.items() if k not in ("RAY_AUTH_TOKEN",)}
+        no_token["HOME"] = str(tmp_path)  # no ~/.ray/auth_token either
+        failed = subprocess.run(
+            [sys.executable, "-m", "ttr_lab.cli", "tournament", str(path), "--address", f"127.0.0.1:{port}",
+             "--out", str(tmp_path / "other"), "--no-progress"],
+            cwd=ROOT, env=no_token, capture_output=True, text=True, timeout=300,
+        )
+        assert failed.returncode == 2
+        last = failed.stderr.strip().splitlines()[-1]
+        assert last.startswith("error: cannot connect to Ray at 127.0.0.1") and "token" in last
+    finally:
+        os.killpg(head.pid, signal.SIGTERM)  # its own process group; never `ray stop`
+        try:
+            head.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(head.pid, signal.SIGKILL)

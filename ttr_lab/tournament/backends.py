@@ -1,0 +1,174 @@
+"""Where tournament games run: in this process (``serial``, for tests and debugging) or on Ray
+(a local Ray by default, or an existing cluster by address). Both play the same batches with
+the same function, so they produce the same games."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from ttr_lab.board import Board
+from ttr_lab.errors import ConfigError
+from ttr_lab.tournament.design import GameSpec
+from ttr_lab.tournament.worker import play_batch
+
+# Batches aim at this many seconds of play: long enough that scheduling costs little,
+# short enough that the progress bar moves and an interrupted run loses little.
+TARGET_BATCH_SECONDS = 1.0
+MAX_BATCH = 200
+
+
+class Batch:
+    """What one finished batch brings back."""
+
+    def __init__(self, specs: Sequence[GameSpec], rows: list[dict], records: list[str], seconds: float, error: str = "") -> None:
+        self.specs, self.rows, self.records, self.seconds, self.error = specs, rows, records, seconds, error
+
+
+class _Sizer:
+    """Batch sizes from the time games have taken so far."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.seconds = 0.0
+
+    def observe(self, batch: Batch) -> None:
+        if not batch.error:
+            self.games += len(batch.specs)
+            self.seconds += batch.seconds
+
+    def size(self) -> int:
+        if self.games < 2:
+            return 1
+        per_game = self.seconds / self.games
+        return max(1, min(MAX_BATCH, int(TARGET_BATCH_SECONDS / max(per_game, 1e-6))))
+
+
+def _timed_batch(board: Board, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool) -> tuple:
+    start = time.perf_counter()
+    rows, recs = play_batch(board, entrants, specs, limit, records)
+    return rows, recs, time.perf_counter() - start
+
+
+class SerialBackend:
+    name = "serial"
+    workers = 1
+
+    def start(self) -> None:
+        pass
+
+    def run(self, board: Board, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool) -> Iterator[Batch]:
+        sizer = _Sizer()
+        i = 0
+        while i < len(specs):
+            chunk = specs[i:i + sizer.size()]
+            i += len(chunk)
+            rows, recs, seconds = _timed_batch(board, entrants, chunk, limit, records)
+            batch = Batch(chunk, rows, recs, seconds)
+            sizer.observe(batch)
+            yield batch
+
+    def close(self) -> None:
+        pass
+
+
+def _token_available() -> bool:
+    if os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH"):
+        return True
+    return (Path.home() / ".ray" / "auth_token").is_file()
+
+
+class RayBackend:
+    name = "ray"
+
+    def __init__(self, address: str | None = None, workers: int | None = None, runtime_env: dict | None = None) -> None:
+        self.address = address
+        self.requested = workers
+        self.runtime_env = runtime_env
+        self.workers = workers or (os.cpu_count() or 1)
+        self._started_here = False
+
+    def start(self) -> None:
+        if self.address and "RAY_AUTH_MODE" not in os.environ and _token_available():
+            # Ray clusters may require token authentication (on by default from Ray 2.61, and
+            # wherever RAY_AUTH_MODE=token was set at `ray start`). A driver sending its token
+            # also connects to clusters without authentication, so send it whenever one exists.
+            # Ray reads this when it is imported, so it is set first.
+            os.environ["RAY_AUTH_MODE"] = "token"
+        os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")  # Ray's C++ warnings, e.g. while retrying
+        import ray
+
+        if ray.is_initialized():  # the caller's own Ray session (e.g. a notebook): use it, leave it open
+            self.workers = self.requested or max(1, int(ray.cluster_resources().get("CPU", 1)))
+            return
+        self._started_here = True
+        options: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False, "include_dashboard": False}
+        if self.runtime_env:
+            options["runtime_env"] = self.runtime_env
+        if self.address:
+            options.pop("include_dashboard")
+            try:
+                ray.init(address=self.address, **options)
+            except Exception as exc:  # noqa: BLE001 - turn Ray's long messages into one line
+                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                raise ConfigError(
+                    f"cannot connect to Ray at {self.address}: {first} (for a cluster with token "
+                    "authentication, make its token available: RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or "
+                    "~/.ray/auth_token, e.g. from `ray get-auth-token` on the head)"
+                ) from None
+            cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+            self.workers = min(self.requested, cpus) if self.requested else cpus
+        else:
+            # Workers on this machine import strategies as the driver does: give them its path
+            # (the current directory first), so `my_module:MyStrategy` works without packaging.
+            env = dict(options.get("runtime_env") or {})
+            env_vars = dict(env.get("env_vars") or {})
+            paths = [os.getcwd()] + [p for p in sys.path if p and os.path.isdir(p)]
+            if env_vars.get("PYTHONPATH"):
+                paths.insert(0, env_vars["PYTHONPATH"])
+            env_vars["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
+            env["env_vars"] = env_vars
+            options["runtime_env"] = env
+            # "local": always a fresh Ray of our own, never a cluster some earlier `ray start` left.
+            ray.init(address="local", num_cpus=self.workers, **options)
+
+    def run(self, board: Board, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool) -> Iterator[Batch]:
+        import ray
+
+        # Retries cover worker processes that die (a crash, the OOM killer, a lost node).
+        task = ray.remote(max_retries=3, num_cpus=1)(_timed_batch)
+        board_ref = ray.put(board)  # once: every task reads the same copy from the object store
+        entrants_ref = ray.put(list(entrants))
+        sizer = _Sizer()
+        in_flight: dict[Any, Sequence[GameSpec]] = {}
+        limit_in_flight = 3 * self.workers
+        i = 0
+        try:
+            while i < len(specs) or in_flight:
+                while i < len(specs) and len(in_flight) < limit_in_flight:
+                    chunk = specs[i:i + sizer.size()]
+                    i += len(chunk)
+                    in_flight[task.remote(board_ref, entrants_ref, chunk, limit, records)] = chunk
+                ready, _ = ray.wait(list(in_flight), num_returns=1)
+                for ref in ready:
+                    chunk = in_flight.pop(ref)
+                    try:
+                        rows, recs, seconds = ray.get(ref)
+                        batch = Batch(chunk, rows, recs, seconds)
+                    except Exception as exc:  # noqa: BLE001 - retries exhausted: report, store nothing
+                        batch = Batch(chunk, [], [], 0.0, error=f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}")
+                    sizer.observe(batch)
+                    yield batch
+        finally:
+            for ref in in_flight:
+                ray.cancel(ref, force=True)
+
+    def close(self) -> None:
+        import ray
+
+        if self._started_here and ray.is_initialized():
+            ray.shutdown()

@@ -1,0 +1,164 @@
+"""Tournament configuration: YAML checked by pydantic; every mistake is a one-line ConfigError.
+
+    name: four-strategies
+    map: usa
+    players: 4
+    entrants:
+      - {name: random, strategy: random}
+      - {name: greedy, strategy: greedy, params: {ticket_bonus: 3.0}}
+      - {name: planner, strategy: ticket_planner}
+      - {name: mcts, strategy: mcts, params: {iterations: 16}}
+    design: fixed          # fixed | round_robin | one_vs_field
+    rotation: cyclic       # cyclic (n rotations) | all (n! permutations)
+    games: 400             # rounded up to whole deals (a deal: one seed at every table and seating)
+    seed: 2026
+    move_time_limit: 10    # seconds per decision; slower loses the game (null: no limit)
+    output: results/4p
+    backend: ray           # ray | serial
+    address: null          # null: start a local Ray; else an existing cluster ("host:port", "auto")
+    workers: null          # null: every CPU
+    records: false         # also keep every game record (JSON lines, gzip)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Literal, Optional
+
+import pydantic
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from ttr_lab.errors import ConfigError
+
+
+class EntrantConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    strategy: str = Field(min_length=1)
+    params: dict[str, Any] = Field(default_factory=dict)
+
+    def params_json(self) -> str:
+        return json.dumps(self.params, sort_keys=True, separators=(",", ":"), default=str)
+
+    def params_hash(self) -> str:
+        return hashlib.sha256(f"{self.strategy}|{self.params_json()}".encode()).hexdigest()[:12]
+
+
+class TournamentConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = "tournament"
+    map: str = "usa"
+    players: int = Field(ge=2, le=5)
+    entrants: list[EntrantConfig] = Field(min_length=1)
+    design: Literal["fixed", "round_robin", "one_vs_field"] = "fixed"
+    focus: Optional[str] = None  # one_vs_field: the entrant that plays against the field
+    rotation: Optional[Literal["cyclic", "all"]] = None  # default: all at 2-3 players, cyclic at 4-5
+    games: int = Field(default=100, ge=1)
+    seed: int = 0
+    move_time_limit: Optional[float] = Field(default=None, gt=0)
+    output: str = "results/tournament"
+    backend: Literal["ray", "serial"] = "ray"
+    address: Optional[str] = None
+    workers: Optional[int] = Field(default=None, ge=1)
+    records: bool = False
+    runtime_env: Optional[dict[str, Any]] = None  # passed to ray.init (e.g. {working_dir: .})
+
+    @field_validator("entrants")
+    @classmethod
+    def _unique_names(cls, entrants: list[EntrantConfig]) -> list[EntrantConfig]:
+        names = [e.name for e in entrants]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"entrant names must be unique; repeated: {', '.join(duplicates)}")
+        return entrants
+
+    @model_validator(mode="after")
+    def _design_fits(self) -> "TournamentConfig":
+        n, k = self.players, len(self.entrants)
+        if self.design == "fixed" and k != n:
+            raise ValueError(f"design 'fixed' seats every entrant at one table: {k} entrants for {n} players")
+        if self.design == "round_robin" and k < n:
+            raise ValueError(f"design 'round_robin' needs at least {n} entrants for {n}-player tables, got {k}")
+        if self.design == "one_vs_field":
+            if self.focus is None:
+                raise ValueError("design 'one_vs_field' needs 'focus': the entrant that plays against the field")
+            if self.focus not in {e.name for e in self.entrants}:
+                raise ValueError(f"focus {self.focus!r} is not an entrant; entrants: {', '.join(e.name for e in self.entrants)}")
+            if k < 2:
+                raise ValueError("design 'one_vs_field' needs the focus and at least one other entrant")
+        if self.rotation is None:
+            self.rotation = "all" if n <= 3 else "cyclic"
+        return self
+
+    def identity(self) -> dict[str, Any]:
+        """What defines the games (not how or where they run): a rerun must match it to resume."""
+        return {
+            "map": self.map, "players": self.players, "design": self.design, "focus": self.focus,
+            "rotation": self.rotation, "seed": self.seed, "move_time_limit": self.move_time_limit,
+            "entrants": [e.model_dump() for e in self.entrants],
+        }
+
+    def identity_hash(self) -> str:
+        text = json.dumps(self.identity(), sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _one_line(exc: pydantic.ValidationError, source: str) -> str:
+    problems = []
+    for e in exc.errors():
+        where = ".".join(str(p) for p in e["loc"]) or "config"
+        message = e["msg"].removeprefix("Value error, ")
+        if e["type"] == "extra_forbidden":
+            message = "unknown key"
+        problems.append(f"{where}: {message}")
+    return f"{source}: " + "; ".join(problems)
+
+
+def parse_config(data: Any, source: str = "config", overrides: dict[str, Any] | None = None) -> TournamentConfig:
+    """A checked config from plain data (e.g. parsed YAML), with command-line ``overrides``."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: expected a mapping of settings, got {type(data).__name__}")
+    merged = dict(data)
+    merged.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    try:
+        config = TournamentConfig.model_validate(merged)
+    except pydantic.ValidationError as exc:
+        raise ConfigError(_one_line(exc, source)) from None
+    _check_strategies(config, source)
+    return config
+
+
+def _check_strategies(config: TournamentConfig, source: str) -> None:
+    from strategies.registry import resolve, validate_parameters
+    from ttr_lab.board import load_board
+
+    try:
+        load_board(config.map)
+    except Exception as exc:  # noqa: BLE001 - any failure to load is a config problem
+        raise ConfigError(f"{source}: map: {exc}") from None
+    for i, e in enumerate(config.entrants):
+        try:
+            validate_parameters(e.strategy, resolve(e.strategy), e.params)
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: entrants.{i} ({e.name}): {exc}") from None
+
+
+def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TournamentConfig:
+    """Read and check a YAML tournament config."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"{path}: not valid YAML{where}: {getattr(exc, 'problem', exc)}") from None
+    return parse_config(data, str(path), overrides)

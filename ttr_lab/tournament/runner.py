@@ -1,0 +1,92 @@
+"""``run_tournament``: plan the games, skip the stored ones, play the rest, store as they come."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from ttr_lab.console import make_console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from ttr_lab.board import load_board
+from ttr_lab.tournament.backends import RayBackend, SerialBackend
+from ttr_lab.tournament.config import TournamentConfig
+from ttr_lab.tournament.design import plan_games
+from ttr_lab.tournament.store import ResultStore, read_results
+from ttr_lab.tournament.summary import error_summary, print_summary, summary_table
+
+
+@dataclass
+class TournamentRun:
+    folder: Path
+    planned: int
+    already_stored: int
+    played: int = 0
+    failed_batches: list[str] = field(default_factory=list)
+    interrupted: bool = False
+    seconds: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        return not self.interrupted and not self.failed_batches
+
+
+def make_backend(config: TournamentConfig) -> Any:
+    if config.backend == "serial":
+        return SerialBackend()
+    return RayBackend(config.address, config.workers, config.runtime_env)
+
+
+def run_tournament(config: TournamentConfig, console: Console | None = None, show_progress: bool = True) -> TournamentRun:
+    """Play every game of ``config`` not yet in its output folder; print a summary at the end."""
+    console = console or make_console()
+    board = load_board(config.map)
+    store = ResultStore(config.output, config)
+    specs = plan_games(config)
+    done = store.completed_ids()
+    todo = [s for s in specs if s.game_id not in done]
+    run = TournamentRun(Path(config.output), len(specs), len(specs) - len(todo))
+    entrants = [
+        {**e.model_dump(), "params_json": e.params_json(), "params_hash": e.params_hash()} for e in config.entrants
+    ]
+    if run.already_stored:
+        console.print(f"resuming: {run.already_stored} of {len(specs)} games already stored in {config.output}")
+    started = time.perf_counter()
+    if todo:
+        backend = make_backend(config)
+        progress = Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]:.1f} games/s"), TimeRemainingColumn(),
+            console=console, disable=not show_progress, transient=False,
+        )
+        try:
+            backend.start()
+            with progress:
+                bar = progress.add_task(f"{config.name} ({backend.name})", total=len(specs), completed=run.already_stored, rate=0.0)
+                for batch in backend.run(board, entrants, todo, config.move_time_limit, config.records):
+                    if batch.error:
+                        run.failed_batches.append(f"{len(batch.specs)} games: {batch.error}")
+                        continue
+                    store.append(batch.rows, batch.records)
+                    run.played += len(batch.specs)
+                    elapsed = time.perf_counter() - started
+                    progress.update(bar, advance=len(batch.specs), rate=run.played / max(elapsed, 1e-9))
+        except KeyboardInterrupt:
+            run.interrupted = True
+        finally:
+            backend.close()
+    run.seconds = time.perf_counter() - started
+    frame = read_results(config.output)
+    print_summary(console, config, summary_table(frame), error_summary(frame))
+    if run.interrupted:
+        console.print(f"[yellow]interrupted: {run.already_stored + run.played} of {len(specs)} games are stored; "
+                      "run the same command again to play the rest[/yellow]")
+    for failure in run.failed_batches:
+        console.print(f"[red]not played (worker failed after retries): {failure}; rerun to retry them[/red]")
+    console.print(f"results: {Path(config.output).resolve()} ({run.played} games played now, "
+                  f"{run.already_stored + run.played} stored, {run.seconds:.1f} s)")
+    return run
