@@ -77,23 +77,28 @@ def track_costs(obs: Observation, player: int | None = None, card_weight: float 
     With ``card_weight`` (the viewer only), a claimable track also costs that much per card its
     hand lacks for it, so plans lean towards routes it can already pay for."""
     p = obs.player if player is None else player
-    net = network(obs.board)
-    owner = obs.owner
     shared = obs.num_players >= obs.ruleset.double_routes_min_players
-    trains = obs.trains[p]
-    hand = obs.hand
-    most = max(hand[:8])
+    return costs_for(network(obs.board), obs.owner, p, obs.trains[p], shared, obs.hand if card_weight else None, card_weight)
+
+
+def costs_for(
+    net: Network, owner: Sequence[int], player: int, trains: int, shared: bool,
+    hand: Sequence[int] | None = None, card_weight: float = 0.0,
+) -> list[float | None]:
+    """``track_costs`` from plain facts (who owns what, the player's trains and hand), for callers
+    that hold a (determinized) state rather than an observation."""
+    most = max(hand[:8]) if hand is not None else 0
     costs: list[float | None] = []
     for t, o in enumerate(owner):
-        if o == p:
+        if o == player:
             costs.append(0)
         elif o >= 0 or net.trains[t] > trains:
             costs.append(None)
         else:
             tw = net.twin[t]
-            if tw >= 0 and owner[tw] >= 0 and (not shared or owner[tw] == p):
+            if tw >= 0 and owner[tw] >= 0 and (not shared or owner[tw] == player):
                 costs.append(None)
-            elif card_weight:
+            elif card_weight and hand is not None:
                 colour = net.colour[t]
                 have = most if colour == GRAY else hand[colour]
                 length = net.length[t]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from strategies.planning import network, points_table, shortest_path, track_costs
+from strategies.planning import costs_for, network, points_table, shortest_path, track_costs
 from ttr_lab.colours import GRAY, LOCOMOTIVE
 from ttr_lab.rules.actions import Claim, DrawBlind, DrawMarket, KeepTickets
 from ttr_lab.rules.game import Phase
@@ -183,18 +183,8 @@ class Playout:
     def current_path(self, state: GameState, player: int, ticket: int) -> tuple[int, ...] | None:
         """The cheapest route for a ticket on the board as it is now (for routes cut since the root)."""
         net = self.net
-        owner = state.owner
         shared = self.n >= state.game.ruleset.double_routes_min_players
-        trains = state.trains[player]
-        costs: list = []
-        for t, o in enumerate(owner):
-            if o == player:
-                costs.append(0)
-            elif o >= 0 or net.trains[t] > trains:
-                costs.append(None)
-            else:
-                tw = net.twin[t]
-                costs.append(None if tw >= 0 and owner[tw] >= 0 and (not shared or owner[tw] == player) else net.trains[t])
+        costs = costs_for(net, state.owner, player, state.trains[player], shared)
         t = self.tickets[ticket]
         found = shortest_path(costs, net, t.a, t.b)
         return tuple(found[1]) if found else None

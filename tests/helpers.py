@@ -88,3 +88,25 @@ def act(state: GameState, *texts: str) -> GameState:
 
 def legal_texts(state: GameState) -> list[str]:
     return [str(a) for a in state.legal_actions()]
+
+
+def track_id(label: str, board=None) -> int:
+    """A track's id from its label, e.g. ``"Denver-Kansas City black"``."""
+    board = board or load_board("usa")
+    return next(t.id for t in board.tracks if t.label == label)
+
+
+def ticket_id(cities: str, board=None) -> int:
+    """A ticket's id from its cities, e.g. ``"Denver-El Paso"``."""
+    board = board or load_board("usa")
+    return next(t.id for t in board.tickets if t.label.startswith(cities + " ("))
+
+
+def decide(strategy, state, player: int = 0, seed: int = 0):
+    """The strategy's choice for ``player`` in ``state``; checks it is one of the legal actions."""
+    import random
+
+    legal = state.legal_actions()
+    action = strategy.act(state.observation(player), legal, random.Random(seed))
+    assert any(action is a for a in legal) or action in legal, f"{action} is not one of the legal actions"
+    return action

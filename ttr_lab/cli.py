@@ -97,6 +97,18 @@ def bench_engine(
     engine_benchmark(seconds=seconds, seed=seed)
 
 
+@bench_app.command("tournament")
+def bench_tournament(
+    games: int = typer.Option(2000, help="Games in the measured tournament."),
+    workers: int = typer.Option(2, help="Ray workers."),
+    strategy: str = typer.Option("greedy", help="The strategy at all four seats."),
+) -> None:
+    """Serial backend against Ray on the same tournament: games/s, Ray start-up, driver memory."""
+    from ttr_lab.bench_tournament import tournament_benchmark
+
+    tournament_benchmark(games=games, workers=workers, strategy=strategy)
+
+
 @bench_app.command("strength")
 def bench_strength(
     deals: int = typer.Option(20, help="Deals per match; each is played under every seat rotation."),

@@ -6,7 +6,9 @@ import random
 
 import pytest
 
-from helpers import make_state
+from helpers import decide, make_state
+from helpers import ticket_id as tk
+from helpers import track_id as tid
 from strategies.greedy import Greedy
 from strategies.planning import card_deficits, network, plan_tickets, shortest_path, track_costs
 from strategies.ticket_planner import TicketPlanner
@@ -14,21 +16,6 @@ from ttr_lab import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, load
 
 BOARD = load_board("usa")
 L = "locomotive"
-
-
-def tid(label: str) -> int:
-    return next(t.id for t in BOARD.tracks if t.label == label)
-
-
-def tk(label: str) -> int:
-    return next(t.id for t in BOARD.tickets if t.label.startswith(label + " ("))
-
-
-def decide(agent, state, player: int = 0):
-    legal = state.legal_actions()
-    action = agent.act(state.observation(player), legal, random.Random(0))
-    assert action in legal
-    return action
 
 
 # -- planning toolkit --------------------------------------------------------------------------

@@ -9,7 +9,9 @@ import random
 
 import pytest
 
-from helpers import make_state
+from helpers import decide, make_state
+from helpers import ticket_id as tk
+from helpers import track_id as tid
 from strategies.destination_hungry import DestinationHungry
 from strategies.long_route import LongRoute
 from strategies.one_step_thinking import OneStepThinking
@@ -23,21 +25,6 @@ BOARD = load_board("usa")
 AGENTS = [DestinationHungry, RouteFocus, OneStepThinking, LongRoute]
 NAMES = {DestinationHungry: "destination_hungry", RouteFocus: "route_focus", OneStepThinking: "one_step",
          LongRoute: "long_route"}
-
-
-def tid(label: str) -> int:
-    return next(t.id for t in BOARD.tracks if t.label == label)
-
-
-def tk(label: str) -> int:
-    return next(t.id for t in BOARD.tickets if t.label.startswith(label + " ("))
-
-
-def decide(agent, state, player: int = 0):
-    legal = state.legal_actions()
-    action = agent.act(state.observation(player), legal, random.Random(0))
-    assert any(action is a for a in legal), f"{action} is not one of the legal actions"
-    return action
 
 
 def claimed_track(action) -> int:

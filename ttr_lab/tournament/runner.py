@@ -29,10 +29,24 @@ class TournamentRun:
     failed_batches: list[str] = field(default_factory=list)
     interrupted: bool = False
     seconds: float = 0.0
+    startup_seconds: float = 0.0  # starting or connecting to the backend (Ray)
+    memory_mb: list[float] = field(default_factory=list)  # the driver's resident memory after each batch
 
     @property
     def complete(self) -> bool:
         return not self.interrupted and not self.failed_batches
+
+
+def _resident_mb() -> float:
+    """This process's resident memory (Linux /proc; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm") as f:
+            pages = int(f.read().split()[1])
+        import os
+
+        return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def make_backend(config: TournamentConfig) -> Any:
@@ -65,6 +79,7 @@ def run_tournament(config: TournamentConfig, console: Console | None = None, sho
         )
         try:
             backend.start()
+            run.startup_seconds = time.perf_counter() - started
             with progress:
                 bar = progress.add_task(f"{config.name} ({backend.name})", total=len(specs), completed=run.already_stored, rate=0.0)
                 for batch in backend.run(board, entrants, todo, config.move_time_limit, config.records):
@@ -73,6 +88,7 @@ def run_tournament(config: TournamentConfig, console: Console | None = None, sho
                         continue
                     store.append(batch.rows, batch.records)
                     run.played += len(batch.specs)
+                    run.memory_mb.append(_resident_mb())
                     elapsed = time.perf_counter() - started
                     progress.update(bar, advance=len(batch.specs), rate=run.played / max(elapsed, 1e-9))
         except KeyboardInterrupt:

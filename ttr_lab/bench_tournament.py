@@ -1,0 +1,56 @@
+"""``ttr-lab bench tournament``: games per second of the serial backend against Ray on the same
+config, Ray's start-up cost, and the driver's memory over a run (results go to disk, so it
+should stay flat)."""
+
+from __future__ import annotations
+
+import tempfile
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from ttr_lab.console import make_console
+
+
+def _config(games: int, backend: str, workers: int, output: str, strategy: str) -> Any:
+    from ttr_lab.tournament.config import parse_config
+
+    return parse_config({
+        "name": f"bench-{backend}", "players": 4, "games": games, "seed": 1, "backend": backend,
+        "workers": workers, "output": output, "design": "fixed", "rotation": "cyclic",
+        "entrants": [{"name": f"{strategy}{i}", "strategy": strategy} for i in range(4)],
+    }, "bench")
+
+
+def tournament_benchmark(games: int = 2000, workers: int = 2, strategy: str = "greedy",
+                         console: Console | None = None) -> dict[str, float]:
+    from rich.console import Console as Quiet
+
+    from ttr_lab.tournament import run_tournament
+
+    console = console or make_console()
+    quiet = Quiet(quiet=True)
+    out: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        serial = run_tournament(_config(games, "serial", 1, f"{tmp}/serial", strategy), console=quiet, show_progress=False)
+        ray_run = run_tournament(_config(games, "ray", workers, f"{tmp}/ray", strategy), console=quiet, show_progress=False)
+        small = run_tournament(_config(games // 2, "ray", workers, f"{tmp}/small", strategy), console=quiet, show_progress=False)
+    out["serial games/s"] = serial.played / serial.seconds
+    out["ray games/s (with start-up)"] = ray_run.played / ray_run.seconds
+    out["ray games/s (after start-up)"] = ray_run.played / (ray_run.seconds - ray_run.startup_seconds)
+    out["speed-up, ray / serial"] = out["ray games/s (with start-up)"] / out["serial games/s"]
+    out["ray start-up s"] = ray_run.startup_seconds
+    out[f"start-up share of a {games // 2}-game run"] = small.startup_seconds / small.seconds
+    memory = ray_run.memory_mb
+    if memory:
+        quarter = memory[len(memory) // 4]
+        out["driver memory MB after 1/4 of the run"] = quarter
+        out["driver memory MB at the end"] = memory[-1]
+    table = Table(title=f"tournament backends: {games} four-player {strategy} games, Ray with {workers} workers")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for name, value in out.items():
+        table.add_row(name, f"{value:.2f}")
+    console.print(table)
+    return out
