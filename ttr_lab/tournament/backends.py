@@ -76,6 +76,14 @@ class SerialBackend:
         pass
 
 
+def _warm_up() -> int:
+    import strategies.registry  # noqa: F401 - imports the engine and the strategy registry
+    from ttr_lab.board import load_board
+
+    load_board("usa")
+    return os.getpid()
+
+
 def _token_available() -> bool:
     if os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH"):
         return True
@@ -99,7 +107,6 @@ class RayBackend:
             # also connects to clusters without authentication, so send it whenever one exists.
             # Ray reads this when it is imported, so it is set first.
             os.environ["RAY_AUTH_MODE"] = "token"
-        os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")  # Ray's C++ warnings, e.g. while retrying
         import ray
 
         if ray.is_initialized():  # the caller's own Ray session (e.g. a notebook): use it, leave it open
@@ -135,6 +142,9 @@ class RayBackend:
             options["runtime_env"] = env
             # "local": always a fresh Ray of our own, never a cluster some earlier `ray start` left.
             ray.init(address="local", num_cpus=self.workers, **options)
+        # Start every worker and import the engine there now, so the first batches do not pay it.
+        warm = ray.remote(num_cpus=1)(_warm_up)
+        ray.get([warm.remote() for _ in range(self.workers)])
 
     def run(self, board: Board, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool) -> Iterator[Batch]:
         import ray

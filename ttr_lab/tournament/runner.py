@@ -29,7 +29,8 @@ class TournamentRun:
     failed_batches: list[str] = field(default_factory=list)
     interrupted: bool = False
     seconds: float = 0.0
-    startup_seconds: float = 0.0  # starting or connecting to the backend (Ray)
+    startup_seconds: float = 0.0  # starting or connecting to the backend (Ray), workers warmed up
+    play_seconds: float = 0.0  # from the end of start-up to the last game stored
     memory_mb: list[float] = field(default_factory=list)  # the driver's resident memory after each batch
 
     @property
@@ -88,6 +89,7 @@ def run_tournament(config: TournamentConfig, console: Console | None = None, sho
                         continue
                     store.append(batch.rows, batch.records)
                     run.played += len(batch.specs)
+                    run.play_seconds = time.perf_counter() - started - run.startup_seconds
                     run.memory_mb.append(_resident_mb())
                     elapsed = time.perf_counter() - started
                     progress.update(bar, advance=len(batch.specs), rate=run.played / max(elapsed, 1e-9))

@@ -35,7 +35,7 @@ SCHEMA = pa.schema([
     ("longest_trail", pa.int64()), ("longest_bonus", pa.int64()), ("total", pa.int64()),
     ("rank", pa.int64()), ("win", pa.float64()), ("trains_left", pa.int64()), ("cards_left", pa.int64()),
     ("turns", pa.int64()), ("stalled", pa.bool_()), ("forfeit", pa.bool_()), ("error", pa.string()),
-    ("decisions", pa.int64()), ("think_seconds", pa.float64()),
+    ("decisions", pa.int64()), ("think_seconds", pa.float64()), ("tracks", pa.list_(pa.int64())),
 ])
 
 
@@ -119,8 +119,8 @@ def read_results(folder: str | Path) -> "Any":
 
     parts = sorted(Path(folder, "results").glob("*.parquet"))
     if not parts:
-        return pd.DataFrame({f.name: pd.Series(dtype=f.type.to_pandas_dtype()) for f in SCHEMA})
-    frame = pa.concat_tables([pq.read_table(p) for p in parts]).to_pandas()
+        return SCHEMA.empty_table().to_pandas()
+    frame = pa.concat_tables([pq.read_table(p) for p in parts], promote_options="default").to_pandas()
     return frame.sort_values(["deal", "table", "seating", "seat"], kind="stable").reset_index(drop=True)
 
 

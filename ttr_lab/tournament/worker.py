@@ -84,7 +84,7 @@ def play_batch(
         except StrategyError as exc:
             rows += _forfeit_rows(board, entrants, spec, players, exc)
             continue
-        rows += _rows(board, entrants, spec, players, record.result)
+        rows += _rows(board, entrants, spec, players, record.result, _claimed_tracks(board, record.actions, len(spec.seats)))
         if keep_records:
             data = record.to_dict()
             data["game_id"] = spec.game_id
@@ -105,7 +105,21 @@ def _base(board: Board, entrants: Sequence[dict[str, Any]], spec: GameSpec, seat
     }
 
 
-def _rows(board: Board, entrants: Sequence[dict[str, Any]], spec: GameSpec, players: list[_Guarded], result: dict[str, Any]) -> list[dict[str, Any]]:
+def _claimed_tracks(board: Board, actions: Sequence[tuple[int, str]], n: int) -> list[list[int]]:
+    """Per seat, the ids of the tracks it claimed (for maps of who builds where)."""
+    from ttr_lab.rules.actions import parse_action
+
+    out: list[list[int]] = [[] for _ in range(n)]
+    for seat, text in actions:
+        if text.startswith("claim "):
+            out[seat].append(parse_action(text, board).track)
+    return out
+
+
+def _rows(
+    board: Board, entrants: Sequence[dict[str, Any]], spec: GameSpec, players: list[_Guarded],
+    result: dict[str, Any], tracks: list[list[int]],
+) -> list[dict[str, Any]]:
     out = []
     winners = sum(1 for p in result["players"] if p["rank"] == 1)
     for seat, p in enumerate(result["players"]):
@@ -121,6 +135,7 @@ def _rows(board: Board, entrants: Sequence[dict[str, Any]], spec: GameSpec, play
             "rank": p["rank"], "win": (1.0 / winners) if p["rank"] == 1 else 0.0,
             "trains_left": p["trains_left"], "cards_left": p["cards_left"],
             "turns": result["turns"], "stalled": result["stalled"], "forfeit": False, "error": "",
+            "tracks": tracks[seat],
         })
         out.append(row)
     return out
@@ -140,7 +155,7 @@ def _forfeit_rows(board: Board, entrants: Sequence[dict[str, Any]], spec: GameSp
             "longest_trail": None, "longest_bonus": None, "total": None,
             "rank": n if lost else 1, "win": 0.0 if lost else 1.0 / (n - 1),
             "trains_left": None, "cards_left": None, "turns": None, "stalled": False,
-            "forfeit": lost, "error": message,
+            "forfeit": lost, "error": message, "tracks": [],
         })
         out.append(row)
     return out
