@@ -55,6 +55,7 @@ def tournament(
     backend: Optional[str] = typer.Option(None, help="ray or serial."),
     records: Optional[bool] = typer.Option(None, "--records/--no-records", help="Also keep every game record."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    report: bool = typer.Option(True, "--report/--no-report", help="Write report.md and report.html at the end."),
 ) -> None:
     """Run a tournament: seeded, seat-rotated games; results stored as they finish; resumable."""
     from ttr_lab.tournament import load_config, run_tournament
@@ -63,12 +64,57 @@ def tournament(
     try:
         cfg = load_config(config, overrides)
         run = run_tournament(cfg, show_progress=progress)
+        if report and run.already_stored + run.played:
+            from ttr_lab.analysis.report import build_report
+
+            written = build_report(cfg.output)
+            typer.echo(f"report: {written} and {written.with_suffix('.html')}")
     except TTRLabError as exc:
         _fail(exc)
     if run.interrupted:
         raise typer.Exit(code=130)
     if run.failed_batches:
         raise typer.Exit(code=1)
+
+
+@app.command("report")
+def report_command(
+    results: Path = typer.Argument(..., help="A tournament's output folder."),
+) -> None:
+    """Tables and figures of a tournament: report.md (figures beside it) and a self-contained report.html."""
+    from ttr_lab.analysis.report import build_report
+
+    try:
+        written = build_report(results)
+    except TTRLabError as exc:
+        _fail(exc)
+    typer.echo(f"report: {written} and {written.with_suffix('.html')}")
+
+
+@app.command()
+def replay(
+    record: Path = typer.Argument(..., help="A game record (JSON), e.g. from ttr-lab play --record."),
+    turn: Optional[int] = typer.Option(None, "--turn", help="Show the state after this many turns (default: the end)."),
+    action: Optional[int] = typer.Option(None, "--action", help="Or after this many actions."),
+    picture: Optional[Path] = typer.Option(None, "--picture", help="Save the board (PNG or SVG) here."),
+) -> None:
+    """Replay a recorded game to a turn: scores, hands, the last actions, and a board picture."""
+    from ttr_lab.record import GameRecord
+    from ttr_lab.replay import describe_state, state_at
+
+    try:
+        rec = GameRecord.load(record)
+        state, index = state_at(rec, turn=turn, action=action)
+    except (OSError, ValueError) as exc:
+        _fail(ValueError(f"cannot replay {record}: {exc}"))
+    except TTRLabError as exc:
+        _fail(exc)
+    typer.echo(describe_state(state, rec, index))
+    if picture is not None:
+        from ttr_lab.analysis.board_plot import draw_state
+
+        draw_state(state).savefig(picture, dpi=120)
+        typer.echo(f"board picture saved to {picture}")
 
 
 @app.command()

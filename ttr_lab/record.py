@@ -92,6 +92,27 @@ class GameRecord:
             state.apply(parse_action(text, board))
         yield state
 
+    def _repr_html_(self) -> str:
+        """A record shows its result and its final board in Jupyter."""
+        import base64
+        import html
+
+        from ttr_lab.analysis.board_plot import draw_state, png_bytes
+
+        rows = "".join(
+            f"<tr><td>{p['rank']}</td><td>{p['player']}</td><td>{html.escape(self.strategies[p['player']])}</td>"
+            f"<td>{p['route_points']}</td><td>{p['ticket_points']:+d} ({p['tickets_completed']}/{len(p['tickets'])})</td>"
+            f"<td>{p['longest_trail']}</td><td>{p['longest_bonus']}</td><td><b>{p['total']}</b></td></tr>"
+            for p in sorted(self.result["players"], key=lambda p: (p["rank"], p["player"]))
+        )
+        image = base64.b64encode(png_bytes(draw_state(self.replay()), dpi=80)).decode()
+        return (
+            f"<p>{html.escape(self.map)}, {self.num_players} players, seed {self.seed}: {self.result['turns']} turns"
+            f"{' (stalled)' if self.result['stalled'] else ''}</p><table><tr><th>rank</th><th>seat</th><th>strategy</th>"
+            f"<th>routes</th><th>tickets</th><th>longest</th><th>bonus</th><th>total</th></tr>{rows}</table>"
+            f'<img src="data:image/png;base64,{image}">'
+        )
+
     def replay(self) -> GameState:
         """The final state, rebuilt by replaying every action."""
         state = None

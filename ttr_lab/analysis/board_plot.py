@@ -23,9 +23,7 @@ TRACK_COLOURS = {
 
 
 def _figure(width: float = 10.0, height: float = 6.0) -> "Figure":
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
+    # A bare Figure (no pyplot): no global state, no GUI backend, safe in worker processes.
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width, height), layout="constrained")

@@ -42,9 +42,8 @@ def ticket_completion(frame: pd.DataFrame) -> "Figure":
     y = np.arange(len(g))
     ax.barh(y, g["ticket_points_completed"], color="#55a868", label="points of completed tickets")
     ax.barh(y, -g["ticket_points_failed"], color="#c44e52", label="points of failed tickets")
-    for i, (done, held) in enumerate(zip(g["tickets_completed"], g["tickets_held"])):
-        ax.annotate(f"{done:.1f}/{held:.1f} tickets", (max(g["ticket_points_completed"].max(), 1) * 0.02, i),
-                    va="center", fontsize=7, color="white")
+    for i, (done, held, points) in enumerate(zip(g["tickets_completed"], g["tickets_held"], g["ticket_points_completed"])):
+        ax.annotate(f" {done:.1f} of {held:.1f} tickets", (points, i), va="center", fontsize=7)
     ax.set_yticks(y, g.index)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("mean ticket points per game")
@@ -61,8 +60,8 @@ def longest_route(frame: pd.DataFrame) -> "Figure":
     ax = fig.add_subplot()
     y = np.arange(len(g))
     ax.barh(y, g["rate"], color="#8172b2")
-    for i, trail in enumerate(g["trail"]):
-        ax.annotate(f"mean trail {trail:.1f}", (0.01, i), va="center", fontsize=7, color="white")
+    for i, (trail, rate) in enumerate(zip(g["trail"], g["rate"])):
+        ax.annotate(f" mean trail {trail:.1f} trains", (rate, i), va="center", fontsize=7)
     ax.set_yticks(y, g.index)
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of games with the longest-trail bonus")
@@ -76,7 +75,7 @@ def score_distributions(frame: pd.DataFrame) -> "Figure":
     fig = _figure(7, 0.6 + 0.45 * len(order))
     ax = fig.add_subplot()
     data = [scored.loc[scored["entrant"] == e, "total"].to_numpy() for e in order]
-    ax.boxplot(data, vert=False, tick_labels=order, showfliers=False)
+    ax.boxplot(data, orientation="horizontal", tick_labels=order, showfliers=False)
     ax.set_xlabel("final score")
     ax.set_title("Score distributions")
     return fig

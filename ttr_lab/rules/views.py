@@ -88,6 +88,12 @@ class StateViews:
         """Public history, oldest first (see ``ttr_lab.rules.history``)."""
         return unroll(self.log)
 
+    def _repr_png_(self) -> bytes:
+        """A state draws its board in Jupyter."""
+        from ttr_lab.analysis.board_plot import draw_state, png_bytes
+
+        return png_bytes(draw_state(self))
+
     def __repr__(self) -> str:
         return (
             f"<GameState {self.game.board.name} {self.game.num_players}p: player {self.player}, "

@@ -1,0 +1,114 @@
+"""The report on real and hand-made results: every player count, ties, forfeits, stalls; the
+notebook runs; records replay and render."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from test_tables import game
+from ttr_lab import ConfigError
+from ttr_lab.analysis.report import build_report, markdown_table
+from ttr_lab.cli import app
+from ttr_lab.tournament.config import parse_config
+from ttr_lab.tournament.store import ResultStore
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def store_rows(folder: Path, rows, players=2):
+    config = parse_config({"players": players, "entrants": [{"name": n, "strategy": "random"} for n in "ABCDE"[:max(players, 2)]],
+                           "design": "round_robin" if players < 5 else "fixed", "output": str(folder), "backend": "serial"}, "t")
+    ResultStore(folder, config).append(rows)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_report_for_each_player_count_with_ties_forfeits_and_stalls(tmp_path, players):
+    names = list("ABCDE"[:players])
+    rows = []
+    for deal in range(4):
+        ranks = list(range(1, players + 1))
+        rows += game(deal, ranks, names, game_id=f"a{deal}")
+        rows += game(deal, [1, 1] + ranks[2:], names[::-1], game_id=f"b{deal}")  # a shared first place
+    rows += game(9, list(range(1, players + 1)), names, game_id="f", forfeit=players - 1)
+    rows += game(10, list(range(1, players + 1)), names, game_id="s", stalled=True)
+    store_rows(tmp_path, rows, players)
+    md = build_report(tmp_path)
+    text = md.read_text()
+    for section in ("## Entrants", "## Ratings", "## Head to head", "## Pairwise tests", "## Seats", "## Figures"):
+        assert section in text
+    assert "1 forfeited, 1 stalled" in text
+    page = (tmp_path / "report.html").read_text()
+    assert page.count("data:image/png;base64,") == 7
+    for name in ("win_rates", "ticket_completion", "longest_route", "score_distributions", "seat_advantage",
+                 "tracks_claimed", "tracks_claimed_by_winners"):
+        assert (tmp_path / "report" / f"{name}.png").stat().st_size > 1000
+        assert (tmp_path / "report" / f"{name}.svg").exists()
+
+
+def test_report_errors_are_clear(tmp_path):
+    with pytest.raises(ConfigError, match="is not a results folder"):
+        build_report(tmp_path)
+    result = CliRunner().invoke(app, ["report", str(tmp_path)])
+    assert result.exit_code == 2 and "not a results folder" in result.output
+
+
+def test_markdown_table():
+    import pandas as pd
+
+    text = markdown_table(pd.DataFrame({"a": [1, 2], "b": [0.5, float("nan")]}))
+    assert text.splitlines() == ["| a | b |", "| --- | --- |", "| 1 | 0.500 |", "| 2 |  |"]
+
+
+@pytest.fixture(scope="module")
+def smoke_results(tmp_path_factory):
+    from ttr_lab.tournament import load_config, run_tournament
+
+    out = tmp_path_factory.mktemp("smoke")
+    config = load_config(ROOT / "configs/smoke.yaml", {"output": str(out), "backend": "serial"})
+    run_tournament(config, show_progress=False)
+    return out
+
+
+def test_the_notebook_runs_on_the_smoke_tournament(smoke_results):
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(ROOT / "notebooks/explore.ipynb", as_version=4)
+    os.environ["TTR_RESULTS"] = str(smoke_results)
+    try:
+        NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+    finally:
+        del os.environ["TTR_RESULTS"]
+    outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    text = "".join(o.get("text", "") for o in outputs)
+    assert "rows," in text and "win_rate" in text  # pandas and DuckDB both answered
+    assert any("image/png" in o.get("data", {}) for o in outputs)
+
+
+def test_tournament_cli_writes_the_report(smoke_results):
+    result = CliRunner().invoke(app, ["tournament", str(ROOT / "configs/smoke.yaml"), "--out", str(smoke_results),
+                                      "--backend", "serial", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert (smoke_results / "report.html").exists() and "report:" in result.output
+
+
+def test_replay_command_and_jupyter_views(tmp_path):
+    from ttr_lab import GameRecord, load_board, play_game
+    from strategies.registry import build
+
+    record = play_game(load_board("usa"), [build("greedy"), build("ticket_planner")], seed=3)
+    path = tmp_path / "game.json"
+    record.save(path)
+    picture = tmp_path / "board.png"
+    result = CliRunner().invoke(app, ["replay", str(path), "--turn", "10", "--picture", str(picture)])
+    assert result.exit_code == 0, result.output
+    assert "turn 10" in result.output and "seat 1 (ticket_planner)" in result.output and picture.stat().st_size > 1000
+    result = CliRunner().invoke(app, ["replay", str(path), "--turn", "9999"])
+    assert result.exit_code == 2 and "the game ended after" in result.output
+    loaded = GameRecord.load(path)
+    assert "<table>" in loaded._repr_html_() and loaded.replay()._repr_png_()[:4] == b"\x89PNG"

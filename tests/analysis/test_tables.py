@@ -1,0 +1,104 @@
+"""Report statistics on hand-made results with known answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ttr_lab.analysis.ratings import bradley_terry
+from ttr_lab.analysis.tables import (
+    _holm, entrant_table, head_to_head, pairwise_tests, player_count_table, score_parts, seat_table,
+)
+
+
+def game(deal, ranks, entrants, totals=None, game_id=None, forfeit=None, stalled=False):
+    """Rows of one game: entrant and rank by seat."""
+    n = len(ranks)
+    winners = sum(1 for r in ranks if r == 1)
+    rows = []
+    for seat, (rank, entrant) in enumerate(zip(ranks, entrants)):
+        lost = forfeit == seat
+        rows.append({
+            "game_id": game_id or f"d{deal}-{'-'.join(entrants)}-{'-'.join(map(str, ranks))}", "deal": deal, "deal_seed": deal,
+            "table": 0, "seating": 0, "map": "usa", "num_players": n, "seat": seat, "entrant": entrant,
+            "strategy": entrant, "params": "{}", "params_hash": "x",
+            "route_points": None if forfeit is not None else 40, "ticket_points": None if forfeit is not None else 10,
+            "tickets_held": None if forfeit is not None else 2, "tickets_completed": None if forfeit is not None else 1,
+            "tickets_failed": None if forfeit is not None else 1, "ticket_points_completed": None if forfeit is not None else 12,
+            "ticket_points_failed": None if forfeit is not None else 2, "longest_trail": None if forfeit is not None else 10,
+            "longest_bonus": None if forfeit is not None else (10 if rank == 1 else 0),
+            "total": None if forfeit is not None else (totals[seat] if totals else 100 - 10 * rank),
+            "rank": (n if lost else 1) if forfeit is not None else rank,
+            "win": (0.0 if lost else 1.0 / (n - 1)) if forfeit is not None else (1.0 / winners if rank == 1 else 0.0),
+            "trains_left": None if forfeit is not None else 3, "cards_left": 0, "turns": None if forfeit is not None else 50,
+            "stalled": stalled, "forfeit": lost, "error": "boom" if forfeit is not None else "",
+            "decisions": 10, "think_seconds": 0.1, "tracks": [seat, 10 + seat],
+        })
+    return rows
+
+
+def frame_of(*games):
+    return pd.DataFrame([row for g in games for row in g])
+
+
+def test_entrant_table_shares_ties_and_gives_wilson_intervals():
+    f = frame_of(
+        game(0, [1, 2], ["A", "B"]), game(0, [2, 1], ["B", "A"]),
+        game(1, [1, 2], ["A", "B"]), game(1, [1, 1], ["B", "A"]),  # a tie: half a win each
+    )
+    t = entrant_table(f).set_index("entrant")
+    assert t.loc["A", "win_rate"] == pytest.approx(3.5 / 4) and t.loc["B", "win_rate"] == pytest.approx(0.5 / 4)
+    # Wilson, p = 0.875, n = 4: centre (p + z²/2n)/(1 + z²/n) = 0.6913, half-width 0.2955
+    assert t.loc["A", "win_low"] == pytest.approx(0.3958, abs=1e-3) and t.loc["A", "win_high"] == pytest.approx(0.9868, abs=1e-3)
+    assert t.loc["A", "ticket_completion"] == 0.5 and t.loc["A", "longest_bonus_rate"] == 1.0
+    assert list(t.index) == ["A", "B"]
+
+
+def test_seat_and_player_count_tables():
+    f = frame_of(game(0, [1, 2], ["A", "B"]), game(0, [1, 2], ["B", "A"]), game(1, [1, 2, 3], ["A", "B", "C"]))
+    seats = seat_table(f).set_index(["players", "seat"])
+    assert seats.loc[(2, 0), "win_rate"] == 1.0 and seats.loc[(2, 1), "win_rate"] == 0.0
+    assert seats.loc[(3, 0), "fair_share"] == pytest.approx(1 / 3)
+    counts = player_count_table(f).set_index(["players", "entrant"])
+    assert counts.loc[(2, "A"), "win_rate"] == 0.5 and counts.loc[(3, "C"), "win_rate"] == 0.0
+
+
+def test_head_to_head_and_paired_tests():
+    games = []
+    for deal in range(8):  # A finishes ahead of B in every deal; B and C split
+        games.append(game(deal, [1, 2, 3], ["A", "B", "C"]))
+        games.append(game(deal, [1, 3, 2], ["A", "B", "C"]))
+    f = frame_of(*games)
+    h = head_to_head(f)
+    assert h.loc["A", "B"] == 1.0 and h.loc["B", "A"] == 0.0 and h.loc["B", "C"] == 0.5
+    tests = pairwise_tests(f).set_index(["a", "b"])
+    assert tests.loc[("A", "B"), "p_value"] == pytest.approx(2 / 2**8)  # 8 deals all one way: exact Wilcoxon
+    assert tests.loc[("A", "B"), "significant"]
+    assert tests.loc[("B", "C"), "p_value"] == 1.0 and not tests.loc[("B", "C"), "significant"]
+
+
+def test_holm_correction():
+    assert np.allclose(_holm([0.01, 0.04, 0.03]), [0.03, 0.06, 0.06])
+
+
+def test_ratings_order_and_intervals():
+    games = []
+    for deal in range(30):
+        games.append(game(deal, [1, 2, 3], ["A", "B", "C"]))
+        games.append(game(deal, [2, 1, 3] if deal % 3 == 0 else [1, 2, 3], ["A", "B", "C"], game_id=f"x{deal}"))
+    r = bradley_terry(frame_of(*games), resamples=50)
+    assert list(r["entrant"]) == ["A", "B", "C"]
+    assert (r["rating_low"] <= r["rating"]).all() and (r["rating"] <= r["rating_high"]).all()
+    assert r["rating"].mean() == pytest.approx(1500)
+
+
+def test_forfeits_and_stalled_games_are_counted_right():
+    f = frame_of(game(0, [1, 2, 3], ["A", "B", "C"], forfeit=2), game(1, [1, 2, 3], ["A", "B", "C"], stalled=True))
+    t = entrant_table(f).set_index("entrant")
+    assert t.loc["C", "forfeits"] == 1 and t.loc["C", "games"] == 2
+    assert t.loc["A", "win_rate"] == pytest.approx((0.5 + 1) / 2)  # shares the forfeited game's win
+    assert t.loc["A", "mean_score"] == 90  # the forfeited game has no scores
+    assert t.loc["A", "stalled_games"] == 1
+    parts = score_parts(f)
+    assert set(parts["part"]) >= {"total", "route_points", "ticket_points", "longest_bonus"}

@@ -1,0 +1,49 @@
+"""Replaying a record to any point, and describing a state in words."""
+
+from __future__ import annotations
+
+from ttr_lab.colours import CARD_NAMES
+from ttr_lab.errors import IllegalActionError
+from ttr_lab.record import GameRecord
+from ttr_lab.rules.state import GameState
+
+
+def state_at(record: GameRecord, turn: int | None = None, action: int | None = None) -> tuple[GameState, int]:
+    """The state after ``turn`` normal turns (or after ``action`` actions; default: the end),
+    and how many actions led there."""
+    if turn is not None and action is not None:
+        raise ValueError("give --turn or --action, not both")
+    last = None
+    for index, state in enumerate(record.states()):
+        last = (state, index)
+        if action is not None and index == action:
+            return state, index
+        if turn is not None and state.turns >= turn and state.phase_name.name in ("TURN", "OVER"):
+            return state, index
+    assert last is not None
+    if action is not None and action > last[1]:
+        raise IllegalActionError(f"the record has {last[1]} actions, not {action}")
+    if turn is not None and last[0].turns < turn:
+        raise IllegalActionError(f"the game ended after {last[0].turns} turns, before turn {turn}")
+    return last
+
+
+def describe_state(state: GameState, record: GameRecord, index: int) -> str:
+    """A few readable lines: where the game is, each player's position, the last actions."""
+    lines = [f"{state.board.title}, seed {record.seed}: after {index} actions, turn {state.turns}, "
+             f"{'game over' if state.is_terminal() else f'player {state.current_player} to play ({state.phase_name.name.lower()})'}"
+             + (", final round" if state.final_round and not state.is_terminal() else "")]
+    for p in range(state.num_players):
+        hand = state.hands[p * 9:(p + 1) * 9]
+        cards = ", ".join(f"{n} {CARD_NAMES[c]}" for c, n in enumerate(hand) if n) or "no cards"
+        tickets = ", ".join(state.board.tickets[t].label for t in state.tickets[p]) or "none"
+        lines.append(f"  seat {p} ({record.strategies[p]}): {state.points[p]} route points, {state.trains[p]} trains; "
+                     f"{cards}; tickets {tickets}")
+    lines.append("  market: " + ", ".join(CARD_NAMES[c] for c in state.market))
+    recent = record.actions[max(0, index - 6):index]
+    if recent:
+        lines.append("  last actions: " + "; ".join(f"{p}: {a}" for p, a in recent))
+    if state.is_terminal():
+        result = state.result()
+        lines.append("  final: " + ", ".join(f"seat {p.player} {p.total} (rank {p.rank})" for p in result.players))
+    return "\n".join(lines)
