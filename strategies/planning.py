@@ -72,6 +72,24 @@ def claimable(obs: Observation, track: int, player: int | None = None) -> bool:
     return True
 
 
+def payable(obs: Observation, track: int) -> bool:
+    """Whether the viewer could claim ``track`` right now with its hand and trains (exactly the
+    engine's test, without looking through the legal actions)."""
+    if not claimable(obs, track):
+        return False
+    net = network(obs.board)
+    hand = obs.hand
+    locos = hand[LOCOMOTIVE]
+    length, ferry = net.length[track], net.ferry[track]
+    if locos < ferry:
+        return False
+    colour = net.colour[track]
+    if colour != GRAY:
+        return hand[colour] + locos >= length
+    most = max(hand[:8])
+    return locos >= length or (most >= 1 and most + locos >= length)
+
+
 def track_costs(obs: Observation, player: int | None = None, card_weight: float = 0.0) -> list[float | None]:
     """Per track: 0 if the player owns it, its trains if the player may claim it, else None.
     With ``card_weight`` (the viewer only), a claimable track also costs that much per card its
@@ -321,14 +339,20 @@ class PlanCache:
         self.key: tuple | None = None
         self.plan: Plan | None = None
         self.replans = 0
+        self._trains = -1
 
     def get(self, obs: Observation, tickets: Sequence[int] | None = None) -> Plan:
         tickets = tuple(obs.tickets if tickets is None else tickets)
         me = obs.player
         owner = obs.owner
+        plan = self.plan
+        # The player's own tracks change only when its trains do: a cheap test first.
+        if (plan is not None and self.key is not None and tickets == self.key[0] and obs.trains[me] == self._trains
+                and all(claimable(obs, t) for t in plan.tracks)):
+            return plan
         mine = tuple(t for t, o in enumerate(owner) if o == me)
         key = (tickets, mine)
-        plan = self.plan
+        self._trains = obs.trains[me]
         if plan is not None and key == self.key and all(claimable(obs, t) for t in plan.tracks):
             return plan
         if plan is not None and self.key is not None and tickets == self.key[0]:

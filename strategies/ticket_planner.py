@@ -27,7 +27,7 @@ from typing import Sequence
 
 from strategies.planning import (
     PlanCache, best_twins, card_deficits, choose_draw, choose_payment, claimable, claims_by_track, components,
-    network, plan_tickets, points_table, track_costs,
+    network, payable, plan_tickets, points_table, track_costs,
 )
 from ttr_lab.colours import GRAY, LOCOMOTIVE
 from ttr_lab.rules.actions import DRAW_TICKETS, Action, Claim
@@ -49,6 +49,7 @@ class TicketPlanner:
         points_min_length: int = 3,
         plan_orders: int = 4,
         card_weight: float = 0.5,
+        keep_orders: int = 2,
     ) -> None:
         """
         plan_budget: share of its trains a ticket plan may use (the rest is a safety margin).
@@ -59,6 +60,7 @@ class TicketPlanner:
         points_min_length: in points mode, claim tracks at least this long (unless at the end).
         plan_orders: ticket orders tried when planning (more is slower and a little better).
         card_weight: extra plan cost, in trains, of each card the hand lacks for a track.
+        keep_orders: ticket orders tried when weighing which tickets to keep.
         """
         self.plan_budget = plan_budget
         self.ticket_cost_weight = ticket_cost_weight
@@ -67,6 +69,7 @@ class TicketPlanner:
         self.locomotive_deficit = locomotive_deficit
         self.points_min_length = points_min_length
         self.card_weight = card_weight
+        self.keep_orders = keep_orders
         self.plans = PlanCache(orders=plan_orders, card_weight=card_weight)
 
     # -- decisions -----------------------------------------------------------------------------
@@ -78,10 +81,17 @@ class TicketPlanner:
         plan = self.plans.get(obs)
         if obs.phase == Phase.SECOND_DRAW:
             return self._draw(obs, legal_actions, plan.tracks)
-        by_track = claims_by_track(legal_actions)
-        claim = self._planned_claim(obs, by_track, plan.tracks)
-        if claim is not None:
-            return claim
+        # Look through the (long) list of claims only for planned tracks the hand can pay for.
+        net = network(obs.board)
+        wanted = {x for t in plan.tracks for x in (t, net.twin[t]) if x >= 0 and payable(obs, x)}
+        if wanted:
+            by_track: dict[int, list[Claim]] = {}
+            for a in legal_actions:
+                if type(a) is Claim and a.track in wanted:
+                    by_track.setdefault(a.track, []).append(a)
+            claim = self._planned_claim(obs, by_track, plan.tracks)
+            if claim is not None:
+                return claim
         last_turn = obs.final_round  # in the final round every player has exactly one turn left
         if plan.tracks and not last_turn and self._turns_needed(obs, plan.tracks) <= self._turns_left(obs):
             return self._draw(obs, legal_actions, plan.tracks)
@@ -90,7 +100,7 @@ class TicketPlanner:
             and obs.trains[obs.player] >= self.draw_tickets_min_trains
         ):
             return DRAW_TICKETS
-        claim = self._points_claim(obs, by_track, last_chance=last_turn or self._endgame(obs))
+        claim = self._points_claim(obs, claims_by_track(legal_actions), last_chance=last_turn or self._endgame(obs))
         if claim is not None:
             return claim
         return self._draw(obs, legal_actions, plan.tracks or self._points_targets(obs))
@@ -120,7 +130,7 @@ class TicketPlanner:
 
         def value(indices: tuple[int, ...]) -> tuple[float, int]:
             chosen = [obs.offered[i] for i in indices]
-            plan = plan_tickets(obs, list(held) + chosen, costs, orders=2)
+            plan = plan_tickets(obs, list(held) + chosen, costs, orders=self.keep_orders)
             lost = set(plan.unreachable)
             score = 0.0
             for tk in chosen:
