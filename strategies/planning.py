@@ -8,7 +8,8 @@ may still claim costs its trains, anything else is impassable.
 - ``shortest_path(costs, net, a, b)``: Dijkstra over those costs.
 - ``plan_tickets(obs, tickets)``: a cheap set of tracks completing the tickets, shared tracks
   counted once (a greedy Steiner tree, best of several ticket orders).
-- ``card_deficits(hand, tracks, net)``: cards still missing to pay for a set of tracks.
+- ``card_deficits`` / ``cards_missing``: cards still missing to pay for a set of tracks
+  (ferries' locomotive spaces counted apart, see ``ferry_locomotives``).
 - ``choose_payment`` / ``choose_draw``: pick among legal claims and draws given those needs.
 """
 
@@ -119,8 +120,9 @@ def costs_for(
             elif card_weight and hand is not None:
                 colour = net.colour[t]
                 have = most if colour == GRAY else hand[colour]
-                length = net.length[t]
-                costs.append(net.trains[t] + card_weight * (length - have if length > have else 0))
+                length = net.length[t] - net.ferry[t]
+                lacking = (length - have if length > have else 0) + 2 * net.ferry[t]  # locomotives are scarce
+                costs.append(net.trains[t] + card_weight * lacking)
             else:
                 costs.append(net.trains[t])
     return costs
@@ -274,23 +276,35 @@ def best_twins(obs: Observation, tracks: Iterable[int]) -> list[int]:
 
 
 def card_deficits(hand: Sequence[int], tracks: Iterable[int], net: Network) -> list[int]:
-    """Per card colour (0..7), how many more cards the tracks need beyond the hand; gray tracks
-    are assigned to the colour with the most spare cards. Locomotives are not subtracted:
-    ``sum(deficits) - hand[LOCOMOTIVE]`` is how many cards are really missing."""
+    """Per card colour (0..7), how many more cards the tracks need beyond the hand, not counting
+    the spaces of ferries that only locomotives may pay (see ``ferry_locomotives``); gray tracks
+    are assigned to the colour with the most spare cards. ``cards_missing`` turns this into how
+    many cards are really missing once locomotives are counted."""
     need = [0] * 8
     grays = []
     for t in tracks:
         c = net.colour[t]
         if c == GRAY:
-            grays.append(net.length[t])
+            grays.append(net.length[t] - net.ferry[t])
         else:
-            need[c] += net.length[t]
+            need[c] += net.length[t] - net.ferry[t]
     spare = [hand[c] - need[c] for c in range(8)]
     for length in sorted(grays, reverse=True):
         c = max(range(8), key=lambda k: (spare[k], -k))
         need[c] += length
         spare[c] -= length
     return [max(0, need[c] - hand[c]) for c in range(8)]
+
+
+def ferry_locomotives(tracks: Iterable[int], net: Network) -> int:
+    """Locomotives the ferries among ``tracks`` require (no other card may pay those spaces)."""
+    return sum(net.ferry[t] for t in tracks)
+
+
+def cards_missing(hand: Sequence[int], tracks: Sequence[int], net: Network) -> int:
+    """Cards still to draw to pay for ``tracks``: the colour deficits plus the ferries'
+    locomotives, less the locomotives in hand (which pay either)."""
+    return max(0, sum(card_deficits(hand, tracks, net)) + ferry_locomotives(tracks, net) - hand[LOCOMOTIVE])
 
 
 def choose_payment(claims: Sequence[Claim], hand: Sequence[int], deficits: Sequence[int] | None = None) -> Claim:

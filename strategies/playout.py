@@ -140,8 +140,9 @@ class Playout:
             c = net.colour[t]
             if c == GRAY:
                 c = max(range(8), key=lambda k: hand[k])
-            need[c] += net.length[t]
-        missing = sum(max(0, need[c] - hand[c]) for c in range(8)) - hand[LOCOMOTIVE]
+            need[c] += net.length[t] - net.ferry[t]
+        ferries = sum(net.ferry[t] for t in targets)
+        missing = sum(max(0, need[c] - hand[c]) for c in range(8)) + ferries - hand[LOCOMOTIVE]
         market = state.market
         blind = None
         loco = None
@@ -159,7 +160,7 @@ class Playout:
                         best, best_gap = a, gap
         if best is not None:
             return best
-        if loco is not None and missing >= 3:
+        if loco is not None and (missing >= 3 or ferries > hand[LOCOMOTIVE]):
             return loco
         if blind is not None:
             return blind
@@ -244,8 +245,8 @@ class Playout:
                     c = net.colour[t]
                     if c == GRAY:
                         c = max(range(8), key=lambda k: hand[k])
-                    need[c] += net.length[t]
-                short = sum(max(0, need[c] - hand[c]) for c in range(8))
+                    need[c] += net.length[t] - net.ferry[t]
+                short = sum(max(0, need[c] - hand[c]) for c in range(8)) + sum(net.ferry[t] for t in needed)
                 missing = max(0, short - hand[LOCOMOTIVE])
                 turns_needed = len(needed) + missing / 2.0
                 if trains_needed > trains:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from strategies.planning import Network, network, shortest_path
+from strategies.planning import payable, Network, network, shortest_path
 from ttr_lab.colours import GRAY, LOCOMOTIVE, NUM_COLOURS
 from ttr_lab.rules.actions import Action, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets
 from ttr_lab.rules.observation import Observation
@@ -65,20 +65,6 @@ def claims_for(legal: Sequence[Action], tracks: Iterable[int]) -> dict[int, list
         if type(a) is Claim and a.track in wanted:
             out.setdefault(a.track, []).append(a)
     return out
-
-
-def payable(obs: Observation, track: int) -> bool:
-    """Whether the hand holds enough cards for ``track`` (one colour plus locomotives) and the
-    player enough trains: a cheap test before searching the legal claims for it."""
-    net = network(obs.board)
-    hand = obs.hand
-    colour = net.colour[track]
-    have = max(hand[:NUM_COLOURS]) if colour == GRAY else hand[colour]
-    return (
-        have + hand[LOCOMOTIVE] >= net.length[track]
-        and hand[LOCOMOTIVE] >= net.ferry[track]
-        and obs.trains[obs.player] >= net.trains[track]
-    )
 
 
 def payable_claims(obs: Observation, legal: Sequence[Action], tracks: Iterable[int]) -> dict[int, list[Claim]]:

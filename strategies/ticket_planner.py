@@ -26,8 +26,8 @@ import random
 from typing import Sequence
 
 from strategies.planning import (
-    PlanCache, best_twins, card_deficits, choose_draw, choose_payment, claimable, claims_by_track, components,
-    network, payable, plan_tickets, points_table, track_costs,
+    PlanCache, best_twins, card_deficits, cards_missing, choose_draw, choose_payment, claimable, claims_by_track, components,
+    ferry_locomotives, network, payable, plan_tickets, points_table, track_costs,
 )
 from ttr_lab.colours import GRAY, LOCOMOTIVE
 from ttr_lab.rules.actions import DRAW_TICKETS, Action, Claim
@@ -107,9 +107,7 @@ class TicketPlanner:
 
     def _turns_needed(self, obs: Observation, tracks: Sequence[int]) -> float:
         """Turns to build ``tracks``: one per claim, plus the missing cards at two a turn."""
-        deficits = card_deficits(obs.hand, tracks, network(obs.board))
-        missing = max(0, sum(deficits) - obs.hand[LOCOMOTIVE])
-        return len(tracks) + missing / 2
+        return len(tracks) + cards_missing(obs.hand, tracks, network(obs.board)) / 2
 
     def _turns_left(self, obs: Observation) -> float:
         """A rough count of this player's turns before the game ends: the player closest to the
@@ -200,7 +198,8 @@ class TicketPlanner:
         hand = obs.hand
         targets = best_twins(obs, targets)
         deficits = card_deficits(hand, targets, net)
-        missing = sum(deficits) - hand[LOCOMOTIVE]
+        missing = cards_missing(hand, targets, net)
+        ferries_short = ferry_locomotives(targets, net) > hand[LOCOMOTIVE]
         weights = [1.0 + 0.05 * d if d > 0 else 0.0 for d in deficits]
         if not any(weights) and targets:
             # Everything is affordable in principle (gray needs any colour): build the biggest pile.
@@ -208,5 +207,6 @@ class TicketPlanner:
                 if net.colour[t] == GRAY:
                     c = max(range(8), key=lambda k: (hand[k], -k))
                     weights[c] = 1.0
-        locomotive = 1.6 if missing >= self.locomotive_deficit else 0.3
+        # A face-up locomotive is worth a turn when many cards are missing, or a ferry needs it.
+        locomotive = 1.6 if missing >= self.locomotive_deficit or ferries_short else 0.3
         return choose_draw(obs, legal, weights, locomotive_weight=locomotive)

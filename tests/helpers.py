@@ -31,7 +31,8 @@ def make_state(
 ) -> GameState:
     """A position with the given parts. Cards not placed anywhere go to the draw pile below
     ``pile_top`` (top first) in colour order, or to the discard pile if ``pile_rest`` is False;
-    tickets not held or offered form the ticket deck in id order. ``claimed`` maps track ids or
+    regular tickets not held or offered form the ticket deck in id order (other decks' tickets go
+    to the box). ``claimed`` maps track ids or
     track labels ("Atlanta-Miami blue") to seats; trains and route points follow from it unless given."""
     board = board or load_board("usa")
     game = game_for(board, num_players, ruleset)
@@ -67,7 +68,9 @@ def make_state(
         "discard": discard,
         "tickets_held": held,
         "offered_tickets": offers,
-        "ticket_deck": [t.id for t in board.tickets if t.id not in used],
+        "ticket_deck": [t.id for t in board.tickets if t.id not in used and t.deck == "regular"],
+        # Long tickets not in play are out of the game, as after a real setup.
+        "boxed_tickets": [t.id for t in board.tickets if t.id not in used and t.deck != "regular"],
         "trains": list(trains) if trains is not None else [game.ruleset.trains_per_player - s for s in spent],
         "claimed": {str(t): p for t, p in owner.items()},
         "route_points": list(route_points) if route_points is not None else [

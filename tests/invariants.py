@@ -14,7 +14,8 @@ def check_invariants(state: GameState) -> None:
     n = game.num_players
     cards = sum(state.hands) + len(state.pile) + sum(state.discard) + len(state.market)
     assert cards == len(game.deck) == 110, f"{cards} cards"
-    tickets = [t for held in state.tickets for t in held] + [t for o in state.offers for t in o] + list(state.ticket_deck)
+    tickets = ([t for held in state.tickets for t in held] + [t for o in state.offers for t in o]
+               + list(state.ticket_deck) + list(state.boxed))
     assert sorted(tickets) == list(range(len(game.board.tickets))), "tickets not conserved"
     assert all(t >= 0 for t in state.trains), state.trains
     assert all(h >= 0 for h in state.hands) and all(d >= 0 for d in state.discard)
@@ -25,8 +26,8 @@ def check_invariants(state: GameState) -> None:
         assert not state.pile, "short market while cards are in the draw pile"
     for p in range(n):
         mine = [t for t, o in enumerate(state.owner) if o == p]
-        assert state.points[p] == sum(game.ruleset.route_scores[game.track_length[t]] for t in mine)
-        assert state.trains[p] == game.ruleset.trains_per_player - sum(game.track_length[t] for t in mine)
+        assert state.points[p] == sum(game.track_points[t] for t in mine)
+        assert state.trains[p] == game.ruleset.trains_per_player - sum(game.track_trains[t] for t in mine)
         for t in mine:
             assert game.track_twin[t] < 0 or state.owner[game.track_twin[t]] != p, "both tracks of a double"
     if not game.doubles_shared:
@@ -39,7 +40,9 @@ def check_invariants(state: GameState) -> None:
     )
     assert state.open == expected_open
     assert state.log_len == len(state.history())
-    assert len(state.returned_by) == len(state.ticket_deck)
+    assert len(state.returned_by) == len(state.ticket_deck) and len(state.boxed_by) == len(state.boxed)
+    longs = {t.id for t in game.board.tickets if t.deck == "long"}
+    assert not longs & set(state.ticket_deck), "a long ticket in the draw deck"
     assert all(-1 <= r < n for r in state.returned_by)
 
 
@@ -85,6 +88,9 @@ def hidden_shuffle(state: GameState, viewer: int, rng: random.Random) -> GameSta
     # the deck positions of tickets the viewer itself put back.
     mine = [i for i, r in enumerate(s.returned_by) if r == viewer]
     tpool = [t for i, t in enumerate(s.ticket_deck) if s.returned_by[i] != viewer]
+    boxed_mine = [t for t, r in zip(s.boxed, s.boxed_by) if r == viewer]
+    boxed_other = [t for t, r in zip(s.boxed, s.boxed_by) if r != viewer]
+    tpool += boxed_other
     shapes = []
     for q in range(n):
         if q != viewer:
@@ -101,5 +107,7 @@ def hidden_shuffle(state: GameState, viewer: int, rng: random.Random) -> GameSta
         if i not in mine:
             deck[i] = tpool.pop()
     s.ticket_deck = tuple(deck)
+    s.boxed = tuple(boxed_mine) + tuple(tpool.pop() for _ in boxed_other)
+    s.boxed_by = (viewer,) * len(boxed_mine) + (-1,) * len(boxed_other)
     s.rng = rng.getrandbits(64)
     return s

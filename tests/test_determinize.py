@@ -15,12 +15,13 @@ from ttr_lab import determinize, load_board
 BOARD = load_board("usa")
 
 
+@pytest.mark.parametrize("map_name", ["usa", "legendary_asia"])
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**63 - 1))
-def test_determinization_is_consistent_and_playable(n, seed):
+def test_determinization_is_consistent_and_playable(map_name, n, seed):
     rng = random.Random(seed)
-    for state, legal, action in random_game_states(BOARD, n, seed):
+    for state, legal, action in random_game_states(load_board(map_name), n, seed):
         if state.is_terminal() or rng.random() > 0.05:
             continue
         for viewer in range(n):
@@ -38,11 +39,12 @@ def test_determinization_is_consistent_and_playable(n, seed):
             probe.result()
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("map_name", ["usa", "legendary_asia"])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**63 - 1), n=st.integers(2, 5))
-def test_determinization_uses_only_the_observation(seed, n):
+def test_determinization_uses_only_the_observation(map_name, seed, n):
     rng = random.Random(seed)
-    for state, legal, action in random_game_states(BOARD, n, seed):
+    for state, legal, action in random_game_states(load_board(map_name), n, seed):
         if state.is_terminal() or rng.random() > 0.05:
             continue
         viewer = rng.randrange(n)
@@ -76,6 +78,23 @@ def test_unknown_cards_are_sampled_from_what_remains():
     for c in range(9):
         expected = draws * hidden * unseen[c] / total
         assert abs(counts[c] - expected) < 5 * (expected ** 0.5) + 5, (c, counts[c], expected)
+
+
+def test_long_tickets_are_only_where_they_can_be():
+    board = load_board("legendary_asia")
+    longs = {t.id for t in board.tickets if t.deck == "long"}
+    rng = random.Random(1)
+    for state, legal, action in random_game_states(board, 3, 5):
+        if state.turns < 10 or state.phase != 1:
+            continue
+        obs = state.observation(0)
+        for _ in range(50):
+            det = determinize(obs, rng)
+            assert not longs & set(det.ticket_deck)
+            for q in (1, 2):
+                assert len(longs & set(det.tickets[q])) <= 1  # each was dealt one long ticket
+            assert set(obs.boxed_known) <= set(det.boxed)
+        break
 
 
 def test_own_returned_tickets_keep_their_place():

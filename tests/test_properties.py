@@ -15,17 +15,21 @@ from ttr_lab import IllegalActionError, load_board, new_game, play_game
 from ttr_lab.rules.actions import action_table
 
 BOARD = load_board("usa")
+MAPS = ["usa", "legendary_asia"]
+per_map = pytest.mark.parametrize("map_name", MAPS)
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 per_count = pytest.mark.parametrize("n", [2, 3, 4, 5])
 # Games per player count; four counts, so 4x these in all.
-many = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-some = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+many = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+some = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@per_map
 @per_count
 @many
 @given(seed=seeds)
-def test_invariants_hold_at_every_step_and_games_end(n, seed):
+def test_invariants_hold_at_every_step_and_games_end(map_name, n, seed):
+    BOARD = load_board(map_name)
     steps = 0
     for state, legal, action in random_game_states(BOARD, n, seed):
         check_invariants(state)
@@ -40,13 +44,15 @@ def test_invariants_hold_at_every_step_and_games_end(n, seed):
     assert len(result.players) == n
     for p in result.players:
         assert p.route_points == state.points[p.player]
-        assert p.total == p.route_points + p.ticket_points + p.longest_bonus
+        assert p.total == p.route_points + p.ticket_points + p.longest_bonus + (p.explorer_bonus or 0)
 
 
+@per_map
 @per_count
 @some
 @given(seed=seeds)
-def test_every_offered_action_is_accepted_and_nothing_else(n, seed):
+def test_every_offered_action_is_accepted_and_nothing_else(map_name, n, seed):
+    BOARD = load_board(map_name)
     table = action_table(BOARD)
     candidates = [a for row in table.claims for options in row.values() for a in options]
     candidates += list(table.draw_market[:6]) + [table.keep_options(3, 1)[i] for i in range(7)]
@@ -70,10 +76,12 @@ def test_every_offered_action_is_accepted_and_nothing_else(n, seed):
             raise AssertionError(f"{a} accepted but not offered in phase {state.phase_name}")
 
 
+@per_map
 @per_count
 @some
 @given(seed=seeds)
-def test_clone_then_diverging_never_changes_the_original(n, seed):
+def test_clone_then_diverging_never_changes_the_original(map_name, n, seed):
+    BOARD = load_board(map_name)
     rng = random.Random(seed)
     for state, legal, action in random_game_states(BOARD, n, seed):
         if action is None or rng.random() > 0.1:
@@ -88,10 +96,12 @@ def test_clone_then_diverging_never_changes_the_original(n, seed):
         assert state.history() == history
 
 
+@per_map
 @per_count
 @some
 @given(seed=seeds)
-def test_observation_is_exactly_the_information_set(n, seed):
+def test_observation_is_exactly_the_information_set(map_name, n, seed):
+    BOARD = load_board(map_name)
     rng = random.Random(seed)
     for state, legal, action in random_game_states(BOARD, n, seed):
         if rng.random() > 0.15:
@@ -118,7 +128,9 @@ def test_observation_is_exactly_the_information_set(n, seed):
             assert not any(hasattr(obs, name) for name in ("pile", "hands", "ticket_deck", "_state", "state", "known"))
 
 
-def test_thousands_of_random_games_end_with_consistent_results():
+@per_map
+def test_thousands_of_random_games_end_with_consistent_results(map_name):
+    BOARD = load_board(map_name)
     rng = random.Random(2024)
     games = 0
     for n in (2, 3, 4, 5):
@@ -130,16 +142,23 @@ def test_thousands_of_random_games_end_with_consistent_results():
             assert ranks[0] == 1
             best = max(p["total"] for p in result["players"])
             assert all((p["rank"] == 1) <= (p["total"] == best) for p in result["players"])
+            bonus = BOARD.ruleset.longest_path_bonus
             longest = max(p["longest_trail"] for p in result["players"])
-            assert all((p["longest_bonus"] == 10) == (p["longest_trail"] == longest > 0) for p in result["players"])
+            assert all((p["longest_bonus"] == bonus > 0) == (bonus > 0 and p["longest_trail"] == longest > 0)
+                       for p in result["players"])
+            if BOARD.ruleset.explorer_bonus:
+                widest = max(p["largest_network"] for p in result["players"])
+                assert all((p["explorer_bonus"] > 0) == (p["largest_network"] == widest) for p in result["players"])
             games += 1
     assert games == 1000
 
 
+@per_map
 @per_count
 @some
 @given(seed=seeds)
-def test_same_seed_same_record(n, seed):
+def test_same_seed_same_record(map_name, n, seed):
+    BOARD = load_board(map_name)
     a = play_game(BOARD, [Random() for _ in range(n)], seed)
     b = play_game(BOARD, [Random for _ in range(n)], seed)
     assert a.to_json() == b.to_json()

@@ -109,4 +109,25 @@ def engine_benchmark(seconds: float = 3.0, seed: int = 1, console: Console | Non
     console.print(table)
     goal = figures["play_game random 4p games/s"] / 100.0
     console.print(f"4-player random games via play_game: {goal:.2f}x the goal of 100 games/s on one core")
+
+    from strategies.greedy import Greedy
+    from ttr_lab.board import available_maps
+
+    maps = Table(title="4-player games per second by map (play_game, one core)")
+    maps.add_column("map")
+    for name in ("random", "greedy"):
+        maps.add_column(name, justify="right")
+    for map_name in available_maps():
+        other = load_board(map_name)
+        rates = []
+        for cls in (Random, Greedy):
+            def games(cls: type = cls, other: object = other) -> int:
+                play_game(other, [cls() for _ in range(4)], next(counter))
+                return 1
+
+            rate, _ = _rate(games, seconds)
+            figures[f"{map_name} {cls.__name__.lower()} 4p games/s"] = rate
+            rates.append(f"{rate:,.0f}")
+        maps.add_row(map_name, *rates)
+    console.print(maps)
     return figures

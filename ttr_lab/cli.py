@@ -64,13 +64,17 @@ def tournament(
     try:
         cfg = load_config(config, overrides)
         run = run_tournament(cfg, show_progress=progress)
-        if report and run.already_stored + run.played:
-            from ttr_lab.analysis.report import build_report
-
-            written = build_report(cfg.output)
-            typer.echo(f"report: {written} and {written.with_suffix('.html')}")
     except TTRLabError as exc:
         _fail(exc)
+    if report and run.already_stored + run.played:
+        from ttr_lab.analysis.report import build_report
+
+        try:
+            written = build_report(cfg.output)
+        except Exception as exc:  # noqa: BLE001 - the games are stored; say what failed in one line
+            typer.echo(f"error: the results are stored, but the report failed: {type(exc).__name__}: {exc}", err=True)
+            raise typer.Exit(code=1) from None
+        typer.echo(f"report: {written} and {written.with_suffix('.html')}")
     if run.interrupted:
         raise typer.Exit(code=130)
     if run.failed_batches:

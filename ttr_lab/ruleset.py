@@ -19,6 +19,9 @@ from typing import Any, Mapping
 from ttr_lab.errors import ConfigError
 
 
+TIE_BREAKS = ("tickets", "longest", "explorer", "mountains")
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """Every number the engine uses. Defaults are the USA base game (2004 rulebook)."""
@@ -52,6 +55,19 @@ class Ruleset:
     # Points scored at once for each mountain (X) space of a claimed track; each X also costs
     # one extra train. Only maps with mountain spaces use it.
     mountain_points_per_space: int = 2
+    # Long tickets (deck "long") dealt to each player at setup besides the regular ones; long
+    # tickets nobody is dealt leave the game.
+    initial_long_tickets: int = 0
+    # Where the tickets rejected at setup go: "bottom" of the ticket deck, or "box" (out of
+    # the game). Tickets rejected later always go to the bottom.
+    initial_rejects: str = "bottom"
+    # Bonus to every player tied for the most cities in one network of their own tracks
+    # (Legendary Asia's Asian Explorer); 0 = no such bonus.
+    explorer_bonus: int = 0
+    # How ties on points are broken, in order: "tickets" (more completed), "longest" (holds the
+    # longest-trail bonus), "explorer" (holds the explorer bonus), "mountains" (more mountain
+    # routes claimed). Players still tied share the rank.
+    tie_breaks: tuple[str, ...] = ("tickets", "longest")
 
     def __post_init__(self) -> None:
         scores = self.route_scores
@@ -65,8 +81,14 @@ class Ruleset:
         else:
             scores = tuple(int(v) for v in scores)
         object.__setattr__(self, "route_scores", scores)
+        object.__setattr__(self, "tie_breaks", tuple(self.tie_breaks))
+        unknown = [t for t in self.tie_breaks if t not in TIE_BREAKS]
+        if unknown:
+            raise ConfigError(f"ruleset tie_breaks: unknown {', '.join(map(repr, unknown))}; choose from {', '.join(TIE_BREAKS)}")
+        if self.initial_rejects not in ("bottom", "box"):
+            raise ConfigError(f"ruleset initial_rejects must be 'bottom' or 'box', got {self.initial_rejects!r}")
         for f in fields(self):
-            if f.name == "route_scores":
+            if f.name in ("route_scores", "tie_breaks", "initial_rejects"):
                 continue
             value = getattr(self, f.name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
@@ -100,6 +122,7 @@ class Ruleset:
         """Plain JSON-serialisable form."""
         out = dataclasses.asdict(self)
         out["route_scores"] = list(self.route_scores)
+        out["tie_breaks"] = list(self.tie_breaks)
         return out
 
 

@@ -102,3 +102,11 @@ def test_forfeits_and_stalled_games_are_counted_right():
     assert t.loc["A", "stalled_games"] == 1
     parts = score_parts(f)
     assert set(parts["part"]) >= {"total", "route_points", "ticket_points", "longest_bonus"}
+
+
+def test_figures_take_rates_of_zero_and_one():
+    from ttr_lab.analysis import figures
+
+    f = frame_of(*[game(d, [1, 2], ["A", "B"]) for d in range(6)])  # A always wins: rates 1 and 0
+    figures.win_rates(f)
+    figures.seat_advantage(f)

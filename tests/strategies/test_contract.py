@@ -16,11 +16,13 @@ from ttr_lab.testing import StrategyContractError, check_strategy
 SMALL = {"mcts": {"iterations": 6, "rollout_depth": 2}}
 
 
+@pytest.mark.parametrize("map_name", ["usa", "legendary_asia"])
 @pytest.mark.parametrize("name", sorted(REGISTRY))
-def test_shipped_strategy_passes_the_contract(name):
+def test_shipped_strategy_passes_the_contract(name, map_name):
     params = SMALL.get(name, {})
     players = (2, 3, 4, 5) if name != "mcts" else (2, 4)
-    report = check_strategy(factory(name, params), players=players, seeds=(1, 2) if name != "mcts" else (1,))
+    report = check_strategy(factory(name, params), players=players, seeds=(1, 2) if name != "mcts" else (1,),
+                            map_name=map_name)
     assert report.games >= 2 * len(players) + 1
     assert report.decisions > 0
 

@@ -21,8 +21,9 @@ def win_rates(frame: pd.DataFrame) -> "Figure":
     ax = fig.add_subplot()
     y = np.arange(len(table))
     ax.barh(y, table["win_rate"], color="#4c72b0")
-    ax.errorbar(table["win_rate"], y, xerr=[table["win_rate"] - table["win_low"], table["win_high"] - table["win_rate"]],
-                fmt="none", ecolor="black", capsize=3)
+    below = (table["win_rate"] - table["win_low"]).clip(lower=0)  # 0, not -1e-17, at a rate of 0 or 1
+    above = (table["win_high"] - table["win_rate"]).clip(lower=0)
+    ax.errorbar(table["win_rate"], y, xerr=[below, above], fmt="none", ecolor="black", capsize=3)
     ax.set_yticks(y, table["entrant"])
     ax.set_xlabel("win rate (ties shared), 95% Wilson interval")
     players = sorted(frame["num_players"].unique())
@@ -53,19 +54,27 @@ def ticket_completion(frame: pd.DataFrame) -> "Figure":
 
 
 def longest_route(frame: pd.DataFrame) -> "Figure":
+    """How often each entrant takes the end-of-game bonus: the longest trail, or on maps with
+    the Asian Explorer bonus instead, the largest network."""
     scored = frame[frame["total"].notna()]
-    g = scored.groupby("entrant").agg(rate=("longest_bonus", lambda s: (s > 0).mean()), trail=("longest_trail", "mean"))
+    explorer = "explorer_bonus" in scored and scored["explorer_bonus"].notna().any()
+    if explorer:
+        g = scored.groupby("entrant").agg(rate=("explorer_bonus", lambda s: (s > 0).mean()), size=("largest_network", "mean"))
+        label, note, title = "share of games with the explorer bonus", " mean network {:.1f} cities", "Asian Explorer bonus"
+    else:
+        g = scored.groupby("entrant").agg(rate=("longest_bonus", lambda s: (s > 0).mean()), size=("longest_trail", "mean"))
+        label, note, title = "share of games with the longest-trail bonus", " mean trail {:.1f} trains", "Longest continuous route"
     g = g.sort_values("rate")
     fig = _figure(7, 0.5 + 0.45 * len(g))
     ax = fig.add_subplot()
     y = np.arange(len(g))
     ax.barh(y, g["rate"], color="#8172b2")
-    for i, (trail, rate) in enumerate(zip(g["trail"], g["rate"])):
-        ax.annotate(f" mean trail {trail:.1f} trains", (rate, i), va="center", fontsize=7)
+    for i, (size, rate) in enumerate(zip(g["size"], g["rate"])):
+        ax.annotate(note.format(size), (rate, i), va="center", fontsize=7)
     ax.set_yticks(y, g.index)
     ax.set_xlim(0, 1)
-    ax.set_xlabel("share of games with the longest-trail bonus")
-    ax.set_title("Longest continuous route")
+    ax.set_xlabel(label)
+    ax.set_title(title)
     return fig
 
 
@@ -87,7 +96,8 @@ def seat_advantage(frame: pd.DataFrame) -> "Figure":
     ax = fig.add_subplot()
     for n, g in table.groupby("players"):
         x = g["seat"].to_numpy() + (n - 3.5) * 0.08
-        ax.errorbar(x, g["win_rate"], yerr=[g["win_rate"] - g["win_low"], g["win_high"] - g["win_rate"]],
+        ax.errorbar(x, g["win_rate"], yerr=[(g["win_rate"] - g["win_low"]).clip(lower=0),
+                                            (g["win_high"] - g["win_rate"]).clip(lower=0)],
                     fmt="o-", capsize=3, label=f"{n} players")
         ax.axhline(1.0 / n, color="gray", ls=":", lw=1)
     ax.set_xlabel("seat (0 plays first)")

@@ -40,12 +40,21 @@ def entrant_table(frame: pd.DataFrame) -> pd.DataFrame:
             "longest_trail": s["longest_trail"].mean(),
             "longest_bonus_rate": (s["longest_bonus"] > 0).mean() if len(s) else np.nan,
             "trains_left": s["trains_left"].mean(), "turns": s["turns"].mean(),
+            **_explorer(s),
             "forfeits": int(g["forfeit"].sum()), "stalled_games": int(s["stalled"].sum()),
         })
     out = pd.DataFrame(rows)
     if out.empty:
         return out
     return out.sort_values(["win_rate", "entrant"], ascending=[False, True], kind="stable").reset_index(drop=True)
+
+
+def _explorer(s: pd.DataFrame) -> dict[str, float]:
+    """The Asian Explorer bonus columns, on maps that have it."""
+    if "explorer_bonus" not in s or not s["explorer_bonus"].notna().any():
+        return {}
+    return {"explorer_bonus_rate": (s["explorer_bonus"] > 0).mean(), "largest_network": s["largest_network"].mean(),
+            "mountain_routes": s["mountain_routes"].mean()}
 
 
 SCORE_PARTS = ("total", "route_points", "ticket_points", "ticket_points_completed", "ticket_points_failed", "longest_bonus")

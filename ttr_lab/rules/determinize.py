@@ -12,11 +12,16 @@ order of the ticket deck, and the engine's future shuffles.
 
 from __future__ import annotations
 
+import math
 import random
+from typing import TYPE_CHECKING
 
 from ttr_lab.rules.game import game_for
 from ttr_lab.rules.observation import Observation
 from ttr_lab.rules.state import GameState
+
+if TYPE_CHECKING:
+    from ttr_lab.ruleset import Ruleset
 
 _K = 9
 
@@ -54,23 +59,52 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
     if len(pool) != obs.draw_pile_size:
         raise ValueError(f"observation is inconsistent: {len(pool)} unseen cards for a pile of {obs.draw_pile_size}")
 
-    # Tickets: the unseen ones fill opponents' hands and offers and the unknown deck positions.
-    in_game = [t.id for t in obs.board.tickets if t.deck == "regular"]
-    seen = set(obs.tickets) | set(obs.offered) | {t for t in obs.ticket_deck_known if t >= 0}
-    tpool = [t for t in in_game if t not in seen]
-    rng.shuffle(tpool)
+    # Tickets: the unseen ones fill opponents' hands and offers, the unknown deck positions and
+    # the box (rejected at setup on maps that box them). Long tickets are never in the deck:
+    # an opponent holds as many as a uniformly random choice of its setup keep would give.
+    rules = obs.ruleset
+    seen = set(obs.tickets) | set(obs.offered) | {t for t in obs.ticket_deck_known if t >= 0} | set(obs.boxed_known)
+    regular = [t.id for t in obs.board.tickets if t.deck == "regular" and t.id not in seen]
+    longs = [t.id for t in obs.board.tickets if t.deck == "long" and t.id not in seen] if rules.initial_long_tickets else []
+    rng.shuffle(regular)
+    rng.shuffle(longs)
+    kept_at_setup = _setup_keeps(obs)
+    others = [q for q in range(n) if q != me]
+    # An opponent still choosing its setup tickets holds its long ones first in the offer.
+    offer_longs = {
+        q: min(rules.initial_long_tickets, obs.offer_sizes[q]) if q not in kept_at_setup and obs.offer_sizes[q] else 0
+        for q in others
+    }
+    needed = sum(obs.offer_sizes[q] - offer_longs[q] for q in others) + sum(1 for t in obs.ticket_deck_known if t < 0)
+    long_counts = {q: 0 for q in others}
+    for _ in range(64):  # sample, rejecting counts the unseen regular tickets cannot fill
+        draw = {q: _sample_long_count(rules, kept_at_setup.get(q), obs.ticket_counts[q], len(longs), rng) for q in others}
+        if sum(draw.values()) + sum(offer_longs.values()) <= len(longs) and needed + sum(obs.ticket_counts[q] - draw[q] for q in others) <= len(regular):
+            long_counts = draw
+            break
+    else:  # only long tickets can explain what the opponents hold
+        spare = len(longs) - sum(offer_longs.values())
+        for q in others:
+            long_counts[q] = min(rules.initial_long_tickets, obs.ticket_counts[q], spare)
+            spare -= long_counts[q]
     tickets: list[tuple[int, ...]] = []
     offers: list[tuple[int, ...]] = []
     for q in range(n):
         if q == me:
             tickets.append(obs.tickets)
             offers.append(obs.offered)
-        else:
-            tickets.append(tuple(tpool.pop() for _ in range(obs.ticket_counts[q])))
-            offers.append(tuple(tpool.pop() for _ in range(obs.offer_sizes[q])))
-    deck = tuple(t if t >= 0 else tpool.pop() for t in obs.ticket_deck_known)
-    if tpool:
-        raise ValueError(f"observation is inconsistent: {len(tpool)} tickets unaccounted for")
+            continue
+        held = obs.ticket_counts[q]
+        long_count = long_counts[q]
+        mine = [longs.pop() for _ in range(long_count)]
+        mine += [regular.pop() for _ in range(held - long_count)]
+        tickets.append(tuple(mine))
+        offer = [longs.pop() for _ in range(offer_longs[q])]
+        offers.append(tuple(offer + [regular.pop() for _ in range(obs.offer_sizes[q] - offer_longs[q])]))
+    deck = tuple(t if t >= 0 else regular.pop() for t in obs.ticket_deck_known)
+    boxed = tuple(obs.boxed_known) + tuple(longs) + tuple(regular)
+    if regular and rules.initial_rejects != "box":
+        raise ValueError(f"observation is inconsistent: {len(regular)} tickets unaccounted for")
 
     s = object.__new__(GameState)
     s.game = game
@@ -89,6 +123,8 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
     s.offers = offers
     s.ticket_deck = deck
     s.returned_by = tuple(me if t >= 0 else -1 for t in obs.ticket_deck_known)
+    s.boxed = boxed
+    s.boxed_by = (me,) * len(obs.boxed_known) + (-1,) * (len(boxed) - len(obs.boxed_known))
     s.rng = rng.getrandbits(64)  # future shuffles are unknown too
     s.final_turns = obs.final_turns_left
     s.passes = obs.passes_in_a_row
@@ -97,3 +133,30 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
     s.log = obs.log
     s.log_len = obs.history_length
     return s
+
+
+def _setup_keeps(obs: Observation) -> dict[int, int]:
+    """How many tickets each player kept at setup: the first keep of each seat in the history."""
+    from ttr_lab.rules.actions import TicketsKept
+
+    kept: dict[int, int] = {}
+    for event in obs.history:
+        if type(event.action) is TicketsKept and event.player not in kept:
+            kept[event.player] = event.action.count
+        if len(kept) == obs.num_players:
+            break
+    return kept
+
+
+def _sample_long_count(rules: "Ruleset", kept: int | None, held: int, available: int, rng: random.Random) -> int:
+    """Long tickets an opponent holds: hypergeometric, as if it kept ``kept`` of its setup offer
+    at random (``initial_long_tickets`` long among ``initial_tickets`` regular)."""
+    longs = rules.initial_long_tickets
+    if not longs or not available:
+        return 0
+    regulars = rules.initial_tickets
+    if kept is None:
+        kept = min(held, longs + regulars)
+    weights = [math.comb(longs, j) * math.comb(regulars, kept - j) for j in range(0, min(longs, kept) + 1)]
+    j = rng.choices(range(len(weights)), weights=weights)[0]
+    return min(j, held, available)

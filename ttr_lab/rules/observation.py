@@ -50,6 +50,7 @@ class Observation(NamedTuple):
     offer_sizes: tuple[int, ...]  # per seat: how many tickets it is choosing among (public)
     ticket_deck_known: tuple[int, ...]  # per deck position (top first): a ticket this player put back there, else -1
     passes_in_a_row: int
+    boxed_known: tuple[int, ...]  # tickets this player knows are out of the game (it rejected them at setup)
     final_round: bool
     final_turns_left: int  # turns left in the final round, -1 before it starts
     turns: int
@@ -87,6 +88,7 @@ class Observation(NamedTuple):
             "offer_sizes": list(self.offer_sizes),
             "ticket_deck_known": list(self.ticket_deck_known),
             "passes_in_a_row": self.passes_in_a_row,
+            "boxed_known": list(self.boxed_known),
             "final_round": self.final_round,
             "final_turns_left": self.final_turns_left,
             "turns": self.turns,
@@ -113,5 +115,6 @@ def observe(state: "GameState", player: int) -> Observation:
         tuple([tuple(known[e - 9:e]) for e in ends]),
         tuple([len(o) for o in state.offers]),
         tuple([t if r == player else -1 for t, r in zip(state.ticket_deck, state.returned_by)]),
-        state.passes, state.final_turns >= 0, state.final_turns, state.turns, state.log_len, state.log,
+        state.passes, tuple([t for t, r in zip(state.boxed, state.boxed_by) if r == player]),
+        state.final_turns >= 0, state.final_turns, state.turns, state.log_len, state.log,
     )

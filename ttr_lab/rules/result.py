@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,10 @@ class PlayerResult:
     rank: int  # 1 = winner; tied players share a rank
     trains_left: int
     cards_left: int
+    # Only on maps that use them (left out of to_dict otherwise, so USA results stay as they were):
+    largest_network: int | None = None  # most cities in one network of the player's own tracks
+    explorer_bonus: int | None = None  # points from the explorer bonus
+    mountain_routes: int | None = None  # claimed tracks with mountain (X) spaces
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,7 @@ class GameResult:
         # By hand rather than dataclasses.asdict: this runs once per game in every tournament.
         players = []
         for p in self.players:
-            row = {k: getattr(p, k) for k in _PLAYER_FIELDS}
+            row = {k: getattr(p, k) for k in _PLAYER_FIELDS if k not in _OPTIONAL or getattr(p, k) is not None}
             row["tickets"] = [
                 {"ticket": t.ticket, "name": t.name, "points": t.points, "completed": t.completed} for t in p.tickets
             ]
@@ -62,6 +67,7 @@ class GameResult:
 
 
 _PLAYER_FIELDS = tuple(f.name for f in fields(PlayerResult))
+_OPTIONAL = ("largest_network", "explorer_bonus", "mountain_routes")
 
 
 def player_tracks(state: "GameState", player: int) -> list[int]:
@@ -73,7 +79,7 @@ def score_game(state: "GameState") -> GameResult:
     game = state.game
     board, rules = game.board, game.ruleset
     n = game.num_players
-    routes, trails, ticket_rows = [], [], []
+    routes, trails, ticket_rows, networks, mountains = [], [], [], [], []
     for p in range(n):
         mine = [board.tracks[t] for t in player_tracks(state, p)]
         routes.append(sum(game.track_points[t.id] for t in mine))
@@ -84,19 +90,34 @@ def score_game(state: "GameState") -> GameResult:
                          roots[board.tickets[tid].a] == roots[board.tickets[tid].b])
             for tid in state.tickets[p]
         ))
+        touched = {c for t in mine for c in (t.a, t.b)}
+        sizes = Counter(roots[c] for c in touched)
+        networks.append(max(sizes.values(), default=0))
+        mountains.append(sum(1 for t in mine if t.mountain_spaces))
     best = max(trails)
     bonus = [rules.longest_path_bonus if best > 0 and trails[p] == best else 0 for p in range(n)]
+    widest = max(networks)
+    explorer = [rules.explorer_bonus if rules.explorer_bonus and widest > 0 and networks[p] == widest else 0 for p in range(n)]
     ticket_points = [sum(t.points if t.completed else -t.points for t in rows) for rows in ticket_rows]
     completed = [sum(t.completed for t in rows) for rows in ticket_rows]
-    totals = [routes[p] + ticket_points[p] + bonus[p] for p in range(n)]
-    # Ties: more completed tickets first, then holding the longest-trail bonus; else shared.
-    ranks = rank_order([(totals[p], completed[p], bonus[p] > 0) for p in range(n)])
+    totals = [routes[p] + ticket_points[p] + bonus[p] + explorer[p] for p in range(n)]
+    # Ties on points: the ruleset's tie-breaks in order (USA: more completed tickets, then holding
+    # the longest-trail bonus); players still tied share the rank.
+    breakers = {
+        "tickets": completed, "longest": [b > 0 for b in bonus], "explorer": [e > 0 for e in explorer],
+        "mountains": mountains,
+    }
+    ranks = rank_order([(totals[p], *(breakers[k][p] for k in rules.tie_breaks)) for p in range(n)])
+    has_mountains = any(t.mountain_spaces for t in board.tracks)
     players = tuple(
         PlayerResult(
             player=p, route_points=routes[p], tickets=ticket_rows[p], ticket_points=ticket_points[p],
             tickets_completed=completed[p], tickets_failed=len(ticket_rows[p]) - completed[p],
             longest_trail=trails[p], longest_bonus=bonus[p], total=totals[p], rank=ranks[p],
             trains_left=state.trains[p], cards_left=sum(state.hands[p * 9:(p + 1) * 9]),
+            largest_network=networks[p] if rules.explorer_bonus else None,
+            explorer_bonus=explorer[p] if rules.explorer_bonus else None,
+            mountain_routes=mountains[p] if has_mountains else None,
         )
         for p in range(n)
     )

@@ -32,6 +32,8 @@ def snapshot(state: "GameState") -> dict[str, Any]:
         "offered_tickets": [list(o) for o in state.offers],
         "ticket_deck": list(state.ticket_deck),  # top first
         "ticket_deck_returned_by": list(state.returned_by),  # per position: who put it back, or -1
+        "boxed_tickets": list(state.boxed),  # out of the game
+        "boxed_by": list(state.boxed_by),  # who rejected each at setup, or -1 (never dealt)
         "trains": list(state.trains),
         "claimed": {str(t): o for t, o in enumerate(state.owner) if o >= 0},
         "route_points": list(state.points),
@@ -89,6 +91,8 @@ def restore(board: "Board", snap: dict[str, Any], ruleset: "Ruleset | None" = No
     s.returned_by = tuple(int(r) for r in snap.get("ticket_deck_returned_by") or [-1] * len(s.ticket_deck))
     if len(s.returned_by) != len(s.ticket_deck):
         raise ValueError("snapshot's ticket_deck_returned_by must have one entry per ticket in the deck")
+    s.boxed = tuple(int(t) for t in snap.get("boxed_tickets") or ())
+    s.boxed_by = tuple(int(r) for r in snap.get("boxed_by") or [-1] * len(s.boxed))
     s.rng = int(snap.get("rng_state", 0))
     s.final_turns = int(snap.get("final_turns_left", 0 if snap.get("final_round") else -1))
     s.passes = int(snap.get("passes_in_a_row", 0))
@@ -105,7 +109,7 @@ def restore(board: "Board", snap: dict[str, Any], ruleset: "Ruleset | None" = No
         raise ValueError("snapshot has an empty draw pile beside a non-empty discard pile; the rules reshuffle at once")
     if len(s.market) < game.ruleset.market_size and s.pile:
         raise ValueError("snapshot has a short market while the draw pile holds cards; the rules refill at once")
-    tickets = [t for held in s.tickets for t in held] + [t for o in s.offers for t in o] + list(s.ticket_deck)
+    tickets = [t for held in s.tickets for t in held] + [t for o in s.offers for t in o] + list(s.ticket_deck) + list(s.boxed)
     if len(tickets) != len(set(tickets)):
         raise ValueError("snapshot lists a ticket twice")
     return s

@@ -36,7 +36,8 @@ class GameState(StateViews):
 
     __slots__ = (
         "game", "phase", "player", "hands", "known", "pile", "discard", "market", "owner",
-        "open_groups", "trains", "points", "tickets", "offers", "ticket_deck", "returned_by", "rng", "final_turns",
+        "open_groups", "trains", "points", "tickets", "offers", "ticket_deck", "returned_by", "boxed", "boxed_by",
+        "rng", "final_turns",
         "passes", "turns", "stalled", "log", "log_len",
     )
 
@@ -67,11 +68,20 @@ class GameState(StateViews):
         deck = [t.id for t in game.board.tickets if t.deck == "regular"]
         s.rng = shuffle(deck, s.rng)
         deal = rules.initial_tickets
-        s.offers = [tuple(deck[p * deal:(p + 1) * deal]) for p in range(n)]
+        longs: list[int] = []
+        if rules.initial_long_tickets:  # e.g. Legendary Asia: a long ticket first in each offer
+            longs = [t.id for t in game.board.tickets if t.deck == "long"]
+            s.rng = shuffle(longs, s.rng)
+        k = rules.initial_long_tickets
+        s.offers = [tuple(longs[p * k:(p + 1) * k] + deck[p * deal:(p + 1) * deal]) for p in range(n)]
         s.ticket_deck = tuple(deck[n * deal:])
         # Per deck position, the seat that put that ticket back (-1: never seen): a player knows
         # where the tickets it returned lie, since the deck is drawn from the top only.
         s.returned_by = (-1,) * len(s.ticket_deck)
+        # Tickets out of the game (long tickets nobody was dealt; rejected ones when the ruleset
+        # sends them to the box), and who put each there (-1: nobody saw it).
+        s.boxed = tuple(longs[n * k:])
+        s.boxed_by = (-1,) * len(s.boxed)
         s.final_turns = -1
         s.passes = 0
         s.turns = 0
@@ -102,6 +112,8 @@ class GameState(StateViews):
         c.offers = self.offers[:]
         c.ticket_deck = self.ticket_deck
         c.returned_by = self.returned_by
+        c.boxed = self.boxed
+        c.boxed_by = self.boxed_by
         c.rng = self.rng
         c.final_turns = self.final_turns
         c.passes = self.passes
@@ -365,8 +377,12 @@ class GameState(StateViews):
         self.tickets[p] = self.tickets[p] + kept
         self.offers = self.offers[:]
         self.offers[p] = ()
-        self.ticket_deck = self.ticket_deck + returned  # to the bottom
-        self.returned_by = self.returned_by + (p,) * len(returned)
+        if self.phase == _SETUP and rules.initial_rejects == "box":
+            self.boxed = self.boxed + returned
+            self.boxed_by = self.boxed_by + (p,) * len(returned)
+        else:
+            self.ticket_deck = self.ticket_deck + returned  # to the bottom
+            self.returned_by = self.returned_by + (p,) * len(returned)
         self._log(TicketsKept(len(kept)))
         if self.phase == _SETUP:
             if p + 1 < self.game.num_players:

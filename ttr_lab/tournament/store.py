@@ -36,6 +36,8 @@ SCHEMA = pa.schema([
     ("rank", pa.int64()), ("win", pa.float64()), ("trains_left", pa.int64()), ("cards_left", pa.int64()),
     ("turns", pa.int64()), ("stalled", pa.bool_()), ("forfeit", pa.bool_()), ("error", pa.string()),
     ("decisions", pa.int64()), ("think_seconds", pa.float64()), ("tracks", pa.list_(pa.int64())),
+    # Only on maps that use them (null otherwise):
+    ("explorer_bonus", pa.int64()), ("largest_network", pa.int64()), ("mountain_routes", pa.int64()),
 ])
 
 

@@ -136,6 +136,8 @@ def _rows(
             "trains_left": p["trains_left"], "cards_left": p["cards_left"],
             "turns": result["turns"], "stalled": result["stalled"], "forfeit": False, "error": "",
             "tracks": tracks[seat],
+            "explorer_bonus": p.get("explorer_bonus"), "largest_network": p.get("largest_network"),
+            "mountain_routes": p.get("mountain_routes"),
         })
         out.append(row)
     return out
@@ -156,6 +158,7 @@ def _forfeit_rows(board: Board, entrants: Sequence[dict[str, Any]], spec: GameSp
             "rank": n if lost else 1, "win": 0.0 if lost else 1.0 / (n - 1),
             "trains_left": None, "cards_left": None, "turns": None, "stalled": False,
             "forfeit": lost, "error": message, "tracks": [],
+            "explorer_bonus": None, "largest_network": None, "mountain_routes": None,
         })
         out.append(row)
     return out
