@@ -26,12 +26,21 @@ from ttr_lab.rules.observation import Observation
 
 class Greedy:
     name = "greedy"
+    # Ranges worth searching (``ttr-lab tune``); the defaults lie inside them.
+    TUNABLE = {
+        "ticket_bonus": {"low": 0.0, "high": 15.0},
+        "min_points": {"low": 1, "high": 7},
+        "locomotive_weight": {"low": 0.2, "high": 3.0, "log": True},
+    }
 
-    def __init__(self, *, ticket_bonus: float = 3.0, min_points: int = 1) -> None:
+    def __init__(self, *, ticket_bonus: float = 3.0, min_points: int = 1, locomotive_weight: float = 0.9) -> None:
         """``ticket_bonus``: extra value of a track on a ticket's shortest route;
-        ``min_points``: ignore claims worth fewer route points than this (unless on a ticket route)."""
+        ``min_points``: ignore claims worth fewer route points than this (unless on a ticket route);
+        ``locomotive_weight``: what taking a face-up locomotive (a whole turn) is worth, against
+        one card of the colour it wants (1.0) and an unseen blind card (about 0.2)."""
         self.ticket_bonus = ticket_bonus
         self.min_points = min_points
+        self.locomotive_weight = locomotive_weight
         self.plans = PlanCache(orders=1)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
@@ -90,4 +99,4 @@ class Greedy:
         if target is not None:
             colour = net.colour[target]
             weights[most if colour == GRAY else colour] = 1.0
-        return choose_draw(obs, legal, weights, locomotive_weight=0.9)
+        return choose_draw(obs, legal, weights, locomotive_weight=self.locomotive_weight)

@@ -60,6 +60,16 @@ class _Node:
 
 class MCTS:
     name = "mcts"
+    # Ranges worth searching (``ttr-lab tune``); the defaults lie inside them. The budget
+    # (``steps``) is left out: more is stronger and slower, so fix it in the config's ``params``.
+    TUNABLE = {
+        "exploration": {"low": 1.0, "high": 40.0, "log": True},
+        "widening": {"low": 0.25, "high": 0.8},
+        "confidence": {"low": 0.0, "high": 2.5},
+        "turn_confidence": {"low": 0.0, "high": 4.0},
+        "endgame_trains": {"low": 0, "high": 25},
+        "tickets_when_tracks_left": {"low": 0, "high": 5},
+    }
 
     def __init__(
         self,

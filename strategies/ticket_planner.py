@@ -37,6 +37,17 @@ from ttr_lab.rules.observation import Observation
 
 class TicketPlanner:
     name = "ticket_planner"
+    # Ranges worth searching (``ttr-lab tune``); the defaults lie inside them. ``plan_orders`` and
+    # ``keep_orders`` trade speed for a little strength, so they are left out.
+    TUNABLE = {
+        "plan_budget": {"low": 0.5, "high": 1.0},
+        "ticket_cost_weight": {"low": 0.0, "high": 1.5},
+        "draw_tickets_min_trains": {"low": 5, "high": 35},
+        "endgame_trains": {"low": 0, "high": 15},
+        "locomotive_deficit": {"low": 1, "high": 6},
+        "points_min_length": {"low": 1, "high": 6},
+        "card_weight": {"low": 0.0, "high": 2.0},
+    }
 
     def __init__(
         self,

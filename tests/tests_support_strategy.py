@@ -65,3 +65,17 @@ class KillsItsWorker(Random):
             open(self.marker, "w").close()
             os._exit(1)
         return super().act(observation, legal_actions, rng)
+
+
+class Fragile(Random):
+    """Crashes at its first decision when ``nerve`` is above 0.8: a parameter setting that breaks."""
+
+    name = "fragile"
+
+    def __init__(self, *, nerve: float = 0.5) -> None:
+        self.nerve = nerve
+
+    def act(self, observation, legal_actions, rng):
+        if self.nerve > 0.8:
+            raise RuntimeError(f"nerve {self.nerve} is too much")
+        return super().act(observation, legal_actions, rng)

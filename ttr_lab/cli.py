@@ -81,6 +81,33 @@ def tournament(
         raise typer.Exit(code=1)
 
 
+@app.command()
+def tune(
+    config: Path = typer.Argument(..., help="Tuning config (YAML), e.g. configs/tune-greedy.yaml."),
+    trials: Optional[int] = typer.Option(None, help="Number of trials (a rerun with more goes on from the stored ones)."),
+    games: Optional[int] = typer.Option(None, "--games", help="Games per trial (rounded up to whole deals)."),
+    validation_games: Optional[int] = typer.Option(None, "--validation-games", help="Games of each validation match."),
+    search: Optional[str] = typer.Option(None, help="tpe, random or grid."),
+    workers: Optional[int] = typer.Option(None, help="Trials at once (default: every CPU)."),
+    address: Optional[str] = typer.Option(None, help="An existing Ray cluster (host:port or auto)."),
+    out: Optional[str] = typer.Option(None, "--out", help="Output folder."),
+    backend: Optional[str] = typer.Option(None, help="ray or serial."),
+    seed: Optional[int] = typer.Option(None, help="Seed of the trial deals and the sampler."),
+) -> None:
+    """Tune a strategy's parameters: seeded trials on Ray Tune, the best validated on fresh seeds."""
+    from ttr_lab.tuning import load_config, run_tuning
+
+    overrides = {"trials": trials, "games_per_trial": games, "validation_games": validation_games, "search": search,
+                 "workers": workers, "address": address, "output": out, "backend": backend, "seed": seed}
+    try:
+        cfg = load_config(config, overrides)
+        run = run_tuning(cfg)
+    except TTRLabError as exc:
+        _fail(exc)
+    if run.interrupted:
+        raise typer.Exit(code=130)
+
+
 @app.command("report")
 def report_command(
     results: Path = typer.Argument(..., help="A tournament's output folder."),
@@ -127,6 +154,7 @@ def strategies() -> None:
     import sys
 
     from strategies.registry import REGISTRY, describe_parameters, resolve
+    from ttr_lab.tuning.space import documented_ranges
 
     for name in REGISTRY:
         cls = resolve(name)
@@ -134,6 +162,9 @@ def strategies() -> None:
         summary = doc.strip().splitlines()[0] if doc.strip() else ""
         typer.echo(f"{name:20s} {summary}")
         typer.echo(f"{'':20s} parameters: {describe_parameters(cls)}")
+        ranges = documented_ranges(cls)
+        if ranges:
+            typer.echo(f"{'':20s} worth tuning: {'; '.join(r.describe() for r in ranges.values())}")
 
 
 @bench_app.command("engine")

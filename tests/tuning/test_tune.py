@@ -1,0 +1,217 @@
+"""``ttr-lab tune``: configs, trials, resuming, validation and the outputs, on tiny budgets."""
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from ttr_lab.errors import ConfigError
+from ttr_lab.tournament.config import parse_config as parse_tournament
+from ttr_lab.tuning import parse_config, run_tuning
+from ttr_lab.tuning.objective import MatchSpec, evaluate, measure
+from ttr_lab.tuning.runner import match_spec
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def config(tmp_path, **changes):
+    data = {
+        "name": "tiny", "strategy": "greedy", "players": 2, "opponents": ["greedy"], "games_per_trial": 4,
+        "trials": 3, "search": "random", "validation_games": 4, "seed": 5, "backend": "serial",
+        "output": str(tmp_path / "out"),
+    }
+    data.update(changes)
+    return parse_config(data, "tiny.yaml")
+
+
+def lines(folder, timed=True):
+    """The stored trials; without ``timed``, less the thinking time (the one measured field)."""
+    out = [json.loads(line) for line in (Path(folder) / "trials.jsonl").read_text().splitlines()]
+    if not timed:
+        for t in out:
+            if t["measure"]:
+                t["measure"]["seconds_per_decision"] = 0
+    return out
+
+
+def untimed(measure):
+    return {**measure.to_dict(), "seconds_per_decision": 0}
+
+
+def test_a_tiny_serial_run_writes_every_output(tmp_path):
+    cfg = config(tmp_path)
+    run = run_tuning(cfg)
+    out = Path(cfg.output)
+    for name in ("tune.json", "trials.jsonl", "trials.csv", "validation.json", "objective.png", "best.yaml", "report.md"):
+        assert (out / name).is_file(), name
+    trials = lines(out)
+    assert len(trials) == 3 and not any(t["error"] for t in trials)
+    # The first trial is the default; greedy against itself on rotated seats wins exactly half.
+    assert trials[0]["params"] == {"ticket_bonus": 3.0, "min_points": 1, "locomotive_weight": 0.9}
+    assert trials[0]["measure"]["objective"] == 0.5 and trials[0]["measure"]["margin"] == 0.0
+    for t in trials:
+        m = t["measure"]
+        assert m["games"] == 4 and m["low"] <= m["objective"] <= m["high"]
+        assert 0 <= m["objective"] <= 1
+        assert 0.0 <= t["params"]["ticket_bonus"] <= 15.0 and 1 <= t["params"]["min_points"] <= 7
+    best = max(trials, key=lambda t: t["measure"]["objective"])
+    assert run.best.params == best["params"]
+    # The snippet is a ready-to-use entrant with the (rounded) best parameters.
+    entrant = yaml.safe_load((out / "best.yaml").read_text())[0]
+    assert entrant["strategy"] == "greedy" and entrant["params"] == run.best_params
+    for k, v in best["params"].items():
+        assert math.isclose(entrant["params"][k], v, rel_tol=1e-3)
+    parse_tournament({"players": 2, "entrants": [entrant, {"name": "g", "strategy": "greedy"}]})
+    v = json.loads((out / "validation.json").read_text())
+    assert v["head_to_head"]["games"] == 4 and v["head_to_head"]["low"] <= v["head_to_head"]["tuned_ahead"] <= v["head_to_head"]["high"]
+    assert v["tuned_vs_field"]["games"] == 4 and v["default_vs_field"]["objective"] == 0.5
+    frame = pd.read_csv(out / "trials.csv")
+    assert list(frame["trial"]) == [1, 2, 3] and frame["is_default"].tolist() == [True, False, False]
+
+
+def test_a_trial_is_the_objective_of_its_games(tmp_path):
+    cfg = config(tmp_path, objective="score_margin", games_per_trial=6)
+    spec = match_spec(cfg)
+    assert len(spec.games) == 6 and {g.seats for g in spec.games} == {(0, 1), (1, 0)}
+    m = evaluate(spec, {"min_points": 5})
+    assert m.objective == m.margin and m.games == 6 and m.low <= m.margin <= m.high
+    # The same parameters on the same deals give the same measure, whatever ran before.
+    assert untimed(evaluate(spec, {"min_points": 5})) == untimed(m)
+
+
+def test_measure_by_hand():
+    def game(gid, deal, totals, ranks):
+        return [{"game_id": gid, "deal": deal, "entrant": e, "total": t, "rank": r, "win": 1.0 if r == 1 else 0.0,
+                 "tickets_completed": 1, "tickets_held": 2, "think_seconds": 0.1, "decisions": 10}
+                for e, t, r in zip(("candidate", "other", "third"), totals, ranks)]
+    rows = game("a", 0, (50, 40, 30), (1, 2, 3)) + game("b", 0, (20, 40, 10), (2, 1, 3)) + game("c", 1, (60, 30, 59), (1, 3, 2))
+    m = measure(rows, "candidate", "score_margin")
+    assert m.games == 3 and math.isclose(m.win_rate, 2 / 3)
+    assert math.isclose(m.margin, (10 - 20 + 1) / 3)
+    # The interval is over deal means (-5 and 1): two deals.
+    assert m.low < -2 < m.high and math.isclose((m.low + m.high) / 2, -2)
+    assert m.completion == 0.5 and math.isclose(m.seconds_per_decision, 0.01)
+
+
+def test_rerunning_resumes_and_a_different_run_is_refused(tmp_path):
+    run_tuning(config(tmp_path, trials=2))
+    first = lines(tmp_path / "out")
+    run = run_tuning(config(tmp_path, trials=4))
+    assert run.ran_now == 2
+    now = lines(tmp_path / "out")
+    assert now[:2] == first and len(now) == 4
+    assert len({json.dumps(t["params"], sort_keys=True) for t in now}) == 4  # no proposal replayed
+    with pytest.raises(ConfigError, match="different tuning run"):
+        run_tuning(config(tmp_path, trials=4, games_per_trial=6))
+
+
+def test_the_same_config_gives_the_same_trials(tmp_path):
+    run_tuning(config(tmp_path, search="tpe", output=str(tmp_path / "a")))
+    run_tuning(config(tmp_path, search="tpe", output=str(tmp_path / "b")))
+    assert lines(tmp_path / "a", timed=False) == lines(tmp_path / "b", timed=False)
+
+
+def test_grid_search_covers_the_grid_and_a_crashing_setting_fails_alone(tmp_path):
+    cfg = config(tmp_path, strategy="tests_support_strategy:Fragile", opponents=["random"], search="grid",
+                 search_space={"nerve": {"low": 0.0, "high": 1.0}}, trials=10)
+    run = run_tuning(cfg)
+    trials = lines(cfg.output)
+    assert sorted(t["params"]["nerve"] for t in trials) == [0.0, 0.5, 1.0]  # capped at the grid's size
+    failed = [t for t in trials if t["error"]]
+    assert [t["params"]["nerve"] for t in failed] == [1.0]
+    assert "forfeited" in failed[0]["error"] and "nerve 1.0 is too much" in failed[0]["error"]
+    assert run.best.params["nerve"] in (0.0, 0.5)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"strategy": "nonsense"}, "unknown strategy 'nonsense'"),
+    ({"search_space": {"bogus": {"low": 0, "high": 1}}}, "has no parameter 'bogus'"),
+    ({"search_space": {"ticket_bonus": {"low": 2.0, "high": 1.0}}}, "low (2.0) must be below high (1.0)"),
+    ({"search_space": {"ticket_bonus": {"low": 0.0, "high": 1.0, "log": True}}}, "log range needs low > 0"),
+    ({"search_space": {"ticket_bonus": {"lo": 0.0}}}, "unknown key lo"),
+    ({"search_space": {"min_points": {"low": 0.5, "high": 3.5}}}, "min_points"),
+    ({"params": {"ticket_bonus": 2.0}, "search_space": ["ticket_bonus"]}, "both fixed in params and searched"),
+    ({"strategy": "random"}, "documents no tunable ranges"),
+    ({"objective": "glory"}, "objective"),
+    ({"search": "genetic"}, "search"),
+    ({"opponents": []}, "opponents"),
+    ({"opponents": [{"strategy": "greedy", "params": {"speed": 2}}]}, "opponents.0: strategy 'greedy' has no parameter 'speed'"),
+    ({"players": 6}, "players"),
+    ({"surprise": 1}, "surprise: unknown key"),
+])
+def test_config_mistakes_are_one_line_errors(tmp_path, changes, message):
+    with pytest.raises(ConfigError) as info:
+        config(tmp_path, **changes)
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_command_line_on_a_tiny_budget(tmp_path):
+    out = tmp_path / "cli"
+    done = subprocess.run(
+        [sys.executable, "-m", "ttr_lab", "tune", str(ROOT / "configs" / "tune-greedy.yaml"), "--backend", "serial",
+         "--trials", "2", "--games", "2", "--validation-games", "2", "--out", str(out)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "best parameters" in done.stdout and "- name: greedy-tuned" in done.stdout
+    assert (out / "objective.png").stat().st_size > 1000
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("strategy: greedy\nopponents: [greedy]\nsearch_space: {ticket_bonus: {low: 1, high: x}}\n")
+    done = subprocess.run([sys.executable, "-m", "ttr_lab", "tune", str(bad)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "'high' must be a number" in done.stderr
+
+
+@pytest.mark.parametrize("name", ["greedy", "ticket_planner", "mcts"])
+def test_documented_ranges_hold_the_defaults_and_play_at_their_ends(name):
+    from strategies.registry import build, parameters, resolve
+    from ttr_lab import load_board, play_game
+    from ttr_lab.tuning.space import corners, documented_ranges
+
+    cls = resolve(name)
+    ranges = documented_ranges(cls)
+    assert len(ranges) >= 2
+    signature = parameters(cls)
+    for n, r in ranges.items():
+        default = signature[n].default
+        assert r.low <= default <= r.high, n
+        assert r.is_int == isinstance(default, int), n
+    fixed = {"steps": 150} if name == "mcts" else {}
+    board = load_board("usa")
+    for corner in corners(ranges):
+        record = play_game(board, [build(name, {**fixed, **corner}), build("greedy")], seed=3)
+        assert record.result["turns"] > 0
+
+
+@pytest.mark.ray
+def test_ray_tune_gives_the_serial_objectives_and_survives_a_killed_trial(tmp_path):
+    marker = tmp_path / "killed-once"
+    opponent = {"strategy": "tests_support_strategy:KillsItsWorker", "params": {"marker": str(marker)}}
+    cfg = config(tmp_path, backend="ray", workers=2, trials=3, opponents=[opponent], games_per_trial=4)
+    run = run_tuning(cfg)
+    assert marker.exists()  # a worker died during some trial; the trial ran again
+    trials = lines(cfg.output)
+    assert len(trials) == 3 and not any(t["error"] for t in trials)
+    spec = match_spec(cfg)
+    for t in trials:
+        assert untimed(evaluate(spec, t["params"])) == {**t["measure"], "seconds_per_decision": 0}
+    assert run.validation["head_to_head"]["games"] == 4
+    # More trials on Ray go on from the stored ones.
+    run = run_tuning(config(tmp_path, backend="ray", workers=2, trials=4, opponents=[opponent], games_per_trial=4))
+    assert run.ran_now == 1 and len(lines(cfg.output)) == 4
+
+
+@pytest.mark.ray
+def test_on_ray_a_crashing_setting_fails_its_trial_only(tmp_path):
+    cfg = config(tmp_path, strategy="tests_support_strategy:Fragile", opponents=["random"], search="grid",
+                 search_space={"nerve": {"low": 0.0, "high": 1.0}}, trials=10, backend="ray", workers=2)
+    run = run_tuning(cfg)
+    trials = lines(cfg.output)
+    assert sorted(t["params"]["nerve"] for t in trials) == [0.0, 0.5, 1.0]
+    failed = [t for t in trials if t["error"]]
+    assert [t["params"]["nerve"] for t in failed] == [1.0] and "nerve 1.0 is too much" in failed[0]["error"]
+    assert run.best.params["nerve"] in (0.0, 0.5) and run.validation["head_to_head"]["games"] == 4

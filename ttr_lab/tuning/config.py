@@ -1,0 +1,183 @@
+"""Tuning configuration: YAML checked by pydantic; every mistake is a one-line ConfigError.
+
+    name: tune-greedy
+    strategy: greedy               # registered name or module:Class
+    params: {}                     # fixed constructor arguments (not searched)
+    search_space:                  # omitted: every range the strategy documents (TUNABLE)
+      ticket_bonus: {low: 0.0, high: 15.0}
+      min_points: default          # the documented range
+    players: 2
+    opponents: [greedy]            # the field; seats after the tuned one are filled in turn
+    games_per_trial: 200           # seeded, seat-rotated; rounded up to whole deals
+    objective: win_rate            # win_rate | score_margin (own total minus the best other)
+    trials: 24
+    search: tpe                    # tpe (Bayesian, Optuna) | random | grid
+    grid_points: 3                 # grid: values per numeric parameter
+    include_default: true          # the first trial plays the default parameters
+    validation_games: 400          # fresh seeds: tuned against default, and each against the field
+    seed: 1
+    output: results/tune-greedy
+    backend: ray                   # ray (Ray Tune) | serial
+    address: null                  # an existing Ray cluster, else a local Ray
+    workers: null                  # trials at once (default: every CPU)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from pathlib import Path
+from typing import Any, Literal, Optional, Union
+
+import pydantic
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ttr_lab.errors import ConfigError
+from ttr_lab.tournament.config import _one_line
+from ttr_lab.tuning.space import ParamRange, corners, grid_size, resolve_space
+
+
+class OpponentConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    strategy: str = Field(min_length=1)
+    params: dict[str, Any] = Field(default_factory=dict)
+    name: Optional[str] = None
+
+
+class TuneConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = "tune"
+    strategy: str = Field(min_length=1)
+    params: dict[str, Any] = Field(default_factory=dict)
+    search_space: Union[dict[str, Any], list[str], None] = None
+    map: str = "usa"
+    players: int = Field(default=2, ge=2, le=5)
+    opponents: list[Union[str, OpponentConfig]] = Field(min_length=1)
+    games_per_trial: int = Field(default=200, ge=1)
+    objective: Literal["win_rate", "score_margin"] = "win_rate"
+    trials: int = Field(default=20, ge=1)
+    search: Literal["tpe", "random", "grid"] = "tpe"
+    grid_points: int = Field(default=3, ge=1, le=20)
+    include_default: bool = True
+    validation_games: int = Field(default=400, ge=1)
+    seed: int = 0
+    output: str = "results/tune"
+    backend: Literal["ray", "serial"] = "ray"
+    address: Optional[str] = None
+    workers: Optional[int] = Field(default=None, ge=1)
+    runtime_env: Optional[dict[str, Any]] = None
+
+    @field_validator("opponents")
+    @classmethod
+    def _as_configs(cls, items: list[Any]) -> list[OpponentConfig]:
+        return [OpponentConfig(strategy=i) if isinstance(i, str) else i for i in items]
+
+    # Filled in by parse_config once the strategy is resolved.
+    _space: dict[str, ParamRange] = pydantic.PrivateAttr(default_factory=dict)
+
+    @property
+    def space(self) -> dict[str, ParamRange]:
+        return self._space
+
+    def opponent_entrants(self) -> list[dict[str, Any]]:
+        """The field as tournament entrants, with unique names."""
+        out, seen = [], set()
+        for o in self.opponents:
+            base = o.name or o.strategy.rsplit(":", 1)[-1]
+            name, k = base, 2
+            while name in seen or name in ("tuned", "default", "candidate"):
+                name, k = f"{base}-{k}", k + 1
+            seen.add(name)
+            out.append({"name": name, "strategy": o.strategy, "params": dict(o.params)})
+        return out
+
+    def seats(self) -> tuple[int, ...]:
+        """The table before rotation: the tuned strategy (entrant 0), then the field in turn."""
+        k = len(self.opponents)
+        return (0,) + tuple(1 + i % k for i in range(self.players - 1))
+
+    def deals(self, games: int) -> int:
+        return max(1, math.ceil(games / self.players))
+
+    def effective_trials(self) -> int:
+        if self.search == "grid":
+            return min(self.trials, grid_size(self.space, self.grid_points))
+        return self.trials
+
+    def identity(self) -> dict[str, Any]:
+        """What defines the trials (not how many, nor where they run): a rerun must match to resume."""
+        return {
+            "strategy": self.strategy, "params": self.params, "map": self.map, "players": self.players,
+            "opponents": self.opponent_entrants(), "games_per_trial": self.games_per_trial,
+            "objective": self.objective, "search": self.search, "grid_points": self.grid_points,
+            "include_default": self.include_default, "seed": self.seed,
+            "space": {n: r.describe() for n, r in self.space.items()},
+        }
+
+    def identity_hash(self) -> str:
+        return hashlib.sha256(json.dumps(self.identity(), sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def parse_config(data: Any, source: str = "config", overrides: dict[str, Any] | None = None) -> TuneConfig:
+    """A checked tuning config from plain data (e.g. parsed YAML), with command-line ``overrides``."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: expected a mapping of settings, got {type(data).__name__}")
+    merged = dict(data)
+    merged.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    try:
+        config = TuneConfig.model_validate(merged)
+    except pydantic.ValidationError as exc:
+        raise ConfigError(_one_line(exc, source)) from None
+    _check(config, source)
+    return config
+
+
+def _check(config: TuneConfig, source: str) -> None:
+    from strategies.registry import resolve, validate_parameters
+    from ttr_lab.board import load_board
+
+    try:
+        load_board(config.map)
+    except Exception as exc:  # noqa: BLE001 - any failure to load is a config problem
+        raise ConfigError(f"{source}: map: {exc}") from None
+    try:
+        cls = resolve(config.strategy)
+        validate_parameters(config.strategy, cls, config.params)
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: strategy: {exc}") from None
+    space = resolve_space(config.strategy, cls, config.search_space, f"{source}: search_space")
+    fixed = set(space) & set(config.params)
+    if fixed:
+        raise ConfigError(f"{source}: {', '.join(sorted(fixed))} both fixed in params and searched in search_space; choose one")
+    # The ends of every range must be values the strategy accepts, before any trial runs.
+    for corner in corners(space):
+        try:
+            validate_parameters(config.strategy, cls, {**config.params, **corner})
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: search_space: {exc}") from None
+    config._space = space
+    for i, o in enumerate(config.opponents):
+        try:
+            validate_parameters(o.strategy, resolve(o.strategy), o.params)
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: opponents.{i}: {exc}") from None
+
+
+def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TuneConfig:
+    """Read and check a YAML tuning config."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"{path}: not valid YAML{where}: {getattr(exc, 'problem', exc)}") from None
+    return parse_config(data, str(path), overrides)

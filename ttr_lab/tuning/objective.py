@@ -1,0 +1,178 @@
+"""What one trial measures: the tuned strategy, with one set of parameters, against the field.
+
+Every trial plays the *same* deals (seeded from the config's seed), each under every cyclic
+rotation of the seats, so trials differ only by their parameters (common random numbers): a
+difference between two trials is the parameters', not the cards'. The price is that the best
+trial is partly lucky on those deals, which is why the tuned strategy is validated afterwards
+on fresh seeds.
+
+Objectives (higher is better):
+- ``win_rate``: the share of games it wins (a tie for first shares the win), with a Wilson
+  95% interval over games.
+- ``score_margin``: its total minus the best other player's total, averaged; the 95% interval
+  is a t-interval over deal means (the rotations of one deal share its cards, so they are not
+  independent games).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any, Mapping, Sequence
+
+from ttr_lab.errors import TTRLabError
+from ttr_lab.evaluation import wilson
+from ttr_lab.rng import derive_seed
+from ttr_lab.tournament.design import GameSpec, seatings
+
+CANDIDATE = "candidate"
+
+
+class TrialError(TTRLabError, RuntimeError):
+    """A trial could not be measured (a strategy crashed or made an illegal move)."""
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """Everything a trial plays except the searched parameters (plain, picklable data)."""
+
+    strategy: str
+    fixed: dict[str, Any]
+    opponents: list[dict[str, Any]]  # {name, strategy, params}
+    seats: tuple[int, ...]  # entrant 0 is the tuned strategy
+    deals: int
+    seed: int
+    map_name: str
+    objective: str
+    games: list[GameSpec] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.games:
+            self.games.extend(game_specs(self.seats, self.deals, self.seed))
+
+
+def game_specs(seats: tuple[int, ...], deals: int, seed: int, prefix: str = "d") -> list[GameSpec]:
+    """Deal ``d`` (seed derived from ``seed`` and ``d``) under every cyclic rotation of ``seats``."""
+    out = []
+    for deal in range(deals):
+        deal_seed = derive_seed(seed, deal)
+        for si, table in enumerate(seatings(seats, "cyclic")):
+            out.append(GameSpec(f"{prefix}{deal}-s{si}", deal, deal_seed, 0, si, table))
+    return out
+
+
+def entrant_rows(entrants: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Entrants in the form the tournament's game player expects."""
+    from ttr_lab.tournament.config import EntrantConfig
+
+    out = []
+    for e in entrants:
+        cfg = EntrantConfig(name=e["name"], strategy=e["strategy"], params=dict(e["params"]))
+        out.append({**cfg.model_dump(), "params_json": cfg.params_json(), "params_hash": cfg.params_hash()})
+    return out
+
+
+def play(entrants: Sequence[Mapping[str, Any]], games: Sequence[GameSpec], map_name: str) -> list[dict[str, Any]]:
+    """Play ``games`` in this process; one row per player per game. A forfeit raises TrialError."""
+    from ttr_lab.board import load_board
+    from ttr_lab.tournament.worker import play_batch
+
+    rows, _ = play_batch(load_board(map_name), entrant_rows(entrants), games, None, False)
+    check_forfeits(rows)
+    return rows
+
+
+def check_forfeits(rows: Sequence[Mapping[str, Any]]) -> None:
+    for r in rows:
+        if r["forfeit"]:
+            raise TrialError(f"game {r['game_id']}: {r['entrant']} ({r['strategy']}) forfeited: {r['error']}")
+
+
+@dataclass(frozen=True)
+class Measure:
+    objective: float
+    low: float
+    high: float
+    games: int
+    win_rate: float
+    win_low: float
+    win_high: float
+    margin: float
+    margin_low: float
+    margin_high: float
+    mean_score: float
+    completion: float
+    seconds_per_decision: float
+
+    def to_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+def t_interval(values: Sequence[float]) -> tuple[float, float]:
+    """95% t-interval of the mean (NaN when there are fewer than two values)."""
+    from scipy import stats
+
+    n = len(values)
+    if n < 2:
+        return (math.nan, math.nan)
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
+    return (mean - half, mean + half)
+
+
+def measure(rows: Sequence[Mapping[str, Any]], entrant: str, objective: str) -> Measure:
+    """The objective of ``entrant`` over the games in ``rows`` (one row per player per game)."""
+    by_game: dict[str, list[Mapping[str, Any]]] = {}
+    for r in rows:
+        by_game.setdefault(r["game_id"], []).append(r)
+    wins, games, scores, done, held, secs, decisions = 0.0, 0, [], 0, 0, 0.0, 0
+    margins_by_deal: dict[int, list[float]] = {}
+    for game in by_game.values():
+        for mine in (r for r in game if r["entrant"] == entrant):
+            games += 1
+            wins += mine["win"]
+            scores.append(mine["total"])
+            best_other = max(r["total"] for r in game if r is not mine)
+            margins_by_deal.setdefault(mine["deal"], []).append(mine["total"] - best_other)
+            done += mine["tickets_completed"]
+            held += mine["tickets_held"]
+            secs += mine["think_seconds"]
+            decisions += mine["decisions"]
+    if not games:
+        raise TrialError(f"no games with {entrant!r} to measure")
+    win_low, win_high = wilson(wins, games)
+    deal_means = [sum(v) / len(v) for v in margins_by_deal.values()]
+    margin = sum(m for v in margins_by_deal.values() for m in v) / games
+    margin_low, margin_high = t_interval(deal_means)
+    win_rate = wins / games
+    if objective == "win_rate":
+        value, low, high = win_rate, win_low, win_high
+    else:
+        value, low, high = margin, margin_low, margin_high
+    return Measure(
+        objective=value, low=low, high=high, games=games, win_rate=win_rate, win_low=win_low, win_high=win_high,
+        margin=margin, margin_low=margin_low, margin_high=margin_high, mean_score=sum(scores) / games,
+        completion=done / held if held else 0.0, seconds_per_decision=secs / decisions if decisions else 0.0,
+    )
+
+
+def evaluate(spec: MatchSpec, params: Mapping[str, Any]) -> Measure:
+    """One trial: the tuned strategy with ``params`` (plus the fixed ones) against the field."""
+    candidate = {"name": CANDIDATE, "strategy": spec.strategy, "params": {**spec.fixed, **params}}
+    rows = play([candidate, *spec.opponents], spec.games, spec.map_name)
+    return measure(rows, CANDIDATE, spec.objective)
+
+
+def ray_trial(config: dict[str, Any], spec: MatchSpec) -> None:
+    """The Ray Tune trainable: one trial, reported once."""
+    from ray import tune
+
+    try:
+        measure = evaluate(spec, config)
+    except TrialError as exc:
+        # Reported, not raised: Ray Tune would retry a failed trial, and this failure would
+        # only repeat (Optuna counts a NaN objective as a failed trial).
+        tune.report({"objective": math.nan, "trial_error": str(exc)})
+        return
+    tune.report(measure.to_dict())

@@ -1,0 +1,159 @@
+"""What a tuning run leaves behind: a table of trials, the objective-vs-trial figure, the best
+parameters as a ready-to-use tournament entrant, and a short report."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+import yaml
+from rich.console import Console
+from rich.table import Table
+
+from ttr_lab.tuning.config import TuneConfig
+
+if TYPE_CHECKING:
+    from ttr_lab.tuning.runner import TuningRun
+
+
+def trials_frame(run: "TuningRun", defaults: dict[str, Any]) -> pd.DataFrame:
+    """One row per finished trial, in the order they finished (failed ones included)."""
+    rows = []
+    for i, t in enumerate(run.trials, start=1):
+        row: dict[str, Any] = {"trial": i, **{f"param.{k}": v for k, v in t.params.items()}}
+        m = t.measure.to_dict() if t.measure else {}
+        row.update({k: m.get(k, math.nan) for k in ("objective", "low", "high", "win_rate", "margin", "mean_score",
+                                                     "completion", "seconds_per_decision", "games")})
+        row["is_default"] = t.params == defaults
+        row["error"] = t.error
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def objective_figure(frame: pd.DataFrame, config: TuneConfig, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ok = frame.dropna(subset=["objective"])
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    if len(ok):
+        low = (ok["objective"] - ok["low"]).clip(lower=0).fillna(0)
+        high = (ok["high"] - ok["objective"]).clip(lower=0).fillna(0)
+        ax.errorbar(ok["trial"], ok["objective"], yerr=[low, high], fmt="o", color="#4477aa", ecolor="#99bbdd",
+                    capsize=2, label="trial (95% interval)")
+        ax.step(ok["trial"], ok["objective"].cummax(), where="post", color="#cc6677", label="best so far")
+        default = ok[ok["is_default"]]
+        if len(default):
+            ax.scatter(default["trial"], default["objective"], s=90, facecolors="none", edgecolors="black", label="default parameters")
+        best = ok.loc[ok["objective"].idxmax()]
+        ax.scatter([best["trial"]], [best["objective"]], marker="*", s=200, color="#ddaa33", zorder=5, label="best")
+    if config.objective == "win_rate":
+        ax.set_ylim(-0.03, 1.03)
+    ax.set_xlabel("trial (in the order they finished)")
+    ax.set_ylabel(config.objective.replace("_", " "))
+    ax.set_title(f"{config.name}: {config.strategy} against {', '.join(o['name'] for o in config.opponent_entrants())}"
+                 f" ({config.players} players)")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def entrant_snippet(config: TuneConfig, run: "TuningRun") -> str:
+    """A tournament entrant with the tuned parameters, as YAML with a comment saying where it came from."""
+    v = run.validation
+    head = v["head_to_head"]
+    best = run.best.measure
+    lines = [
+        f"# {config.strategy} tuned by ttr-lab tune ({config.name}): {len(run.trials)} trials of {best.games} games, "
+        f"{config.objective} against {', '.join(o['name'] for o in config.opponent_entrants())} at {config.players} players",
+        f"# best trial: {config.objective} {_value(best.objective, best.low, best.high, config.objective)} on the tuning deals",
+        f"# validation on {head['games']} fresh games: ahead of the default in {head['tuned_ahead']:.1%} "
+        f"[{head['low']:.1%}, {head['high']:.1%}]",
+    ]
+    entrant = [{"name": f"{config.strategy.rsplit(':', 1)[-1]}-tuned", "strategy": config.strategy,
+                "params": {**config.params, **run.best_params}}]
+    return "\n".join(lines) + "\n" + yaml.safe_dump(entrant, sort_keys=False, default_flow_style=None)
+
+
+def _value(value: float, low: float, high: float, objective: str) -> str:
+    digits = 3 if objective == "win_rate" else 1
+    interval = "" if math.isnan(low) else f" [{low:.{digits}f}, {high:.{digits}f}]"
+    return f"{value:.{digits}f}{interval}"
+
+
+def _both(m: dict[str, float]) -> str:
+    return (f"win rate {_value(m['win_rate'], m['win_low'], m['win_high'], 'win_rate')}, "
+            f"score margin {_value(m['margin'], m['margin_low'], m['margin_high'], 'score_margin')}")
+
+
+def _verdict(head: dict[str, Any]) -> str:
+    if head["significant"]:
+        return "the tuned parameters are better than the default (95%)"
+    if head["worse"]:
+        return "the tuned parameters are WORSE than the default on fresh seeds (the best trial was lucky)"
+    return "no significant difference from the default on fresh seeds"
+
+
+def write_outputs(config: TuneConfig, run: "TuningRun", defaults: dict[str, Any], console: Console) -> None:
+    folder = run.folder
+    frame = trials_frame(run, defaults)
+    frame.to_csv(folder / "trials.csv", index=False)
+    objective_figure(frame, config, folder / "objective.png")
+    snippet = entrant_snippet(config, run)
+    (folder / "best.yaml").write_text(snippet)
+
+    ok = frame.dropna(subset=["objective"]).sort_values("objective", ascending=False)
+    table = Table(title=f"{config.name}: best trials of {len(frame)} ({config.objective}, 95% interval)")
+    params = [c for c in frame.columns if c.startswith("param.")]
+    for col in ["trial", *(p.removeprefix("param.") for p in params), config.objective, "interval"]:
+        table.add_column(col, justify="right")
+    for _, r in ok.head(10).iterrows():
+        values = [f"{r[p]:.3g}" if isinstance(r[p], float) else str(r[p]) for p in params]
+        table.add_row(str(int(r["trial"])) + (" (default)" if r["is_default"] else ""), *values,
+                      f"{r['objective']:.3f}", "n/a" if math.isnan(r["low"]) else f"[{r['low']:.3f}, {r['high']:.3f}]")
+    console.print(table)
+    v = run.validation
+    head = v["head_to_head"]
+    tuned, default = v["tuned_vs_field"], v["default_vs_field"]
+    lines = [
+        f"best parameters: {run.best_params}",
+        f"validation ({v['deals']} fresh deals): tuned ahead of default in {head['tuned_ahead']:.1%} "
+        f"[{head['low']:.1%}, {head['high']:.1%}] of {head['games']} games: {_verdict(head)}",
+        f"against the field on fresh deals: tuned {_both(tuned)}; default {_both(default)}",
+    ]
+    failed = frame[frame["error"] != ""]
+    if len(failed):
+        lines.append(f"{len(failed)} trials failed; the first: {failed.iloc[0]['error']}")
+    for line in lines:
+        console.print(line)
+    console.print("entrant for a tournament config (also in best.yaml):")
+    console.print(snippet, markup=False, highlight=False)
+    report = [
+        f"# Tuning: {config.name}", "",
+        f"{config.strategy} against {', '.join(o['name'] for o in config.opponent_entrants())} at {config.players} "
+        f"players, {config.objective}, {config.search} search, {len(frame)} trials of {int(ok['games'].iloc[0])} games "
+        "(the same seeded deals in every trial, each under every seat rotation).", "",
+        *[f"- {line}" for line in lines], "",
+        "![objective by trial](objective.png)", "",
+        "## Best trials", "", _markdown(ok.head(10)), "",
+        "## Tuned entrant", "", "```yaml", snippet.rstrip(), "```", "",
+    ]
+    (folder / "report.md").write_text("\n".join(report))
+    console.print(f"results: {folder.resolve()} (trials.csv, objective.png, best.yaml, report.md; "
+                  f"{run.ran_now} trials run now, {run.seconds:.1f} s)")
+
+
+def _markdown(frame: pd.DataFrame) -> str:
+    cols = [c for c in frame.columns if c.startswith("param.")] + ["objective", "low", "high", "mean_score", "completion"]
+    header = "| trial | " + " | ".join(c.removeprefix("param.") for c in cols) + " |"
+    lines = [header, "|" + "---|" * (len(cols) + 1)]
+    for _, r in frame.iterrows():
+        cells = [f"{r[c]:.4g}" if isinstance(r[c], float) else str(r[c]) for c in cols]
+        lines.append(f"| {int(r['trial'])}{' (default)' if r['is_default'] else ''} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)

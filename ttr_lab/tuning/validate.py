@@ -1,0 +1,86 @@
+"""Validation of the best trial on fresh seeds, so that the luck of the tuning deals (the best of
+many noisy trials is flattered by them) does not pass for strength.
+
+Two measurements, on deals no trial played:
+- *head to head*: the tuned and the default strategy at one table (the field fills any other
+  seats), seat-rotated; how often the tuned one finished ahead of the default (ties half), with
+  a Wilson 95% interval;
+- *against the field*: the objective of the tuned and of the default strategy in the tuning
+  matchup, each on the same fresh deals.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from rich.console import Console
+
+from ttr_lab.evaluation import wilson
+from ttr_lab.rng import derive_seed
+from ttr_lab.tuning.config import TuneConfig
+from ttr_lab.tuning.objective import CANDIDATE, TrialError, check_forfeits, entrant_rows, game_specs, measure
+
+_VALIDATION_KEY = 0x7A11D  # derives the validation seed: never a deal the trials played
+
+
+def _play(backend: Any, config: TuneConfig, entrants: list[dict[str, Any]], specs: list) -> list[dict[str, Any]]:
+    from ttr_lab.board import load_board
+
+    rows: list[dict[str, Any]] = []
+    for batch in backend.run(load_board(config.map), entrant_rows(entrants), specs, None, False):
+        if batch.error:
+            raise TrialError(f"validation games failed: {batch.error}")
+        rows += batch.rows
+    check_forfeits(rows)
+    return rows
+
+
+def ahead_share(rows: Sequence[Mapping[str, Any]], a: str, b: str) -> tuple[float, int, float, float]:
+    """How often entrant ``a`` finished ahead of ``b`` in the same game (ties half), with a
+    Wilson 95% interval: ``(share, games, low, high)``."""
+    by_game: dict[str, dict[str, int]] = {}
+    for r in rows:
+        by_game.setdefault(r["game_id"], {})[r["entrant"]] = r["rank"]
+    wins, games = 0.0, 0
+    for ranks in by_game.values():
+        if a in ranks and b in ranks:
+            games += 1
+            wins += 1.0 if ranks[a] < ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0
+    low, high = wilson(wins, games)
+    return (wins / games if games else 0.0, games, low, high)
+
+
+def validate(
+    config: TuneConfig, tuned: dict[str, Any], defaults: dict[str, Any], backend: Any, folder: Path, console: Console,
+) -> dict[str, Any]:
+    """Measure ``tuned`` against ``defaults`` on fresh deals (cached in validation.json)."""
+    key = {"tuned": tuned, "defaults": defaults, "validation_games": config.validation_games, "identity": config.identity_hash()}
+    cache = folder / "validation.json"
+    if cache.exists():
+        stored = json.loads(cache.read_text())
+        if stored.get("key") == json.loads(json.dumps(key, default=str)):
+            return stored
+    seed = derive_seed(config.seed, _VALIDATION_KEY)
+    deals = config.deals(config.validation_games)
+    field = config.opponent_entrants()
+    tuned_entrant = {"name": "tuned", "strategy": config.strategy, "params": {**config.params, **tuned}}
+    default_entrant = {"name": "default", "strategy": config.strategy, "params": {**config.params, **defaults}}
+    k = len(field)
+    console.print(f"validating on {deals} fresh deals: tuned against default, and each against the field")
+
+    seats = (0, 1) + tuple(2 + i % k for i in range(config.players - 2))
+    rows = _play(backend, config, [tuned_entrant, default_entrant, *field], game_specs(seats, deals, seed, "h"))
+    share, games, low, high = ahead_share(rows, "tuned", "default")
+    result: dict[str, Any] = {
+        "key": key, "deals": deals, "seed": seed,
+        "head_to_head": {"games": games, "tuned_ahead": share, "low": low, "high": high,
+                         "significant": low > 0.5, "worse": high < 0.5},
+    }
+    for label, entrant in (("tuned", tuned_entrant), ("default", default_entrant)):
+        candidate = {**entrant, "name": CANDIDATE}
+        rows = _play(backend, config, [candidate, *field], game_specs(config.seats(), deals, seed, "f"))
+        result[f"{label}_vs_field"] = measure(rows, CANDIDATE, config.objective).to_dict()
+    cache.write_text(json.dumps(result, indent=2, default=str))
+    return json.loads(cache.read_text())
