@@ -136,7 +136,7 @@ def test_ray_gives_the_serial_games_and_retries_a_dead_worker(tmp_path):
 
 
 @pytest.mark.ray
-def test_a_tournament_on_an_existing_cluster_by_address(tmp_path):
+def test_a_tournament_and_a_tuning_run_on_an_existing_cluster_by_address(tmp_path):
     import socket
 
     with socket.socket() as s:
@@ -177,6 +177,15 @@ def test_a_tournament_on_an_existing_cluster_by_address(tmp_path):
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
         assert "6 games played now" in done.stdout
         assert read_results(tmp_path / "out")["game_id"].nunique() == 6
+        # Tuning spreads its trials over the same cluster through Ray Tune.
+        done = subprocess.run(
+            [sys.executable, "-m", "ttr_lab.cli", "tune", str(ROOT / "configs" / "tune-greedy.yaml"), "--address",
+             f"127.0.0.1:{port}", "--trials", "2", "--games", "2", "--validation-games", "2", "--out", str(tmp_path / "tune")],
+            cwd=ROOT, env=driver_env, capture_output=True, text=True, timeout=300,
+        )
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        assert "on ray (2 at once)" in done.stdout and "best parameters" in done.stdout
+        assert len((tmp_path / "tune" / "trials.jsonl").read_text().splitlines()) == 2
         # A cluster that requires a token, and a driver without one: a one-line error.
         no_token = {k: v for k, v in driver_env.items() if k not in ("RAY_AUTH_TOKEN",)}
         no_token["HOME"] = str(tmp_path)  # no ~/.ray/auth_token either

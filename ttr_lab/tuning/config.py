@@ -20,6 +20,8 @@
     backend: ray                   # ray (Ray Tune) | serial
     address: null                  # an existing Ray cluster, else a local Ray
     workers: null                  # trials at once (default: every CPU)
+    ray_storage: null              # Ray Tune's experiment folder (default <output>/ray); on a
+                                   # multi-node cluster, storage every node reaches (NFS, s3://...)
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ class TuneConfig(BaseModel):
     address: Optional[str] = None
     workers: Optional[int] = Field(default=None, ge=1)
     runtime_env: Optional[dict[str, Any]] = None
+    ray_storage: Optional[str] = None  # Ray Tune's storage_path (default <output>/ray; shared storage on a multi-node cluster)
 
     @field_validator("opponents")
     @classmethod

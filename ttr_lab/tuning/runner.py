@@ -178,7 +178,7 @@ def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
                 run_serial(spec, config.space, sampler, todo, ok, first if not ok else None, on_outcome)
             else:
                 run_ray(spec, config.space, sampler, todo, ok, first if not ok else None, on_outcome,
-                        backend.workers, folder / "ray", config.name)
+                        backend.workers, config.ray_storage or str((folder / "ray").resolve()), config.name)
         if run.ran_now < todo:
             raise KeyboardInterrupt  # Ray Tune stopped early on Ctrl-C and returned what it had
         ok = [t for t in trials if t.measure is not None]

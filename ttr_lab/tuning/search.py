@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ttr_lab.tuning.objective import MatchSpec, Measure, TrialError, evaluate
@@ -74,7 +73,7 @@ def run_serial(
 def run_ray(
     spec: MatchSpec, space: Mapping[str, ParamRange], sampler: Any, count: int,
     done: Sequence[Outcome], first: Mapping[str, Any] | None, on_outcome: Callable[[Outcome], None],
-    workers: int, storage: Path, name: str,
+    workers: int, storage: str, name: str,
 ) -> None:
     """``count`` more trials on Ray Tune, up to ``workers`` at once (Ray must be started)."""
     os.environ.setdefault("TUNE_DISABLE_AUTO_CALLBACK_LOGGERS", "1")  # we store the results ourselves
@@ -108,7 +107,7 @@ def run_ray(
             reuse_actors=True,  # a new actor per trial costs seconds; trials keep no state
         ),
         run_config=tune.RunConfig(
-            name=name, storage_path=str(storage.resolve()), verbose=0, callbacks=[TrialReporter(on_outcome)],
+            name=name, storage_path=storage, verbose=0, callbacks=[TrialReporter(on_outcome)],
             # A trial whose worker dies (killed, out of memory, a lost node) starts again.
             failure_config=tune.FailureConfig(max_failures=2),
         ),
