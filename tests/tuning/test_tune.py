@@ -215,3 +215,19 @@ def test_on_ray_a_crashing_setting_fails_its_trial_only(tmp_path):
     failed = [t for t in trials if t["error"]]
     assert [t["params"]["nerve"] for t in failed] == [1.0] and "nerve 1.0 is too much" in failed[0]["error"]
     assert run.best.params["nerve"] in (0.0, 0.5) and run.validation["head_to_head"]["games"] == 4
+
+
+def test_the_tuning_notebook_runs_on_a_tiny_budget(tmp_path, monkeypatch):
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(ROOT / "notebooks/tuning.ipynb", as_version=4)
+    for key, value in {"TTR_TUNE_OUT": str(tmp_path / "nb"), "TTR_TUNE_TRIALS": "3", "TTR_TUNE_GAMES": "4",
+                       "TTR_TUNE_VALIDATION": "4"}.items():
+        monkeypatch.setenv(key, value)
+    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
+    outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    assert sum("image/png" in o.get("data", {}) for o in outputs) >= 2  # the objective plot and the scatter
+    assert "greedy-tuned" in "".join(o.get("text", "") for o in outputs)
+    assert len((tmp_path / "nb" / "trials.jsonl").read_text().splitlines()) == 3

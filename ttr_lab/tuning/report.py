@@ -33,13 +33,12 @@ def trials_frame(run: "TuningRun", defaults: dict[str, Any]) -> pd.DataFrame:
 
 
 def objective_figure(frame: pd.DataFrame, config: TuneConfig, path: Path) -> None:
-    import matplotlib
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    # A bare Figure, not pyplot: no GUI backend needed, and a notebook's backend is left alone.
     ok = frame.dropna(subset=["objective"])
-    fig, ax = plt.subplots(figsize=(8, 4.2))
+    fig = Figure(figsize=(8, 4.2))
+    ax = fig.subplots()
     if len(ok):
         low = (ok["objective"] - ok["low"]).clip(lower=0).fillna(0)
         high = (ok["high"] - ok["objective"]).clip(lower=0).fillna(0)
@@ -61,7 +60,6 @@ def objective_figure(frame: pd.DataFrame, config: TuneConfig, path: Path) -> Non
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 def entrant_snippet(config: TuneConfig, run: "TuningRun") -> str:
