@@ -231,3 +231,11 @@ def test_the_tuning_notebook_runs_on_a_tiny_budget(tmp_path, monkeypatch):
     assert sum("image/png" in o.get("data", {}) for o in outputs) >= 2  # the objective plot and the scatter
     assert "greedy-tuned" in "".join(o.get("text", "") for o in outputs)
     assert len((tmp_path / "nb" / "trials.jsonl").read_text().splitlines()) == 3
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("*.yaml")), ids=lambda p: p.name)
+def test_every_shipped_config_loads(path):
+    from ttr_lab.tournament import load_config as load_tournament
+    from ttr_lab.tuning import load_config as load_tuning
+
+    (load_tuning if path.name.startswith("tune-") else load_tournament)(path)
