@@ -27,10 +27,9 @@ import json
 from pathlib import Path
 from typing import Any, Literal, Optional
 
-import pydantic
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from ttr_lab.config_files import check_map, check_strategy, read_yaml, validate
 from ttr_lab.errors import ConfigError
 
 
@@ -108,57 +107,20 @@ class TournamentConfig(BaseModel):
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _one_line(exc: pydantic.ValidationError, source: str) -> str:
-    problems = []
-    for e in exc.errors():
-        where = ".".join(str(p) for p in e["loc"]) or "config"
-        message = e["msg"].removeprefix("Value error, ")
-        if e["type"] == "extra_forbidden":
-            message = "unknown key"
-        problems.append(f"{where}: {message}")
-    return f"{source}: " + "; ".join(problems)
-
-
 def parse_config(data: Any, source: str = "config", overrides: dict[str, Any] | None = None) -> TournamentConfig:
     """A checked config from plain data (e.g. parsed YAML), with command-line ``overrides``."""
-    if not isinstance(data, dict):
-        raise ConfigError(f"{source}: expected a mapping of settings, got {type(data).__name__}")
-    merged = dict(data)
-    merged.update({k: v for k, v in (overrides or {}).items() if v is not None})
-    try:
-        config = TournamentConfig.model_validate(merged)
-    except pydantic.ValidationError as exc:
-        raise ConfigError(_one_line(exc, source)) from None
+    config = validate(TournamentConfig, data, source, overrides)
     _check_strategies(config, source)
     return config
 
 
 def _check_strategies(config: TournamentConfig, source: str) -> None:
-    from strategies.registry import resolve, validate_parameters
-    from ttr_lab.board import load_board
-
-    try:
-        load_board(config.map)
-    except Exception as exc:  # noqa: BLE001 - any failure to load is a config problem
-        raise ConfigError(f"{source}: map: {exc}") from None
+    check_map(config.map, source)
     for i, e in enumerate(config.entrants):
-        try:
-            validate_parameters(e.strategy, resolve(e.strategy), e.params)
-        except ConfigError as exc:
-            raise ConfigError(f"{source}: entrants.{i} ({e.name}): {exc}") from None
+        check_strategy(e.strategy, e.params, f"{source}: entrants.{i} ({e.name})")
 
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TournamentConfig:
     """Read and check a YAML tournament config."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{path}: not valid YAML{where}: {getattr(exc, 'problem', exc)}") from None
+    data = read_yaml(path)
     return parse_config(data, str(path), overrides)

@@ -33,11 +33,10 @@ from pathlib import Path
 from typing import Any, Literal, Optional, Union
 
 import pydantic
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ttr_lab.config_files import check_map, check_strategy, read_yaml, validate
 from ttr_lab.errors import ConfigError
-from ttr_lab.tournament.config import _one_line
 from ttr_lab.tuning.space import ParamRange, corners, grid_size, resolve_space
 
 
@@ -127,60 +126,27 @@ class TuneConfig(BaseModel):
 
 def parse_config(data: Any, source: str = "config", overrides: dict[str, Any] | None = None) -> TuneConfig:
     """A checked tuning config from plain data (e.g. parsed YAML), with command-line ``overrides``."""
-    if not isinstance(data, dict):
-        raise ConfigError(f"{source}: expected a mapping of settings, got {type(data).__name__}")
-    merged = dict(data)
-    merged.update({k: v for k, v in (overrides or {}).items() if v is not None})
-    try:
-        config = TuneConfig.model_validate(merged)
-    except pydantic.ValidationError as exc:
-        raise ConfigError(_one_line(exc, source)) from None
+    config = validate(TuneConfig, data, source, overrides)
     _check(config, source)
     return config
 
 
 def _check(config: TuneConfig, source: str) -> None:
-    from strategies.registry import resolve, validate_parameters
-    from ttr_lab.board import load_board
-
-    try:
-        load_board(config.map)
-    except Exception as exc:  # noqa: BLE001 - any failure to load is a config problem
-        raise ConfigError(f"{source}: map: {exc}") from None
-    try:
-        cls = resolve(config.strategy)
-        validate_parameters(config.strategy, cls, config.params)
-    except ConfigError as exc:
-        raise ConfigError(f"{source}: strategy: {exc}") from None
+    check_map(config.map, source)
+    cls = check_strategy(config.strategy, config.params, f"{source}: strategy")
     space = resolve_space(config.strategy, cls, config.search_space, f"{source}: search_space")
     fixed = set(space) & set(config.params)
     if fixed:
         raise ConfigError(f"{source}: {', '.join(sorted(fixed))} both fixed in params and searched in search_space; choose one")
     # The ends of every range must be values the strategy accepts, before any trial runs.
     for corner in corners(space):
-        try:
-            validate_parameters(config.strategy, cls, {**config.params, **corner})
-        except ConfigError as exc:
-            raise ConfigError(f"{source}: search_space: {exc}") from None
+        check_strategy(config.strategy, {**config.params, **corner}, f"{source}: search_space")
     config._space = space
     for i, o in enumerate(config.opponents):
-        try:
-            validate_parameters(o.strategy, resolve(o.strategy), o.params)
-        except ConfigError as exc:
-            raise ConfigError(f"{source}: opponents.{i}: {exc}") from None
+        check_strategy(o.strategy, o.params, f"{source}: opponents.{i}")
 
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TuneConfig:
     """Read and check a YAML tuning config."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{path}: not valid YAML{where}: {getattr(exc, 'problem', exc)}") from None
+    data = read_yaml(path)
     return parse_config(data, str(path), overrides)
