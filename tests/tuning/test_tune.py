@@ -239,3 +239,11 @@ def test_every_shipped_config_loads(path):
     from ttr_lab.tuning import load_config as load_tuning
 
     (load_tuning if path.name.startswith("tune-") else load_tournament)(path)
+
+
+def test_defaults_outside_the_space_are_not_a_trial(tmp_path, capsys):
+    cfg = config(tmp_path, search_space={"ticket_bonus": {"low": 5.0, "high": 6.0}}, trials=2)
+    run_tuning(cfg)
+    trials = lines(cfg.output)
+    assert all(5.0 <= t["params"]["ticket_bonus"] <= 6.0 for t in trials)
+    assert "lie outside the search space" in capsys.readouterr().out

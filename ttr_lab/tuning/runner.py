@@ -149,6 +149,8 @@ def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
     if config.search == "grid" and config.trials > wanted:
         console.print(f"grid search: {wanted} grid points, so {wanted} trials")
     first = defaults if (config.include_default and config.search != "grid" and _inside(config, defaults)) else None
+    if config.include_default and config.search != "grid" and first is None and not ok:
+        console.print(f"the default parameters {defaults} lie outside the search space: not tried as a trial")
     backend = make_backend(config)
     best_so_far = max((t.measure.objective for t in ok), default=-math.inf)
 
@@ -186,6 +188,8 @@ def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
             raise ConfigError(f"no trial finished; the first error: {trials[0].error if trials else 'none ran'}")
         run.best = max(ok, key=lambda t: t.measure.objective)  # the first of equals: max keeps it
         run.best_params = rounded(run.best.params)
+        if run.best_params == rounded(defaults):
+            console.print("the best trial is the default parameters: nothing found that did better on the tuning deals")
         run.validation = validate(config, run.best_params, defaults, backend, folder, console)
     except KeyboardInterrupt:
         run.interrupted = True
