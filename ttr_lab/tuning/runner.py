@@ -21,7 +21,7 @@ from ttr_lab.console import make_console
 from ttr_lab.errors import ConfigError
 from ttr_lab.rng import derive_seed
 from ttr_lab.tuning.config import TuneConfig
-from ttr_lab.tuning.objective import MatchSpec, Measure
+from ttr_lab.tuning.objective import MatchSpec, Measure, TrialError
 from ttr_lab.tuning.search import Outcome, run_ray, run_serial
 from ttr_lab.tuning.space import make_sampler
 
@@ -165,7 +165,7 @@ def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
             return
         best_so_far = max(best_so_far, outcome.measure.objective)
         console.print(f"trial {index:3d}  {_format_params(outcome.params)}  {_format_measure(outcome.measure, config.objective)}"
-                      f"  (best {best_so_far:.3f})")
+                      f"  (best {best_so_far:.{3 if config.objective == 'win_rate' else 1}f})")
 
     try:
         backend.start()
@@ -173,7 +173,7 @@ def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
             # A resumed run must not replay the first run's random proposals: reseed past them.
             seed = derive_seed(config.seed, len(ok)) if ok else config.seed
             sampler = make_sampler(config.search, config.space, seed, config.grid_points)
-            console.print(f"{config.name}: {todo} trials of {spec.games.__len__()} games each on {backend.name} "
+            console.print(f"{config.name}: {todo} trials of {len(spec.games)} games each on {backend.name} "
                           f"({getattr(backend, 'workers', 1)} at once); {config.objective} of {config.strategy} "
                           f"against {', '.join(o['name'] for o in spec.opponents)}")
             if config.backend == "serial":
@@ -185,7 +185,7 @@ def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
             raise KeyboardInterrupt  # Ray Tune stopped early on Ctrl-C and returned what it had
         ok = [t for t in trials if t.measure is not None]
         if not ok:
-            raise ConfigError(f"no trial finished; the first error: {trials[0].error if trials else 'none ran'}")
+            raise TrialError(f"no trial finished; the first error: {trials[0].error if trials else 'none ran'}")
         run.best = max(ok, key=lambda t: t.measure.objective)  # the first of equals: max keeps it
         run.best_params = rounded(run.best.params)
         if run.best_params == rounded(defaults):
