@@ -13,7 +13,7 @@
     trials: 24
     search: tpe                    # tpe (Bayesian, Optuna) | random | grid
     grid_points: 3                 # grid: values per numeric parameter
-    include_default: true          # the first trial plays the default parameters
+    include_default: true          # the first proposal is the default parameters (the baseline)
     validation_games: 400          # fresh seeds: tuned against default, and each against the field
     seed: 1
     output: results/tune-greedy
