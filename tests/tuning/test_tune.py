@@ -247,3 +247,13 @@ def test_defaults_outside_the_space_are_not_a_trial(tmp_path, capsys):
     trials = lines(cfg.output)
     assert all(5.0 <= t["params"]["ticket_bonus"] <= 6.0 for t in trials)
     assert "lie outside the search space" in capsys.readouterr().out
+
+
+def test_when_the_defaults_win_validation_does_not_play_them_against_themselves(tmp_path):
+    cfg = config(tmp_path, search_space={"min_points": {"choices": [1]}}, trials=2)
+    run = run_tuning(cfg)
+    v = run.validation
+    assert run.best_params == {"min_points": 1}
+    assert v["head_to_head"]["same"] and v["head_to_head"]["games"] == 0
+    assert v["tuned_vs_field"] == v["default_vs_field"] and v["tuned_vs_field"]["games"] == 4
+    assert "no better setting found" in (Path(cfg.output) / "best.yaml").read_text()

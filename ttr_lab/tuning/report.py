@@ -72,7 +72,8 @@ def entrant_snippet(config: TuneConfig, run: "TuningRun") -> str:
         f"{config.objective} against {', '.join(o['name'] for o in config.opponent_entrants())} at {config.players} players",
         f"# best trial: {config.objective} {_value(best.objective, best.low, best.high, config.objective)} on the tuning deals",
         f"# validation on {head['games']} fresh games: ahead of the default in {head['tuned_ahead']:.1%} "
-        f"[{head['low']:.1%}, {head['high']:.1%}]",
+        f"[{head['low']:.1%}, {head['high']:.1%}]" if not head.get("same") else
+        "# the best trial was the default parameters: no better setting found",
     ]
     entrant = [{"name": f"{config.strategy.rsplit(':', 1)[-1]}-tuned", "strategy": config.strategy,
                 "params": {**config.params, **run.best_params}}]
@@ -91,6 +92,8 @@ def _both(m: dict[str, float]) -> str:
 
 
 def _verdict(head: dict[str, Any]) -> str:
+    if head.get("same"):
+        return "the best parameters are the defaults"
     if head["significant"]:
         return "the tuned parameters are better than the default (95%)"
     if head["worse"]:
@@ -122,7 +125,8 @@ def write_outputs(config: TuneConfig, run: "TuningRun", defaults: dict[str, Any]
     lines = [
         f"best parameters: {run.best_params}",
         f"validation ({v['deals']} fresh deals): tuned ahead of default in {head['tuned_ahead']:.1%} "
-        f"[{head['low']:.1%}, {head['high']:.1%}] of {head['games']} games: {_verdict(head)}",
+        f"[{head['low']:.1%}, {head['high']:.1%}] of {head['games']} games: {_verdict(head)}"
+        if not head.get("same") else f"validation ({v['deals']} fresh deals): {_verdict(head)}",
         f"against the field on fresh deals: tuned {_both(tuned)}; default {_both(default)}",
     ]
     failed = frame[frame["error"] != ""]
