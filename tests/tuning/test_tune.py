@@ -13,7 +13,7 @@ import yaml
 from ttr_lab.errors import ConfigError
 from ttr_lab.tournament.config import parse_config as parse_tournament
 from ttr_lab.tuning import parse_config, run_tuning
-from ttr_lab.tuning.objective import MatchSpec, evaluate, measure
+from ttr_lab.tuning.objective import evaluate, measure
 from ttr_lab.tuning.runner import match_spec
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -95,7 +95,7 @@ def player_count_table(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _pair_outcomes(frame: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
+def pair_outcomes(frame: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     """For each game where both ``a`` and ``b`` sat (one seat each or more), a's result
     against b: 1 if a finished ahead, 0.5 for a tie, 0 behind; with the game's deal."""
     both = frame[frame["entrant"].isin([a, b])]
@@ -117,7 +117,7 @@ def head_to_head(frame: pd.DataFrame) -> pd.DataFrame:
     names = sorted(frame["entrant"].unique())
     matrix = pd.DataFrame(np.nan, index=names, columns=names)
     for a, b in itertools.permutations(names, 2):
-        outcomes = _pair_outcomes(frame, a, b)
+        outcomes = pair_outcomes(frame, a, b)
         if len(outcomes):
             matrix.loc[a, b] = outcomes["score"].mean()
     return matrix
@@ -133,7 +133,7 @@ def pairwise_tests(frame: pd.DataFrame) -> pd.DataFrame:
     names = sorted(frame["entrant"].unique())
     rows = []
     for a, b in itertools.combinations(names, 2):
-        outcomes = _pair_outcomes(frame, a, b)
+        outcomes = pair_outcomes(frame, a, b)
         if outcomes.empty:
             continue
         per_deal = outcomes.groupby("deal")["score"].mean() - 0.5

@@ -16,8 +16,9 @@ Objectives (higher is better):
 
 from __future__ import annotations
 
+import functools
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
 
 from ttr_lab.errors import TTRLabError
@@ -44,11 +45,10 @@ class MatchSpec:
     seed: int
     map_name: str
     objective: str
-    games: list[GameSpec] = field(default_factory=list)
 
-    def __post_init__(self) -> None:
-        if not self.games:
-            self.games.extend(game_specs(self.seats, self.deals, self.seed))
+    @functools.cached_property
+    def games(self) -> list[GameSpec]:
+        return game_specs(self.seats, self.deals, self.seed)
 
 
 def game_specs(seats: tuple[int, ...], deals: int, seed: int, prefix: str = "d") -> list[GameSpec]:

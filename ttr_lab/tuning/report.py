@@ -70,7 +70,7 @@ def entrant_snippet(config: TuneConfig, run: "TuningRun") -> str:
     lines = [
         f"# {config.strategy} tuned by ttr-lab tune ({config.name}): {len(run.trials)} trials of {best.games} games, "
         f"{config.objective} against {', '.join(o['name'] for o in config.opponent_entrants())} at {config.players} players",
-        f"# best trial: {config.objective} {_value(best.objective, best.low, best.high, config.objective)} on the tuning deals",
+        f"# best trial: {config.objective} {format_value(best.objective, best.low, best.high, config.objective)} on the tuning deals",
         f"# validation on {head['games']} fresh games: ahead of the default in {head['tuned_ahead']:.1%} "
         f"[{head['low']:.1%}, {head['high']:.1%}]" if not head.get("same") else
         "# the best trial was the default parameters: no better setting found",
@@ -80,15 +80,16 @@ def entrant_snippet(config: TuneConfig, run: "TuningRun") -> str:
     return "\n".join(lines) + "\n" + yaml.safe_dump(entrant, sort_keys=False, default_flow_style=None)
 
 
-def _value(value: float, low: float, high: float, objective: str) -> str:
+def format_value(value: float, low: float, high: float, objective: str) -> str:
+    """A win rate to 3 decimals, a margin to 1, with its interval when there is one."""
     digits = 3 if objective == "win_rate" else 1
     interval = "" if math.isnan(low) else f" [{low:.{digits}f}, {high:.{digits}f}]"
     return f"{value:.{digits}f}{interval}"
 
 
 def _both(m: dict[str, float]) -> str:
-    return (f"win rate {_value(m['win_rate'], m['win_low'], m['win_high'], 'win_rate')}, "
-            f"score margin {_value(m['margin'], m['margin_low'], m['margin_high'], 'score_margin')}")
+    return (f"win rate {format_value(m['win_rate'], m['win_low'], m['win_high'], 'win_rate')}, "
+            f"score margin {format_value(m['margin'], m['margin_low'], m['margin_high'], 'score_margin')}")
 
 
 def _verdict(head: dict[str, Any]) -> str:

@@ -93,17 +93,6 @@ def default_params(config: TuneConfig) -> dict[str, Any]:
     return {n: signature[n].default for n in config.space}
 
 
-def _inside(config: TuneConfig, params: dict[str, Any]) -> bool:
-    for n, r in config.space.items():
-        v = params[n]
-        if r.choices is not None:
-            if v not in r.choices:
-                return False
-        elif not (isinstance(v, (int, float)) and r.low <= v <= r.high) or (r.is_int and not float(v).is_integer()):
-            return False
-    return True
-
-
 def rounded(params: dict[str, Any]) -> dict[str, Any]:
     """Floats to 4 significant digits: what a person would write in a config."""
     return {k: float(f"{v:.4g}") if isinstance(v, float) else v for k, v in params.items()}
@@ -111,13 +100,6 @@ def rounded(params: dict[str, Any]) -> dict[str, Any]:
 
 def _format_params(params: dict[str, Any]) -> str:
     return " ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items())
-
-
-def _format_measure(m: Measure, objective: str) -> str:
-    if math.isnan(m.low):
-        return f"{objective} {m.objective:.3f}"
-    digits = 3 if objective == "win_rate" else 1
-    return f"{objective} {m.objective:.{digits}f} [{m.low:.{digits}f}, {m.high:.{digits}f}]"
 
 
 def make_backend(config: TuneConfig) -> Any:
@@ -130,7 +112,7 @@ def make_backend(config: TuneConfig) -> Any:
 
 def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
     """Run the trials not yet stored, then validate and report."""
-    from ttr_lab.tuning.report import write_outputs
+    from ttr_lab.tuning.report import format_value, write_outputs
     from ttr_lab.tuning.validate import validate
 
     console = console or make_console()
@@ -148,7 +130,7 @@ def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
         console.print(f"resuming: {len(ok)} of {wanted} trials already stored in {folder}")
     if config.search == "grid" and config.trials > wanted:
         console.print(f"grid search: {wanted} grid points, so {wanted} trials")
-    first = defaults if (config.include_default and config.search != "grid" and _inside(config, defaults)) else None
+    first = defaults if (config.include_default and config.search != "grid" and all(r.contains(defaults[n]) for n, r in config.space.items())) else None
     if config.include_default and config.search != "grid" and first is None and not ok:
         console.print(f"the default parameters {defaults} lie outside the search space: not tried as a trial")
     backend = make_backend(config)
@@ -163,8 +145,9 @@ def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
         if outcome.measure is None:
             console.print(f"trial {index:3d}  {_format_params(outcome.params)}  [red]failed: {outcome.error}[/red]")
             return
-        best_so_far = max(best_so_far, outcome.measure.objective)
-        console.print(f"trial {index:3d}  {_format_params(outcome.params)}  {_format_measure(outcome.measure, config.objective)}"
+        m = outcome.measure
+        best_so_far = max(best_so_far, m.objective)
+        console.print(f"trial {index:3d}  {_format_params(outcome.params)}  {config.objective} {format_value(m.objective, m.low, m.high, config.objective)}"
                       f"  (best {best_so_far:.{3 if config.objective == 'win_rate' else 1}f})")
 
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from ttr_lab.tuning.objective import MatchSpec, Measure, TrialError, evaluate
@@ -28,7 +28,6 @@ class Outcome:
     measure: Measure | None = None
     error: str = ""
     tune_id: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -56,6 +55,7 @@ def run_serial(
             study.add_trial(optuna.trial.create_trial(params=o.params, distributions=distributions, value=o.measure.objective))
     if first is not None:
         study.enqueue_trial(dict(first))
+
     def objective(trial: Any) -> float:
         params = {n: r.suggest(trial) for n, r in space.items()}
         try:

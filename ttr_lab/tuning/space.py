@@ -48,6 +48,13 @@ class ParamRange:
             return optuna.distributions.IntDistribution(int(self.low), int(self.high), log=self.log)
         return optuna.distributions.FloatDistribution(float(self.low), float(self.high), log=self.log)
 
+    def contains(self, value: Any) -> bool:
+        if self.choices is not None:
+            return value in self.choices
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not self.low <= value <= self.high:
+            return False
+        return not self.is_int or float(value).is_integer()
+
     def suggest(self, trial: Any) -> Any:
         """This parameter's value for an Optuna trial."""
         if self.choices is not None:

@@ -40,14 +40,13 @@ def _play(backend: Any, config: TuneConfig, entrants: list[dict[str, Any]], spec
 def ahead_share(rows: Sequence[Mapping[str, Any]], a: str, b: str) -> tuple[float, int, float, float]:
     """How often entrant ``a`` finished ahead of ``b`` in the same game (ties half), with a
     Wilson 95% interval: ``(share, games, low, high)``."""
-    by_game: dict[str, dict[str, int]] = {}
-    for r in rows:
-        by_game.setdefault(r["game_id"], {})[r["entrant"]] = r["rank"]
-    wins, games = 0.0, 0
-    for ranks in by_game.values():
-        if a in ranks and b in ranks:
-            games += 1
-            wins += 1.0 if ranks[a] < ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0
+    import pandas as pd
+
+    from ttr_lab.analysis.tables import pair_outcomes
+
+    outcomes = pair_outcomes(pd.DataFrame(list(rows)), a, b)
+    games = len(outcomes)
+    wins = float(outcomes["score"].sum())
     low, high = wilson(wins, games)
     return (wins / games if games else 0.0, games, low, high)
 
