@@ -19,7 +19,7 @@ from strategies.planning import (
     PlanCache, choose_draw, choose_payment, claims_by_track, network, points_table, route_points, track_costs,
 )
 from ttr_lab.colours import GRAY, LOCOMOTIVE
-from ttr_lab.rules.actions import Action, KeepTickets
+from ttr_lab.rules.actions import Action
 from ttr_lab.rules.game import Phase
 from ttr_lab.rules.observation import Observation
 

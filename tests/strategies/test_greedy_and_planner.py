@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -12,7 +11,7 @@ from helpers import track_id as tid
 from strategies.greedy import Greedy
 from strategies.planning import card_deficits, network, plan_tickets, shortest_path, track_costs
 from strategies.ticket_planner import TicketPlanner
-from ttr_lab import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, load_board, play_game
+from ttr_lab import Claim, DrawMarket, DrawTickets, KeepTickets, load_board, play_game
 
 BOARD = load_board("usa")
 L = "locomotive"

@@ -117,8 +117,6 @@ class ResultStore:
 
 def read_results(folder: str | Path) -> "Any":
     """All rows of a results folder as a pandas DataFrame (sorted by game and seat)."""
-    import pandas as pd
-
     parts = sorted(Path(folder, "results").glob("*.parquet"))
     if not parts:
         return SCHEMA.empty_table().to_pandas()
