@@ -22,7 +22,7 @@ def trials_frame(run: "TuningRun", defaults: dict[str, Any]) -> pd.DataFrame:
     """One row per finished trial, in the order they finished (failed ones included)."""
     rows = []
     for i, t in enumerate(run.trials, start=1):
-        row: dict[str, Any] = {"trial": i, **{f"param.{k}": v for k, v in t.params.items()}}
+        row: dict[str, Any] = {"trial": i, "proposal": t.proposal, **{f"param.{k}": v for k, v in t.params.items()}}
         m = t.measure.to_dict() if t.measure else {}
         row.update({k: m.get(k, math.nan) for k in ("objective", "low", "high", "win_rate", "margin", "mean_score",
                                                      "completion", "seconds_per_decision", "games")})
@@ -48,7 +48,8 @@ def objective_figure(frame: pd.DataFrame, config: TuneConfig, path: Path) -> Non
         default = ok[ok["is_default"]]
         if len(default):
             ax.scatter(default["trial"], default["objective"], s=90, facecolors="none", edgecolors="black", label="default parameters")
-        best = ok.loc[ok["objective"].idxmax()]
+        # The run's best: highest objective, the earliest proposal among equals (as best_of).
+        best = ok.sort_values(["objective", "proposal"], ascending=[False, True]).iloc[0]
         ax.scatter([best["trial"]], [best["objective"]], marker="*", s=200, color="#ddaa33", zorder=5, label="best")
     if config.objective == "win_rate":
         ax.set_ylim(-0.03, 1.03)

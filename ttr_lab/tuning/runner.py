@@ -22,7 +22,7 @@ from ttr_lab.errors import ConfigError
 from ttr_lab.rng import derive_seed
 from ttr_lab.tuning.config import TuneConfig
 from ttr_lab.tuning.objective import MatchSpec, Measure, TrialError
-from ttr_lab.tuning.search import Outcome, run_ray, run_serial
+from ttr_lab.tuning.search import Outcome, best_of, run_ray, run_serial
 from ttr_lab.tuning.space import make_sampler
 
 
@@ -60,18 +60,20 @@ class TrialStore:
     def load(self) -> list[Outcome]:
         out = []
         if self.path.exists():
-            for line in self.path.read_text().splitlines():
+            for index, line in enumerate(self.path.read_text().splitlines()):
                 try:
                     data = json.loads(line)
                 except json.JSONDecodeError:
                     continue  # a line cut short by a kill: that trial runs again
                 m = data.get("measure")
-                out.append(Outcome(data["params"], Measure(**m) if m else None, data.get("error", ""), data.get("tune_id", "")))
+                # Trials stored before proposals were recorded: their line order stands in.
+                out.append(Outcome(data["params"], Measure(**m) if m else None, data.get("error", ""),
+                                   data.get("tune_id", ""), int(data.get("proposal", index))))
         return out
 
     def append(self, outcome: Outcome) -> None:
         data = {"params": outcome.params, "measure": outcome.measure.to_dict() if outcome.measure else None,
-                "error": outcome.error, "tune_id": outcome.tune_id}
+                "error": outcome.error, "tune_id": outcome.tune_id, "proposal": outcome.proposal}
         with self.path.open("a") as f:
             f.write(json.dumps(data, allow_nan=True) + "\n")
             f.flush()
@@ -169,7 +171,7 @@ def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
         ok = [t for t in trials if t.measure is not None]
         if not ok:
             raise TrialError(f"no trial finished; the first error: {trials[0].error if trials else 'none ran'}")
-        run.best = max(ok, key=lambda t: t.measure.objective)  # the first of equals: max keeps it
+        run.best = best_of(ok)
         run.best_params = rounded(run.best.params)
         if run.best_params == rounded(defaults):
             console.print("the best trial is the default parameters: nothing found that did better on the tuning deals")

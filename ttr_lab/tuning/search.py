@@ -28,6 +28,15 @@ class Outcome:
     measure: Measure | None = None
     error: str = ""
     tune_id: str = ""
+    # The order in which the sampler proposed the trial (0 first, counted over the whole run,
+    # resumes included). Ties between equal objectives go to the earlier proposal, so the best
+    # trial does not depend on which trial a scheduler happened to finish first.
+    proposal: int = -1
+
+
+def best_of(outcomes: Sequence[Outcome]) -> Outcome:
+    """The trial with the highest objective; among equals, the earliest proposed."""
+    return min((o for o in outcomes if o.measure is not None), key=lambda o: (-o.measure.objective, o.proposal))
 
 
 def _first_line(exc: BaseException) -> str:
@@ -53,6 +62,8 @@ def run_serial(
     for o in done:
         if o.measure is not None:
             study.add_trial(optuna.trial.create_trial(params=o.params, distributions=distributions, value=o.measure.objective))
+    # Optuna numbers the trials added above first; proposals go on after every stored trial.
+    offset = len(done) - len(study.trials)
     if first is not None:
         study.enqueue_trial(dict(first))
 
@@ -61,9 +72,9 @@ def run_serial(
         try:
             measure = evaluate(spec, params)
         except TrialError as exc:
-            on_outcome(Outcome(params, error=str(exc)))
+            on_outcome(Outcome(params, error=str(exc), proposal=offset + trial.number))
             raise
-        on_outcome(Outcome(params, measure))
+        on_outcome(Outcome(params, measure, proposal=offset + trial.number))
         return measure.objective
 
     # optimize() rather than ask/tell: the grid sampler stops the study once the grid is done.
@@ -107,7 +118,7 @@ def run_ray(
             reuse_actors=True,  # a new actor per trial costs seconds; trials keep no state
         ),
         run_config=tune.RunConfig(
-            name=name, storage_path=storage, verbose=0, callbacks=[TrialReporter(on_outcome)],
+            name=name, storage_path=storage, verbose=0, callbacks=[TrialReporter(on_outcome, len(done))],
             # A trial whose worker dies (killed, out of memory, a lost node) starts again.
             failure_config=tune.FailureConfig(max_failures=2),
         ),
