@@ -66,9 +66,11 @@ def test_a_different_tournament_may_not_reuse_the_folder(tmp_path):
 def test_crashing_and_slow_strategies_forfeit_and_the_tournament_goes_on(tmp_path):
     c = config(tmp_path, entrants=[
         {"name": "crashy", "strategy": "tests_support_strategy:Crashy"},
-        {"name": "sleepy", "strategy": "tests_support_strategy:Sleepy", "params": {"seconds": 0.25}},
+        # Margins wide enough for a loaded machine: a random move never takes half a second of
+        # wall-clock, and the sleeper always overruns (sleep only ever lasts longer).
+        {"name": "sleepy", "strategy": "tests_support_strategy:Sleepy", "params": {"seconds": 1.0}},
         {"name": "r", "strategy": "random"},
-    ], move_time_limit=0.1, records=False)
+    ], move_time_limit=0.5, records=False)
     run = run_tournament(c, show_progress=False)
     assert run.played == 6
     frame = read_results(c.output)
@@ -78,7 +80,7 @@ def test_crashing_and_slow_strategies_forfeit_and_the_tournament_goes_on(tmp_pat
     crash = lost[lost["entrant"] == "crashy"]["error"]
     assert crash.str.contains("RuntimeError in act: out of ideas").all()
     slow = lost[lost["entrant"] == "sleepy"]["error"]
-    assert slow.str.contains("move time limit 0.1 s").all()
+    assert slow.str.contains("move time limit 0.5 s").all()
     survivors = frame[(frame["entrant"] == "r")]
     assert (survivors["win"] > 0).all()
 
@@ -86,7 +88,7 @@ def test_crashing_and_slow_strategies_forfeit_and_the_tournament_goes_on(tmp_pat
 def _kill_after_parts(cmd, folder: Path, parts: int, env) -> None:
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
-    deadline = time.time() + 120
+    deadline = time.time() + 600  # only waits for the parts: a slow machine just takes longer
     while time.time() < deadline:
         if len(list((folder / "results").glob("*.parquet"))) >= parts:
             break
@@ -165,7 +167,16 @@ def test_a_tournament_and_a_tuning_run_on_an_existing_cluster_by_address(tmp_pat
                 assert head.poll() is None, "ray start --head exited"
                 assert time.time() < deadline, "the Ray head did not come up"
                 time.sleep(0.5)
-        time.sleep(3)  # the rest of the head (raylet) comes up just after the GCS
+        # The rest of the head (the raylet and its CPUs) comes up after the GCS: wait until the
+        # cluster reports its two CPUs, however long a loaded machine takes.
+        while True:
+            status = subprocess.run([ray_bin, "status", "--address", f"127.0.0.1:{port}"], env=env,
+                                    capture_output=True, text=True, timeout=120)
+            if status.returncode == 0 and "2.0 CPU" in status.stdout:
+                break
+            assert head.poll() is None, "ray start --head exited"
+            assert time.time() < deadline + 180, "the Ray head did not report its CPUs"
+            time.sleep(1)
         # The user's path: the command line, with the cluster's token but no RAY_AUTH_MODE; the
         # backend turns token authentication on by itself.
         driver_env = {k: v for k, v in os.environ.items() if k != "RAY_AUTH_MODE"}
