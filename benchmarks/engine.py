@@ -2,7 +2,7 @@
 
 import argparse
 
-from ttr_lab.bench import engine_benchmark
+from ttr_lab.bench.engine import engine_benchmark
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)

@@ -3,7 +3,7 @@
 
 import argparse
 
-from ttr_lab.bench_strength import SECTIONS, strength_benchmark
+from ttr_lab.bench.strength import SECTIONS, strength_benchmark
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)

@@ -3,7 +3,7 @@
 
 import argparse
 
-from ttr_lab.bench_tournament import tournament_benchmark
+from ttr_lab.bench.tournament import tournament_benchmark
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)

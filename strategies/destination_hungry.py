@@ -49,10 +49,10 @@ from strategies.reference_common import (
     PlanMemo, draw_towards, extend_plan, fallback, fewest_points_keep, keep_options, longest_target,
     payable_claims, plain_payment, reserving_payment, ticket_draw,
 )
-from ttr_lab.colours import GRAY, NUM_COLOURS
-from ttr_lab.rules.actions import Action, KeepTickets
-from ttr_lab.rules.game import Phase
-from ttr_lab.rules.observation import Observation
+from ttr_lab.games.ticket_to_ride.colours import GRAY, NUM_COLOURS
+from ttr_lab.games.ticket_to_ride.actions import Action, KeepTickets
+from ttr_lab.games.ticket_to_ride.game import Phase
+from ttr_lab.games.ticket_to_ride.observation import Observation
 
 
 class DestinationHungry:

@@ -18,10 +18,10 @@ from typing import Sequence
 from strategies.planning import (
     PlanCache, choose_draw, choose_payment, claims_by_track, network, points_table, route_points, track_costs,
 )
-from ttr_lab.colours import GRAY, LOCOMOTIVE
-from ttr_lab.rules.actions import Action
-from ttr_lab.rules.game import Phase
-from ttr_lab.rules.observation import Observation
+from ttr_lab.games.ticket_to_ride.colours import GRAY, LOCOMOTIVE
+from ttr_lab.games.ticket_to_ride.actions import Action
+from ttr_lab.games.ticket_to_ride.game import Phase
+from ttr_lab.games.ticket_to_ride.observation import Observation
 
 
 class Greedy:

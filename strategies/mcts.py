@@ -37,11 +37,11 @@ from typing import Sequence
 from strategies.planning import PlanCache, claims_by_track, points_table
 from strategies.playout import Playout
 from strategies.ticket_planner import TicketPlanner
-from ttr_lab.rules.actions import DRAW_TICKETS, Action, Claim, DrawMarket
-from ttr_lab.rules.determinize import determinize
-from ttr_lab.rules.game import Phase
-from ttr_lab.rules.observation import Observation
-from ttr_lab.rules.state import GameState
+from ttr_lab.games.ticket_to_ride.actions import DRAW_TICKETS, Action, Claim, DrawMarket
+from ttr_lab.games.ticket_to_ride.determinize import determinize
+from ttr_lab.games.ticket_to_ride.game import Phase
+from ttr_lab.games.ticket_to_ride.observation import Observation
+from ttr_lab.games.ticket_to_ride.state import GameState
 
 _TURN, _SECOND = int(Phase.TURN), int(Phase.SECOND_DRAW)
 _VISIT_COST = 30

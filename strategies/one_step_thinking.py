@@ -42,9 +42,9 @@ from typing import Sequence
 from strategies.planning import track_costs
 from strategies.reference_common import keep_everything
 from strategies.step_agent import StepAgent, ratio_keep
-from ttr_lab.rules.actions import Action, KeepTickets
-from ttr_lab.rules.game import Phase
-from ttr_lab.rules.observation import Observation
+from ttr_lab.games.ticket_to_ride.actions import Action, KeepTickets
+from ttr_lab.games.ticket_to_ride.game import Phase
+from ttr_lab.games.ticket_to_ride.observation import Observation
 
 
 class OneStepThinking(StepAgent):

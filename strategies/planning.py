@@ -20,10 +20,10 @@ from heapq import heappop, heappush
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from ttr_lab.board import Board
-from ttr_lab.colours import GRAY, LOCOMOTIVE
-from ttr_lab.rules.actions import Claim, DrawBlind, DrawMarket
-from ttr_lab.rules.observation import Observation
+from ttr_lab.games.ticket_to_ride.board import Board
+from ttr_lab.games.ticket_to_ride.colours import GRAY, LOCOMOTIVE
+from ttr_lab.games.ticket_to_ride.actions import Claim, DrawBlind, DrawMarket
+from ttr_lab.games.ticket_to_ride.observation import Observation
 
 
 @dataclass(frozen=True)

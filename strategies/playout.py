@@ -19,11 +19,11 @@ import math
 from typing import Sequence
 
 from strategies.planning import costs_for, network, points_table, shortest_path, track_costs
-from ttr_lab.colours import GRAY, LOCOMOTIVE
-from ttr_lab.rules.actions import Claim, DrawBlind, DrawMarket, KeepTickets
-from ttr_lab.rules.game import Phase
-from ttr_lab.rules.observation import Observation
-from ttr_lab.rules.state import GameState
+from ttr_lab.games.ticket_to_ride.colours import GRAY, LOCOMOTIVE
+from ttr_lab.games.ticket_to_ride.actions import Claim, DrawBlind, DrawMarket, KeepTickets
+from ttr_lab.games.ticket_to_ride.game import Phase
+from ttr_lab.games.ticket_to_ride.observation import Observation
+from ttr_lab.games.ticket_to_ride.state import GameState
 
 _TURN, _SECOND, _KEEP, _SETUP = int(Phase.TURN), int(Phase.SECOND_DRAW), int(Phase.KEEP_TICKETS), int(Phase.INITIAL_TICKETS)
 

@@ -26,9 +26,9 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from strategies.planning import payable, Network, network, shortest_path
-from ttr_lab.colours import GRAY, LOCOMOTIVE, NUM_COLOURS
-from ttr_lab.rules.actions import Action, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets
-from ttr_lab.rules.observation import Observation
+from ttr_lab.games.ticket_to_ride.colours import GRAY, LOCOMOTIVE, NUM_COLOURS
+from ttr_lab.games.ticket_to_ride.actions import Action, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets
+from ttr_lab.games.ticket_to_ride.observation import Observation
 
 
 # --- the legal actions, by kind ----------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import pydantic
 
-from ttr_lab.errors import ConfigError
+from ttr_lab.core.errors import ConfigError
 
 REGISTRY: dict[str, str] = {
     "random": "strategies.random:Random",

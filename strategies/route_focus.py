@@ -40,9 +40,9 @@ from strategies.reference_common import (
     PlanMemo, colour_wish, draw_towards, fallback, keep_everything, pair_claims, payable_claims,
     plain_payment, track_colour_for,
 )
-from ttr_lab.rules.actions import Action
-from ttr_lab.rules.game import Phase
-from ttr_lab.rules.observation import Observation
+from ttr_lab.games.ticket_to_ride.actions import Action
+from ttr_lab.games.ticket_to_ride.game import Phase
+from ttr_lab.games.ticket_to_ride.observation import Observation
 
 
 class RouteFocus:

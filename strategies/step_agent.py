@@ -15,9 +15,9 @@ from strategies.reference_common import (
     PlanMemo, colour_wish, draw_towards, fallback, fewest_points_keep, keep_options, longest_target,
     pair_claims, payable_claims, plain_payment, ticket_draw, ticket_trains, track_colour_for,
 )
-from ttr_lab.rules.actions import Action, KeepTickets
-from ttr_lab.rules.game import Phase
-from ttr_lab.rules.observation import Observation
+from ttr_lab.games.ticket_to_ride.actions import Action, KeepTickets
+from ttr_lab.games.ticket_to_ride.game import Phase
+from ttr_lab.games.ticket_to_ride.observation import Observation
 
 # A ticket no path can complete counts, when tickets are compared, as this many trains (more
 # than a player ever has), so an offer holding one is never "affordable".

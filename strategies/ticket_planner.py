@@ -29,10 +29,10 @@ from strategies.planning import (
     PlanCache, best_twins, card_deficits, cards_missing, choose_draw, choose_payment, claimable, claims_by_track, components,
     ferry_locomotives, network, payable, plan_tickets, points_table, track_costs,
 )
-from ttr_lab.colours import GRAY, LOCOMOTIVE
-from ttr_lab.rules.actions import DRAW_TICKETS, Action, Claim
-from ttr_lab.rules.game import Phase
-from ttr_lab.rules.observation import Observation
+from ttr_lab.games.ticket_to_ride.colours import GRAY, LOCOMOTIVE
+from ttr_lab.games.ticket_to_ride.actions import DRAW_TICKETS, Action, Claim
+from ttr_lab.games.ticket_to_ride.game import Phase
+from ttr_lab.games.ticket_to_ride.observation import Observation
 
 
 class TicketPlanner:

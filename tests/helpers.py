@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Iterable, Sequence
 
 from ttr_lab import CARD_NAMES, GameState, load_board, parse_action, restore_state
-from ttr_lab.rules.game import game_for
+from ttr_lab.games.ticket_to_ride.game import game_for
 
 
 def make_state(

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from invariants import check_invariants, hidden_shuffle, random_game_states
 from strategies.random import Random
 from ttr_lab import IllegalActionError, load_board, new_game, play_game
-from ttr_lab.rules.actions import action_table
+from ttr_lab.games.ticket_to_ride.actions import action_table
 
 BOARD = load_board("usa")
 MAPS = ["usa", "legendary_asia"]

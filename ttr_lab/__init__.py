@@ -5,22 +5,22 @@
     >>> record = play_game(load_board("usa"), [Random(), Random()], seed=7)
 """
 
-from ttr_lab.board import Board, Ticket, Track, available_maps, load_board
-from ttr_lab.colours import CARD_NAMES, COLOURS, GRAY, LOCOMOTIVE
-from ttr_lab.errors import BoardDataError, ConfigError, IllegalActionError, StrategyError, TTRLabError
+from ttr_lab.games.ticket_to_ride.board import Board, Ticket, Track, available_maps, load_board
+from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, COLOURS, GRAY, LOCOMOTIVE
+from ttr_lab.core.errors import BoardDataError, ConfigError, IllegalActionError, StrategyError, TTRLabError
 from ttr_lab.play import play_game
 from ttr_lab.record import GameRecord
-from ttr_lab.rules.actions import (
+from ttr_lab.games.ticket_to_ride.actions import (
     DRAW_BLIND, DRAW_TICKETS, PASS, Action, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets,
     Pass, TicketsKept, parse_action,
 )
-from ttr_lab.rules.determinize import determinize
-from ttr_lab.rules.game import Game, Phase, game_for
-from ttr_lab.rules.observation import Observation
-from ttr_lab.rules.result import GameResult, PlayerResult, TicketResult
-from ttr_lab.rules.state import GameState, new_game, restore_state
-from ttr_lab.ruleset import Ruleset
-from ttr_lab.strategy import Strategy
+from ttr_lab.games.ticket_to_ride.determinize import determinize
+from ttr_lab.games.ticket_to_ride.game import Game, Phase, game_for
+from ttr_lab.games.ticket_to_ride.observation import Observation
+from ttr_lab.games.ticket_to_ride.result import GameResult, PlayerResult, TicketResult
+from ttr_lab.games.ticket_to_ride.state import GameState, new_game, restore_state
+from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
+from ttr_lab.core.strategy import Strategy
 
 __version__ = "0.1.0"
 

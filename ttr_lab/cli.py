@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from ttr_lab.errors import TTRLabError
+from ttr_lab.core.errors import TTRLabError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="AI strategies play Ticket to Ride against each other.")
 bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks (figures, not pass/fail).")
@@ -28,7 +28,7 @@ def play(
     record: Optional[Path] = typer.Option(None, "--record", help="Save the game record (JSON) here."),
 ) -> None:
     """Play one game and print a summary: scores, tickets, longest trail."""
-    from ttr_lab.board import load_board
+    from ttr_lab.games.ticket_to_ride.board import load_board
     from ttr_lab.play import play_game
     from ttr_lab.summary import print_summary
     from strategies.registry import build_strategies
@@ -173,7 +173,7 @@ def bench_engine(
     seed: int = typer.Option(1, help="First game seed."),
 ) -> None:
     """Random games per second at 2 and 4 players, legal-action generations and clones per second."""
-    from ttr_lab.bench import engine_benchmark
+    from ttr_lab.bench.engine import engine_benchmark
 
     engine_benchmark(seconds=seconds, seed=seed)
 
@@ -185,7 +185,7 @@ def bench_tournament(
     strategy: str = typer.Option("greedy", help="The strategy at all four seats."),
 ) -> None:
     """Serial backend against Ray on the same tournament: games/s, Ray start-up, driver memory."""
-    from ttr_lab.bench_tournament import tournament_benchmark
+    from ttr_lab.bench.tournament import tournament_benchmark
 
     tournament_benchmark(games=games, workers=workers, strategy=strategy)
 
@@ -198,7 +198,7 @@ def bench_strength(
     section: List[str] = typer.Option([], "--section", help="Run only these sections (repeat): ladder2, ladder4, mixed4, time, reference, speed."),
 ) -> None:
     """Win rates with 95% intervals: the strategy ladder, mcts by thinking time, the reference agents."""
-    from ttr_lab.bench_strength import SECTIONS, strength_benchmark
+    from ttr_lab.bench.strength import SECTIONS, strength_benchmark
 
     try:
         strength_benchmark(deals=deals, workers=workers, seed=seed, sections=section or SECTIONS)

@@ -8,13 +8,13 @@ do not depend on the number of workers or the order games finish in.
 
 from __future__ import annotations
 
-import math
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ttr_lab.rng import derive_seed
+from ttr_lab.analysis.stats import wilson
+from ttr_lab.core.rng import derive_seed
 
 Entrant = tuple[str, dict[str, Any]]  # (registered name or module:Class, parameters)
 
@@ -42,7 +42,7 @@ def _play(args: tuple) -> GameRow:
     import time
 
     from strategies.registry import build
-    from ttr_lab.board import load_board
+    from ttr_lab.games.ticket_to_ride.board import load_board
     from ttr_lab.play import play_game
 
     entrants, seats, deal, rotation, seed, map_name = args
@@ -89,17 +89,6 @@ def play_match(
         return [_play(j) for j in jobs]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(_play, jobs, chunksize=1))
-
-
-def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for a proportion (ties count as fractional successes)."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass(frozen=True)

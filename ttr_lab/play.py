@@ -5,14 +5,14 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from ttr_lab.board import Board
-from ttr_lab.errors import IllegalActionError, StrategyError
+from ttr_lab.games.ticket_to_ride.board import Board
+from ttr_lab.core.errors import IllegalActionError, StrategyError
 from ttr_lab.record import GameRecord
-from ttr_lab.rng import derive_seed
-from ttr_lab.rules.actions import Claim
-from ttr_lab.rules.state import new_game
-from ttr_lab.ruleset import Ruleset
-from ttr_lab.strategy import strategy_name
+from ttr_lab.core.rng import derive_seed
+from ttr_lab.games.ticket_to_ride.actions import Claim
+from ttr_lab.games.ticket_to_ride.state import new_game
+from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
+from ttr_lab.core.strategy import strategy_name
 
 
 def play_game(board: Board, strategies: Sequence[Any], seed: int, ruleset: Ruleset | None = None) -> GameRecord:

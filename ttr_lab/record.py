@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from ttr_lab.board import Board, load_board
-from ttr_lab.errors import IllegalActionError
-from ttr_lab.rules.actions import parse_action
-from ttr_lab.rules.state import GameState, new_game
-from ttr_lab.ruleset import Ruleset
+from ttr_lab.games.ticket_to_ride.board import Board, load_board
+from ttr_lab.core.errors import IllegalActionError
+from ttr_lab.games.ticket_to_ride.actions import parse_action
+from ttr_lab.games.ticket_to_ride.state import GameState, new_game
+from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 FORMAT = 1
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ttr_lab.colours import CARD_NAMES
-from ttr_lab.errors import IllegalActionError
+from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES
+from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.record import GameRecord
-from ttr_lab.rules.state import GameState
+from ttr_lab.games.ticket_to_ride.state import GameState
 
 
 def state_at(record: GameRecord, turn: int | None = None, action: int | None = None) -> tuple[GameState, int]:

@@ -7,7 +7,7 @@ from rich.console import Console
 from ttr_lab.console import make_console
 from rich.table import Table
 
-from ttr_lab.board import Board
+from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.record import GameRecord
 
 

@@ -26,10 +26,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from ttr_lab.board import load_board
-from ttr_lab.errors import StrategyError
+from ttr_lab.games.ticket_to_ride.board import load_board
+from ttr_lab.core.errors import StrategyError
 from ttr_lab.play import play_game
-from ttr_lab.strategy import strategy_name
+from ttr_lab.core.strategy import strategy_name
 
 
 class StrategyContractError(AssertionError):

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from ttr_lab.errors import ConfigError
+from ttr_lab.core.errors import ConfigError
 from ttr_lab.tournament.config import parse_config as parse_tournament
 from ttr_lab.tuning import parse_config, run_tuning
 from ttr_lab.tuning.objective import evaluate, measure

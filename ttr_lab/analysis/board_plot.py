@@ -7,13 +7,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from ttr_lab.board import Board
-from ttr_lab.colours import TRACK_COLOUR_NAMES
+from ttr_lab.games.ticket_to_ride.board import Board
+from ttr_lab.games.ticket_to_ride.colours import TRACK_COLOUR_NAMES
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from ttr_lab.rules.state import GameState
+    from ttr_lab.games.ticket_to_ride.state import GameState
 
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd")
 TRACK_COLOURS = {

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ttr_lab.analysis.board_plot import _figure, draw_track_heat
 from ttr_lab.analysis.tables import entrant_table, seat_table
-from ttr_lab.board import Board
+from ttr_lab.games.ticket_to_ride.board import Board
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

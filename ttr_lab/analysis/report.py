@@ -17,8 +17,8 @@ from ttr_lab.analysis.ratings import bradley_terry
 from ttr_lab.analysis.tables import (
     entrant_table, head_to_head, pairwise_tests, player_count_table, score_parts, seat_table,
 )
-from ttr_lab.board import load_board
-from ttr_lab.errors import ConfigError
+from ttr_lab.games.ticket_to_ride.board import load_board
+from ttr_lab.core.errors import ConfigError
 
 
 def _fmt(value: Any) -> str:

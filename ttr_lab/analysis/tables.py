@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ttr_lab.evaluation import wilson
+from ttr_lab.analysis.stats import wilson
 
 
 def _scored(frame: pd.DataFrame) -> pd.DataFrame:

@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from ttr_lab.board import Board
-from ttr_lab.errors import ConfigError
+from ttr_lab.games.ticket_to_ride.board import Board
+from ttr_lab.core.errors import ConfigError
 from ttr_lab.tournament.design import GameSpec
 from ttr_lab.tournament.worker import play_batch
 
@@ -78,7 +78,7 @@ class SerialBackend:
 
 def _warm_up() -> int:
     import strategies.registry  # noqa: F401 - imports the engine and the strategy registry
-    from ttr_lab.board import load_board
+    from ttr_lab.games.ticket_to_ride.board import load_board
 
     load_board("usa")
     return os.getpid()

@@ -29,7 +29,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from ttr_lab.config_files import check_map, check_strategy, read_yaml, validate
+from ttr_lab.core.config_files import check_map, check_strategy, read_yaml, validate
 
 
 class EntrantConfig(BaseModel):

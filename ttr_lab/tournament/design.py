@@ -12,7 +12,7 @@ import itertools
 import math
 from dataclasses import dataclass
 
-from ttr_lab.rng import derive_seed
+from ttr_lab.core.rng import derive_seed
 from ttr_lab.tournament.config import TournamentConfig
 
 

@@ -12,7 +12,7 @@ from rich.console import Console
 from ttr_lab.console import make_console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from ttr_lab.board import load_board
+from ttr_lab.games.ticket_to_ride.board import load_board
 from ttr_lab.tournament.backends import RayBackend, SerialBackend
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import plan_games

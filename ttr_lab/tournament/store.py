@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 
-from ttr_lab.errors import ConfigError
+from ttr_lab.core.errors import ConfigError
 from ttr_lab.tournament.config import TournamentConfig
 
 SCHEMA = pa.schema([

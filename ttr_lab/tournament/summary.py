@@ -8,7 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from ttr_lab.evaluation import wilson
+from ttr_lab.analysis.stats import wilson
 
 
 def summary_table(frame: Any) -> Any:

@@ -9,8 +9,8 @@ import threading
 import time
 from typing import Any, Sequence
 
-from ttr_lab.board import Board
-from ttr_lab.errors import StrategyError
+from ttr_lab.games.ticket_to_ride.board import Board
+from ttr_lab.core.errors import StrategyError
 from ttr_lab.play import play_game
 from ttr_lab.tournament.design import GameSpec
 
@@ -107,7 +107,7 @@ def _base(board: Board, entrants: Sequence[dict[str, Any]], spec: GameSpec, seat
 
 def _claimed_tracks(board: Board, actions: Sequence[tuple[int, str]], n: int) -> list[list[int]]:
     """Per seat, the ids of the tracks it claimed (for maps of who builds where)."""
-    from ttr_lab.rules.actions import parse_action
+    from ttr_lab.games.ticket_to_ride.actions import parse_action
 
     out: list[list[int]] = [[] for _ in range(n)]
     for seat, text in actions:

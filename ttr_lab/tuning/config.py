@@ -35,8 +35,8 @@ from typing import Any, Literal, Optional, Union
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ttr_lab.config_files import check_map, check_strategy, read_yaml, validate
-from ttr_lab.errors import ConfigError
+from ttr_lab.core.config_files import check_map, check_strategy, read_yaml, validate
+from ttr_lab.core.errors import ConfigError
 from ttr_lab.tuning.space import ParamRange, corners, grid_size, resolve_space
 
 

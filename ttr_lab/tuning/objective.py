@@ -21,9 +21,9 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
 
-from ttr_lab.errors import TTRLabError
-from ttr_lab.evaluation import wilson
-from ttr_lab.rng import derive_seed
+from ttr_lab.core.errors import TTRLabError
+from ttr_lab.analysis.stats import wilson
+from ttr_lab.core.rng import derive_seed
 from ttr_lab.tournament.design import GameSpec, seatings
 
 CANDIDATE = "candidate"
@@ -74,7 +74,7 @@ def entrant_rows(entrants: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 def play(entrants: Sequence[Mapping[str, Any]], games: Sequence[GameSpec], map_name: str) -> list[dict[str, Any]]:
     """Play ``games`` in this process; one row per player per game. A forfeit raises TrialError."""
-    from ttr_lab.board import load_board
+    from ttr_lab.games.ticket_to_ride.board import load_board
     from ttr_lab.tournament.worker import play_batch
 
     rows, _ = play_batch(load_board(map_name), entrant_rows(entrants), games, None, False)

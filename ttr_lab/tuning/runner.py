@@ -18,8 +18,8 @@ from typing import Any
 from rich.console import Console
 
 from ttr_lab.console import make_console
-from ttr_lab.errors import ConfigError
-from ttr_lab.rng import derive_seed
+from ttr_lab.core.errors import ConfigError
+from ttr_lab.core.rng import derive_seed
 from ttr_lab.tuning.config import TuneConfig
 from ttr_lab.tuning.objective import MatchSpec, Measure, TrialError
 from ttr_lab.tuning.search import Outcome, best_of, run_ray, run_serial

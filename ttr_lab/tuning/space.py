@@ -18,7 +18,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ttr_lab.errors import ConfigError
+from ttr_lab.core.errors import ConfigError
 
 
 @dataclass(frozen=True)

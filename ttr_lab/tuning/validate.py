@@ -17,8 +17,8 @@ from typing import Any, Mapping, Sequence
 
 from rich.console import Console
 
-from ttr_lab.evaluation import wilson
-from ttr_lab.rng import derive_seed
+from ttr_lab.analysis.stats import wilson
+from ttr_lab.core.rng import derive_seed
 from ttr_lab.tuning.config import TuneConfig
 from ttr_lab.tuning.objective import CANDIDATE, TrialError, check_forfeits, entrant_rows, game_specs, measure
 
@@ -26,7 +26,7 @@ _VALIDATION_KEY = 0x7A11D  # derives the validation seed: never a deal the trial
 
 
 def _play(backend: Any, config: TuneConfig, entrants: list[dict[str, Any]], specs: list) -> list[dict[str, Any]]:
-    from ttr_lab.board import load_board
+    from ttr_lab.games.ticket_to_ride.board import load_board
 
     rows: list[dict[str, Any]] = []
     for batch in backend.run(load_board(config.map), entrant_rows(entrants), specs, None, False):

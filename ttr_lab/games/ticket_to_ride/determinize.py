@@ -16,12 +16,12 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from ttr_lab.rules.game import game_for
-from ttr_lab.rules.observation import Observation
-from ttr_lab.rules.state import GameState
+from ttr_lab.games.ticket_to_ride.game import game_for
+from ttr_lab.games.ticket_to_ride.observation import Observation
+from ttr_lab.games.ticket_to_ride.state import GameState
 
 if TYPE_CHECKING:
-    from ttr_lab.ruleset import Ruleset
+    from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 _K = 9
 
@@ -137,7 +137,7 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
 
 def _setup_keeps(obs: Observation) -> dict[int, int]:
     """How many tickets each player kept at setup: the first keep of each seat in the history."""
-    from ttr_lab.rules.actions import TicketsKept
+    from ttr_lab.games.ticket_to_ride.actions import TicketsKept
 
     kept: dict[int, int] = {}
     for event in obs.history:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ttr_lab.colours import CARD_NAMES
+from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES
 
 if TYPE_CHECKING:
-    from ttr_lab.board import Board
-    from ttr_lab.rules.state import GameState
-    from ttr_lab.ruleset import Ruleset
+    from ttr_lab.games.ticket_to_ride.board import Board
+    from ttr_lab.games.ticket_to_ride.state import GameState
+    from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 
 def snapshot(state: "GameState") -> dict[str, Any]:
@@ -54,9 +54,9 @@ def restore(board: "Board", snap: dict[str, Any], ruleset: "Ruleset | None" = No
     For debugging, bug reports and hand-built test positions. Checks that cards and tickets are
     conserved, so a position cannot silently contain 111 cards.
     """
-    from ttr_lab.colours import card_index
-    from ttr_lab.rules.game import Phase, game_for
-    from ttr_lab.rules.state import GameState
+    from ttr_lab.games.ticket_to_ride.colours import card_index
+    from ttr_lab.games.ticket_to_ride.game import Phase, game_for
+    from ttr_lab.games.ticket_to_ride.state import GameState
 
     game = game_for(board, int(snap["num_players"]), ruleset)
     n = game.num_players

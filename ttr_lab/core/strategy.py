@@ -18,8 +18,8 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol, Sequence, runtime_checkable
 
-from ttr_lab.rules.actions import Action
-from ttr_lab.rules.observation import Observation
+from ttr_lab.games.ticket_to_ride.actions import Action
+from ttr_lab.games.ticket_to_ride.observation import Observation
 
 
 @runtime_checkable

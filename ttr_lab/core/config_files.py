@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import pydantic
 import yaml
 
-from ttr_lab.errors import ConfigError
+from ttr_lab.core.errors import ConfigError
 
 Model = TypeVar("Model", bound=pydantic.BaseModel)
 
@@ -55,7 +55,7 @@ def read_yaml(path: str | Path) -> Any:
 
 def check_map(name: str, source: str) -> None:
     """The map loads, or a ConfigError says why."""
-    from ttr_lab.board import load_board
+    from ttr_lab.games.ticket_to_ride.board import load_board
 
     try:
         load_board(name)

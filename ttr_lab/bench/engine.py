@@ -36,8 +36,8 @@ def _pin_to_one_core() -> str:
 
 def sample_states(board, num_players: int, games: int, seed: int) -> list:
     """States at the start of normal turns of random games, for per-operation timings."""
-    from ttr_lab.rules.game import Phase
-    from ttr_lab.rules.state import new_game
+    from ttr_lab.games.ticket_to_ride.game import Phase
+    from ttr_lab.games.ticket_to_ride.state import new_game
 
     rng = random.Random(seed)
     states = []
@@ -53,9 +53,9 @@ def sample_states(board, num_players: int, games: int, seed: int) -> list:
 
 def engine_benchmark(seconds: float = 3.0, seed: int = 1, console: Console | None = None) -> dict[str, float]:
     from strategies.random import Random
-    from ttr_lab.board import load_board
+    from ttr_lab.games.ticket_to_ride.board import load_board
     from ttr_lab.play import play_game
-    from ttr_lab.rules.state import new_game
+    from ttr_lab.games.ticket_to_ride.state import new_game
 
     console = console or make_console()
     pinned = _pin_to_one_core()
@@ -111,7 +111,7 @@ def engine_benchmark(seconds: float = 3.0, seed: int = 1, console: Console | Non
     console.print(f"4-player random games via play_game: {goal:.2f}x the goal of 100 games/s on one core")
 
     from strategies.greedy import Greedy
-    from ttr_lab.board import available_maps
+    from ttr_lab.games.ticket_to_ride.board import available_maps
 
     maps = Table(title="4-player games per second by map (play_game, one core)")
     maps.add_column("map")

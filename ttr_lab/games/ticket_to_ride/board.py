@@ -18,9 +18,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
-from ttr_lab.colours import GRAY, TRACK_COLOUR_NAMES, track_colour_index
-from ttr_lab.errors import BoardDataError
-from ttr_lab.ruleset import Ruleset
+from ttr_lab.games.ticket_to_ride.colours import GRAY, TRACK_COLOUR_NAMES, track_colour_index
+from ttr_lab.core.errors import BoardDataError
+from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 if TYPE_CHECKING:  # networkx is imported only when a graph view is asked for
     import networkx as nx
@@ -144,14 +144,14 @@ def _rebuild_board(*args: Any) -> Board:
 
 def available_maps() -> list[str]:
     """Names of the maps shipped inside the package."""
-    root = resources.files("ttr_lab.maps")
+    root = resources.files("ttr_lab.games.ticket_to_ride.maps")
     return sorted(p.name for p in root.iterdir() if p.is_dir() and (p / "map.toml").is_file())
 
 
 @functools.lru_cache(maxsize=None)
 def load_board(name: str = "usa") -> Board:
     """Load a shipped map by name (``"usa"``) or a map folder by path; cached, so loaded once."""
-    shipped = resources.files("ttr_lab.maps") / name
+    shipped = resources.files("ttr_lab.games.ticket_to_ride.maps") / name
     if "/" not in name and shipped.is_dir():
         return _load(shipped, name)
     path = Path(name)

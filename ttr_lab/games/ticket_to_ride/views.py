@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ttr_lab.errors import IllegalActionError
-from ttr_lab.rules.actions import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Pass
-from ttr_lab.rules.game import Phase
-from ttr_lab.rules.history import Event, unroll
+from ttr_lab.core.errors import IllegalActionError
+from ttr_lab.games.ticket_to_ride.actions import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Pass
+from ttr_lab.games.ticket_to_ride.game import Phase
+from ttr_lab.games.ticket_to_ride.history import Event, unroll
 
 if TYPE_CHECKING:
-    from ttr_lab.board import Board
-    from ttr_lab.rules.observation import Observation
-    from ttr_lab.rules.result import GameResult
-    from ttr_lab.ruleset import Ruleset
+    from ttr_lab.games.ticket_to_ride.board import Board
+    from ttr_lab.games.ticket_to_ride.observation import Observation
+    from ttr_lab.games.ticket_to_ride.result import GameResult
+    from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 _PHASE_REASONS = {
     Phase.OVER: "the game is over",
@@ -66,26 +66,26 @@ class StateViews:
 
     def observation(self, player: int) -> "Observation":
         """What ``player`` may know: own hand and tickets, public board and counts, public history."""
-        from ttr_lab.rules.observation import observe
+        from ttr_lab.games.ticket_to_ride.observation import observe
 
         return observe(self, player)
 
     def snapshot(self) -> dict[str, Any]:
         """The full state (hidden parts included) as a plain JSON-serialisable dict."""
-        from ttr_lab.rules.snapshot import snapshot
+        from ttr_lab.games.ticket_to_ride.snapshot import snapshot
 
         return snapshot(self)
 
     def result(self) -> "GameResult":
         """Final scores, tickets, longest trails and ranks; only once the game is over."""
-        from ttr_lab.rules.result import score_game
+        from ttr_lab.games.ticket_to_ride.result import score_game
 
         if self.phase != Phase.OVER:
             raise IllegalActionError("result() is only available once the game is over")
         return score_game(self)
 
     def history(self) -> list[Event]:
-        """Public history, oldest first (see ``ttr_lab.rules.history``)."""
+        """Public history, oldest first (see ``ttr_lab.games.ticket_to_ride.history``)."""
         return unroll(self.log)
 
     def _repr_png_(self) -> bytes:

@@ -6,10 +6,10 @@ from collections import Counter
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from ttr_lab.rules.scoring import connected_components, longest_trail, rank_order
+from ttr_lab.games.ticket_to_ride.scoring import connected_components, longest_trail, rank_order
 
 if TYPE_CHECKING:
-    from ttr_lab.rules.state import GameState
+    from ttr_lab.games.ticket_to_ride.state import GameState
 
 
 @dataclass(frozen=True)

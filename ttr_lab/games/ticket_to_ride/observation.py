@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ttr_lab.board import Board
-from ttr_lab.colours import CARD_NAMES
-from ttr_lab.rules.game import Phase
-from ttr_lab.rules.history import Event, unroll
-from ttr_lab.ruleset import Ruleset
+from ttr_lab.games.ticket_to_ride.board import Board
+from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES
+from ttr_lab.games.ticket_to_ride.game import Phase
+from ttr_lab.games.ticket_to_ride.history import Event, unroll
+from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 if TYPE_CHECKING:
-    from ttr_lab.rules.state import GameState
+    from ttr_lab.games.ticket_to_ride.state import GameState
 
 _PHASES = tuple(Phase)
 
@@ -59,7 +59,7 @@ class Observation(NamedTuple):
 
     @property
     def history(self) -> list[Event]:
-        """Public history, oldest first (see ``ttr_lab.rules.history``)."""
+        """Public history, oldest first (see ``ttr_lab.games.ticket_to_ride.history``)."""
         return unroll(self.log)
 
     def my_tracks(self) -> list[int]:

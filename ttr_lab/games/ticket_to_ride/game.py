@@ -9,11 +9,11 @@ from __future__ import annotations
 import functools
 from enum import IntEnum
 
-from ttr_lab.board import Board
-from ttr_lab.colours import LOCOMOTIVE, NUM_COLOURS
-from ttr_lab.errors import ConfigError
-from ttr_lab.rules.actions import ActionTable, action_table
-from ttr_lab.ruleset import Ruleset
+from ttr_lab.games.ticket_to_ride.board import Board
+from ttr_lab.games.ticket_to_ride.colours import LOCOMOTIVE, NUM_COLOURS
+from ttr_lab.core.errors import ConfigError
+from ttr_lab.games.ticket_to_ride.actions import ActionTable, action_table
+from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 
 class Phase(IntEnum):

@@ -16,7 +16,7 @@ import dataclasses
 from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
-from ttr_lab.errors import ConfigError
+from ttr_lab.core.errors import ConfigError
 
 
 TIE_BREAKS = ("tickets", "longest", "explorer", "mountains")

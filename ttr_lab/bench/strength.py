@@ -147,7 +147,7 @@ def strength_benchmark(
 
 def games_per_second(name: str, players: int = 4, seconds: float = 3.0, seed: int = 1) -> float:
     from strategies.registry import build
-    from ttr_lab.board import load_board
+    from ttr_lab.games.ticket_to_ride.board import load_board
     from ttr_lab.play import play_game
 
     board = load_board("usa")
@@ -162,8 +162,8 @@ def playouts_per_second(decisions: int = 30, seed: int = 3) -> float:
     """MCTS play-outs per second, over the searched decisions of a 2-player game."""
     from strategies.mcts import MCTS
     from strategies.ticket_planner import TicketPlanner
-    from ttr_lab.board import load_board
-    from ttr_lab.rules.state import new_game
+    from ttr_lab.games.ticket_to_ride.board import load_board
+    from ttr_lab.games.ticket_to_ride.state import new_game
 
     state = new_game(load_board("usa"), 2, seed)
     search, other, rng = MCTS(), TicketPlanner(), random.Random(seed)

@@ -12,19 +12,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ttr_lab.colours import CARD_NAMES, GRAY, LOCOMOTIVE
-from ttr_lab.errors import IllegalActionError
-from ttr_lab.rng import derive_seed, shuffle
-from ttr_lab.rules.actions import (
+from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, GRAY, LOCOMOTIVE
+from ttr_lab.core.errors import IllegalActionError
+from ttr_lab.core.rng import derive_seed, shuffle
+from ttr_lab.games.ticket_to_ride.actions import (
     DRAW_BLIND, DRAW_TICKETS, PASS, Action, Claim, DrawBlind, DrawMarket, DrawTickets,
     KeepTickets, Pass, TicketsKept,
 )
-from ttr_lab.rules.game import Game, Phase, game_for
-from ttr_lab.rules.views import StateViews
+from ttr_lab.games.ticket_to_ride.game import Game, Phase, game_for
+from ttr_lab.games.ticket_to_ride.views import StateViews
 
 if TYPE_CHECKING:
-    from ttr_lab.board import Board
-    from ttr_lab.ruleset import Ruleset
+    from ttr_lab.games.ticket_to_ride.board import Board
+    from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 _SETUP, _TURN, _SECOND, _KEEP, _OVER = (int(p) for p in Phase)
 _K = 9  # card kinds per hand: 8 colours + locomotive
@@ -504,6 +504,6 @@ def new_game(board: "Board", num_players: int, seed: int, ruleset: "Ruleset | No
 
 def restore_state(board: "Board", snapshot: dict[str, Any], ruleset: "Ruleset | None" = None) -> GameState:
     """The state described by a ``snapshot()`` dict (history starts empty); see ``snapshot.restore``."""
-    from ttr_lab.rules.snapshot import restore
+    from ttr_lab.games.ticket_to_ride.snapshot import restore
 
     return restore(board, snapshot, ruleset)

@@ -29,11 +29,11 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Union
 
-from ttr_lab.colours import CARD_NAMES, GRAY, LOCOMOTIVE, NUM_COLOURS, card_index
-from ttr_lab.errors import IllegalActionError
+from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, GRAY, LOCOMOTIVE, NUM_COLOURS, card_index
+from ttr_lab.core.errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from ttr_lab.board import Board, Track
+    from ttr_lab.games.ticket_to_ride.board import Board, Track
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,1 @@
+"""Benchmarks: engine speed, strategy strength, tournament throughput (``ttr-lab bench``)."""

@@ -1,0 +1,1 @@
+"""One package per game, each implementing the core's game protocol."""

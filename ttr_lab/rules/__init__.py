@@ -1,1 +1,0 @@
-"""The rules of Ticket to Ride: game facts, state, actions, observation, scoring."""
