@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from strategies.random import Random
-from ttr_lab import GameRecord, load_board, play_game
+from ttr_lab import TicketToRide, GameRecord, play_game
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = [(2, 11), (3, 22), (4, 7), (4, 1234), (5, 33)]
@@ -21,7 +21,7 @@ CASES = [(2, 11), (3, 22), (4, 7), (4, 1234), (5, 33)]
 @pytest.mark.parametrize("n,seed", CASES)
 def test_golden_record(n, seed):
     path = GOLDEN / f"usa-{n}p-seed{seed}.json"
-    record = play_game(load_board("usa"), [Random() for _ in range(n)], seed)
+    record = play_game(TicketToRide("usa"), [Random() for _ in range(n)], seed)
     text = record.to_json(pretty=True) + "\n"
     if os.environ.get("UPDATE_GOLDEN"):
         path.write_text(text, encoding="utf-8")
@@ -35,3 +35,12 @@ def test_golden_record_replays(n, seed):
     final = record.replay()
     assert final.is_terminal()
     assert final.result().to_dict() == record.result
+
+
+def test_a_format_1_record_still_loads_and_replays_the_same_game():
+    """Records written before there was a second game (format 1: no "game", the map at the top)."""
+    old = GameRecord.load(GOLDEN / "legacy" / "usa-2p-seed11-format1.json")
+    new = GameRecord.load(GOLDEN / "usa-2p-seed11.json")
+    assert (old.game, old.options) == ("ticket_to_ride", {"map": "usa"})
+    assert old.actions == new.actions and old.result == new.result
+    assert old.replay().result().to_dict() == old.result

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from strategies.random import Random
 from strategies.registry import build_strategies, resolve
-from ttr_lab import ConfigError, GameRecord, StrategyError, load_board, play_game
+from ttr_lab import TicketToRide, ConfigError, GameRecord, StrategyError, load_board, play_game
 from ttr_lab.cli import app
 
 BOARD = load_board("usa")
@@ -48,7 +48,7 @@ class Watcher(Random):
 
 
 def test_record_holds_seed_seats_actions_result():
-    record = play_game(BOARD, [Random(), Random(), Random()], seed=5)
+    record = play_game(TicketToRide(BOARD), [Random(), Random(), Random()], seed=5)
     assert record.seed == 5 and record.num_players == 3 and record.strategies == ("random",) * 3
     assert record.actions[0] == (0, record.actions[0][1]) and record.actions[0][1].startswith("keep")
     data = json.loads(record.to_json())
@@ -58,7 +58,7 @@ def test_record_holds_seed_seats_actions_result():
 
 def test_a_crashing_strategy_is_a_one_line_strategy_error():
     with pytest.raises(StrategyError) as info:
-        play_game(BOARD, [Random(), Crashes()], seed=1)
+        play_game(TicketToRide(BOARD), [Random(), Crashes()], seed=1)
     message = str(info.value)
     assert "\n" not in message
     assert "seat 1 (crashes)" in message and "ZeroDivisionError" in message and "boom" in message
@@ -67,12 +67,12 @@ def test_a_crashing_strategy_is_a_one_line_strategy_error():
 
 def test_an_illegal_choice_is_named():
     with pytest.raises(StrategyError, match=r"seat 0 \(cheats\) chose an illegal action.*not an action"):
-        play_game(BOARD, [Cheats(), Random()], seed=1)
+        play_game(TicketToRide(BOARD), [Cheats(), Random()], seed=1)
 
 
 def test_hooks_see_public_events_only():
     watcher = Watcher()
-    record = play_game(BOARD, [watcher, Random()], seed=3)
+    record = play_game(TicketToRide(BOARD), [watcher, Random()], seed=3)
     assert watcher.started == 0 and watcher.ended is not None
     assert len(watcher.events) == len(record.actions)
     for (seat, text), (player, public, card) in zip(record.actions, watcher.events):
@@ -85,8 +85,8 @@ def test_hooks_see_public_events_only():
 
 
 def test_strategy_classes_are_built_fresh():
-    a = play_game(BOARD, [Random, Random], seed=9)
-    b = play_game(BOARD, [Random(), Random()], seed=9)
+    a = play_game(TicketToRide(BOARD), [Random, Random], seed=9)
+    b = play_game(TicketToRide(BOARD), [Random(), Random()], seed=9)
     assert a.to_json() == b.to_json()
 
 
@@ -107,7 +107,7 @@ def test_cli_play_prints_summary_and_saves_record(tmp_path):
     assert result.exit_code == 0, result.output
     assert "seed 7" in result.output and "total" in result.output and "longest" in result.output
     record = GameRecord.load(out)
-    assert record.to_json() == play_game(BOARD, [Random()] * 4, seed=7).to_json()
+    assert record.to_json() == play_game(TicketToRide(BOARD), [Random()] * 4, seed=7).to_json()
 
 
 def test_cli_errors_are_one_line():

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from invariants import check_invariants, hidden_shuffle, random_game_states
 from strategies.random import Random
-from ttr_lab import IllegalActionError, load_board, new_game, play_game
+from ttr_lab import TicketToRide, IllegalActionError, load_board, new_game, play_game
 from ttr_lab.games.ticket_to_ride.actions import action_table
 
 BOARD = load_board("usa")
@@ -136,7 +136,7 @@ def test_thousands_of_random_games_end_with_consistent_results(map_name):
     for n in (2, 3, 4, 5):
         for _ in range(250):
             seed = rng.getrandbits(48)
-            record = play_game(BOARD, [Random() for _ in range(n)], seed)
+            record = play_game(TicketToRide(BOARD), [Random() for _ in range(n)], seed)
             result = record.result
             ranks = sorted(p["rank"] for p in result["players"])
             assert ranks[0] == 1
@@ -159,8 +159,8 @@ def test_thousands_of_random_games_end_with_consistent_results(map_name):
 @given(seed=seeds)
 def test_same_seed_same_record(map_name, n, seed):
     BOARD = load_board(map_name)
-    a = play_game(BOARD, [Random() for _ in range(n)], seed)
-    b = play_game(BOARD, [Random for _ in range(n)], seed)
+    a = play_game(TicketToRide(BOARD), [Random() for _ in range(n)], seed)
+    b = play_game(TicketToRide(BOARD), [Random for _ in range(n)], seed)
     assert a.to_json() == b.to_json()
     replayed = a.replay()
     assert replayed.is_terminal()
@@ -168,7 +168,7 @@ def test_same_seed_same_record(map_name, n, seed):
 
 
 def test_different_seeds_differ():
-    a = play_game(BOARD, [Random(), Random()], 1)
-    b = play_game(BOARD, [Random(), Random()], 2)
+    a = play_game(TicketToRide(BOARD), [Random(), Random()], 1)
+    b = play_game(TicketToRide(BOARD), [Random(), Random()], 2)
     assert a.actions != b.actions
     assert new_game(BOARD, 3, 5).snapshot() != new_game(BOARD, 3, 6).snapshot()

@@ -29,14 +29,15 @@ def play(
 ) -> None:
     """Play one game and print a summary: scores, tickets, longest trail."""
     from ttr_lab.games.ticket_to_ride.board import load_board
-    from ttr_lab.play import play_game
+    from ttr_lab.core.play import play_game
+    from ttr_lab.games.ticket_to_ride.definition import TicketToRide
     from ttr_lab.summary import print_summary
     from strategies.registry import build_strategies
 
     try:
         board = load_board(map_name)
         seats = build_strategies(strategy, players)
-        rec = play_game(board, seats, seed)
+        rec = play_game(TicketToRide(board), seats, seed)
     except TTRLabError as exc:
         _fail(exc)
     print_summary(board, rec)
@@ -130,8 +131,8 @@ def replay(
     picture: Optional[Path] = typer.Option(None, "--picture", help="Save the board (PNG or SVG) here."),
 ) -> None:
     """Replay a recorded game to a turn: scores, hands, the last actions, and a board picture."""
-    from ttr_lab.record import GameRecord
-    from ttr_lab.replay import describe_state, state_at
+    from ttr_lab.core.record import GameRecord
+    from ttr_lab.games.ticket_to_ride.replay import describe_state, state_at
 
     try:
         rec = GameRecord.load(record)
@@ -142,7 +143,7 @@ def replay(
         _fail(exc)
     typer.echo(describe_state(state, rec, index))
     if picture is not None:
-        from ttr_lab.analysis.board_plot import draw_state
+        from ttr_lab.games.ticket_to_ride.drawing import draw_state
 
         draw_state(state).savefig(picture, dpi=120)
         typer.echo(f"board picture saved to {picture}")

@@ -42,8 +42,8 @@ def _play(args: tuple) -> GameRow:
     import time
 
     from strategies.registry import build
-    from ttr_lab.games.ticket_to_ride.board import load_board
-    from ttr_lab.play import play_game
+    from ttr_lab.core.play import play_game
+    from ttr_lab.games.ticket_to_ride.definition import TicketToRide
 
     entrants, seats, deal, rotation, seed, map_name = args
 
@@ -60,7 +60,7 @@ def _play(args: tuple) -> GameRow:
             return action
 
     players = [Timed(build(*entrants[e])) for e in seats]
-    record = play_game(load_board(map_name), players, seed)
+    record = play_game(TicketToRide(map_name), players, seed)
     res = record.result["players"]
     return GameRow(
         deal=deal, rotation=rotation, seed=seed, seats=tuple(seats),

@@ -8,7 +8,7 @@ from ttr_lab.console import make_console
 from rich.table import Table
 
 from ttr_lab.games.ticket_to_ride.board import Board
-from ttr_lab.record import GameRecord
+from ttr_lab.core.record import GameRecord
 
 
 def print_summary(board: Board, record: GameRecord, console: Console | None = None) -> None:

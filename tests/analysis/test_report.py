@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def store_rows(folder: Path, rows, players=2):
     config = parse_config({"players": players, "entrants": [{"name": n, "strategy": "random"} for n in "ABCDE"[:max(players, 2)]],
                            "design": "round_robin" if players < 5 else "fixed", "output": str(folder), "backend": "serial"}, "t")
-    ResultStore(folder, config).append(rows)
+    ResultStore(folder, config, config.load_game()).append(rows)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -98,10 +98,10 @@ def test_tournament_cli_writes_the_report(smoke_results):
 
 
 def test_replay_command_and_jupyter_views(tmp_path):
-    from ttr_lab import GameRecord, load_board, play_game
+    from ttr_lab import TicketToRide, GameRecord, play_game
     from strategies.registry import build
 
-    record = play_game(load_board("usa"), [build("greedy"), build("ticket_planner")], seed=3)
+    record = play_game(TicketToRide("usa"), [build("greedy"), build("ticket_planner")], seed=3)
     path = tmp_path / "game.json"
     record.save(path)
     picture = tmp_path / "board.png"

@@ -21,18 +21,18 @@ def game(deal, ranks, entrants, totals=None, game_id=None, forfeit=None, stalled
         lost = forfeit == seat
         rows.append({
             "game_id": game_id or f"d{deal}-{'-'.join(entrants)}-{'-'.join(map(str, ranks))}", "deal": deal, "deal_seed": deal,
-            "table": 0, "seating": 0, "map": "usa", "num_players": n, "seat": seat, "entrant": entrant,
+            "table": 0, "seating": 0, "game": "ticket_to_ride", "variant": "usa", "num_players": n, "seat": seat, "entrant": entrant,
             "strategy": entrant, "params": "{}", "params_hash": "x",
             "route_points": None if forfeit is not None else 40, "ticket_points": None if forfeit is not None else 10,
             "tickets_held": None if forfeit is not None else 2, "tickets_completed": None if forfeit is not None else 1,
             "tickets_failed": None if forfeit is not None else 1, "ticket_points_completed": None if forfeit is not None else 12,
             "ticket_points_failed": None if forfeit is not None else 2, "longest_trail": None if forfeit is not None else 10,
             "longest_bonus": None if forfeit is not None else (10 if rank == 1 else 0),
-            "total": None if forfeit is not None else (totals[seat] if totals else 100 - 10 * rank),
+            "score": None if forfeit is not None else (totals[seat] if totals else 100 - 10 * rank),
             "rank": (n if lost else 1) if forfeit is not None else rank,
             "win": (0.0 if lost else 1.0 / (n - 1)) if forfeit is not None else (1.0 / winners if rank == 1 else 0.0),
             "trains_left": None if forfeit is not None else 3, "cards_left": 0, "turns": None if forfeit is not None else 50,
-            "stalled": stalled, "forfeit": lost, "error": "boom" if forfeit is not None else "",
+            "termination": "forfeit" if forfeit is not None else ("stalled" if stalled else "normal"), "forfeit": lost, "error": "boom" if forfeit is not None else "",
             "decisions": 10, "think_seconds": 0.1, "tracks": [seat, 10 + seat],
         })
     return rows
@@ -101,7 +101,7 @@ def test_forfeits_and_stalled_games_are_counted_right():
     assert t.loc["A", "mean_score"] == 90  # the forfeited game has no scores
     assert t.loc["A", "stalled_games"] == 1
     parts = score_parts(f)
-    assert set(parts["part"]) >= {"total", "route_points", "ticket_points", "longest_bonus"}
+    assert set(parts["part"]) >= {"score", "route_points", "ticket_points", "longest_bonus"}
 
 
 def test_figures_take_rates_of_zero_and_one():

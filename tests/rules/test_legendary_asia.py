@@ -13,7 +13,7 @@ from helpers import act, legal_texts, make_state, ticket_id, track_id
 from rules_common import assert_legal_agrees, discard, hand, play_out, total_cards
 from strategies.random import Random
 from ttr_lab import (
-    CARD_NAMES, Claim, IllegalActionError, KeepTickets, Phase, load_board, new_game, play_game, restore_state,
+    CARD_NAMES, TicketToRide, Claim, IllegalActionError, KeepTickets, Phase, load_board, new_game, play_game, restore_state,
 )
 
 BOARD = load_board("legendary_asia")
@@ -736,8 +736,8 @@ def test_long_ticket_kept_at_setup_is_held_and_scored():
 
 @pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3), (5, 4)])
 def test_random_game_with_play_game(players, seed):
-    record = play_game(BOARD, [Random() for _ in range(players)], seed)
-    assert record.map == "legendary_asia" and record.num_players == players
+    record = play_game(TicketToRide(BOARD), [Random() for _ in range(players)], seed)
+    assert record.options == {"map": "legendary_asia"} and record.num_players == players
     rows = record.result["players"]
     assert len(rows) == players
     assert record.result["stalled"] is False  # ended by the final round

@@ -10,7 +10,7 @@ import pytest
 from strategies.random import Random
 from strategies.registry import REGISTRY, build, factory, resolve
 from ttr_lab import ConfigError
-from ttr_lab.testing import StrategyContractError, check_strategy
+from ttr_lab.core.testing import StrategyContractError, check_strategy
 
 # Search strategies are checked on a tiny budget: the contract is about behaviour, not strength.
 SMALL = {"mcts": {"iterations": 6, "rollout_depth": 2}}
@@ -22,7 +22,7 @@ def test_shipped_strategy_passes_the_contract(name, map_name):
     params = SMALL.get(name, {})
     players = (2, 3, 4, 5) if name != "mcts" else (2, 4)
     report = check_strategy(factory(name, params), players=players, seeds=(1, 2) if name != "mcts" else (1,),
-                            map_name=map_name)
+                            map=map_name)
     assert report.games >= 2 * len(players) + 1
     assert report.decisions > 0
 

@@ -11,7 +11,7 @@ from helpers import track_id as tid
 from strategies.greedy import Greedy
 from strategies.planning import card_deficits, network, plan_tickets, shortest_path, track_costs
 from strategies.ticket_planner import TicketPlanner
-from ttr_lab import Claim, DrawMarket, DrawTickets, KeepTickets, load_board, play_game
+from ttr_lab import TicketToRide, Claim, DrawMarket, DrawTickets, KeepTickets, load_board, play_game
 
 BOARD = load_board("usa")
 L = "locomotive"
@@ -103,7 +103,7 @@ def test_planner_draws_tickets_when_done_with_trains_to_spare_and_not_late():
 def test_planner_completes_most_of_its_tickets():
     held = completed = 0
     for seed in range(12):
-        record = play_game(BOARD, [TicketPlanner(), Greedy()] if seed % 2 == 0 else [Greedy(), TicketPlanner()], seed)
+        record = play_game(TicketToRide(BOARD), [TicketPlanner(), Greedy()] if seed % 2 == 0 else [Greedy(), TicketPlanner()], seed)
         me = record.result["players"][seed % 2]
         held += len(me["tickets"])
         completed += me["tickets_completed"]
@@ -119,6 +119,6 @@ def test_planner_beats_greedy_which_beats_random(players):
         for seed in range(6):
             seats = [weak() for _ in range(players)]
             seats[seed % players] = strong()
-            record = play_game(BOARD, seats, 100 + seed)
+            record = play_game(TicketToRide(BOARD), seats, 100 + seed)
             wins += record.result["players"][seed % players]["rank"] == 1
         assert wins >= 4, (strong.__name__, weak.__name__, wins)

@@ -8,7 +8,7 @@ from helpers import make_state
 from invariants import hidden_shuffle, random_game_states
 from strategies.mcts import MCTS
 from strategies.playout import Playout
-from ttr_lab import KeepTickets, determinize, load_board, play_game
+from ttr_lab import TicketToRide, KeepTickets, determinize, load_board, play_game
 
 BOARD = load_board("usa")
 
@@ -60,6 +60,6 @@ def test_play_outs_and_evaluation_run_on_samples():
 
 
 def test_a_whole_game_is_reproducible_with_an_iteration_budget():
-    a = play_game(BOARD, [MCTS(iterations=8), MCTS(iterations=8)], seed=13)
-    b = play_game(BOARD, [MCTS(iterations=8), MCTS(iterations=8)], seed=13)
+    a = play_game(TicketToRide(BOARD), [MCTS(iterations=8), MCTS(iterations=8)], seed=13)
+    b = play_game(TicketToRide(BOARD), [MCTS(iterations=8), MCTS(iterations=8)], seed=13)
     assert a.to_json() == b.to_json()

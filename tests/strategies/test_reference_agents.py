@@ -19,7 +19,7 @@ from strategies.planning import network, shortest_path, track_costs
 from strategies.random import Random
 from strategies.route_focus import RouteFocus
 from strategies.step_agent import StepAgent
-from ttr_lab import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, load_board, new_game, play_game
+from ttr_lab import TicketToRide, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, load_board, new_game, play_game
 
 BOARD = load_board("usa")
 AGENTS = [DestinationHungry, RouteFocus, OneStepThinking, LongRoute]
@@ -288,8 +288,8 @@ def finished(record) -> bool:
 @pytest.mark.parametrize("agent", AGENTS)
 def test_self_play_finishes_replays_and_stays_legal(agent, players):
     seed = 100 + players
-    first = play_game(BOARD, [Checked(agent()) for _ in range(players)], seed)
-    again = play_game(BOARD, [agent() for _ in range(players)], seed)
+    first = play_game(TicketToRide(BOARD), [Checked(agent()) for _ in range(players)], seed)
+    again = play_game(TicketToRide(BOARD), [agent() for _ in range(players)], seed)
     assert finished(first)
     assert first.strategies == (agent.name,) * players
     assert first.to_json() == again.to_json()
@@ -301,8 +301,8 @@ def test_mixed_tables_finish_replay_and_stay_legal(players):
     for seed in (0, 1):
         seats = line_up[seed % players:] + line_up[:seed % players]
         checked = [Checked(a()) for a in seats]
-        first = play_game(BOARD, checked, seed)
-        again = play_game(BOARD, [a() for a in seats], seed)
+        first = play_game(TicketToRide(BOARD), checked, seed)
+        again = play_game(TicketToRide(BOARD), [a() for a in seats], seed)
         assert finished(first) and first.to_json() == again.to_json()
         assert all(c.decisions > 0 for c in checked)
 
@@ -310,6 +310,6 @@ def test_mixed_tables_finish_replay_and_stay_legal(players):
 def test_the_agents_beat_random_play():
     for seed in range(4):
         for agent in AGENTS:
-            record = play_game(BOARD, [agent(), Random()], seed)
+            record = play_game(TicketToRide(BOARD), [agent(), Random()], seed)
             agent_score, random_score = (p["total"] for p in record.result["players"])
             assert agent_score > random_score, (agent.name, seed)

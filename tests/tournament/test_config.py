@@ -23,7 +23,7 @@ def cfg(**changes):
     "changes, message",
     [
         ({"plyers": 2}, r"test.yaml: plyers: unknown key"),
-        ({"players": 7}, r"players: Input should be less than or equal to 5"),
+        ({"players": 7}, r"players: .* is for 2-5 players, not 7"),
         ({"games": 0}, r"games: Input should be greater than or equal to 1"),
         ({"backend": "spark"}, r"backend: Input should be 'ray' or 'serial'"),
         ({"design": "fixed", "players": 3}, r"design 'fixed' seats every entrant at one table: 2 entrants for 3 players"),

@@ -15,7 +15,7 @@ import yaml
 
 from ttr_lab.tournament import run_tournament
 from ttr_lab.tournament.config import parse_config
-from ttr_lab.tournament.store import read_records, read_results
+from ttr_lab.core.results import read_records, read_results
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMING = ["think_seconds"]
@@ -44,7 +44,7 @@ def test_serial_run_stores_rows_records_config_and_resumes(tmp_path):
     assert len(frame) == 18 and frame["game_id"].nunique() == 6
     assert set(frame["entrant"]) == {"g", "p", "r"}
     assert frame.groupby("game_id")["win"].sum().round(9).eq(1).all()  # one win shared per game
-    assert {"route_points", "ticket_points", "tickets_completed", "longest_bonus", "rank", "turns", "stalled",
+    assert {"route_points", "ticket_points", "tickets_completed", "longest_bonus", "rank", "turns", "termination",
             "error", "params_hash", "deal_seed", "seat"} <= set(frame.columns)
     records = read_records(c.output)
     assert len(records) == 6 and {r["game_id"] for r in records} == set(frame["game_id"])

@@ -103,7 +103,7 @@ def test_a_trial_is_the_objective_of_its_games(tmp_path):
 
 def test_measure_by_hand():
     def game(gid, deal, totals, ranks):
-        return [{"game_id": gid, "deal": deal, "entrant": e, "total": t, "rank": r, "win": 1.0 if r == 1 else 0.0,
+        return [{"game_id": gid, "deal": deal, "entrant": e, "score": t, "rank": r, "win": 1.0 if r == 1 else 0.0,
                  "tickets_completed": 1, "tickets_held": 2, "think_seconds": 0.1, "decisions": 10}
                 for e, t, r in zip(("candidate", "other", "third"), totals, ranks)]
     rows = game("a", 0, (50, 40, 30), (1, 2, 3)) + game("b", 0, (20, 40, 10), (2, 1, 3)) + game("c", 1, (60, 30, 59), (1, 3, 2))
@@ -186,7 +186,7 @@ def test_the_command_line_on_a_tiny_budget(tmp_path):
 @pytest.mark.parametrize("name", ["greedy", "ticket_planner", "mcts"])
 def test_documented_ranges_hold_the_defaults_and_play_at_their_ends(name):
     from strategies.registry import build, parameters, resolve
-    from ttr_lab import load_board, play_game
+    from ttr_lab import TicketToRide, load_board, play_game
     from ttr_lab.tuning.space import corners, documented_ranges
 
     cls = resolve(name)
@@ -200,7 +200,7 @@ def test_documented_ranges_hold_the_defaults_and_play_at_their_ends(name):
     fixed = {"steps": 150} if name == "mcts" else {}
     board = load_board("usa")
     for corner in corners(ranges):
-        record = play_game(board, [build(name, {**fixed, **corner}), build("greedy")], seed=3)
+        record = play_game(TicketToRide(board), [build(name, {**fixed, **corner}), build("greedy")], seed=3)
         assert record.result["turns"] > 0
 
 

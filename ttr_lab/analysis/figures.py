@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ttr_lab.analysis.board_plot import _figure, draw_track_heat
+from ttr_lab.core.figures import new_figure as _figure
+from ttr_lab.games.ticket_to_ride.drawing import draw_track_heat
 from ttr_lab.analysis.tables import entrant_table, seat_table
 from ttr_lab.games.ticket_to_ride.board import Board
 
@@ -35,7 +36,7 @@ def win_rates(frame: pd.DataFrame) -> "Figure":
 
 
 def ticket_completion(frame: pd.DataFrame) -> "Figure":
-    scored = frame[frame["total"].notna()]
+    scored = frame[frame["score"].notna()]
     g = scored.groupby("entrant")[["ticket_points_completed", "ticket_points_failed", "tickets_completed", "tickets_held"]].mean()
     g = g.sort_values("ticket_points_completed")
     fig = _figure(7, 0.5 + 0.45 * len(g))
@@ -56,7 +57,7 @@ def ticket_completion(frame: pd.DataFrame) -> "Figure":
 def longest_route(frame: pd.DataFrame) -> "Figure":
     """How often each entrant takes the end-of-game bonus: the longest trail, or on maps with
     the Asian Explorer bonus instead, the largest network."""
-    scored = frame[frame["total"].notna()]
+    scored = frame[frame["score"].notna()]
     explorer = "explorer_bonus" in scored and scored["explorer_bonus"].notna().any()
     if explorer:
         g = scored.groupby("entrant").agg(rate=("explorer_bonus", lambda s: (s > 0).mean()), size=("largest_network", "mean"))
@@ -79,11 +80,11 @@ def longest_route(frame: pd.DataFrame) -> "Figure":
 
 
 def score_distributions(frame: pd.DataFrame) -> "Figure":
-    scored = frame[frame["total"].notna()]
-    order = scored.groupby("entrant")["total"].median().sort_values().index.tolist()
+    scored = frame[frame["score"].notna()]
+    order = scored.groupby("entrant")["score"].median().sort_values().index.tolist()
     fig = _figure(7, 0.6 + 0.45 * len(order))
     ax = fig.add_subplot()
-    data = [scored.loc[scored["entrant"] == e, "total"].to_numpy() for e in order]
+    data = [scored.loc[scored["entrant"] == e, "score"].to_numpy() for e in order]
     ax.boxplot(data, orientation="horizontal", tick_labels=order, showfliers=False)
     ax.set_xlabel("final score")
     ax.set_title("Score distributions")
@@ -109,7 +110,7 @@ def seat_advantage(frame: pd.DataFrame) -> "Figure":
 
 def track_maps(frame: pd.DataFrame, board: Board) -> tuple["Figure", "Figure"]:
     """How often each track is claimed per game, by anyone and by the game's winners."""
-    scored = frame[frame["total"].notna()]
+    scored = frame[frame["score"].notna()]
     games = max(scored["game_id"].nunique(), 1)
     claimed = np.zeros(len(board.tracks))
     by_winners = np.zeros(len(board.tracks))

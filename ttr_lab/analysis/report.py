@@ -12,13 +12,13 @@ from typing import Any
 import pandas as pd
 
 from ttr_lab.analysis import figures
-from ttr_lab.analysis.board_plot import png_bytes
+from ttr_lab.core.figures import png_bytes
 from ttr_lab.analysis.ratings import bradley_terry
 from ttr_lab.analysis.tables import (
     entrant_table, head_to_head, pairwise_tests, player_count_table, score_parts, seat_table,
 )
-from ttr_lab.games.ticket_to_ride.board import load_board
 from ttr_lab.core.errors import ConfigError
+from ttr_lab.core.game import Game, load_game
 
 
 def _fmt(value: Any) -> str:
@@ -59,9 +59,21 @@ SECTIONS = (
 )
 
 
+def game_of(folder: Path, frame: pd.DataFrame) -> Game:
+    """The game the results were played in: from the folder's config, else from the rows."""
+    config_file = folder / "config.yaml"
+    if config_file.exists():
+        import yaml
+
+        data = yaml.safe_load(config_file.read_text()) or {}
+        options = {**(data.get("options") or {}), **({"map": data["map"]} if data.get("map") else {})}
+        return load_game(data.get("game", "ticket_to_ride"), **options)
+    return load_game(str(frame["game"].iloc[0]), map=str(frame["variant"].iloc[0]))
+
+
 def build_report(folder: str | Path, quiet: bool = False) -> Path:
     """Write ``report.md``, ``report.html`` and ``report/`` figures into the results folder."""
-    from ttr_lab.tournament.store import read_results
+    from ttr_lab.core.results import read_results
 
     folder = Path(folder)
     if not (folder / "results").is_dir():
@@ -75,7 +87,8 @@ def build_report(folder: str | Path, quiet: bool = False) -> Path:
         import yaml
 
         name = (yaml.safe_load(config_file.read_text()) or {}).get("name", name)
-    board = load_board(str(frame["map"].iloc[0]))
+    game = game_of(folder, frame)
+    board = game.board
     tables = {
         "Entrants": entrant_table(frame),
         "Ratings": bradley_terry(frame),
@@ -104,7 +117,7 @@ def build_report(folder: str | Path, quiet: bool = False) -> Path:
         fig.savefig(out / f"{key}.svg", format="svg")
     games = frame["game_id"].nunique()
     forfeits = int(frame["forfeit"].sum())
-    stalled = int(frame.drop_duplicates("game_id")["stalled"].sum())
+    stalled = int((frame.drop_duplicates("game_id")["termination"] == "stalled").sum())
     intro = (f"{games} games, {frame['entrant'].nunique()} entrants, map {board.name}, "
              f"{', '.join(str(n) for n in sorted(frame['num_players'].unique()))} players; "
              f"{forfeits} forfeited, {stalled} stalled.")

@@ -19,7 +19,7 @@ from ttr_lab.analysis.stats import wilson
 
 def _scored(frame: pd.DataFrame) -> pd.DataFrame:
     """Rows of games that were played out (not forfeited)."""
-    return frame[frame["total"].notna()]
+    return frame[frame["score"].notna()]
 
 
 def entrant_table(frame: pd.DataFrame) -> pd.DataFrame:
@@ -34,14 +34,14 @@ def entrant_table(frame: pd.DataFrame) -> pd.DataFrame:
         rows.append({
             "entrant": entrant, "strategy": g["strategy"].iloc[0], "games": games,
             "win_rate": wins / games, "win_low": low, "win_high": high,
-            "mean_score": s["total"].mean(), "score_sd": s["total"].std(ddof=1),
+            "mean_score": s["score"].mean(), "score_sd": s["score"].std(ddof=1),
             "ticket_completion": s["tickets_completed"].sum() / held if held else np.nan,
             "tickets_held": s["tickets_held"].mean(),
             "longest_trail": s["longest_trail"].mean(),
             "longest_bonus_rate": (s["longest_bonus"] > 0).mean() if len(s) else np.nan,
             "trains_left": s["trains_left"].mean(), "turns": s["turns"].mean(),
             **_explorer(s),
-            "forfeits": int(g["forfeit"].sum()), "stalled_games": int(s["stalled"].sum()),
+            "forfeits": int(g["forfeit"].sum()), "stalled_games": int((s["termination"] == "stalled").sum()),
         })
     out = pd.DataFrame(rows)
     if out.empty:
@@ -57,7 +57,7 @@ def _explorer(s: pd.DataFrame) -> dict[str, float]:
             "mountain_routes": s["mountain_routes"].mean()}
 
 
-SCORE_PARTS = ("total", "route_points", "ticket_points", "ticket_points_completed", "ticket_points_failed", "longest_bonus")
+SCORE_PARTS = ("score", "route_points", "ticket_points", "ticket_points_completed", "ticket_points_failed", "longest_bonus")
 
 
 def score_parts(frame: pd.DataFrame) -> pd.DataFrame:
@@ -91,7 +91,7 @@ def player_count_table(frame: pd.DataFrame) -> pd.DataFrame:
         wins, games = float(g["win"].sum()), len(g)
         low, high = wilson(wins, games)
         rows.append({"players": int(players), "entrant": entrant, "games": games, "win_rate": wins / games,
-                     "win_low": low, "win_high": high, "mean_score": _scored(g)["total"].mean()})
+                     "win_low": low, "win_high": high, "mean_score": _scored(g)["score"].mean()})
     return pd.DataFrame(rows)
 
 

@@ -54,18 +54,20 @@ def sample_states(board, num_players: int, games: int, seed: int) -> list:
 def engine_benchmark(seconds: float = 3.0, seed: int = 1, console: Console | None = None) -> dict[str, float]:
     from strategies.random import Random
     from ttr_lab.games.ticket_to_ride.board import load_board
-    from ttr_lab.play import play_game
+    from ttr_lab.core.play import play_game
+    from ttr_lab.games.ticket_to_ride.definition import TicketToRide
     from ttr_lab.games.ticket_to_ride.state import new_game
 
     console = console or make_console()
     pinned = _pin_to_one_core()
     board = load_board("usa")
+    game = TicketToRide(board)
     figures: dict[str, float] = {}
     counter = iter(range(seed, 1 << 62))
 
     for n in (2, 4):
         def games_via_play_game(n: int = n) -> int:
-            play_game(board, [Random() for _ in range(n)], next(counter))
+            play_game(game, [Random() for _ in range(n)], next(counter))
             return 1
 
         figures[f"play_game random {n}p games/s"], _ = _rate(games_via_play_game, seconds)
@@ -122,7 +124,7 @@ def engine_benchmark(seconds: float = 3.0, seed: int = 1, console: Console | Non
         rates = []
         for cls in (Random, Greedy):
             def games(cls: type = cls, other: object = other) -> int:
-                play_game(other, [cls() for _ in range(4)], next(counter))
+                play_game(TicketToRide(other), [cls() for _ in range(4)], next(counter))
                 return 1
 
             rate, _ = _rate(games, seconds)

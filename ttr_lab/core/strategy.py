@@ -7,7 +7,7 @@ of ``legal_actions``. It is built fresh for each game. Optional hooks, called wh
 - ``on_event(player, action, card)`` after every public event (its own included): ``action``
   is the public form (a keep shows only how many tickets were kept, as ``TicketsKept``) and
   ``card`` the colour taken from the market, else -1;
-- ``on_game_end(observation, result)`` once the game is over.
+- ``on_game_end(observation, outcome)`` once the game is over (``outcome``: ``ttr_lab.core.Outcome``).
 
 ``rng`` is a ``random.Random`` seeded from the game seed and the seat: the only randomness a
 strategy should use, so that games replay exactly.
@@ -18,13 +18,13 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol, Sequence, runtime_checkable
 
-from ttr_lab.games.ticket_to_ride.actions import Action
-from ttr_lab.games.ticket_to_ride.observation import Observation
 
 
 @runtime_checkable
 class Strategy(Protocol):
-    def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action: ...
+    """``observation`` and the actions are the game's own (e.g. Ticket to Ride's ``Observation``)."""
+
+    def act(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any: ...
 
 
 def strategy_name(strategy: Any) -> str:

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from ttr_lab.games.ticket_to_ride.board import Board
+from ttr_lab.core.game import Game
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.tournament.design import GameSpec
 from ttr_lab.tournament.worker import play_batch
@@ -48,9 +48,9 @@ class _Sizer:
         return max(1, min(MAX_BATCH, int(TARGET_BATCH_SECONDS / max(per_game, 1e-6))))
 
 
-def _timed_batch(board: Board, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool) -> tuple:
+def _timed_batch(game: Game, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool) -> tuple:
     start = time.perf_counter()
-    rows, recs = play_batch(board, entrants, specs, limit, records)
+    rows, recs = play_batch(game, entrants, specs, limit, records)
     return rows, recs, time.perf_counter() - start
 
 
@@ -61,13 +61,13 @@ class SerialBackend:
     def start(self) -> None:
         pass
 
-    def run(self, board: Board, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool) -> Iterator[Batch]:
+    def run(self, game: Game, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool) -> Iterator[Batch]:
         sizer = _Sizer()
         i = 0
         while i < len(specs):
             chunk = specs[i:i + sizer.size()]
             i += len(chunk)
-            rows, recs, seconds = _timed_batch(board, entrants, chunk, limit, records)
+            rows, recs, seconds = _timed_batch(game, entrants, chunk, limit, records)
             batch = Batch(chunk, rows, recs, seconds)
             sizer.observe(batch)
             yield batch
@@ -77,10 +77,10 @@ class SerialBackend:
 
 
 def _warm_up() -> int:
-    import strategies.registry  # noqa: F401 - imports the engine and the strategy registry
-    from ttr_lab.games.ticket_to_ride.board import load_board
+    import strategies.registry  # noqa: F401 - imports the strategy registry
+    from ttr_lab.core.game import available_games
 
-    load_board("usa")
+    available_games()  # imports every game package
     return os.getpid()
 
 
@@ -146,12 +146,12 @@ class RayBackend:
         warm = ray.remote(num_cpus=1)(_warm_up)
         ray.get([warm.remote() for _ in range(self.workers)])
 
-    def run(self, board: Board, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool) -> Iterator[Batch]:
+    def run(self, game: Game, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool) -> Iterator[Batch]:
         import ray
 
         # Retries cover worker processes that die (a crash, the OOM killer, a lost node).
         task = ray.remote(max_retries=3, num_cpus=1)(_timed_batch)
-        board_ref = ray.put(board)  # once: every task reads the same copy from the object store
+        game_ref = ray.put(game)  # once: every task reads the same copy from the object store
         entrants_ref = ray.put(list(entrants))
         sizer = _Sizer()
         in_flight: dict[Any, Sequence[GameSpec]] = {}
@@ -162,7 +162,7 @@ class RayBackend:
                 while i < len(specs) and len(in_flight) < limit_in_flight:
                     chunk = specs[i:i + sizer.size()]
                     i += len(chunk)
-                    in_flight[task.remote(board_ref, entrants_ref, chunk, limit, records)] = chunk
+                    in_flight[task.remote(game_ref, entrants_ref, chunk, limit, records)] = chunk
                 ready, _ = ray.wait(list(in_flight), num_returns=1)
                 for ref in ready:
                     chunk = in_flight.pop(ref)

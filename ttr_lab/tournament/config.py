@@ -1,7 +1,9 @@
 """Tournament configuration: YAML checked by pydantic; every mistake is a one-line ConfigError.
 
     name: four-strategies
-    map: usa
+    game: ticket_to_ride   # a registered game (ttr-lab games); default ticket_to_ride
+    map: usa               # Ticket to Ride's map (shorthand for options: {map: usa})
+    options: {}            # the game's options, e.g. {map: legendary_asia}
     players: 4
     entrants:
       - {name: random, strategy: random}
@@ -29,7 +31,8 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from ttr_lab.core.config_files import check_map, check_strategy, read_yaml, validate
+from ttr_lab.core.game import Game, load_game
+from ttr_lab.tournament.config_files import check_game, check_strategy, read_yaml, validate
 
 
 class EntrantConfig(BaseModel):
@@ -50,8 +53,10 @@ class TournamentConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str = "tournament"
-    map: str = "usa"
-    players: int = Field(ge=2, le=5)
+    game: str = "ticket_to_ride"
+    map: Optional[str] = None  # Ticket to Ride's map: shorthand for options.map
+    options: dict[str, Any] = Field(default_factory=dict)
+    players: int = Field(ge=1)
     entrants: list[EntrantConfig] = Field(min_length=1)
     design: Literal["fixed", "round_robin", "one_vs_field"] = "fixed"
     focus: Optional[str] = None  # one_vs_field: the entrant that plays against the field
@@ -78,6 +83,12 @@ class TournamentConfig(BaseModel):
     @model_validator(mode="after")
     def _design_fits(self) -> "TournamentConfig":
         n, k = self.players, len(self.entrants)
+        try:
+            game = self.load_game()
+        except Exception:  # noqa: BLE001 - a game that does not load is reported by parse_config
+            game = None
+        if game is not None and not game.min_players <= n <= game.max_players:
+            raise ValueError(f"players: {game.title} is for {game.min_players}-{game.max_players} players, not {n}")
         if self.design == "fixed" and k != n:
             raise ValueError(f"design 'fixed' seats every entrant at one table: {k} entrants for {n} players")
         if self.design == "round_robin" and k < n:
@@ -93,10 +104,17 @@ class TournamentConfig(BaseModel):
             self.rotation = "all" if n <= 3 else "cyclic"
         return self
 
+    def game_options(self) -> dict[str, Any]:
+        """The options the game is built with (``map`` folded in)."""
+        return {**self.options, **({"map": self.map} if self.map is not None else {})}
+
+    def load_game(self) -> Game:
+        return load_game(self.game, **self.game_options())
+
     def identity(self) -> dict[str, Any]:
         """What defines the games (not how or where they run): a rerun must match it to resume."""
         return {
-            "map": self.map, "players": self.players, "design": self.design, "focus": self.focus,
+            "game": self.game, "options": self.game_options(), "players": self.players, "design": self.design, "focus": self.focus,
             "rotation": self.rotation, "seed": self.seed, "move_time_limit": self.move_time_limit,
             "entrants": [e.model_dump() for e in self.entrants],
         }
@@ -114,7 +132,7 @@ def parse_config(data: Any, source: str = "config", overrides: dict[str, Any] | 
 
 
 def _check_strategies(config: TournamentConfig, source: str) -> None:
-    check_map(config.map, source)
+    check_game(config.game, config.game_options(), config.players, source)
     for i, e in enumerate(config.entrants):
         check_strategy(e.strategy, e.params, f"{source}: entrants.{i} ({e.name})")
 

@@ -12,11 +12,11 @@ from rich.console import Console
 from ttr_lab.console import make_console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from ttr_lab.games.ticket_to_ride.board import load_board
 from ttr_lab.tournament.backends import RayBackend, SerialBackend
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import plan_games
-from ttr_lab.tournament.store import ResultStore, read_results
+from ttr_lab.core.results import read_results
+from ttr_lab.tournament.store import ResultStore
 from ttr_lab.tournament.summary import error_summary, print_summary, summary_table
 
 
@@ -59,8 +59,8 @@ def make_backend(config: TournamentConfig) -> Any:
 def run_tournament(config: TournamentConfig, console: Console | None = None, show_progress: bool = True) -> TournamentRun:
     """Play every game of ``config`` not yet in its output folder; print a summary at the end."""
     console = console or make_console()
-    board = load_board(config.map)
-    store = ResultStore(config.output, config)
+    game = config.load_game()
+    store = ResultStore(config.output, config, game)
     specs = plan_games(config)
     done = store.completed_ids()
     todo = [s for s in specs if s.game_id not in done]
@@ -83,7 +83,7 @@ def run_tournament(config: TournamentConfig, console: Console | None = None, sho
             run.startup_seconds = time.perf_counter() - started
             with progress:
                 bar = progress.add_task(f"{config.name} ({backend.name})", total=len(specs), completed=run.already_stored, rate=0.0)
-                for batch in backend.run(board, entrants, todo, config.move_time_limit, config.records):
+                for batch in backend.run(game, entrants, todo, config.move_time_limit, config.records):
                     if batch.error:
                         run.failed_batches.append(f"{len(batch.specs)} games: {batch.error}")
                         continue

@@ -23,27 +23,14 @@ import pyarrow.parquet as pq
 import yaml
 
 from ttr_lab.core.errors import ConfigError
+from ttr_lab.core.game import Game
+from ttr_lab.core.results import result_parts, schema
 from ttr_lab.tournament.config import TournamentConfig
 
-SCHEMA = pa.schema([
-    ("game_id", pa.string()), ("deal", pa.int64()), ("deal_seed", pa.uint64()), ("table", pa.int64()),
-    ("seating", pa.int64()), ("map", pa.string()), ("num_players", pa.int64()), ("seat", pa.int64()),
-    ("entrant", pa.string()), ("strategy", pa.string()), ("params", pa.string()), ("params_hash", pa.string()),
-    ("route_points", pa.int64()), ("ticket_points", pa.int64()), ("tickets_held", pa.int64()),
-    ("tickets_completed", pa.int64()), ("tickets_failed", pa.int64()),
-    ("ticket_points_completed", pa.int64()), ("ticket_points_failed", pa.int64()),
-    ("longest_trail", pa.int64()), ("longest_bonus", pa.int64()), ("total", pa.int64()),
-    ("rank", pa.int64()), ("win", pa.float64()), ("trains_left", pa.int64()), ("cards_left", pa.int64()),
-    ("turns", pa.int64()), ("stalled", pa.bool_()), ("forfeit", pa.bool_()), ("error", pa.string()),
-    ("decisions", pa.int64()), ("think_seconds", pa.float64()), ("tracks", pa.list_(pa.int64())),
-    # Only on maps that use them (null otherwise):
-    ("explorer_bonus", pa.int64()), ("largest_network", pa.int64()), ("mountain_routes", pa.int64()),
-])
-
-
 class ResultStore:
-    def __init__(self, folder: str | Path, config: TournamentConfig) -> None:
+    def __init__(self, folder: str | Path, config: TournamentConfig, game: Game) -> None:
         self.folder = Path(folder)
+        self.schema = schema(game.metrics)
         self.results = self.folder / "results"
         self.records = self.folder / "records"
         self.config = config
@@ -93,7 +80,7 @@ class ResultStore:
     def completed_ids(self) -> set[str]:
         """Game ids already stored (each game's rows are written together, in one part)."""
         done: set[str] = set()
-        for part in sorted(self.results.glob("*.parquet")):
+        for part in result_parts(self.folder):
             done.update(pq.read_table(part, columns=["game_id"]).column("game_id").to_pylist())
         return done
 
@@ -109,24 +96,7 @@ class ResultStore:
                 for line in records:
                     f.write(line + "\n")
             os.replace(tmp, self.records / f"{name}.jsonl.gz")
-        table = pa.Table.from_pylist(list(rows), schema=SCHEMA)
+        table = pa.Table.from_pylist(list(rows), schema=self.schema)
         tmp = self.results / f"{name}.parquet.tmp"
         pq.write_table(table, tmp)
         os.replace(tmp, self.results / f"{name}.parquet")
-
-
-def read_results(folder: str | Path) -> "Any":
-    """All rows of a results folder as a pandas DataFrame (sorted by game and seat)."""
-    parts = sorted(Path(folder, "results").glob("*.parquet"))
-    if not parts:
-        return SCHEMA.empty_table().to_pandas()
-    frame = pa.concat_tables([pq.read_table(p) for p in parts], promote_options="default").to_pandas()
-    return frame.sort_values(["deal", "table", "seating", "seat"], kind="stable").reset_index(drop=True)
-
-
-def read_records(folder: str | Path) -> list[dict[str, Any]]:
-    out = []
-    for part in sorted(Path(folder, "records").glob("*.jsonl.gz")):
-        with gzip.open(part, "rt", encoding="utf-8") as f:
-            out += [json.loads(line) for line in f if line.strip()]
-    return out

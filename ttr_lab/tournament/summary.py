@@ -26,7 +26,7 @@ def summary_table(frame: Any) -> Any:
         held = g["tickets_held"].sum(skipna=True)
         rows.append({
             "entrant": entrant, "games": games, "win_rate": wins / games, "win_low": low, "win_high": high,
-            "mean_score": g["total"].mean(skipna=True),
+            "mean_score": g["score"].mean(skipna=True),
             "ticket_completion": (g["tickets_completed"].sum(skipna=True) / held) if held else float("nan"),
             "longest_bonus_rate": (g["longest_bonus"].dropna() > 0).mean() if g["longest_bonus"].notna().any() else float("nan"),
             "explorer_bonus_rate": (g["explorer_bonus"].dropna() > 0).mean()

@@ -35,7 +35,8 @@ from typing import Any, Literal, Optional, Union
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ttr_lab.core.config_files import check_map, check_strategy, read_yaml, validate
+from ttr_lab.core.game import Game, load_game
+from ttr_lab.tournament.config_files import check_game, check_strategy, read_yaml, validate
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.tuning.space import ParamRange, corners, grid_size, resolve_space
 
@@ -55,8 +56,10 @@ class TuneConfig(BaseModel):
     strategy: str = Field(min_length=1)
     params: dict[str, Any] = Field(default_factory=dict)
     search_space: Union[dict[str, Any], list[str], None] = None
-    map: str = "usa"
-    players: int = Field(default=2, ge=2, le=5)
+    game: str = "ticket_to_ride"
+    map: Optional[str] = None  # Ticket to Ride's map: shorthand for options.map
+    options: dict[str, Any] = Field(default_factory=dict)
+    players: int = Field(default=2, ge=1)
     opponents: list[Union[str, OpponentConfig]] = Field(min_length=1)
     games_per_trial: int = Field(default=200, ge=1)
     objective: Literal["win_rate", "score_margin"] = "win_rate"
@@ -110,10 +113,18 @@ class TuneConfig(BaseModel):
             return min(self.trials, grid_size(self.space, self.grid_points))
         return self.trials
 
+    def game_options(self) -> dict[str, Any]:
+        """The options the game is built with (``map`` folded in)."""
+        return {**self.options, **({"map": self.map} if self.map is not None else {})}
+
+    def load_game(self) -> Game:
+        return load_game(self.game, **self.game_options())
+
     def identity(self) -> dict[str, Any]:
         """What defines the trials (not how many, nor where they run): a rerun must match to resume."""
         return {
-            "strategy": self.strategy, "params": self.params, "map": self.map, "players": self.players,
+            "strategy": self.strategy, "params": self.params, "game": self.game, "options": self.game_options(),
+            "players": self.players,
             "opponents": self.opponent_entrants(), "games_per_trial": self.games_per_trial,
             "objective": self.objective, "search": self.search, "grid_points": self.grid_points,
             "include_default": self.include_default, "seed": self.seed,
@@ -132,7 +143,7 @@ def parse_config(data: Any, source: str = "config", overrides: dict[str, Any] | 
 
 
 def _check(config: TuneConfig, source: str) -> None:
-    check_map(config.map, source)
+    check_game(config.game, config.game_options(), config.players, source)
     cls = check_strategy(config.strategy, config.params, f"{source}: strategy")
     space = resolve_space(config.strategy, cls, config.search_space, f"{source}: search_space")
     fixed = set(space) & set(config.params)

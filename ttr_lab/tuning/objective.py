@@ -23,6 +23,7 @@ from typing import Any, Mapping, Sequence
 
 from ttr_lab.core.errors import TTRLabError
 from ttr_lab.analysis.stats import wilson
+from ttr_lab.core.game import Game, load_game
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.tournament.design import GameSpec, seatings
 
@@ -43,7 +44,8 @@ class MatchSpec:
     seats: tuple[int, ...]  # entrant 0 is the tuned strategy
     deals: int
     seed: int
-    map_name: str
+    game: str
+    options: dict[str, Any]
     objective: str
 
     @functools.cached_property
@@ -72,12 +74,11 @@ def entrant_rows(entrants: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def play(entrants: Sequence[Mapping[str, Any]], games: Sequence[GameSpec], map_name: str) -> list[dict[str, Any]]:
+def play(entrants: Sequence[Mapping[str, Any]], games: Sequence[GameSpec], game: Game) -> list[dict[str, Any]]:
     """Play ``games`` in this process; one row per player per game. A forfeit raises TrialError."""
-    from ttr_lab.games.ticket_to_ride.board import load_board
     from ttr_lab.tournament.worker import play_batch
 
-    rows, _ = play_batch(load_board(map_name), entrant_rows(entrants), games, None, False)
+    rows, _ = play_batch(game, entrant_rows(entrants), games, None, False)
     check_forfeits(rows)
     return rows
 
@@ -132,9 +133,9 @@ def measure(rows: Sequence[Mapping[str, Any]], entrant: str, objective: str) -> 
         for mine in (r for r in game if r["entrant"] == entrant):
             games += 1
             wins += mine["win"]
-            scores.append(mine["total"])
-            best_other = max(r["total"] for r in game if r is not mine)
-            margins_by_deal.setdefault(mine["deal"], []).append(mine["total"] - best_other)
+            scores.append(mine["score"])
+            best_other = max(r["score"] for r in game if r is not mine)
+            margins_by_deal.setdefault(mine["deal"], []).append(mine["score"] - best_other)
             done += mine["tickets_completed"]
             held += mine["tickets_held"]
             secs += mine["think_seconds"]
@@ -160,7 +161,7 @@ def measure(rows: Sequence[Mapping[str, Any]], entrant: str, objective: str) -> 
 def evaluate(spec: MatchSpec, params: Mapping[str, Any]) -> Measure:
     """One trial: the tuned strategy with ``params`` (plus the fixed ones) against the field."""
     candidate = {"name": CANDIDATE, "strategy": spec.strategy, "params": {**spec.fixed, **params}}
-    rows = play([candidate, *spec.opponents], spec.games, spec.map_name)
+    rows = play([candidate, *spec.opponents], spec.games, load_game(spec.game, **spec.options))
     return measure(rows, CANDIDATE, spec.objective)
 
 

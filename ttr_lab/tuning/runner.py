@@ -83,7 +83,7 @@ def match_spec(config: TuneConfig) -> MatchSpec:
     return MatchSpec(
         strategy=config.strategy, fixed=dict(config.params), opponents=config.opponent_entrants(),
         seats=config.seats(), deals=config.deals(config.games_per_trial), seed=config.seed,
-        map_name=config.map, objective=config.objective,
+        game=config.game, options=config.game_options(), objective=config.objective,
     )
 
 

@@ -26,10 +26,8 @@ _VALIDATION_KEY = 0x7A11D  # derives the validation seed: never a deal the trial
 
 
 def _play(backend: Any, config: TuneConfig, entrants: list[dict[str, Any]], specs: list) -> list[dict[str, Any]]:
-    from ttr_lab.games.ticket_to_ride.board import load_board
-
     rows: list[dict[str, Any]] = []
-    for batch in backend.run(load_board(config.map), entrant_rows(entrants), specs, None, False):
+    for batch in backend.run(config.load_game(), entrant_rows(entrants), specs, None, False):
         if batch.error:
             raise TrialError(f"validation games failed: {batch.error}")
         rows += batch.rows

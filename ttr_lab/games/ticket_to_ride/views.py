@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.observation import Observation
     from ttr_lab.games.ticket_to_ride.result import GameResult
     from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
+    from ttr_lab.core.outcome import Outcome
 
 _PHASE_REASONS = {
     Phase.OVER: "the game is over",
@@ -88,9 +89,31 @@ class StateViews:
         """Public history, oldest first (see ``ttr_lab.games.ticket_to_ride.history``)."""
         return unroll(self.log)
 
+    # -- the core's State protocol (see ttr_lab.core.game) -----------------------------------
+
+    def outcome(self) -> "Outcome":
+        """The game-agnostic end: score, rank and this game's metrics per player."""
+        from ttr_lab.games.ticket_to_ride.definition import outcome_of
+
+        return outcome_of(self.result(), self.owner)
+
+    def result_data(self) -> dict[str, Any]:
+        """The full result as JSON (what a game record stores)."""
+        return self.result().to_dict()
+
+    def action_text(self, action: Any) -> str:
+        """The text a record stores; a hand-made claim gets its track's name, as the legal one has."""
+        if type(action) is Claim and not action.label:
+            action = self.game.actions.claim(action.track, action.colour, action.locomotives) or action
+        return str(action)
+
+    def last_event(self) -> tuple[Any, ...]:
+        """``(player, public action, market card or -1)`` of the last action applied."""
+        return self.log[:3]
+
     def _repr_png_(self) -> bytes:
-        """A state draws its board in Jupyter."""
-        from ttr_lab.analysis.board_plot import draw_state, png_bytes
+        """A state draws its board in Jupyter (the drawing is the game's own; matplotlib loads lazily)."""
+        from ttr_lab.games.ticket_to_ride.drawing import draw_state, png_bytes
 
         return png_bytes(draw_state(self))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES
 from ttr_lab.core.errors import IllegalActionError
-from ttr_lab.record import GameRecord
+from ttr_lab.core.record import GameRecord
 from ttr_lab.games.ticket_to_ride.state import GameState
 
 

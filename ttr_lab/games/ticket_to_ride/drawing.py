@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from ttr_lab.core.figures import new_figure, png_bytes
 from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.colours import TRACK_COLOUR_NAMES
 
@@ -20,13 +21,6 @@ TRACK_COLOURS = {
     "red": "#c0392b", "orange": "#e67e22", "yellow": "#f1c40f", "green": "#27ae60", "blue": "#2e86c1",
     "pink": "#e84393", "black": "#222222", "white": "#bbbbbb", "gray": "#8e8e8e",
 }
-
-
-def _figure(width: float = 10.0, height: float = 6.0) -> "Figure":
-    # A bare Figure (no pyplot): no global state, no GUI backend, safe in worker processes.
-    from matplotlib.figure import Figure
-
-    return Figure(figsize=(width, height), layout="constrained")
 
 
 def city_xy(board: Board) -> dict[int, tuple[float, float]]:
@@ -72,7 +66,7 @@ def draw_state(state: "GameState", title: str | None = None) -> "Figure":
     """The board of a game state: open tracks thin in their printed colour, claimed tracks thick
     in their owner's colour; the legend gives each player's route points and trains."""
     board = state.board
-    fig = _figure()
+    fig = new_figure()
     ax = fig.add_subplot()
     xy = city_xy(board)
     lines = _segments(board, xy)
@@ -101,7 +95,7 @@ def draw_track_heat(board: Board, values: Sequence[float], title: str, label: st
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import Normalize
 
-    fig = _figure()
+    fig = new_figure()
     ax = fig.add_subplot()
     xy = city_xy(board)
     lines = _segments(board, xy)
@@ -118,9 +112,22 @@ def draw_track_heat(board: Board, values: Sequence[float], title: str, label: st
     return fig
 
 
-def png_bytes(fig: "Figure", dpi: int = 110) -> bytes:
-    import io
+def record_html(record: Any) -> str:
+    """A record's result table and final board, as HTML (for Jupyter)."""
+    import base64
+    import html
 
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi)
-    return buffer.getvalue()
+    result = record.result
+    rows = "".join(
+        f"<tr><td>{p['rank']}</td><td>{p['player']}</td><td>{html.escape(record.strategies[p['player']])}</td>"
+        f"<td>{p['route_points']}</td><td>{p['ticket_points']:+d} ({p['tickets_completed']}/{len(p['tickets'])})</td>"
+        f"<td>{p['longest_trail']}</td><td>{p['longest_bonus']}</td><td><b>{p['total']}</b></td></tr>"
+        for p in sorted(result["players"], key=lambda p: (p["rank"], p["player"]))
+    )
+    image = base64.b64encode(png_bytes(draw_state(record.replay()), dpi=80)).decode()
+    return (
+        f"<p>{html.escape(record.options.get('map', ''))}, {record.num_players} players, seed {record.seed}: "
+        f"{result['turns']} turns{' (stalled)' if result['stalled'] else ''}</p><table><tr><th>rank</th><th>seat</th>"
+        f"<th>strategy</th><th>routes</th><th>tickets</th><th>longest</th><th>bonus</th><th>total</th></tr>{rows}</table>"
+        f'<img src="data:image/png;base64,{image}">'
+    )

@@ -53,14 +53,20 @@ def read_yaml(path: str | Path) -> Any:
         raise ConfigError(f"{path}: not valid YAML{where}: {getattr(exc, 'problem', exc)}") from None
 
 
-def check_map(name: str, source: str) -> None:
-    """The map loads, or a ConfigError says why."""
-    from ttr_lab.games.ticket_to_ride.board import load_board
+def check_game(name: str, options: dict[str, Any], players: int, source: str) -> None:
+    """The game loads with its options and seats ``players``, or a ConfigError says why."""
+    from ttr_lab.core.game import load_game
 
     try:
-        load_board(name)
+        game = load_game(name, **options)
+    except TypeError as exc:  # an option the game does not take
+        raise ConfigError(f"{source}: options: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - any failure to load is a config problem
-        raise ConfigError(f"{source}: map: {exc}") from None
+        where = "map" if "map" in options and "map" in str(exc) else "game"
+        raise ConfigError(f"{source}: {where}: {exc}") from None
+    if not game.min_players <= players <= game.max_players:
+        raise ConfigError(f"{source}: players: {game.title} is for {game.min_players}-{game.max_players} players, "
+                          f"not {players}")
 
 
 def check_strategy(strategy: str, params: dict[str, Any], where: str) -> type:

@@ -1,12 +1,13 @@
 """The strategy contract: one function any strategy, shipped or yours, can be run through.
 
-    from ttr_lab.testing import check_strategy
+    from ttr_lab.core.testing import check_strategy
     check_strategy(MyStrategy)                       # a class, or any zero-argument factory
     check_strategy(functools.partial(MyStrategy, depth=3), players=(2, 4))
+    check_strategy(MyStrategy, game=load_game("ticket_to_ride", map="legendary_asia"))
 
 It plays seeded games and raises ``StrategyContractError`` naming the first broken promise:
 
-1. it completes games at every player count asked (2-5 by default), in every seat, both
+1. it completes games at every player count asked (all the game allows by default), in every seat, both
    against itself and against random opponents;
 2. every action it returns is one of the ``legal_actions`` it was given;
 3. it is reproducible: the same seed gives the same game, also when the global ``random``
@@ -21,14 +22,15 @@ Returns a ``ContractReport`` with the games played and the time per decision.
 
 from __future__ import annotations
 
+import pickle
 import random
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from ttr_lab.games.ticket_to_ride.board import load_board
 from ttr_lab.core.errors import StrategyError
-from ttr_lab.play import play_game
+from ttr_lab.core.game import Game, load_game
+from ttr_lab.core.play import play_game
 from ttr_lab.core.strategy import strategy_name
 
 
@@ -68,7 +70,7 @@ class _Checked:
 
     def act(self, observation: Any, legal_actions: list, rng: random.Random) -> Any:
         given = list(legal_actions)
-        snapshot = tuple(observation)
+        snapshot = pickle.dumps(observation)
         start = time.perf_counter()
         action = self.inner.act(observation, legal_actions, rng)
         spent = time.perf_counter() - start
@@ -77,29 +79,38 @@ class _Checked:
         self.slowest = max(self.slowest, spent)
         if list(legal_actions) != given or len(legal_actions) != len(given):
             raise StrategyContractError(f"{self.label} changed the legal_actions list it was given")
-        if tuple(observation) != snapshot:
+        if pickle.dumps(observation) != snapshot:
             raise StrategyContractError(f"{self.label} changed the observation it was given")
         if action not in given:
             raise StrategyContractError(
-                f"{self.label} returned {action!r}, which is not among the {len(given)} legal actions "
-                f"(phase {observation.phase.name})"
+                f"{self.label} returned {action!r}, which is not among the {len(given)} legal actions"
             )
         return action
+
+
+class RandomPlayer:
+    """The default opponent: a uniformly random legal action (knows no game)."""
+
+    name = "random"
+
+    def act(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        return legal_actions[rng.randrange(len(legal_actions))]
 
 
 def check_strategy(
     factory: Callable[[], Any],
     *,
-    players: Sequence[int] = (2, 3, 4, 5),
+    game: Game | str = "ticket_to_ride",
+    players: Sequence[int] | None = None,
     seeds: Sequence[int] = (1, 2),
-    map_name: str = "usa",
     opponent: Callable[[], Any] | None = None,
+    **options: Any,
 ) -> ContractReport:
-    """Run ``factory`` (a strategy class or zero-argument factory) through the contract."""
-    from strategies.random import Random
-
-    board = load_board(map_name)
-    opponent = opponent or Random
+    """Run ``factory`` (a strategy class or zero-argument factory) through the contract, in
+    ``game`` (a ``Game``, or a registered name with its ``options``, e.g. ``map="usa"``)."""
+    game = load_game(game, **options)
+    players = players or tuple(range(game.min_players, game.max_players + 1))
+    opponent = opponent or RandomPlayer
     name = strategy_name(factory() if not isinstance(factory, type) else factory)
     checked: list[_Checked] = []
 
@@ -113,7 +124,7 @@ def check_strategy(
             else:
                 seats.append(opponent())
         try:
-            return play_game(board, seats, seed).to_json()
+            return play_game(game, seats, seed).to_json()
         except StrategyContractError:
             raise
         except StrategyError as exc:

@@ -5,52 +5,49 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.core.errors import IllegalActionError, StrategyError
-from ttr_lab.record import GameRecord
+from ttr_lab.core.game import Game, load_game
+from ttr_lab.core.record import GameRecord
 from ttr_lab.core.rng import derive_seed
-from ttr_lab.games.ticket_to_ride.actions import Claim
-from ttr_lab.games.ticket_to_ride.state import new_game
-from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 from ttr_lab.core.strategy import strategy_name
 
 
-def play_game(board: Board, strategies: Sequence[Any], seed: int, ruleset: Ruleset | None = None) -> GameRecord:
+def play_game(game: Game | str, strategies: Sequence[Any], seed: int, **options: Any) -> GameRecord:
     """Play one seeded game; seat i is played by ``strategies[i]`` (an instance, or a class or
-    factory called with no arguments to build a fresh one). Same inputs, same record."""
+    factory called with no arguments to build a fresh one). Same inputs, same record.
+
+    ``game`` is a ``Game`` or a registered name (then ``options`` choose its variant, e.g.
+    ``play_game("ticket_to_ride", players, 7, map="usa")``)."""
+    game = load_game(game, **options)
     players = [s() if isinstance(s, type) or not hasattr(s, "act") else s for s in strategies]
     names = tuple(strategy_name(s) for s in players)
-    state = new_game(board, len(players), seed, ruleset)
+    state = game.new_game(len(players), seed)
     rngs = [random.Random(derive_seed(seed, 0x5EA7, seat)) for seat in range(len(players))]
     listeners = [(seat, s.on_event) for seat, s in enumerate(players) if hasattr(s, "on_event")]
     for seat, s in enumerate(players):
         if hasattr(s, "on_game_start"):
             _call(seat, names[seat], s.on_game_start, state.observation(seat))
-    claims = state.game.actions
     actions: list[tuple[int, str]] = []
     while not state.is_terminal():
-        seat = state.player
+        seat = state.current_player
         legal = state.legal_actions()
         action = _call(seat, names[seat], players[seat].act, state.observation(seat), legal, rngs[seat])
         try:
             state.apply(action)
         except IllegalActionError as exc:
             raise StrategyError(f"seat {seat} ({names[seat]}) chose an illegal action: {exc}", seat, names[seat]) from None
-        if type(action) is Claim and not action.label:  # a hand-made Claim: record the track's name
-            action = claims.claim(action.track, action.colour, action.locomotives) or action
-        actions.append((seat, str(action)))
+        actions.append((seat, state.action_text(action)))
         if listeners:
-            event = state.log[:3]
+            event = state.last_event()
             for listener_seat, on_event in listeners:
                 _call(listener_seat, names[listener_seat], on_event, *event)
-    result = state.result()
+    outcome = state.outcome()
     for seat, s in enumerate(players):
         if hasattr(s, "on_game_end"):
-            _call(seat, names[seat], s.on_game_end, state.observation(seat), result)
-    rules = state.game.ruleset
+            _call(seat, names[seat], s.on_game_end, state.observation(seat), outcome)
     return GameRecord(
-        map=board.name, num_players=len(players), seed=seed, strategies=names, actions=tuple(actions),
-        result=result.to_dict(), ruleset=None if rules == board.ruleset else rules.to_dict(),
+        game=game.name, options=game.options, num_players=len(players), seed=seed, strategies=names,
+        actions=tuple(actions), result=state.result_data(), _outcome=outcome,
     )
 
 

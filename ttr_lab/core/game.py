@@ -1,0 +1,141 @@
+"""What a game is, for the platform: the ``Game`` and ``State`` protocols, in the spirit of
+OpenSpiel, and the registry that finds games by name.
+
+A ``Game`` is an immutable, parameterised definition (Ticket to Ride on the USA map, say): it
+has a registered ``name``, a player-count range, the ``metrics`` it records per player, and
+makes seeded states with ``new_game(num_players, seed)``. Its ``options`` (plain JSON) rebuild it
+with ``load_game(name, **options)``, so a record or a results row names the exact game played.
+
+A ``State`` is one position: ``current_player``, ``legal_actions()`` in a stable order,
+``apply(action)`` (raises ``IllegalActionError`` naming the reason), ``clone()``,
+``is_terminal()``, ``observation(player)`` (the player's information set only),
+``outcome()`` once terminal, and ``snapshot()`` (everything, hidden parts included, as JSON).
+Actions are frozen values whose ``str()`` is their text form; ``game.parse_action(text)``
+reads it back.
+
+Games are found by name among the packages of ``ttr_lab.games`` (each exposes ``GAME``, the
+factory ``load_game`` calls) and among the ``ttr_lab.games`` entry points of installed
+distributions, so adding a game touches nothing outside its own package.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+
+from ttr_lab.core.errors import ConfigError
+from ttr_lab.core.outcome import Metric, Outcome
+
+
+@runtime_checkable
+class State(Protocol):
+    @property
+    def current_player(self) -> int: ...
+
+    @property
+    def num_players(self) -> int: ...
+
+    def legal_actions(self) -> Sequence[Any]: ...
+
+    def apply(self, action: Any) -> None: ...
+
+    def clone(self) -> "State": ...
+
+    def is_terminal(self) -> bool: ...
+
+    def observation(self, player: int) -> Any: ...
+
+    def outcome(self) -> Outcome: ...
+
+    def snapshot(self) -> dict[str, Any]: ...
+
+    def result_data(self) -> dict[str, Any]:
+        """The game's own account of the end as plain JSON (what a record stores as ``result``)."""
+        ...
+
+    def action_text(self, action: Any) -> str:
+        """The text form a record stores for ``action`` (a legal action at this state)."""
+        ...
+
+    def last_event(self) -> tuple[Any, ...]:
+        """The public form of the last action applied: the arguments of a strategy's
+        ``on_event`` hook (e.g. ``(player, public_action, revealed_card)``)."""
+        ...
+
+
+@runtime_checkable
+class Game(Protocol):
+    name: str  # the registered name, e.g. "ticket_to_ride"
+    min_players: int
+    max_players: int
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Plain JSON that rebuilds this game with ``load_game(name, **options)``."""
+        ...
+
+    @property
+    def variant(self) -> str:
+        """A short name for the variant played (a map, a deck), for tables and file names."""
+        ...
+
+    @property
+    def metrics(self) -> tuple[Metric, ...]: ...
+
+    def new_game(self, num_players: int, seed: int) -> State: ...
+
+    def parse_action(self, text: str) -> Any: ...
+
+
+GameFactory = Callable[..., Game]
+
+_GAMES: dict[str, GameFactory] = {}
+
+
+def register_game(name: str, factory: GameFactory) -> None:
+    """Make ``load_game(name, **options)`` call ``factory(**options)``."""
+    _GAMES[name] = factory
+
+
+@functools.lru_cache(maxsize=1)
+def _discover() -> None:
+    import ttr_lab.games as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        factory = getattr(module, "GAME", None)
+        if factory is not None:
+            _GAMES.setdefault(info.name, factory)
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group="ttr_lab.games"):
+        _GAMES.setdefault(entry.name, entry.load())
+
+
+def available_games() -> list[str]:
+    """The registered game names, sorted."""
+    _discover()
+    return sorted(_GAMES)
+
+
+def load_game(name: str | Game, **options: Any) -> Game:
+    """A game by registered name with its options (or a ``Game`` itself, returned as it is)."""
+    if not isinstance(name, str):
+        if options:
+            raise ConfigError("options are given with a game name, not with a Game")
+        return name
+    _discover()
+    factory = _GAMES.get(name)
+    if factory is None:
+        raise ConfigError(f"unknown game {name!r}; registered games: {', '.join(sorted(_GAMES))}")
+    return factory(**options)
+
+
+def game_from_record(data: Mapping[str, Any]) -> Game:
+    """The game a record or a results row names (``game`` and ``options``)."""
+    return load_game(data["game"], **dict(data.get("options") or {}))

@@ -1,0 +1,123 @@
+"""``TicketToRide``: the game as the platform sees it (the core's ``Game`` protocol), and the
+per-player metrics it records.
+
+    game = TicketToRide("usa")                      # or load_game("ticket_to_ride", map="usa")
+    state = game.new_game(4, seed=7)
+    outcome = ...; outcome.players[0].metrics["tickets_completed"]
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from ttr_lab.core.outcome import Metric, Outcome, PlayerOutcome, Termination
+from ttr_lab.games.ticket_to_ride.actions import Action, parse_action
+from ttr_lab.games.ticket_to_ride.board import Board, load_board
+from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from ttr_lab.games.ticket_to_ride.result import GameResult
+    from ttr_lab.games.ticket_to_ride.state import GameState
+
+NAME = "ticket_to_ride"
+
+METRICS: tuple[Metric, ...] = (
+    Metric("route_points", "points from claimed routes (route table, plus mountain points)"),
+    Metric("ticket_points", "points from tickets: completed ones added, failed ones subtracted"),
+    Metric("tickets_held", "tickets held at the end (kept at setup and later)"),
+    Metric("tickets_completed", "tickets whose two cities the player connected"),
+    Metric("tickets_failed", "tickets not connected at the end (their points subtracted)"),
+    Metric("ticket_points_completed", "points of the completed tickets"),
+    Metric("ticket_points_failed", "points of the failed tickets (subtracted)"),
+    Metric("longest_trail", "length in trains of the player's longest continuous trail"),
+    Metric("longest_bonus", "points from the longest-trail bonus (0 where the map has none)"),
+    Metric("trains_left", "trains not placed at the end"),
+    Metric("cards_left", "train cards in hand at the end"),
+    Metric("tracks", "ids of the tracks the player claimed", kind="ints", summarise=False),
+    # Only on maps that use them (empty otherwise):
+    Metric("explorer_bonus", "points from the Asian Explorer bonus (Legendary Asia)"),
+    Metric("largest_network", "most cities in one network of the player's own tracks (Legendary Asia)"),
+    Metric("mountain_routes", "claimed tracks with mountain spaces (Legendary Asia)"),
+)
+
+_PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held", "ticket_points_completed",
+                                                         "ticket_points_failed"))
+
+
+class TicketToRide:
+    """Ticket to Ride on one map with one ruleset: immutable, picklable, equal by content."""
+
+    name = NAME
+
+    def __init__(self, map: str | Board = "usa", ruleset: Ruleset | Mapping[str, Any] | None = None) -> None:
+        board = map if isinstance(map, Board) else load_board(str(map))
+        if ruleset is not None and not isinstance(ruleset, Ruleset):
+            ruleset = Ruleset.from_mapping(ruleset, base=board.ruleset)
+        self.board = board
+        self.ruleset: Ruleset = ruleset or board.ruleset
+        self.min_players = board.min_players
+        self.max_players = board.max_players
+
+    def __repr__(self) -> str:
+        extra = ", custom ruleset" if self.ruleset != self.board.ruleset else ""
+        return f"<TicketToRide {self.board.name}{extra}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TicketToRide) and self.board.fingerprint == other.board.fingerprint \
+            and self.ruleset == other.ruleset
+
+    def __hash__(self) -> int:
+        return hash((self.board.fingerprint, self.ruleset))
+
+    def __reduce__(self) -> tuple:
+        return (TicketToRide, (self.board, self.ruleset))
+
+    @property
+    def title(self) -> str:
+        return self.board.title
+
+    @property
+    def variant(self) -> str:
+        return self.board.name
+
+    @property
+    def options(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"map": self.board.name}
+        if self.ruleset != self.board.ruleset:
+            out["ruleset"] = self.ruleset.to_dict()
+        return out
+
+    @property
+    def metrics(self) -> tuple[Metric, ...]:
+        return METRICS
+
+    def new_game(self, num_players: int, seed: int) -> "GameState":
+        from ttr_lab.games.ticket_to_ride.state import new_game
+
+        return new_game(self.board, num_players, seed, self.ruleset)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text, self.board)
+
+    def record_html(self, record: Any) -> str:
+        """A record's result table and final board, for Jupyter."""
+        from ttr_lab.games.ticket_to_ride.drawing import record_html
+
+        return record_html(record)
+
+
+def outcome_of(result: "GameResult", owner: list[int]) -> Outcome:
+    """The core ``Outcome`` of a scored game (``owner``: the player owning each track, or -1)."""
+    players = []
+    for p in result.players:
+        metrics: dict[str, Any] = {name: getattr(p, name) for name in _PLAIN}
+        completed = sum(t.points for t in p.tickets if t.completed)
+        metrics.update({
+            "tickets_held": len(p.tickets),
+            "ticket_points_completed": completed,
+            "ticket_points_failed": sum(t.points for t in p.tickets) - completed,
+            "tracks": [t for t, o in enumerate(owner) if o == p.player],
+        })
+        players.append(PlayerOutcome(score=p.total, rank=p.rank, metrics=metrics))
+    termination = Termination.STALLED if result.stalled else Termination.NORMAL
+    return Outcome(tuple(players), termination, result.turns)
