@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import functools
+from enum import Enum
 import io
 import tomllib
 from dataclasses import dataclass, field
@@ -49,6 +50,13 @@ class Track:
         return self.colour == GRAY
 
 
+class TicketDeck(str, Enum):
+    """Which ticket deck a ticket belongs to."""
+
+    REGULAR = "regular"
+    LONG = "long"  # e.g. Legendary Asia's long tickets, dealt at setup only
+
+
 @dataclass(frozen=True, slots=True)
 class Ticket:
     """A destination ticket: connect ``a`` and ``b`` with your own tracks for ``points``."""
@@ -57,7 +65,7 @@ class Ticket:
     a: int
     b: int
     points: int
-    deck: str = "regular"
+    deck: TicketDeck = TicketDeck.REGULAR
     label: str = ""  # e.g. "Los Angeles-New York (21)"
 
 
@@ -241,7 +249,12 @@ def _load(folder: Any, source: str) -> Board:
         where = f"map {source}: tickets.csv line {n}"
         a, b = city_id(row["city_a"], where), city_id(row["city_b"], where)
         points = _int(row, "points", where)
-        deck = (row.get("deck") or "regular").strip()
+        deck_name = (row.get("deck") or "regular").strip()
+        try:
+            deck = TicketDeck(deck_name)
+        except ValueError:
+            raise BoardDataError(f"{where}: deck must be one of {', '.join(d.value for d in TicketDeck)}, "
+                                 f"got {deck_name!r}") from None
         tickets.append(Ticket(len(tickets), a, b, points, deck, f"{cities[a]}-{cities[b]} ({points})"))
 
     positions = {}

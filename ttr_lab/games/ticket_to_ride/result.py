@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
+from ttr_lab.games.ticket_to_ride.ruleset import TieBreak
 from ttr_lab.games.ticket_to_ride.scoring import connected_components, longest_trail, rank_order
 
 if TYPE_CHECKING:
@@ -104,8 +105,8 @@ def score_game(state: "GameState") -> GameResult:
     # Ties on points: the ruleset's tie-breaks in order (USA: more completed tickets, then holding
     # the longest-trail bonus); players still tied share the rank.
     breakers = {
-        "tickets": completed, "longest": [b > 0 for b in bonus], "explorer": [e > 0 for e in explorer],
-        "mountains": mountains,
+        TieBreak.TICKETS: completed, TieBreak.LONGEST: [b > 0 for b in bonus],
+        TieBreak.EXPLORER: [e > 0 for e in explorer], TieBreak.MOUNTAINS: mountains,
     }
     ranks = rank_order([(totals[p], *(breakers[k][p] for k in rules.tie_breaks)) for p in range(n)])
     has_mountains = any(t.mountain_spaces for t in board.tracks)

@@ -14,12 +14,29 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, fields
+from enum import Enum
 from typing import Any, Mapping
 
 from ttr_lab.core.errors import ConfigError
 
 
-TIE_BREAKS = ("tickets", "longest", "explorer", "mountains")
+class TieBreak(str, Enum):
+    """How a tie on points is broken (see ``Ruleset.tie_breaks``)."""
+
+    TICKETS = "tickets"  # more completed tickets
+    LONGEST = "longest"  # holds the longest-trail bonus
+    EXPLORER = "explorer"  # holds the explorer bonus
+    MOUNTAINS = "mountains"  # more mountain routes claimed
+
+
+class Rejects(str, Enum):
+    """Where the tickets turned down at setup go."""
+
+    BOTTOM = "bottom"  # the bottom of the ticket deck
+    BOX = "box"  # out of the game
+
+
+TIE_BREAKS = tuple(t.value for t in TieBreak)
 
 
 @dataclass(frozen=True)
@@ -60,14 +77,14 @@ class Ruleset:
     initial_long_tickets: int = 0
     # Where the tickets rejected at setup go: "bottom" of the ticket deck, or "box" (out of
     # the game). Tickets rejected later always go to the bottom.
-    initial_rejects: str = "bottom"
+    initial_rejects: Rejects = Rejects.BOTTOM
     # Bonus to every player tied for the most cities in one network of their own tracks
     # (Legendary Asia's Asian Explorer); 0 = no such bonus.
     explorer_bonus: int = 0
     # How ties on points are broken, in order: "tickets" (more completed), "longest" (holds the
     # longest-trail bonus), "explorer" (holds the explorer bonus), "mountains" (more mountain
     # routes claimed). Players still tied share the rank.
-    tie_breaks: tuple[str, ...] = ("tickets", "longest")
+    tie_breaks: tuple[TieBreak, ...] = (TieBreak.TICKETS, TieBreak.LONGEST)
 
     def __post_init__(self) -> None:
         scores = self.route_scores
@@ -81,12 +98,16 @@ class Ruleset:
         else:
             scores = tuple(int(v) for v in scores)
         object.__setattr__(self, "route_scores", scores)
-        object.__setattr__(self, "tie_breaks", tuple(self.tie_breaks))
-        unknown = [t for t in self.tie_breaks if t not in TIE_BREAKS]
+        # Strings (from TOML, YAML, JSON) become the enum values here, once, so the engine
+        # compares enum members, never text.
+        breaks = tuple(self.tie_breaks) if not isinstance(self.tie_breaks, str) else (self.tie_breaks,)
+        unknown = [t for t in breaks if t not in TIE_BREAKS]
         if unknown:
             raise ConfigError(f"ruleset tie_breaks: unknown {', '.join(map(repr, unknown))}; choose from {', '.join(TIE_BREAKS)}")
+        object.__setattr__(self, "tie_breaks", tuple(TieBreak(t) for t in breaks))
         if self.initial_rejects not in ("bottom", "box"):
             raise ConfigError(f"ruleset initial_rejects must be 'bottom' or 'box', got {self.initial_rejects!r}")
+        object.__setattr__(self, "initial_rejects", Rejects(self.initial_rejects))
         for f in fields(self):
             if f.name in ("route_scores", "tie_breaks", "initial_rejects"):
                 continue
@@ -122,7 +143,8 @@ class Ruleset:
         """Plain JSON-serialisable form."""
         out = dataclasses.asdict(self)
         out["route_scores"] = list(self.route_scores)
-        out["tie_breaks"] = list(self.tie_breaks)
+        out["tie_breaks"] = [t.value for t in self.tie_breaks]
+        out["initial_rejects"] = self.initial_rejects.value
         return out
 
 
