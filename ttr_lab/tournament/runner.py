@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 
@@ -13,9 +12,10 @@ from ttr_lab.console import make_console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ttr_lab.games.ticket_to_ride.board import load_board
-from ttr_lab.tournament.backends import RayBackend, SerialBackend
+from ttr_lab.tournament.backends import make_backend
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import plan_games
+from ttr_lab.tournament.match import entrant_row
 from ttr_lab.tournament.store import ResultStore, read_results
 from ttr_lab.tournament.summary import error_summary, print_summary, summary_table
 
@@ -50,12 +50,6 @@ def _resident_mb() -> float:
         return 0.0
 
 
-def make_backend(config: TournamentConfig) -> Any:
-    if config.backend == "serial":
-        return SerialBackend()
-    return RayBackend(config.address, config.workers, config.runtime_env)
-
-
 def run_tournament(config: TournamentConfig, console: Console | None = None, show_progress: bool = True) -> TournamentRun:
     """Play every game of ``config`` not yet in its output folder; print a summary at the end."""
     console = console or make_console()
@@ -65,14 +59,12 @@ def run_tournament(config: TournamentConfig, console: Console | None = None, sho
     done = store.completed_ids()
     todo = [s for s in specs if s.game_id not in done]
     run = TournamentRun(Path(config.output), len(specs), len(specs) - len(todo))
-    entrants = [
-        {**e.model_dump(), "params_json": e.params_json(), "params_hash": e.params_hash()} for e in config.entrants
-    ]
+    entrants = [entrant_row(e) for e in config.entrants]
     if run.already_stored:
         console.print(f"resuming: {run.already_stored} of {len(specs)} games already stored in {config.output}")
     started = time.perf_counter()
     if todo:
-        backend = make_backend(config)
+        backend = make_backend(config.backend, config.address, config.workers, config.runtime_env)
         progress = Progress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[rate]:.1f} games/s"), TimeRemainingColumn(),

@@ -21,10 +21,11 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
 
-from ttr_lab.core.errors import TTRLabError
 from ttr_lab.analysis.stats import wilson
-from ttr_lab.core.rng import derive_seed
-from ttr_lab.tournament.design import GameSpec, seatings
+from ttr_lab.core.errors import TTRLabError
+from ttr_lab.tournament.backends import Backend
+from ttr_lab.tournament.design import GameSpec, match_games
+from ttr_lab.tournament.match import MatchError, play_match
 
 CANDIDATE = "candidate"
 
@@ -48,44 +49,18 @@ class MatchSpec:
 
     @functools.cached_property
     def games(self) -> list[GameSpec]:
-        return game_specs(self.seats, self.deals, self.seed)
+        return match_games(self.seats, self.deals, self.seed)
 
 
-def game_specs(seats: tuple[int, ...], deals: int, seed: int, prefix: str = "d") -> list[GameSpec]:
-    """Deal ``d`` (seed derived from ``seed`` and ``d``) under every cyclic rotation of ``seats``."""
-    out = []
-    for deal in range(deals):
-        deal_seed = derive_seed(seed, deal)
-        for si, table in enumerate(seatings(seats, "cyclic")):
-            out.append(GameSpec(f"{prefix}{deal}-s{si}", deal, deal_seed, 0, si, table))
-    return out
-
-
-def entrant_rows(entrants: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Entrants in the form the tournament's game player expects."""
-    from ttr_lab.tournament.config import EntrantConfig
-
-    out = []
-    for e in entrants:
-        cfg = EntrantConfig(name=e["name"], strategy=e["strategy"], params=dict(e["params"]))
-        out.append({**cfg.model_dump(), "params_json": cfg.params_json(), "params_hash": cfg.params_hash()})
-    return out
-
-
-def play(entrants: Sequence[Mapping[str, Any]], games: Sequence[GameSpec], map_name: str) -> list[dict[str, Any]]:
-    """Play ``games`` in this process; one row per player per game. A forfeit raises TrialError."""
-    from ttr_lab.games.ticket_to_ride.board import load_board
-    from ttr_lab.tournament.worker import play_batch
-
-    rows, _ = play_batch(load_board(map_name), entrant_rows(entrants), games, None, False)
-    check_forfeits(rows)
-    return rows
-
-
-def check_forfeits(rows: Sequence[Mapping[str, Any]]) -> None:
-    for r in rows:
-        if r["forfeit"]:
-            raise TrialError(f"game {r['game_id']}: {r['entrant']} ({r['strategy']}) forfeited: {r['error']}")
+def play(
+    entrants: Sequence[Mapping[str, Any]], games: Sequence[GameSpec], map_name: str, backend: Backend | None = None,
+) -> list[dict[str, Any]]:
+    """Play ``games`` (in this process without a ``backend``); one row per player per game.
+    A forfeit or a failed batch raises TrialError."""
+    try:
+        return play_match(entrants, games, map_name, backend)
+    except MatchError as exc:
+        raise TrialError(str(exc)) from None
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from rich.console import Console
 from ttr_lab.console import make_console
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.rng import derive_seed
+from ttr_lab.tournament.backends import make_backend
 from ttr_lab.tuning.config import TuneConfig
 from ttr_lab.tuning.objective import MatchSpec, Measure, TrialError
 from ttr_lab.tuning.search import Outcome, best_of, run_ray, run_serial
@@ -104,14 +105,6 @@ def _format_params(params: dict[str, Any]) -> str:
     return " ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items())
 
 
-def make_backend(config: TuneConfig) -> Any:
-    from ttr_lab.tournament.backends import RayBackend, SerialBackend
-
-    if config.backend == "serial":
-        return SerialBackend()
-    return RayBackend(config.address, config.workers, config.runtime_env)
-
-
 def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
     """Run the trials not yet stored, then validate and report."""
     from ttr_lab.tuning.report import format_value, write_outputs
@@ -135,7 +128,7 @@ def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
     first = defaults if (config.include_default and config.search != "grid" and all(r.contains(defaults[n]) for n, r in config.space.items())) else None
     if config.include_default and config.search != "grid" and first is None and not ok:
         console.print(f"the default parameters {defaults} lie outside the search space: not tried as a trial")
-    backend = make_backend(config)
+    backend = make_backend(config.backend, config.address, config.workers, config.runtime_env)
     best_so_far = max((t.measure.objective for t in ok), default=-math.inf)
 
     def on_outcome(outcome: Outcome) -> None:
