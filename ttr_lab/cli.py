@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Callable, List, Optional
 
 import typer
 
@@ -175,7 +175,7 @@ def bench_engine(
     """Random games per second at 2 and 4 players, legal-action generations and clones per second."""
     from ttr_lab.bench.engine import engine_benchmark
 
-    engine_benchmark(seconds=seconds, seed=seed)
+    engine_benchmark(seconds=seconds, seed=seed, on_item=_show_items())
 
 
 @bench_app.command("tournament")
@@ -187,23 +187,48 @@ def bench_tournament(
     """Serial backend against Ray on the same tournament: games/s, Ray start-up, driver memory."""
     from ttr_lab.bench.tournament import tournament_benchmark
 
-    tournament_benchmark(games=games, workers=workers, strategy=strategy)
+    tournament_benchmark(games=games, workers=workers, strategy=strategy, on_item=_show_items())
 
 
 @bench_app.command("strength")
 def bench_strength(
     deals: int = typer.Option(20, help="Deals per match; each is played under every seat rotation."),
-    workers: Optional[int] = typer.Option(None, help="Worker processes (default: one per CPU)."),
+    workers: Optional[int] = typer.Option(None, help="Ray workers (default: every CPU)."),
     seed: int = typer.Option(1, help="Master seed of the deals."),
     section: List[str] = typer.Option([], "--section", help="Run only these sections (repeat): ladder2, ladder4, mixed4, time, reference, speed."),
+    backend: str = typer.Option("ray", help="ray, or serial (in this process)."),
 ) -> None:
     """Win rates with 95% intervals: the strategy ladder, mcts by thinking time, the reference agents."""
     from ttr_lab.bench.strength import SECTIONS, strength_benchmark
 
     try:
-        strength_benchmark(deals=deals, workers=workers, seed=seed, sections=section or SECTIONS)
-    except ValueError as exc:
+        strength_benchmark(deals=deals, workers=workers, seed=seed, sections=section or SECTIONS, backend=backend,
+                           on_item=_show_items())
+    except (ValueError, TTRLabError) as exc:
         _fail(exc)
+
+
+def _show_items() -> Callable[[Any], None]:
+    """Draws a benchmark's tables and lines on the terminal as they come."""
+    from rich.table import Table
+
+    from ttr_lab.bench.results import FigureTable
+    from ttr_lab.console import make_console
+
+    console = make_console()
+
+    def show(item: Any) -> None:
+        if isinstance(item, FigureTable):
+            table = Table(title=item.title)
+            for col in item.columns:
+                table.add_column(col, justify="right" if col in item.right else "left")
+            for row in item.rows:
+                table.add_row(*row)
+            console.print(table)
+        else:
+            console.print(item)
+
+    return show
 
 
 def main() -> None:  # pragma: no cover - entry point

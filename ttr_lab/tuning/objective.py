@@ -21,7 +21,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
 
-from ttr_lab.analysis.stats import wilson
+from ttr_lab.analysis.stats import summarize
 from ttr_lab.core.errors import TTRLabError
 from ttr_lab.tournament.backends import Backend
 from ttr_lab.tournament.design import GameSpec, match_games
@@ -98,37 +98,28 @@ def t_interval(values: Sequence[float]) -> tuple[float, float]:
 
 def measure(rows: Sequence[Mapping[str, Any]], entrant: str, objective: str) -> Measure:
     """The objective of ``entrant`` over the games in ``rows`` (one row per player per game)."""
+    s = summarize(rows, [entrant])[0]
+    if not s.games:
+        raise TrialError(f"no games with {entrant!r} to measure")
     by_game: dict[str, list[Mapping[str, Any]]] = {}
     for r in rows:
         by_game.setdefault(r["game_id"], []).append(r)
-    wins, games, scores, done, held, secs, decisions = 0.0, 0, [], 0, 0, 0.0, 0
     margins_by_deal: dict[int, list[float]] = {}
     for game in by_game.values():
         for mine in (r for r in game if r["entrant"] == entrant):
-            games += 1
-            wins += mine["win"]
-            scores.append(mine["total"])
             best_other = max(r["total"] for r in game if r is not mine)
             margins_by_deal.setdefault(mine["deal"], []).append(mine["total"] - best_other)
-            done += mine["tickets_completed"]
-            held += mine["tickets_held"]
-            secs += mine["think_seconds"]
-            decisions += mine["decisions"]
-    if not games:
-        raise TrialError(f"no games with {entrant!r} to measure")
-    win_low, win_high = wilson(wins, games)
     deal_means = [sum(v) / len(v) for v in margins_by_deal.values()]
-    margin = sum(m for v in margins_by_deal.values() for m in v) / games
+    margin = sum(m for v in margins_by_deal.values() for m in v) / s.games
     margin_low, margin_high = t_interval(deal_means)
-    win_rate = wins / games
     if objective == "win_rate":
-        value, low, high = win_rate, win_low, win_high
+        value, low, high = s.win_rate, s.low, s.high
     else:
         value, low, high = margin, margin_low, margin_high
     return Measure(
-        objective=value, low=low, high=high, games=games, win_rate=win_rate, win_low=win_low, win_high=win_high,
-        margin=margin, margin_low=margin_low, margin_high=margin_high, mean_score=sum(scores) / games,
-        completion=done / held if held else 0.0, seconds_per_decision=secs / decisions if decisions else 0.0,
+        objective=value, low=low, high=high, games=s.games, win_rate=s.win_rate, win_low=s.low, win_high=s.high,
+        margin=margin, margin_low=margin_low, margin_high=margin_high, mean_score=s.mean_score,
+        completion=s.completion, seconds_per_decision=s.seconds_per_decision,
     )
 
 
