@@ -17,7 +17,6 @@ from typing import Any
 
 from rich.console import Console
 
-from ttr_lab.console import make_console
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.tournament.backends import make_backend
@@ -37,6 +36,10 @@ class TuningRun:
     validation: dict[str, Any] = field(default_factory=dict)
     interrupted: bool = False
     seconds: float = 0.0
+    # Filled in at the end (tuning.report.write_outputs): what a caller shows.
+    trials_table: Any = None  # pandas DataFrame, one row per trial in the order they finished
+    summary: list[str] = field(default_factory=list)  # best parameters, validation, failures
+    entrant: str = ""  # the tuned entrant as tournament-config YAML (best.yaml)
 
 
 class TrialStore:
@@ -106,11 +109,12 @@ def _format_params(params: dict[str, Any]) -> str:
 
 
 def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
-    """Run the trials not yet stored, then validate and report."""
+    """Run the trials not yet stored, then validate the best and write the outputs. Each trial
+    shows on ``console`` as it finishes (default: a plain rich Console on standard output)."""
     from ttr_lab.tuning.report import format_value, write_outputs
     from ttr_lab.tuning.validate import validate
 
-    console = console or make_console()
+    console = console or Console()
     folder = Path(config.output)
     store = TrialStore(folder, config)
     trials = store.load()
@@ -174,9 +178,6 @@ def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
     finally:
         backend.close()
     run.seconds = time.perf_counter() - started
-    if run.interrupted:
-        console.print(f"[yellow]interrupted: {len([t for t in trials if t.measure])} trials are stored in {folder}; "
-                      "run the same command again to go on[/yellow]")
-        return run
-    write_outputs(config, run, defaults, console)
+    if not run.interrupted:
+        write_outputs(config, run, defaults)
     return run
