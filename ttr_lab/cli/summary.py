@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ttr_lab.tournament.config import TournamentConfig
     from ttr_lab.tournament.runner import TournamentRun
     from ttr_lab.tuning.config import TuneConfig
-    from ttr_lab.tuning.runner import TuningRun
+    from ttr_lab.tuning.trials import TuningRun
 
 
 def print_game_summary(board: "Board", record: "GameRecord", console: Console | None = None) -> None:

@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 import yaml
 
 from ttr_lab.tuning.config import TuneConfig
-
-if TYPE_CHECKING:
-    from ttr_lab.tuning.runner import TuningRun
+from ttr_lab.tuning.trials import TuningRun
 
 
-def trials_frame(run: "TuningRun", defaults: dict[str, Any]) -> pd.DataFrame:
+def trials_frame(run: TuningRun, defaults: dict[str, Any]) -> pd.DataFrame:
     """One row per finished trial, in the order they finished (failed ones included)."""
     rows = []
     for i, t in enumerate(run.trials, start=1):
@@ -61,7 +59,7 @@ def objective_figure(frame: pd.DataFrame, config: TuneConfig, path: Path) -> Non
     fig.savefig(path, dpi=110)
 
 
-def entrant_snippet(config: TuneConfig, run: "TuningRun") -> str:
+def entrant_snippet(config: TuneConfig, run: TuningRun) -> str:
     """A tournament entrant with the tuned parameters, as YAML with a comment saying where it came from."""
     v = run.validation
     head = v["head_to_head"]
@@ -106,7 +104,7 @@ def best_trials(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.dropna(subset=["objective"]).sort_values("objective", ascending=False)
 
 
-def write_outputs(config: TuneConfig, run: "TuningRun", defaults: dict[str, Any]) -> None:
+def write_outputs(config: TuneConfig, run: TuningRun, defaults: dict[str, Any]) -> None:
     """Write trials.csv, objective.png, best.yaml and report.md into the run's folder, and keep
     on ``run`` what a caller shows: the trials, the summary lines, the tuned entrant."""
     folder = run.folder
