@@ -17,6 +17,7 @@ from ttr_lab.tuning.objective import MatchSpec, TrialError, evaluate
 from ttr_lab.tuning.space import ParamRange
 from ttr_lab.tuning.trials import METRIC, Outcome, first_line
 
+
 def run_serial(
     spec: MatchSpec, space: Mapping[str, ParamRange], sampler: Any, count: int,
     done: Sequence[Outcome], first: Mapping[str, Any] | None, on_outcome: Callable[[Outcome], None],
