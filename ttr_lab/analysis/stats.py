@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -14,3 +16,36 @@ def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class EntrantSummary:
+    entrant: str
+    games: int
+    win_rate: float  # wins shared between tied winners
+    low: float  # Wilson 95% interval of the win rate
+    high: float
+    mean_score: float  # over the games played out (a forfeited game has no scores)
+    completion: float  # tickets completed / held
+    seconds_per_decision: float
+
+
+def summarize(rows: Iterable[Mapping[str, Any]], entrants: Sequence[str]) -> list[EntrantSummary]:
+    """Per entrant, in the order given, over result rows (one per player per game, as the
+    tournament's game player makes them)."""
+    rows = list(rows)
+    out = []
+    for entrant in entrants:
+        mine = [r for r in rows if r["entrant"] == entrant]
+        played = [r for r in mine if r["score"] is not None]
+        games, wins = len(mine), sum(r["win"] for r in mine)
+        held = sum(r["tickets_held"] for r in played)
+        decisions = sum(r["decisions"] for r in mine)
+        low, high = wilson(wins, games)
+        out.append(EntrantSummary(
+            entrant, games, wins / games if games else 0.0, low, high,
+            sum(r["score"] for r in played) / len(played) if played else 0.0,
+            sum(r["tickets_completed"] for r in played) / held if held else 0.0,
+            sum(r["think_seconds"] for r in mine) / decisions if decisions else 0.0,
+        ))
+    return out

@@ -111,6 +111,16 @@ def pair_outcomes(frame: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     return pd.DataFrame(out, columns=["game_id", "deal", "score"])
 
 
+def ahead_share(frame: pd.DataFrame, a: str, b: str) -> tuple[float, int, float, float]:
+    """How often ``a`` finished ahead of ``b`` in the games where both sat (ties half), with a
+    Wilson 95% interval: ``(share, games, low, high)``."""
+    outcomes = pair_outcomes(frame, a, b)
+    games = len(outcomes)
+    wins = float(outcomes["score"].sum())
+    low, high = wilson(wins, games)
+    return (wins / games if games else 0.0, games, low, high)
+
+
 def head_to_head(frame: pd.DataFrame) -> pd.DataFrame:
     """Matrix: how often the row entrant finished ahead of the column entrant in games where
     both played (ties count half)."""

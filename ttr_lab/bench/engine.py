@@ -6,12 +6,9 @@ from __future__ import annotations
 import os
 import random
 import time
-from typing import Callable
+from typing import Any, Callable
 
-from rich.console import Console
-
-from ttr_lab.console import make_console
-from rich.table import Table
+from ttr_lab.bench.results import BenchResult, FigureTable, Item
 
 
 def _rate(fn: Callable[[], int], seconds: float) -> tuple[float, int]:
@@ -34,7 +31,7 @@ def _pin_to_one_core() -> str:
         return "not pinned (no sched_setaffinity)"
 
 
-def sample_states(board, num_players: int, games: int, seed: int) -> list:
+def sample_states(board: Any, num_players: int, games: int, seed: int) -> list:
     """States at the start of normal turns of random games, for per-operation timings."""
     from ttr_lab.games.ticket_to_ride.game import Phase
     from ttr_lab.games.ticket_to_ride.state import new_game
@@ -51,18 +48,19 @@ def sample_states(board, num_players: int, games: int, seed: int) -> list:
     return states
 
 
-def engine_benchmark(seconds: float = 3.0, seed: int = 1, console: Console | None = None) -> dict[str, float]:
+def engine_benchmark(seconds: float = 3.0, seed: int = 1, on_item: Callable[[Item], None] | None = None) -> BenchResult:
+    """Random games per second at 2 and 4 players, per-operation rates, games per second by map."""
     from strategies.random import Random
     from ttr_lab.games.ticket_to_ride.board import load_board
     from ttr_lab.core.play import play_game
     from ttr_lab.games.ticket_to_ride.definition import TicketToRide
     from ttr_lab.games.ticket_to_ride.state import new_game
 
-    console = console or make_console()
     pinned = _pin_to_one_core()
     board = load_board("usa")
     game = TicketToRide(board)
-    figures: dict[str, float] = {}
+    result = BenchResult(on_item=on_item)
+    figures = result.figures
     counter = iter(range(seed, 1 << 62))
 
     for n in (2, 4):
@@ -103,22 +101,17 @@ def engine_benchmark(seconds: float = 3.0, seed: int = 1, console: Console | Non
     figures["clone() per s"], _ = _rate(clones, seconds)
     figures["observation() per s"], _ = _rate(observations, seconds)
 
-    table = Table(title=f"ttr-lab engine benchmark (USA map; {pinned}; {seconds:g} s each)")
-    table.add_column("measure")
-    table.add_column("rate", justify="right")
-    for name, value in figures.items():
-        table.add_row(name, f"{value:,.0f}")
-    console.print(table)
+    result.show(FigureTable.of(
+        f"ttr-lab engine benchmark (USA map; {pinned}; {seconds:g} s each)", ("measure", "rate"),
+        [(name, f"{value:,.0f}") for name, value in figures.items()], right=("rate",),
+    ))
     goal = figures["play_game random 4p games/s"] / 100.0
-    console.print(f"4-player random games via play_game: {goal:.2f}x the goal of 100 games/s on one core")
+    result.show(f"4-player random games via play_game: {goal:.2f}x the goal of 100 games/s on one core")
 
     from strategies.greedy import Greedy
     from ttr_lab.games.ticket_to_ride.board import available_maps
 
-    maps = Table(title="4-player games per second by map (play_game, one core)")
-    maps.add_column("map")
-    for name in ("random", "greedy"):
-        maps.add_column(name, justify="right")
+    by_map = []
     for map_name in available_maps():
         other = load_board(map_name)
         rates = []
@@ -130,6 +123,7 @@ def engine_benchmark(seconds: float = 3.0, seed: int = 1, console: Console | Non
             rate, _ = _rate(games, seconds)
             figures[f"{map_name} {cls.__name__.lower()} 4p games/s"] = rate
             rates.append(f"{rate:,.0f}")
-        maps.add_row(map_name, *rates)
-    console.print(maps)
-    return figures
+        by_map.append((map_name, *rates))
+    result.show(FigureTable.of("4-player games per second by map (play_game, one core)", ("map", "random", "greedy"),
+                               by_map, right=("random", "greedy")))
+    return result

@@ -14,7 +14,8 @@ Sections (run any subset):
 - ``reference``: the four agents of the 2017 study against each other, at 2 and at 4 players.
 - ``speed``: 4-player games per second of each heuristic strategy against random's, one process.
 
-Every match is seeded and seat-rotated (``ttr_lab.evaluation``), so a rerun gives the same games
+Every match is a tournament's schedule (seeded deals, each under every rotation of the seats:
+``ttr_lab.tournament.design``) played on a tournament backend, so a rerun gives the same games
 (except ``time``, whose budgets are on the clock).
 """
 
@@ -23,16 +24,22 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from rich.console import Console
+import pandas as pd
 
-from ttr_lab.console import make_console
-from rich.table import Table
+from ttr_lab.analysis.stats import summarize
+from ttr_lab.analysis.tables import ahead_share
+from ttr_lab.bench.results import BenchResult, FigureTable, Item
+from ttr_lab.tournament.backends import Backend, make_backend
+from ttr_lab.tournament.design import match_games, schedule, seatings
+from ttr_lab.core.game import load_game
+from ttr_lab.tournament.match import play_match
 
-from ttr_lab.evaluation import Entrant, beats, play_match, summarize
+USA = load_game("ticket_to_ride", map="usa")  # the strength figures are measured on the base game
 
 SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "speed")
+MATCH_SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference")
 LADDER = ("random", "greedy", "ticket_planner", "mcts")
 REFERENCE = ("destination_hungry", "route_focus", "one_step", "long_route")
 
@@ -41,108 +48,127 @@ def _interval(low: float, high: float) -> str:
     return f"[{low:.3f}, {high:.3f}]"
 
 
+def _entrant(strategy: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"name": strategy, "strategy": strategy, "params": params or {}}
+
+
 def strength_benchmark(
     deals: int = 20, workers: int | None = None, seed: int = 1, sections: Sequence[str] = SECTIONS,
-    console: Console | None = None,
-) -> dict[str, Any]:
-    console = console or make_console()
+    backend: str = "ray", on_item: Callable[[Item], None] | None = None,
+) -> BenchResult:
+    """The ``sections`` asked for, each match on ``deals`` deals under every seat rotation,
+    played on ``backend`` (``ray`` with ``workers``, or ``serial`` in this process)."""
     unknown = set(sections) - set(SECTIONS)
     if unknown:
         raise ValueError(f"unknown section(s) {', '.join(sorted(unknown))}; choose from {', '.join(SECTIONS)}")
-    out: dict[str, Any] = {}
+    if backend not in ("ray", "serial"):
+        raise ValueError(f"unknown backend {backend!r}; choose ray or serial")
+    result = BenchResult(on_item=on_item)
     started = time.perf_counter()
+    runner = make_backend(backend, workers=workers)
+    try:
+        if set(sections) & set(MATCH_SECTIONS):
+            runner.start()
+        for name, section in (("ladder2", _ladder2), ("ladder4", _ladder4), ("mixed4", _mixed4), ("time", _time),
+                              ("reference", _reference), ("speed", _speed)):
+            if name in sections:
+                section(result, deals, seed, runner)
+    finally:
+        runner.close()
+    result.show(f"strength benchmark took {time.perf_counter() - started:.0f} s")
+    return result
 
-    if "ladder2" in sections:
-        table = Table(title=f"2 players, head to head ({deals} deals x 2 seatings)")
-        for col in ("stronger", "weaker", "games", "win rate", "95% interval", "significant", "completion", "s/decision"):
-            table.add_column(col)
-        for weak, strong in zip(LADDER, LADDER[1:]):
-            entrants: list[Entrant] = [(strong, {}), (weak, {})]
-            rows = play_match(entrants, [0, 1], deals, seed, workers)
-            s = summarize(rows, 2)[0]
-            out[f"ladder2 {strong}>{weak}"] = s
-            table.add_row(strong, weak, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
-                          "yes" if s.low > 0.5 else "no", f"{s.completion:.3f}", f"{s.seconds_per_decision:.4f}")
-        console.print(table)
 
-    if "ladder4" in sections:
-        table = Table(title=f"4 players, one against three ({deals} deals x 4 seatings)")
-        for col in ("one", "three", "games", "win rate", "95% interval", "significant (> 0.25)", "mean score"):
-            table.add_column(col)
-        for weak, strong in zip(LADDER, LADDER[1:]):
-            entrants = [(strong, {}), (weak, {})]
-            rows = play_match(entrants, [0, 1, 1, 1], deals, seed, workers)
-            s = summarize(rows, 2)[0]
-            out[f"ladder4 {strong}>3x{weak}"] = s
-            table.add_row(strong, weak, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
-                          "yes" if s.low > 0.25 else "no", f"{s.mean_score:.1f}")
-        console.print(table)
+def _ladder2(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
+    rows = []
+    for weak, strong in zip(LADDER, LADDER[1:]):
+        games = play_match([_entrant(strong), _entrant(weak)], match_games((0, 1), deals, seed), USA, runner)
+        s = summarize(games, [strong])[0]
+        result.figures[f"ladder2 {strong}>{weak}"] = s
+        rows.append((strong, weak, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
+                     "yes" if s.low > 0.5 else "no", f"{s.completion:.3f}", f"{s.seconds_per_decision:.4f}"))
+    result.show(FigureTable.of(
+        f"2 players, head to head ({deals} deals x 2 seatings)",
+        ("stronger", "weaker", "games", "win rate", "95% interval", "significant", "completion", "s/decision"), rows,
+    ))
 
-    if "mixed4" in sections:
-        entrants = [(name, {}) for name in LADDER]
-        rows = play_match(entrants, [0, 1, 2, 3], deals, seed, workers)
-        table = Table(title=f"4 players, mixed table ({deals} deals x 4 seatings)")
-        for col in ("strategy", "games", "win rate", "95% interval", "mean score", "completion"):
-            table.add_column(col)
-        for s in summarize(rows, 4):
-            table.add_row(LADDER[s.entrant], str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
-                          f"{s.mean_score:.1f}", f"{s.completion:.3f}")
-        console.print(table)
-        steps = Table(title="mixed table: how often the stronger finished ahead of the weaker")
-        for col in ("stronger", "weaker", "ahead", "95% interval", "significant"):
-            steps.add_column(col)
-        for i in range(3):
-            share, games, low, high = beats(rows, i + 1, i)
-            out[f"mixed4 {LADDER[i + 1]}>{LADDER[i]}"] = (share, low, high)
-            steps.add_row(LADDER[i + 1], LADDER[i], f"{share:.3f}", _interval(low, high), "yes" if low > 0.5 else "no")
-        console.print(steps)
 
-    if "time" in sections:
-        table = Table(title=f"mcts against ticket_planner, 2 players, by thinking time ({deals} deals x 2)")
-        for col in ("time per move", "games", "win rate", "95% interval", "mean s/decision"):
-            table.add_column(col)
-        for ms in (50, 200, 1000):
-            entrants = [("mcts", {"time_ms": ms}), ("ticket_planner", {})]
-            rows = play_match(entrants, [0, 1], deals, seed, workers)
-            s = summarize(rows, 2)[0]
-            out[f"time {ms}ms"] = s
-            table.add_row(f"{ms / 1000:g} s", str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
-                          f"{s.seconds_per_decision:.3f}")
-        console.print(table)
-        rate = playouts_per_second()
-        out["mcts playouts/s"] = rate
-        console.print(f"mcts play-outs per second (2 players, one core, to the end of the game): {rate:.0f}")
+def _ladder4(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
+    rows = []
+    for weak, strong in zip(LADDER, LADDER[1:]):
+        games = play_match([_entrant(strong), _entrant(weak)], match_games((0, 1, 1, 1), deals, seed), USA, runner)
+        s = summarize(games, [strong])[0]
+        result.figures[f"ladder4 {strong}>3x{weak}"] = s
+        rows.append((strong, weak, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
+                     "yes" if s.low > 0.25 else "no", f"{s.mean_score:.1f}"))
+    result.show(FigureTable.of(
+        f"4 players, one against three ({deals} deals x 4 seatings)",
+        ("one", "three", "games", "win rate", "95% interval", "significant (> 0.25)", "mean score"), rows,
+    ))
 
-    if "reference" in sections:
-        for n in (2, 4):
-            table = Table(title=f"reference agents, {n} players ({deals} deals x {n} seatings per table)")
-            for col in ("agent", "games", "win rate", "95% interval", "mean score", "completion"):
-                table.add_column(col)
-            entrants = [(name, {}) for name in REFERENCE]
-            if n == 2:
-                rows = []
-                for a, b in itertools.combinations(range(4), 2):
-                    rows += play_match(entrants, [a, b], deals, seed, workers)
-            else:
-                rows = play_match(entrants, [0, 1, 2, 3], deals, seed, workers)
-            for s in summarize(rows, 4):
-                out[f"reference{n} {REFERENCE[s.entrant]}"] = s
-                table.add_row(REFERENCE[s.entrant], str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
-                              f"{s.mean_score:.1f}", f"{s.completion:.3f}")
-            console.print(table)
 
-    if "speed" in sections:
-        table = Table(title="4-player games per second, one process (ratio to random, same run)")
-        for col in ("strategy", "games/s", "cost vs random"):
-            table.add_column(col)
-        rates = {name: games_per_second(name) for name in ("random", "greedy", "ticket_planner") + REFERENCE}
-        for name, rate in rates.items():
-            out[f"speed {name}"] = rate
-            table.add_row(name, f"{rate:.1f}", f"{rates['random'] / rate:.2f}x")
-        console.print(table)
+def _mixed4(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
+    games = play_match([_entrant(name) for name in LADDER], match_games((0, 1, 2, 3), deals, seed), USA, runner)
+    result.show(FigureTable.of(
+        f"4 players, mixed table ({deals} deals x 4 seatings)",
+        ("strategy", "games", "win rate", "95% interval", "mean score", "completion"),
+        [(s.entrant, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high), f"{s.mean_score:.1f}",
+          f"{s.completion:.3f}") for s in summarize(games, LADDER)],
+    ))
+    frame = pd.DataFrame(games)
+    steps = []
+    for weak, strong in zip(LADDER, LADDER[1:]):
+        share, _, low, high = ahead_share(frame, strong, weak)
+        result.figures[f"mixed4 {strong}>{weak}"] = (share, low, high)
+        steps.append((strong, weak, f"{share:.3f}", _interval(low, high), "yes" if low > 0.5 else "no"))
+    result.show(FigureTable.of(
+        "mixed table: how often the stronger finished ahead of the weaker",
+        ("stronger", "weaker", "ahead", "95% interval", "significant"), steps,
+    ))
 
-    console.print(f"strength benchmark took {time.perf_counter() - started:.0f} s")
-    return out
+
+def _time(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
+    rows = []
+    for ms in (50, 200, 1000):
+        entrants = [_entrant("mcts", {"time_ms": ms}), _entrant("ticket_planner")]
+        s = summarize(play_match(entrants, match_games((0, 1), deals, seed), USA, runner), ["mcts"])[0]
+        result.figures[f"time {ms}ms"] = s
+        rows.append((f"{ms / 1000:g} s", str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
+                     f"{s.seconds_per_decision:.3f}"))
+    result.show(FigureTable.of(
+        f"mcts against ticket_planner, 2 players, by thinking time ({deals} deals x 2)",
+        ("time per move", "games", "win rate", "95% interval", "mean s/decision"), rows,
+    ))
+    rate = playouts_per_second()
+    result.figures["mcts playouts/s"] = rate
+    result.show(f"mcts play-outs per second (2 players, one core, to the end of the game): {rate:.0f}")
+
+
+def _reference(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
+    entrants = [_entrant(name) for name in REFERENCE]
+    for n in (2, 4):
+        # At 2 players every pair meets; at 4 the four share one table.
+        tables = list(itertools.combinations(range(4), 2)) if n == 2 else [(0, 1, 2, 3)]
+        games = play_match(entrants, schedule([seatings(t, "cyclic") for t in tables], deals, seed), USA, runner)
+        rows = []
+        for s in summarize(games, REFERENCE):
+            result.figures[f"reference{n} {s.entrant}"] = s
+            rows.append((s.entrant, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high), f"{s.mean_score:.1f}",
+                         f"{s.completion:.3f}"))
+        result.show(FigureTable.of(
+            f"reference agents, {n} players ({deals} deals x {n} seatings per table)",
+            ("agent", "games", "win rate", "95% interval", "mean score", "completion"), rows,
+        ))
+
+
+def _speed(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
+    rates = {name: games_per_second(name) for name in ("random", "greedy", "ticket_planner") + REFERENCE}
+    for name, rate in rates.items():
+        result.figures[f"speed {name}"] = rate
+    result.show(FigureTable.of(
+        "4-player games per second, one process (ratio to random, same run)", ("strategy", "games/s", "cost vs random"),
+        [(name, f"{rate:.1f}", f"{rates['random'] / rate:.2f}x") for name, rate in rates.items()],
+    ))
 
 
 def games_per_second(name: str, players: int = 4, seconds: float = 3.0, seed: int = 1) -> float:

@@ -5,12 +5,9 @@ should stay flat)."""
 from __future__ import annotations
 
 import tempfile
-from typing import Any
+from typing import Any, Callable
 
-from rich.console import Console
-from rich.table import Table
-
-from ttr_lab.console import make_console
+from ttr_lab.bench.results import BenchResult, FigureTable, Item
 
 
 def _config(games: int, backend: str, workers: int, output: str, strategy: str) -> Any:
@@ -24,14 +21,15 @@ def _config(games: int, backend: str, workers: int, output: str, strategy: str) 
 
 
 def tournament_benchmark(games: int = 2000, workers: int = 2, strategy: str = "greedy",
-                         console: Console | None = None) -> dict[str, float]:
-    from rich.console import Console as Quiet
+                         on_item: Callable[[Item], None] | None = None) -> BenchResult:
+    """The same four-player tournament serially and on Ray: games/s, start-up, driver memory."""
+    from rich.console import Console
 
     from ttr_lab.tournament import run_tournament
 
-    console = console or make_console()
-    quiet = Quiet(quiet=True)
-    out: dict[str, float] = {}
+    quiet = Console(quiet=True)
+    result = BenchResult(on_item=on_item)
+    out = result.figures
     with tempfile.TemporaryDirectory() as tmp:
         serial = run_tournament(_config(games, "serial", 1, f"{tmp}/serial", strategy), console=quiet, show_progress=False)
         ray_run = run_tournament(_config(games, "ray", workers, f"{tmp}/ray", strategy), console=quiet, show_progress=False)
@@ -49,10 +47,8 @@ def tournament_benchmark(games: int = 2000, workers: int = 2, strategy: str = "g
         quarter = memory[len(memory) // 4]
         out["driver memory MB after 1/4 of the run"] = quarter
         out["driver memory MB at the end"] = memory[-1]
-    table = Table(title=f"tournament backends: {games} four-player {strategy} games, Ray with {workers} workers")
-    table.add_column("measure")
-    table.add_column("value", justify="right")
-    for name, value in out.items():
-        table.add_row(name, f"{value:.2f}")
-    console.print(table)
-    return out
+    result.show(FigureTable.of(
+        f"tournament backends: {games} four-player {strategy} games, Ray with {workers} workers", ("measure", "value"),
+        [(name, f"{value:.2f}") for name, value in out.items()], right=("value",),
+    ))
+    return result

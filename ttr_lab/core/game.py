@@ -95,6 +95,7 @@ class Game(Protocol):
 GameFactory = Callable[..., Game]
 
 _GAMES: dict[str, GameFactory] = {}
+GAMES_PACKAGE = "ttr_lab.games"
 
 
 def register_game(name: str, factory: GameFactory) -> None:
@@ -104,8 +105,9 @@ def register_game(name: str, factory: GameFactory) -> None:
 
 @functools.lru_cache(maxsize=1)
 def _discover() -> None:
-    import ttr_lab.games as package
-
+    # Plug-in discovery by name at run time (as entry points are): the core depends on no game's
+    # code, it only looks for packages in the games namespace.
+    package = importlib.import_module(GAMES_PACKAGE)
     for info in pkgutil.iter_modules(package.__path__):
         module = importlib.import_module(f"{package.__name__}.{info.name}")
         factory = getattr(module, "GAME", None)

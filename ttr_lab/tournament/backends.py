@@ -182,3 +182,14 @@ class RayBackend:
 
         if self._started_here and ray.is_initialized():
             ray.shutdown()
+
+
+Backend = SerialBackend | RayBackend
+
+
+def make_backend(name: str, address: str | None = None, workers: int | None = None,
+                 runtime_env: dict | None = None) -> Backend:
+    """The backend called ``name``: ``serial``, or ``ray`` (a local Ray unless ``address``)."""
+    if name == "serial":
+        return SerialBackend()
+    return RayBackend(address, workers, runtime_env)

@@ -1,4 +1,4 @@
-"""Which games a tournament plays: tables, seatings, deals, and a stable id for each game.
+"""Which games a tournament or a match plays: tables, seatings, deals, and a stable id for each game.
 
 A *deal* is one seed, derived from the master seed and the deal index alone (never from the
 order games run in). Every deal is played at every table of the design under every seating, so
@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import Sequence
 
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.tournament.config import TournamentConfig
@@ -57,12 +58,23 @@ def games_per_deal(config: TournamentConfig) -> int:
 
 def plan_games(config: TournamentConfig) -> list[GameSpec]:
     """Every game, deal by deal: ``config.games`` rounded up to whole deals."""
-    layout = [(ti, seatings(t, config.rotation or "cyclic")) for ti, t in enumerate(tables(config))]
-    deals = math.ceil(config.games / games_per_deal(config))
+    layout = [seatings(t, config.rotation or "cyclic") for t in tables(config)]
+    return schedule(layout, math.ceil(config.games / games_per_deal(config)), config.seed)
+
+
+def match_games(table: tuple[int, ...], deals: int, seed: int, prefix: str = "d") -> list[GameSpec]:
+    """One table (seat -> entrant index) on ``deals`` deals under every cyclic rotation: the
+    games of a match (a tuning trial, a validation, a strength benchmark)."""
+    return schedule([seatings(table, "cyclic")], deals, seed, prefix)
+
+
+def schedule(layout: Sequence[Sequence[tuple[int, ...]]], deals: int, seed: int, prefix: str = "d") -> list[GameSpec]:
+    """Deal by deal, every table of ``layout`` (its seatings, each seat -> entrant index) under
+    each of its seatings. ``prefix`` tells apart the game ids of matches played side by side."""
     specs = []
     for deal in range(deals):
-        seed = derive_seed(config.seed, deal)
-        for ti, options in layout:
+        deal_seed = derive_seed(seed, deal)
+        for ti, options in enumerate(layout):
             for si, seats in enumerate(options):
-                specs.append(GameSpec(f"d{deal}-t{ti}-s{si}", deal, seed, ti, si, seats))
+                specs.append(GameSpec(f"{prefix}{deal}-t{ti}-s{si}", deal, deal_seed, ti, si, seats))
     return specs

@@ -1,4 +1,5 @@
-"""``run_tournament``: plan the games, skip the stored ones, play the rest, store as they come."""
+"""``run_tournament``: plan the games, skip the stored ones, play the rest, store as they come,
+and hand back what happened with the summary of everything stored (the caller prints it)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-
-from ttr_lab.console import make_console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from ttr_lab.tournament.backends import RayBackend, SerialBackend
+from ttr_lab.core.results import read_results
+from ttr_lab.tournament.backends import make_backend
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import plan_games
-from ttr_lab.core.results import read_results
+from ttr_lab.tournament.match import entrant_row
 from ttr_lab.tournament.store import ResultStore
-from ttr_lab.tournament.summary import error_summary, print_summary, summary_table
+from ttr_lab.tournament.summary import error_summary, summary_table
 
 
 @dataclass
@@ -32,6 +32,8 @@ class TournamentRun:
     startup_seconds: float = 0.0  # starting or connecting to the backend (Ray), workers warmed up
     play_seconds: float = 0.0  # from the end of start-up to the last game stored
     memory_mb: list[float] = field(default_factory=list)  # the driver's resident memory after each batch
+    summary: Any = None  # pandas DataFrame: per entrant, over every stored game (tournament.summary)
+    errors: Any = None  # pandas DataFrame: forfeits by entrant and message
 
     @property
     def complete(self) -> bool:
@@ -50,29 +52,22 @@ def _resident_mb() -> float:
         return 0.0
 
 
-def make_backend(config: TournamentConfig) -> Any:
-    if config.backend == "serial":
-        return SerialBackend()
-    return RayBackend(config.address, config.workers, config.runtime_env)
-
-
 def run_tournament(config: TournamentConfig, console: Console | None = None, show_progress: bool = True) -> TournamentRun:
-    """Play every game of ``config`` not yet in its output folder; print a summary at the end."""
-    console = console or make_console()
+    """Play every game of ``config`` not yet in its output folder. A resume and the progress
+    bar show on ``console`` (default: a plain rich Console on standard output)."""
+    console = console or Console()
     game = config.load_game()
     store = ResultStore(config.output, config, game)
     specs = plan_games(config)
     done = store.completed_ids()
     todo = [s for s in specs if s.game_id not in done]
     run = TournamentRun(Path(config.output), len(specs), len(specs) - len(todo))
-    entrants = [
-        {**e.model_dump(), "params_json": e.params_json(), "params_hash": e.params_hash()} for e in config.entrants
-    ]
+    entrants = [entrant_row(e) for e in config.entrants]
     if run.already_stored:
         console.print(f"resuming: {run.already_stored} of {len(specs)} games already stored in {config.output}")
     started = time.perf_counter()
     if todo:
-        backend = make_backend(config)
+        backend = make_backend(config.backend, config.address, config.workers, config.runtime_env)
         progress = Progress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[rate]:.1f} games/s"), TimeRemainingColumn(),
@@ -99,12 +94,5 @@ def run_tournament(config: TournamentConfig, console: Console | None = None, sho
             backend.close()
     run.seconds = time.perf_counter() - started
     frame = read_results(config.output)
-    print_summary(console, config, summary_table(frame), error_summary(frame))
-    if run.interrupted:
-        console.print(f"[yellow]interrupted: {run.already_stored + run.played} of {len(specs)} games are stored; "
-                      "run the same command again to play the rest[/yellow]")
-    for failure in run.failed_batches:
-        console.print(f"[red]not played (worker failed after retries): {failure}; rerun to retry them[/red]")
-    console.print(f"results: {Path(config.output).resolve()} ({run.played} games played now, "
-                  f"{run.already_stored + run.played} stored, {run.seconds:.1f} s)")
+    run.summary, run.errors = summary_table(frame), error_summary(frame)
     return run

@@ -1,12 +1,9 @@
-"""The end-of-tournament summary: per entrant, win rate with a 95% interval, mean score,
-ticket completion and longest-trail bonus rate; and what went wrong, if anything."""
+"""The end-of-tournament summary, as tables: per entrant, win rate with a 95% interval, mean
+score, ticket completion and bonus rates; and what went wrong, if anything."""
 
 from __future__ import annotations
 
 from typing import Any
-
-from rich.console import Console
-from rich.table import Table
 
 from ttr_lab.analysis.stats import wilson
 
@@ -42,22 +39,3 @@ def error_summary(frame: Any) -> Any:
         return frame
     lost = frame[frame["forfeit"]]
     return lost.groupby(["entrant", "error"]).size().reset_index(name="games")
-
-
-def print_summary(console: Console, config: Any, table: Any, errors: Any) -> None:
-    explorer = "explorer_bonus_rate" in table and table["explorer_bonus_rate"].notna().any()
-    bonus = "explorer bonus" if explorer else "longest bonus"
-    out = Table(title=f"{config.name}: {config.players} players, {config.design}, map {config.map}")
-    for col in ("entrant", "games", "win rate", "95% interval", "mean score", "tickets completed", bonus, "forfeits"):
-        out.add_column(col, justify="left" if col == "entrant" else "right")
-    for r in table.itertuples():
-        rate = r.explorer_bonus_rate if explorer else r.longest_bonus_rate
-        out.add_row(
-            r.entrant, str(r.games), f"{r.win_rate:.3f}", f"[{r.win_low:.3f}, {r.win_high:.3f}]",
-            f"{r.mean_score:.1f}", f"{r.ticket_completion:.1%}", f"{rate:.1%}", str(r.forfeits),
-        )
-    console.print(out)
-    if len(errors):
-        console.print("[red]forfeited games:[/red]")
-        for r in errors.itertuples():
-            console.print(f"  {r.entrant}: {r.games} x {r.error}")

@@ -21,11 +21,12 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping, Sequence
 
+from ttr_lab.analysis.stats import summarize
 from ttr_lab.core.errors import TTRLabError
-from ttr_lab.analysis.stats import wilson
 from ttr_lab.core.game import Game, load_game
-from ttr_lab.core.rng import derive_seed
-from ttr_lab.tournament.design import GameSpec, seatings
+from ttr_lab.tournament.backends import Backend
+from ttr_lab.tournament.design import GameSpec, match_games
+from ttr_lab.tournament.match import MatchError, play_match
 
 CANDIDATE = "candidate"
 
@@ -50,43 +51,18 @@ class MatchSpec:
 
     @functools.cached_property
     def games(self) -> list[GameSpec]:
-        return game_specs(self.seats, self.deals, self.seed)
+        return match_games(self.seats, self.deals, self.seed)
 
 
-def game_specs(seats: tuple[int, ...], deals: int, seed: int, prefix: str = "d") -> list[GameSpec]:
-    """Deal ``d`` (seed derived from ``seed`` and ``d``) under every cyclic rotation of ``seats``."""
-    out = []
-    for deal in range(deals):
-        deal_seed = derive_seed(seed, deal)
-        for si, table in enumerate(seatings(seats, "cyclic")):
-            out.append(GameSpec(f"{prefix}{deal}-s{si}", deal, deal_seed, 0, si, table))
-    return out
-
-
-def entrant_rows(entrants: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Entrants in the form the tournament's game player expects."""
-    from ttr_lab.tournament.config import EntrantConfig
-
-    out = []
-    for e in entrants:
-        cfg = EntrantConfig(name=e["name"], strategy=e["strategy"], params=dict(e["params"]))
-        out.append({**cfg.model_dump(), "params_json": cfg.params_json(), "params_hash": cfg.params_hash()})
-    return out
-
-
-def play(entrants: Sequence[Mapping[str, Any]], games: Sequence[GameSpec], game: Game) -> list[dict[str, Any]]:
-    """Play ``games`` in this process; one row per player per game. A forfeit raises TrialError."""
-    from ttr_lab.tournament.worker import play_batch
-
-    rows, _ = play_batch(game, entrant_rows(entrants), games, None, False)
-    check_forfeits(rows)
-    return rows
-
-
-def check_forfeits(rows: Sequence[Mapping[str, Any]]) -> None:
-    for r in rows:
-        if r["forfeit"]:
-            raise TrialError(f"game {r['game_id']}: {r['entrant']} ({r['strategy']}) forfeited: {r['error']}")
+def play(
+    entrants: Sequence[Mapping[str, Any]], games: Sequence[GameSpec], game: Game, backend: Backend | None = None,
+) -> list[dict[str, Any]]:
+    """Play ``games`` (in this process without a ``backend``); one row per player per game.
+    A forfeit or a failed batch raises TrialError."""
+    try:
+        return play_match(entrants, games, game, backend)
+    except MatchError as exc:
+        raise TrialError(str(exc)) from None
 
 
 @dataclass(frozen=True)
@@ -124,37 +100,28 @@ def t_interval(values: Sequence[float]) -> tuple[float, float]:
 
 def measure(rows: Sequence[Mapping[str, Any]], entrant: str, objective: str) -> Measure:
     """The objective of ``entrant`` over the games in ``rows`` (one row per player per game)."""
+    s = summarize(rows, [entrant])[0]
+    if not s.games:
+        raise TrialError(f"no games with {entrant!r} to measure")
     by_game: dict[str, list[Mapping[str, Any]]] = {}
     for r in rows:
         by_game.setdefault(r["game_id"], []).append(r)
-    wins, games, scores, done, held, secs, decisions = 0.0, 0, [], 0, 0, 0.0, 0
     margins_by_deal: dict[int, list[float]] = {}
     for game in by_game.values():
         for mine in (r for r in game if r["entrant"] == entrant):
-            games += 1
-            wins += mine["win"]
-            scores.append(mine["score"])
             best_other = max(r["score"] for r in game if r is not mine)
             margins_by_deal.setdefault(mine["deal"], []).append(mine["score"] - best_other)
-            done += mine["tickets_completed"]
-            held += mine["tickets_held"]
-            secs += mine["think_seconds"]
-            decisions += mine["decisions"]
-    if not games:
-        raise TrialError(f"no games with {entrant!r} to measure")
-    win_low, win_high = wilson(wins, games)
     deal_means = [sum(v) / len(v) for v in margins_by_deal.values()]
-    margin = sum(m for v in margins_by_deal.values() for m in v) / games
+    margin = sum(m for v in margins_by_deal.values() for m in v) / s.games
     margin_low, margin_high = t_interval(deal_means)
-    win_rate = wins / games
     if objective == "win_rate":
-        value, low, high = win_rate, win_low, win_high
+        value, low, high = s.win_rate, s.low, s.high
     else:
         value, low, high = margin, margin_low, margin_high
     return Measure(
-        objective=value, low=low, high=high, games=games, win_rate=win_rate, win_low=win_low, win_high=win_high,
-        margin=margin, margin_low=margin_low, margin_high=margin_high, mean_score=sum(scores) / games,
-        completion=done / held if held else 0.0, seconds_per_decision=secs / decisions if decisions else 0.0,
+        objective=value, low=low, high=high, games=s.games, win_rate=s.win_rate, win_low=s.low, win_high=s.high,
+        margin=margin, margin_low=margin_low, margin_high=margin_high, mean_score=s.mean_score,
+        completion=s.completion, seconds_per_decision=s.seconds_per_decision,
     )
 
 

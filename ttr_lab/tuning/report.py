@@ -5,20 +5,16 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 import yaml
-from rich.console import Console
-from rich.table import Table
 
 from ttr_lab.tuning.config import TuneConfig
-
-if TYPE_CHECKING:
-    from ttr_lab.tuning.runner import TuningRun
+from ttr_lab.tuning.trials import TuningRun
 
 
-def trials_frame(run: "TuningRun", defaults: dict[str, Any]) -> pd.DataFrame:
+def trials_frame(run: TuningRun, defaults: dict[str, Any]) -> pd.DataFrame:
     """One row per finished trial, in the order they finished (failed ones included)."""
     rows = []
     for i, t in enumerate(run.trials, start=1):
@@ -63,7 +59,7 @@ def objective_figure(frame: pd.DataFrame, config: TuneConfig, path: Path) -> Non
     fig.savefig(path, dpi=110)
 
 
-def entrant_snippet(config: TuneConfig, run: "TuningRun") -> str:
+def entrant_snippet(config: TuneConfig, run: TuningRun) -> str:
     """A tournament entrant with the tuned parameters, as YAML with a comment saying where it came from."""
     v = run.validation
     head = v["head_to_head"]
@@ -103,7 +99,14 @@ def _verdict(head: dict[str, Any]) -> str:
     return "no significant difference from the default on fresh seeds"
 
 
-def write_outputs(config: TuneConfig, run: "TuningRun", defaults: dict[str, Any], console: Console) -> None:
+def best_trials(frame: pd.DataFrame) -> pd.DataFrame:
+    """The finished trials, best objective first."""
+    return frame.dropna(subset=["objective"]).sort_values("objective", ascending=False)
+
+
+def write_outputs(config: TuneConfig, run: TuningRun, defaults: dict[str, Any]) -> None:
+    """Write trials.csv, objective.png, best.yaml and report.md into the run's folder, and keep
+    on ``run`` what a caller shows: the trials, the summary lines, the tuned entrant."""
     folder = run.folder
     frame = trials_frame(run, defaults)
     frame.to_csv(folder / "trials.csv", index=False)
@@ -111,16 +114,7 @@ def write_outputs(config: TuneConfig, run: "TuningRun", defaults: dict[str, Any]
     snippet = entrant_snippet(config, run)
     (folder / "best.yaml").write_text(snippet)
 
-    ok = frame.dropna(subset=["objective"]).sort_values("objective", ascending=False)
-    table = Table(title=f"{config.name}: best trials of {len(frame)} ({config.objective}, 95% interval)")
-    params = [c for c in frame.columns if c.startswith("param.")]
-    for col in ["trial", *(p.removeprefix("param.") for p in params), config.objective, "interval"]:
-        table.add_column(col, justify="right")
-    for _, r in ok.head(10).iterrows():
-        values = [f"{r[p]:.3g}" if isinstance(r[p], float) else str(r[p]) for p in params]
-        table.add_row(str(int(r["trial"])) + (" (default)" if r["is_default"] else ""), *values,
-                      f"{r['objective']:.3f}", "n/a" if math.isnan(r["low"]) else f"[{r['low']:.3f}, {r['high']:.3f}]")
-    console.print(table)
+    ok = best_trials(frame)
     v = run.validation
     head = v["head_to_head"]
     tuned, default = v["tuned_vs_field"], v["default_vs_field"]
@@ -134,10 +128,6 @@ def write_outputs(config: TuneConfig, run: "TuningRun", defaults: dict[str, Any]
     failed = frame[frame["error"] != ""]
     if len(failed):
         lines.append(f"{len(failed)} trials failed; the first: {failed.iloc[0]['error']}")
-    for line in lines:
-        console.print(line)
-    console.print("entrant for a tournament config (also in best.yaml):")
-    console.print(snippet, markup=False, highlight=False)
     report = [
         f"# Tuning: {config.name}", "",
         f"{config.strategy} against {', '.join(o['name'] for o in config.opponent_entrants())} at {config.players} "
@@ -149,8 +139,7 @@ def write_outputs(config: TuneConfig, run: "TuningRun", defaults: dict[str, Any]
         "## Tuned entrant", "", "```yaml", snippet.rstrip(), "```", "",
     ]
     (folder / "report.md").write_text("\n".join(report))
-    console.print(f"results: {folder.resolve()} (trials.csv, objective.png, best.yaml, report.md; "
-                  f"{run.ran_now} trials run now, {run.seconds:.1f} s)")
+    run.trials_table, run.summary, run.entrant = frame, lines, snippet
 
 
 def _markdown(frame: pd.DataFrame) -> str:

@@ -8,75 +8,22 @@ finished trial, appended as each finishes), and at the end ``trials.csv``, ``val
 
 from __future__ import annotations
 
-import json
 import math
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
-from ttr_lab.console import make_console
-from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.rng import derive_seed
+from ttr_lab.tournament.backends import make_backend
 from ttr_lab.tuning.config import TuneConfig
-from ttr_lab.tuning.objective import MatchSpec, Measure, TrialError
-from ttr_lab.tuning.search import Outcome, best_of, run_ray, run_serial
+from ttr_lab.tuning.objective import MatchSpec, TrialError
+from ttr_lab.tuning.report import format_value, write_outputs
+from ttr_lab.tuning.search import run_ray, run_serial
 from ttr_lab.tuning.space import make_sampler
-
-
-@dataclass
-class TuningRun:
-    folder: Path
-    trials: list[Outcome]
-    ran_now: int
-    best: Outcome | None = None
-    best_params: dict[str, Any] = field(default_factory=dict)  # rounded: what is validated and shipped
-    validation: dict[str, Any] = field(default_factory=dict)
-    interrupted: bool = False
-    seconds: float = 0.0
-
-
-class TrialStore:
-    """``trials.jsonl`` in the output folder: one line per finished trial, written as it finishes."""
-
-    def __init__(self, folder: Path, config: TuneConfig) -> None:
-        self.folder = folder
-        folder.mkdir(parents=True, exist_ok=True)
-        meta = folder / "tune.json"
-        identity = {"identity_hash": config.identity_hash(), "identity": config.identity()}
-        if meta.exists():
-            stored = json.loads(meta.read_text())
-            if stored.get("identity_hash") != identity["identity_hash"]:
-                raise ConfigError(
-                    f"{folder} holds trials of a different tuning run (strategy, space, field, games, objective, "
-                    "search or seed differ); choose another output folder or remove it"
-                )
-        else:
-            meta.write_text(json.dumps(identity, indent=2, default=str))
-        self.path = folder / "trials.jsonl"
-
-    def load(self) -> list[Outcome]:
-        out = []
-        if self.path.exists():
-            for index, line in enumerate(self.path.read_text().splitlines()):
-                try:
-                    data = json.loads(line)
-                except json.JSONDecodeError:
-                    continue  # a line cut short by a kill: that trial runs again
-                m = data.get("measure")
-                # Trials stored before proposals were recorded: their line order stands in.
-                out.append(Outcome(data["params"], Measure(**m) if m else None, data.get("error", ""),
-                                   data.get("tune_id", ""), int(data.get("proposal", index))))
-        return out
-
-    def append(self, outcome: Outcome) -> None:
-        data = {"params": outcome.params, "measure": outcome.measure.to_dict() if outcome.measure else None,
-                "error": outcome.error, "tune_id": outcome.tune_id, "proposal": outcome.proposal}
-        with self.path.open("a") as f:
-            f.write(json.dumps(data, allow_nan=True) + "\n")
-            f.flush()
+from ttr_lab.tuning.trials import Outcome, TrialStore, TuningRun, best_of
+from ttr_lab.tuning.validate import validate
 
 
 def match_spec(config: TuneConfig) -> MatchSpec:
@@ -104,20 +51,10 @@ def _format_params(params: dict[str, Any]) -> str:
     return " ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items())
 
 
-def make_backend(config: TuneConfig) -> Any:
-    from ttr_lab.tournament.backends import RayBackend, SerialBackend
-
-    if config.backend == "serial":
-        return SerialBackend()
-    return RayBackend(config.address, config.workers, config.runtime_env)
-
-
 def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
-    """Run the trials not yet stored, then validate and report."""
-    from ttr_lab.tuning.report import format_value, write_outputs
-    from ttr_lab.tuning.validate import validate
-
-    console = console or make_console()
+    """Run the trials not yet stored, then validate the best and write the outputs. Each trial
+    shows on ``console`` as it finishes (default: a plain rich Console on standard output)."""
+    console = console or Console()
     folder = Path(config.output)
     store = TrialStore(folder, config)
     trials = store.load()
@@ -135,7 +72,7 @@ def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
     first = defaults if (config.include_default and config.search != "grid" and all(r.contains(defaults[n]) for n, r in config.space.items())) else None
     if config.include_default and config.search != "grid" and first is None and not ok:
         console.print(f"the default parameters {defaults} lie outside the search space: not tried as a trial")
-    backend = make_backend(config)
+    backend = make_backend(config.backend, config.address, config.workers, config.runtime_env)
     best_so_far = max((t.measure.objective for t in ok), default=-math.inf)
 
     def on_outcome(outcome: Outcome) -> None:
@@ -181,9 +118,6 @@ def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
     finally:
         backend.close()
     run.seconds = time.perf_counter() - started
-    if run.interrupted:
-        console.print(f"[yellow]interrupted: {len([t for t in trials if t.measure])} trials are stored in {folder}; "
-                      "run the same command again to go on[/yellow]")
-        return run
-    write_outputs(config, run, defaults, console)
+    if not run.interrupted:
+        write_outputs(config, run, defaults)
     return run

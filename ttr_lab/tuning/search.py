@@ -11,42 +11,11 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from ttr_lab.tuning.objective import MatchSpec, Measure, TrialError, evaluate
+from ttr_lab.tuning.objective import MatchSpec, TrialError, evaluate
 from ttr_lab.tuning.space import ParamRange
-
-METRIC = "objective"
-
-
-@dataclass
-class Outcome:
-    """A finished trial: its parameters, and its measure or the error that stopped it."""
-
-    params: dict[str, Any]
-    measure: Measure | None = None
-    error: str = ""
-    tune_id: str = ""
-    # The order in which the sampler proposed the trial (0 first, counted over the whole run,
-    # resumes included). Ties between equal objectives go to the earlier proposal, so the best
-    # trial does not depend on which trial a scheduler happened to finish first.
-    proposal: int = -1
-
-
-def best_of(outcomes: Sequence[Outcome]) -> Outcome:
-    """The trial with the highest objective; among equals, the earliest proposed."""
-    return min((o for o in outcomes if o.measure is not None), key=lambda o: (-o.measure.objective, o.proposal))
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    # Ray wraps the trial's exception in its own text; keep the innermost readable line.
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    for ln in reversed(lines):
-        if "Error:" in ln or "error:" in ln:
-            return ln
-    return lines[0] if lines else type(exc).__name__
+from ttr_lab.tuning.trials import METRIC, Outcome, first_line
 
 
 def run_serial(
@@ -126,5 +95,5 @@ def run_ray(
     try:
         tuner.fit()
     except Exception as exc:  # noqa: BLE001 - Ray's own failures: one line; finished trials are stored
-        raise TrialError(f"Ray Tune failed: {type(exc).__name__}: {_first_line(exc)}") from None
+        raise TrialError(f"Ray Tune failed: {type(exc).__name__}: {first_line(exc)}") from None
 

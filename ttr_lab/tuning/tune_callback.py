@@ -10,7 +10,7 @@ from typing import Any, Callable
 from ray import tune
 
 from ttr_lab.tuning.objective import Measure
-from ttr_lab.tuning.search import METRIC, Outcome, _first_line
+from ttr_lab.tuning.trials import METRIC, Outcome, first_line
 
 
 class TrialReporter(tune.Callback):
@@ -45,7 +45,7 @@ class TrialReporter(tune.Callback):
     def on_trial_error(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:
         try:
             error = trial.get_error()
-            message = _first_line(error) if error is not None else "the trial failed"
+            message = first_line(error) if error is not None else "the trial failed"
         except Exception:  # noqa: BLE001 - reading the error must not stop the run
             message = "the trial failed (see Ray Tune's error file)"
         self.on_outcome(Outcome(dict(trial.config), error=message, tune_id=trial.trial_id, proposal=self._proposal(trial)))

@@ -13,40 +13,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
+import pandas as pd
 from rich.console import Console
 
-from ttr_lab.analysis.stats import wilson
+from ttr_lab.analysis.tables import ahead_share
 from ttr_lab.core.rng import derive_seed
+from ttr_lab.tournament.design import match_games
 from ttr_lab.tuning.config import TuneConfig
-from ttr_lab.tuning.objective import CANDIDATE, TrialError, check_forfeits, entrant_rows, game_specs, measure
+from ttr_lab.tuning.objective import CANDIDATE, measure, play
 
 _VALIDATION_KEY = 0x7A11D  # derives the validation seed: never a deal the trials played
-
-
-def _play(backend: Any, config: TuneConfig, entrants: list[dict[str, Any]], specs: list) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    for batch in backend.run(config.load_game(), entrant_rows(entrants), specs, None, False):
-        if batch.error:
-            raise TrialError(f"validation games failed: {batch.error}")
-        rows += batch.rows
-    check_forfeits(rows)
-    return rows
-
-
-def ahead_share(rows: Sequence[Mapping[str, Any]], a: str, b: str) -> tuple[float, int, float, float]:
-    """How often entrant ``a`` finished ahead of ``b`` in the same game (ties half), with a
-    Wilson 95% interval: ``(share, games, low, high)``."""
-    import pandas as pd
-
-    from ttr_lab.analysis.tables import pair_outcomes
-
-    outcomes = pair_outcomes(pd.DataFrame(list(rows)), a, b)
-    games = len(outcomes)
-    wins = float(outcomes["score"].sum())
-    low, high = wilson(wins, games)
-    return (wins / games if games else 0.0, games, low, high)
 
 
 def validate(
@@ -76,8 +54,8 @@ def validate(
                                   "significant": False, "worse": False, "same": True}
     else:
         seats = (0, 1) + tuple(2 + i % k for i in range(config.players - 2))
-        rows = _play(backend, config, [tuned_entrant, default_entrant, *field], game_specs(seats, deals, seed, "h"))
-        share, games, low, high = ahead_share(rows, "tuned", "default")
+        rows = play([tuned_entrant, default_entrant, *field], match_games(seats, deals, seed, "h"), config.load_game(), backend)
+        share, games, low, high = ahead_share(pd.DataFrame(rows), "tuned", "default")
         result["head_to_head"] = {"games": games, "tuned_ahead": share, "low": low, "high": high,
                                   "significant": low > 0.5, "worse": high < 0.5, "same": False}
     for label, entrant in (("tuned", tuned_entrant), ("default", default_entrant)):
@@ -85,7 +63,7 @@ def validate(
             result["default_vs_field"] = result["tuned_vs_field"]
             break
         candidate = {**entrant, "name": CANDIDATE}
-        rows = _play(backend, config, [candidate, *field], game_specs(config.seats(), deals, seed, "f"))
+        rows = play([candidate, *field], match_games(config.seats(), deals, seed, "f"), config.load_game(), backend)
         result[f"{label}_vs_field"] = measure(rows, CANDIDATE, config.objective).to_dict()
     cache.write_text(json.dumps(result, indent=2, default=str))
     return json.loads(cache.read_text())

@@ -1,0 +1,69 @@
+"""``ttr-lab bench engine|strength|tournament``: the benchmarks, their tables drawn as they come."""
+
+from __future__ import annotations
+
+from typing import Callable, List, Optional
+
+import typer
+
+from ttr_lab.bench.results import FigureTable, Item
+from ttr_lab.cli.console import fail, make_console
+from ttr_lab.core.errors import TTRLabError
+
+
+def engine(
+    seconds: float = typer.Option(3.0, help="Time per measurement, in seconds."),
+    seed: int = typer.Option(1, help="First game seed."),
+) -> None:
+    """Random games per second at 2 and 4 players, legal-action generations and clones per second."""
+    from ttr_lab.bench.engine import engine_benchmark
+
+    engine_benchmark(seconds=seconds, seed=seed, on_item=show_items())
+
+
+def tournament(
+    games: int = typer.Option(2000, help="Games in the measured tournament."),
+    workers: int = typer.Option(2, help="Ray workers."),
+    strategy: str = typer.Option("greedy", help="The strategy at all four seats."),
+) -> None:
+    """Serial backend against Ray on the same tournament: games/s, Ray start-up, driver memory."""
+    from ttr_lab.bench.tournament import tournament_benchmark
+
+    tournament_benchmark(games=games, workers=workers, strategy=strategy, on_item=show_items())
+
+
+def strength(
+    deals: int = typer.Option(20, help="Deals per match; each is played under every seat rotation."),
+    workers: Optional[int] = typer.Option(None, help="Ray workers (default: every CPU)."),
+    seed: int = typer.Option(1, help="Master seed of the deals."),
+    section: List[str] = typer.Option([], "--section", help="Run only these sections (repeat): ladder2, ladder4, mixed4, time, reference, speed."),
+    backend: str = typer.Option("ray", help="ray, or serial (in this process)."),
+) -> None:
+    """Win rates with 95% intervals: the strategy ladder, mcts by thinking time, the reference agents."""
+    from ttr_lab.bench.strength import SECTIONS, strength_benchmark
+
+    try:
+        strength_benchmark(deals=deals, workers=workers, seed=seed, sections=section or SECTIONS, backend=backend,
+                           on_item=show_items())
+    except (ValueError, TTRLabError) as exc:
+        fail(exc)
+
+
+def show_items() -> Callable[[Item], None]:
+    """Draws a benchmark's tables and lines on the terminal."""
+    from rich.table import Table
+
+    console = make_console()
+
+    def show(item: Item) -> None:
+        if isinstance(item, FigureTable):
+            table = Table(title=item.title)
+            for col in item.columns:
+                table.add_column(col, justify="right" if col in item.right else "left")
+            for row in item.rows:
+                table.add_row(*row)
+            console.print(table)
+        else:
+            console.print(item)
+
+    return show

@@ -1,0 +1,21 @@
+"""The terminal: a console of its real width (120 columns when piped), and one-line errors."""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+import typer
+from rich.console import Console
+
+
+def make_console() -> Console:
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=120)
+    return console
+
+
+def fail(exc: Exception) -> NoReturn:
+    """Say what went wrong in one line and exit with status 2 (a mistake in the input)."""
+    typer.echo(f"error: {exc}", err=True)
+    raise typer.Exit(code=2)

@@ -1,0 +1,98 @@
+"""What the command line prints at the end: a finished game, tournament or tuning run."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.table import Table
+
+from ttr_lab.cli.console import make_console
+
+if TYPE_CHECKING:
+    from ttr_lab.games.ticket_to_ride.board import Board
+    from ttr_lab.core.record import GameRecord
+    from ttr_lab.tournament.config import TournamentConfig
+    from ttr_lab.tournament.runner import TournamentRun
+    from ttr_lab.tuning.config import TuneConfig
+    from ttr_lab.tuning.trials import TuningRun
+
+
+def print_game_summary(board: "Board", record: "GameRecord", console: Console | None = None) -> None:
+    console = console or make_console()
+    result = record.result
+    ending = "stalled (a full round of passes)" if result["stalled"] else "final round played"
+    console.print(
+        f"[bold]{board.title}[/bold], {record.num_players} players, seed {record.seed}: "
+        f"{result['turns']} turns, {len(record.actions)} actions, {ending}"
+    )
+    table = Table(show_header=True, header_style="bold")
+    for col in ("rank", "seat", "strategy", "routes", "tickets", "longest", "bonus", "total", "trains left"):
+        table.add_column(col, justify="left" if col == "strategy" else "right")
+    for p in sorted(result["players"], key=lambda p: (p["rank"], p["player"])):
+        table.add_row(
+            str(p["rank"]), str(p["player"]), record.strategies[p["player"]], str(p["route_points"]),
+            f"{p['ticket_points']:+d} ({p['tickets_completed']}/{len(p['tickets'])})",
+            str(p["longest_trail"]), str(p["longest_bonus"]), f"[bold]{p['total']}[/bold]", str(p["trains_left"]),
+        )
+    console.print(table)
+    for p in result["players"]:
+        tickets = ", ".join(f"{'+' if t['completed'] else '-'}{t['name']}" for t in p["tickets"]) or "none"
+        console.print(f"seat {p['player']} tickets: {tickets}")
+
+
+def print_tournament_summary(console: Console, config: "TournamentConfig", run: "TournamentRun") -> None:
+    """Per entrant: win rate with its interval, mean score, tickets, bonus, forfeits; then what
+    went wrong, if anything, and where the results are."""
+    table = run.summary
+    explorer = "explorer_bonus_rate" in table and table["explorer_bonus_rate"].notna().any()
+    bonus = "explorer bonus" if explorer else "longest bonus"
+    out = Table(title=f"{config.name}: {config.players} players, {config.design}, map {config.map}")
+    for col in ("entrant", "games", "win rate", "95% interval", "mean score", "tickets completed", bonus, "forfeits"):
+        out.add_column(col, justify="left" if col == "entrant" else "right")
+    for r in table.itertuples():
+        rate = r.explorer_bonus_rate if explorer else r.longest_bonus_rate
+        out.add_row(
+            r.entrant, str(r.games), f"{r.win_rate:.3f}", f"[{r.win_low:.3f}, {r.win_high:.3f}]",
+            f"{r.mean_score:.1f}", f"{r.ticket_completion:.1%}", f"{rate:.1%}", str(r.forfeits),
+        )
+    console.print(out)
+    if len(run.errors):
+        console.print("[red]forfeited games:[/red]")
+        for r in run.errors.itertuples():
+            console.print(f"  {r.entrant}: {r.games} x {r.error}")
+    stored = run.already_stored + run.played
+    if run.interrupted:
+        console.print(f"[yellow]interrupted: {stored} of {run.planned} games are stored; "
+                      "run the same command again to play the rest[/yellow]")
+    for failure in run.failed_batches:
+        console.print(f"[red]not played (worker failed after retries): {failure}; rerun to retry them[/red]")
+    console.print(f"results: {run.folder.resolve()} ({run.played} games played now, {stored} stored, {run.seconds:.1f} s)")
+
+
+def print_tuning_summary(console: Console, config: "TuneConfig", run: "TuningRun") -> None:
+    """The best trials, the validation, the tuned entrant and where the outputs are; or, when
+    the run was interrupted, how many trials are stored."""
+    from ttr_lab.tuning.report import best_trials
+
+    if run.interrupted:
+        console.print(f"[yellow]interrupted: {len([t for t in run.trials if t.measure])} trials are stored in "
+                      f"{run.folder}; run the same command again to go on[/yellow]")
+        return
+    frame = run.trials_table
+    table = Table(title=f"{config.name}: best trials of {len(frame)} ({config.objective}, 95% interval)")
+    params = [c for c in frame.columns if c.startswith("param.")]
+    for col in ["trial", *(p.removeprefix("param.") for p in params), config.objective, "interval"]:
+        table.add_column(col, justify="right")
+    for _, r in best_trials(frame).head(10).iterrows():
+        values = [f"{r[p]:.3g}" if isinstance(r[p], float) else str(r[p]) for p in params]
+        table.add_row(str(int(r["trial"])) + (" (default)" if r["is_default"] else ""), *values,
+                      f"{r['objective']:.3f}", "n/a" if math.isnan(r["low"]) else f"[{r['low']:.3f}, {r['high']:.3f}]")
+    console.print(table)
+    for line in run.summary:
+        console.print(line)
+    console.print("entrant for a tournament config (also in best.yaml):")
+    console.print(run.entrant, markup=False, highlight=False)
+    console.print(f"results: {run.folder.resolve()} (trials.csv, objective.png, best.yaml, report.md; "
+                  f"{run.ran_now} trials run now, {run.seconds:.1f} s)")

@@ -1,0 +1,62 @@
+"""``ttr-lab tournament`` and ``ttr-lab report``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ttr_lab.cli.console import fail, make_console
+from ttr_lab.core.errors import TTRLabError
+
+
+def tournament(
+    config: Path = typer.Argument(..., help="Tournament config (YAML), e.g. configs/4p.yaml."),
+    games: Optional[int] = typer.Option(None, help="Total games (rounded up to whole deals)."),
+    workers: Optional[int] = typer.Option(None, help="Worker processes (default: every CPU)."),
+    address: Optional[str] = typer.Option(None, help="An existing Ray cluster (host:port or auto)."),
+    out: Optional[str] = typer.Option(None, "--out", help="Output folder."),
+    backend: Optional[str] = typer.Option(None, help="ray or serial."),
+    records: Optional[bool] = typer.Option(None, "--records/--no-records", help="Also keep every game record."),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
+    report: bool = typer.Option(True, "--report/--no-report", help="Write report.md and report.html at the end."),
+) -> None:
+    """Run a tournament: seeded, seat-rotated games; results stored as they finish; resumable."""
+    from ttr_lab.cli.summary import print_tournament_summary
+    from ttr_lab.tournament import load_config, run_tournament
+
+    overrides = {"games": games, "workers": workers, "address": address, "output": out, "backend": backend, "records": records}
+    console = make_console()
+    try:
+        cfg = load_config(config, overrides)
+        run = run_tournament(cfg, console=console, show_progress=progress)
+    except TTRLabError as exc:
+        fail(exc)
+    print_tournament_summary(console, cfg, run)
+    if report and run.already_stored + run.played:
+        from ttr_lab.analysis.report import build_report
+
+        try:
+            written = build_report(cfg.output)
+        except Exception as exc:  # noqa: BLE001 - the games are stored; say what failed in one line
+            typer.echo(f"error: the results are stored, but the report failed: {type(exc).__name__}: {exc}", err=True)
+            raise typer.Exit(code=1) from None
+        typer.echo(f"report: {written} and {written.with_suffix('.html')}")
+    if run.interrupted:
+        raise typer.Exit(code=130)
+    if run.failed_batches:
+        raise typer.Exit(code=1)
+
+
+def report(
+    results: Path = typer.Argument(..., help="A tournament's output folder."),
+) -> None:
+    """Tables and figures of a tournament: report.md (figures beside it) and a self-contained report.html."""
+    from ttr_lab.analysis.report import build_report
+
+    try:
+        written = build_report(results)
+    except TTRLabError as exc:
+        fail(exc)
+    typer.echo(f"report: {written} and {written.with_suffix('.html')}")

@@ -1,0 +1,105 @@
+"""What a tuning run is made of: its finished trials (``Outcome``), stored as each finishes
+(``TrialStore``), and the run as a whole (``TuningRun``). The search, the runner, the report
+and the Ray Tune callback all use these, so they live in a module below all of them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from ttr_lab.core.errors import ConfigError
+from ttr_lab.tuning.config import TuneConfig
+from ttr_lab.tuning.objective import Measure
+
+METRIC = "objective"  # the key of a trial's objective in what it reports to Ray Tune
+
+
+@dataclass
+class Outcome:
+    """A finished trial: its parameters, and its measure or the error that stopped it."""
+
+    params: dict[str, Any]
+    measure: Measure | None = None
+    error: str = ""
+    tune_id: str = ""
+    # The order in which the sampler proposed the trial (0 first, counted over the whole run,
+    # resumes included). Ties between equal objectives go to the earlier proposal, so the best
+    # trial does not depend on which trial a scheduler happened to finish first.
+    proposal: int = -1
+
+
+def best_of(outcomes: Sequence[Outcome]) -> Outcome:
+    """The trial with the highest objective; among equals, the earliest proposed."""
+    return min((o for o in outcomes if o.measure is not None), key=lambda o: (-o.measure.objective, o.proposal))
+
+
+def first_line(exc: BaseException) -> str:
+    """The line of an exception's text that says what went wrong."""
+    text = str(exc).strip()
+    # Ray wraps the trial's exception in its own text; keep the innermost readable line.
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    for ln in reversed(lines):
+        if "Error:" in ln or "error:" in ln:
+            return ln
+    return lines[0] if lines else type(exc).__name__
+
+
+@dataclass
+class TuningRun:
+    """What ``run_tuning`` hands back."""
+
+    folder: Path
+    trials: list[Outcome]
+    ran_now: int
+    best: Outcome | None = None
+    best_params: dict[str, Any] = field(default_factory=dict)  # rounded: what is validated and shipped
+    validation: dict[str, Any] = field(default_factory=dict)
+    interrupted: bool = False
+    seconds: float = 0.0
+    # Filled in at the end (tuning.report.write_outputs): what a caller shows.
+    trials_table: Any = None  # pandas DataFrame, one row per trial in the order they finished
+    summary: list[str] = field(default_factory=list)  # best parameters, validation, failures
+    entrant: str = ""  # the tuned entrant as tournament-config YAML (best.yaml)
+
+
+class TrialStore:
+    """``trials.jsonl`` in the output folder: one line per finished trial, written as it finishes."""
+
+    def __init__(self, folder: Path, config: TuneConfig) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        meta = folder / "tune.json"
+        identity = {"identity_hash": config.identity_hash(), "identity": config.identity()}
+        if meta.exists():
+            stored = json.loads(meta.read_text())
+            if stored.get("identity_hash") != identity["identity_hash"]:
+                raise ConfigError(
+                    f"{folder} holds trials of a different tuning run (strategy, space, field, games, objective, "
+                    "search or seed differ); choose another output folder or remove it"
+                )
+        else:
+            meta.write_text(json.dumps(identity, indent=2, default=str))
+        self.path = folder / "trials.jsonl"
+
+    def load(self) -> list[Outcome]:
+        out = []
+        if self.path.exists():
+            for index, line in enumerate(self.path.read_text().splitlines()):
+                try:
+                    data = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # a line cut short by a kill: that trial runs again
+                m = data.get("measure")
+                # Trials stored before proposals were recorded: their line order stands in.
+                out.append(Outcome(data["params"], Measure(**m) if m else None, data.get("error", ""),
+                                   data.get("tune_id", ""), int(data.get("proposal", index))))
+        return out
+
+    def append(self, outcome: Outcome) -> None:
+        data = {"params": outcome.params, "measure": outcome.measure.to_dict() if outcome.measure else None,
+                "error": outcome.error, "tune_id": outcome.tune_id, "proposal": outcome.proposal}
+        with self.path.open("a") as f:
+            f.write(json.dumps(data, allow_nan=True) + "\n")
+            f.flush()
