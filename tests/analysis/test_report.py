@@ -19,9 +19,10 @@ from ttr_lab.tournament.store import ResultStore
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def store_rows(folder: Path, rows, players=2):
+def store_rows(folder: Path, rows, players=2, map="usa"):
     config = parse_config({"players": players, "entrants": [{"name": n, "strategy": "random"} for n in "ABCDE"[:max(players, 2)]],
-                           "design": "round_robin" if players < 5 else "fixed", "output": str(folder), "backend": "serial"}, "t")
+                           "design": "round_robin" if players < 5 else "fixed", "output": str(folder), "backend": "serial",
+                           "map": map}, "t")
     ResultStore(folder, config, config.load_game()).append(rows)
 
 
@@ -38,15 +39,40 @@ def test_report_for_each_player_count_with_ties_forfeits_and_stalls(tmp_path, pl
     store_rows(tmp_path, rows, players)
     md = build_report(tmp_path)
     text = md.read_text()
-    for section in ("## Entrants", "## Ratings", "## Head to head", "## Pairwise tests", "## Seats", "## Figures"):
-        assert section in text
-    assert "1 forfeited, 1 stalled" in text
+    sections = [line for line in text.splitlines() if line.startswith("## ")]
+    assert sections == ["## Entrants", "## Ratings", "## Head to head", "## Pairwise tests", "## Metrics", "## Score parts",
+                        "## Tickets and bonuses", "## Seats", "## Player counts", "## Figures"]  # the game's own after score parts
+    assert "Ticket to Ride: USA (usa)" in text and "1 forfeited, 1 stalled" in text
+    # Metrics: every metric Ticket to Ride declares, with its description.
+    for metric in ("route_points", "tickets_completed", "longest_trail", "trains_left", "tracks", "explorer_bonus"):
+        assert f"| {metric} |" in text
+    assert "points from claimed routes" in text
+    assert "ticket_completion" in text and "longest_bonus_rate" in text and "explorer_bonus_rate" not in text
     page = (tmp_path / "report.html").read_text()
     assert page.count("data:image/png;base64,") == 7
-    for name in ("win_rates", "ticket_completion", "longest_route", "score_distributions", "seat_advantage",
-                 "tracks_claimed", "tracks_claimed_by_winners"):
+    for name in ("win_rates", "score_distributions", "seat_advantage",  # the generic figures
+                 "ticket_completion", "longest_route", "tracks_claimed", "tracks_claimed_by_winners"):  # Ticket to Ride's
         assert (tmp_path / "report" / f"{name}.png").stat().st_size > 1000
         assert (tmp_path / "report" / f"{name}.svg").exists()
+        assert f"(report/{name}.png)" in text
+
+
+def test_legendary_asia_report_has_the_explorer_bonus(tmp_path):
+    names = list("ABCD")
+    rows = []
+    for deal in range(3):
+        rows += game(deal, [1, 2, 3, 4], names, explorer=True)
+        rows += game(deal, [2, 1, 4, 3], names[::-1], explorer=True)
+    store_rows(tmp_path, rows, players=4, map="legendary_asia")
+    text = build_report(tmp_path).read_text()
+    assert "Ticket to Ride: Legendary Asia (legendary_asia)" in text
+    tickets = text.split("## Tickets and bonuses")[1].split("## ")[0]
+    header = next(line for line in tickets.splitlines() if line.startswith("| entrant"))
+    assert header == "| entrant | tickets_held | ticket_completion | explorer_bonus_rate | largest_network | mountain_routes |"
+    metrics = text.split("## Metrics")[1].split("## ")[0]
+    assert "| explorer_bonus | points from the Asian Explorer bonus" in metrics
+    assert "Asian Explorer bonus frequency" in text and (tmp_path / "report" / "longest_route.png").exists()
+    assert "| explorer_bonus |" in text.split("## Score parts")[1].split("## ")[0]
 
 
 def test_report_errors_are_clear(tmp_path):

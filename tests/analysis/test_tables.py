@@ -1,4 +1,5 @@
-"""Report statistics on hand-made results with known answers."""
+"""Report statistics on hand-made results with known answers. The rows look like Ticket to
+Ride's, but the tables are told the metrics (``METRICS``): they know no game."""
 
 from __future__ import annotations
 
@@ -8,12 +9,21 @@ import pytest
 
 from ttr_lab.analysis.ratings import bradley_terry
 from ttr_lab.analysis.tables import (
-    _holm, entrant_table, head_to_head, pairwise_tests, player_count_table, score_parts, seat_table,
+    _holm, entrant_table, head_to_head, metric_table, pairwise_tests, player_count_table, score_parts, seat_table,
+)
+from ttr_lab.core.outcome import Metric
+
+METRICS = (
+    Metric("route_points", "points from routes"),
+    Metric("longest_bonus", "points from the longest trail"),
+    Metric("tracks", "ids of the tracks claimed", kind="ints", summarise=False),
+    Metric("explorer_bonus", "points from the explorer bonus (some maps only)"),
 )
 
 
-def game(deal, ranks, entrants, totals=None, game_id=None, forfeit=None, stalled=False):
-    """Rows of one game: entrant and rank by seat."""
+def game(deal, ranks, entrants, totals=None, game_id=None, forfeit=None, stalled=False, explorer=False):
+    """Rows of one game: entrant and rank by seat (``explorer``: on Legendary Asia, where the
+    end bonus is the Asian Explorer's, not the longest trail's)."""
     n = len(ranks)
     winners = sum(1 for r in ranks if r == 1)
     rows = []
@@ -35,6 +45,11 @@ def game(deal, ranks, entrants, totals=None, game_id=None, forfeit=None, stalled
             "termination": "forfeit" if forfeit is not None else ("stalled" if stalled else "normal"), "forfeit": lost, "error": "boom" if forfeit is not None else "",
             "decisions": 10, "think_seconds": 0.1, "tracks": [seat, 10 + seat],
         })
+        if explorer:
+            played = forfeit is None
+            rows[-1].update(variant="legendary_asia", longest_bonus=0 if played else None,
+                            explorer_bonus=(10 if rank == 1 else 0) if played else None,
+                            largest_network=(8 if rank == 1 else 5) if played else None, mountain_routes=1 if played else None)
     return rows
 
 
@@ -51,8 +66,26 @@ def test_entrant_table_shares_ties_and_gives_wilson_intervals():
     assert t.loc["A", "win_rate"] == pytest.approx(3.5 / 4) and t.loc["B", "win_rate"] == pytest.approx(0.5 / 4)
     # Wilson, p = 0.875, n = 4: centre (p + z²/2n)/(1 + z²/n) = 0.6913, half-width 0.2955
     assert t.loc["A", "win_low"] == pytest.approx(0.3958, abs=1e-3) and t.loc["A", "win_high"] == pytest.approx(0.9868, abs=1e-3)
-    assert t.loc["A", "ticket_completion"] == 0.5 and t.loc["A", "longest_bonus_rate"] == 1.0
     assert list(t.index) == ["A", "B"]
+    assert list(t.columns) == ["strategy", "games", "win_rate", "win_low", "win_high", "mean_score", "score_sd",
+                               "turns", "forfeits", "stalled_games"]  # told no metrics: the generic columns only
+
+
+def test_entrant_table_and_metric_table_show_the_declared_metrics():
+    f = frame_of(game(0, [1, 2], ["A", "B"]), game(0, [1, 2], ["B", "A"]), game(1, [1, 2], ["A", "B"]))
+    t = entrant_table(f, METRICS).set_index("entrant")
+    # Means per entrant of the summarised metrics recorded here: not the track ids, not the
+    # explorer bonus (no values in these rows).
+    assert list(t.columns[-2:]) == ["route_points", "longest_bonus"] and "tracks" not in t and "explorer_bonus" not in t
+    assert t.loc["A", "route_points"] == 40 and t.loc["A", "longest_bonus"] == pytest.approx(10 * 2 / 3)
+    m = metric_table(f, METRICS).set_index("metric")
+    assert list(m.index) == ["route_points", "longest_bonus", "tracks", "explorer_bonus"]  # every declared metric
+    assert list(m.columns) == ["description", "A", "B"]  # entrants by win rate
+    assert m.loc["tracks", "description"] == "ids of the tracks claimed"
+    assert m.loc["longest_bonus", "B"] == pytest.approx(10 / 3)
+    assert np.isnan(m.loc["tracks", "A"]) and np.isnan(m.loc["explorer_bonus", "A"])
+    asia = frame_of(game(0, [1, 2], ["A", "B"], explorer=True))
+    assert metric_table(asia, METRICS).set_index("metric").loc["explorer_bonus", "A"] == 10
 
 
 def test_seat_and_player_count_tables():
@@ -100,8 +133,9 @@ def test_forfeits_and_stalled_games_are_counted_right():
     assert t.loc["A", "win_rate"] == pytest.approx((0.5 + 1) / 2)  # shares the forfeited game's win
     assert t.loc["A", "mean_score"] == 90  # the forfeited game has no scores
     assert t.loc["A", "stalled_games"] == 1
-    parts = score_parts(f)
-    assert set(parts["part"]) >= {"score", "route_points", "ticket_points", "longest_bonus"}
+    parts = score_parts(f, ("route_points", "ticket_points", "longest_bonus", "explorer_bonus"))
+    assert list(parts["part"].unique()) == ["score", "route_points", "ticket_points", "longest_bonus"]  # none recorded: no explorer
+    assert list(score_parts(f)["part"].unique()) == ["score"]
 
 
 def test_figures_take_rates_of_zero_and_one():

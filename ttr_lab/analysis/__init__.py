@@ -1,7 +1,11 @@
-"""Analysis of tournament results: tables (pandas), ratings, figures (matplotlib), the report."""
+"""Analysis of tournament results, for any game: tables (pandas), ratings, figures (matplotlib),
+the report. It knows games only through the core's ``Game`` protocol (``game_of`` finds the
+game of a results folder); a game's own tables and figures come from its optional hooks."""
 
+from ttr_lab.analysis.game import game_of
 from ttr_lab.analysis.tables import (
-    entrant_table, head_to_head, pairwise_tests, player_count_table, score_parts, seat_table,
+    entrant_table, head_to_head, metric_table, pairwise_tests, player_count_table, score_parts, seat_table,
 )
 
-__all__ = ["entrant_table", "head_to_head", "pairwise_tests", "player_count_table", "score_parts", "seat_table"]
+__all__ = ["entrant_table", "game_of", "head_to_head", "metric_table", "pairwise_tests", "player_count_table",
+           "score_parts", "seat_table"]

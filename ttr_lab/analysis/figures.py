@@ -1,4 +1,6 @@
-"""The report's figures (matplotlib), each a function of the results frame returning a Figure."""
+"""The report's generic figures (matplotlib), each a function of the results frame returning a
+Figure: win rates, score distributions, seat advantage. A game adds its own through its
+``report_figures`` hook (see ``ttr_lab.analysis.game``)."""
 
 from __future__ import annotations
 
@@ -7,10 +9,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ttr_lab.core.figures import new_figure as _figure
-from ttr_lab.games.ticket_to_ride.drawing import draw_track_heat
 from ttr_lab.analysis.tables import entrant_table, seat_table
-from ttr_lab.games.ticket_to_ride.board import Board
+from ttr_lab.core.figures import new_figure as _figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -32,50 +32,6 @@ def win_rates(frame: pd.DataFrame) -> "Figure":
         ax.axvline(1.0 / n, color="gray", ls=":", lw=1)
     ax.set_xlim(0, 1)
     ax.set_title("Win rate")
-    return fig
-
-
-def ticket_completion(frame: pd.DataFrame) -> "Figure":
-    scored = frame[frame["score"].notna()]
-    g = scored.groupby("entrant")[["ticket_points_completed", "ticket_points_failed", "tickets_completed", "tickets_held"]].mean()
-    g = g.sort_values("ticket_points_completed")
-    fig = _figure(7, 0.5 + 0.45 * len(g))
-    ax = fig.add_subplot()
-    y = np.arange(len(g))
-    ax.barh(y, g["ticket_points_completed"], color="#55a868", label="points of completed tickets")
-    ax.barh(y, -g["ticket_points_failed"], color="#c44e52", label="points of failed tickets")
-    for i, (done, held, points) in enumerate(zip(g["tickets_completed"], g["tickets_held"], g["ticket_points_completed"])):
-        ax.annotate(f" {done:.1f} of {held:.1f} tickets", (points, i), va="center", fontsize=7)
-    ax.set_yticks(y, g.index)
-    ax.axvline(0, color="black", lw=0.8)
-    ax.set_xlabel("mean ticket points per game")
-    ax.legend(fontsize=7, loc="lower right")
-    ax.set_title("Tickets: completed and failed")
-    return fig
-
-
-def longest_route(frame: pd.DataFrame) -> "Figure":
-    """How often each entrant takes the end-of-game bonus: the longest trail, or on maps with
-    the Asian Explorer bonus instead, the largest network."""
-    scored = frame[frame["score"].notna()]
-    explorer = "explorer_bonus" in scored and scored["explorer_bonus"].notna().any()
-    if explorer:
-        g = scored.groupby("entrant").agg(rate=("explorer_bonus", lambda s: (s > 0).mean()), size=("largest_network", "mean"))
-        label, note, title = "share of games with the explorer bonus", " mean network {:.1f} cities", "Asian Explorer bonus"
-    else:
-        g = scored.groupby("entrant").agg(rate=("longest_bonus", lambda s: (s > 0).mean()), size=("longest_trail", "mean"))
-        label, note, title = "share of games with the longest-trail bonus", " mean trail {:.1f} trains", "Longest continuous route"
-    g = g.sort_values("rate")
-    fig = _figure(7, 0.5 + 0.45 * len(g))
-    ax = fig.add_subplot()
-    y = np.arange(len(g))
-    ax.barh(y, g["rate"], color="#8172b2")
-    for i, (size, rate) in enumerate(zip(g["size"], g["rate"])):
-        ax.annotate(note.format(size), (rate, i), va="center", fontsize=7)
-    ax.set_yticks(y, g.index)
-    ax.set_xlim(0, 1)
-    ax.set_xlabel(label)
-    ax.set_title(title)
     return fig
 
 
@@ -107,25 +63,3 @@ def seat_advantage(frame: pd.DataFrame) -> "Figure":
     ax.set_title("Seat advantage (dotted: a fair share)")
     return fig
 
-
-def track_maps(frame: pd.DataFrame, board: Board) -> tuple["Figure", "Figure"]:
-    """How often each track is claimed per game, by anyone and by the game's winners."""
-    scored = frame[frame["score"].notna()]
-    games = max(scored["game_id"].nunique(), 1)
-    claimed = np.zeros(len(board.tracks))
-    by_winners = np.zeros(len(board.tracks))
-    if "tracks" in scored:
-        for tracks, won in zip(scored["tracks"], scored["rank"] == 1):
-            if tracks is None:
-                continue
-            for t in tracks:
-                claimed[int(t)] += 1
-                if won:
-                    by_winners[int(t)] += 1
-    claimed /= games
-    by_winners /= games
-    return (
-        draw_track_heat(board, claimed, f"How often each track is claimed ({games} games)", "claims per game"),
-        draw_track_heat(board, by_winners, "How often each track is claimed by the game's winner", "winner's claims per game",
-                        cmap="magma"),
-    )

@@ -1,5 +1,9 @@
 """``ttr-lab report RESULTS_DIR``: the tables and figures of a tournament, as ``report.md`` (with
-PNG and SVG figures beside it) and a self-contained ``report.html`` (figures embedded)."""
+PNG and SVG figures beside it) and a self-contained ``report.html`` (figures embedded).
+
+The report is generic: its sections and figures need only the results' fixed columns and the
+metrics the game declares. A game adds sections and figures of its own through its optional
+hooks (``report_tables``, ``report_figures``; see ``ttr_lab.analysis.game``)."""
 
 from __future__ import annotations
 
@@ -12,13 +16,14 @@ from typing import Any
 import pandas as pd
 
 from ttr_lab.analysis import figures
-from ttr_lab.core.figures import png_bytes
+from ttr_lab.analysis.game import game_figures, game_of, game_tables, score_parts_of
 from ttr_lab.analysis.ratings import bradley_terry
 from ttr_lab.analysis.tables import (
-    entrant_table, head_to_head, pairwise_tests, player_count_table, score_parts, seat_table,
+    entrant_table, head_to_head, metric_table, pairwise_tests, player_count_table, score_parts, seat_table,
 )
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.core.game import Game, load_game
+from ttr_lab.core.figures import png_bytes
+from ttr_lab.core.game import Game
 
 
 def _fmt(value: Any) -> str:
@@ -26,7 +31,7 @@ def _fmt(value: Any) -> str:
         if math.isnan(value):
             return ""
         return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
-    return str(value)
+    return str(value).replace("|", "\\|")
 
 
 def markdown_table(frame: pd.DataFrame, index: bool = False) -> str:
@@ -45,30 +50,60 @@ def _html_table(frame: pd.DataFrame, index: bool = False) -> str:
     return frame.to_html(index=index, float_format=lambda v: _fmt(float(v)), na_rep="", border=0, classes="t")
 
 
-SECTIONS = (
-    ("Entrants", "Win rate (ties shared) with a 95% Wilson interval, mean and spread of the final score, "
-                 "ticket completion (completed / held), longest-trail bonus rate, trains left, turns."),
-    ("Ratings", "Bradley-Terry fit to who finished ahead of whom at each table, on the Elo scale (mean 1500); "
-                "95% intervals from resampling whole deals."),
-    ("Head to head", "How often the row entrant finished ahead of the column entrant when both played (ties half)."),
-    ("Pairwise tests", "Finishing ahead, paired by deal (every seating of a deal shares its cards): Wilcoxon "
-                       "signed-rank test of the per-deal share against one half, Holm-corrected over all pairs."),
-    ("Score parts", "Per entrant: mean, standard deviation and quartiles of each part of the score."),
-    ("Seats", "Win rate by seat and player count, whoever sat there (seat advantage)."),
-    ("Player counts", "Win rate and mean score per entrant and number of players."),
-)
+NOTES = {
+    "Entrants": "Win rate (ties shared) with a 95% Wilson interval, mean and spread of the final score, turns, "
+                "forfeits and stalled games. The game's own numbers per entrant are under Metrics.",
+    "Ratings": "Bradley-Terry fit to who finished ahead of whom at each table, on the Elo scale (mean 1500); "
+               "95% intervals from resampling whole deals.",
+    "Head to head": "How often the row entrant finished ahead of the column entrant when both played (ties half).",
+    "Pairwise tests": "Finishing ahead, paired by deal (every seating of a deal shares its seed): Wilcoxon "
+                      "signed-rank test of the per-deal share against one half, Holm-corrected over all pairs.",
+    "Metrics": "The numbers the game records per player (one column each in the results files), with what they "
+               "mean, and their mean per entrant over the games played out; blank where a metric is not "
+               "averaged (ids, lists) or not recorded in these results.",
+    "Score parts": "Per entrant: mean, standard deviation and quartiles of the score and of each part of it.",
+    "Seats": "Win rate by seat and player count, whoever sat there (seat advantage).",
+    "Player counts": "Win rate and mean score per entrant and number of players.",
+}
+FIGURES = {  # the generic figures: key -> (function of the frame, caption)
+    "win_rates": (figures.win_rates, "Win rate with 95% intervals"),
+    "score_distributions": (figures.score_distributions, "Score distributions"),
+    "seat_advantage": (figures.seat_advantage, "Seat advantage"),
+}
 
 
-def game_of(folder: Path, frame: pd.DataFrame) -> Game:
-    """The game the results were played in: from the folder's config, else from the rows."""
-    config_file = folder / "config.yaml"
-    if config_file.exists():
-        import yaml
+def report_sections(frame: pd.DataFrame, game: Game) -> list[tuple[str, str, pd.DataFrame, bool]]:
+    """The report's tables, in order: (title, note, table, whether its index is shown). The
+    generic sections, with the game's own tables (its ``report_tables``) after the score parts."""
+    generic = [
+        ("Entrants", entrant_table(frame), False),
+        ("Ratings", bradley_terry(frame), False),
+        ("Head to head", head_to_head(frame).rename_axis("ahead of →"), True),
+        ("Pairwise tests", pairwise_tests(frame), False),
+        ("Metrics", metric_table(frame, game.metrics), False),
+        ("Score parts", score_parts(frame, score_parts_of(game)), False),
+    ]
+    own = game_tables(game, frame)
+    clash = [title for title, _, _ in own if title in NOTES or title == "Figures"]
+    if clash:
+        raise ValueError(f"{game.name}: report table title(s) {', '.join(clash)} clash with the report's own sections")
+    sections = [(title, NOTES[title], table, index) for title, table, index in generic]
+    sections += [(title, note, table, False) for title, note, table in own]
+    sections += [(title, NOTES[title], table, False) for title, table in
+                 (("Seats", seat_table(frame)), ("Player counts", player_count_table(frame)))]
+    return sections
 
-        data = yaml.safe_load(config_file.read_text()) or {}
-        options = {**(data.get("options") or {}), **({"map": data["map"]} if data.get("map") else {})}
-        return load_game(data.get("game", "ticket_to_ride"), **options)
-    return load_game(str(frame["game"].iloc[0]), map=str(frame["variant"].iloc[0]))
+
+def report_figures(frame: pd.DataFrame, game: Game) -> list[tuple[str, str, Any]]:
+    """The report's figures, in order: (key, caption, Figure); the generic ones, then the
+    game's own (its ``report_figures``)."""
+    out = [(key, caption, draw(frame)) for key, (draw, caption) in FIGURES.items()]
+    own = game_figures(game, frame)
+    keys = [key for key, _, _ in out + own]
+    clash = sorted({key for key in keys if keys.count(key) > 1})
+    if clash:
+        raise ValueError(f"{game.name}: figure key(s) {', '.join(clash)} used twice in the report")
+    return out + own
 
 
 def build_report(folder: str | Path, quiet: bool = False) -> Path:
@@ -88,51 +123,33 @@ def build_report(folder: str | Path, quiet: bool = False) -> Path:
 
         name = (yaml.safe_load(config_file.read_text()) or {}).get("name", name)
     game = game_of(folder, frame)
-    board = game.board
-    tables = {
-        "Entrants": entrant_table(frame),
-        "Ratings": bradley_terry(frame),
-        "Head to head": head_to_head(frame).rename_axis("ahead of →"),
-        "Pairwise tests": pairwise_tests(frame),
-        "Score parts": score_parts(frame),
-        "Seats": seat_table(frame),
-        "Player counts": player_count_table(frame),
-    }
-    claimed, by_winners = figures.track_maps(frame, board)
-    figs = {
-        "win_rates": (figures.win_rates(frame), "Win rate with 95% intervals"),
-        "ticket_completion": (figures.ticket_completion(frame), "Tickets completed and failed"),
-        "longest_route": (figures.longest_route(frame), "Longest-route bonus frequency"),
-        "score_distributions": (figures.score_distributions(frame), "Score distributions"),
-        "seat_advantage": (figures.seat_advantage(frame), "Seat advantage"),
-        "tracks_claimed": (claimed, "How often each track is claimed"),
-        "tracks_claimed_by_winners": (by_winners, "How often each track is claimed by winners"),
-    }
+    sections = report_sections(frame, game)
+    figs = report_figures(frame, game)
     out = folder / "report"
     out.mkdir(exist_ok=True)
     images: dict[str, bytes] = {}
-    for key, (fig, _) in figs.items():
+    for key, _, fig in figs:
         images[key] = png_bytes(fig)
         (out / f"{key}.png").write_bytes(images[key])
         fig.savefig(out / f"{key}.svg", format="svg")
     games = frame["game_id"].nunique()
     forfeits = int(frame["forfeit"].sum())
     stalled = int((frame.drop_duplicates("game_id")["termination"] == "stalled").sum())
-    intro = (f"{games} games, {frame['entrant'].nunique()} entrants, map {board.name}, "
+    intro = (f"{games} games of {game.title} ({game.variant}), {frame['entrant'].nunique()} entrants, "
              f"{', '.join(str(n) for n in sorted(frame['num_players'].unique()))} players; "
              f"{forfeits} forfeited, {stalled} stalled.")
     md = [f"# Report: {name}\n", intro + "\n"]
     page = [f"<h1>Report: {html.escape(str(name))}</h1>", f"<p>{html.escape(intro)}</p>"]
-    for title, note in SECTIONS:
-        index = title == "Head to head"
-        md += [f"## {title}\n", note + "\n", markdown_table(tables[title], index=index)]
-        page += [f"<h2>{title}</h2>", f"<p>{html.escape(note)}</p>", _html_table(tables[title], index=index)]
+    for title, note, table, index in sections:
+        md += [f"## {title}\n", note + "\n", markdown_table(table, index=index)]
+        page += [f"<h2>{html.escape(title)}</h2>", f"<p>{html.escape(note)}</p>", _html_table(table, index=index)]
     md.append("## Figures\n")
     page.append("<h2>Figures</h2>")
-    for key, (_, caption) in figs.items():
+    for key, caption, _ in figs:
         md.append(f"![{caption}](report/{key}.png) ([SVG](report/{key}.svg))\n")
         encoded = base64.b64encode(images[key]).decode()
-        page.append(f'<figure><img alt="{caption}" src="data:image/png;base64,{encoded}"><figcaption>{caption}</figcaption></figure>')
+        alt = html.escape(caption, quote=True)
+        page.append(f'<figure><img alt="{alt}" src="data:image/png;base64,{encoded}"><figcaption>{alt}</figcaption></figure>')
     (folder / "report.md").write_text("\n".join(md), encoding="utf-8")
     style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
              "table.t{border-collapse:collapse;font-size:13px;margin:0.5em 0}"

@@ -1,5 +1,6 @@
 """The tables of a report, each a pure function of the results frame (one row per player per
-game, as ``ttr_lab.tournament.store.read_results`` gives it).
+game, as ``ttr_lab.core.results.read_results`` gives it) and, where the game's own numbers
+come in, of the metrics it declares: nothing here knows which game was played.
 
 Wins are *shares*: a sole winner scores 1, each of k tied winners 1/k, so the win rates of a
 game add up to one. Intervals are Wilson 95% intervals on those shares. Forfeited games count
@@ -9,12 +10,17 @@ for wins (the forfeiter lost) but not for score statistics (they have no scores)
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ttr_lab.analysis.stats import wilson
+from ttr_lab.core.outcome import Metric
+
+ENTRANT_COLUMNS = ("entrant", "strategy", "games", "win_rate", "win_low", "win_high", "mean_score", "score_sd",
+                   "turns", "forfeits", "stalled_games")
+_NUMERIC_KINDS = ("int", "float", "bool")
 
 
 def _scored(frame: pd.DataFrame) -> pd.DataFrame:
@@ -22,54 +28,84 @@ def _scored(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[frame["score"].notna()]
 
 
-def entrant_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per entrant: games, win rate with its interval, mean score, ticket completion,
-    longest-trail bonus rate, trains left, turns, forfeits; best win rate first."""
+def _recorded(frame: pd.DataFrame, name: str) -> bool:
+    """Whether the results hold any value in column ``name`` (a game may leave a metric empty
+    in variants that do not use it)."""
+    return name in frame and bool(frame[name].notna().any())
+
+
+def summarised_metrics(frame: pd.DataFrame, metrics: Sequence[Metric]) -> list[Metric]:
+    """The declared metrics shown as a mean per entrant: ``summarise`` set, a number or a flag
+    (not a list), and recorded in these results."""
+    return [m for m in metrics if m.summarise and m.kind in _NUMERIC_KINDS and _recorded(frame, m.name)]
+
+
+def _metric_means(scored: pd.DataFrame, metrics: Sequence[Metric]) -> pd.DataFrame:
+    """Per entrant (index), the mean of each metric over the games played out."""
+    columns = [m.name for m in metrics]
+    return scored[["entrant", *columns]].astype({c: float for c in columns}).groupby("entrant").mean()
+
+
+def entrant_order(frame: pd.DataFrame) -> list[str]:
+    """Entrants by win rate, best first (ties by name): the order of every per-entrant table."""
+    rates = frame.groupby("entrant")["win"].mean()
+    return sorted(rates.index, key=lambda e: (-rates[e], e))
+
+
+def entrant_table(frame: pd.DataFrame, metrics: Sequence[Metric] = ()) -> pd.DataFrame:
+    """Per entrant: games, win rate with its interval, mean and spread of the score, turns,
+    forfeits, stalled games; then, for each of ``metrics`` (the game's, ``game.metrics``) that
+    is summarised, its mean over the games played out. Best win rate first."""
+    shown = summarised_metrics(frame, metrics)
+    clash = [m.name for m in shown if m.name in ENTRANT_COLUMNS]
+    if clash:
+        raise ValueError(f"metric name(s) {', '.join(clash)} clash with the entrant table's own columns")
     rows = []
     for entrant, g in frame.groupby("entrant", sort=True):
         s = _scored(g)
         games, wins = len(g), float(g["win"].sum())
         low, high = wilson(wins, games)
-        held = s["tickets_held"].sum()
         rows.append({
             "entrant": entrant, "strategy": g["strategy"].iloc[0], "games": games,
             "win_rate": wins / games, "win_low": low, "win_high": high,
-            "mean_score": s["score"].mean(), "score_sd": s["score"].std(ddof=1),
-            "ticket_completion": s["tickets_completed"].sum() / held if held else np.nan,
-            "tickets_held": s["tickets_held"].mean(),
-            "longest_trail": s["longest_trail"].mean(),
-            "longest_bonus_rate": (s["longest_bonus"] > 0).mean() if len(s) else np.nan,
-            "trains_left": s["trains_left"].mean(), "turns": s["turns"].mean(),
-            **_explorer(s),
+            "mean_score": s["score"].mean(), "score_sd": s["score"].std(ddof=1), "turns": s["turns"].mean(),
             "forfeits": int(g["forfeit"].sum()), "stalled_games": int((s["termination"] == "stalled").sum()),
         })
-    out = pd.DataFrame(rows)
+    out = pd.DataFrame(rows, columns=list(ENTRANT_COLUMNS))
     if out.empty:
         return out
+    if shown:
+        out = out.join(_metric_means(_scored(frame), shown), on="entrant")
     return out.sort_values(["win_rate", "entrant"], ascending=[False, True], kind="stable").reset_index(drop=True)
 
 
-def _explorer(s: pd.DataFrame) -> dict[str, float]:
-    """The Asian Explorer bonus columns, on maps that have it."""
-    if "explorer_bonus" not in s or not s["explorer_bonus"].notna().any():
-        return {}
-    return {"explorer_bonus_rate": (s["explorer_bonus"] > 0).mean(), "largest_network": s["largest_network"].mean(),
-            "mountain_routes": s["mountain_routes"].mean()}
+def metric_table(frame: pd.DataFrame, metrics: Sequence[Metric]) -> pd.DataFrame:
+    """Every declared metric, one row each: its name, its one-line description, and its mean
+    per entrant (a column per entrant, best win rate first) over the games played out; blank
+    where the metric is not summarised (ids, flags) or not recorded in these results."""
+    order = entrant_order(frame)
+    shown = summarised_metrics(frame, metrics)
+    means = _metric_means(_scored(frame), shown).reindex(order) if shown else pd.DataFrame(index=order)
+    rows = []
+    for m in metrics:
+        row: dict[str, Any] = {"metric": m.name, "description": m.description}
+        for entrant in order:
+            row[entrant] = float(means.loc[entrant, m.name]) if m.name in means else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["metric", "description", *order])
 
 
-SCORE_PARTS = ("score", "route_points", "ticket_points", "ticket_points_completed", "ticket_points_failed", "longest_bonus")
-
-
-def score_parts(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per entrant and score part: mean, standard deviation and quartiles."""
+def score_parts(frame: pd.DataFrame, parts: Sequence[str] = ()) -> pd.DataFrame:
+    """Per entrant, for the score and each of ``parts`` (the game's ``score_parts``: metric
+    names) recorded in these results: mean, standard deviation and quartiles."""
     s = _scored(frame)
+    if s.empty:
+        return pd.DataFrame(columns=["entrant", "part", "mean", "std", "q1", "median", "q3"])
     pieces = []
-    for part in SCORE_PARTS:
-        d = s.groupby("entrant")[part].describe()[["mean", "std", "25%", "50%", "75%"]]
+    for part in ["score", *(p for p in parts if p != "score" and _recorded(s, p))]:
+        d = s.astype({part: float}).groupby("entrant")[part].describe()[["mean", "std", "25%", "50%", "75%"]]
         d.insert(0, "part", part)
         pieces.append(d.reset_index())
-    if not pieces:
-        return pd.DataFrame()
     return pd.concat(pieces, ignore_index=True).rename(columns={"25%": "q1", "50%": "median", "75%": "q3"})
 
 

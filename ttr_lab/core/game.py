@@ -67,6 +67,25 @@ class State(Protocol):
 
 @runtime_checkable
 class Game(Protocol):
+    """A game definition (see the module docstring).
+
+    Optional hooks, not part of the protocol check: the analysis looks them up with
+    ``getattr`` and makes a full generic report without them.
+
+    ``score_parts``: a tuple of metric names whose sum is the score, followed by any sub-parts
+    worth showing (Ticket to Ride: route_points, ticket_points, ticket_points_completed,
+    ticket_points_failed, longest_bonus, explorer_bonus); the report's "Score parts" table
+    describes the score and each of them per entrant.
+
+    ``report_tables(frame) -> list[(title, note, DataFrame)]``: sections of the game's own for
+    the report (``frame``: the results, one row per player per game, forfeited games included
+    with no score); each is shown under its title, with its one-line note.
+
+    ``report_figures(frame) -> list[(key, caption, Figure)]``: figures of the game's own
+    (matplotlib ``Figure``, best made with ``ttr_lab.core.figures.new_figure``); ``key`` names
+    the files ``report/<key>.png`` and ``.svg``, so it is a plain file name.
+    """
+
     name: str  # the registered name, e.g. "ticket_to_ride"
     min_players: int
     max_players: int

@@ -1,5 +1,6 @@
-"""``TicketToRide``: the game as the platform sees it (the core's ``Game`` protocol), and the
-per-player metrics it records.
+"""``TicketToRide``: the game as the platform sees it (the core's ``Game`` protocol), the
+per-player metrics it records, and its part of a tournament report (the protocol's optional
+``score_parts``, ``report_tables`` and ``report_figures``; the work is in ``report.py``).
 
     game = TicketToRide("usa")                      # or load_game("ticket_to_ride", map="usa")
     state = game.new_game(4, seed=7)
@@ -16,6 +17,9 @@ from ttr_lab.games.ticket_to_ride.board import Board, load_board
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
     from ttr_lab.games.ticket_to_ride.result import GameResult
     from ttr_lab.games.ticket_to_ride.state import GameState
 
@@ -39,6 +43,12 @@ METRICS: tuple[Metric, ...] = (
     Metric("largest_network", "most cities in one network of the player's own tracks (Legendary Asia)"),
     Metric("mountain_routes", "claimed tracks with mountain spaces (Legendary Asia)"),
 )
+
+# The metrics whose sum is the score (route points, ticket points, the end bonuses), with the
+# completed and failed tickets that make up the ticket points.
+SCORE_PARTS = ("route_points", "ticket_points", "ticket_points_completed", "ticket_points_failed", "longest_bonus",
+               "explorer_bonus")
+_BONUS_RULE = {"longest_bonus": "longest_path_bonus", "explorer_bonus": "explorer_bonus"}
 
 _PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held", "ticket_points_completed",
                                                          "ticket_points_failed"))
@@ -91,6 +101,12 @@ class TicketToRide:
     def metrics(self) -> tuple[Metric, ...]:
         return METRICS
 
+    @property
+    def score_parts(self) -> tuple[str, ...]:
+        """The metrics whose sum is the score, with the ticket points' completed and failed parts;
+        an end bonus only where this ruleset awards it."""
+        return tuple(p for p in SCORE_PARTS if p not in _BONUS_RULE or getattr(self.ruleset, _BONUS_RULE[p]))
+
     def new_game(self, num_players: int, seed: int) -> "GameState":
         from ttr_lab.games.ticket_to_ride.state import new_game
 
@@ -104,6 +120,18 @@ class TicketToRide:
         from ttr_lab.games.ticket_to_ride.drawing import record_html
 
         return record_html(record)
+
+    def report_tables(self, frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
+        """The report's "Tickets and bonuses" section (ticket completion, end-bonus rates)."""
+        from ttr_lab.games.ticket_to_ride import report
+
+        return report.report_tables(self, frame)
+
+    def report_figures(self, frame: "pd.DataFrame") -> list[tuple[str, str, "Figure"]]:
+        """The report's ticket, end-bonus and track-heatmap figures."""
+        from ttr_lab.games.ticket_to_ride import report
+
+        return report.report_figures(self, frame)
 
 
 def outcome_of(result: "GameResult", owner: list[int]) -> Outcome:

@@ -1,0 +1,177 @@
+"""Ticket to Ride's own part of a tournament report: the tables and figures only this game has,
+which ``TicketToRide.report_tables`` / ``report_figures`` hand to the generic report.
+
+    Tickets and bonuses   per entrant: ticket completion (completed / held), the longest-trail
+                          bonus rate, and on maps with it the Asian Explorer bonus rate
+    figures               tickets completed and failed; how often the end bonus is taken
+                          (longest trail, or the Asian Explorer); two board maps of how often
+                          each track is claimed, by anyone and by the game's winners
+
+Every function takes the results frame (one row per player per game; forfeited games have no
+score). pandas, numpy and matplotlib are imported inside the functions, so the rules import
+none of them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from ttr_lab.games.ticket_to_ride.definition import TicketToRide
+
+
+def _scored(frame: "pd.DataFrame") -> "pd.DataFrame":
+    return frame[frame["score"].notna()]
+
+
+def _has(frame: "pd.DataFrame", column: str) -> bool:
+    return column in frame and bool(frame[column].notna().any())
+
+
+def _by_win_rate(table: "pd.DataFrame", frame: "pd.DataFrame") -> "pd.DataFrame":
+    """``table`` (indexed by entrant) in the report's order: best win rate first, ties by name."""
+    rates = frame.groupby("entrant")["win"].mean()
+    order = sorted(rates.index, key=lambda e: (-rates[e], e))
+    return table.reindex([e for e in order if e in table.index])
+
+
+def _explorer(game: "TicketToRide", frame: "pd.DataFrame") -> bool:
+    """Whether the end bonus is the Asian Explorer (largest network) rather than the longest trail."""
+    return bool(game.ruleset.explorer_bonus) and _has(frame, "explorer_bonus")
+
+
+def tickets_and_bonuses(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.DataFrame":
+    """Per entrant, over the games played out: tickets held, ticket completion (tickets
+    completed / held), longest trail and the share of games with the longest-trail bonus (on
+    maps that have it), and on maps with the Asian Explorer bonus its share of games, the
+    largest network and the mountain routes claimed."""
+    import numpy as np
+    import pandas as pd
+
+    s = _scored(frame)
+    rows = []
+    for entrant, g in s.groupby("entrant", sort=True):
+        held = g["tickets_held"].sum()
+        row: dict[str, Any] = {
+            "entrant": entrant, "tickets_held": g["tickets_held"].mean(),
+            "ticket_completion": g["tickets_completed"].sum() / held if held else np.nan,
+        }
+        if game.ruleset.longest_path_bonus:
+            row.update(longest_trail=g["longest_trail"].mean(), longest_bonus_rate=(g["longest_bonus"] > 0).mean())
+        if _explorer(game, frame):
+            row.update(explorer_bonus_rate=(g["explorer_bonus"] > 0).mean(), largest_network=g["largest_network"].mean(),
+                       mountain_routes=g["mountain_routes"].mean())
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    if table.empty:
+        return table
+    return _by_win_rate(table.set_index("entrant"), frame).reset_index()
+
+
+def report_tables(game: "TicketToRide", frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
+    if _explorer(game, frame):
+        bonus = ("; the share of games with the Asian Explorer bonus (most cities in one network), the largest "
+                 "network and the mountain routes claimed")
+    elif game.ruleset.longest_path_bonus:
+        bonus = "; the longest trail (in trains) and the share of games with the longest-trail bonus"
+    else:
+        bonus = ""
+    note = f"Per entrant, over the games played out: tickets held and the share of them completed{bonus}."
+    return [("Tickets and bonuses", note, tickets_and_bonuses(game, frame))]
+
+
+def ticket_completion(frame: "pd.DataFrame") -> "Figure":
+    import numpy as np
+
+    from ttr_lab.core.figures import new_figure
+
+    scored = _scored(frame)
+    columns = ["ticket_points_completed", "ticket_points_failed", "tickets_completed", "tickets_held"]
+    g = scored.astype({c: float for c in columns}).groupby("entrant")[columns].mean()
+    g = g.sort_values("ticket_points_completed")
+    fig = new_figure(7, 0.5 + 0.45 * len(g))
+    ax = fig.add_subplot()
+    y = np.arange(len(g))
+    ax.barh(y, g["ticket_points_completed"], color="#55a868", label="points of completed tickets")
+    ax.barh(y, -g["ticket_points_failed"], color="#c44e52", label="points of failed tickets")
+    for i, (done, held, points) in enumerate(zip(g["tickets_completed"], g["tickets_held"], g["ticket_points_completed"])):
+        ax.annotate(f" {done:.1f} of {held:.1f} tickets", (points, i), va="center", fontsize=7)
+    ax.set_yticks(y, g.index)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel("mean ticket points per game")
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title("Tickets: completed and failed")
+    return fig
+
+
+def end_bonus(game: "TicketToRide", frame: "pd.DataFrame") -> "Figure":
+    """How often each entrant takes the end-of-game bonus: the longest trail, or on maps with
+    the Asian Explorer bonus instead, the largest network."""
+    import numpy as np
+
+    from ttr_lab.core.figures import new_figure
+
+    scored = _scored(frame)
+    if _explorer(game, frame):
+        g = scored.groupby("entrant").agg(rate=("explorer_bonus", lambda s: (s > 0).mean()), size=("largest_network", "mean"))
+        label, note, title = "share of games with the explorer bonus", " mean network {:.1f} cities", "Asian Explorer bonus"
+    else:
+        g = scored.groupby("entrant").agg(rate=("longest_bonus", lambda s: (s > 0).mean()), size=("longest_trail", "mean"))
+        label, note, title = "share of games with the longest-trail bonus", " mean trail {:.1f} trains", "Longest continuous route"
+    g = g.sort_values("rate")
+    fig = new_figure(7, 0.5 + 0.45 * len(g))
+    ax = fig.add_subplot()
+    y = np.arange(len(g))
+    ax.barh(y, g["rate"], color="#8172b2")
+    for i, (size, rate) in enumerate(zip(g["size"], g["rate"])):
+        ax.annotate(note.format(size), (rate, i), va="center", fontsize=7)
+    ax.set_yticks(y, g.index)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel(label)
+    ax.set_title(title)
+    return fig
+
+
+def track_claims(game: "TicketToRide", frame: "pd.DataFrame") -> tuple[list[float], list[float], int]:
+    """Per track, how often it is claimed per game, by anyone and by the game's winners; and
+    the number of games played out."""
+    scored = _scored(frame)
+    games = max(scored["game_id"].nunique(), 1)
+    claimed = [0.0] * len(game.board.tracks)
+    by_winners = [0.0] * len(game.board.tracks)
+    if "tracks" in scored:
+        for tracks, won in zip(scored["tracks"], scored["rank"] == 1):
+            if tracks is None:
+                continue
+            for t in tracks:
+                claimed[int(t)] += 1
+                if won:
+                    by_winners[int(t)] += 1
+    return [c / games for c in claimed], [c / games for c in by_winners], games
+
+
+def track_maps(game: "TicketToRide", frame: "pd.DataFrame") -> tuple["Figure", "Figure"]:
+    """The board with each track coloured by how often it is claimed per game, by anyone and by
+    the game's winners."""
+    from ttr_lab.games.ticket_to_ride.drawing import draw_track_heat
+
+    claimed, by_winners, games = track_claims(game, frame)
+    return (
+        draw_track_heat(game.board, claimed, f"How often each track is claimed ({games} games)", "claims per game"),
+        draw_track_heat(game.board, by_winners, "How often each track is claimed by the game's winner",
+                        "winner's claims per game", cmap="magma"),
+    )
+
+
+def report_figures(game: "TicketToRide", frame: "pd.DataFrame") -> list[tuple[str, str, "Figure"]]:
+    bonus = "Asian Explorer bonus frequency" if _explorer(game, frame) else "Longest-route bonus frequency"
+    claimed, by_winners = track_maps(game, frame)
+    out = [("ticket_completion", "Tickets completed and failed", ticket_completion(frame))]
+    if _explorer(game, frame) or game.ruleset.longest_path_bonus:
+        out.append(("longest_route", bonus, end_bonus(game, frame)))
+    out += [("tracks_claimed", "How often each track is claimed", claimed),
+            ("tracks_claimed_by_winners", "How often each track is claimed by winners", by_winners)]
+    return out
