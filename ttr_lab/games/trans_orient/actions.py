@@ -152,7 +152,7 @@ def parse_action(text: str, deck: "Deck") -> Action:
         index = int(m.group(2))
         low = 0 if m.group(1) in ("take card", "take tokens", "station master") else 1
         if not low <= index < len(options):
-            what = "column" if low == 0 else "card"
+            what = "column" if low == 0 else "luggage card" if m.group(1) == "keep luggage" else "card"
             raise IllegalActionError(f"{text.strip()!r}: no {what} {index} (from {low} to {len(options) - 1})")
         return options[index]
     m = _TOKEN_RE.match(s)

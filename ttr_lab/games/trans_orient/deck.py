@@ -134,8 +134,8 @@ class _Row:
     def get(self, field: str, convert: Callable[[str], Any]) -> Any:
         try:
             return convert(self.values[field])
-        except (ValueError, KeyError) as exc:
-            raise self.error(field, str(exc).strip("'\"")) from None
+        except ValueError as exc:
+            raise self.error(field, str(exc)) from None
 
 
 def _rows(text: str, where: str, columns: tuple[str, ...]) -> Iterator[_Row]:
@@ -159,6 +159,8 @@ def _rows(text: str, where: str, columns: tuple[str, ...]) -> Iterator[_Row]:
 
 def _int(low: int, high: int | None = None) -> Callable[[str], int]:
     def convert(s: str) -> int:
+        if not s:
+            raise ValueError("a whole number is required")
         try:
             value = int(s)
         except ValueError:

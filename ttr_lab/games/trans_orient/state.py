@@ -6,7 +6,8 @@ lower card is there. Token counts are flat lists by colour (``piles[column * C +
 ``reserves[player * C + colour]``, ``bag[colour]``). Hands, tableaux, luggage and the decks are
 tuples (shared between clones until changed); the draw deck and the luggage deck are listed top
 first. The public history is an immutable linked list shared by every clone. The slower views
-(observation, snapshot, result) come from ``StateViews`` in views.py.
+(observation, snapshot, result) come from ``StateViews`` in views.py, the deal, the end of a
+round and the bag from ``Station`` in station.py.
 
 Where the rules leave a choice to the player it is an action; where only one choice exists
 (one column for the station master, nothing affordable to play, a single luggage card, excess
@@ -18,22 +19,20 @@ from __future__ import annotations
 from typing import Any
 
 from ttr_lab.core.errors import IllegalActionError
-from ttr_lab.core.rng import derive_seed, next_u64, shuffle
 from ttr_lab.games.trans_orient.actions import (
     LUGGAGE_KEPT, NO_PLAY, GiveCard, GiveToken, KeepLuggage, NoPlay, PlaceMaster, Play, TakeCard, TakeTokens,
 )
-from ttr_lab.games.trans_orient.cards import Effect, ObjectiveType
+from ttr_lab.games.trans_orient.cards import Effect
 from ttr_lab.games.trans_orient.rules import (
     CARD_TAKES, CARDS_GIVEN, K, PILE_TAKES, TOKENS_PAID, TOKENS_WASTED, Phase, Setup,
 )
-from ttr_lab.games.trans_orient.views import StateViews
+from ttr_lab.games.trans_orient.station import Station
 
 _TAKE, _STATION, _PLAY, _LUGGAGE, _GIVE_CARD, _GIVE_TOKEN, _OVER = (int(p) for p in Phase)
 _DISCOUNT, _CAPACITY, _LUGGAGE_EFFECT = int(Effect.DISCOUNT), int(Effect.CAPACITY), int(Effect.LUGGAGE)
-_MASK = (1 << 64) - 1
 
 
-class TOEState(StateViews):
+class TOEState(Station):
     """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
 
     __slots__ = (
@@ -47,58 +46,9 @@ class TOEState(StateViews):
 
     @classmethod
     def new(cls, setup: Setup, seed: int) -> "TOEState":
-        """Setup in the order of the rules: tokens to the reserves, the two rows (lower first,
-        left to right: Further decision 5), the piles, the objectives, the luggage deck, then
-        the first player (Decision: chosen by the seed)."""
-        deck, rules, n, cols, C = setup.deck, setup.rules, setup.num_players, setup.columns, setup.colours
+        """A new seeded game, set up as the rules say (see ``Station._deal``)."""
         s = object.__new__(cls)
-        s.setup = setup
-        s.rng = derive_seed(seed, 0x70E)
-        s.bag = [rules.tokens_per_colour] * C
-        s.reserves = [0] * (n * C)
-        for p in range(n):
-            for _ in range(rules.start_tokens):
-                c = s._draw_token()
-                if c >= 0:
-                    s.reserves[p * C + c] += 1
-        cards = list(range(1, len(deck.travel) + 1))
-        s.rng = shuffle(cards, s.rng)
-        s.lower = cards[:cols]
-        s.upper = cards[cols:2 * cols]
-        s.deck = tuple(cards[2 * cols:])
-        s.deck_known = 0
-        s.piles = [0] * (cols * C)
-        for col in range(cols):
-            s._fill_pile(col, rules.pile_size)
-        chosen = []
-        for kind in ObjectiveType:
-            options = deck.objectives_of(kind)
-            s.rng, z = next_u64(s.rng)
-            chosen.append(options[(z * len(options)) >> 64].number)
-        s.objectives = tuple(chosen)
-        luggage = list(range(1, len(deck.luggage) + 1))
-        s.rng = shuffle(luggage, s.rng)
-        s.lug_deck = tuple(luggage)
-        s.lug_by = (-1,) * len(luggage)
-        s.offer = ()
-        s.rng, z = next_u64(s.rng)
-        first = (z * n) >> 64
-        s.hands = [()] * n
-        s.played = [()] * n
-        s.luggage = [()] * n
-        s.discounts = [0] * (n * C)
-        s.capacity = [0] * n
-        s.counters = [0] * (n * K)
-        s.round = 1
-        s.starter = s.master = s.player = first
-        s.order = setup.orders[first]
-        s.tidx = 0
-        s.mcol = -1
-        s.final = s.stalled = False
-        s.turns = 0
-        s.log = None
-        s.log_len = 0
-        s.phase = _TAKE
+        s._deal(setup, seed)
         return s
 
     def clone(self) -> "TOEState":
@@ -394,76 +344,3 @@ class TOEState(StateViews):
             return
         self.player = self.order[self.tidx]
         self.phase = _TAKE
-
-    def _end_round(self) -> None:
-        setup = self.setup
-        rules, C, cols = setup.rules, setup.colours, setup.columns
-        if self.final or self.round >= rules.max_rounds:
-            # Further decision 6: the round-end steps are not carried out. A game whose 7th card
-            # comes in the 40th round ends normally (Decision T6).
-            self.stalled = not self.final
-            self.phase = _OVER
-            return
-        lower, upper = self.lower, self.upper
-        for col in range(cols):
-            if lower[col]:
-                self._fill_pile(col, rules.round_end_tokens)
-        if setup.passes_master:
-            self.master = 1 - self.starter
-        elif self.mcol >= 0:  # not taken: back to the player who started the round
-            self.master = self.starter
-        self.mcol = -1
-        slid = []
-        for col in range(cols):
-            if not lower[col] and upper[col]:
-                lower[col], upper[col] = upper[col], 0
-                slid.append(col)
-        deck = self.deck
-        for col in range(cols):
-            if not upper[col] and deck:
-                upper[col] = deck[0]
-                deck = deck[1:]
-        self.deck = deck
-        if self.deck_known > len(deck):
-            self.deck_known = len(deck)
-        for col in slid:  # a card that stayed keeps its pile (Decision T8)
-            self._fill_pile(col, rules.pile_size)
-        if not any(lower):  # no column to take in a new round
-            self.stalled = True
-            self.phase = _OVER
-            return
-        self.round += 1
-        self.starter = self.player = self.master
-        self.order = setup.orders[self.master]
-        self.tidx = 0
-        self.phase = _TAKE
-
-    # -- the bag -------------------------------------------------------------------------------
-
-    def _draw_token(self) -> int:
-        """A token drawn at random from the bag (its colour), or -1 when the bag is empty."""
-        bag = self.bag
-        total = sum(bag)
-        if not total:
-            return -1
-        # SplitMix64 (ttr_lab.core.rng.next_u64), inlined: this runs for every token drawn.
-        z = self.rng = (self.rng + 0x9E3779B97F4A7C15) & _MASK
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EB & _MASK
-        r = ((z ^ (z >> 31)) * total) >> 64
-        for c, k in enumerate(bag):
-            if r < k:
-                bag[c] = k - 1
-                return c
-            r -= k
-        raise AssertionError("unreachable")
-
-    def _fill_pile(self, col: int, count: int) -> None:
-        """Add up to ``count`` tokens from the bag to a column's pile (what there is, when short)."""
-        base = col * self.setup.colours
-        piles = self.piles
-        for _ in range(count):
-            c = self._draw_token()
-            if c < 0:
-                return
-            piles[base + c] += 1
