@@ -25,6 +25,8 @@ def test_the_game_is_registered_and_implements_the_protocol():
     state = game.new_game(4, 9)
     copy = pickle.loads(pickle.dumps(state))
     assert json.dumps(copy.snapshot()) == json.dumps(state.snapshot())
+    observation = state.observation(2)
+    assert pickle.loads(pickle.dumps(observation)) == observation  # e.g. sent to a Ray worker
 
 
 def test_a_record_names_the_game_and_replays_it():

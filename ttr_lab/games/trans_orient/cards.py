@@ -102,7 +102,8 @@ def count_text(counts: tuple[int, ...], colours: tuple[str, ...]) -> str:
 
 @dataclass(frozen=True, eq=False)
 class Deck:
-    """One deck folder's cards. Compare decks by ``fingerprint``; ``load_deck`` returns one per folder."""
+    """One deck folder's cards; equal when their content is (``fingerprint``), wherever loaded from.
+    ``load_deck`` returns one object per folder."""
 
     name: str
     title: str
@@ -120,6 +121,12 @@ class Deck:
     def __reduce__(self) -> tuple:
         return (Deck, (self.name, self.title, self.status, self.colours, self.travel, self.luggage,
                        self.objectives, self.source))
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Deck) and self.fingerprint == other.fingerprint)
+
+    def __hash__(self) -> int:
+        return hash(self.fingerprint)
 
     @functools.cached_property
     def fingerprint(self) -> str:
