@@ -55,9 +55,6 @@ def determinize(observation: Observation, rng: random.Random) -> TOEState:
     if pool:
         raise ValueError(f"observation is inconsistent: {len(pool)} luggage cards unaccounted for")
 
-    def flat(rows: tuple[tuple[int, ...], ...]) -> list[int]:
-        return [v for row in rows for v in row]
-
     s = object.__new__(TOEState)
     s.setup = setup
     s.phase = int(obs.phase)
@@ -70,14 +67,14 @@ def determinize(observation: Observation, rng: random.Random) -> TOEState:
     s.mcol = obs.master_column
     s.lower = list(obs.lower)
     s.upper = list(obs.upper)
-    s.piles = flat(obs.piles)
+    s.piles = list(obs.piles)
     s.deck = tuple(unseen) + obs.deck_bottom
     s.deck_known = len(obs.deck_bottom)
     s.hands = list(obs.hands)
     s.played = list(obs.played)
-    s.reserves = flat(obs.reserves)
+    s.reserves = list(obs.reserves)
     s.bag = list(obs.bag)
-    s.discounts = flat(obs.discounts)
+    s.discounts = list(obs.discounts)
     s.capacity = list(obs.capacity)
     s.luggage = luggage
     s.lug_deck = lug_deck
@@ -88,7 +85,7 @@ def determinize(observation: Observation, rng: random.Random) -> TOEState:
     s.stalled = obs.stalled
     s.rng = rng.getrandbits(64)  # future draws from the bag are unknown too
     s.turns = obs.turns
-    s.counters = flat(obs.counters)
+    s.counters = list(obs.counters)
     s.log = obs.log
     s.log_len = obs.history_length
     return s

@@ -17,13 +17,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ttr_lab.games.trans_orient.rules import K, Phase
-from ttr_lab.games.trans_orient.views import Event, unroll
+from ttr_lab.games.trans_orient.history import Event, unroll
 
 if TYPE_CHECKING:
     from ttr_lab.games.trans_orient.cards import Deck
     from ttr_lab.games.trans_orient.state import TOEState
 
 _PHASES = tuple(Phase)
+_OVER = int(Phase.OVER)
 
 
 class Observation(NamedTuple):
@@ -42,12 +43,12 @@ class Observation(NamedTuple):
     master_column: int  # where it lies this round, -1 if not placed or taken
     lower: tuple[int, ...]  # card number per column, 0 = empty
     upper: tuple[int, ...]
-    piles: tuple[tuple[int, ...], ...]  # per column: tokens per colour
+    piles: tuple[int, ...]  # flat: column * C + colour (see ``pile``)
     hands: tuple[tuple[int, ...], ...]
     played: tuple[tuple[int, ...], ...]  # per seat, in play order
-    reserves: tuple[tuple[int, ...], ...]
+    reserves: tuple[int, ...]  # flat: seat * C + colour (see ``reserve``)
     bag: tuple[int, ...]
-    discounts: tuple[tuple[int, ...], ...]
+    discounts: tuple[int, ...]  # flat: seat * C + colour (see ``discount``)
     capacity: tuple[int, ...]
     luggage: tuple[int, ...]  # own luggage cards
     luggage_counts: tuple[int, ...]
@@ -59,7 +60,7 @@ class Observation(NamedTuple):
     objectives: tuple[int, ...]  # visa, season, route
     final_round: bool  # someone has placed their 7th card: the game ends with this round
     stalled: bool  # the game ended without its end condition (no column, or the round limit)
-    counters: tuple[tuple[int, ...], ...]  # per seat: card takes, pile takes, tokens paid, wasted, cards given back
+    counters: tuple[int, ...]  # flat, 5 per seat: card takes, pile takes, tokens paid, wasted, cards given back
     turns: int
     history_length: int
     log: Any  # public history: an immutable linked list (see ``history``)
@@ -73,11 +74,34 @@ class Observation(NamedTuple):
     def is_over(self) -> bool:
         return self.phase == Phase.OVER
 
+    # Token counts are stored flat (cheap to build for every decision); these give one row.
+    def pile(self, column: int) -> tuple[int, ...]:
+        """Tokens per colour in a column's pile."""
+        C = len(self.bag)
+        return self.piles[column * C:(column + 1) * C]
+
+    def reserve(self, seat: int) -> tuple[int, ...]:
+        C = len(self.bag)
+        return self.reserves[seat * C:(seat + 1) * C]
+
+    def discount(self, seat: int) -> tuple[int, ...]:
+        C = len(self.bag)
+        return self.discounts[seat * C:(seat + 1) * C]
+
+    def counter(self, seat: int) -> tuple[int, ...]:
+        """A seat's card takes, pile takes, tokens paid, tokens wasted, cards given back."""
+        return self.counters[seat * K:(seat + 1) * K]
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON form (history as text)."""
         out = {k: v for k, v in zip(self._fields, self) if k not in ("deck", "log", "phase")}
         out = {k: [list(x) if isinstance(x, tuple) else x for x in v] if isinstance(v, tuple) else v
                for k, v in out.items()}
+        n, cols = self.num_players, len(self.lower)
+        out["piles"] = [list(self.pile(c)) for c in range(cols)]
+        out["reserves"] = [list(self.reserve(p)) for p in range(n)]
+        out["discounts"] = [list(self.discount(p)) for p in range(n)]
+        out["counters"] = [list(self.counter(p)) for p in range(n)]
         out["deck"] = self.deck.name
         out["phase"] = self.phase.name.lower()
         out["history"] = [[e.player, str(e.action), e.card] for e in self.history]
@@ -86,26 +110,20 @@ class Observation(NamedTuple):
 
 def observe(state: "TOEState", player: int) -> Observation:
     setup = state.setup
-    n, C, cols = setup.num_players, setup.colours, setup.columns
+    n = setup.num_players
     if not 0 <= player < n:
         raise ValueError(f"no player {player} in a {n}-player game")
-    piles, reserves, discounts, counters = state.piles, state.reserves, state.discounts, state.counters
-    deck = state.deck
-    over = state.phase == Phase.OVER
+    deck, known = state.deck, state.deck_known
     return Observation(
         setup.deck, player, n, state.player, _PHASES[state.phase], state.round, state.tidx, state.order,
-        state.starter, state.master, state.mcol, tuple(state.lower), tuple(state.upper),
-        tuple([tuple(piles[c * C:(c + 1) * C]) for c in range(cols)]),
-        tuple(state.hands), tuple(state.played),
-        tuple([tuple(reserves[p * C:(p + 1) * C]) for p in range(n)]),
-        tuple(state.bag),
-        tuple([tuple(discounts[p * C:(p + 1) * C]) for p in range(n)]),
-        tuple(state.capacity), state.luggage[player], tuple([len(x) for x in state.luggage]),
+        state.starter, state.master, state.mcol, tuple(state.lower), tuple(state.upper), tuple(state.piles),
+        tuple(state.hands), tuple(state.played), tuple(state.reserves), tuple(state.bag),
+        tuple(state.discounts), tuple(state.capacity), state.luggage[player], tuple(map(len, state.luggage)),
         state.offer if state.player == player else (), len(state.offer),
-        tuple([x if by == player else 0 for x, by in zip(state.lug_deck, state.lug_by)]),
-        len(deck), deck[len(deck) - state.deck_known:] if state.deck_known else (),
-        state.objectives, state.final, state.stalled,
-        tuple([tuple(counters[p * K:(p + 1) * K]) for p in range(n)]),
+        tuple([x if by == player else 0 for x, by in zip(state.lug_deck, state.lug_by)])
+        if player in state.lug_by else (0,) * len(state.lug_deck),
+        len(deck), deck[len(deck) - known:] if known else (),
+        state.objectives, state.final, state.stalled, tuple(state.counters),
         state.turns, state.log_len, state.log,
-        tuple(state.luggage) if over else (),
+        tuple(state.luggage) if state.phase == _OVER else (),
     )

@@ -5,10 +5,12 @@ Kept apart from state.py so the hot path there stays small; ``TOEState`` inherit
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.games.trans_orient.actions import ACTION_TYPES, GiveToken
+from ttr_lab.games.trans_orient.history import Event, unroll
+from ttr_lab.games.trans_orient.observation import observe
 from ttr_lab.games.trans_orient.rules import Phase
 
 if TYPE_CHECKING:
@@ -26,24 +28,6 @@ _PHASE_REASONS = {
     Phase.GIVE_TOKEN: "the reserve is over its limit: 'give back COLOUR' first",
     Phase.OVER: "the game is over",
 }
-
-
-class Event(NamedTuple):
-    """One public event: who, the public form of the action, and the travel card it moved (or 0)."""
-
-    player: int
-    action: Any
-    card: int
-
-
-def unroll(node: Any) -> list[Event]:
-    """The events of a history node (``(player, action, card, previous)``), oldest first."""
-    out = []
-    while node is not None:
-        out.append(Event(node[0], node[1], node[2]))
-        node = node[3]
-    out.reverse()
-    return out
 
 
 class StateViews:
@@ -72,8 +56,6 @@ class StateViews:
 
     def observation(self, player: int) -> "Observation":
         """What ``player`` may know: everything public, its own luggage, its own luggage draw."""
-        from ttr_lab.games.trans_orient.observation import observe
-
         return observe(self, player)
 
     def snapshot(self) -> dict[str, Any]:
