@@ -185,3 +185,10 @@ def test_with_two_players_the_second_player_can_place_an_eighth_card():
     act(state, "take card 2")  # the starter's last turn
     assert state.is_terminal()
     assert state.result().players[1].cards_played == 8
+
+
+def test_several_cards_of_one_destination_may_be_laid():
+    assert DECK.card(2).destination == DECK.card(4).destination == 1
+    state = playing([4], dict(blue=1, purple=1), played=[[2], [], []])
+    act(state, "play 4")
+    assert state.played[0] == (2, 4)
