@@ -1,0 +1,78 @@
+"""``TransOrientExpress``: the game as the platform sees it (the core's ``Game`` protocol).
+
+    game = TransOrientExpress()                       # or load_game("trans_orient")
+    game = load_game("trans_orient", deck="/path/to/a/deck/folder")
+    state = game.new_game(3, seed=7)
+
+The ``deck`` option names a shipped deck (``standin``, the default: the project's own design,
+not the published cards) or a deck folder (see deck.py for the format).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ttr_lab.core.outcome import Metric
+from ttr_lab.games.trans_orient.actions import Action, parse_action
+from ttr_lab.games.trans_orient.cards import Deck
+from ttr_lab.games.trans_orient.deck import DEFAULT_DECK, load_deck
+from ttr_lab.games.trans_orient.result import METRICS
+from ttr_lab.games.trans_orient.rules import MAX_PLAYERS, MIN_PLAYERS, setup_for
+
+if TYPE_CHECKING:
+    from ttr_lab.games.trans_orient.state import TOEState
+
+NAME = "trans_orient"
+
+
+class TransOrientExpress:
+    """Trans-Orient Express with one deck: immutable, picklable, equal by the deck's content."""
+
+    name = NAME
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+
+    def __init__(self, deck: str | Deck = DEFAULT_DECK) -> None:
+        self.deck = deck if isinstance(deck, Deck) else load_deck(str(deck))
+
+    def __repr__(self) -> str:
+        return f"<TransOrientExpress {self.deck.name} ({self.deck.status})>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TransOrientExpress) and self.deck.fingerprint == other.deck.fingerprint
+
+    def __hash__(self) -> int:
+        return hash(self.deck.fingerprint)
+
+    def __reduce__(self) -> tuple:
+        return (TransOrientExpress, (self.deck,))
+
+    @property
+    def title(self) -> str:
+        return self.deck.title
+
+    @property
+    def variant(self) -> str:
+        return self.deck.name
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"deck": self.deck.source or self.deck.name}
+
+    @property
+    def metrics(self) -> tuple[Metric, ...]:
+        return METRICS
+
+    def new_game(self, num_players: int, seed: int) -> "TOEState":
+        from ttr_lab.games.trans_orient.state import TOEState
+
+        return TOEState.new(setup_for(self.deck, num_players), seed)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text, self.deck)
+
+    def restore(self, snapshot: dict[str, Any]) -> "TOEState":
+        """The state a ``snapshot()`` describes (for hand-built positions)."""
+        from ttr_lab.games.trans_orient.snapshot import restore
+
+        return restore(self.deck, snapshot)

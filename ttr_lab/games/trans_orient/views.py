@@ -1,0 +1,101 @@
+"""The friendly, slower side of ``TOEState``: queries and views built from its plain fields.
+
+Kept apart from state.py so the hot path there stays small; ``TOEState`` inherits these.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ttr_lab.core.errors import IllegalActionError
+from ttr_lab.games.trans_orient.actions import ACTION_TYPES, GiveToken
+from ttr_lab.games.trans_orient.history import Event, unroll
+from ttr_lab.games.trans_orient.observation import observe
+from ttr_lab.games.trans_orient.rules import Phase
+
+if TYPE_CHECKING:
+    from ttr_lab.core.outcome import Outcome
+    from ttr_lab.games.trans_orient.cards import Deck
+    from ttr_lab.games.trans_orient.observation import Observation
+    from ttr_lab.games.trans_orient.result import GameResult
+
+_PHASE_REASONS = {
+    Phase.TAKE: "the mandatory action comes first: 'take card N' or 'take tokens N'",
+    Phase.STATION: "the round's first player must first place the station master ('station master N')",
+    Phase.PLAY: "this is the optional action: 'play N' or 'no play'",
+    Phase.LUGGAGE: "the player must first keep one of the luggage cards drawn ('keep luggage N')",
+    Phase.GIVE_CARD: "the hand holds more than 2 cards: 'give back card N' first",
+    Phase.GIVE_TOKEN: "the reserve is over its limit: 'give back COLOUR' first",
+    Phase.OVER: "the game is over",
+}
+
+
+class StateViews:
+    __slots__ = ()
+
+    @property
+    def current_player(self) -> int:
+        return self.player
+
+    @property
+    def num_players(self) -> int:
+        return self.setup.num_players
+
+    @property
+    def deck_data(self) -> "Deck":
+        return self.setup.deck
+
+    @property
+    def phase_name(self) -> Phase:
+        return Phase(self.phase)
+
+    def _phase_reason(self, action: Any) -> str:
+        if not isinstance(action, ACTION_TYPES):
+            return f"{type(action).__name__} is not an action (use legal_actions() or parse_action())"
+        return _PHASE_REASONS[Phase(self.phase)]
+
+    def observation(self, player: int) -> "Observation":
+        """What ``player`` may know: everything public, its own luggage, its own luggage draw."""
+        return observe(self, player)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full state (hidden parts included) as a plain JSON-serialisable dict."""
+        from ttr_lab.games.trans_orient.snapshot import snapshot
+
+        return snapshot(self)
+
+    def history(self) -> list[Event]:
+        return unroll(self.log)
+
+    def result(self) -> "GameResult":
+        """Final scores and their parts; only once the game is over."""
+        from ttr_lab.games.trans_orient.result import score_game
+
+        if not self.is_terminal():
+            raise IllegalActionError("result() is only available once the game is over")
+        return score_game(self)
+
+    # -- the core's State protocol (see ttr_lab.core.game) -----------------------------------
+
+    def outcome(self) -> "Outcome":
+        from ttr_lab.games.trans_orient.result import outcome_of
+
+        return outcome_of(self.result())
+
+    def result_data(self) -> dict[str, Any]:
+        return self.result().to_dict()
+
+    def action_text(self, action: Any) -> str:
+        """The text a record stores; a hand-made token return gets its colour's name."""
+        if type(action) is GiveToken and not action.label and 0 <= action.colour < self.setup.colours:
+            action = self.setup.actions.give_token[action.colour]
+        return str(action)
+
+    def last_event(self) -> tuple[Any, ...]:
+        """``(player, public action, travel card moved or 0)`` of the last action applied; a
+        luggage keep shows as ``LuggageKept`` (which card is secret)."""
+        return self.log[:3] if self.log is not None else ()
+
+    def __repr__(self) -> str:
+        return (f"<TOEState {self.setup.deck.name} {self.num_players}p: round {self.round}, player {self.player}, "
+                f"{Phase(self.phase).name}, turn {self.turns}>")
