@@ -67,6 +67,10 @@ class State(Protocol):
 
 @runtime_checkable
 class Game(Protocol):
+    """See the module docstring. Optional: ``variants()``, a static or class method returning the
+    options of every shipped variant (for Ticket to Ride, one ``{"map": ...}`` per map), so tests
+    and tools can cover each with ``load_game(name, **options)``; without it, the defaults only."""
+
     name: str  # the registered name, e.g. "ticket_to_ride"
     min_players: int
     max_players: int
