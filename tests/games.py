@@ -4,10 +4,14 @@ A new game package (or a new Ticket to Ride map folder) is picked up here with n
 the tests: games come from ``available_games()``, their variants from the game's optional
 ``variants()`` (the options of each shipped variant; without it, the game's defaults only).
 
-    from games import VARIANTS, per_variant, TTR_MAPS, per_map
+    from games import VARIANTS, per_variant, per_map, per_map_and_count
 
     @per_variant
     def test_something(variant):          # variant.game is the loaded Game
+        ...
+
+    @per_map_and_count                    # Ticket to Ride: every map, every player count
+    def test_else(map_name, n):
         ...
 
 Some checks need to know a game's insides (how to hide what a player cannot see, its own
@@ -25,7 +29,7 @@ from typing import Any, Callable
 import pytest
 
 from ttr_lab.core.game import Game, available_games, load_game
-from ttr_lab.games.ticket_to_ride.board import available_maps
+from ttr_lab.games.ticket_to_ride.board import available_maps, load_board
 
 
 @dataclass(frozen=True)
@@ -74,9 +78,19 @@ def all_variants() -> list[Variant]:
 VARIANTS = all_variants()
 per_variant = pytest.mark.parametrize("variant", VARIANTS, ids=[v.id for v in VARIANTS])
 
-# Ticket to Ride's own tests (they use its state's insides) run on every shipped map.
+# Ticket to Ride's own tests (they use its state's insides) run on every shipped map, at every
+# player count the map allows.
 TTR_MAPS = available_maps()
 per_map = pytest.mark.parametrize("map_name", TTR_MAPS)
+
+
+def player_counts(map_name: str) -> range:
+    board = load_board(map_name)
+    return range(board.min_players, board.max_players + 1)
+
+
+per_map_and_count = pytest.mark.parametrize(
+    "map_name, n", [pytest.param(m, n, id=f"{m}-{n}p") for m in TTR_MAPS for n in player_counts(m)])
 
 
 @dataclass(frozen=True)
