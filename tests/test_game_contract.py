@@ -201,6 +201,7 @@ def play_out(game: Game, n: int, seed: int, hooks) -> tuple[list[str], State, li
         legal = list(state.legal_actions())
         assert legal, "a running game offers an action"
         assert list(state.legal_actions()) == legal, "legal_actions() changes when asked again"
+        assert list(state.clone().legal_actions()) == legal, "a clone offers other actions"
         texts = [str(a) for a in legal]
         assert len(set(texts)) == len(texts), "duplicate legal actions"
         for a, text in zip(legal, texts):
@@ -301,3 +302,11 @@ def test_every_game_and_map_is_listed():
     assert len({v.id for v in VARIANTS}) == len(VARIANTS), "two variants share a test id"
     maps = {v.options.get("map") for v in VARIANTS if v.name == "ticket_to_ride"}
     assert maps == set(TTR_MAPS) and {"usa", "legendary_asia"} <= maps
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "core bug: Outcome.forfeit scores every seat NaN, and NaN != NaN, so a forfeit outcome is not "
+    "equal to its own pickle (e.g. one sent back by a worker process); `o == o` holds only by identity"))
+def test_a_forfeit_outcome_survives_pickle():
+    outcome = Outcome.forfeit(3, 1, "seat 1 crashed")
+    assert pickle.loads(pickle.dumps(outcome)) == outcome
