@@ -6,7 +6,6 @@ import json
 import random
 from collections import Counter
 
-import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from games import per_map, per_map_and_count, player_counts

@@ -42,7 +42,8 @@ def test_golden_record(map_name, n, seed):
 @per_case
 def test_golden_record_replays(map_name, n, seed):
     record = GameRecord.load(golden_path(map_name, n, seed))
-    assert (record.game, record.options, record.num_players, record.seed) == ("ticket_to_ride", {"map": map_name}, n, seed)
+    assert (record.game, record.options) == ("ticket_to_ride", {"map": map_name})
+    assert (record.num_players, record.seed) == (n, seed)
     final = record.replay()
     assert final.is_terminal()
     assert final.result().to_dict() == record.result

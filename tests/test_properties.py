@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
-
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from games import per_map, per_map_and_count, player_counts
