@@ -6,17 +6,17 @@ import json
 import random
 from collections import Counter
 
-import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from games import per_map, per_map_and_count, player_counts
+from helpers import act
 from invariants import check_invariants, hidden_shuffle, random_game_states
-from ttr_lab import determinize, load_board
+from ttr_lab import determinize, load_board, new_game
 
 BOARD = load_board("usa")
 
 
-@pytest.mark.parametrize("map_name", ["usa", "legendary_asia"])
-@pytest.mark.parametrize("n", [2, 3, 4, 5])
+@per_map_and_count
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**63 - 1))
 def test_determinization_is_consistent_and_playable(map_name, n, seed):
@@ -39,10 +39,12 @@ def test_determinization_is_consistent_and_playable(map_name, n, seed):
             probe.result()
 
 
-@pytest.mark.parametrize("map_name", ["usa", "legendary_asia"])
+@per_map
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**63 - 1), n=st.integers(2, 5))
-def test_determinization_uses_only_the_observation(map_name, seed, n):
+@given(seed=st.integers(0, 2**63 - 1), data=st.data())
+def test_determinization_uses_only_the_observation(map_name, seed, data):
+    counts = player_counts(map_name)
+    n = data.draw(st.integers(counts[0], counts[-1]), label="n")
     rng = random.Random(seed)
     for state, legal, action in random_game_states(load_board(map_name), n, seed):
         if state.is_terminal() or rng.random() > 0.05:
@@ -55,11 +57,12 @@ def test_determinization_uses_only_the_observation(map_name, seed, n):
         assert json.dumps(a.snapshot()) == json.dumps(b.snapshot())
 
 
-def test_unknown_cards_are_sampled_from_what_remains():
+@per_map
+def test_unknown_cards_are_sampled_from_what_remains(map_name):
     # Mid-game 2-player position: the opponent's unknown cards follow the unseen pool.
     rng = random.Random(3)
     state = None
-    for state, legal, action in random_game_states(BOARD, 2, 11):
+    for state, legal, action in random_game_states(load_board(map_name), 2, 11):
         if state.turns >= 20 and state.phase == 1:
             break
     obs = state.observation(0)
@@ -70,7 +73,7 @@ def test_unknown_cards_are_sampled_from_what_remains():
         for c in range(9):
             counts[c] += det.hands[9 + c] - obs.known_cards[1][c]
     unseen = Counter()
-    deck = [12] * 8 + [14]
+    deck = [state.game.deck.count(c) for c in range(9)]
     for c in range(9):
         unseen[c] = deck[c] - obs.hand[c] - obs.discard[c] - obs.market.count(c) - obs.known_cards[1][c]
     hidden = obs.hand_sizes[1] - sum(obs.known_cards[1])
@@ -98,10 +101,6 @@ def test_long_tickets_are_only_where_they_can_be():
 
 
 def test_own_returned_tickets_keep_their_place():
-    from helpers import act
-
-    from ttr_lab import new_game
-
     state = new_game(BOARD, 2, seed=5)
     offered = state.offers[0]
     act(state, "keep 0,1")  # ticket offered[2] goes to the bottom, and player 0 knows it
@@ -111,3 +110,25 @@ def test_own_returned_tickets_keep_their_place():
     for seed in range(20):
         det = determinize(obs, random.Random(seed))
         assert det.ticket_deck[-1] == offered[2]
+
+
+@per_map
+def test_tickets_returned_in_play_keep_their_place(map_name):
+    """Tickets put back after a draw in play go to the bottom of the deck on every map (at setup
+    some maps box them instead); their owner knows where, and determinizations keep them there."""
+    def keep(k):
+        return "keep " + ",".join(map(str, range(k)))
+
+    state = new_game(load_board(map_name), 2, seed=5)
+    act(state, *[keep(state.ruleset.initial_keep_min)] * 2, "tickets")
+    offered = state.offers[0]
+    kept = state.ruleset.ticket_keep_min
+    act(state, keep(kept))
+    returned = offered[kept:]
+    assert returned
+    obs = state.observation(0)
+    assert obs.ticket_deck_known[-len(returned):] == returned
+    assert set(state.observation(1).ticket_deck_known[-len(returned):]) == {-1}
+    for seed in range(20):
+        det = determinize(obs, random.Random(seed))
+        assert det.ticket_deck[-len(returned):] == returned

@@ -13,15 +13,25 @@ import pytest
 
 from strategies.random import Random
 from ttr_lab import TicketToRide, GameRecord, play_game
+from ttr_lab.games.ticket_to_ride.board import available_maps
 
 GOLDEN = Path(__file__).parent / "golden"
-CASES = [(2, 11), (3, 22), (4, 7), (4, 1234), (5, 33)]
+# (map, players, seed); files are named <map>-<n>p-seed<seed>.json
+CASES = [
+    ("usa", 2, 11), ("usa", 3, 22), ("usa", 4, 7), ("usa", 4, 1234), ("usa", 5, 33),
+    ("legendary_asia", 2, 12), ("legendary_asia", 4, 44), ("legendary_asia", 5, 55),
+]
+per_case = pytest.mark.parametrize("map_name,n,seed", CASES, ids=[f"{m}-{n}p-seed{s}" for m, n, s in CASES])
 
 
-@pytest.mark.parametrize("n,seed", CASES)
-def test_golden_record(n, seed):
-    path = GOLDEN / f"usa-{n}p-seed{seed}.json"
-    record = play_game(TicketToRide("usa"), [Random() for _ in range(n)], seed)
+def golden_path(map_name: str, n: int, seed: int) -> Path:
+    return GOLDEN / f"{map_name}-{n}p-seed{seed}.json"
+
+
+@per_case
+def test_golden_record(map_name, n, seed):
+    path = golden_path(map_name, n, seed)
+    record = play_game(TicketToRide(map_name), [Random() for _ in range(n)], seed)
     text = record.to_json(pretty=True) + "\n"
     if os.environ.get("UPDATE_GOLDEN"):
         path.write_text(text, encoding="utf-8")
@@ -29,12 +39,18 @@ def test_golden_record(n, seed):
     assert text == path.read_text(encoding="utf-8"), f"{path.name} differs: the engine's behaviour changed"
 
 
-@pytest.mark.parametrize("n,seed", CASES)
-def test_golden_record_replays(n, seed):
-    record = GameRecord.load(GOLDEN / f"usa-{n}p-seed{seed}.json")
+@per_case
+def test_golden_record_replays(map_name, n, seed):
+    record = GameRecord.load(golden_path(map_name, n, seed))
+    assert (record.game, record.options) == ("ticket_to_ride", {"map": map_name})
+    assert (record.num_players, record.seed) == (n, seed)
     final = record.replay()
     assert final.is_terminal()
     assert final.result().to_dict() == record.result
+
+
+def test_every_shipped_map_has_golden_records():
+    assert {m for m, _, _ in CASES} == set(available_maps())
 
 
 def test_a_format_1_record_still_loads_and_replays_the_same_game():

@@ -1,31 +1,26 @@
-"""Property tests over many random games at 2-5 players (hypothesis chooses seeds)."""
+"""Property tests over many random games on every shipped map at every player count it allows
+(hypothesis chooses seeds)."""
 
 from __future__ import annotations
 
 import json
 import random
 
-import pytest
-
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from games import per_map, per_map_and_count, player_counts
 from invariants import check_invariants, hidden_shuffle, random_game_states
 from strategies.random import Random
 from ttr_lab import TicketToRide, IllegalActionError, load_board, new_game, play_game
 from ttr_lab.games.ticket_to_ride.actions import action_table
 
-BOARD = load_board("usa")
-MAPS = ["usa", "legendary_asia"]
-per_map = pytest.mark.parametrize("map_name", MAPS)
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
-per_count = pytest.mark.parametrize("n", [2, 3, 4, 5])
-# Games per player count; four counts, so 4x these in all.
+# Games per map and player count.
 many = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 some = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@per_map
-@per_count
+@per_map_and_count
 @many
 @given(seed=seeds)
 def test_invariants_hold_at_every_step_and_games_end(map_name, n, seed):
@@ -47,8 +42,7 @@ def test_invariants_hold_at_every_step_and_games_end(map_name, n, seed):
         assert p.total == p.route_points + p.ticket_points + p.longest_bonus + (p.explorer_bonus or 0)
 
 
-@per_map
-@per_count
+@per_map_and_count
 @some
 @given(seed=seeds)
 def test_every_offered_action_is_accepted_and_nothing_else(map_name, n, seed):
@@ -76,8 +70,7 @@ def test_every_offered_action_is_accepted_and_nothing_else(map_name, n, seed):
             raise AssertionError(f"{a} accepted but not offered in phase {state.phase_name}")
 
 
-@per_map
-@per_count
+@per_map_and_count
 @some
 @given(seed=seeds)
 def test_clone_then_diverging_never_changes_the_original(map_name, n, seed):
@@ -96,8 +89,7 @@ def test_clone_then_diverging_never_changes_the_original(map_name, n, seed):
         assert state.history() == history
 
 
-@per_map
-@per_count
+@per_map_and_count
 @some
 @given(seed=seeds)
 def test_observation_is_exactly_the_information_set(map_name, n, seed):
@@ -133,8 +125,9 @@ def test_thousands_of_random_games_end_with_consistent_results(map_name):
     BOARD = load_board(map_name)
     rng = random.Random(2024)
     games = 0
-    for n in (2, 3, 4, 5):
-        for _ in range(250):
+    counts = player_counts(map_name)
+    for n in counts:
+        for _ in range(1000 // len(counts)):
             seed = rng.getrandbits(48)
             record = play_game(TicketToRide(BOARD), [Random() for _ in range(n)], seed)
             result = record.result
@@ -150,11 +143,10 @@ def test_thousands_of_random_games_end_with_consistent_results(map_name):
                 widest = max(p["largest_network"] for p in result["players"])
                 assert all((p["explorer_bonus"] > 0) == (p["largest_network"] == widest) for p in result["players"])
             games += 1
-    assert games == 1000
+    assert games == 1000 // len(counts) * len(counts)
 
 
-@per_map
-@per_count
+@per_map_and_count
 @some
 @given(seed=seeds)
 def test_same_seed_same_record(map_name, n, seed):
@@ -167,8 +159,11 @@ def test_same_seed_same_record(map_name, n, seed):
     assert replayed.result().to_dict() == a.result
 
 
-def test_different_seeds_differ():
-    a = play_game(TicketToRide(BOARD), [Random(), Random()], 1)
-    b = play_game(TicketToRide(BOARD), [Random(), Random()], 2)
+@per_map
+def test_different_seeds_differ(map_name):
+    BOARD = load_board(map_name)
+    n = player_counts(map_name)[0]
+    a = play_game(TicketToRide(BOARD), [Random() for _ in range(n)], 1)
+    b = play_game(TicketToRide(BOARD), [Random() for _ in range(n)], 2)
     assert a.actions != b.actions
-    assert new_game(BOARD, 3, 5).snapshot() != new_game(BOARD, 3, 6).snapshot()
+    assert new_game(BOARD, n, 5).snapshot() != new_game(BOARD, n, 6).snapshot()

@@ -69,8 +69,12 @@ class State(Protocol):
 class Game(Protocol):
     """A game definition (see the module docstring).
 
-    Optional hooks, not part of the protocol check: the analysis looks them up with
-    ``getattr`` and makes a full generic report without them.
+    Optional hooks, not part of the protocol check: tools look them up with ``getattr`` and
+    work without them.
+
+    ``variants()``: a static or class method returning the options of every shipped variant
+    (for Ticket to Ride, one ``{"map": ...}`` per map), so tests and tools can cover each with
+    ``load_game(name, **options)``; without it, the defaults only.
 
     ``score_parts``: a tuple of metric names whose sum is the score, followed by any sub-parts
     worth showing (Ticket to Ride: route_points, ticket_points, ticket_points_completed,

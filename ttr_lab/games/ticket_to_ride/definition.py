@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from ttr_lab.core.outcome import Metric, Outcome, PlayerOutcome, Termination
 from ttr_lab.games.ticket_to_ride.actions import Action, parse_action
-from ttr_lab.games.ticket_to_ride.board import Board, load_board
+from ttr_lab.games.ticket_to_ride.board import Board, available_maps, load_board
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -67,6 +67,11 @@ class TicketToRide:
         self.ruleset: Ruleset = ruleset or board.ruleset
         self.min_players = board.min_players
         self.max_players = board.max_players
+
+    @staticmethod
+    def variants() -> list[dict[str, Any]]:
+        """The options of every shipped variant: one per map (``load_game(NAME, **options)``)."""
+        return [{"map": name} for name in available_maps()]
 
     def __repr__(self) -> str:
         extra = ", custom ruleset" if self.ruleset != self.board.ruleset else ""
