@@ -37,7 +37,7 @@ class Metric:
 
 @dataclass(frozen=True)
 class PlayerOutcome:
-    score: float
+    score: float | None  # None: no score (a forfeited game)
     rank: int  # 1 = first; tied players share a rank (competition ranking: 1, 1, 3)
     metrics: Mapping[str, Any] = field(default_factory=dict)
 
@@ -63,7 +63,7 @@ class Outcome:
     def forfeit(cls, num_players: int, loser: int, error: str) -> "Outcome":
         """The strategy at ``loser`` forfeits: it ranks last, the others share first; no scores."""
         players = tuple(
-            PlayerOutcome(score=float("nan"), rank=num_players if seat == loser else 1)
+            PlayerOutcome(score=None, rank=num_players if seat == loser else 1)
             for seat in range(num_players)
         )
         return cls(players, Termination.FORFEIT, None, loser, error)

@@ -63,6 +63,13 @@ class TransOrientExpress:
     def metrics(self) -> tuple[Metric, ...]:
         return METRICS
 
+    @staticmethod
+    def variants() -> list[dict[str, Any]]:
+        """The options of every shipped variant: one per shipped deck."""
+        from ttr_lab.games.trans_orient.deck import available_decks
+
+        return [{"deck": name} for name in available_decks()]
+
     def new_game(self, num_players: int, seed: int) -> "TOEState":
         from ttr_lab.games.trans_orient.state import TOEState
 
