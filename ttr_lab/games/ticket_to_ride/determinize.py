@@ -16,6 +16,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.game import game_for
 from ttr_lab.games.ticket_to_ride.observation import Observation
 from ttr_lab.games.ticket_to_ride.state import GameState
@@ -23,7 +24,7 @@ from ttr_lab.games.ticket_to_ride.state import GameState
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
-_K = 9
+_K = NUM_CARD_KINDS
 
 
 def determinize(observation: Observation, rng: random.Random) -> GameState:

@@ -10,7 +10,7 @@ import functools
 from enum import IntEnum
 
 from ttr_lab.games.ticket_to_ride.board import Board
-from ttr_lab.games.ticket_to_ride.colours import LOCOMOTIVE, NUM_COLOURS
+from ttr_lab.games.ticket_to_ride.colours import LOCOMOTIVE, NUM_COLOURS, NUM_TRACK_COLOURS
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride.actions import ActionTable, action_table
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
@@ -78,11 +78,11 @@ class Game:
         self.track_group = tuple(
             index[(t.colour, t.length, t.ferry_locomotives, self.track_trains[t.id])] for t in tracks
         )
-        # Per track colour (8 = gray), its groups by length, so the generator stops at the first
+        # Per track colour (GRAY included), its groups by length, so the generator stops at the first
         # group longer than the hand could pay for.
         self.colour_groups = tuple(
             tuple((length, ferry, need, gi) for gi, (c, length, ferry, need) in enumerate(keys) if c == colour)
-            for colour in range(9)
+            for colour in range(NUM_TRACK_COLOURS)
         )
         self.initial_groups = tuple(
             tuple(t.id for t in tracks if self.track_group[t.id] == g) for g in range(len(keys))

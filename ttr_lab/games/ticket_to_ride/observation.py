@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ttr_lab.games.ticket_to_ride.board import Board
-from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES
+from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.game import Phase
 from ttr_lab.games.ticket_to_ride.history import Event, unroll
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
@@ -34,7 +34,7 @@ class Observation(NamedTuple):
     num_players: int
     current_player: int
     phase: Phase
-    hand: tuple[int, ...]  # own cards, count per colour index (8 = locomotive)
+    hand: tuple[int, ...]  # own cards, count per card kind (colours, then LOCOMOTIVE)
     tickets: tuple[int, ...]  # own ticket ids
     offered: tuple[int, ...]  # tickets on offer to this player (while choosing)
     market: tuple[int, ...]  # face-up cards, slot order
@@ -103,16 +103,17 @@ def observe(state: "GameState", player: int) -> Observation:
         raise ValueError(f"no player {player} in a {n}-player game")
     hands = state.hands
     known = state.known
-    base = player * 9
-    ends = range(9, 9 * n + 1, 9)
+    k = NUM_CARD_KINDS
+    base = player * k
+    ends = range(k, k * n + 1, k)
     return Observation(
         game.board, game.ruleset, player, n, state.player, _PHASES[state.phase],
-        tuple(hands[base:base + 9]), state.tickets[player], state.offers[player],
+        tuple(hands[base:base + k]), state.tickets[player], state.offers[player],
         tuple(state.market), tuple(state.discard), len(state.pile), len(state.ticket_deck),
         tuple(state.owner), tuple(state.trains), tuple(state.points),
-        tuple([sum(hands[e - 9:e]) for e in ends]),
+        tuple([sum(hands[e - k:e]) for e in ends]),
         tuple([len(t) for t in state.tickets]),
-        tuple([tuple(known[e - 9:e]) for e in ends]),
+        tuple([tuple(known[e - k:e]) for e in ends]),
         tuple([len(o) for o in state.offers]),
         tuple([t if r == player else -1 for t, r in zip(state.ticket_deck, state.returned_by)]),
         state.passes, tuple([t for t, r in zip(state.boxed, state.boxed_by) if r == player]),

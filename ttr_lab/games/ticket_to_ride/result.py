@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
+from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.scoring import connected_components, longest_trail, rank_order
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def score_game(state: "GameState") -> GameResult:
             player=p, route_points=routes[p], tickets=ticket_rows[p], ticket_points=ticket_points[p],
             tickets_completed=completed[p], tickets_failed=len(ticket_rows[p]) - completed[p],
             longest_trail=trails[p], longest_bonus=bonus[p], total=totals[p], rank=ranks[p],
-            trains_left=state.trains[p], cards_left=sum(state.hands[p * 9:(p + 1) * 9]),
+            trains_left=state.trains[p], cards_left=sum(state.hands[p * NUM_CARD_KINDS:(p + 1) * NUM_CARD_KINDS]),
             largest_network=networks[p] if rules.explorer_bonus else None,
             explorer_bonus=explorer[p] if rules.explorer_bonus else None,
             mountain_routes=mountains[p] if has_mountains else None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES
+from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, NUM_CARD_KINDS
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.board import Board
@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 def snapshot(state: "GameState") -> dict[str, Any]:
     n = state.game.num_players
+    k = NUM_CARD_KINDS
     names = CARD_NAMES
     discard = []
     for c, count in enumerate(state.discard):
@@ -23,8 +24,8 @@ def snapshot(state: "GameState") -> dict[str, Any]:
         "num_players": n,
         "current_player": state.player,
         "phase": state.phase_name.name.lower(),
-        "hands": [{names[c]: state.hands[p * 9 + c] for c in range(9)} for p in range(n)],
-        "known_cards": [{names[c]: state.known[p * 9 + c] for c in range(9)} for p in range(n)],
+        "hands": [{names[c]: state.hands[p * k + c] for c in range(k)} for p in range(n)],
+        "known_cards": [{names[c]: state.known[p * k + c] for c in range(k)} for p in range(n)],
         "market": [names[c] for c in state.market],
         "draw_pile": [names[c] for c in reversed(state.pile)],  # top first
         "discard": discard,  # a multiset: listed in colour order
@@ -62,7 +63,7 @@ def restore(board: "Board", snap: dict[str, Any], ruleset: "Ruleset | None" = No
     n = game.num_players
 
     def counts(named: dict[str, int]) -> list[int]:
-        out = [0] * 9
+        out = [0] * NUM_CARD_KINDS
         for name, count in named.items():
             out[card_index(name)] += int(count)
         return out
@@ -75,7 +76,7 @@ def restore(board: "Board", snap: dict[str, Any], ruleset: "Ruleset | None" = No
     known = snap.get("known_cards") or [{}] * n
     s.known = [min(k, h) for k, h in zip((c for p in range(n) for c in counts(known[p])), s.hands)]
     s.pile = [card_index(c) for c in reversed(snap["draw_pile"])]
-    s.discard = [0] * 9
+    s.discard = [0] * NUM_CARD_KINDS
     for c in snap["discard"]:
         s.discard[card_index(c)] += 1
     s.market = [card_index(c) for c in snap["market"]]

@@ -1,7 +1,7 @@
 """``GameState``: the whole game as plain integers, and the hot path (legal actions, apply, clone).
 
 Everything a search runs millions of times lives here and only here, over compact state:
-hands are one flat list of counts (``hands[p * 9 + colour]``), the draw pile a list of colour
+hands are one flat list of counts (``hands[p * NUM_CARD_KINDS + colour]``), the draw pile a list of colour
 ints (top = end), the discard pile nine counts, track ownership a list of player ids, the
 ticket deck and each player's tickets tuples (shared between clones until changed), the public
 history an immutable linked list (shared by every clone). The slower, friendlier views
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, GRAY, LOCOMOTIVE
+from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS
 from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.core.rng import derive_seed, shuffle
 from ttr_lab.games.ticket_to_ride.actions import (
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 _SETUP, _TURN, _SECOND, _KEEP, _OVER = (int(p) for p in Phase)
-_K = 9  # card kinds per hand: 8 colours + locomotive
+_K = NUM_CARD_KINDS  # the stride of a hand in the flat ``hands`` list
 _NO_CARD = -1
 
 
@@ -170,7 +170,7 @@ class GameState(StateViews):
         shared = g.doubles_shared
         groups = self.open_groups
         colour_groups = g.colour_groups
-        for colour in range(8):
+        for colour in range(NUM_COLOURS):
             have = hand[colour]
             available = have + locos
             if not available:
@@ -192,7 +192,7 @@ class GameState(StateViews):
                     if shared and owner[twins[t]] == p:
                         continue
                     out.extend(claims[t][colour][lo:hi])
-        held = [c for c in range(8) if hand[c]]
+        held = [c for c in range(NUM_COLOURS) if hand[c]]
         most = max(hand[c] for c in held) + locos if held else locos
         all_locos = g.actions.all_locos
         for length, ferry, need, gi in colour_groups[GRAY]:
@@ -273,8 +273,8 @@ class GameState(StateViews):
         if cards == 0:
             if colour != LOCOMOTIVE:
                 self._refuse(a, "a payment of only locomotives is written with colour LOCOMOTIVE")
-        elif colour == LOCOMOTIVE or not 0 <= colour < 8 or (track_colour != GRAY and colour != track_colour):
-            self._refuse(a, f"a {CARD_NAMES[track_colour] if track_colour != GRAY else 'gray'} track cannot be paid with {CARD_NAMES[colour] if 0 <= colour < 9 else colour}")
+        elif colour == LOCOMOTIVE or not 0 <= colour < NUM_COLOURS or (track_colour != GRAY and colour != track_colour):
+            self._refuse(a, f"a {CARD_NAMES[track_colour] if track_colour != GRAY else 'gray'} track cannot be paid with {CARD_NAMES[colour] if 0 <= colour < NUM_CARD_KINDS else colour}")
         if locos < g.track_ferry[t]:
             self._refuse(a, f"this ferry needs at least {g.track_ferry[t]} locomotive(s)")
         if cards and hands[base + colour] < cards:
