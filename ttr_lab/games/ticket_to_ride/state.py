@@ -43,85 +43,90 @@ class GameState(StateViews):
 
     # -- construction ----------------------------------------------------------------------
 
+    def __init__(
+        self, game: Game, phase: int, player: int, hands: list[int], known: list[int], pile: list[int],
+        discard: list[int], market: list[int], owner: list[int], trains: list[int], points: list[int],
+        tickets: list[tuple[int, ...]], offers: list[tuple[int, ...]], ticket_deck: tuple[int, ...],
+        returned_by: tuple[int, ...], boxed: tuple[int, ...], boxed_by: tuple[int, ...], rng: int,
+        final_turns: int = -1, passes: int = 0, turns: int = 0, stalled: bool = False, log: Any = None,
+        log_len: int = 0, open_groups: list[tuple[int, ...]] | None = None,
+    ) -> None:
+        """The one place a state is assembled: ``new``, ``clone``, ``restore_state`` and
+        ``determinize`` all come through here, so a new slot is added here once. To start or
+        rebuild a game use those, not this. ``open_groups`` is derived from ``owner`` unless given."""
+        self.game = game
+        self.phase = phase
+        self.player = player
+        self.hands = hands
+        self.known = known
+        self.pile = pile
+        self.discard = discard
+        self.market = market
+        self.owner = owner
+        self.open_groups = game.open_groups(owner) if open_groups is None else open_groups
+        self.trains = trains
+        self.points = points
+        self.tickets = tickets
+        self.offers = offers
+        self.ticket_deck = ticket_deck
+        self.returned_by = returned_by
+        self.boxed = boxed
+        self.boxed_by = boxed_by
+        self.rng = rng
+        self.final_turns = final_turns
+        self.passes = passes
+        self.turns = turns
+        self.stalled = stalled
+        self.log = log
+        self.log_len = log_len
+
     @classmethod
     def new(cls, game: Game, seed: int) -> "GameState":
         """Shuffle, deal cards and market, deal the initial tickets (each player then chooses)."""
         rules, n = game.ruleset, game.num_players
-        s = object.__new__(cls)
-        s.game = game
-        s.rng = derive_seed(seed, 0x7772)
         pile = list(game.deck)
-        s.rng = shuffle(pile, s.rng)
-        s.pile = pile
-        s.discard = [0] * _K
-        s.hands = [0] * (n * _K)
-        s.known = [0] * (n * _K)  # cards each player is publicly known to hold
+        rng = shuffle(pile, derive_seed(seed, 0x7772))
+        hands = [0] * (n * _K)
         for p in range(n):
             for _ in range(rules.initial_hand):
-                s.hands[p * _K + pile.pop()] += 1
-        s.market = []
-        s.owner = [-1] * len(game.track_length)
-        s.open_groups = list(game.initial_groups)  # open tracks, by payment group
-        s.trains = [rules.trains_per_player] * n
-        s.points = [0] * n
-        s.tickets = [()] * n
+                hands[p * _K + pile.pop()] += 1
         deck = [t.id for t in game.board.tickets if t.deck == "regular"]
-        s.rng = shuffle(deck, s.rng)
+        rng = shuffle(deck, rng)
         deal = rules.initial_tickets
         longs: list[int] = []
         if rules.initial_long_tickets:  # e.g. Legendary Asia: a long ticket first in each offer
             longs = [t.id for t in game.board.tickets if t.deck == "long"]
-            s.rng = shuffle(longs, s.rng)
+            rng = shuffle(longs, rng)
         k = rules.initial_long_tickets
-        s.offers = [tuple(longs[p * k:(p + 1) * k] + deck[p * deal:(p + 1) * deal]) for p in range(n)]
-        s.ticket_deck = tuple(deck[n * deal:])
-        # Per deck position, the seat that put that ticket back (-1: never seen): a player knows
-        # where the tickets it returned lie, since the deck is drawn from the top only.
-        s.returned_by = (-1,) * len(s.ticket_deck)
-        # Tickets out of the game (long tickets nobody was dealt; rejected ones when the ruleset
-        # sends them to the box), and who put each there (-1: nobody saw it).
-        s.boxed = tuple(longs[n * k:])
-        s.boxed_by = (-1,) * len(s.boxed)
-        s.final_turns = -1
-        s.passes = 0
-        s.turns = 0
-        s.stalled = False
-        s.log = None
-        s.log_len = 0
-        s.player = 0
-        s.phase = _SETUP
+        ticket_deck = tuple(deck[n * deal:])
+        # Tickets out of the game: long tickets nobody was dealt (and, when the ruleset sends
+        # them to the box, the ones rejected at setup).
+        boxed = tuple(longs[n * k:])
+        s = cls(
+            game, _SETUP, 0, hands=hands,
+            known=[0] * (n * _K),  # cards each player is publicly known to hold
+            pile=pile, discard=[0] * _K, market=[], owner=[-1] * len(game.track_length),
+            trains=[rules.trains_per_player] * n, points=[0] * n, tickets=[()] * n,
+            offers=[tuple(longs[p * k:(p + 1) * k] + deck[p * deal:(p + 1) * deal]) for p in range(n)],
+            ticket_deck=ticket_deck,
+            # Per deck position, the seat that put that ticket back (-1: never seen): a player
+            # knows where the tickets it returned lie, since the deck is drawn from the top only.
+            returned_by=(-1,) * len(ticket_deck),
+            boxed=boxed, boxed_by=(-1,) * len(boxed),  # who put each boxed ticket there (-1: nobody saw it)
+            rng=rng, open_groups=list(game.initial_groups),  # open tracks, by payment group
+        )
         s._refill_market()
         return s
 
     def clone(self) -> "GameState":
         """An independent copy (tuples and the history are shared: they are never mutated)."""
-        c = object.__new__(GameState)
-        c.game = self.game
-        c.phase = self.phase
-        c.player = self.player
-        c.hands = self.hands[:]
-        c.known = self.known[:]
-        c.pile = self.pile[:]
-        c.discard = self.discard[:]
-        c.market = self.market[:]
-        c.owner = self.owner[:]
-        c.open_groups = self.open_groups[:]
-        c.trains = self.trains[:]
-        c.points = self.points[:]
-        c.tickets = self.tickets[:]
-        c.offers = self.offers[:]
-        c.ticket_deck = self.ticket_deck
-        c.returned_by = self.returned_by
-        c.boxed = self.boxed
-        c.boxed_by = self.boxed_by
-        c.rng = self.rng
-        c.final_turns = self.final_turns
-        c.passes = self.passes
-        c.turns = self.turns
-        c.stalled = self.stalled
-        c.log = self.log
-        c.log_len = self.log_len
-        return c
+        return GameState(
+            self.game, self.phase, self.player, self.hands[:], self.known[:], self.pile[:],
+            self.discard[:], self.market[:], self.owner[:], self.trains[:], self.points[:],
+            self.tickets[:], self.offers[:], self.ticket_deck, self.returned_by, self.boxed,
+            self.boxed_by, self.rng, self.final_turns, self.passes, self.turns, self.stalled,
+            self.log, self.log_len, self.open_groups[:],
+        )
 
     __copy__ = clone
 
