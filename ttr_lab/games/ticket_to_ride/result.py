@@ -7,7 +7,8 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
-from ttr_lab.games.ticket_to_ride.scoring import connected_components, longest_trail, rank_order
+from ttr_lab.games.ticket_to_ride.network import player_components, ticket_connected
+from ttr_lab.games.ticket_to_ride.scoring import longest_trail, rank_order
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.state import GameState
@@ -85,10 +86,10 @@ def score_game(state: "GameState") -> GameResult:
         mine = [board.tracks[t] for t in player_tracks(state, p)]
         routes.append(sum(game.track_points[t.id] for t in mine))
         trails.append(longest_trail([(t.a, t.b, t.length) for t in mine]))
-        roots = connected_components(len(board.cities), [(t.a, t.b) for t in mine])
+        roots = player_components(board, state.owner, p)
         ticket_rows.append(tuple(
             TicketResult(tid, board.tickets[tid].label, board.tickets[tid].points,
-                         roots[board.tickets[tid].a] == roots[board.tickets[tid].b])
+                         ticket_connected(board.tickets[tid], roots))
             for tid in state.tickets[p]
         ))
         touched = {c for t in mine for c in (t.a, t.b)}

@@ -20,6 +20,7 @@ from ttr_lab.games.ticket_to_ride.actions import (
     KeepTickets, Pass, TicketsKept,
 )
 from ttr_lab.games.ticket_to_ride.game import Game, Phase, game_for
+from ttr_lab.games.ticket_to_ride.network import twin_blocks, twin_closes
 from ttr_lab.games.ticket_to_ride.views import StateViews
 
 if TYPE_CHECKING:
@@ -172,7 +173,7 @@ class GameState(StateViews):
         claims = g.actions.claims
         owner = self.owner
         twins = g.twin_or_self
-        shared = g.doubles_shared
+        blocked = g.twin_blocks_for[p]  # tracks closed for everyone are not in open_groups at all
         groups = self.open_groups
         colour_groups = g.colour_groups
         for colour in range(NUM_COLOURS):
@@ -194,7 +195,7 @@ class GameState(StateViews):
                 lo = kmin - ferry
                 hi = (length if locos > length else locos) - ferry + 1
                 for t in group:
-                    if shared and owner[twins[t]] == p:
+                    if blocked[owner[twins[t]]]:
                         continue
                     out.extend(claims[t][colour][lo:hi])
         held = [c for c in range(NUM_COLOURS) if hand[c]]
@@ -218,7 +219,7 @@ class GameState(StateViews):
             if not spans and not only_locos:
                 continue
             for t in group:
-                if shared and owner[twins[t]] == p:
+                if blocked[owner[twins[t]]]:
                     continue
                 row = claims[t]
                 for c, lo, hi in spans:
@@ -266,11 +267,10 @@ class GameState(StateViews):
         if owner[t] >= 0:
             self._refuse(a, f"the track is already claimed by player {owner[t]}")
         twin = g.track_twin[t]
-        if twin >= 0 and owner[twin] >= 0:
-            if not g.doubles_shared:
+        if twin >= 0 and twin_blocks(owner[twin], p, g.doubles_shared):
+            if twin_closes(owner[twin], g.doubles_shared):
                 self._refuse(a, f"with {g.num_players} players only one track of a double route may be claimed")
-            if owner[twin] == p:
-                self._refuse(a, "a player may not claim both tracks of a double route")
+            self._refuse(a, "a player may not claim both tracks of a double route")
         length = g.track_length[t]
         if cards + locos != length or cards < 0 or locos < 0:
             self._refuse(a, f"the track needs {length} cards, the payment is {cards} + {locos} locomotives")
@@ -309,7 +309,7 @@ class GameState(StateViews):
         groups = self.open_groups
         gi = g.track_group[t]
         groups[gi] = tuple(x for x in groups[gi] if x != t)
-        if twin >= 0 and not g.doubles_shared:  # the twin closes for everyone
+        if twin >= 0 and twin_closes(p, g.doubles_shared):
             gi = g.track_group[twin]
             groups[gi] = tuple(x for x in groups[gi] if x != twin)
         self._log(a)
