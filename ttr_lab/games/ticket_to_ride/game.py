@@ -49,7 +49,7 @@ class Game:
         self.board = board
         self.ruleset = ruleset
         self.num_players = num_players
-        self.actions: ActionTable = action_table(board)
+        self.actions: ActionTable = action_table(board, ruleset.market_size)
         tracks = board.tracks
         self.track_length = tuple(t.length for t in tracks)
         self.track_colour = tuple(t.colour for t in tracks)
