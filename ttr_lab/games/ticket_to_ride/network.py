@@ -35,12 +35,11 @@ def twin_blocks(twin_owner: int, player: int, shared: bool) -> bool:
     return twin_owner >= 0 and (twin_owner == player or not shared)
 
 
-def track_open(owner: Sequence[int], twins: Sequence[int], track: int, player: int, shared: bool) -> bool:
+def track_open(owner: Sequence[int], track: int, twin: int, player: int, shared: bool) -> bool:
     """Whether ``player`` may claim ``track`` as far as ownership goes: nobody holds it and its
-    twin (``twins[track]``, -1 for none) does not block it. Cards and trains are not considered."""
+    ``twin`` (-1 for none) does not block it. Cards and trains are not considered."""
     if owner[track] >= 0:
         return False
-    twin = twins[track]
     return twin < 0 or not twin_blocks(owner[twin], player, shared)
 
 

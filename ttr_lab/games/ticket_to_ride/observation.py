@@ -13,7 +13,9 @@ from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.game import Phase
 from ttr_lab.games.ticket_to_ride.history import Event, unroll
+from ttr_lab.games.ticket_to_ride.network import doubles_shared, player_components, track_open
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
+from ttr_lab.games.ticket_to_ride.scoring import points_per_track
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.state import GameState
@@ -64,6 +66,28 @@ class Observation(NamedTuple):
 
     def my_tracks(self) -> list[int]:
         return [t for t, o in enumerate(self.owner) if o == self.player]
+
+    @property
+    def doubles_shared(self) -> bool:
+        """Whether both tracks of a double route may be claimed at this player count."""
+        return doubles_shared(self.num_players, self.ruleset)
+
+    @property
+    def track_points(self) -> tuple[int, ...]:
+        """Per track id, the points its claim scores at once under this game's ruleset."""
+        return points_per_track(self.board, self.ruleset)
+
+    def track_open(self, track: int, player: int | None = None) -> bool:
+        """Whether ``player`` (the viewer by default) may claim ``track`` as far as ownership
+        goes: unclaimed, and not closed to it by the double-route rule. Cards and trains are not
+        considered."""
+        p = self.player if player is None else player
+        return track_open(self.owner, track, self.board.tracks[track].twin, p, self.doubles_shared)
+
+    def components(self, player: int | None = None) -> list[int]:
+        """Per city, the label of its piece of ``player``'s network (the viewer's by default);
+        see ``network.player_components`` and ``network.ticket_connected``."""
+        return player_components(self.board, self.owner, self.player if player is None else player)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable form (history as text)."""
