@@ -63,9 +63,14 @@ def claimable(obs: Observation, track: int, player: int | None = None) -> bool:
     """Whether ``player`` (the viewer by default) may still claim ``track`` at some point:
     unclaimed, not closed by its twin, and within the player's trains."""
     p = obs.player if player is None else player
-    if network(obs.board).trains[track] > obs.trains[p]:
+    net = network(obs.board)
+    owner = obs.owner
+    if owner[track] >= 0 or net.trains[track] > obs.trains[p]:
         return False
-    return obs.track_open(track, p)
+    twin = net.twin[track]
+    # ``Observation.track_open`` is the same test; this runs for every planned track at every
+    # decision, so the double-route rule is asked only about a twin someone holds.
+    return twin < 0 or owner[twin] < 0 or not twin_blocks(owner[twin], p, obs.doubles_shared)
 
 
 def payable(obs: Observation, track: int) -> bool:
@@ -110,7 +115,7 @@ def costs_for(
             costs.append(None)
         else:
             tw = net.twin[t]
-            if tw >= 0 and twin_blocks(owner[tw], player, shared):
+            if tw >= 0 and owner[tw] >= 0 and twin_blocks(owner[tw], player, shared):  # a free twin: no call
                 costs.append(None)
             elif card_weight and hand is not None:
                 colour = net.colour[t]

@@ -97,7 +97,8 @@ class Game:
 
     def open_groups(self, owner: list[int]) -> list[tuple[int, ...]]:
         """The still-claimable tracks of each payment group, given who owns which track."""
-        closed = {self.track_twin[t] for t, p in enumerate(owner) if twin_closes(p, self.doubles_shared)}
+        shared = self.doubles_shared
+        closed = {self.track_twin[t] for t, p in enumerate(owner) if p >= 0 and twin_closes(p, shared)}
         return [tuple(t for t in group if owner[t] < 0 and t not in closed) for group in self.initial_groups]
 
     @property

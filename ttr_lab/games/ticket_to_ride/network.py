@@ -46,18 +46,21 @@ def track_open(owner: Sequence[int], track: int, twin: int, player: int, shared:
 def connected_components(num_cities: int, edges: Iterable[tuple[int, int]]) -> list[int]:
     """Union-find over ``edges``; each city's component label (equal labels: connected)."""
     parent = list(range(num_cities))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    # Strategies ask this at most decisions, so the finds (with path halving) are written out
+    # rather than called.
     for a, b in edges:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
-    return [find(x) for x in range(num_cities)]
+        while parent[a] != a:
+            parent[a] = a = parent[parent[a]]
+        while parent[b] != b:
+            parent[b] = b = parent[parent[b]]
+        if a != b:
+            parent[a] = b
+    labels = []
+    for x in range(num_cities):
+        while parent[x] != x:
+            parent[x] = x = parent[parent[x]]
+        labels.append(x)
+    return labels
 
 
 def player_components(board: "Board", owner: Sequence[int], player: int) -> list[int]:

@@ -1,11 +1,13 @@
 """``GameState``: the whole game as plain integers, and the hot path (legal actions, apply, clone).
 
 Everything a search runs millions of times lives here and only here, over compact state:
-hands are one flat list of counts (``hands[p * NUM_CARD_KINDS + colour]``), the draw pile a list of colour
-ints (top = end), the discard pile nine counts, track ownership a list of player ids, the
+hands are one flat list of counts (``hands[p * NUM_CARD_KINDS + kind]``), the draw pile a list
+of card kinds (top = end), the discard pile a count per kind, track ownership a list of seats, the
 ticket deck and each player's tickets tuples (shared between clones until changed), the public
 history an immutable linked list (shared by every clone). The slower, friendlier views
-(``observation``, ``snapshot``, ``result``, ``history``) come from ``StateViews`` in views.py.
+(``observation``, ``snapshot``, ``result``, ``history``) and the named readers strategies use
+instead of these slots (``hand``, ``held_tickets``, ``track_owners``...) come from ``StateViews``
+in views.py. The module is long because the hot path is kept in one class on purpose.
 """
 
 from __future__ import annotations
