@@ -42,17 +42,12 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from strategies.planning import (
-    card_deficits, claims_by_track, components, network, plan_tickets, points_table, track_costs,
-)
+from strategies.planning import card_deficits, claims_by_track, network, plan_tickets, track_costs
 from strategies.reference_common import (
     PlanMemo, draw_towards, extend_plan, fallback, fewest_points_keep, keep_options, longest_target,
     payable_claims, plain_payment, reserving_payment, ticket_draw,
 )
-from ttr_lab.games.ticket_to_ride.colours import GRAY, NUM_COLOURS
-from ttr_lab.games.ticket_to_ride.actions import Action, KeepTickets
-from ttr_lab.games.ticket_to_ride.game import Phase
-from ttr_lab.games.ticket_to_ride.observation import Observation
+from ttr_lab.games.ticket_to_ride import GRAY, NUM_COLOURS, Action, KeepTickets, Observation, Phase
 
 
 class DestinationHungry:
@@ -129,12 +124,12 @@ class DestinationHungry:
         net = network(board)
         base = self._plan(obs) if obs.tickets else []
         base_trains = sum(net.trains[t] for t in base)
-        points_of = points_table(obs)
+        points_of = obs.track_points
         base_points = sum(points_of[t] for t in base)
         costs = track_costs(obs)
         for t in base:
             costs[t] = 0
-        roots = components(obs)
+        roots = obs.components()
         held_points = sum(board.tickets[tk].points for tk in obs.tickets)
         trains = obs.trains[obs.player]
         best = cheapest = None

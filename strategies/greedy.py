@@ -15,13 +15,8 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from strategies.planning import (
-    PlanCache, choose_draw, choose_payment, claims_by_track, network, points_table, route_points, track_costs,
-)
-from ttr_lab.games.ticket_to_ride.colours import GRAY, LOCOMOTIVE
-from ttr_lab.games.ticket_to_ride.actions import Action
-from ttr_lab.games.ticket_to_ride.game import Phase
-from ttr_lab.games.ticket_to_ride.observation import Observation
+from strategies.planning import PlanCache, choose_draw, choose_payment, claims_by_track, network, track_costs
+from ttr_lab.games.ticket_to_ride import GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Observation, Phase
 
 
 class Greedy:
@@ -63,9 +58,10 @@ class Greedy:
         if not by_track:
             return None
         useful = set(self.plans.get(obs).tracks)
+        track_points = obs.track_points
         best, best_value = None, float("-inf")
         for track, claims in by_track.items():
-            points = route_points(obs, track)
+            points = track_points[track]
             on_route = track in useful
             if points < self.min_points and not on_route:
                 continue
@@ -83,8 +79,8 @@ class Greedy:
         useful = set(self.plans.get(obs).tracks)
         # The colour most needed by the best-value track it does not yet afford.
         locos = hand[LOCOMOTIVE]
-        most = max(range(8), key=lambda c: (hand[c], -c))
-        points = points_table(obs)
+        most = max(range(NUM_COLOURS), key=lambda c: (hand[c], -c))
+        points = obs.track_points
         target, target_value = None, float("-inf")
         for t, cost in enumerate(costs):
             if not cost:
@@ -95,7 +91,7 @@ class Greedy:
             value = (points[t] + (self.ticket_bonus if t in useful else 0.0)) / (1 + missing)
             if value > target_value:
                 target, target_value = t, value
-        weights = [0.0] * 8
+        weights = [0.0] * NUM_COLOURS
         if target is not None:
             colour = net.colour[target]
             weights[most if colour == GRAY else colour] = 1.0

@@ -35,8 +35,7 @@ from typing import Sequence
 
 from strategies.planning import network, track_costs
 from strategies.step_agent import StepAgent, ratio_keep
-from ttr_lab.games.ticket_to_ride.actions import Action, KeepTickets
-from ttr_lab.games.ticket_to_ride.observation import Observation
+from ttr_lab.games.ticket_to_ride import Action, KeepTickets, Observation
 
 
 class LongRoute(StepAgent):

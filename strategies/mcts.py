@@ -34,16 +34,13 @@ import random
 import time
 from typing import Sequence
 
-from strategies.planning import PlanCache, claims_by_track, points_table
+from strategies.planning import PlanCache, claims_by_track
 from strategies.playout import Playout
 from strategies.ticket_planner import TicketPlanner
-from ttr_lab.games.ticket_to_ride.actions import DRAW_TICKETS, Action, Claim, DrawMarket
-from ttr_lab.games.ticket_to_ride.determinize import determinize
-from ttr_lab.games.ticket_to_ride.game import Phase
-from ttr_lab.games.ticket_to_ride.observation import Observation
-from ttr_lab.games.ticket_to_ride.state import GameState
+from ttr_lab.games.ticket_to_ride import (
+    DRAW_TICKETS, Action, Claim, DrawMarket, GameState, Observation, Phase, determinize,
+)
 
-_TURN, _SECOND = int(Phase.TURN), int(Phase.SECOND_DRAW)
 _VISIT_COST = 30
 
 
@@ -153,7 +150,7 @@ class MCTS:
         endgame = min(obs.trains) <= self.endgame_trains
         by_track = claims_by_track(legal) if "points" in self.turn_alternatives and endgame else {}
         if by_track:
-            points = points_table(obs)
+            points = obs.track_points
             best = max(by_track, key=lambda t: (points[t], -t))
             hand = obs.hand
             out.append(min(by_track[best], key=lambda a: (a.locomotives, -(hand[a.colour] if a.cards else 0))))
@@ -234,7 +231,7 @@ class MCTS:
             room = max(1, int(node.visits ** self.widening))
             fresh = next((m for m in moves if m not in children), None) if len(children) < room else None
             if fresh is not None:
-                child = children[fresh] = _Node(state.player)
+                child = children[fresh] = _Node(state.current_player)
                 child.available = 1
                 state.apply(fresh)
                 path.append(child)
@@ -270,7 +267,7 @@ class MCTS:
         depth = self.rollout_depth or (1 << 30)
         while depth and not state.is_terminal():
             legal = state.legal_actions()
-            p = state.player
+            p = state.current_player
             state.apply(legal[0] if len(legal) == 1 else planners[p].act(state.observation(p), legal, rng))
             depth -= 1
             self._steps_used += 1
@@ -283,11 +280,10 @@ class MCTS:
         """The moves at a state, grouped (one payment per track, one face-up draw per colour),
         the fast policy's choice first."""
         legal = state.legal_actions()
-        phase = state.phase
-        if phase != _TURN and phase != _SECOND:
+        phase = state.phase_name
+        if phase is not Phase.TURN and phase is not Phase.SECOND_DRAW:
             return legal
-        p = state.player
-        hand = state.hands[p * 9:p * 9 + 9]
+        hand = state.hand(state.current_player)
         cheapest: dict[int, Claim] = {}
         seen: set[int] = set()
         moves: list[object] = []
@@ -300,7 +296,7 @@ class MCTS:
                 ):
                     cheapest[a.track] = a
             elif kind is DrawMarket:
-                card = state.market[a.slot]
+                card = state.market_card(a.slot)
                 if card not in seen:
                     seen.add(card)
                     moves.append(a)
@@ -311,8 +307,8 @@ class MCTS:
         if type(preferred) is Claim:
             preferred = cheapest[preferred.track]
         elif type(preferred) is DrawMarket:
-            card = state.market[preferred.slot]
-            preferred = next(m for m in moves if type(m) is DrawMarket and state.market[m.slot] == card)
+            card = state.market_card(preferred.slot)
+            preferred = next(m for m in moves if type(m) is DrawMarket and state.market_card(m.slot) == card)
         moves.remove(preferred)
         moves.insert(0, preferred)
         return moves

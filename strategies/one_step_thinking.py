@@ -42,9 +42,7 @@ from typing import Sequence
 from strategies.planning import track_costs
 from strategies.reference_common import keep_everything
 from strategies.step_agent import StepAgent, ratio_keep
-from ttr_lab.games.ticket_to_ride.actions import Action, KeepTickets
-from ttr_lab.games.ticket_to_ride.game import Phase
-from ttr_lab.games.ticket_to_ride.observation import Observation
+from ttr_lab.games.ticket_to_ride import Action, KeepTickets, Observation, Phase
 
 
 class OneStepThinking(StepAgent):

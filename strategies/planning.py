@@ -2,7 +2,8 @@
 
 Everything here reads only an ``Observation`` (never the game state), so a strategy built on it
 cannot use hidden information. Costs are in trains: a track the player owns costs 0, a track it
-may still claim costs its trains, anything else is impassable.
+may still claim costs its trains, anything else is impassable. The rules themselves (the
+double-route rule, track points, which cities a network joins) come from the rules package.
 
 - ``track_costs(obs)``: per track, its cost for the viewer or ``None``.
 - ``shortest_path(costs, net, a, b)``: Dijkstra over those costs.
@@ -20,10 +21,10 @@ from heapq import heappop, heappush
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from ttr_lab.games.ticket_to_ride.board import Board
-from ttr_lab.games.ticket_to_ride.colours import GRAY, LOCOMOTIVE
-from ttr_lab.games.ticket_to_ride.actions import Claim, DrawBlind, DrawMarket
-from ttr_lab.games.ticket_to_ride.observation import Observation
+from ttr_lab.games.ticket_to_ride import (
+    GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS, Board, Claim, DrawBlind, DrawMarket, Observation, ticket_connected,
+    twin_blocks,
+)
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ def network(board: Board) -> Network:
         length=tuple(t.length for t in board.tracks),
         colour=tuple(t.colour for t in board.tracks),
         twin=tuple(t.twin for t in board.tracks),
-        trains=tuple(t.length + t.mountain_spaces for t in board.tracks),
+        trains=tuple(t.trains for t in board.tracks),
         ferry=tuple(t.ferry_locomotives for t in board.tracks),
     )
 
@@ -67,10 +68,9 @@ def claimable(obs: Observation, track: int, player: int | None = None) -> bool:
     if owner[track] >= 0 or net.trains[track] > obs.trains[p]:
         return False
     twin = net.twin[track]
-    if twin >= 0 and owner[twin] >= 0:
-        if obs.num_players < obs.ruleset.double_routes_min_players or owner[twin] == p:
-            return False
-    return True
+    # ``Observation.track_open`` is the same test; this runs for every planned track at every
+    # decision, so the double-route rule is asked only about a twin someone holds.
+    return twin < 0 or owner[twin] < 0 or not twin_blocks(owner[twin], p, obs.doubles_shared)
 
 
 def payable(obs: Observation, track: int) -> bool:
@@ -87,7 +87,7 @@ def payable(obs: Observation, track: int) -> bool:
     colour = net.colour[track]
     if colour != GRAY:
         return hand[colour] + locos >= length
-    most = max(hand[:8])
+    most = max(hand[:NUM_COLOURS])
     return locos >= length or (most >= 1 and most + locos >= length)
 
 
@@ -96,7 +96,7 @@ def track_costs(obs: Observation, player: int | None = None, card_weight: float 
     With ``card_weight`` (the viewer only), a claimable track also costs that much per card its
     hand lacks for it, so plans lean towards routes it can already pay for."""
     p = obs.player if player is None else player
-    shared = obs.num_players >= obs.ruleset.double_routes_min_players
+    shared = obs.doubles_shared
     return costs_for(network(obs.board), obs.owner, p, obs.trains[p], shared, obs.hand if card_weight else None, card_weight)
 
 
@@ -106,7 +106,7 @@ def costs_for(
 ) -> list[float | None]:
     """``track_costs`` from plain facts (who owns what, the player's trains and hand), for callers
     that hold a (determinized) state rather than an observation."""
-    most = max(hand[:8]) if hand is not None else 0
+    most = max(hand[:NUM_COLOURS]) if hand is not None else 0
     costs: list[float | None] = []
     for t, o in enumerate(owner):
         if o == player:
@@ -115,7 +115,7 @@ def costs_for(
             costs.append(None)
         else:
             tw = net.twin[t]
-            if tw >= 0 and owner[tw] >= 0 and (not shared or owner[tw] == player):
+            if tw >= 0 and owner[tw] >= 0 and twin_blocks(owner[tw], player, shared):  # a free twin: no call
                 costs.append(None)
             elif card_weight and hand is not None:
                 colour = net.colour[t]
@@ -177,31 +177,6 @@ def shortest_path(costs: Sequence[float | None], net: Network, a: int, b: int) -
     return None
 
 
-def components(obs: Observation, player: int | None = None) -> list[int]:
-    """For each city, a label of its connected piece in the player's own network."""
-    p = obs.player if player is None else player
-    net = network(obs.board)
-    parent = list(range(len(net.adjacency)))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for t, o in enumerate(obs.owner):
-        if o == p:
-            a, b = net.ends[t]
-            parent[find(a)] = find(b)
-    return [find(x) for x in range(len(parent))]
-
-
-def ticket_done(obs: Observation, ticket: int, roots: Sequence[int] | None = None) -> bool:
-    t = obs.board.tickets[ticket]
-    roots = roots if roots is not None else components(obs)
-    return roots[t.a] == roots[t.b]
-
-
 @dataclass(frozen=True)
 class Plan:
     tracks: tuple[int, ...]  # tracks still to claim, cheapest plan found
@@ -224,10 +199,10 @@ def plan_tickets(
     net = network(obs.board)
     base = list(costs if costs is not None else track_costs(obs))
     board = obs.board
-    roots = components(obs)
+    roots = obs.components()
     todo, done = [], []
     for tk in tickets:
-        (done if roots[board.tickets[tk].a] == roots[board.tickets[tk].b] else todo).append(tk)
+        (done if ticket_connected(board.tickets[tk], roots) else todo).append(tk)
     # Most valuable first by default; other orders start from another ticket.
     todo.sort(key=lambda tk: (-board.tickets[tk].points, tk))
     best: tuple | None = None
@@ -262,7 +237,7 @@ def best_twins(obs: Observation, tracks: Iterable[int]) -> list[int]:
     hand (both join the same cities, so either serves the plan)."""
     net = network(obs.board)
     hand = obs.hand
-    most = max(hand[:8])
+    most = max(hand[:NUM_COLOURS])
     out = []
     for t in tracks:
         tw = net.twin[t]
@@ -276,11 +251,11 @@ def best_twins(obs: Observation, tracks: Iterable[int]) -> list[int]:
 
 
 def card_deficits(hand: Sequence[int], tracks: Iterable[int], net: Network) -> list[int]:
-    """Per card colour (0..7), how many more cards the tracks need beyond the hand, not counting
+    """Per train colour, how many more cards the tracks need beyond the hand, not counting
     the spaces of ferries that only locomotives may pay (see ``ferry_locomotives``); gray tracks
     are assigned to the colour with the most spare cards. ``cards_missing`` turns this into how
     many cards are really missing once locomotives are counted."""
-    need = [0] * 8
+    need = [0] * NUM_COLOURS
     grays = []
     for t in tracks:
         c = net.colour[t]
@@ -288,12 +263,12 @@ def card_deficits(hand: Sequence[int], tracks: Iterable[int], net: Network) -> l
             grays.append(net.length[t] - net.ferry[t])
         else:
             need[c] += net.length[t] - net.ferry[t]
-    spare = [hand[c] - need[c] for c in range(8)]
+    spare = [hand[c] - need[c] for c in range(NUM_COLOURS)]
     for length in sorted(grays, reverse=True):
-        c = max(range(8), key=lambda k: (spare[k], -k))
+        c = max(range(NUM_COLOURS), key=lambda k: (spare[k], -k))
         need[c] += length
         spare[c] -= length
-    return [max(0, need[c] - hand[c]) for c in range(8)]
+    return [max(0, need[c] - hand[c]) for c in range(NUM_COLOURS)]
 
 
 def ferry_locomotives(tracks: Iterable[int], net: Network) -> int:
@@ -311,7 +286,7 @@ def choose_payment(claims: Sequence[Claim], hand: Sequence[int], deficits: Seque
     """Among payments for one track, the one that spends the fewest locomotives and, after that,
     the fewest cards other planned tracks still need (``deficits``), then the smallest pile
     that covers it (big piles are kept for long tracks of one colour)."""
-    deficits = deficits or [0] * 8
+    deficits = deficits or [0] * NUM_COLOURS
 
     def cost(a: Claim) -> tuple:
         needed_elsewhere = 0 if a.colour == LOCOMOTIVE else max(0, a.cards - max(0, hand[a.colour] - deficits[a.colour]))
@@ -327,7 +302,7 @@ def choose_draw(obs: Observation, legal: Sequence, weights: Sequence[float], loc
     worth what an unseen card is on average (a blind locomotive always helps when anything
     does); a face-up locomotive forgoes the second draw, so that draw's value is deducted."""
     wanted = any(w > 0 for w in weights)
-    blind_value = sum(weights) / 9 + (1 / 9 if wanted else 0.0)
+    blind_value = sum(weights) / NUM_CARD_KINDS + (1 / NUM_CARD_KINDS if wanted else 0.0)
     best, best_value = None, float("-inf")
     for a in legal:
         if type(a) is DrawBlind:
@@ -379,9 +354,9 @@ class PlanCache:
             if len(new) + len(before) == len(mine) and all(t in planned or net.twin[t] in planned for t in new):
                 rest = tuple(t for t in plan.tracks if owner[t] != me and not (net.twin[t] >= 0 and owner[net.twin[t]] == me))
                 if all(claimable(obs, t) for t in rest):
-                    roots = components(obs)
+                    roots = obs.components()
                     board_tickets = obs.board.tickets
-                    done = tuple(tk for tk in tickets if roots[board_tickets[tk].a] == roots[board_tickets[tk].b])
+                    done = tuple(tk for tk in tickets if ticket_connected(board_tickets[tk], roots))
                     self.plan = Plan(rest, sum(net.trains[t] for t in rest), plan.unreachable, done)
                     self.key = key
                     return self.plan
@@ -390,23 +365,6 @@ class PlanCache:
         self.key = key
         self.replans += 1
         return self.plan
-
-
-@functools.lru_cache(maxsize=64)
-def _points_table(board: Board, ruleset: object) -> tuple[int, ...]:
-    return tuple(
-        ruleset.route_scores[t.length] + ruleset.mountain_points_per_space * t.mountain_spaces for t in board.tracks
-    )
-
-
-def route_points(obs: Observation, track: int) -> int:
-    """Points a claim of ``track`` scores at once."""
-    return _points_table(obs.board, obs.ruleset)[track]
-
-
-def points_table(obs: Observation) -> tuple[int, ...]:
-    """Per track, the points its claim scores at once."""
-    return _points_table(obs.board, obs.ruleset)
 
 
 def claims_by_track(legal: Sequence) -> dict[int, list[Claim]]:

@@ -2,7 +2,9 @@
 
 Both run inside one search, on *determinized* states (sampled by ``ttr_lab.determinize`` from
 the searching player's observation), so reading the whole state here is not peeking: every
-hidden part of it was sampled. They are built for speed, not for the last bit of judgement:
+hidden part of it was sampled. They read it through the state's named readers (``hand``,
+``held_tickets``, ``track_owners``, ``components``...), never its slots. They are built for
+speed, not for the last bit of judgement:
 
 - ``Playout.step(state)``: each simulated player follows the cheapest route for its tickets
   (computed once per search on the board at the root), claims a route of it when it can pay,
@@ -18,14 +20,11 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from strategies.planning import costs_for, network, points_table, shortest_path, track_costs
-from ttr_lab.games.ticket_to_ride.colours import GRAY, LOCOMOTIVE
-from ttr_lab.games.ticket_to_ride.actions import Claim, DrawBlind, DrawMarket, KeepTickets
-from ttr_lab.games.ticket_to_ride.game import Phase
-from ttr_lab.games.ticket_to_ride.observation import Observation
-from ttr_lab.games.ticket_to_ride.state import GameState
-
-_TURN, _SECOND, _KEEP, _SETUP = int(Phase.TURN), int(Phase.SECOND_DRAW), int(Phase.KEEP_TICKETS), int(Phase.INITIAL_TICKETS)
+from strategies.planning import costs_for, network, shortest_path, track_costs
+from ttr_lab.games.ticket_to_ride import (
+    GRAY, LOCOMOTIVE, NUM_COLOURS, Claim, DrawBlind, DrawMarket, GameState, KeepTickets, Observation, Phase,
+    ticket_connected,
+)
 
 
 class Playout:
@@ -37,7 +36,7 @@ class Playout:
     ) -> None:
         self.obs = obs
         self.net = network(obs.board)
-        self.points = points_table(obs)
+        self.points = obs.track_points
         self.tickets = obs.board.tickets
         self.eval_scale = eval_scale
         self.points_per_train = points_per_train
@@ -66,9 +65,9 @@ class Playout:
 
     def targets(self, state: GameState, player: int) -> list[int]:
         """Tracks ``player`` still wants: on its tickets' routes and unclaimed, longest first."""
-        owner = state.owner
+        owner = state.track_owners
         out = []
-        for tk in state.tickets[player]:
+        for tk in state.held_tickets(player):
             path = self.path(player, tk)
             if path:
                 for t in path:
@@ -84,22 +83,22 @@ class Playout:
         state.apply(self.choose(state, state.legal_actions()))
 
     def choose(self, state: GameState, legal: Sequence) -> object:
-        phase = state.phase
+        phase = state.phase_name
         if len(legal) == 1:
             return legal[0]
-        p = state.player
-        if phase == _KEEP or phase == _SETUP:
+        p = state.current_player
+        if phase is Phase.KEEP_TICKETS or phase is Phase.INITIAL_TICKETS:
             return self._keep(state, legal)
         targets = self.targets(state, p)
-        if phase == _TURN:
+        if phase is Phase.TURN:
             claim = self._claim(state, legal, targets)
             if claim is not None:
                 return claim
         return self._draw(state, legal, targets)
 
     def _keep(self, state: GameState, legal: Sequence) -> object:
-        p = state.player
-        offered = state.offers[p]
+        p = state.current_player
+        offered = state.offered_tickets(p)
 
         def cost(a: KeepTickets) -> tuple:
             total = 0
@@ -117,7 +116,7 @@ class Playout:
         wanted = set(targets)
         net = self.net
         best, best_key = None, None
-        trains = state.trains[state.player]
+        trains = state.trains_left(state.current_player)
         for a in claims:
             t = a.track
             twin = net.twin[t]
@@ -133,17 +132,15 @@ class Playout:
 
     def _draw(self, state: GameState, legal: Sequence, targets: list[int]) -> object:
         net = self.net
-        base = state.player * 9
-        hand = state.hands[base:base + 9]
-        need = [0] * 8
+        hand = state.hand(state.current_player)
+        need = [0] * NUM_COLOURS
         for t in targets:
             c = net.colour[t]
             if c == GRAY:
-                c = max(range(8), key=lambda k: hand[k])
+                c = max(range(NUM_COLOURS), key=lambda k: hand[k])
             need[c] += net.length[t] - net.ferry[t]
         ferries = sum(net.ferry[t] for t in targets)
-        missing = sum(max(0, need[c] - hand[c]) for c in range(8)) + ferries - hand[LOCOMOTIVE]
-        market = state.market
+        missing = sum(max(0, need[c] - hand[c]) for c in range(NUM_COLOURS)) + ferries - hand[LOCOMOTIVE]
         blind = None
         loco = None
         best, best_gap = None, 0
@@ -151,7 +148,7 @@ class Playout:
             if type(a) is DrawBlind:
                 blind = a
             elif type(a) is DrawMarket:
-                card = market[a.slot]
+                card = state.market_card(a.slot)
                 if card == LOCOMOTIVE:
                     loco = a
                 else:
@@ -172,20 +169,20 @@ class Playout:
         """Per player, the turns it may still expect: exact in the final round; before it, the
         player nearest the end places about ``train_rate`` trains a turn."""
         n = self.n
-        if state.final_turns >= 0:
+        final_turns = state.final_turns_left
+        if final_turns >= 0:
             out = [0.0] * n
-            for k in range(state.final_turns):
-                out[(state.player + k) % n] = 1.0
+            for k in range(final_turns):
+                out[(state.current_player + k) % n] = 1.0
             return out
-        rules = state.game.ruleset
-        left = max(0.0, (min(state.trains) - rules.end_trains) / self.train_rate) + 1.0
+        fewest = min(state.trains_left(p) for p in range(n))
+        left = max(0.0, (fewest - state.ruleset.end_trains) / self.train_rate) + 1.0
         return [left] * n
 
     def current_path(self, state: GameState, player: int, ticket: int) -> tuple[int, ...] | None:
         """The cheapest route for a ticket on the board as it is now (for routes cut since the root)."""
         net = self.net
-        shared = self.n >= state.game.ruleset.double_routes_min_players
-        costs = costs_for(net, state.owner, player, state.trains[player], shared)
+        costs = costs_for(net, state.track_owners, player, state.trains_left(player), state.doubles_shared)
         t = self.tickets[ticket]
         found = shortest_path(costs, net, t.a, t.b)
         return tuple(found[1]) if found else None
@@ -196,30 +193,20 @@ class Playout:
         draw (two a turn), but no more than its trains can carry (``points_per_train`` each)."""
         n = self.n
         net = self.net
-        owner = state.owner
+        owner = state.track_owners
+        shared = state.doubles_shared
         turns = self.turns_left(state)
         scores = []
         for p in range(n):
-            parent = list(range(len(net.adjacency)))
-
-            def find(x: int) -> int:
-                while parent[x] != x:
-                    parent[x] = parent[parent[x]]
-                    x = parent[x]
-                return x
-
-            for t, o in enumerate(owner):
-                if o == p:
-                    a, b = net.ends[t]
-                    parent[find(a)] = find(b)
-            hand = state.hands[p * 9:p * 9 + 9]
-            trains = state.trains[p]
-            score = float(state.points[p])
+            roots = state.components(p)
+            hand = state.hand(p)
+            trains = state.trains_left(p)
+            score = float(state.route_points(p))
             pending: list[int] = []
             needed: list[int] = []
-            for tk in state.tickets[p]:
+            for tk in state.held_tickets(p):
                 ticket = self.tickets[tk]
-                if find(ticket.a) == find(ticket.b):
+                if ticket_connected(ticket, roots):
                     score += ticket.points
                     continue
                 path = self.path(p, tk)
@@ -240,13 +227,13 @@ class Playout:
             turns_free = turns[p]
             if needed:
                 trains_needed = sum(net.trains[t] for t in needed)
-                need = [0] * 8
+                need = [0] * NUM_COLOURS
                 for t in needed:
                     c = net.colour[t]
                     if c == GRAY:
-                        c = max(range(8), key=lambda k: hand[k])
+                        c = max(range(NUM_COLOURS), key=lambda k: hand[k])
                     need[c] += net.length[t] - net.ferry[t]
-                short = sum(max(0, need[c] - hand[c]) for c in range(8)) + sum(net.ferry[t] for t in needed)
+                short = sum(max(0, need[c] - hand[c]) for c in range(NUM_COLOURS)) + sum(net.ferry[t] for t in needed)
                 missing = max(0, short - hand[LOCOMOTIVE])
                 turns_needed = len(needed) + missing / 2.0
                 if trains_needed > trains:
@@ -254,8 +241,7 @@ class Playout:
                 else:
                     chance = 1.0 / (1.0 + math.exp(-(turns[p] - turns_needed) / 1.5))
                     # Each track still to claim may be taken first by someone else; a free
-                    # parallel track makes that much less likely.
-                    shared = self.n >= state.game.ruleset.double_routes_min_players
+                    # parallel track (open to it whoever takes this one) makes that much less likely.
                     for t in needed:
                         tw = net.twin[t]
                         spare = tw >= 0 and owner[tw] < 0 and shared

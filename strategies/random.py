@@ -10,8 +10,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from ttr_lab.games.ticket_to_ride.actions import Action
-from ttr_lab.games.ticket_to_ride.observation import Observation
+from ttr_lab.games.ticket_to_ride import Action, Observation
 
 
 class Random:

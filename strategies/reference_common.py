@@ -4,8 +4,8 @@ Fernando de Mesentier Silva, Scott Lee, Julian Togelius and Andy Nealen, "AI-bas
 of Contemporary Board Games" (FDG 2017) plays Ticket to Ride with four heuristic agents:
 Destination Hungry, Route Focus, One Step Thinking and Long Route (see
 ``docs/reference-agents.md``). They share a few habits, collected here on top of the planning
-toolkit (``strategies.planning``, whose ``shortest_path``, ``plan_tickets``, ``claims_by_track``
-and ``points_table`` they use directly):
+toolkit (``strategies.planning``, whose ``shortest_path``, ``plan_tickets`` and ``claims_by_track``
+they use directly) and the rules package (``Observation.track_points``, ``components``):
 
 - ``split_draws`` / ``claims_for`` / ``payable_claims``: the legal actions sorted by kind
   (the legal list is searched for claims only when the hand can pay for a wanted track);
@@ -26,9 +26,10 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from strategies.planning import payable, Network, network, shortest_path
-from ttr_lab.games.ticket_to_ride.colours import GRAY, LOCOMOTIVE, NUM_COLOURS
-from ttr_lab.games.ticket_to_ride.actions import Action, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets
-from ttr_lab.games.ticket_to_ride.observation import Observation
+from ttr_lab.games.ticket_to_ride import (
+    GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Observation,
+    ticket_connected, twin_closes,
+)
 
 
 # --- the legal actions, by kind ----------------------------------------------------------------
@@ -219,14 +220,14 @@ class PlanMemo:
         me = obs.player
         members = self.members
         twin = network(obs.board).twin
-        closes = obs.num_players < obs.ruleset.double_routes_min_players
+        shared = obs.doubles_shared
         for t, (old, new) in enumerate(zip(before, owner)):
             if old == new:
                 continue
             if new == me:
                 if t not in members or self.joint:
                     return False
-            elif t in members or (closes and twin[t] in members):
+            elif t in members or (twin_closes(new, shared) and twin[t] in members):
                 return False
         trains = obs.trains[me]
         need = network(obs.board).trains
@@ -250,7 +251,7 @@ def ticket_trains(
     """Trains still needed to complete ``ticket`` on its own cheapest path (0 if done), or None
     if no path is left."""
     t = obs.board.tickets[ticket]
-    if roots[t.a] == roots[t.b]:
+    if ticket_connected(t, roots):
         return 0
     found = shortest_path(costs, network(obs.board), t.a, t.b)
     return None if found is None else found[0]
@@ -263,7 +264,7 @@ def route_one(
     the trains they take, or None if no path is left. ``costs`` is updated in place (the added
     tracks become free, so later tickets share them)."""
     t = obs.board.tickets[ticket]
-    if roots[t.a] == roots[t.b]:
+    if ticket_connected(t, roots):
         return [], 0
     found = shortest_path(costs, network(obs.board), t.a, t.b)
     if found is None:

@@ -35,14 +35,12 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from strategies.planning import components, network, points_table, shortest_path, track_costs
+from strategies.planning import network, shortest_path, track_costs
 from strategies.reference_common import (
     PlanMemo, colour_wish, draw_towards, fallback, keep_everything, pair_claims, payable_claims,
     plain_payment, track_colour_for,
 )
-from ttr_lab.games.ticket_to_ride.actions import Action
-from ttr_lab.games.ticket_to_ride.game import Phase
-from ttr_lab.games.ticket_to_ride.observation import Observation
+from ttr_lab.games.ticket_to_ride import Action, Observation, Phase, ticket_connected
 
 
 class RouteFocus:
@@ -59,7 +57,7 @@ class RouteFocus:
         if not memo.valid(obs):
             self._plan(obs)
         owner, me = obs.owner, obs.player
-        points_of = points_table(obs)
+        points_of = obs.track_points
         rank: dict[int, int] = {}
         weight = self.ticket_weight
         for points, path in self._paths:
@@ -77,12 +75,12 @@ class RouteFocus:
     def _plan(self, obs: Observation) -> None:
         net = network(obs.board)
         costs = track_costs(obs)
-        roots = components(obs)
+        roots = obs.components()
         paths = []
         tracks: list[int] = []
         for tk in obs.tickets:
             ticket = obs.board.tickets[tk]
-            if roots[ticket.a] == roots[ticket.b]:
+            if ticket_connected(ticket, roots):
                 continue
             found = shortest_path(costs, net, ticket.a, ticket.b)
             if found is None:

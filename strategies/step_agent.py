@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from strategies.planning import components, network, shortest_path, track_costs
+from strategies.planning import network, shortest_path, track_costs
 from strategies.reference_common import (
     PlanMemo, colour_wish, draw_towards, fallback, fewest_points_keep, keep_options, longest_target,
     pair_claims, payable_claims, plain_payment, ticket_draw, ticket_trains, track_colour_for,
 )
-from ttr_lab.games.ticket_to_ride.actions import Action, KeepTickets
-from ttr_lab.games.ticket_to_ride.game import Phase
-from ttr_lab.games.ticket_to_ride.observation import Observation
+from ttr_lab.games.ticket_to_ride import Action, KeepTickets, Observation, Phase, ticket_connected
 
 # A ticket no path can complete counts, when tickets are compared, as this many trains (more
 # than a player ever has), so an offer holding one is never "affordable".
@@ -69,12 +67,12 @@ class StepAgent:
     def _choose(self, obs: Observation) -> tuple[list[int], bool]:
         net = network(obs.board)
         costs = self.usable_costs(obs)
-        roots = components(obs)
+        roots = obs.components()
         board_tickets = obs.board.tickets
         best = None
         for tk in obs.tickets:
             t = board_tickets[tk]
-            if roots[t.a] == roots[t.b]:
+            if ticket_connected(t, roots):
                 continue
             found = shortest_path(costs, net, t.a, t.b)
             if found is None:
@@ -112,7 +110,7 @@ def ratio_keep(obs: Observation, legal: Sequence[Action], costs: Sequence[int | 
     ``UNREACHABLE_TRAINS`` trains), among keeps that fit in the player's trains; failing that,
     the keep worth fewest points."""
     options = keep_options(legal)
-    roots = components(obs)
+    roots = obs.components()
     board_tickets = obs.board.tickets
     value: dict[int, tuple[int, int]] = {}
     for tk in obs.offered:

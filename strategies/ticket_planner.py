@@ -26,13 +26,12 @@ import random
 from typing import Sequence
 
 from strategies.planning import (
-    PlanCache, best_twins, card_deficits, cards_missing, choose_draw, choose_payment, claimable, claims_by_track, components,
-    ferry_locomotives, network, payable, plan_tickets, points_table, track_costs,
+    PlanCache, best_twins, card_deficits, cards_missing, choose_draw, choose_payment, claimable, claims_by_track,
+    ferry_locomotives, network, payable, plan_tickets, track_costs,
 )
-from ttr_lab.games.ticket_to_ride.colours import GRAY, LOCOMOTIVE
-from ttr_lab.games.ticket_to_ride.actions import DRAW_TICKETS, Action, Claim
-from ttr_lab.games.ticket_to_ride.game import Phase
-from ttr_lab.games.ticket_to_ride.observation import Observation
+from ttr_lab.games.ticket_to_ride import (
+    DRAW_TICKETS, GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Claim, Observation, Phase,
+)
 
 
 class TicketPlanner:
@@ -176,8 +175,8 @@ class TicketPlanner:
         if not by_track:
             return None
         net = network(obs.board)
-        points = points_table(obs)
-        roots = components(obs)
+        points = obs.track_points
+        roots = obs.components()
         mine = {c for t, o in enumerate(obs.owner) if o == obs.player for c in net.ends[t]}
         trains = obs.trains[obs.player]
         shortest_wanted = min(self.points_min_length, trains)
@@ -216,7 +215,7 @@ class TicketPlanner:
             # Everything is affordable in principle (gray needs any colour): build the biggest pile.
             for t in targets:
                 if net.colour[t] == GRAY:
-                    c = max(range(8), key=lambda k: (hand[k], -k))
+                    c = max(range(NUM_COLOURS), key=lambda k: (hand[k], -k))
                     weights[c] = 1.0
         # A face-up locomotive is worth a turn when many cards are missing, or a ferry needs it.
         locomotive = 1.6 if missing >= self.locomotive_deficit or ferries_short else 0.3

@@ -1,5 +1,51 @@
-"""Ticket to Ride: the USA base game and its map variants (Legendary Asia)."""
+"""Ticket to Ride: the USA base game and its map variants (Legendary Asia).
 
+This package is the one import surface of the game's rules: strategies and tools import from
+here (``from ttr_lab.games.ticket_to_ride import GameState, Phase, ...``), never from the
+modules inside, so the modules may be rearranged without touching them. Each rule that a
+strategy needs too (the double-route rule, track points, connectivity) is a function here, and
+strategies call it instead of restating it.
+"""
+
+from ttr_lab.games.ticket_to_ride.colours import (
+    CARD_NAMES, COLOURS, GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS, NUM_TRACK_COLOURS, TRACK_COLOUR_NAMES,
+    card_index, track_colour_index,
+)
+from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
+from ttr_lab.games.ticket_to_ride.board import Board, Ticket, Track, available_maps, load_board
+from ttr_lab.games.ticket_to_ride.actions import (
+    DRAW_BLIND, DRAW_TICKETS, PASS, Action, ActionTable, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets,
+    Pass, TicketsKept, action_table, parse_action, parse_track,
+)
+from ttr_lab.games.ticket_to_ride.network import (
+    connected_components, doubles_shared, player_components, ticket_connected, track_open, twin_blocks, twin_closes,
+)
+from ttr_lab.games.ticket_to_ride.scoring import longest_trail, points_per_track, rank_order, track_points
+from ttr_lab.games.ticket_to_ride.game import Game, Phase, game_for
+from ttr_lab.games.ticket_to_ride.history import Event
+from ttr_lab.games.ticket_to_ride.observation import Observation
+from ttr_lab.games.ticket_to_ride.state import GameState, new_game, restore_state
+from ttr_lab.games.ticket_to_ride.determinize import determinize
+from ttr_lab.games.ticket_to_ride.result import GameResult, PlayerResult, TicketResult
 from ttr_lab.games.ticket_to_ride.definition import TicketToRide
 
 GAME = TicketToRide  # what ttr_lab.core.load_game("ticket_to_ride", map=...) builds
+
+__all__ = [
+    # colours
+    "CARD_NAMES", "COLOURS", "GRAY", "LOCOMOTIVE", "NUM_CARD_KINDS", "NUM_COLOURS", "NUM_TRACK_COLOURS",
+    "TRACK_COLOUR_NAMES", "card_index", "track_colour_index",
+    # the map and the numbers of the rules
+    "Board", "Ruleset", "Ticket", "Track", "available_maps", "load_board",
+    # actions
+    "DRAW_BLIND", "DRAW_TICKETS", "PASS", "Action", "ActionTable", "Claim", "DrawBlind", "DrawMarket",
+    "DrawTickets", "KeepTickets", "Pass", "TicketsKept", "action_table", "parse_action", "parse_track",
+    # rules strategies share with the engine
+    "connected_components", "doubles_shared", "longest_trail", "player_components", "points_per_track",
+    "rank_order", "ticket_connected", "track_open", "track_points", "twin_blocks", "twin_closes",
+    # games, states and what they show
+    "Event", "Game", "GameResult", "GameState", "Observation", "Phase", "PlayerResult", "TicketResult",
+    "determinize", "game_for", "new_game", "restore_state",
+    # the game as the platform sees it
+    "GAME", "TicketToRide",
+]

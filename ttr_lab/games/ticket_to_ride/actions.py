@@ -3,7 +3,8 @@
 The action language (one action per line, case-insensitive)::
 
     draw blind                       take the top card of the draw pile
-    draw market 2                    take face-up card in market slot 2 (slots 0..4, left to right)
+    draw market 2                    take face-up card in market slot 2 (slots 0..4, left to right,
+                                     or up to the ruleset's market_size - 1)
     tickets                          draw destination tickets
     keep 0,2                         keep offered tickets 0 and 2 (indices into the offer)
     claim Denver-Kansas City black with 3 black + 1 loco
@@ -18,7 +19,7 @@ only locomotives is written ``with 4 loco``. The payment is part of the action, 
 ``legal_actions()`` lists every distinct payment the hand allows.
 
 Every action a state offers is one shared object from the game's ``ActionTable``, built once per
-board, so generating legal actions allocates nothing but the list.
+board and market size, so generating legal actions allocates nothing but the list.
 """
 
 from __future__ import annotations
@@ -115,35 +116,19 @@ def payment_text(colour: int, cards: int, locomotives: int) -> str:
 
 
 class ActionTable:
-    """Every action of one board, built once: the legal-action generator slices these lists.
+    """Every action of one board and market size, built once: the legal-action generator slices
+    these lists.
 
-    ``claims[t][c]`` lists the claims of track ``t`` paid with colour ``c`` (the track's own
-    colour, or any colour on gray), by number of locomotives from the ferry minimum up; for a
-    coloured track the last entry pays only locomotives. ``all_locos[t]`` is that only-locomotive
-    payment (also on gray tracks).
+    ``draw_market[i]`` is ``DrawMarket(i)``, one per market slot. ``claims[t][c]`` lists the
+    claims of track ``t`` paid with colour ``c`` (the track's own colour, or any colour on gray),
+    by number of locomotives from the ferry minimum up; for a coloured track the last entry pays
+    only locomotives. ``all_locos[t]`` is that only-locomotive payment (also on gray tracks). The
+    claims depend on the board alone, so tables of one board share them.
     """
 
-    def __init__(self, board: "Board") -> None:
-        self.draw_market = tuple(DrawMarket(i) for i in range(16))
-        self.claims: list[dict[int, tuple[Claim, ...]]] = []
-        self.all_locos: list[Claim] = []
-        by_key: dict[tuple[int, int, int], Claim] = {}
-        for t in board.tracks:
-            length, ferry = t.length, t.ferry_locomotives
-            all_loco = Claim(t.id, LOCOMOTIVE, 0, length, t.label)
-            colours = range(NUM_COLOURS) if t.colour == GRAY else (t.colour,)
-            options: dict[int, tuple[Claim, ...]] = {}
-            for c in colours:
-                row = [Claim(t.id, c, length - k, k, t.label) for k in range(ferry, length)]
-                if t.colour != GRAY:
-                    row.append(all_loco)
-                options[c] = tuple(row)
-                for a in row:
-                    by_key[(a.track, a.colour, a.locomotives)] = a
-            self.claims.append(options)
-            self.all_locos.append(all_loco)
-            by_key[(t.id, LOCOMOTIVE, length)] = all_loco
-        self._claim_by_key = by_key
+    def __init__(self, board: "Board", market_size: int) -> None:
+        self.draw_market = tuple(DrawMarket(i) for i in range(market_size))
+        self.claims, self.all_locos, self._claim_by_key = _claims(board)
         self._keep: dict[tuple[int, int], tuple[KeepTickets, ...]] = {}
 
     def keep_options(self, offered: int, min_keep: int) -> tuple[KeepTickets, ...]:
@@ -167,10 +152,39 @@ class ActionTable:
         return self._claim_by_key.get((track, colour, locomotives))
 
 
+def action_table(board: "Board", market_size: int | None = None) -> ActionTable:
+    """The one ActionTable of a board and market size (the board's own ruleset's by default)."""
+    return _table(board, board.ruleset.market_size if market_size is None else market_size)
+
+
 @functools.lru_cache(maxsize=None)
-def action_table(board: "Board") -> ActionTable:
-    """The one ActionTable of a board."""
-    return ActionTable(board)
+def _table(board: "Board", market_size: int) -> ActionTable:
+    return ActionTable(board, market_size)
+
+
+@functools.lru_cache(maxsize=None)
+def _claims(board: "Board") -> tuple[list[dict[int, tuple[Claim, ...]]], list[Claim], dict[tuple[int, int, int], Claim]]:
+    """Every claim of a board: per track, its claims by payment colour; per track, the
+    only-locomotive payment; and each claim by (track, colour, locomotives)."""
+    claims: list[dict[int, tuple[Claim, ...]]] = []
+    all_locos: list[Claim] = []
+    by_key: dict[tuple[int, int, int], Claim] = {}
+    for t in board.tracks:
+        length, ferry = t.length, t.ferry_locomotives
+        all_loco = Claim(t.id, LOCOMOTIVE, 0, length, t.label)
+        colours = range(NUM_COLOURS) if t.colour == GRAY else (t.colour,)
+        options: dict[int, tuple[Claim, ...]] = {}
+        for c in colours:
+            row = [Claim(t.id, c, length - k, k, t.label) for k in range(ferry, length)]
+            if t.colour != GRAY:
+                row.append(all_loco)
+            options[c] = tuple(row)
+            for a in row:
+                by_key[(a.track, a.colour, a.locomotives)] = a
+        claims.append(options)
+        all_locos.append(all_loco)
+        by_key[(t.id, LOCOMOTIVE, length)] = all_loco
+    return claims, all_locos, by_key
 
 
 _KEEP_RE = re.compile(r"^keep\s+(none|\d+(?:\s*[,\s]\s*\d+)*)$")

@@ -49,6 +49,11 @@ class Track:
     def is_gray(self) -> bool:
         return self.colour == GRAY
 
+    @property
+    def trains(self) -> int:
+        """Trains a claim takes from the supply: one per space, plus one per mountain X."""
+        return self.length + self.mountain_spaces
+
 
 class TicketDeck(str, Enum):
     """Which ticket deck a ticket belongs to."""
@@ -119,6 +124,11 @@ class Board:
         ia = a if isinstance(a, int) else self.city(a)
         ib = b if isinstance(b, int) else self.city(b)
         return tuple(t for t in self.tracks if {t.a, t.b} == {ia, ib})
+
+    @functools.cached_property
+    def track_ends(self) -> tuple[tuple[int, int], ...]:
+        """Per track id, the ids of the two cities it joins."""
+        return tuple((t.a, t.b) for t in self.tracks)
 
     def ticket_label(self, ticket_id: int) -> str:
         return self.tickets[ticket_id].label

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "pink", "black", "white")
 NUM_COLOURS = len(COLOURS)  # 8 train colours
-LOCOMOTIVE = 8  # card index of the wild locomotive
-GRAY = 8  # track index of a gray track
-NUM_CARD_KINDS = NUM_COLOURS + 1
+LOCOMOTIVE = NUM_COLOURS  # card index of the wild locomotive, after the colours
+GRAY = NUM_COLOURS  # track index of a gray track, after the colours
+NUM_CARD_KINDS = NUM_COLOURS + 1  # card kinds: the train colours and the locomotive
+NUM_TRACK_COLOURS = NUM_COLOURS + 1  # track colours: the train colours and gray
 
 CARD_NAMES: tuple[str, ...] = COLOURS + ("locomotive",)
 TRACK_COLOUR_NAMES: tuple[str, ...] = COLOURS + ("gray",)

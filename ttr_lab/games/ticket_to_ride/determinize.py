@@ -16,14 +16,16 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.game import game_for
 from ttr_lab.games.ticket_to_ride.observation import Observation
 from ttr_lab.games.ticket_to_ride.state import GameState
+from ttr_lab.games.ticket_to_ride.board import TicketDeck
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
-_K = 9
+_K = NUM_CARD_KINDS
 
 
 def determinize(observation: Observation, rng: random.Random) -> GameState:
@@ -64,8 +66,8 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
     # an opponent holds as many as a uniformly random choice of its setup keep would give.
     rules = obs.ruleset
     seen = set(obs.tickets) | set(obs.offered) | {t for t in obs.ticket_deck_known if t >= 0} | set(obs.boxed_known)
-    regular = [t.id for t in obs.board.tickets if t.deck == "regular" and t.id not in seen]
-    longs = [t.id for t in obs.board.tickets if t.deck == "long" and t.id not in seen] if rules.initial_long_tickets else []
+    regular = [t.id for t in obs.board.tickets if t.deck is TicketDeck.REGULAR and t.id not in seen]
+    longs = [t.id for t in obs.board.tickets if t.deck is TicketDeck.LONG and t.id not in seen] if rules.initial_long_tickets else []
     rng.shuffle(regular)
     rng.shuffle(longs)
     kept_at_setup = _setup_keeps(obs)
@@ -106,33 +108,32 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
     if regular and rules.initial_rejects != "box":
         raise ValueError(f"observation is inconsistent: {len(regular)} tickets unaccounted for")
 
-    s = object.__new__(GameState)
-    s.game = game
-    s.phase = int(obs.phase)
-    s.player = obs.current_player
-    s.hands = hands
-    s.known = [c for k in obs.known_cards for c in k]
-    s.pile = pool
-    s.discard = list(obs.discard)
-    s.market = list(obs.market)
-    s.owner = list(obs.owner)
-    s.open_groups = game.open_groups(s.owner)
-    s.trains = list(obs.trains)
-    s.points = list(obs.route_points)
-    s.tickets = tickets
-    s.offers = offers
-    s.ticket_deck = deck
-    s.returned_by = tuple(me if t >= 0 else -1 for t in obs.ticket_deck_known)
-    s.boxed = boxed
-    s.boxed_by = (me,) * len(obs.boxed_known) + (-1,) * (len(boxed) - len(obs.boxed_known))
-    s.rng = rng.getrandbits(64)  # future shuffles are unknown too
-    s.final_turns = obs.final_turns_left
-    s.passes = obs.passes_in_a_row
-    s.turns = obs.turns
-    s.stalled = False
-    s.log = obs.log
-    s.log_len = obs.history_length
-    return s
+    return GameState(
+        game,
+        phase=int(obs.phase),
+        player=obs.current_player,
+        hands=hands,
+        known=[c for k in obs.known_cards for c in k],
+        pile=pool,
+        discard=list(obs.discard),
+        market=list(obs.market),
+        owner=list(obs.owner),
+        trains=list(obs.trains),
+        points=list(obs.route_points),
+        tickets=tickets,
+        offers=offers,
+        ticket_deck=deck,
+        returned_by=tuple(me if t >= 0 else -1 for t in obs.ticket_deck_known),
+        boxed=boxed,
+        boxed_by=(me,) * len(obs.boxed_known) + (-1,) * (len(boxed) - len(obs.boxed_known)),
+        rng=rng.getrandbits(64),  # future shuffles are unknown too
+        final_turns=obs.final_turns_left,
+        passes=obs.passes_in_a_row,
+        turns=obs.turns,
+        stalled=False,
+        log=obs.log,
+        log_len=obs.history_length,
+    )
 
 
 def _setup_keeps(obs: Observation) -> dict[int, int]:

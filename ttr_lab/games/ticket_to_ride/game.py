@@ -10,10 +10,12 @@ import functools
 from enum import IntEnum
 
 from ttr_lab.games.ticket_to_ride.board import Board
-from ttr_lab.games.ticket_to_ride.colours import LOCOMOTIVE, NUM_COLOURS
+from ttr_lab.games.ticket_to_ride.colours import LOCOMOTIVE, NUM_COLOURS, NUM_TRACK_COLOURS
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride.actions import ActionTable, action_table
+from ttr_lab.games.ticket_to_ride.network import doubles_shared, twin_blocks, twin_closes
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
+from ttr_lab.games.ticket_to_ride.scoring import points_per_track
 
 
 class Phase(IntEnum):
@@ -31,7 +33,7 @@ class Game:
 
     __slots__ = (
         "board", "ruleset", "num_players", "actions", "track_length", "track_colour",
-        "track_ferry", "track_trains", "track_points", "track_twin", "doubles_shared",
+        "track_ferry", "track_trains", "track_points", "track_twin", "doubles_shared", "twin_blocks_for",
         "deck", "all_tracks", "twin_or_self", "groups", "track_group", "initial_groups", "colour_groups",
     )
 
@@ -47,19 +49,21 @@ class Game:
         self.board = board
         self.ruleset = ruleset
         self.num_players = num_players
-        self.actions: ActionTable = action_table(board)
+        self.actions: ActionTable = action_table(board, ruleset.market_size)
         tracks = board.tracks
-        mountain_points = ruleset.mountain_points_per_space
         self.track_length = tuple(t.length for t in tracks)
         self.track_colour = tuple(t.colour for t in tracks)
         self.track_ferry = tuple(t.ferry_locomotives for t in tracks)
-        # Trains a claim takes from the supply: one per space, plus one per mountain X.
-        self.track_trains = tuple(t.length + t.mountain_spaces for t in tracks)
-        self.track_points = tuple(
-            ruleset.score_for_length(t.length) + mountain_points * t.mountain_spaces for t in tracks
-        )
+        self.track_trains = tuple(t.trains for t in tracks)
+        self.track_points = points_per_track(board, ruleset)
         self.track_twin = tuple(t.twin for t in tracks)
-        self.doubles_shared = num_players >= ruleset.double_routes_min_players
+        self.doubles_shared = doubles_shared(num_players, ruleset)
+        # ``twin_blocks`` tabulated for the legal-claim generator: ``twin_blocks_for[player]
+        # [owner]``, the last entry standing for owner -1 (nobody), so the lookup needs no branch.
+        self.twin_blocks_for = tuple(
+            tuple(twin_blocks(owner, player, self.doubles_shared) for owner in (*range(num_players), -1))
+            for player in range(num_players)
+        )
         # The train deck in colour order, before shuffling.
         deck: list[int] = []
         for c in range(NUM_COLOURS):
@@ -78,11 +82,11 @@ class Game:
         self.track_group = tuple(
             index[(t.colour, t.length, t.ferry_locomotives, self.track_trains[t.id])] for t in tracks
         )
-        # Per track colour (8 = gray), its groups by length, so the generator stops at the first
+        # Per track colour (GRAY included), its groups by length, so the generator stops at the first
         # group longer than the hand could pay for.
         self.colour_groups = tuple(
             tuple((length, ferry, need, gi) for gi, (c, length, ferry, need) in enumerate(keys) if c == colour)
-            for colour in range(9)
+            for colour in range(NUM_TRACK_COLOURS)
         )
         self.initial_groups = tuple(
             tuple(t.id for t in tracks if self.track_group[t.id] == g) for g in range(len(keys))
@@ -93,9 +97,8 @@ class Game:
 
     def open_groups(self, owner: list[int]) -> list[tuple[int, ...]]:
         """The still-claimable tracks of each payment group, given who owns which track."""
-        closed = set()
-        if not self.doubles_shared:
-            closed = {self.track_twin[t] for t, p in enumerate(owner) if p >= 0}
+        shared = self.doubles_shared
+        closed = {self.track_twin[t] for t, p in enumerate(owner) if p >= 0 and twin_closes(p, shared)}
         return [tuple(t for t in group if owner[t] < 0 and t not in closed) for group in self.initial_groups]
 
     @property

@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ttr_lab.games.ticket_to_ride.board import Board
-from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES
+from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.game import Phase
 from ttr_lab.games.ticket_to_ride.history import Event, unroll
+from ttr_lab.games.ticket_to_ride.network import doubles_shared, player_components, track_open
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
+from ttr_lab.games.ticket_to_ride.scoring import points_per_track
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.state import GameState
@@ -34,7 +36,7 @@ class Observation(NamedTuple):
     num_players: int
     current_player: int
     phase: Phase
-    hand: tuple[int, ...]  # own cards, count per colour index (8 = locomotive)
+    hand: tuple[int, ...]  # own cards, count per card kind (colours, then LOCOMOTIVE)
     tickets: tuple[int, ...]  # own ticket ids
     offered: tuple[int, ...]  # tickets on offer to this player (while choosing)
     market: tuple[int, ...]  # face-up cards, slot order
@@ -64,6 +66,28 @@ class Observation(NamedTuple):
 
     def my_tracks(self) -> list[int]:
         return [t for t, o in enumerate(self.owner) if o == self.player]
+
+    @property
+    def doubles_shared(self) -> bool:
+        """Whether both tracks of a double route may be claimed at this player count."""
+        return doubles_shared(self.num_players, self.ruleset)
+
+    @property
+    def track_points(self) -> tuple[int, ...]:
+        """Per track id, the points its claim scores at once under this game's ruleset."""
+        return points_per_track(self.board, self.ruleset)
+
+    def track_open(self, track: int, player: int | None = None) -> bool:
+        """Whether ``player`` (the viewer by default) may claim ``track`` as far as ownership
+        goes: unclaimed, and not closed to it by the double-route rule. Cards and trains are not
+        considered."""
+        p = self.player if player is None else player
+        return track_open(self.owner, track, self.board.tracks[track].twin, p, self.doubles_shared)
+
+    def components(self, player: int | None = None) -> list[int]:
+        """Per city, the label of its piece of ``player``'s network (the viewer's by default);
+        see ``network.player_components`` and ``network.ticket_connected``."""
+        return player_components(self.board, self.owner, self.player if player is None else player)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable form (history as text)."""
@@ -103,16 +127,17 @@ def observe(state: "GameState", player: int) -> Observation:
         raise ValueError(f"no player {player} in a {n}-player game")
     hands = state.hands
     known = state.known
-    base = player * 9
-    ends = range(9, 9 * n + 1, 9)
+    k = NUM_CARD_KINDS
+    base = player * k
+    ends = range(k, k * n + 1, k)
     return Observation(
         game.board, game.ruleset, player, n, state.player, _PHASES[state.phase],
-        tuple(hands[base:base + 9]), state.tickets[player], state.offers[player],
+        tuple(hands[base:base + k]), state.tickets[player], state.offers[player],
         tuple(state.market), tuple(state.discard), len(state.pile), len(state.ticket_deck),
         tuple(state.owner), tuple(state.trains), tuple(state.points),
-        tuple([sum(hands[e - 9:e]) for e in ends]),
+        tuple([sum(hands[e - k:e]) for e in ends]),
         tuple([len(t) for t in state.tickets]),
-        tuple([tuple(known[e - 9:e]) for e in ends]),
+        tuple([tuple(known[e - k:e]) for e in ends]),
         tuple([len(o) for o in state.offers]),
         tuple([t if r == player else -1 for t, r in zip(state.ticket_deck, state.returned_by)]),
         state.passes, tuple([t for t, r in zip(state.boxed, state.boxed_by) if r == player]),

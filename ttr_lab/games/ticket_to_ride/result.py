@@ -6,8 +6,10 @@ from collections import Counter
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
+from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.ruleset import TieBreak
-from ttr_lab.games.ticket_to_ride.scoring import connected_components, longest_trail, rank_order
+from ttr_lab.games.ticket_to_ride.network import player_components, ticket_connected
+from ttr_lab.games.ticket_to_ride.scoring import longest_trail, rank_order
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.state import GameState
@@ -85,10 +87,10 @@ def score_game(state: "GameState") -> GameResult:
         mine = [board.tracks[t] for t in player_tracks(state, p)]
         routes.append(sum(game.track_points[t.id] for t in mine))
         trails.append(longest_trail([(t.a, t.b, t.length) for t in mine]))
-        roots = connected_components(len(board.cities), [(t.a, t.b) for t in mine])
+        roots = player_components(board, state.owner, p)
         ticket_rows.append(tuple(
             TicketResult(tid, board.tickets[tid].label, board.tickets[tid].points,
-                         roots[board.tickets[tid].a] == roots[board.tickets[tid].b])
+                         ticket_connected(board.tickets[tid], roots))
             for tid in state.tickets[p]
         ))
         touched = {c for t in mine for c in (t.a, t.b)}
@@ -115,7 +117,7 @@ def score_game(state: "GameState") -> GameResult:
             player=p, route_points=routes[p], tickets=ticket_rows[p], ticket_points=ticket_points[p],
             tickets_completed=completed[p], tickets_failed=len(ticket_rows[p]) - completed[p],
             longest_trail=trails[p], longest_bonus=bonus[p], total=totals[p], rank=ranks[p],
-            trains_left=state.trains[p], cards_left=sum(state.hands[p * 9:(p + 1) * 9]),
+            trains_left=state.trains[p], cards_left=sum(state.hands[p * NUM_CARD_KINDS:(p + 1) * NUM_CARD_KINDS]),
             largest_network=networks[p] if rules.explorer_bonus else None,
             explorer_bonus=explorer[p] if rules.explorer_bonus else None,
             mountain_routes=mountains[p] if has_mountains else None,

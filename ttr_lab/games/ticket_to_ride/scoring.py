@@ -1,25 +1,33 @@
-"""Pure scoring functions over a player's tracks: ticket connection and the longest trail."""
+"""Pure scoring functions: the points of a track, the longest trail, ranks.
+
+(Ticket connection is ``network.player_components``; ``connected_components`` is imported here
+too, where the scoring has always offered it.)
+"""
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+import functools
+from typing import TYPE_CHECKING, Sequence
+
+from ttr_lab.games.ticket_to_ride.network import connected_components
+
+if TYPE_CHECKING:
+    from ttr_lab.games.ticket_to_ride.board import Board, Track
+    from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
+
+__all__ = ["connected_components", "longest_trail", "points_per_track", "rank_order", "track_points"]
 
 
-def connected_components(num_cities: int, edges: Iterable[tuple[int, int]]) -> list[int]:
-    """Union-find over ``edges``; returns each city's component root."""
-    parent = list(range(num_cities))
+def track_points(track: "Track", ruleset: "Ruleset") -> int:
+    """Points a claim of ``track`` scores at once: the route table by length, plus the ruleset's
+    points for each mountain (X) space."""
+    return ruleset.score_for_length(track.length) + ruleset.mountain_points_per_space * track.mountain_spaces
 
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
 
-    for a, b in edges:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
-    return [find(x) for x in range(num_cities)]
+@functools.lru_cache(maxsize=64)
+def points_per_track(board: "Board", ruleset: "Ruleset") -> tuple[int, ...]:
+    """``track_points`` of every track of ``board``, by track id."""
+    return tuple(track_points(t, ruleset) for t in board.tracks)
 
 
 def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES
+from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, NUM_CARD_KINDS
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.board import Board
@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 def snapshot(state: "GameState") -> dict[str, Any]:
     n = state.game.num_players
+    k = NUM_CARD_KINDS
     names = CARD_NAMES
     discard = []
     for c, count in enumerate(state.discard):
@@ -23,8 +24,8 @@ def snapshot(state: "GameState") -> dict[str, Any]:
         "num_players": n,
         "current_player": state.player,
         "phase": state.phase_name.name.lower(),
-        "hands": [{names[c]: state.hands[p * 9 + c] for c in range(9)} for p in range(n)],
-        "known_cards": [{names[c]: state.known[p * 9 + c] for c in range(9)} for p in range(n)],
+        "hands": [{names[c]: state.hands[p * k + c] for c in range(k)} for p in range(n)],
+        "known_cards": [{names[c]: state.known[p * k + c] for c in range(k)} for p in range(n)],
         "market": [names[c] for c in state.market],
         "draw_pile": [names[c] for c in reversed(state.pile)],  # top first
         "discard": discard,  # a multiset: listed in colour order
@@ -62,46 +63,49 @@ def restore(board: "Board", snap: dict[str, Any], ruleset: "Ruleset | None" = No
     n = game.num_players
 
     def counts(named: dict[str, int]) -> list[int]:
-        out = [0] * 9
+        out = [0] * NUM_CARD_KINDS
         for name, count in named.items():
             out[card_index(name)] += int(count)
         return out
 
-    s = object.__new__(GameState)
-    s.game = game
-    s.phase = int(Phase[str(snap["phase"]).upper()])
-    s.player = int(snap["current_player"])
-    s.hands = [c for p in range(n) for c in counts(snap["hands"][p])]
+    phase = int(Phase[str(snap["phase"]).upper()])
+    hands = [c for p in range(n) for c in counts(snap["hands"][p])]
     known = snap.get("known_cards") or [{}] * n
-    s.known = [min(k, h) for k, h in zip((c for p in range(n) for c in counts(known[p])), s.hands)]
-    s.pile = [card_index(c) for c in reversed(snap["draw_pile"])]
-    s.discard = [0] * 9
+    discard = [0] * NUM_CARD_KINDS
     for c in snap["discard"]:
-        s.discard[card_index(c)] += 1
-    s.market = [card_index(c) for c in snap["market"]]
-    s.owner = [-1] * len(board.tracks)
+        discard[card_index(c)] += 1
+    owner = [-1] * len(board.tracks)
     for t, p in snap["claimed"].items():
-        s.owner[int(t)] = int(p)
-    s.open_groups = game.open_groups(s.owner)
-    s.trains = [int(x) for x in snap["trains"]]
-    s.points = [int(x) for x in snap["route_points"]]
-    s.tickets = [tuple(int(t) for t in held) for held in snap["tickets_held"]]
-    s.offers = [tuple(int(t) for t in o) for o in snap["offered_tickets"]]
-    s.ticket_deck = tuple(int(t) for t in snap["ticket_deck"])
-    s.returned_by = tuple(int(r) for r in snap.get("ticket_deck_returned_by") or [-1] * len(s.ticket_deck))
-    if len(s.returned_by) != len(s.ticket_deck):
+        owner[int(t)] = int(p)
+    ticket_deck = tuple(int(t) for t in snap["ticket_deck"])
+    returned_by = tuple(int(r) for r in snap.get("ticket_deck_returned_by") or [-1] * len(ticket_deck))
+    if len(returned_by) != len(ticket_deck):
         raise ValueError("snapshot's ticket_deck_returned_by must have one entry per ticket in the deck")
-    s.boxed = tuple(int(t) for t in snap.get("boxed_tickets") or ())
-    s.boxed_by = tuple(int(r) for r in snap.get("boxed_by") or [-1] * len(s.boxed))
-    s.rng = int(snap.get("rng_state", 0))
-    s.final_turns = int(snap.get("final_turns_left", 0 if snap.get("final_round") else -1))
-    s.passes = int(snap.get("passes_in_a_row", 0))
-    s.turns = int(snap.get("turns", 0))
-    s.stalled = bool(snap.get("stalled", False))
-    s.log = None
-    s.log_len = 0
-    if snap.get("terminal"):
-        s.phase = int(Phase.OVER)
+    boxed = tuple(int(t) for t in snap.get("boxed_tickets") or ())
+    s = GameState(
+        game,
+        phase=int(Phase.OVER) if snap.get("terminal") else phase,
+        player=int(snap["current_player"]),
+        hands=hands,
+        known=[min(k, h) for k, h in zip((c for p in range(n) for c in counts(known[p])), hands)],
+        pile=[card_index(c) for c in reversed(snap["draw_pile"])],
+        discard=discard,
+        market=[card_index(c) for c in snap["market"]],
+        owner=owner,
+        trains=[int(x) for x in snap["trains"]],
+        points=[int(x) for x in snap["route_points"]],
+        tickets=[tuple(int(t) for t in held) for held in snap["tickets_held"]],
+        offers=[tuple(int(t) for t in o) for o in snap["offered_tickets"]],
+        ticket_deck=ticket_deck,
+        returned_by=returned_by,
+        boxed=boxed,
+        boxed_by=tuple(int(r) for r in snap.get("boxed_by") or [-1] * len(boxed)),
+        rng=int(snap.get("rng_state", 0)),
+        final_turns=int(snap.get("final_turns_left", 0 if snap.get("final_round") else -1)),
+        passes=int(snap.get("passes_in_a_row", 0)),
+        turns=int(snap.get("turns", 0)),
+        stalled=bool(snap.get("stalled", False)),
+    )
     cards = sum(s.hands) + len(s.pile) + sum(s.discard) + len(s.market)
     if cards != len(game.deck):
         raise ValueError(f"snapshot holds {cards} train cards, the game has {len(game.deck)}")

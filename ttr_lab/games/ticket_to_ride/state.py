@@ -1,18 +1,20 @@
 """``GameState``: the whole game as plain integers, and the hot path (legal actions, apply, clone).
 
 Everything a search runs millions of times lives here and only here, over compact state:
-hands are one flat list of counts (``hands[p * 9 + colour]``), the draw pile a list of colour
-ints (top = end), the discard pile nine counts, track ownership a list of player ids, the
+hands are one flat list of counts (``hands[p * NUM_CARD_KINDS + kind]``), the draw pile a list
+of card kinds (top = end), the discard pile a count per kind, track ownership a list of seats, the
 ticket deck and each player's tickets tuples (shared between clones until changed), the public
 history an immutable linked list (shared by every clone). The slower, friendlier views
-(``observation``, ``snapshot``, ``result``, ``history``) come from ``StateViews`` in views.py.
+(``observation``, ``snapshot``, ``result``, ``history``) and the named readers strategies use
+instead of these slots (``hand``, ``held_tickets``, ``track_owners``...) come from ``StateViews``
+in views.py. The module is long because the hot path is kept in one class on purpose.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, GRAY, LOCOMOTIVE
+from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS
 from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.core.rng import derive_seed, shuffle
 from ttr_lab.games.ticket_to_ride.actions import (
@@ -20,14 +22,17 @@ from ttr_lab.games.ticket_to_ride.actions import (
     KeepTickets, Pass, TicketsKept,
 )
 from ttr_lab.games.ticket_to_ride.game import Game, Phase, game_for
+from ttr_lab.games.ticket_to_ride.network import twin_blocks, twin_closes
 from ttr_lab.games.ticket_to_ride.views import StateViews
+from ttr_lab.games.ticket_to_ride.board import TicketDeck
+from ttr_lab.games.ticket_to_ride.ruleset import Rejects
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.board import Board
     from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 _SETUP, _TURN, _SECOND, _KEEP, _OVER = (int(p) for p in Phase)
-_K = 9  # card kinds per hand: 8 colours + locomotive
+_K = NUM_CARD_KINDS  # the stride of a hand in the flat ``hands`` list
 _NO_CARD = -1
 
 
@@ -43,85 +48,90 @@ class GameState(StateViews):
 
     # -- construction ----------------------------------------------------------------------
 
+    def __init__(
+        self, game: Game, phase: int, player: int, hands: list[int], known: list[int], pile: list[int],
+        discard: list[int], market: list[int], owner: list[int], trains: list[int], points: list[int],
+        tickets: list[tuple[int, ...]], offers: list[tuple[int, ...]], ticket_deck: tuple[int, ...],
+        returned_by: tuple[int, ...], boxed: tuple[int, ...], boxed_by: tuple[int, ...], rng: int,
+        final_turns: int = -1, passes: int = 0, turns: int = 0, stalled: bool = False, log: Any = None,
+        log_len: int = 0, open_groups: list[tuple[int, ...]] | None = None,
+    ) -> None:
+        """The one place a state is assembled: ``new``, ``clone``, ``restore_state`` and
+        ``determinize`` all come through here, so a new slot is added here once. To start or
+        rebuild a game use those, not this. ``open_groups`` is derived from ``owner`` unless given."""
+        self.game = game
+        self.phase = phase
+        self.player = player
+        self.hands = hands
+        self.known = known
+        self.pile = pile
+        self.discard = discard
+        self.market = market
+        self.owner = owner
+        self.open_groups = game.open_groups(owner) if open_groups is None else open_groups
+        self.trains = trains
+        self.points = points
+        self.tickets = tickets
+        self.offers = offers
+        self.ticket_deck = ticket_deck
+        self.returned_by = returned_by
+        self.boxed = boxed
+        self.boxed_by = boxed_by
+        self.rng = rng
+        self.final_turns = final_turns
+        self.passes = passes
+        self.turns = turns
+        self.stalled = stalled
+        self.log = log
+        self.log_len = log_len
+
     @classmethod
     def new(cls, game: Game, seed: int) -> "GameState":
         """Shuffle, deal cards and market, deal the initial tickets (each player then chooses)."""
         rules, n = game.ruleset, game.num_players
-        s = object.__new__(cls)
-        s.game = game
-        s.rng = derive_seed(seed, 0x7772)
         pile = list(game.deck)
-        s.rng = shuffle(pile, s.rng)
-        s.pile = pile
-        s.discard = [0] * _K
-        s.hands = [0] * (n * _K)
-        s.known = [0] * (n * _K)  # cards each player is publicly known to hold
+        rng = shuffle(pile, derive_seed(seed, 0x7772))
+        hands = [0] * (n * _K)
         for p in range(n):
             for _ in range(rules.initial_hand):
-                s.hands[p * _K + pile.pop()] += 1
-        s.market = []
-        s.owner = [-1] * len(game.track_length)
-        s.open_groups = list(game.initial_groups)  # open tracks, by payment group
-        s.trains = [rules.trains_per_player] * n
-        s.points = [0] * n
-        s.tickets = [()] * n
-        deck = [t.id for t in game.board.tickets if t.deck == "regular"]
-        s.rng = shuffle(deck, s.rng)
+                hands[p * _K + pile.pop()] += 1
+        deck = [t.id for t in game.board.tickets if t.deck is TicketDeck.REGULAR]
+        rng = shuffle(deck, rng)
         deal = rules.initial_tickets
         longs: list[int] = []
         if rules.initial_long_tickets:  # e.g. Legendary Asia: a long ticket first in each offer
-            longs = [t.id for t in game.board.tickets if t.deck == "long"]
-            s.rng = shuffle(longs, s.rng)
+            longs = [t.id for t in game.board.tickets if t.deck is TicketDeck.LONG]
+            rng = shuffle(longs, rng)
         k = rules.initial_long_tickets
-        s.offers = [tuple(longs[p * k:(p + 1) * k] + deck[p * deal:(p + 1) * deal]) for p in range(n)]
-        s.ticket_deck = tuple(deck[n * deal:])
-        # Per deck position, the seat that put that ticket back (-1: never seen): a player knows
-        # where the tickets it returned lie, since the deck is drawn from the top only.
-        s.returned_by = (-1,) * len(s.ticket_deck)
-        # Tickets out of the game (long tickets nobody was dealt; rejected ones when the ruleset
-        # sends them to the box), and who put each there (-1: nobody saw it).
-        s.boxed = tuple(longs[n * k:])
-        s.boxed_by = (-1,) * len(s.boxed)
-        s.final_turns = -1
-        s.passes = 0
-        s.turns = 0
-        s.stalled = False
-        s.log = None
-        s.log_len = 0
-        s.player = 0
-        s.phase = _SETUP
+        ticket_deck = tuple(deck[n * deal:])
+        # Tickets out of the game: long tickets nobody was dealt (and, when the ruleset sends
+        # them to the box, the ones rejected at setup).
+        boxed = tuple(longs[n * k:])
+        s = cls(
+            game, _SETUP, 0, hands=hands,
+            known=[0] * (n * _K),  # cards each player is publicly known to hold
+            pile=pile, discard=[0] * _K, market=[], owner=[-1] * len(game.track_length),
+            trains=[rules.trains_per_player] * n, points=[0] * n, tickets=[()] * n,
+            offers=[tuple(longs[p * k:(p + 1) * k] + deck[p * deal:(p + 1) * deal]) for p in range(n)],
+            ticket_deck=ticket_deck,
+            # Per deck position, the seat that put that ticket back (-1: never seen): a player
+            # knows where the tickets it returned lie, since the deck is drawn from the top only.
+            returned_by=(-1,) * len(ticket_deck),
+            boxed=boxed, boxed_by=(-1,) * len(boxed),  # who put each boxed ticket there (-1: nobody saw it)
+            rng=rng, open_groups=list(game.initial_groups),  # open tracks, by payment group
+        )
         s._refill_market()
         return s
 
     def clone(self) -> "GameState":
         """An independent copy (tuples and the history are shared: they are never mutated)."""
-        c = object.__new__(GameState)
-        c.game = self.game
-        c.phase = self.phase
-        c.player = self.player
-        c.hands = self.hands[:]
-        c.known = self.known[:]
-        c.pile = self.pile[:]
-        c.discard = self.discard[:]
-        c.market = self.market[:]
-        c.owner = self.owner[:]
-        c.open_groups = self.open_groups[:]
-        c.trains = self.trains[:]
-        c.points = self.points[:]
-        c.tickets = self.tickets[:]
-        c.offers = self.offers[:]
-        c.ticket_deck = self.ticket_deck
-        c.returned_by = self.returned_by
-        c.boxed = self.boxed
-        c.boxed_by = self.boxed_by
-        c.rng = self.rng
-        c.final_turns = self.final_turns
-        c.passes = self.passes
-        c.turns = self.turns
-        c.stalled = self.stalled
-        c.log = self.log
-        c.log_len = self.log_len
-        return c
+        return GameState(
+            self.game, self.phase, self.player, self.hands[:], self.known[:], self.pile[:],
+            self.discard[:], self.market[:], self.owner[:], self.trains[:], self.points[:],
+            self.tickets[:], self.offers[:], self.ticket_deck, self.returned_by, self.boxed,
+            self.boxed_by, self.rng, self.final_turns, self.passes, self.turns, self.stalled,
+            self.log, self.log_len, self.open_groups[:],
+        )
 
     __copy__ = clone
 
@@ -167,10 +177,10 @@ class GameState(StateViews):
         claims = g.actions.claims
         owner = self.owner
         twins = g.twin_or_self
-        shared = g.doubles_shared
+        blocked = g.twin_blocks_for[p]  # tracks closed for everyone are not in open_groups at all
         groups = self.open_groups
         colour_groups = g.colour_groups
-        for colour in range(8):
+        for colour in range(NUM_COLOURS):
             have = hand[colour]
             available = have + locos
             if not available:
@@ -189,10 +199,10 @@ class GameState(StateViews):
                 lo = kmin - ferry
                 hi = (length if locos > length else locos) - ferry + 1
                 for t in group:
-                    if shared and owner[twins[t]] == p:
+                    if blocked[owner[twins[t]]]:
                         continue
                     out.extend(claims[t][colour][lo:hi])
-        held = [c for c in range(8) if hand[c]]
+        held = [c for c in range(NUM_COLOURS) if hand[c]]
         most = max(hand[c] for c in held) + locos if held else locos
         all_locos = g.actions.all_locos
         for length, ferry, need, gi in colour_groups[GRAY]:
@@ -213,7 +223,7 @@ class GameState(StateViews):
             if not spans and not only_locos:
                 continue
             for t in group:
-                if shared and owner[twins[t]] == p:
+                if blocked[owner[twins[t]]]:
                     continue
                 row = claims[t]
                 for c, lo, hi in spans:
@@ -261,11 +271,10 @@ class GameState(StateViews):
         if owner[t] >= 0:
             self._refuse(a, f"the track is already claimed by player {owner[t]}")
         twin = g.track_twin[t]
-        if twin >= 0 and owner[twin] >= 0:
-            if not g.doubles_shared:
+        if twin >= 0 and twin_blocks(owner[twin], p, g.doubles_shared):
+            if twin_closes(owner[twin], g.doubles_shared):
                 self._refuse(a, f"with {g.num_players} players only one track of a double route may be claimed")
-            if owner[twin] == p:
-                self._refuse(a, "a player may not claim both tracks of a double route")
+            self._refuse(a, "a player may not claim both tracks of a double route")
         length = g.track_length[t]
         if cards + locos != length or cards < 0 or locos < 0:
             self._refuse(a, f"the track needs {length} cards, the payment is {cards} + {locos} locomotives")
@@ -273,8 +282,8 @@ class GameState(StateViews):
         if cards == 0:
             if colour != LOCOMOTIVE:
                 self._refuse(a, "a payment of only locomotives is written with colour LOCOMOTIVE")
-        elif colour == LOCOMOTIVE or not 0 <= colour < 8 or (track_colour != GRAY and colour != track_colour):
-            self._refuse(a, f"a {CARD_NAMES[track_colour] if track_colour != GRAY else 'gray'} track cannot be paid with {CARD_NAMES[colour] if 0 <= colour < 9 else colour}")
+        elif colour == LOCOMOTIVE or not 0 <= colour < NUM_COLOURS or (track_colour != GRAY and colour != track_colour):
+            self._refuse(a, f"a {CARD_NAMES[track_colour] if track_colour != GRAY else 'gray'} track cannot be paid with {CARD_NAMES[colour] if 0 <= colour < NUM_CARD_KINDS else colour}")
         if locos < g.track_ferry[t]:
             self._refuse(a, f"this ferry needs at least {g.track_ferry[t]} locomotive(s)")
         if cards and hands[base + colour] < cards:
@@ -304,7 +313,7 @@ class GameState(StateViews):
         groups = self.open_groups
         gi = g.track_group[t]
         groups[gi] = tuple(x for x in groups[gi] if x != t)
-        if twin >= 0 and not g.doubles_shared:  # the twin closes for everyone
+        if twin >= 0 and twin_closes(p, g.doubles_shared):
             gi = g.track_group[twin]
             groups[gi] = tuple(x for x in groups[gi] if x != twin)
         self._log(a)
@@ -377,7 +386,7 @@ class GameState(StateViews):
         self.tickets[p] = self.tickets[p] + kept
         self.offers = self.offers[:]
         self.offers[p] = ()
-        if self.phase == _SETUP and rules.initial_rejects == "box":
+        if self.phase == _SETUP and rules.initial_rejects is Rejects.BOX:
             self.boxed = self.boxed + returned
             self.boxed_by = self.boxed_by + (p,) * len(returned)
         else:

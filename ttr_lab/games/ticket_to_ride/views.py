@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.games.ticket_to_ride.actions import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Pass
+from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.game import Phase
 from ttr_lab.games.ticket_to_ride.history import Event, unroll
+from ttr_lab.games.ticket_to_ride.network import player_components
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.board import Board
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
     from ttr_lab.core.outcome import Outcome
 
+_PHASES = tuple(Phase)
 _PHASE_REASONS = {
     Phase.OVER: "the game is over",
     Phase.INITIAL_TICKETS: "the player must first choose which initial tickets to keep",
@@ -49,7 +52,8 @@ class StateViews:
 
     @property
     def phase_name(self) -> Phase:
-        return Phase(self.phase)
+        """The current ``Phase``."""
+        return _PHASES[self.phase]
 
     @property
     def final_round(self) -> bool:
@@ -59,6 +63,57 @@ class StateViews:
     def open(self) -> tuple[int, ...]:
         """Tracks still claimable by someone (not claimed, not closed), in id order."""
         return tuple(sorted(t for group in self.open_groups for t in group))
+
+    # -- reading a position ----------------------------------------------------------------------
+    # What a search over full (e.g. determinized) states asks of one, so strategies never read
+    # the encoding of the slots. Cheap: no copies beyond what each says.
+
+    @property
+    def doubles_shared(self) -> bool:
+        """Whether both tracks of a double route may be claimed at this player count."""
+        return self.game.doubles_shared
+
+    @property
+    def final_turns_left(self) -> int:
+        """Turns left in the final round, the current one included; -1 before it starts."""
+        return self.final_turns
+
+    def hand(self, player: int) -> list[int]:
+        """``player``'s cards: a count per card kind (a new list)."""
+        base = player * NUM_CARD_KINDS
+        return self.hands[base:base + NUM_CARD_KINDS]
+
+    def held_tickets(self, player: int) -> tuple[int, ...]:
+        """The ids of the tickets ``player`` holds."""
+        return self.tickets[player]
+
+    def offered_tickets(self, player: int) -> tuple[int, ...]:
+        """The ids of the tickets ``player`` is choosing among (empty when not choosing)."""
+        return self.offers[player]
+
+    def trains_left(self, player: int) -> int:
+        return self.trains[player]
+
+    def route_points(self, player: int) -> int:
+        """Points ``player`` has scored with its claims so far."""
+        return self.points[player]
+
+    def track_owner(self, track: int) -> int:
+        """The seat holding ``track``, or -1."""
+        return self.owner[track]
+
+    @property
+    def track_owners(self) -> tuple[int, ...]:
+        """Per track id, the seat holding it or -1 (a copy)."""
+        return tuple(self.owner)
+
+    def market_card(self, slot: int) -> int:
+        """The card kind face up in market ``slot``."""
+        return self.market[slot]
+
+    def components(self, player: int) -> list[int]:
+        """Per city, the label of its piece of ``player``'s network (``network.player_components``)."""
+        return player_components(self.game.board, self.owner, player)
 
     def _phase_reason(self, action: Any) -> str:
         if not isinstance(action, (Claim, DrawBlind, DrawMarket, KeepTickets, DrawTickets, Pass)):
