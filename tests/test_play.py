@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from strategies.random import Random
-from strategies.registry import build_strategies, resolve
+from ttr_lab.core.registry import build_strategies, resolve
 from ttr_lab import TicketToRide, ConfigError, GameRecord, StrategyError, load_board, play_game
 from ttr_lab.cli import app
 

@@ -125,7 +125,7 @@ def test_tournament_cli_writes_the_report(smoke_results):
 
 def test_replay_command_and_jupyter_views(tmp_path):
     from ttr_lab import TicketToRide, GameRecord, play_game
-    from strategies.registry import build
+    from ttr_lab.core.registry import build
 
     record = play_game(TicketToRide("usa"), [build("greedy"), build("ticket_planner")], seed=3)
     path = tmp_path / "game.json"

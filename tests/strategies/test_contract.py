@@ -9,7 +9,7 @@ import pytest
 
 from games import TTR_MAPS, per_variant, player_counts
 from strategies.random import Random
-from strategies.registry import REGISTRY, build, factory, resolve
+from ttr_lab.core.registry import REGISTRY, build, factory, resolve
 from ttr_lab import ConfigError
 from ttr_lab.core.testing import RandomPlayer, StrategyContractError, check_strategy
 

@@ -172,7 +172,7 @@ def _speed(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
 
 
 def games_per_second(name: str, players: int = 4, seconds: float = 3.0, seed: int = 1) -> float:
-    from strategies.registry import build
+    from ttr_lab.core.registry import build
     from ttr_lab.games.ticket_to_ride.board import load_board
     from ttr_lab.core.play import play_game
     from ttr_lab.games.ticket_to_ride.definition import TicketToRide

@@ -19,7 +19,7 @@ def play(
     record: Optional[Path] = typer.Option(None, "--record", help="Save the game record (JSON) here."),
 ) -> None:
     """Play one game and print a summary: scores, tickets, longest trail."""
-    from strategies.registry import build_strategies
+    from ttr_lab.core.registry import build_strategies
     from ttr_lab.cli.summary import print_game_summary
     from ttr_lab.games.ticket_to_ride.board import load_board
     from ttr_lab.core.play import play_game
@@ -66,7 +66,7 @@ def strategies() -> None:
     """List the registered strategies and their tunable parameters."""
     import sys
 
-    from strategies.registry import REGISTRY, describe_parameters, resolve
+    from ttr_lab.core.registry import REGISTRY, describe_parameters, resolve
     from ttr_lab.tuning.space import documented_ranges
 
     for name in REGISTRY:

@@ -77,9 +77,10 @@ class SerialBackend:
 
 
 def _warm_up() -> int:
-    import strategies.registry  # noqa: F401 - imports the strategy registry
     from ttr_lab.core.game import available_games
+    from ttr_lab.core.registry import REGISTRY
 
+    len(REGISTRY)  # loads the table of registered strategies
     available_games()  # imports every game package
     return os.getpid()
 

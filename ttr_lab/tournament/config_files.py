@@ -71,7 +71,7 @@ def check_game(name: str, options: dict[str, Any], players: int, source: str) ->
 
 def check_strategy(strategy: str, params: dict[str, Any], where: str) -> type:
     """The strategy class, once its name and parameters check out; else a ConfigError naming ``where``."""
-    from strategies.registry import resolve, validate_parameters
+    from ttr_lab.core.registry import resolve, validate_parameters
 
     try:
         cls = resolve(strategy)

@@ -74,7 +74,7 @@ def play_batch(
     move_time_limit: float | None, keep_records: bool,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """Play ``specs``; return one row per player per game, and the records' JSON if asked."""
-    from strategies.registry import factory
+    from ttr_lab.core.registry import factory
 
     factories = [factory(e["strategy"], e["params"]) for e in entrants]
     rows: list[dict[str, Any]] = []

@@ -36,7 +36,7 @@ def match_spec(config: TuneConfig) -> MatchSpec:
 
 def default_params(config: TuneConfig) -> dict[str, Any]:
     """The strategy's own defaults for the searched parameters."""
-    from strategies.registry import parameters, resolve
+    from ttr_lab.core.registry import parameters, resolve
 
     signature = parameters(resolve(config.strategy))
     return {n: signature[n].default for n in config.space}

@@ -116,7 +116,7 @@ def resolve_space(strategy: str, cls: type, spec: Any, where: str = "search_spac
     """The search space for ``strategy``: ``spec`` is None (every documented range), a list of
     parameter names (their documented ranges) or a mapping name -> range (``default`` for the
     documented one). Every name must be a parameter of the strategy."""
-    from strategies.registry import describe_parameters, parameters
+    from ttr_lab.core.registry import describe_parameters, parameters
 
     documented = documented_ranges(cls)
     valid = parameters(cls)

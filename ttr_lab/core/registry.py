@@ -10,22 +10,53 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import pydantic
 
 from ttr_lab.core.errors import ConfigError
 
-REGISTRY: dict[str, str] = {
-    "random": "strategies.random:Random",
-    "greedy": "strategies.greedy:Greedy",
-    "ticket_planner": "strategies.ticket_planner:TicketPlanner",
-    "mcts": "strategies.mcts:MCTS",
-    "destination_hungry": "strategies.destination_hungry:DestinationHungry",
-    "route_focus": "strategies.route_focus:RouteFocus",
-    "one_step": "strategies.one_step_thinking:OneStepThinking",
-    "long_route": "strategies.long_route:LongRoute",
-}
+class _Registry(Mapping[str, str]):
+    """Registered name -> ``module:Class``. The names come from the ``REGISTRY`` table of the
+    strategies package (looked up by name when first needed: the core imports no strategy) and
+    from ``register_strategy``."""
+
+    def __init__(self) -> None:
+        self._names: dict[str, str] | None = None
+        self._extra: dict[str, str] = {}
+
+    def _load(self) -> dict[str, str]:
+        if self._names is None:
+            try:
+                shipped = dict(getattr(importlib.import_module(STRATEGIES_PACKAGE), "REGISTRY", {}))
+            except ImportError:
+                shipped = {}
+            self._names = {**shipped, **self._extra}
+        return self._names
+
+    def add(self, name: str, path: str) -> None:
+        self._extra[name] = path
+        if self._names is not None:
+            self._names[name] = path
+
+    def __getitem__(self, name: str) -> str:
+        return self._load()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
+STRATEGIES_PACKAGE = "strategies"
+REGISTRY = _Registry()
+
+
+def register_strategy(name: str, path: str) -> None:
+    """Make ``name`` stand for ``path`` (``package.module:Class``) in configs and on the command line."""
+    REGISTRY.add(name, path)
+
 
 
 def resolve(name: str) -> type:
