@@ -17,9 +17,9 @@ import pydantic
 from ttr_lab.core.errors import ConfigError
 
 class _Registry(Mapping[str, str]):
-    """Registered name -> ``module:Class``. The names come from the ``REGISTRY`` table of the
-    strategies package (looked up by name when first needed: the core imports no strategy) and
-    from ``register_strategy``."""
+    """Registered name -> ``module:Class``. The names come from the ``REGISTRY`` table in
+    ``strategies/shipped.py`` (looked up by name when first needed: the core imports no
+    strategy) and from ``register_strategy``."""
 
     def __init__(self) -> None:
         self._names: dict[str, str] | None = None
@@ -27,10 +27,7 @@ class _Registry(Mapping[str, str]):
 
     def _load(self) -> dict[str, str]:
         if self._names is None:
-            try:
-                shipped = dict(getattr(importlib.import_module(STRATEGIES_PACKAGE), "REGISTRY", {}))
-            except ImportError:
-                shipped = {}
+            shipped = dict(importlib.import_module(SHIPPED_TABLE).REGISTRY)
             self._names = {**shipped, **self._extra}
         return self._names
 
@@ -49,7 +46,9 @@ class _Registry(Mapping[str, str]):
         return len(self._load())
 
 
-STRATEGIES_PACKAGE = "strategies"
+# A module, not the package's __init__: a test folder named "strategies" on the path would
+# shadow the package as a namespace package, and submodule imports still resolve.
+SHIPPED_TABLE = "strategies.shipped"
 REGISTRY = _Registry()
 
 
