@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.ruleset import TieBreak
-from ttr_lab.games.ticket_to_ride.network import player_components, ticket_connected
+from ttr_lab.games.ticket_to_ride.network import connected_components, ticket_connected
 from ttr_lab.games.ticket_to_ride.scoring import longest_trail, rank_order
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ def score_game(state: "GameState") -> GameResult:
         mine = [board.tracks[t] for t in player_tracks(state, p)]
         routes.append(sum(game.track_points[t.id] for t in mine))
         trails.append(longest_trail([(t.a, t.b, t.length) for t in mine]))
-        roots = player_components(board, state.owner, p)
+        roots = connected_components(len(board.cities), [(t.a, t.b) for t in mine])
         ticket_rows.append(tuple(
             TicketResult(tid, board.tickets[tid].label, board.tickets[tid].points,
                          ticket_connected(board.tickets[tid], roots))
