@@ -22,7 +22,7 @@ from ttr_lab.games.ticket_to_ride.network import (
 )
 from ttr_lab.games.ticket_to_ride.scoring import longest_trail, points_per_track, rank_order, track_points
 from ttr_lab.games.ticket_to_ride.game import Game, Phase, game_for
-from ttr_lab.games.ticket_to_ride.history import Event
+from ttr_lab.core.history import Event
 from ttr_lab.games.ticket_to_ride.observation import Observation
 from ttr_lab.games.ticket_to_ride.state import GameState, new_game, restore_state
 from ttr_lab.games.ticket_to_ride.determinize import determinize

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.game import Phase
-from ttr_lab.games.ticket_to_ride.history import Event, unroll
+from ttr_lab.core.history import Event, unroll
 from ttr_lab.games.ticket_to_ride.network import doubles_shared, player_components, track_open
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 from ttr_lab.games.ticket_to_ride.scoring import points_per_track
@@ -61,7 +61,7 @@ class Observation(NamedTuple):
 
     @property
     def history(self) -> list[Event]:
-        """Public history, oldest first (see ``ttr_lab.games.ticket_to_ride.history``)."""
+        """Public history, oldest first (see ``ttr_lab.core.history``)."""
         return unroll(self.log)
 
     def my_tracks(self) -> list[int]:

@@ -11,7 +11,7 @@ from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.games.ticket_to_ride.actions import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Pass
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.game import Phase
-from ttr_lab.games.ticket_to_ride.history import Event, unroll
+from ttr_lab.core.history import Event, unroll
 from ttr_lab.games.ticket_to_ride.network import player_components
 
 if TYPE_CHECKING:
@@ -141,7 +141,7 @@ class StateViews:
         return score_game(self)
 
     def history(self) -> list[Event]:
-        """Public history, oldest first (see ``ttr_lab.games.ticket_to_ride.history``)."""
+        """Public history, oldest first (see ``ttr_lab.core.history``)."""
         return unroll(self.log)
 
     # -- the core's State protocol (see ttr_lab.core.game) -----------------------------------

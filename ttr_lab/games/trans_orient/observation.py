@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ttr_lab.games.trans_orient.rules import K, Phase
-from ttr_lab.games.trans_orient.history import Event, unroll
+from ttr_lab.core.history import Event, unroll
 
 if TYPE_CHECKING:
     from ttr_lab.games.trans_orient.cards import Deck

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.games.trans_orient.actions import ACTION_TYPES, GiveToken
-from ttr_lab.games.trans_orient.history import Event, unroll
+from ttr_lab.core.history import Event, unroll
 from ttr_lab.games.trans_orient.observation import observe
 from ttr_lab.games.trans_orient.rules import Phase
 
