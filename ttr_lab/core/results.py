@@ -24,7 +24,13 @@ from typing import Any, Sequence
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ttr_lab.core.errors import TTRLabError
 from ttr_lab.core.outcome import Metric
+
+
+class ResultsError(TTRLabError, ValueError):
+    """A results folder that cannot be read as it is (a damaged part, rows that are not ttr-lab's)."""
+
 
 FIXED = [
     ("game_id", pa.string()), ("deal", pa.int64()), ("deal_seed", pa.uint64()), ("table", pa.int64()),
@@ -34,6 +40,7 @@ FIXED = [
     ("turns", pa.int64()), ("termination", pa.string()), ("forfeit", pa.bool_()), ("error", pa.string()),
     ("decisions", pa.int64()), ("think_seconds", pa.float64()),
 ]
+_KEYS = ("game_id", "deal", "table", "seating", "seat", "entrant", "win")  # what every read relies on
 _ARROW = {"int": pa.int64(), "float": pa.float64(), "bool": pa.bool_(), "ints": pa.list_(pa.int64())}
 
 
@@ -50,12 +57,37 @@ def result_parts(folder: str | Path) -> list[Path]:
     return sorted(Path(folder, "results").glob("*.parquet"))
 
 
+def read_part(part: Path, columns: Sequence[str] | None = None) -> pa.Table:
+    """One Parquet part; a truncated or garbled one is a ResultsError naming it."""
+    try:
+        return pq.read_table(part, columns=list(columns) if columns is not None else None)
+    except (pa.ArrowException, OSError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ResultsError(
+            f"results part {part} is damaged ({first}); rerun the tournament to set it aside and replay its games"
+        ) from None
+
+
 def read_results(folder: str | Path) -> Any:
-    """All rows of a results folder as a pandas DataFrame (sorted by game and seat)."""
+    """All rows of a results folder as a pandas DataFrame (sorted by game and seat).
+
+    Each game counts once whatever is on disk: when parts disagree about a game (two runs that
+    raced into one folder, a part copied twice), the rows of the first part holding it are kept,
+    whole, so a game is never mixed from two plays of it."""
     parts = result_parts(folder)
     if not parts:
         return pa.schema(FIXED).empty_table().to_pandas()
-    frame = pa.concat_tables([pq.read_table(p) for p in parts], promote_options="default").to_pandas()
+    tables = []
+    for i, part in enumerate(parts):
+        table = read_part(part)
+        missing = [c for c in _KEYS if c not in table.column_names]
+        if missing:
+            raise ResultsError(f"results part {part} is not a ttr-lab results table (no {', '.join(missing)} column)")
+        tables.append(table.append_column("_part", pa.array([i] * table.num_rows, pa.int64())))
+    frame = pa.concat_tables(tables, promote_options="default").to_pandas()
+    first = frame.groupby("game_id", sort=False)["_part"].transform("min")
+    frame = frame[frame["_part"].eq(first)].drop(columns="_part")
+    frame = frame.drop_duplicates(["game_id", "seat"], keep="first")
     return frame.sort_values(["deal", "table", "seating", "seat"], kind="stable").reset_index(drop=True)
 
 

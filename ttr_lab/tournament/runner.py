@@ -58,13 +58,23 @@ def run_tournament(config: TournamentConfig, console: Console | None = None, sho
     console = console or Console()
     game = config.load_game()
     store = ResultStore(config.output, config, game)
+    try:
+        return _run(config, game, store, console, show_progress)
+    finally:
+        store.close()
+
+
+def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Console, show_progress: bool) -> TournamentRun:
     specs = plan_games(config)
     done = store.completed_ids()
+    for part in store.damaged:
+        console.print(f"set aside damaged results part {part.name} (kept as {part.name}.damaged); its games are played again",
+                      markup=False)
     todo = [s for s in specs if s.game_id not in done]
     run = TournamentRun(Path(config.output), len(specs), len(specs) - len(todo))
     entrants = [entrant_row(e) for e in config.entrants]
     if run.already_stored:
-        console.print(f"resuming: {run.already_stored} of {len(specs)} games already stored in {config.output}")
+        console.print(f"resuming: {run.already_stored} of {len(specs)} games already stored in {config.output}", markup=False)
     started = time.perf_counter()
     if todo:
         backend = make_backend(config.backend, config.address, config.workers, config.runtime_env)

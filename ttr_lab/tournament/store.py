@@ -6,6 +6,11 @@ with the config and the package versions beside them.
     OUTPUT/meta.json          identity hash of the games, ttr-lab / Ray / Python versions
     OUTPUT/results/*.parquet  one row per player per game
     OUTPUT/records/*.jsonl.gz every game record, when asked for
+    OUTPUT/.lock              held (flock) by the one run writing here
+
+ttr-lab writes only into a new or empty folder, or one of its own results folders (it has
+``meta.json``): it never overwrites a file it did not write. A part that cannot be read is set
+aside as ``*.parquet.damaged`` (kept, never deleted) and its games are played again.
 """
 
 from __future__ import annotations
@@ -24,34 +29,81 @@ import yaml
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game
-from ttr_lab.core.results import result_parts, schema
+from ttr_lab.core.results import ResultsError, read_part, result_parts, schema
 from ttr_lab.tournament.config import TournamentConfig
+from ttr_lab.tournament.lock import LOCK_NAME, FolderLock
+
+# What a results folder may hold before its meta.json exists (a run killed while starting).
+_OWN_BEFORE_META = {LOCK_NAME, "results", "records", "meta.json.tmp"}
+
+
+def check_output_folder(folder: Path) -> None:
+    """A folder ttr-lab may write results into, or a ConfigError saying why not."""
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"output {folder} is a file, not a folder; give a folder (--out)")
+    if not folder.is_dir() or (folder / "meta.json").is_file():
+        return
+    foreign = sorted(p.name for p in folder.iterdir() if p.name not in _OWN_BEFORE_META)
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+        raise ConfigError(
+            f"output folder {folder} is not empty and is not a ttr-lab results folder (it holds {shown} and no "
+            "meta.json); ttr-lab never writes over files it did not write: give a new or empty folder (--out)"
+        )
+
 
 class ResultStore:
+    """A tournament's results folder, locked for this run until ``close()``."""
+
     def __init__(self, folder: str | Path, config: TournamentConfig, game: Game) -> None:
         self.folder = Path(folder)
         self.schema = schema(game.metrics)
         self.results = self.folder / "results"
         self.records = self.folder / "records"
         self.config = config
+        self.damaged: list[Path] = []  # parts set aside by completed_ids (their games are replayed)
+        check_output_folder(self.folder)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"cannot create output folder {self.folder}: {exc.strerror}") from None
+        self.lock = FolderLock(self.folder, f"tournament {config.name!r}").acquire()
+        try:
+            self._open()
+        except BaseException:
+            self.lock.release()
+            raise
+        self._parts = 0
+
+    def _open(self) -> None:
         meta_file = self.folder / "meta.json"
         if meta_file.exists():
-            meta = json.loads(meta_file.read_text())
-            if meta.get("identity_hash") != config.identity_hash():
+            try:
+                meta = json.loads(meta_file.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise ConfigError(f"output folder {self.folder}: meta.json is unreadable ({exc}); give another "
+                                  "output folder (--out)") from None
+            if not isinstance(meta, dict) or "identity_hash" not in meta:
+                raise ConfigError(f"output folder {self.folder} is not a tournament's results folder (its meta.json "
+                                  "names no tournament); give another output folder (--out)")
+            if meta.get("identity_hash") != self.config.identity_hash():
                 raise ConfigError(
                     f"output folder {self.folder} holds a different tournament (its games were defined by "
                     f"{self.folder / 'config.yaml'}); give another output folder (--out) or remove it"
                 )
         self.results.mkdir(parents=True, exist_ok=True)
-        if config.records:
+        if self.config.records:
             self.records.mkdir(parents=True, exist_ok=True)
+        # Safe now that this run holds the lock: a .tmp can only be a dead run's half-written part.
         for stale in [*self.results.glob("*.tmp"), *self.records.glob("*.tmp")]:
-            stale.unlink()  # a part that was being written when a run died
+            stale.unlink()
         for orphan in self.records.glob("*.jsonl.gz"):  # records whose results never landed
             if not (self.results / orphan.name.replace(".jsonl.gz", ".parquet")).exists():
                 orphan.unlink()
         self._write_meta()
-        self._parts = 0
+
+    def close(self) -> None:
+        self.lock.release()
 
     def _write_meta(self) -> None:
         from importlib.metadata import PackageNotFoundError, version
@@ -81,8 +133,21 @@ class ResultStore:
         """Game ids already stored (each game's rows are written together, in one part)."""
         done: set[str] = set()
         for part in result_parts(self.folder):
-            done.update(pq.read_table(part, columns=["game_id"]).column("game_id").to_pylist())
+            try:
+                # Every column, not just game_id: a part whose other pages are garbled must be
+                # found now, when its games can still be replayed, not later by the report.
+                done.update(read_part(part).column("game_id").to_pylist())
+            except ResultsError:
+                self._set_aside(part)
         return done
+
+    def _set_aside(self, part: Path) -> None:
+        """Keep a damaged part out of every read (renamed, not deleted), and its records with it."""
+        os.replace(part, part.with_name(part.name + ".damaged"))
+        records = self.records / part.name.replace(".parquet", ".jsonl.gz")
+        if records.exists():
+            os.replace(records, records.with_name(records.name + ".damaged"))
+        self.damaged.append(part)
 
     def append(self, rows: Sequence[dict[str, Any]], records: Sequence[str] = ()) -> None:
         """Store one finished batch: its rows (and records) become visible all at once."""

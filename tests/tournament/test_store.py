@@ -1,0 +1,140 @@
+"""The results folder: one writer at a time (a lock that a kill -9 cannot leave stuck), reads
+that count every game once whatever is on disk, damaged parts named and replayed, and folders
+that are not ttr-lab's left alone."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from ttr_lab.core.errors import ConfigError
+from ttr_lab.core.results import ResultsError, read_results
+from ttr_lab.tournament import run_tournament
+from ttr_lab.tournament.config import parse_config
+from ttr_lab.tournament.lock import FolderLock
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def config(out, **changes):
+    data = {"name": "t", "players": 2, "games": 4, "seed": 3, "backend": "serial", "output": str(out),
+            "entrants": [{"name": "g", "strategy": "greedy"}, {"name": "r", "strategy": "random"}]}
+    data.update(changes)
+    return parse_config(data, "test")
+
+
+def _hold_lock(folder: Path) -> subprocess.Popen:
+    """Another process holding the folder's lock, until killed."""
+    code = textwrap.dedent(f"""
+        import sys, time
+        from ttr_lab.tournament.lock import FolderLock
+        FolderLock({str(folder)!r}, "a test holder").acquire()
+        print("locked", flush=True)
+        time.sleep(600)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.stdout.readline().strip() == "locked"
+    return proc
+
+
+def test_a_second_run_is_refused_while_the_first_holds_the_folder_and_a_killed_holder_leaves_no_stale_lock(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    holder = _hold_lock(out)
+    try:
+        with pytest.raises(ConfigError, match=rf"in use by another run \(a test holder, pid {holder.pid} on "):
+            run_tournament(config(out), show_progress=False)
+        assert not (out / "results").exists()  # refused before touching anything
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    run = run_tournament(config(out), show_progress=False)  # the dead holder's lock is taken over
+    assert run.complete and run.played == 4
+    FolderLock(out, "after").acquire().release()  # and the finished run let go of it
+
+
+def test_the_cli_refuses_a_second_concurrent_run_in_one_line(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    path = tmp_path / "cfg.yaml"
+    path.write_text("name: t\nplayers: 2\ngames: 2\nbackend: serial\nentrants: [{name: g, strategy: greedy}, "
+                    "{name: r, strategy: random}]\n")
+    holder = _hold_lock(out)
+    try:
+        done = subprocess.run([sys.executable, "-m", "ttr_lab.cli", "tournament", str(path), "--out", str(out),
+                               "--no-progress"], cwd=ROOT, capture_output=True, text=True)
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "is in use by another run" in done.stderr
+
+
+def test_reads_count_each_game_once_whatever_is_on_disk(tmp_path):
+    c = config(tmp_path / "out")
+    run_tournament(c, show_progress=False)
+    once = read_results(c.output)
+    assert len(once) == 8 and once["game_id"].nunique() == 4
+    parts = sorted((tmp_path / "out" / "results").glob("*.parquet"))
+    # The same part twice (a copy), and a part that disagrees about a game (a racing run).
+    shutil.copy(parts[0], parts[0].with_name("part-copy.parquet"))
+    table = pq.read_table(parts[-1])
+    import pyarrow as pa
+
+    flipped = table.set_column(table.schema.get_field_index("win"), "win",
+                               pa.array(1.0 - table.column("win").to_numpy()))
+    pq.write_table(flipped, parts[-1].with_name("part-zz-racer.parquet"))
+    twice = read_results(c.output)
+    assert len(twice) == 8 and twice["game_id"].nunique() == 4
+    assert twice.groupby("game_id")["win"].sum().round(9).eq(1).all()  # never mixed from two plays
+    assert twice.drop(columns="think_seconds").equals(once.drop(columns="think_seconds"))
+
+
+def test_a_damaged_part_is_named_by_reads_and_set_aside_and_replayed_on_resume(tmp_path):
+    c = config(tmp_path / "out")
+    run_tournament(c, show_progress=False)
+    whole = read_results(c.output)
+    part = sorted((tmp_path / "out" / "results").glob("*.parquet"))[0]
+    lost = set(pq.read_table(part).column("game_id").to_pylist())
+    part.write_bytes(part.read_bytes()[:100])  # truncated
+    with pytest.raises(ResultsError, match=rf"results part .*{part.name} is damaged"):
+        read_results(c.output)
+    run = run_tournament(c, show_progress=False)
+    assert run.played == len(lost) and run.complete
+    assert part.with_name(part.name + ".damaged").exists()  # kept, not deleted
+    again = read_results(c.output)
+    assert again.drop(columns="think_seconds").equals(whole.drop(columns="think_seconds"))
+
+
+@pytest.mark.parametrize("files", [{"config.yaml": "mine: true\n"}, {"report.md": "# my notes\n"},
+                                   {"notes/plan.txt": "x"}])
+def test_a_folder_that_is_not_a_results_folder_is_refused_and_left_untouched(tmp_path, files):
+    out = tmp_path / "mine"
+    for name, text in files.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_text(text)
+    before = sorted(str(p.relative_to(out)) for p in out.rglob("*"))
+    with pytest.raises(ConfigError, match="is not empty and is not a ttr-lab results folder"):
+        run_tournament(config(out), show_progress=False)
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == before
+    for name, text in files.items():
+        assert (out / name).read_text() == text
+
+
+def test_output_that_is_a_file_or_foreign_meta_is_refused(tmp_path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ConfigError, match="is a file, not a folder"):
+        run_tournament(config(tmp_path / "file"), show_progress=False)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "meta.json").write_text('{"kind": "something else"}')
+    with pytest.raises(ConfigError, match="names no tournament"):
+        run_tournament(config(tmp_path / "other"), show_progress=False)
