@@ -79,3 +79,77 @@ class Fragile(Random):
         if self.nerve > 0.8:
             raise RuntimeError(f"nerve {self.nerve} is too much")
         return super().act(observation, legal_actions, rng)
+
+
+class Cheat(Random):
+    """Looks for the live game state on the call stack and in the heap; when it finds one, gives
+    itself locomotives. ``marker``: a file it creates when it found a state."""
+
+    name = "cheat"
+
+    def __init__(self, *, marker: str = "") -> None:
+        self.marker = marker
+
+    @staticmethod
+    def _find_state():
+        import gc
+        import sys
+
+        frame = sys._getframe(1)
+        while frame is not None:
+            for value in list(frame.f_locals.values()):
+                if hasattr(value, "hands") and hasattr(value, "legal_actions"):
+                    return value
+            frame = frame.f_back
+        return next((o for o in gc.get_objects() if type(o).__name__ == "GameState"), None)
+
+    def act(self, observation, legal_actions, rng):
+        state = self._find_state()
+        if state is not None:
+            if self.marker:
+                open(self.marker, "a").close()
+            kinds = len(observation.hand)
+            state.hands[observation.player * kinds + kinds - 1] += 10  # the last kind: locomotives
+        return super().act(observation, legal_actions, rng)
+
+
+class Exits(Random):
+    """Ends its process on its second decision: with ``sys.exit`` or ``os._exit``."""
+
+    name = "exits"
+
+    def __init__(self, *, how: str = "sys", code: int = 3) -> None:
+        self.how, self.code, self.decisions = how, code, 0
+
+    def act(self, observation, legal_actions, rng):
+        import os
+        import sys
+
+        self.decisions += 1
+        if self.decisions == 2:
+            if self.how == "sys":
+                sys.exit(self.code)
+            if self.how == "interrupt":
+                raise KeyboardInterrupt
+            os._exit(self.code)
+        return super().act(observation, legal_actions, rng)
+
+
+class Stubborn(Random):
+    """Sleeps through the move time limit, swallowing whatever interrupts it."""
+
+    name = "stubborn"
+
+    def __init__(self, *, seconds: float = 30.0) -> None:
+        self.seconds = seconds
+
+    def act(self, observation, legal_actions, rng):
+        import time
+
+        end = time.monotonic() + self.seconds
+        while time.monotonic() < end:
+            try:
+                time.sleep(0.05)
+            except BaseException:  # noqa: BLE001 - the point: it swallows the alarm
+                pass
+        return super().act(observation, legal_actions, rng)

@@ -19,6 +19,8 @@ def tournament(
     out: Optional[str] = typer.Option(None, "--out", help="Output folder."),
     backend: Optional[str] = typer.Option(None, help="ray or serial."),
     records: Optional[bool] = typer.Option(None, "--records/--no-records", help="Also keep every game record."),
+    isolate: bool = typer.Option(False, "--isolate", help="Run each strategy in its own process (slower; "
+                                 "strategies cannot reach the game's state; hard move time limits)."),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show a progress bar."),
     report: bool = typer.Option(True, "--report/--no-report", help="Write report.md and report.html at the end."),
 ) -> None:
@@ -26,7 +28,8 @@ def tournament(
     from ttr_lab.cli.summary import print_tournament_summary
     from ttr_lab.tournament import load_config, run_tournament
 
-    overrides = {"games": games, "workers": workers, "address": address, "output": out, "backend": backend, "records": records}
+    overrides = {"games": games, "workers": workers, "address": address, "output": out, "backend": backend, "records": records,
+                 "isolation": "process" if isolate else None}
     console = make_console()
     try:
         cfg = load_config(config, overrides)

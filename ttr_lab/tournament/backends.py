@@ -48,9 +48,10 @@ class _Sizer:
         return max(1, min(MAX_BATCH, int(TARGET_BATCH_SECONDS / max(per_game, 1e-6))))
 
 
-def _timed_batch(game: Game, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool) -> tuple:
+def _timed_batch(game: Game, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool,
+                 isolation: str = "none") -> tuple:
     start = time.perf_counter()
-    rows, recs = play_batch(game, entrants, specs, limit, records)
+    rows, recs = play_batch(game, entrants, specs, limit, records, isolation)
     return rows, recs, time.perf_counter() - start
 
 
@@ -61,13 +62,14 @@ class SerialBackend:
     def start(self) -> None:
         pass
 
-    def run(self, game: Game, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool) -> Iterator[Batch]:
+    def run(self, game: Game, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool,
+            isolation: str = "none") -> Iterator[Batch]:
         sizer = _Sizer()
         i = 0
         while i < len(specs):
             chunk = specs[i:i + sizer.size()]
             i += len(chunk)
-            rows, recs, seconds = _timed_batch(game, entrants, chunk, limit, records)
+            rows, recs, seconds = _timed_batch(game, entrants, chunk, limit, records, isolation)
             batch = Batch(chunk, rows, recs, seconds)
             sizer.observe(batch)
             yield batch
@@ -147,7 +149,8 @@ class RayBackend:
         warm = ray.remote(num_cpus=1)(_warm_up)
         ray.get([warm.remote() for _ in range(self.workers)])
 
-    def run(self, game: Game, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool) -> Iterator[Batch]:
+    def run(self, game: Game, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool,
+            isolation: str = "none") -> Iterator[Batch]:
         import ray
 
         # Retries cover worker processes that die (a crash, the OOM killer, a lost node).
@@ -163,7 +166,7 @@ class RayBackend:
                 while i < len(specs) and len(in_flight) < limit_in_flight:
                     chunk = specs[i:i + sizer.size()]
                     i += len(chunk)
-                    in_flight[task.remote(game_ref, entrants_ref, chunk, limit, records)] = chunk
+                    in_flight[task.remote(game_ref, entrants_ref, chunk, limit, records, isolation)] = chunk
                 ready, _ = ray.wait(list(in_flight), num_returns=1)
                 for ref in ready:
                     chunk = in_flight.pop(ref)

@@ -20,6 +20,7 @@
     address: null          # null: start a local Ray; else an existing cluster ("host:port", "auto")
     workers: null          # null: every CPU
     records: false         # also keep every game record (JSON lines, gzip)
+    isolation: none        # none (strategies in the worker's process) | process (each in its own)
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ class TournamentConfig(BaseModel):
     address: Optional[str] = None
     workers: Optional[int] = Field(default=None, ge=1)
     records: bool = False
+    # How the games run, not which games: outside identity(), like backend and workers.
+    isolation: Literal["none", "process"] = "none"
     runtime_env: Optional[dict[str, Any]] = None  # passed to ray.init (e.g. {working_dir: .})
 
     @field_validator("entrants")

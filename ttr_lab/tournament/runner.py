@@ -88,7 +88,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
             run.startup_seconds = time.perf_counter() - started
             with progress:
                 bar = progress.add_task(f"{config.name} ({backend.name})", total=len(specs), completed=run.already_stored, rate=0.0)
-                for batch in backend.run(game, entrants, todo, config.move_time_limit, config.records):
+                for batch in backend.run(game, entrants, todo, config.move_time_limit, config.records, config.isolation):
                     if batch.error:
                         run.failed_batches.append(f"{len(batch.specs)} games: {batch.error}")
                         continue

@@ -4,6 +4,7 @@ limit forfeits its game: the row says why, and the tournament goes on."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import signal
 import threading
@@ -12,6 +13,7 @@ from typing import Any, Sequence
 
 from ttr_lab.core.errors import StrategyError
 from ttr_lab.core.game import Game
+from ttr_lab.core.isolation import IsolatedStrategy, StrategyHost, shared_values
 from ttr_lab.core.outcome import Outcome, Termination
 from ttr_lab.core.play import play_game
 from ttr_lab.tournament.design import GameSpec
@@ -20,8 +22,9 @@ from ttr_lab.tournament.design import GameSpec
 _GRACE_SECONDS = 1.0
 
 
-class _MoveTimeout(Exception):
-    pass
+class _MoveTimeout(BaseException):
+    """Raised into a decision at the move time limit: a BaseException, so that a strategy's
+    ``except Exception`` does not swallow it (and it is raised again every half second)."""
 
 
 class MoveTimeLimitExceeded(RuntimeError):
@@ -31,7 +34,7 @@ class MoveTimeLimitExceeded(RuntimeError):
 class _Guarded:
     """A strategy wrapped to time each decision and to enforce the move time limit."""
 
-    def __init__(self, inner: Any, limit: float | None) -> None:
+    def __init__(self, inner: Any, limit: float | None, isolated: bool = False) -> None:
         self.inner = inner
         self.limit = limit
         self.name = getattr(inner, "name", type(inner).__name__.lower())
@@ -40,20 +43,24 @@ class _Guarded:
         for hook in ("on_game_start", "on_event", "on_game_end"):
             if hasattr(inner, hook):
                 setattr(self, hook, getattr(inner, hook))
-        self._alarm = limit is not None and threading.current_thread() is threading.main_thread()
+        # Isolated strategies are timed out by their host, from outside their process.
+        self._alarm = limit is not None and not isolated and threading.current_thread() is threading.main_thread()
 
     def act(self, observation: Any, legal: Any, rng: Any) -> Any:
         start = time.perf_counter()
         if self._alarm:
             previous = signal.signal(signal.SIGALRM, _raise_timeout)
-            signal.setitimer(signal.ITIMER_REAL, self.limit + _GRACE_SECONDS)
+            signal.setitimer(signal.ITIMER_REAL, self.limit + _GRACE_SECONDS, 0.5)
+            _thinking[0] = True
         try:
             action = self.inner.act(observation, legal, rng)
         except _MoveTimeout:
+            _thinking[0] = False
             raise MoveTimeLimitExceeded(
                 f"thought for more than {self.limit + _GRACE_SECONDS:g} s (move time limit {self.limit:g} s)"
             ) from None
         finally:
+            _thinking[0] = False
             if self._alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, previous)
@@ -65,22 +72,33 @@ class _Guarded:
         return action
 
 
+_thinking = [False]  # the alarm interrupts only a decision, never the handling of its end
+
+
 def _raise_timeout(signum: int, frame: Any) -> None:
-    raise _MoveTimeout()
+    if _thinking[0]:
+        raise _MoveTimeout()
 
 
 def play_batch(
     game: Game, entrants: Sequence[dict[str, Any]], specs: Sequence[GameSpec],
-    move_time_limit: float | None, keep_records: bool,
+    move_time_limit: float | None, keep_records: bool, isolation: str = "none",
 ) -> tuple[list[dict[str, Any]], list[str]]:
-    """Play ``specs``; return one row per player per game, and the records' JSON if asked."""
+    """Play ``specs``; return one row per player per game, and the records' JSON if asked.
+    ``isolation="process"`` runs every strategy in a process of its own (``core.isolation``)."""
     from ttr_lab.core.registry import factory
 
     factories = [factory(e["strategy"], e["params"]) for e in entrants]
+    shared = shared_values(game) if isolation == "process" else {}
     rows: list[dict[str, Any]] = []
     records: list[str] = []
     for spec in specs:
-        players = [_Guarded(factories[e](), move_time_limit) for e in spec.seats]
+        try:
+            players = [_build(entrants, factories, e, seat, shared, move_time_limit, isolation)
+                       for seat, e in enumerate(spec.seats)]
+        except StrategyError as exc:
+            rows += result_rows(game, entrants, spec, None, Outcome.forfeit(len(spec.seats), exc.seat, str(exc)))
+            continue
         try:
             record = play_game(game, players, spec.deal_seed)
         except StrategyError as exc:
@@ -96,8 +114,45 @@ def play_batch(
     return rows, records
 
 
+def _build(entrants: Sequence[dict[str, Any]], factories: Sequence[Any], e: int, seat: int, shared: dict[int, Any],
+           limit: float | None, isolation: str) -> _Guarded:
+    """A fresh strategy for ``seat``; one that cannot be built forfeits the game, named."""
+    try:
+        if isolation == "process":
+            timeout = None if limit is None else limit + _GRACE_SECONDS
+            inner = IsolatedStrategy(host_for(entrants[e]), seat, factories[e], shared, timeout)
+        else:
+            inner = factories[e]()
+    except Exception as exc:  # noqa: BLE001 - any failure to build is the strategy's
+        name = entrants[e]["name"]
+        raise StrategyError(f"seat {seat} ({name}) could not be built: {type(exc).__name__}: {exc}", seat, name) from None
+    return _Guarded(inner, limit, isolated=isolation == "process")
+
+
+_HOSTS: dict[str, StrategyHost] = {}
+
+
+def host_for(entrant: dict[str, Any]) -> StrategyHost:
+    """This process's child process for an entrant (by strategy and parameters), kept across
+    batches so that starting one is paid once per worker, not once per game."""
+    key = entrant["params_hash"]
+    if key not in _HOSTS:
+        _HOSTS[key] = StrategyHost()
+    return _HOSTS[key]
+
+
+def stop_hosts() -> None:
+    for host in _HOSTS.values():
+        host.stop()
+    _HOSTS.clear()
+
+
+atexit.register(stop_hosts)
+
+
 def result_rows(
-    game: Game, entrants: Sequence[dict[str, Any]], spec: GameSpec, players: Sequence[_Guarded], outcome: Outcome,
+    game: Game, entrants: Sequence[dict[str, Any]], spec: GameSpec, players: Sequence[_Guarded] | None,
+    outcome: Outcome,
 ) -> list[dict[str, Any]]:
     """One row per seat: the fixed columns (see ``ttr_lab.core.results``), then the game's metrics."""
     shares = outcome.win_shares()
@@ -112,7 +167,8 @@ def result_rows(
             "params_hash": e["params_hash"], "score": None if forfeit else p.score, "rank": p.rank,
             "win": shares[seat], "turns": outcome.turns, "termination": outcome.termination.value,
             "forfeit": forfeit and seat == outcome.forfeited_by, "error": outcome.error,
-            "decisions": players[seat].decisions, "think_seconds": players[seat].seconds,
+            "decisions": players[seat].decisions if players else 0,
+            "think_seconds": players[seat].seconds if players else 0.0,
         }
         for m in game.metrics:
             row[m.name] = p.metrics.get(m.name)

@@ -1,0 +1,76 @@
+"""Isolation mode: each strategy in its own process, seeing only its observation and legal
+actions; whatever it does to its process is a named forfeit of its game, never a lost batch."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from ttr_lab.core.results import read_results
+from ttr_lab.tournament import run_tournament
+from ttr_lab.tournament.config import parse_config
+from ttr_lab.tournament.worker import stop_hosts
+
+
+@pytest.fixture(autouse=True)
+def _no_children_left():
+    yield
+    stop_hosts()
+
+
+def config(out, first, isolation, games=4, **changes):
+    data = {"name": "t", "players": 2, "games": games, "seed": 5, "backend": "serial", "isolation": isolation,
+            "output": str(out), "entrants": [first, {"name": "r", "strategy": "random"}]}
+    data.update(changes)
+    return parse_config(data, "test")
+
+
+def outcomes(folder) -> pd.DataFrame:
+    return read_results(folder)[["game_id", "seat", "score", "rank", "win", "turns"]]
+
+
+def test_a_cheat_that_walks_to_the_live_state_wins_in_process_and_finds_nothing_isolated(tmp_path):
+    cheat = {"name": "c", "strategy": "tests_support_strategy:Cheat", "params": {"marker": str(tmp_path / "found")}}
+    run_tournament(config(tmp_path / "open", cheat, "none"), show_progress=False)
+    assert (tmp_path / "found").exists()  # in-process, the stack and the heap lead to the state
+    open_rows = read_results(tmp_path / "open")
+    assert open_rows.groupby("entrant")["win"].sum()["c"] == 4  # and locomotives from nowhere win
+    (tmp_path / "found").unlink()
+    run_tournament(config(tmp_path / "isolated", cheat, "process"), show_progress=False)
+    assert not (tmp_path / "found").exists()
+    # Finding nothing, it plays exactly as the random strategy it is built on.
+    honest = {"name": "c", "strategy": "random"}
+    run_tournament(config(tmp_path / "honest", honest, "none"), show_progress=False)
+    pd.testing.assert_frame_equal(outcomes(tmp_path / "isolated"), outcomes(tmp_path / "honest"))
+
+
+def test_isolated_games_are_the_in_process_games(tmp_path):
+    planner = {"name": "p", "strategy": "ticket_planner"}
+    run_tournament(config(tmp_path / "a", planner, "none", records=True), show_progress=False)
+    run_tournament(config(tmp_path / "b", planner, "process", records=True), show_progress=False)
+    pd.testing.assert_frame_equal(outcomes(tmp_path / "a"), outcomes(tmp_path / "b"))
+
+
+@pytest.mark.parametrize("how, error", [
+    ("sys", "raised SystemExit in act: exit code 3"),
+    ("os", "raised StrategyProcessDied in act: its process ended (exit code 3)"),
+    ("interrupt", "raised KeyboardInterrupt in act"),
+])
+def test_a_strategy_ending_its_process_forfeits_each_game_and_the_rest_is_played(tmp_path, how, error):
+    exits = {"name": "x", "strategy": "tests_support_strategy:Exits", "params": {"how": how}}
+    run = run_tournament(config(tmp_path / "out", exits, "process"), show_progress=False)
+    assert run.complete and run.played == 4
+    frame = read_results(tmp_path / "out")
+    lost = frame[frame["forfeit"]]
+    assert list(lost["entrant"]) == ["x"] * 4
+    assert lost["error"].str.contains(error, regex=False).all(), lost["error"].tolist()
+
+
+def test_a_strategy_that_swallows_the_alarm_is_stopped_from_outside_when_isolated(tmp_path):
+    stubborn = {"name": "s", "strategy": "tests_support_strategy:Stubborn", "params": {"seconds": 600.0}}
+    run = run_tournament(config(tmp_path / "out", stubborn, "process", games=2, move_time_limit=0.2),
+                         show_progress=False)
+    assert run.played == 2
+    lost = read_results(tmp_path / "out").query("forfeit")
+    assert list(lost["entrant"]) == ["s", "s"]
+    assert lost["error"].str.contains("its process was stopped from outside").all()

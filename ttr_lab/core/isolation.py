@@ -1,0 +1,236 @@
+"""Strategies in their own processes: a strategy that runs here cannot reach the game.
+
+In-process, a strategy shares the interpreter with the engine: it can walk the call stack
+(``sys._getframe``) or the heap (``gc``) to the live state (every hand, the deck) and change it.
+Isolated, each strategy lives in a child process (``python -m ttr_lab.core.isolation``) that
+receives, per decision, only the pickled observation and legal actions, and answers with the
+index of its choice among them; the engine keeps every object it owns. The child also takes the
+blows a strategy can deal its process: ``sys.exit``, ``os._exit``, ``KeyboardInterrupt``, a
+crash or a decision that never returns (the parent stops waiting at the move time limit and
+kills it) become one named error for that seat, and a fresh child serves the next game.
+
+The game's own values (``Game`` attributes such as a board and a ruleset) are sent to a child
+once and referred to by key afterwards (pickle persistent ids), so a decision costs a pickled
+observation, not a pickled map.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import signal
+import socket
+import subprocess
+import sys
+from multiprocessing.connection import Connection
+from typing import Any, Callable, Sequence
+
+from ttr_lab.core.strategy import strategy_name
+
+HOOKS = ("on_game_start", "on_event", "on_game_end")
+_PRIMITIVE = (int, float, str, bytes, bool, type(None))
+
+
+class StrategyProcessError(RuntimeError):
+    """A strategy failed inside its process; subclasses carry the name of what it raised."""
+
+
+class DecisionTimeout(StrategyProcessError):
+    """A decision outlasted its limit: the strategy's process was killed from outside."""
+
+
+class StrategyProcessDied(StrategyProcessError):
+    """The strategy's process ended (``os._exit``, a crash, a signal)."""
+
+
+def shared_values(game: Any) -> dict[int, Any]:
+    """The game's own values that observations refer to (e.g. its board and ruleset), by id."""
+    names = list(getattr(game, "__dict__", {})) + [s for c in type(game).__mro__ for s in getattr(c, "__slots__", ())]
+    out = {}
+    for name in names:
+        value = getattr(game, name, None)
+        if not isinstance(value, _PRIMITIVE) and not callable(value):
+            out[id(value)] = value
+    return out
+
+
+def _raised(name: str, message: str) -> StrategyProcessError:
+    """An error whose class name is what the strategy raised, for the usual forfeit message."""
+    return type(name, (StrategyProcessError,), {})(message)
+
+
+class StrategyHost:
+    """One child process hosting strategies (one instance per seat), restarted when it dies."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen | None = None
+        self.conn: Connection | None = None
+        self._sent: set[int] = set()  # ids of shared values this child already has
+        self._keep: list[Any] = []  # keeps those values alive, so their ids stay theirs
+
+    def _start(self) -> None:
+        parent, child = socket.socketpair()
+        env = dict(os.environ)
+        # The child imports strategies as this process does: give it this process's path.
+        env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys([os.getcwd(), *(p for p in sys.path if p)]))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "ttr_lab.core.isolation", str(child.fileno())],
+            pass_fds=[child.fileno()], env=env, stdin=subprocess.DEVNULL,
+        )
+        child.close()
+        self.conn = Connection(parent.detach())
+        self._sent = set()
+        self._keep = []
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait()
+        if self.conn is not None:
+            self.conn.close()
+        self.proc, self.conn = None, None
+
+    def _dumps(self, message: Any, shared: dict[int, Any]) -> bytes:
+        buffer = io.BytesIO()
+        pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler.persistent_id = lambda obj: id(obj) if id(obj) in shared else None  # type: ignore[method-assign]
+        pickler.dump(message)
+        return buffer.getvalue()
+
+    def send(self, message: tuple, shared: dict[int, Any]) -> None:
+        """Send without waiting (events); a failure surfaces at the seat's next ``call``."""
+        if not self.alive():
+            self.stop()
+            self._start()
+        missing = {k: v for k, v in shared.items() if k not in self._sent}
+        try:
+            if missing:
+                self.conn.send_bytes(pickle.dumps(("shared", missing), protocol=pickle.HIGHEST_PROTOCOL))
+                self._sent.update(missing)
+                self._keep += missing.values()
+            self.conn.send_bytes(self._dumps(message, shared))
+        except OSError:
+            pass  # it died: the next call reports how
+
+    def call(self, message: tuple, shared: dict[int, Any], timeout: float | None) -> Any:
+        self.send(message, shared)
+        try:
+            if timeout is not None and not self.conn.poll(timeout):
+                self.stop()
+                raise DecisionTimeout(f"thought for more than {timeout:g} s; its process was stopped from outside")
+            status, *payload = pickle.loads(self.conn.recv_bytes())
+        except (EOFError, OSError):
+            code = self.proc.wait() if self.proc is not None else None
+            self.stop()
+            how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+            raise StrategyProcessDied(f"its process ended ({how})") from None
+        if status == "error":
+            raise _raised(*payload)
+        return payload[0]
+
+
+class IsolatedStrategy:
+    """Stands in the game loop for a strategy that lives in a ``StrategyHost``.
+
+    Hooks are forwarded only when the strategy defines them; events go without waiting for an
+    answer (their errors come back with the next decision)."""
+
+    def __init__(self, host: StrategyHost, seat: int, factory: Callable[[], Any], shared: dict[int, Any],
+                 timeout: float | None = None) -> None:
+        cls = getattr(factory, "func", factory)
+        self.name = strategy_name(cls)
+        self.host, self.seat, self.shared, self.timeout = host, seat, shared, timeout
+        self._rng_sent = False
+        host.call(("new", seat, factory), shared, None)
+        for hook in HOOKS:
+            if hasattr(cls, hook):
+                setattr(self, hook, self._forward(hook))
+
+    def _forward(self, hook: str) -> Callable[..., Any]:
+        def forward(*args: Any) -> Any:
+            if hook == "on_event":
+                return self.host.send(("call", self.seat, hook, args, False), self.shared)
+            return self.host.call(("call", self.seat, hook, args, True), self.shared, self.timeout)
+
+        forward.__name__ = hook
+        return forward
+
+    def act(self, observation: Any, legal_actions: Sequence[Any], rng: Any) -> Any:
+        # The rng goes once per game: the child keeps drawing from its copy, as in-process.
+        sent_rng = None if self._rng_sent else rng
+        self._rng_sent = True
+        choice = self.host.call(("act", self.seat, observation, legal_actions, sent_rng), self.shared, self.timeout)
+        if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(legal_actions):
+            return legal_actions[choice]  # the engine's own object, never the child's copy
+        return choice[1]  # not one of the legal actions: the engine refuses it by name
+
+    act.__name__ = "act"
+
+
+# ---- the child ---------------------------------------------------------------------------
+
+def _serve(conn: Connection) -> None:
+    # Ctrl-C is the parent's to handle; a strategy raising KeyboardInterrupt is the strategy's fault.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    shared: dict[int, Any] = {}
+    players: dict[int, Any] = {}
+    rngs: dict[int, Any] = {}
+    pending: dict[int, tuple[str, str]] = {}  # a failed event, reported at the seat's next answer
+
+    def loads(data: bytes) -> Any:
+        unpickler = pickle.Unpickler(io.BytesIO(data))
+        unpickler.persistent_load = shared.__getitem__  # type: ignore[assignment]
+        return unpickler.load()
+
+    while True:
+        try:
+            data = conn.recv_bytes()
+        except (EOFError, OSError):
+            return  # the parent is gone
+        message = loads(data)
+        kind = message[0]
+        if kind == "shared":
+            shared.update(message[1])
+            continue
+        seat = message[1]
+        reply: tuple = ("ok", None)
+        try:
+            if kind == "new":
+                players[seat] = message[2]()
+                rngs.pop(seat, None)
+                pending.pop(seat, None)
+            elif kind == "act":
+                _, _, observation, legal, rng = message
+                if rng is not None:
+                    rngs[seat] = rng
+                action = players[seat].act(observation, legal, rngs[seat])
+                index = next((i for i, a in enumerate(legal) if a is action), None)
+                if index is None:
+                    index = next((i for i, a in enumerate(legal) if a == action), None)
+                reply = ("ok", index if index is not None else ("not legal", action))
+            else:
+                _, _, hook, args, answer = message
+                getattr(players[seat], hook)(*args)
+                if not answer:
+                    continue
+        except BaseException as exc:  # noqa: BLE001 - SystemExit and KeyboardInterrupt too: the seat's fault
+            text = f"exit code {exc.code}" if isinstance(exc, SystemExit) else str(exc)
+            if kind == "call" and not message[4]:
+                pending.setdefault(seat, (type(exc).__name__, text))
+                continue
+            reply = ("error", type(exc).__name__, text)
+        if seat in pending:
+            reply = ("error", *pending.pop(seat))
+        try:
+            conn.send_bytes(pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL))
+        except (pickle.PicklingError, TypeError, AttributeError) as exc:
+            conn.send_bytes(pickle.dumps(("error", "PicklingError", f"its answer cannot be sent: {exc}")))
+
+
+if __name__ == "__main__":
+    _serve(Connection(int(sys.argv[1])))
