@@ -10,8 +10,9 @@ crash or a decision that never returns (the parent stops waiting at the move tim
 kills it) become one named error for that seat, and a fresh child serves the next game.
 
 The game's own values (``Game`` attributes such as a board and a ruleset) are sent to a child
-once and referred to by key afterwards (pickle persistent ids), so a decision costs a pickled
-observation, not a pickled map.
+once and referred to by key afterwards (pickle persistent ids), and so is the public history
+(an observation's ``log``, the core's linked list, ``core.history``): each decision sends the
+events since the seat's last one, not the map and the whole game again.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ class StrategyHost:
         self.conn: Connection | None = None
         self._sent: set[int] = set()  # ids of shared values this child already has
         self._keep: list[Any] = []  # keeps those values alive, so their ids stay theirs
+        self._logs: dict[int, Any] = {}  # per seat, the last history node the child was sent
+        self._known: dict[int, int] = {}  # id -> key of everything the child holds by key
 
     def _start(self) -> None:
         parent, child = socket.socketpair()
@@ -80,8 +83,7 @@ class StrategyHost:
         )
         child.close()
         self.conn = Connection(parent.detach())
-        self._sent = set()
-        self._keep = []
+        self._sent, self._keep, self._logs, self._known = set(), [], {}, {}
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -95,12 +97,23 @@ class StrategyHost:
             self.conn.close()
         self.proc, self.conn = None, None
 
-    def _dumps(self, message: Any, shared: dict[int, Any]) -> bytes:
+    def _dumps(self, message: Any) -> bytes:
         buffer = io.BytesIO()
         pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-        pickler.persistent_id = lambda obj: id(obj) if id(obj) in shared else None  # type: ignore[method-assign]
+        lookup = self._known.get
+        pickler.persistent_id = lambda obj: lookup(id(obj))  # type: ignore[method-assign]
         pickler.dump(message)
         return buffer.getvalue()
+
+    def remember_log(self, seat: int, log: Any) -> None:
+        """The child keeps ``log`` (sent with this seat's decision) in place of the seat's last:
+        the next decision refers to it rather than sending it again. The child does the same."""
+        old = self._logs.pop(seat, None)
+        if old is not None and not any(o is old for o in self._logs.values()):
+            self._known.pop(id(old), None)
+        if log is not None:
+            self._logs[seat] = log
+            self._known[id(log)] = id(log)
 
     def send(self, message: tuple, shared: dict[int, Any]) -> None:
         """Send without waiting (events); a failure surfaces at the seat's next ``call``."""
@@ -113,7 +126,8 @@ class StrategyHost:
                 self.conn.send_bytes(pickle.dumps(("shared", missing), protocol=pickle.HIGHEST_PROTOCOL))
                 self._sent.update(missing)
                 self._keep += missing.values()
-            self.conn.send_bytes(self._dumps(message, shared))
+                self._known.update({k: k for k in missing})
+            self.conn.send_bytes(self._dumps(message))
         except OSError:
             pass  # it died: the next call reports how
 
@@ -164,7 +178,13 @@ class IsolatedStrategy:
         # The rng goes once per game: the child keeps drawing from its copy, as in-process.
         sent_rng = None if self._rng_sent else rng
         self._rng_sent = True
-        choice = self.host.call(("act", self.seat, observation, legal_actions, sent_rng), self.shared, self.timeout)
+        log = getattr(observation, "log", None)
+        log = log if isinstance(log, tuple) else None
+        message = ("act", self.seat, observation, legal_actions, sent_rng, None if log is None else id(log))
+        try:
+            choice = self.host.call(message, self.shared, self.timeout)
+        finally:
+            self.host.remember_log(self.seat, log)
         if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(legal_actions):
             return legal_actions[choice]  # the engine's own object, never the child's copy
         return choice[1]  # not one of the legal actions: the engine refuses it by name
@@ -181,6 +201,7 @@ def _serve(conn: Connection) -> None:
     players: dict[int, Any] = {}
     rngs: dict[int, Any] = {}
     pending: dict[int, tuple[str, str]] = {}  # a failed event, reported at the seat's next answer
+    logs: dict[int, int] = {}  # per seat, the key of the last history node received (as the parent)
 
     def loads(data: bytes) -> Any:
         unpickler = pickle.Unpickler(io.BytesIO(data))
@@ -205,7 +226,13 @@ def _serve(conn: Connection) -> None:
                 rngs.pop(seat, None)
                 pending.pop(seat, None)
             elif kind == "act":
-                _, _, observation, legal, rng = message
+                _, _, observation, legal, rng, log_key = message
+                old = logs.pop(seat, None)
+                if old is not None and old not in logs.values():
+                    shared.pop(old, None)
+                if log_key is not None:
+                    shared[log_key] = observation.log
+                    logs[seat] = log_key
                 if rng is not None:
                     rngs[seat] = rng
                 action = players[seat].act(observation, legal, rngs[seat])
