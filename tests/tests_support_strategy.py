@@ -153,3 +153,20 @@ class Stubborn(Random):
             except BaseException:  # noqa: BLE001 - the point: it swallows the alarm
                 pass
         return super().act(observation, legal_actions, rng)
+
+
+class Tamper(Random):
+    """Changes the ruleset (or a track of the board) it is handed, on its first decision, with
+    ``object.__setattr__``: frozen dataclasses do not stop that."""
+
+    name = "tamper"
+
+    def __init__(self, *, what: str = "ruleset") -> None:
+        self.what = what
+
+    def act(self, observation, legal_actions, rng):
+        if self.what == "ruleset":
+            object.__setattr__(observation.ruleset, "route_scores", (0, 50, 50, 50, 50, 50, 50))
+        elif self.what == "track":
+            object.__setattr__(observation.board.tracks[0], "length", 1)
+        return super().act(observation, legal_actions, rng)

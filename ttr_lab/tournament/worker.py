@@ -17,6 +17,7 @@ from ttr_lab.core.isolation import IsolatedStrategy, StrategyHost, shared_values
 from ttr_lab.core.outcome import Outcome, Termination
 from ttr_lab.core.play import play_game
 from ttr_lab.tournament.design import GameSpec
+from ttr_lab.tournament.integrity import SharedValues
 
 # How long past the move time limit a runaway strategy is allowed before it is interrupted.
 _GRACE_SECONDS = 1.0
@@ -34,15 +35,17 @@ class MoveTimeLimitExceeded(RuntimeError):
 class _Guarded:
     """A strategy wrapped to time each decision and to enforce the move time limit."""
 
-    def __init__(self, inner: Any, limit: float | None, isolated: bool = False) -> None:
+    def __init__(self, inner: Any, limit: float | None, isolated: bool = False, guard: SharedValues | None = None,
+                 seat: int = -1) -> None:
         self.inner = inner
+        self.guard, self.seat = guard, seat
         self.limit = limit
         self.name = getattr(inner, "name", type(inner).__name__.lower())
         self.seconds = 0.0
         self.decisions = 0
         for hook in ("on_game_start", "on_event", "on_game_end"):
             if hasattr(inner, hook):
-                setattr(self, hook, getattr(inner, hook))
+                setattr(self, hook, self._checked(getattr(inner, hook)) if guard is not None else getattr(inner, hook))
         # Isolated strategies are timed out by their host, from outside their process.
         self._alarm = limit is not None and not isolated and threading.current_thread() is threading.main_thread()
 
@@ -64,12 +67,30 @@ class _Guarded:
             if self._alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, previous)
+        if self.guard is not None:
+            self._check()
         spent = time.perf_counter() - start
         self.seconds += spent
         self.decisions += 1
         if self.limit is not None and spent > self.limit:
             raise MoveTimeLimitExceeded(f"took {spent:.2f} s for one move (move time limit {self.limit:g} s)")
         return action
+
+    def _check(self) -> None:
+        changed = self.guard.changed()
+        if changed:
+            self.guard.restore()
+            raise StrategyError(f"seat {self.seat} ({self.name}) changed the game's shared values "
+                                f"({', '.join(sorted(set(changed)))}), which strategies may only read", self.seat, self.name)
+
+    def _checked(self, hook: Any) -> Any:
+        def checked(*args: Any) -> Any:
+            result = hook(*args)
+            self._check()
+            return result
+
+        checked.__name__ = getattr(hook, "__name__", "hook")
+        return checked
 
 
 _thinking = [False]  # the alarm interrupts only a decision, never the handling of its end
@@ -90,6 +111,8 @@ def play_batch(
 
     factories = [factory(e["strategy"], e["params"]) for e in entrants]
     shared = shared_values(game) if isolation == "process" else {}
+    # In-process strategies hold the engine's own values: check them after every game.
+    guard = SharedValues(game) if isolation != "process" else None
     rows: list[dict[str, Any]] = []
     records: list[str] = []
     for spec in specs:
@@ -99,13 +122,22 @@ def play_batch(
         except StrategyError as exc:
             rows += result_rows(game, entrants, spec, None, Outcome.forfeit(len(spec.seats), exc.seat, str(exc)))
             continue
-        try:
-            record = play_game(game, players, spec.deal_seed)
-        except StrategyError as exc:
-            outcome = Outcome.forfeit(len(spec.seats), exc.seat, str(exc))
-            rows += result_rows(game, entrants, spec, players, outcome)
+        record, outcome = _play(game, players, spec)
+        if guard is not None and guard.changed():
+            # Put the values back, then replay the game checking after every strategy call, so
+            # the seat that changed them forfeits (games replay exactly from their seed).
+            guard.restore()
+            players = [_build(entrants, factories, e, seat, shared, move_time_limit, isolation, guard)
+                       for seat, e in enumerate(spec.seats)]
+            record, outcome = _play(game, players, spec)
+            if guard.changed():
+                guard.restore()
+            if outcome.termination is not Termination.FORFEIT:  # not reproduced: nobody is named
+                record, outcome = None, Outcome.forfeit(len(spec.seats), -1, "the game's shared values were changed "
+                                                         "during the game, by a seat the replay could not name")
+        rows += result_rows(game, entrants, spec, players, outcome)
+        if record is None:
             continue
-        rows += result_rows(game, entrants, spec, players, record.outcome())
         if keep_records:
             data = record.to_dict()
             data["game_id"] = spec.game_id
@@ -114,8 +146,17 @@ def play_batch(
     return rows, records
 
 
+def _play(game: Game, players: Sequence[_Guarded], spec: GameSpec) -> tuple[Any, Outcome]:
+    """The game's record and outcome; a strategy's fault is a forfeit (no record)."""
+    try:
+        record = play_game(game, players, spec.deal_seed)
+    except StrategyError as exc:
+        return None, Outcome.forfeit(len(spec.seats), exc.seat, str(exc))
+    return record, record.outcome()
+
+
 def _build(entrants: Sequence[dict[str, Any]], factories: Sequence[Any], e: int, seat: int, shared: dict[int, Any],
-           limit: float | None, isolation: str) -> _Guarded:
+           limit: float | None, isolation: str, guard: SharedValues | None = None) -> _Guarded:
     """A fresh strategy for ``seat``; one that cannot be built forfeits the game, named."""
     try:
         if isolation == "process":
@@ -126,7 +167,7 @@ def _build(entrants: Sequence[dict[str, Any]], factories: Sequence[Any], e: int,
     except Exception as exc:  # noqa: BLE001 - any failure to build is the strategy's
         name = entrants[e]["name"]
         raise StrategyError(f"seat {seat} ({name}) could not be built: {type(exc).__name__}: {exc}", seat, name) from None
-    return _Guarded(inner, limit, isolated=isolation == "process")
+    return _Guarded(inner, limit, isolated=isolation == "process", guard=guard, seat=seat)
 
 
 _HOSTS: dict[str, StrategyHost] = {}
