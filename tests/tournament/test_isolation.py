@@ -51,14 +51,16 @@ def test_isolated_games_are_the_in_process_games(tmp_path):
     pd.testing.assert_frame_equal(outcomes(tmp_path / "a"), outcomes(tmp_path / "b"))
 
 
-@pytest.mark.parametrize("how, error", [
-    ("sys", "raised SystemExit in act: exit code 3"),
-    ("os", "raised StrategyProcessDied in act: its process ended (exit code 3)"),
-    ("interrupt", "raised KeyboardInterrupt in act"),
+@pytest.mark.parametrize("how, isolation, error", [
+    ("sys", "process", "raised SystemExit in act: exit code 3"),
+    ("os", "process", "raised StrategyProcessDied in act: its process ended (exit code 3)"),
+    ("interrupt", "process", "raised KeyboardInterrupt in act"),
+    ("sys", "none", "raised SystemExit in act: exit code 3"),
+    ("interrupt", "none", "raised KeyboardInterrupt in act: raised by the strategy, not by Ctrl-C"),
 ])
-def test_a_strategy_ending_its_process_forfeits_each_game_and_the_rest_is_played(tmp_path, how, error):
+def test_a_strategy_ending_its_process_forfeits_each_game_and_the_rest_is_played(tmp_path, how, isolation, error):
     exits = {"name": "x", "strategy": "tests_support_strategy:Exits", "params": {"how": how}}
-    run = run_tournament(config(tmp_path / "out", exits, "process"), show_progress=False)
+    run = run_tournament(config(tmp_path / "out", exits, isolation), show_progress=False)
     assert run.complete and run.played == 4
     frame = read_results(tmp_path / "out")
     lost = frame[frame["forfeit"]]

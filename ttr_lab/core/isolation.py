@@ -56,7 +56,7 @@ def shared_values(game: Any) -> dict[int, Any]:
     return out
 
 
-def _raised(name: str, message: str) -> StrategyProcessError:
+def raised_as(name: str, message: str) -> StrategyProcessError:
     """An error whose class name is what the strategy raised, for the usual forfeit message."""
     return type(name, (StrategyProcessError,), {})(message)
 
@@ -144,7 +144,7 @@ class StrategyHost:
             how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
             raise StrategyProcessDied(f"its process ended ({how})") from None
         if status == "error":
-            raise _raised(*payload)
+            raise raised_as(*payload)
         return payload[0]
 
 

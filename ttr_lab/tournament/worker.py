@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from ttr_lab.core.errors import StrategyError
 from ttr_lab.core.game import Game
-from ttr_lab.core.isolation import IsolatedStrategy, StrategyHost, shared_values
+from ttr_lab.core.isolation import IsolatedStrategy, StrategyHost, raised_as, shared_values
 from ttr_lab.core.outcome import Outcome, Termination
 from ttr_lab.core.play import play_game
 from ttr_lab.tournament.design import GameSpec
@@ -45,7 +45,7 @@ class _Guarded:
         self.decisions = 0
         for hook in ("on_game_start", "on_event", "on_game_end"):
             if hasattr(inner, hook):
-                setattr(self, hook, self._checked(getattr(inner, hook)) if guard is not None else getattr(inner, hook))
+                setattr(self, hook, self._checked(getattr(inner, hook)))
         # Isolated strategies are timed out by their host, from outside their process.
         self._alarm = limit is not None and not isolated and threading.current_thread() is threading.main_thread()
 
@@ -56,7 +56,7 @@ class _Guarded:
             signal.setitimer(signal.ITIMER_REAL, self.limit + _GRACE_SECONDS, 0.5)
             _thinking[0] = True
         try:
-            action = self.inner.act(observation, legal, rng)
+            action = _contained(self.inner.act, observation, legal, rng)
         except _MoveTimeout:
             _thinking[0] = False
             raise MoveTimeLimitExceeded(
@@ -85,8 +85,9 @@ class _Guarded:
 
     def _checked(self, hook: Any) -> Any:
         def checked(*args: Any) -> Any:
-            result = hook(*args)
-            self._check()
+            result = _contained(hook, *args)
+            if self.guard is not None:
+                self._check()
             return result
 
         checked.__name__ = getattr(hook, "__name__", "hook")
@@ -94,6 +95,25 @@ class _Guarded:
 
 
 _thinking = [False]  # the alarm interrupts only a decision, never the handling of its end
+_ctrl_c = [False]  # set by a real Ctrl-C (SIGINT), to tell it from a strategy raising KeyboardInterrupt
+
+
+def _contained(fn: Any, *args: Any) -> Any:
+    """``fn(*args)``, with ``sys.exit`` and a KeyboardInterrupt that no Ctrl-C caused turned into
+    ordinary errors of the strategy (its forfeit), instead of ending the run."""
+    try:
+        return fn(*args)
+    except SystemExit as exc:
+        raise raised_as("SystemExit", f"exit code {exc.code}") from None
+    except KeyboardInterrupt:
+        if _ctrl_c[0]:
+            raise
+        raise raised_as("KeyboardInterrupt", "raised by the strategy, not by Ctrl-C") from None
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    _ctrl_c[0] = True
+    raise KeyboardInterrupt
 
 
 def _raise_timeout(signum: int, frame: Any) -> None:
@@ -115,6 +135,20 @@ def play_batch(
     guard = SharedValues(game) if isolation != "process" else None
     rows: list[dict[str, Any]] = []
     records: list[str] = []
+    _ctrl_c[0] = False
+    watch = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    previous = signal.signal(signal.SIGINT, _on_sigint) if watch else None
+    try:
+        _play_specs(game, entrants, specs, factories, shared, guard, move_time_limit, isolation, keep_records, rows, records)
+    finally:
+        if watch:
+            signal.signal(signal.SIGINT, previous)
+    return rows, records
+
+
+def _play_specs(game: Game, entrants: Sequence[dict[str, Any]], specs: Sequence[GameSpec], factories: Sequence[Any],
+                shared: dict[int, Any], guard: SharedValues | None, move_time_limit: float | None, isolation: str,
+                keep_records: bool, rows: list[dict[str, Any]], records: list[str]) -> None:
     for spec in specs:
         try:
             players = [_build(entrants, factories, e, seat, shared, move_time_limit, isolation)
@@ -143,7 +177,6 @@ def play_batch(
             data["game_id"] = spec.game_id
             data["entrants"] = [entrants[e]["name"] for e in spec.seats]
             records.append(json.dumps(data, ensure_ascii=True))
-    return rows, records
 
 
 def _play(game: Game, players: Sequence[_Guarded], spec: GameSpec) -> tuple[Any, Outcome]:
