@@ -76,3 +76,15 @@ def test_a_strategy_that_swallows_the_alarm_is_stopped_from_outside_when_isolate
     lost = read_results(tmp_path / "out").query("forfeit")
     assert list(lost["entrant"]) == ["s", "s"]
     assert lost["error"].str.contains("its process was stopped from outside").all()
+
+
+@pytest.mark.ray
+def test_under_ray_a_strategy_killing_its_worker_forfeits_its_games_and_the_batch_is_kept(tmp_path):
+    exits = {"name": "x", "strategy": "tests_support_strategy:Exits", "params": {"how": "os"}}
+    c = config(tmp_path / "out", exits, "none", games=4, backend="ray", workers=2)
+    run = run_tournament(c, show_progress=False)
+    assert run.complete and run.played == 4
+    frame = read_results(c.output)
+    lost = frame[frame["forfeit"]]
+    assert list(lost["entrant"]) == ["x"] * 4
+    assert lost["error"].str.contains("its process ended (exit code 3)", regex=False).all()

@@ -25,8 +25,10 @@ MAX_BATCH = 200
 class Batch:
     """What one finished batch brings back."""
 
-    def __init__(self, specs: Sequence[GameSpec], rows: list[dict], records: list[str], seconds: float, error: str = "") -> None:
+    def __init__(self, specs: Sequence[GameSpec], rows: list[dict], records: list[str], seconds: float, error: str = "",
+                 note: str = "") -> None:
         self.specs, self.rows, self.records, self.seconds, self.error = specs, rows, records, seconds, error
+        self.note = note  # something the user should hear about, though nothing was lost
 
 
 class _Sizer:
@@ -153,12 +155,16 @@ class RayBackend:
             isolation: str = "none") -> Iterator[Batch]:
         import ray
 
-        # Retries cover worker processes that die (a crash, the OOM killer, a lost node).
-        task = ray.remote(max_retries=3, num_cpus=1)(_timed_batch)
+        # One retry covers a worker lost by accident (the OOM killer, a lost node). A batch whose
+        # worker dies again is played once more with every strategy in its own process: a strategy
+        # that ends its process (os._exit, a crash) then forfeits its games, named, and the
+        # others' games are stored, instead of the whole batch being lost.
+        task = ray.remote(max_retries=1, num_cpus=1)(_timed_batch)
+        contained = ray.remote(max_retries=2, num_cpus=1)(_timed_batch)
         game_ref = ray.put(game)  # once: every task reads the same copy from the object store
         entrants_ref = ray.put(list(entrants))
         sizer = _Sizer()
-        in_flight: dict[Any, Sequence[GameSpec]] = {}
+        in_flight: dict[Any, tuple[Sequence[GameSpec], str]] = {}  # task -> (its games, the worker's death)
         limit_in_flight = 3 * self.workers
         i = 0
         try:
@@ -166,15 +172,21 @@ class RayBackend:
                 while i < len(specs) and len(in_flight) < limit_in_flight:
                     chunk = specs[i:i + sizer.size()]
                     i += len(chunk)
-                    in_flight[task.remote(game_ref, entrants_ref, chunk, limit, records, isolation)] = chunk
+                    in_flight[task.remote(game_ref, entrants_ref, chunk, limit, records, isolation)] = (chunk, "")
                 ready, _ = ray.wait(list(in_flight), num_returns=1)
                 for ref in ready:
-                    chunk = in_flight.pop(ref)
+                    chunk, died = in_flight.pop(ref)
                     try:
                         rows, recs, seconds = ray.get(ref)
-                        batch = Batch(chunk, rows, recs, seconds)
-                    except Exception as exc:  # noqa: BLE001 - retries exhausted: report, store nothing
-                        batch = Batch(chunk, [], [], 0.0, error=f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}")
+                        note = f"{len(chunk)} games replayed with each strategy in its own process after {died}" if died else ""
+                        batch = Batch(chunk, rows, recs, seconds, note=note)
+                    except Exception as exc:  # noqa: BLE001 - retries exhausted
+                        error = _one_line(exc)
+                        if not died and isolation != "process":
+                            again = contained.remote(game_ref, entrants_ref, chunk, limit, records, "process")
+                            in_flight[again] = (chunk, f"their worker died twice ({error})")
+                            continue
+                        batch = Batch(chunk, [], [], 0.0, error=error)  # report, store nothing
                     sizer.observe(batch)
                     yield batch
         finally:
@@ -186,6 +198,14 @@ class RayBackend:
 
         if self._started_here and ray.is_initialized():
             ray.shutdown()
+
+
+def _one_line(exc: Exception) -> str:
+    """Ray's error as one line: its type and first line, without colour codes."""
+    import re
+
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
 
 
 Backend = SerialBackend | RayBackend

@@ -92,6 +92,8 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
                     if batch.error:
                         run.failed_batches.append(f"{len(batch.specs)} games: {batch.error}")
                         continue
+                    if batch.note:
+                        progress.console.print(f"note: {batch.note}", markup=False, highlight=False)
                     store.append(batch.rows, batch.records)
                     run.played += len(batch.specs)
                     run.play_seconds = time.perf_counter() - started - run.startup_seconds
