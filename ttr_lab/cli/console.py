@@ -17,5 +17,7 @@ def make_console() -> Console:
 
 def fail(exc: Exception) -> NoReturn:
     """Say what went wrong in one line and exit with status 2 (a mistake in the input)."""
-    typer.echo(f"error: {exc}", err=True)
+    # One line, whatever the message holds (a strategy's multi-line error, a path with a newline).
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    typer.echo(f"error: {text}", err=True)
     raise typer.Exit(code=2)

@@ -48,27 +48,30 @@ def print_tournament_summary(console: Console, config: "TournamentConfig", run: 
     table = run.summary
     explorer = "explorer_bonus_rate" in table and table["explorer_bonus_rate"].notna().any()
     bonus = "explorer bonus" if explorer else "longest bonus"
-    out = Table(title=f"{config.name}: {config.players} players, {config.design}, map {config.map}")
+    from rich.markup import escape
+
+    # Names and error texts are the user's and the strategies': never read as markup.
+    out = Table(title=f"{escape(config.name)}: {config.players} players, {config.design}, map {config.map}")
     for col in ("entrant", "games", "win rate", "95% interval", "mean score", "tickets completed", bonus, "forfeits"):
         out.add_column(col, justify="left" if col == "entrant" else "right")
     for r in table.itertuples():
         rate = r.explorer_bonus_rate if explorer else r.longest_bonus_rate
         out.add_row(
-            r.entrant, str(r.games), f"{r.win_rate:.3f}", f"[{r.win_low:.3f}, {r.win_high:.3f}]",
+            escape(r.entrant), str(r.games), f"{r.win_rate:.3f}", f"[{r.win_low:.3f}, {r.win_high:.3f}]",
             f"{r.mean_score:.1f}", f"{r.ticket_completion:.1%}", f"{rate:.1%}", str(r.forfeits),
         )
     console.print(out)
     if len(run.errors):
         console.print("[red]forfeited games:[/red]")
         for r in run.errors.itertuples():
-            console.print(f"  {r.entrant}: {r.games} x {r.error}")
+            console.print(f"  {escape(r.entrant)}: {r.games} x {escape(r.error)}")
     stored = run.already_stored + run.played
     if run.interrupted:
         console.print(f"[yellow]interrupted: {stored} of {run.planned} games are stored; "
                       "run the same command again to play the rest[/yellow]")
     for failure in run.failed_batches:
-        console.print(f"[red]not played (worker failed after retries): {failure}; rerun to retry them[/red]")
-    console.print(f"results: {run.folder.resolve()} ({run.played} games played now, {stored} stored, {run.seconds:.1f} s)")
+        console.print(f"[red]not played (worker failed after retries): {escape(failure)}; rerun to retry them[/red]")
+    console.print(f"results: {escape(str(run.folder.resolve()))} ({run.played} games played now, {stored} stored, {run.seconds:.1f} s)")
 
 
 def print_tuning_summary(console: Console, config: "TuneConfig", run: "TuningRun") -> None:
@@ -94,5 +97,5 @@ def print_tuning_summary(console: Console, config: "TuneConfig", run: "TuningRun
         console.print(line)
     console.print("entrant for a tournament config (also in best.yaml):")
     console.print(run.entrant, markup=False, highlight=False)
-    console.print(f"results: {run.folder.resolve()} (trials.csv, objective.png, best.yaml, report.md; "
+    console.print(f"results: {escape(str(run.folder.resolve()))} (trials.csv, objective.png, best.yaml, report.md; "
                   f"{run.ran_now} trials run now, {run.seconds:.1f} s)")

@@ -68,6 +68,10 @@ def resolve(name: str) -> type:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise ConfigError(f"strategy {name!r}: cannot import {module_name!r} ({exc})") from None
+    except Exception as exc:  # noqa: BLE001 - a module that fails while importing: a syntax error, a raise
+        where = f" (line {exc.lineno})" if isinstance(exc, SyntaxError) and exc.lineno else ""
+        raise ConfigError(f"strategy {name!r}: importing {module_name!r} failed{where}: "
+                          f"{type(exc).__name__}: {exc}") from None
     try:
         cls = getattr(module, attr)
     except AttributeError:

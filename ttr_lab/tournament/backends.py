@@ -123,6 +123,7 @@ class RayBackend:
             options["runtime_env"] = self.runtime_env
         if self.address:
             options.pop("include_dashboard")
+            _probe(self.address)
             try:
                 ray.init(address=self.address, **options)
             except Exception as exc:  # noqa: BLE001 - turn Ray's long messages into one line
@@ -198,6 +199,22 @@ class RayBackend:
 
         if self._started_here and ray.is_initialized():
             ray.shutdown()
+
+
+def _probe(address: str, seconds: float = 10.0) -> None:
+    """Fail in seconds, in one line, when nothing listens at ``host:port`` (Ray itself keeps
+    retrying for minutes). ``auto`` and addresses without a port are left to Ray."""
+    import socket
+
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise ConfigError(f"cannot connect to Ray at {address}: {reason} (is the head running? `ray status` "
+                          "on it shows its address)") from None
 
 
 def _one_line(exc: Exception) -> str:

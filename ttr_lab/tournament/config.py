@@ -32,8 +32,13 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game, load_game
+from ttr_lab.core.registry import build
 from ttr_lab.tournament.config_files import check_game, check_strategy, read_yaml, validate
+
+
+MAX_GAMES = 10_000_000
 
 
 class EntrantConfig(BaseModel):
@@ -62,7 +67,8 @@ class TournamentConfig(BaseModel):
     design: Literal["fixed", "round_robin", "one_vs_field"] = "fixed"
     focus: Optional[str] = None  # one_vs_field: the entrant that plays against the field
     rotation: Optional[Literal["cyclic", "all"]] = None  # default: all at 2-3 players, cyclic at 4-5
-    games: int = Field(default=100, ge=1)
+    # Bounded: the schedule is planned whole before the first game (a million games plan in seconds).
+    games: int = Field(default=100, ge=1, le=MAX_GAMES)
     seed: int = 0
     move_time_limit: Optional[float] = Field(default=None, gt=0)
     output: str = "results/tournament"
@@ -138,6 +144,11 @@ def _check_strategies(config: TournamentConfig, source: str) -> None:
     check_game(config.game, config.game_options(), config.players, source)
     for i, e in enumerate(config.entrants):
         check_strategy(e.strategy, e.params, f"{source}: entrants.{i} ({e.name})")
+        try:  # built once now, so a constructor that rejects its parameters is a config error
+            build(e.strategy, e.params)
+        except Exception as exc:  # noqa: BLE001 - whatever the constructor raises
+            raise ConfigError(f"{source}: entrants.{i} ({e.name}): strategy {e.strategy!r} cannot be built with "
+                              f"params {e.params}: {type(exc).__name__}: {exc}") from None
 
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TournamentConfig:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ttr_lab.core.results import read_results
@@ -73,6 +74,12 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
     todo = [s for s in specs if s.game_id not in done]
     run = TournamentRun(Path(config.output), len(specs), len(specs) - len(todo))
     entrants = [entrant_row(e) for e in config.entrants]
+    beyond = len(done) - run.already_stored
+    if beyond > 0:
+        # --games smaller than a previous run's: nothing is deleted, and the summary (and the
+        # report) count every stored game; say so rather than disagree silently with the config.
+        console.print(f"note: {config.output} already holds {beyond} games beyond the {len(specs)} asked for; the summary "
+                      f"and the report cover all {len(done)} stored games", markup=False)
     if run.already_stored:
         console.print(f"resuming: {run.already_stored} of {len(specs)} games already stored in {config.output}", markup=False)
     started = time.perf_counter()
@@ -87,7 +94,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
             backend.start()
             run.startup_seconds = time.perf_counter() - started
             with progress:
-                bar = progress.add_task(f"{config.name} ({backend.name})", total=len(specs), completed=run.already_stored, rate=0.0)
+                bar = progress.add_task(escape(f"{config.name} ({backend.name})"), total=len(specs), completed=run.already_stored, rate=0.0)
                 for batch in backend.run(game, entrants, todo, config.move_time_limit, config.records, config.isolation):
                     if batch.error:
                         run.failed_batches.append(f"{len(batch.specs)} games: {batch.error}")
