@@ -10,43 +10,58 @@ loses or never wins.
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pandas as pd
-from scipy.optimize import minimize
 
 ELO = 400.0 / np.log(10.0)  # natural units to Elo points
 
 
 def _comparisons(frame: pd.DataFrame, names: list[str]) -> pd.DataFrame:
+    """Every pair of seats of different entrants at a game, each once (earlier seat first):
+    ``deal``, ``i``, ``j`` (entrant indices) and ``w`` (1 if i finished ahead, 0.5 tie, 0)."""
+    from ttr_lab.analysis.tables import seat_pairs
+
+    pairs = seat_pairs(frame, ordered=False)
     index = {n: i for i, n in enumerate(names)}
-    rows = []
-    for game_id, g in frame.groupby("game_id", sort=False):
-        deal = int(g["deal"].iloc[0])
-        seats = list(zip(g["entrant"], g["rank"]))
-        for (ea, ra), (eb, rb) in itertools.combinations(seats, 2):
-            if ea == eb:
-                continue
-            w = 1.0 if ra < rb else 0.5 if ra == rb else 0.0
-            rows.append((deal, index[ea], index[eb], w))
-    return pd.DataFrame(rows, columns=["deal", "i", "j", "w"])
+    return pd.DataFrame({"deal": pairs["deal"].to_numpy(), "i": pairs["a"].map(index).to_numpy(),
+                         "j": pairs["b"].map(index).to_numpy(), "w": pairs["score"].to_numpy()})
 
 
-def _fit(i: np.ndarray, j: np.ndarray, w: np.ndarray, k: int, prior_sd: float) -> np.ndarray:
-    def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
+def _loss(theta: np.ndarray, i: np.ndarray, j: np.ndarray, wins: np.ndarray, n: np.ndarray, prior_sd: float) -> float:
+    d = theta[i] - theta[j]
+    # log p and log(1 - p) of sigmoid(d), stable for any d
+    return float(np.sum(wins * np.logaddexp(0.0, -d) + (n - wins) * np.logaddexp(0.0, d)) + np.sum(theta**2) / (2 * prior_sd**2))
+
+
+def _fit(i: np.ndarray, j: np.ndarray, wins: np.ndarray, n: np.ndarray, k: int, prior_sd: float) -> np.ndarray:
+    """The ratings maximising the (penalised) likelihood of ``wins`` out of ``n`` comparisons
+    of i against j. Comparisons come aggregated by pair, so the loss has at most k² terms, and
+    Newton's method (the exact k x k Hessian, halving steps that do not lower the loss) converges
+    in a few steps; the prior makes the loss strictly convex."""
+    theta = np.zeros(k)
+    value = _loss(theta, i, j, wins, n, prior_sd)
+    for _ in range(100):
         d = theta[i] - theta[j]
         p = 1.0 / (1.0 + np.exp(-d))
-        eps = 1e-12
-        value = -np.sum(w * np.log(p + eps) + (1 - w) * np.log(1 - p + eps)) + np.sum(theta**2) / (2 * prior_sd**2)
-        grad_d = -(w - p)
-        grad = np.zeros(k)
-        np.add.at(grad, i, grad_d)
-        np.add.at(grad, j, -grad_d)
-        return value, grad + theta / prior_sd**2
-
-    result = minimize(loss, np.zeros(k), jac=True, method="L-BFGS-B")
-    theta = result.x
+        g_d = n * p - wins
+        h_d = n * p * (1 - p)
+        grad = np.bincount(i, g_d, k) - np.bincount(j, g_d, k) + theta / prior_sd**2
+        hess = np.diag(np.full(k, 1.0 / prior_sd**2))
+        np.add.at(hess, (i, i), h_d)
+        np.add.at(hess, (j, j), h_d)
+        np.add.at(hess, (i, j), -h_d)
+        np.add.at(hess, (j, i), -h_d)
+        step = np.linalg.solve(hess, grad)
+        t = 1.0
+        while True:
+            candidate = theta - t * step
+            new = _loss(candidate, i, j, wins, n, prior_sd)
+            if new <= value or t < 1e-8:
+                break
+            t /= 2
+        theta, value = candidate, new
+        if np.max(np.abs(t * step)) < 1e-10:
+            break
     return theta - theta.mean()
 
 
@@ -60,17 +75,23 @@ def bradley_terry(frame: pd.DataFrame, resamples: int = 200, seed: int = 0, prio
     if comps.empty or k < 2:
         return pd.DataFrame({"entrant": names, "rating": 1500.0, "rating_low": np.nan, "rating_high": np.nan,
                              "games": [int(games.get(n, 0)) for n in names]})
-    i, j, w = comps["i"].to_numpy(), comps["j"].to_numpy(), comps["w"].to_numpy()
-    theta = _fit(i, j, w, k, prior_sd)
-    deals = comps["deal"].to_numpy()
-    unique = np.unique(deals)
-    by_deal = {d: np.flatnonzero(deals == d) for d in unique}
+    # Per deal and ordered pair (i, j): wins of i over j and comparisons. A resample of deals is
+    # then a count per deal, and its totals one matrix product.
+    unique, deal_index = np.unique(comps["deal"].to_numpy(), return_inverse=True)
+    pair = comps["i"].to_numpy() * k + comps["j"].to_numpy()
+    cells = len(unique) * k * k
+    wins_by_deal = np.bincount(deal_index * k * k + pair, weights=comps["w"].to_numpy(), minlength=cells).reshape(len(unique), k * k)
+    n_by_deal = np.bincount(deal_index * k * k + pair, minlength=cells).reshape(len(unique), k * k).astype(float)
+    used = np.flatnonzero(n_by_deal.sum(axis=0))
+    i, j = used // k, used % k
+    wins_by_deal, n_by_deal = wins_by_deal[:, used], n_by_deal[:, used]
+    theta = _fit(i, j, wins_by_deal.sum(axis=0), n_by_deal.sum(axis=0), k, prior_sd)
     rng = np.random.default_rng(seed)
     draws = []
     for _ in range(resamples):
-        pick = rng.choice(unique, size=len(unique), replace=True)
-        rows = np.concatenate([by_deal[d] for d in pick])
-        draws.append(_fit(i[rows], j[rows], w[rows], k, prior_sd))
+        pick = rng.choice(len(unique), size=len(unique), replace=True)
+        counts = np.bincount(pick, minlength=len(unique)).astype(float)
+        draws.append(_fit(i, j, counts @ wins_by_deal, counts @ n_by_deal, k, prior_sd))
     draws = np.array(draws) if draws else np.full((1, k), np.nan)
     low, high = np.percentile(draws, [2.5, 97.5], axis=0)
     out = pd.DataFrame({

@@ -131,20 +131,35 @@ def player_count_table(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def seat_pairs(frame: pd.DataFrame, ordered: bool = True) -> pd.DataFrame:
+    """Every pair of seats of different entrants at the same game, in one vectorised pass:
+    ``game_id``, ``deal``, ``a``, ``b`` (the entrants) and ``score`` (1 if a finished ahead of
+    b, 0.5 for a tie, 0 behind). Games and seats keep the frame's order. ``ordered``: both
+    (a, b) and (b, a); else each pair once, the earlier seat first."""
+    cols = frame[["game_id", "deal", "entrant", "rank"]].reset_index(drop=True)
+    cols["_pos"] = np.arange(len(cols))
+    m = cols.merge(cols[["game_id", "entrant", "rank", "_pos"]], on="game_id", suffixes=("_a", "_b"), sort=False)
+    other = (m["_pos_a"] != m["_pos_b"]) if ordered else (m["_pos_a"] < m["_pos_b"])
+    keep = ((m["entrant_a"] != m["entrant_b"]) & other).to_numpy()
+    m = m[keep]
+    ra, rb = m["rank_a"].to_numpy(), m["rank_b"].to_numpy()
+    return pd.DataFrame({
+        "game_id": m["game_id"].to_numpy(), "deal": m["deal"].to_numpy().astype(np.int64),
+        "a": m["entrant_a"].to_numpy(), "b": m["entrant_b"].to_numpy(),
+        "score": np.where(ra < rb, 1.0, np.where(ra == rb, 0.5, 0.0)),
+    })
+
+
 def pair_outcomes(frame: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     """For each game where both ``a`` and ``b`` sat (one seat each or more), a's result
     against b: 1 if a finished ahead, 0.5 for a tie, 0 behind; with the game's deal."""
-    both = frame[frame["entrant"].isin([a, b])]
-    out = []
-    for game_id, g in both.groupby("game_id", sort=False):
-        ra = g.loc[g["entrant"] == a, "rank"].tolist()
-        rb = g.loc[g["entrant"] == b, "rank"].tolist()
-        if not ra or not rb:
-            continue
-        for x, y in itertools.product(ra, rb):
-            out.append({"game_id": game_id, "deal": int(g["deal"].iloc[0]),
-                        "score": 1.0 if x < y else 0.5 if x == y else 0.0})
-    return pd.DataFrame(out, columns=["game_id", "deal", "score"])
+    fa = frame.loc[frame["entrant"] == a, ["game_id", "deal", "rank"]]
+    fb = frame.loc[frame["entrant"] == b, ["game_id", "rank"]]
+    m = fa.merge(fb, on="game_id", suffixes=("_a", "_b"), sort=False)  # a's seats x b's, in game order
+    ra, rb = m["rank_a"].to_numpy(), m["rank_b"].to_numpy()
+    return pd.DataFrame({"game_id": m["game_id"].to_numpy(), "deal": m["deal"].to_numpy().astype(np.int64),
+                         "score": np.where(ra < rb, 1.0, np.where(ra == rb, 0.5, 0.0))},
+                        columns=["game_id", "deal", "score"])
 
 
 def ahead_share(frame: pd.DataFrame, a: str, b: str) -> tuple[float, int, float, float]:
@@ -161,11 +176,9 @@ def head_to_head(frame: pd.DataFrame) -> pd.DataFrame:
     """Matrix: how often the row entrant finished ahead of the column entrant in games where
     both played (ties count half)."""
     names = sorted(frame["entrant"].unique())
-    matrix = pd.DataFrame(np.nan, index=names, columns=names)
-    for a, b in itertools.permutations(names, 2):
-        outcomes = pair_outcomes(frame, a, b)
-        if len(outcomes):
-            matrix.loc[a, b] = outcomes["score"].mean()
+    means = seat_pairs(frame).groupby(["a", "b"])["score"].mean()
+    matrix = means.unstack().reindex(index=names, columns=names).astype(float)
+    matrix.index.name = matrix.columns.name = None
     return matrix
 
 
@@ -177,21 +190,24 @@ def pairwise_tests(frame: pd.DataFrame) -> pd.DataFrame:
     from scipy import stats
 
     names = sorted(frame["entrant"].unique())
+    pairs = seat_pairs(frame)
+    # One pass: per (a, b) and deal, the sum and count of a's results against b.
+    per = pairs.groupby(["a", "b", "deal"], sort=True)["score"].agg(["sum", "count"])
     rows = []
     for a, b in itertools.combinations(names, 2):
-        outcomes = pair_outcomes(frame, a, b)
-        if outcomes.empty:
+        if (a, b) not in per.index:
             continue
-        per_deal = outcomes.groupby("deal")["score"].mean() - 0.5
+        d = per.loc[(a, b)]
+        per_deal = d["sum"] / d["count"] - 0.5
         nonzero = per_deal[per_deal != 0]
         if len(nonzero) >= 1:
             p = float(stats.wilcoxon(nonzero, zero_method="wilcox", alternative="two-sided").pvalue) if len(nonzero) > 1 else 1.0
         else:
             p = 1.0
-        share = outcomes["score"].mean()
-        low, high = wilson(outcomes["score"].sum(), len(outcomes))
-        rows.append({"a": a, "b": b, "games": len(outcomes), "deals": int(per_deal.size),
-                     "a_ahead": share, "a_ahead_low": low, "a_ahead_high": high, "p_value": p})
+        games, wins = int(d["count"].sum()), float(d["sum"].sum())
+        low, high = wilson(wins, games)
+        rows.append({"a": a, "b": b, "games": games, "deals": int(per_deal.size),
+                     "a_ahead": wins / games, "a_ahead_low": low, "a_ahead_high": high, "p_value": p})
     out = pd.DataFrame(rows)
     if out.empty:
         return out
