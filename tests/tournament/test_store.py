@@ -138,3 +138,36 @@ def test_output_that_is_a_file_or_foreign_meta_is_refused(tmp_path):
     (tmp_path / "other" / "meta.json").write_text('{"kind": "something else"}')
     with pytest.raises(ConfigError, match="names no tournament"):
         run_tournament(config(tmp_path / "other"), show_progress=False)
+
+
+def test_parts_are_compacted_on_finish_and_resume_and_an_interrupted_compaction_loses_and_doubles_nothing(tmp_path):
+    from ttr_lab.core.results import read_records, result_parts
+    from ttr_lab.tournament.store import ResultStore
+
+    c = config(tmp_path / "out", games=12, records=True)
+    run_tournament(c, show_progress=False)
+    assert len(result_parts(c.output)) == 1 and len(list((tmp_path / "out" / "records").glob("*.jsonl.gz"))) == 1
+    more = config(tmp_path / "out", games=24, records=True)
+    run_tournament(more, show_progress=False)  # new parts, merged with the first on finish
+    assert len(result_parts(c.output)) == 1
+    whole, records = read_results(c.output), read_records(c.output)
+    assert whole["game_id"].nunique() == 24 and len(whole) == 48
+    assert sorted(r["game_id"] for r in records) == sorted(whole["game_id"].unique())
+    # A compaction killed after its merged part landed, before it deleted the sources.
+    results, recs = tmp_path / "out" / "results", tmp_path / "out" / "records"
+    saved = [(p, p.read_bytes()) for p in [*results.iterdir(), *recs.iterdir()]]
+    store = ResultStore(c.output, more, more.load_game())
+    try:
+        extra = tmp_path / "extra"
+        extra.mkdir()
+        for p, data in saved:  # a second copy of everything, as if not yet merged
+            (p.parent / p.name.replace("part-", "part-0-")).write_bytes(data)
+        assert store.compact() == 2
+        for p, data in saved:
+            p.write_bytes(data)  # the sources, still there
+    finally:
+        store.close()
+    assert read_results(c.output).drop(columns="think_seconds").equals(whole.drop(columns="think_seconds"))
+    assert sorted(r["game_id"] for r in read_records(c.output)) == sorted(r["game_id"] for r in records)
+    assert run_tournament(more, show_progress=False).played == 0  # and a resume merges them again
+    assert len(result_parts(c.output)) == 1

@@ -92,8 +92,19 @@ def read_results(folder: str | Path) -> Any:
 
 
 def read_records(folder: str | Path) -> list[dict[str, Any]]:
+    """Every stored game record, each game once (the first part holding it, as ``read_results``)."""
     out = []
+    seen: set[Any] = set()
     for part in sorted(Path(folder, "records").glob("*.jsonl.gz")):
         with gzip.open(part, "rt", encoding="utf-8") as f:
-            out += [json.loads(line) for line in f if line.strip()]
+            for line in f:
+                if not line.strip():
+                    continue
+                record = json.loads(line)
+                key = record.get("game_id")
+                if key is not None:
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                out.append(record)
     return out

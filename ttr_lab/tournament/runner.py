@@ -71,6 +71,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
     for part in store.damaged:
         console.print(f"set aside damaged results part {part.name} (kept as {part.name}.damaged); its games are played again",
                       markup=False)
+    store.compact()  # what an interrupted run left in many small parts
     todo = [s for s in specs if s.game_id not in done]
     run = TournamentRun(Path(config.output), len(specs), len(specs) - len(todo))
     entrants = [entrant_row(e) for e in config.entrants]
@@ -111,6 +112,8 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
             run.interrupted = True
         finally:
             backend.close()
+        if not run.interrupted:
+            store.compact()
     run.seconds = time.perf_counter() - started
     frame = read_results(config.output)
     run.summary, run.errors = summary_table(frame), error_summary(frame)

@@ -52,6 +52,10 @@ def check_output_folder(folder: Path) -> None:
         )
 
 
+COMPACT_ROWS = 4_000_000  # a merged part stops growing at about a million four-player games
+ROW_GROUP = 100_000
+
+
 class ResultStore:
     """A tournament's results folder, locked for this run until ``close()``."""
 
@@ -148,6 +152,46 @@ class ResultStore:
         if records.exists():
             os.replace(records, records.with_name(records.name + ".damaged"))
         self.damaged.append(part)
+
+    def compact(self, max_rows: int = COMPACT_ROWS) -> int:
+        """Merge the parts (and their records) into one, streaming, so that a long tournament
+        stays a handful of files; parts already holding ``max_rows`` rows are left alone.
+        Safe to interrupt at any point: the merged part is renamed into place before any
+        source is deleted, and reads count a game once even while both exist. Returns how
+        many parts were merged."""
+        small = [p for p in result_parts(self.folder) if pq.ParquetFile(p).metadata.num_rows < max_rows]
+        if len(small) < 2:
+            return 0
+        name = f"part-{time.time_ns()}-{os.getpid()}-compact"
+        sources = [self.records / p.name.replace(".parquet", ".jsonl.gz") for p in small]
+        sources = [r for r in sources if r.exists()]
+        if sources:  # gzip members concatenated are one valid gzip stream
+            tmp = self.records / f"{name}.jsonl.gz.tmp"
+            with open(tmp, "wb") as out:
+                for r in sources:
+                    with open(r, "rb") as f:
+                        while chunk := f.read(1 << 20):
+                            out.write(chunk)
+            os.replace(tmp, self.records / f"{name}.jsonl.gz")
+        tmp = self.results / f"{name}.parquet.tmp"
+        with pq.ParquetWriter(tmp, self.schema) as writer:
+            pending: list[pa.Table] = []
+            rows = 0
+            for part in small:
+                table = read_part(part).cast(self.schema)
+                pending.append(table)
+                rows += table.num_rows
+                if rows >= ROW_GROUP:
+                    writer.write_table(pa.concat_tables(pending))
+                    pending, rows = [], 0
+            if pending:
+                writer.write_table(pa.concat_tables(pending))
+        os.replace(tmp, self.results / f"{name}.parquet")
+        for part in small:
+            part.unlink()
+        for r in sources:
+            r.unlink()
+        return len(small)
 
     def append(self, rows: Sequence[dict[str, Any]], records: Sequence[str] = ()) -> None:
         """Store one finished batch: its rows (and records) become visible all at once."""
