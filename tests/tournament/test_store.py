@@ -171,3 +171,15 @@ def test_parts_are_compacted_on_finish_and_resume_and_an_interrupted_compaction_
     assert sorted(r["game_id"] for r in read_records(c.output)) == sorted(r["game_id"] for r in records)
     assert run_tournament(more, show_progress=False).played == 0  # and a resume merges them again
     assert len(result_parts(c.output)) == 1
+
+
+def test_fewer_games_on_resume_says_the_summary_counts_every_stored_game(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    run_tournament(config(tmp_path / "out", games=8), show_progress=False)
+    text = io.StringIO()
+    run = run_tournament(config(tmp_path / "out", games=4), console=Console(file=text, width=300), show_progress=False)
+    assert run.played == 0 and run.summary["games"].sum() == 16  # 8 games x 2 seats
+    assert "already holds 4 games beyond the 4 asked for" in text.getvalue()

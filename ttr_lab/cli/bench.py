@@ -25,11 +25,13 @@ def tournament(
     games: int = typer.Option(2000, help="Games in the measured tournament."),
     workers: int = typer.Option(2, help="Ray workers."),
     strategy: str = typer.Option("greedy", help="The strategy at all four seats."),
+    ray: bool = typer.Option(True, "--ray/--no-ray", help="Also run it on Ray (--no-ray: serial figures only)."),
 ) -> None:
-    """Serial backend against Ray on the same tournament: games/s, Ray start-up, driver memory."""
+    """The same tournament serially and on Ray: games/s, overhead over the bare games, files,
+    report time, Ray start-up, driver memory."""
     from ttr_lab.bench.tournament import tournament_benchmark
 
-    tournament_benchmark(games=games, workers=workers, strategy=strategy, on_item=show_items())
+    tournament_benchmark(games=games, workers=workers, strategy=strategy, on_item=show_items(), ray=ray)
 
 
 def strength(

@@ -147,7 +147,16 @@ class RayBackend:
             env["env_vars"] = env_vars
             options["runtime_env"] = env
             # "local": always a fresh Ray of our own, never a cluster some earlier `ray start` left.
-            ray.init(address="local", num_cpus=self.workers, **options)
+            for attempt in range(3):
+                try:
+                    ray.init(address="local", num_cpus=self.workers, **options)
+                    break
+                except Exception as exc:  # noqa: BLE001 - only Ray's start-up timeout is retried
+                    # Ray gives its node a fixed 30 s to register; on a loaded machine it can
+                    # miss that and succeed at the next try.
+                    if "timed out during startup" not in str(exc) or attempt == 2:
+                        raise
+                    ray.shutdown()
         # Start every worker and import the engine there now, so the first batches do not pay it.
         warm = ray.remote(num_cpus=1)(_warm_up)
         ray.get([warm.remote() for _ in range(self.workers)])
