@@ -183,3 +183,21 @@ def test_fewer_games_on_resume_says_the_summary_counts_every_stored_game(tmp_pat
     run = run_tournament(config(tmp_path / "out", games=4), console=Console(file=text, width=300), show_progress=False)
     assert run.played == 0 and run.summary["games"].sum() == 16  # 8 games x 2 seats
     assert "already holds 4 games beyond the 4 asked for" in text.getvalue()
+
+
+def test_a_backend_failing_or_interrupted_at_shutdown_still_gives_the_summary(tmp_path, monkeypatch):
+    from ttr_lab.tournament.backends import SerialBackend
+
+    def broken(self):
+        raise RuntimeError("raylet gone")
+
+    monkeypatch.setattr(SerialBackend, "close", broken)
+    run = run_tournament(config(tmp_path / "a"), show_progress=False)
+    assert run.played == 4 and len(run.summary) == 2 and not run.interrupted
+
+    def interrupted(self):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(SerialBackend, "close", interrupted)
+    run = run_tournament(config(tmp_path / "b"), show_progress=False)
+    assert run.played == 4 and len(run.summary) == 2 and run.interrupted

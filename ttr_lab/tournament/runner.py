@@ -53,6 +53,18 @@ def _resident_mb() -> float:
         return 0.0
 
 
+def _close(backend: Any, run: TournamentRun, console: Console) -> None:
+    """Stop the backend without losing the summary: a Ctrl-C pressed again while Ray shuts
+    down, or Ray failing to shut down cleanly, must not hide what is stored."""
+    try:
+        backend.close()
+    except KeyboardInterrupt:
+        run.interrupted = True
+    except Exception as exc:  # noqa: BLE001 - the stored games are intact; say what failed
+        console.print(f"note: {backend.name} did not shut down cleanly ({type(exc).__name__}: {exc}); every stored "
+                      "game is intact", markup=False)
+
+
 def run_tournament(config: TournamentConfig, console: Console | None = None, show_progress: bool = True) -> TournamentRun:
     """Play every game of ``config`` not yet in its output folder. A resume and the progress
     bar show on ``console`` (default: a plain rich Console on standard output)."""
@@ -111,7 +123,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
         except KeyboardInterrupt:
             run.interrupted = True
         finally:
-            backend.close()
+            _close(backend, run, console)
         if not run.interrupted:
             store.compact()
     run.seconds = time.perf_counter() - started
