@@ -48,3 +48,13 @@ def test_the_snapshot_sees_and_undoes_changes_but_not_cached_properties():
     assert sorted(values.changed()) == ["Board", "Ruleset"]
     values.restore()
     assert values.changed() == [] and game.ruleset.longest_path_bonus == bonus and not hasattr(game.board, "extra")
+
+
+@pytest.mark.parametrize("isolation", ["none", "process"])
+def test_honest_play_of_another_game_is_never_taken_for_tampering(tmp_path, isolation):
+    c = parse_config({"name": "t", "game": "trans_orient", "players": 3, "games": 6, "seed": 4, "backend": "serial",
+                      "isolation": isolation, "output": str(tmp_path / "o"),
+                      "entrants": [{"name": n, "strategy": "random"} for n in "abc"]}, "t")
+    run = run_tournament(c, show_progress=False)
+    assert run.played == 6 and len(run.summary) == 3  # the summary needs no Ticket to Ride columns
+    assert not read_results(c.output)["forfeit"].any()
