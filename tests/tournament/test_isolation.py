@@ -88,3 +88,31 @@ def test_under_ray_a_strategy_killing_its_worker_forfeits_its_games_and_the_batc
     lost = frame[frame["forfeit"]]
     assert list(lost["entrant"]) == ["x"] * 4
     assert lost["error"].str.contains("its process ended (exit code 3)", regex=False).all()
+
+
+def test_the_isolate_flag_runs_the_cli_tournament_isolated(tmp_path, monkeypatch):
+    import yaml
+    from typer.testing import CliRunner
+
+    from ttr_lab.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    cheat = {"name": "c", "strategy": "tests_support_strategy:Cheat", "params": {"marker": str(tmp_path / "found")}}
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(yaml.safe_dump({"name": "t", "players": 2, "games": 2, "backend": "serial",
+                                   "entrants": [cheat, {"name": "r", "strategy": "random"}]}))
+    result = CliRunner().invoke(app, ["tournament", str(cfg), "--out", str(tmp_path / "o"), "--isolate", "--no-report",
+                                      "--no-progress"])
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert yaml.safe_load((tmp_path / "o" / "config.yaml").read_text())["isolation"] == "process"
+    assert not (tmp_path / "found").exists()
+
+
+@pytest.mark.ray
+def test_isolation_on_ray_gives_the_serial_games(tmp_path):
+    planner = {"name": "p", "strategy": "ticket_planner"}
+    run_tournament(config(tmp_path / "serial", planner, "none", games=6), show_progress=False)
+    run = run_tournament(config(tmp_path / "ray", planner, "process", games=6, backend="ray", workers=2),
+                         show_progress=False)
+    assert run.complete
+    pd.testing.assert_frame_equal(outcomes(tmp_path / "serial"), outcomes(tmp_path / "ray"))
