@@ -201,3 +201,27 @@ def test_a_backend_failing_or_interrupted_at_shutdown_still_gives_the_summary(tm
     monkeypatch.setattr(SerialBackend, "close", interrupted)
     run = run_tournament(config(tmp_path / "b"), show_progress=False)
     assert run.played == 4 and len(run.summary) == 2 and run.interrupted
+
+
+def test_a_long_run_merges_its_batches_parts_as_it_goes(tmp_path, monkeypatch):
+    import ttr_lab.tournament.store as store_module
+    from ttr_lab.core.results import result_parts
+
+    import ttr_lab.tournament.backends as backends
+
+    monkeypatch.setattr(store_module, "COMPACT_EVERY", 3)
+    monkeypatch.setattr(backends, "TARGET_BATCH_SECONDS", 1e-9)  # one game per batch
+    seen = []
+    real = store_module.ResultStore.append
+
+    def spy(self, rows, records=()):
+        real(self, rows, records)
+        seen.append(len(result_parts(self.folder)))
+
+    monkeypatch.setattr(store_module.ResultStore, "append", spy)
+    c = config(tmp_path / "out", games=40)
+    run_tournament(c, show_progress=False)
+    assert len(seen) == 40
+    # At any time: one merged part per 3 batches so far, and at most 3 fresh ones.
+    assert all(parts <= (i + 1) // 3 + 3 for i, parts in enumerate(seen)) and max(seen) < 20
+    assert read_results(c.output)["game_id"].nunique() == 40 and len(result_parts(c.output)) == 1

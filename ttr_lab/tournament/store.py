@@ -54,6 +54,7 @@ def check_output_folder(folder: Path) -> None:
 
 COMPACT_ROWS = 4_000_000  # a merged part stops growing at about a million four-player games
 ROW_GROUP = 100_000
+COMPACT_EVERY = 500  # batches' parts merged during a run
 
 
 class ResultStore:
@@ -153,13 +154,18 @@ class ResultStore:
             os.replace(records, records.with_name(records.name + ".damaged"))
         self.damaged.append(part)
 
-    def compact(self, max_rows: int = COMPACT_ROWS) -> int:
+    def compact(self, max_rows: int = COMPACT_ROWS, fresh_only: bool = False) -> int:
         """Merge the parts (and their records) into one, streaming, so that a long tournament
         stays a handful of files; parts already holding ``max_rows`` rows are left alone.
         Safe to interrupt at any point: the merged part is renamed into place before any
         source is deleted, and reads count a game once even while both exist. Returns how
-        many parts were merged."""
-        small = [p for p in result_parts(self.folder) if pq.ParquetFile(p).metadata.num_rows < max_rows]
+        many parts were merged. ``fresh_only``: only parts written by batches (not earlier
+        merges), which costs the same however long the run has been going."""
+        parts = result_parts(self.folder)
+        if fresh_only:
+            small = [p for p in parts if not p.name.endswith("-compact.parquet")]
+        else:
+            small = [p for p in parts if pq.ParquetFile(p).metadata.num_rows < max_rows]
         if len(small) < 2:
             return 0
         name = f"part-{time.time_ns()}-{os.getpid()}-compact"
@@ -194,9 +200,13 @@ class ResultStore:
         return len(small)
 
     def append(self, rows: Sequence[dict[str, Any]], records: Sequence[str] = ()) -> None:
-        """Store one finished batch: its rows (and records) become visible all at once."""
+        """Store one finished batch: its rows (and records) become visible all at once. Every
+        ``COMPACT_EVERY`` parts, the batches' parts are merged, so that even a run killed
+        after days leaves a few hundred files, not tens of thousands."""
         if not rows:
             return
+        if self._parts and self._parts % COMPACT_EVERY == 0:
+            self.compact(fresh_only=True)
         name = f"part-{time.time_ns()}-{os.getpid()}-{self._parts}"
         self._parts += 1
         if records:
