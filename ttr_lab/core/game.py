@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import pkgutil
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
@@ -84,6 +85,16 @@ class Game(Protocol):
     ``report_tables(frame) -> list[(title, note, DataFrame)]``: sections of the game's own for
     the report (``frame``: the results, one row per player per game, forfeited games included
     with no score); each is shown under its title, with its one-line note.
+
+    ``turn_number(state) -> int | None``: turns completed when ``state`` is at a turn boundary,
+    else None (``GameRecord.state_at(turn=...)``; without it every action is a turn).
+
+    ``describe_state(state, record, index) -> str`` and ``draw_state(state) -> Figure``: a
+    replayed position in words and as a picture (``ttr-lab replay``).
+
+    ``result_summary(record) -> (ending, headers, rows, lines)``: a finished game as the game
+    tells it (``ttr-lab play``): how it ended, a table of plain strings, then free lines; without
+    it the command prints the outcome's ranks, score parts and scores.
 
     ``report_figures(frame) -> list[(key, caption, Figure)]``: figures of the game's own
     (matplotlib ``Figure``, best made with ``ttr_lab.core.figures.new_figure``); ``key`` names
@@ -158,6 +169,17 @@ def load_game(name: str | Game, **options: Any) -> Game:
     factory = _GAMES.get(name)
     if factory is None:
         raise ConfigError(f"unknown game {name!r}; registered games: {', '.join(sorted(_GAMES))}")
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # a builtin or C factory: let it check its own options
+        signature = None
+    if signature is not None:
+        try:
+            signature.bind(**options)
+        except TypeError:
+            # A misspelt or foreign option (``map=`` for a game without maps): name the valid ones.
+            valid = ", ".join(signature.parameters) or "none"
+            raise ConfigError(f"game {name!r} takes the options {valid}, not {', '.join(options)}") from None
     return factory(**options)
 
 

@@ -120,6 +120,29 @@ class TicketToRide:
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.board)
 
+    def turn_number(self, state: "GameState") -> int | None:
+        """Turns completed, at a turn boundary (a player to take a turn, or the game over)."""
+        return state.turns if state.phase_name.name in ("TURN", "OVER") else None
+
+    def describe_state(self, state: "GameState", record: Any, index: int) -> str:
+        """Where a replayed game is, in a few lines (``ttr-lab replay``)."""
+        from ttr_lab.games.ticket_to_ride.replay import describe_state
+
+        return describe_state(state, record, index)
+
+    def draw_state(self, state: "GameState") -> "Figure":
+        """The board with every claim so far (``ttr-lab replay --picture``)."""
+        from ttr_lab.games.ticket_to_ride.drawing import draw_state
+
+        return draw_state(state)
+
+    def result_summary(self, record: Any) -> tuple[str, list[str], list[list[str]], list[str]]:
+        """``ttr-lab play``'s account of a finished game: (first line, headers, rows, lines)."""
+        from ttr_lab.games.ticket_to_ride.summary import ending, result_summary
+
+        headers, rows, lines = result_summary(record, self.score_parts)
+        return ending(record), headers, rows, lines
+
     def record_html(self, record: Any) -> str:
         """A record's result table and final board, for Jupyter."""
         from ttr_lab.games.ticket_to_ride.drawing import record_html
