@@ -11,7 +11,8 @@ A ``State`` is one position: ``current_player``, ``legal_actions()`` in a stable
 ``is_terminal()``, ``observation(player)`` (the player's information set only),
 ``outcome()`` once terminal, and ``snapshot()`` (everything, hidden parts included, as JSON).
 Actions are frozen values whose ``str()`` is their text form; ``game.parse_action(text)``
-reads it back.
+reads it back, and ``game.action_space`` gives each a stable integer id (``id_of``,
+``action_of``, ``size``, ``mask``) for tools that speak integers (OpenSpiel, RL libraries).
 
 Games are found by name among the packages of ``ttr_lab.games`` (each exposes ``GAME``, the
 factory ``load_game`` calls) and among the ``ttr_lab.games`` entry points of installed
@@ -26,6 +27,7 @@ import inspect
 import pkgutil
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
+from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.outcome import Metric, Outcome
 
@@ -124,6 +126,11 @@ class Game(Protocol):
     def new_game(self, num_players: int, seed: int) -> State: ...
 
     def parse_action(self, text: str) -> Any: ...
+
+    @property
+    def action_space(self) -> ActionSpace:
+        """Every action of this game with its integer id (see ``ttr_lab.core.actions``)."""
+        ...
 
 
 GameFactory = Callable[..., Game]
