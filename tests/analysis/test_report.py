@@ -47,7 +47,11 @@ def test_report_for_each_player_count_with_ties_forfeits_and_stalls(tmp_path, pl
     for metric in ("route_points", "tickets_completed", "longest_trail", "trains_left", "tracks", "explorer_bonus"):
         assert f"| {metric} |" in text
     assert "points from claimed routes" in text
-    assert "ticket_completion" in text and "longest_bonus_rate" in text and "explorer_bonus_rate" not in text
+    tickets = text.split("## Tickets and bonuses")[1].split("## ")[0]
+    assert "| tickets completed |" in tickets and "| longest-trail bonus (share of games) |" in tickets
+    assert "Explorer" not in tickets
+    entrants = text.split("## Entrants")[1].split("## ")[0]
+    assert "| win rate [95% CI] |" in entrants and "win low" not in entrants  # the interval shares the rate's cell
     page = (tmp_path / "report.html").read_text()
     assert page.count("data:image/png;base64,") == 7
     for name in ("win_rates", "score_distributions", "seat_advantage",  # the generic figures
@@ -68,7 +72,8 @@ def test_legendary_asia_report_has_the_explorer_bonus(tmp_path):
     assert "Ticket to Ride: Legendary Asia (legendary_asia)" in text
     tickets = text.split("## Tickets and bonuses")[1].split("## ")[0]
     header = next(line for line in tickets.splitlines() if line.startswith("| entrant"))
-    assert header == "| entrant | tickets_held | ticket_completion | explorer_bonus_rate | largest_network | mountain_routes |"
+    assert header == ("| entrant | tickets held | tickets completed | Explorer bonus (share of games) | "
+                      "largest network (cities) | mountain routes |")
     metrics = text.split("## Metrics")[1].split("## ")[0]
     assert "| explorer_bonus | points from the Asian Explorer bonus" in metrics
     assert "Asian Explorer bonus frequency" in text and (tmp_path / "report" / "longest_route.png").exists()

@@ -66,9 +66,18 @@ def tickets_and_bonuses(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.Data
                        mountain_routes=g["mountain_routes"].mean())
         rows.append(row)
     table = pd.DataFrame(rows)
-    if table.empty:
-        return table
-    return _by_win_rate(table.set_index("entrant"), frame).reset_index()
+    if not table.empty:
+        table = _by_win_rate(table.set_index("entrant"), frame).reset_index()
+    # How the report heads these columns (the analysis knows no game's columns): units included.
+    table.attrs["labels"] = TABLE_LABELS
+    return table
+
+
+TABLE_LABELS = {
+    "tickets_held": "tickets held", "ticket_completion": "tickets completed", "longest_trail": "longest trail (trains)",
+    "longest_bonus_rate": "longest-trail bonus (share of games)", "explorer_bonus_rate": "Explorer bonus (share of games)",
+    "largest_network": "largest network (cities)", "mountain_routes": "mountain routes",
+}
 
 
 def report_tables(game: "TicketToRide", frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
