@@ -162,16 +162,36 @@ def track_claims(game: "TicketToRide", frame: "pd.DataFrame") -> tuple[list[floa
     return [c / games for c in claimed], [c / games for c in by_winners], games
 
 
-def track_maps(game: "TicketToRide", frame: "pd.DataFrame") -> tuple["Figure", "Figure"]:
-    """The board with each track coloured by how often it is claimed per game, by anyone and by
-    the game's winners."""
-    from ttr_lab.games.ticket_to_ride.drawing import draw_track_heat
+MIN_CLAIMS_FOR_LIFT = 5  # below this many claims a track's lift is noise, and the map leaves it grey
 
+
+def track_lift(game: "TicketToRide", frame: "pd.DataFrame") -> list[float | None]:
+    """Per track, the lift of winning on claiming it: the share of the winners' claims that go
+    to this track over the share of everyone's claims that do (equivalently, the share of its
+    claims made by a winner over the share of all claims made by winners). 1: winners claim it
+    as often as anyone; 2: twice as often. None where it was claimed fewer than
+    ``MIN_CLAIMS_FOR_LIFT`` times. Unlike the raw count, this does not repeat how popular a track is."""
     claimed, by_winners, games = track_claims(game, frame)
+    total, winners = sum(claimed), sum(by_winners)
+    out: list[float | None] = []
+    for c, w in zip(claimed, by_winners):
+        if c * games < MIN_CLAIMS_FOR_LIFT or not winners:
+            out.append(None)
+        else:
+            out.append((w / winners) / (c / total))
+    return out
+
+
+def track_maps(game: "TicketToRide", frame: "pd.DataFrame") -> tuple["Figure", "Figure"]:
+    """The board with each track coloured by how often it is claimed per game, and by its lift
+    for the game's winners (``track_lift``)."""
+    from ttr_lab.games.ticket_to_ride.drawing import draw_track_heat, draw_track_lift
+
+    claimed, _, games = track_claims(game, frame)
     return (
         draw_track_heat(game.board, claimed, f"How often each track is claimed ({games} games)", "claims per game"),
-        draw_track_heat(game.board, by_winners, "How often each track is claimed by the game's winner",
-                        "winner's claims per game", cmap="magma"),
+        draw_track_lift(game.board, track_lift(game, frame), claimed,
+                        f"Tracks winners favour: red claimed more by winners, blue less ({games} games)"),
     )
 
 
@@ -182,5 +202,6 @@ def report_figures(game: "TicketToRide", frame: "pd.DataFrame") -> list[tuple[st
     if _explorer(game, frame) or game.ruleset.longest_path_bonus:
         out.append(("longest_route", bonus, end_bonus(game, frame)))
     out += [("tracks_claimed", "How often each track is claimed", claimed),
-            ("tracks_claimed_by_winners", "How often each track is claimed by winners", by_winners)]
+            ("tracks_claimed_by_winners", "Tracks winners favour (lift: winners' share of claims over everyone's)",
+             by_winners)]
     return out
