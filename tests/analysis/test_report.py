@@ -41,7 +41,7 @@ def test_report_for_each_player_count_with_ties_forfeits_and_stalls(tmp_path, pl
     text = md.read_text()
     sections = [line for line in text.splitlines() if line.startswith("## ")]
     assert sections == ["## Entrants", "## Ratings", "## Head to head", "## Pairwise tests", "## Metrics", "## Score parts",
-                        "## Tickets and bonuses", "## Seats", "## Player counts", "## Figures"]  # the game's own after score parts
+                        "## Points by source", "## Tickets and bonuses", "## Seats", "## Player counts", "## Figures"]  # the game's own after score parts
     assert "Ticket to Ride: USA (usa)" in text and "1 forfeited, 1 stalled" in text
     # Metrics: every metric Ticket to Ride declares, with its description.
     for metric in ("route_points", "tickets_completed", "longest_trail", "trains_left", "tracks", "explorer_bonus"):

@@ -5,7 +5,8 @@ The analysis functions return raw DataFrames (snake_case columns, floats, ``x_lo
 ``x_high`` beside ``x``) for notebooks and further computation; ``present`` turns any of them
 into strings for the report, and ``html_table`` / ``markdown_table`` write them out. A game's own
 table can name its headers and percentage columns in ``table.attrs`` (``"labels"``: column ->
-header, ``"percent"``: column names), since the analysis knows no game's columns.
+header, ``"percent"``: column names, ``"one_precision"``: one precision for every column), since
+the analysis knows no game's columns.
 """
 
 from __future__ import annotations
@@ -104,6 +105,7 @@ def present(table: pd.DataFrame, labels: Mapping[str, str] | None = None, percen
     text_columns: list[str] = []
     bounded_by = {str(c): _bounds(table, str(c)) for c in table.columns}
     hidden = {b for pair in bounded_by.values() if pair for b in pair}
+    one_precision = one_precision or bool(table.attrs.get("one_precision"))
     shared = decimals_for(v for c in table.columns if _numeric(table[c]) for v in table[c]) if one_precision else None
     for column in table.columns:
         name = str(column)

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 
 def print_game_summary(board: "Board", record: "GameRecord", console: Console | None = None) -> None:
+    """One finished game: per player the parts of the score, which add up to the total (routes,
+    tickets, and the end bonus the map awards: the longest trail, or the Asian Explorer bonus),
+    then each player's tickets."""
     console = console or make_console()
     result = record.result
     ending = "stalled (a full round of passes)" if result["stalled"] else "final round played"
@@ -27,35 +30,58 @@ def print_game_summary(board: "Board", record: "GameRecord", console: Console | 
         f"[bold]{board.title}[/bold], {record.num_players} players, seed {record.seed}: "
         f"{result['turns']} turns, {len(record.actions)} actions, {ending}"
     )
+    rules = board.ruleset
+    longest = bool(rules.longest_path_bonus)
+    explorer = bool(rules.explorer_bonus) and any(p.get("explorer_bonus") is not None for p in result["players"])
+    columns = ["rank", "seat", "strategy", "routes", "tickets"]
+    columns += ["longest", "longest bonus"] if longest else []
+    columns += ["network", "explorer bonus"] if explorer else []
+    columns += ["total", "trains left"]
     table = Table(show_header=True, header_style="bold")
-    for col in ("rank", "seat", "strategy", "routes", "tickets", "longest", "bonus", "total", "trains left"):
+    for col in columns:
         table.add_column(col, justify="left" if col == "strategy" else "right")
     for p in sorted(result["players"], key=lambda p: (p["rank"], p["player"])):
-        table.add_row(
-            str(p["rank"]), str(p["player"]), record.strategies[p["player"]], str(p["route_points"]),
-            f"{p['ticket_points']:+d} ({p['tickets_completed']}/{len(p['tickets'])})",
-            str(p["longest_trail"]), str(p["longest_bonus"]), f"[bold]{p['total']}[/bold]", str(p["trains_left"]),
-        )
+        row = [str(p["rank"]), str(p["player"]), record.strategies[p["player"]], str(p["route_points"]),
+               f"{p['ticket_points']:+d} ({p['tickets_completed']}/{len(p['tickets'])})"]
+        row += [str(p["longest_trail"]), f"{p['longest_bonus']:+d}"] if longest else []
+        row += [str(p.get("largest_network")), f"{p['explorer_bonus']:+d}"] if explorer else []
+        row += [f"[bold]{p['total']}[/bold]", str(p["trains_left"])]
+        table.add_row(*row)
     console.print(table)
     for p in result["players"]:
         tickets = ", ".join(f"{'+' if t['completed'] else '-'}{t['name']}" for t in p["tickets"]) or "none"
         console.print(f"seat {p['player']} tickets: {tickets}")
 
 
+def _share(rate: float, low: float | None = None, high: float | None = None) -> str:
+    """A share as the report writes it: ``42.1%``, or with its interval ``42.1% [37.4, 47.0]``."""
+    if rate is None or math.isnan(rate):
+        return ""
+    if low is None or high is None:
+        return f"{100 * rate:.1f}%"
+    return f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+
 def print_tournament_summary(console: Console, config: "TournamentConfig", run: "TournamentRun") -> None:
-    """Per entrant: win rate with its interval, mean score, tickets, bonus, forfeits; then what
-    went wrong, if anything, and where the results are."""
+    """Per entrant: win rate with its interval, mean score, tickets, bonus, forfeits (narrow
+    enough for an 80-column terminal); then what went wrong, if anything, and where the results
+    are."""
+    from rich import box
+
     table = run.summary
     explorer = "explorer_bonus_rate" in table and table["explorer_bonus_rate"].notna().any()
-    bonus = "explorer bonus" if explorer else "longest bonus"
-    out = Table(title=f"{config.name}: {config.players} players, {config.design}, map {config.map}")
-    for col in ("entrant", "games", "win rate", "95% interval", "mean score", "tickets completed", bonus, "forfeits"):
-        out.add_column(col, justify="left" if col == "entrant" else "right")
+    bonus = "the Asian Explorer bonus" if explorer else "the longest-trail bonus"
+    out = Table(title=f"{config.name}: {config.players} players, {config.design}, map {config.map}",
+                box=box.SIMPLE_HEAD, pad_edge=False,
+                caption=f"score: mean points; tickets: share completed; bonus: share of games with {bonus}")
+    for col in ("entrant", "games", "win rate [95% CI]", "score", "tickets", "bonus", "forfeits"):
+        out.add_column(col, justify="left" if col == "entrant" else "right",
+                       no_wrap=col != "entrant", overflow="fold")
     for r in table.itertuples():
         rate = r.explorer_bonus_rate if explorer else r.longest_bonus_rate
         out.add_row(
-            r.entrant, str(r.games), f"{r.win_rate:.3f}", f"[{r.win_low:.3f}, {r.win_high:.3f}]",
-            f"{r.mean_score:.1f}", f"{r.ticket_completion:.1%}", f"{rate:.1%}", str(r.forfeits),
+            r.entrant, str(r.games), _share(r.win_rate, r.win_low, r.win_high), f"{r.mean_score:.1f}",
+            _share(r.ticket_completion), _share(rate), str(r.forfeits),
         )
     console.print(out)
     if len(run.errors):

@@ -80,6 +80,49 @@ TABLE_LABELS = {
 }
 
 
+def mountain_points(game: "TicketToRide", tracks: Any) -> int:
+    """Points a player scored for the mountain (X) spaces of its tracks (``tracks``: track ids):
+    part of its route points, scored at once when claiming."""
+    if tracks is None:
+        return 0
+    per_space = game.ruleset.mountain_points_per_space
+    return sum(per_space * game.board.tracks[int(t)].mountain_spaces for t in tracks)
+
+
+def points_by_source(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.DataFrame":
+    """Per entrant, over the games played out, the mean points from each source, which add up
+    to the mean score: routes (the route table), mountain spaces (on maps with them), completed
+    tickets, failed tickets (negative), and the end bonus the map awards (the longest trail or
+    the Asian Explorer). Mountain points are part of the recorded route points; they are split
+    out here from the tracks each player claimed."""
+    import pandas as pd
+
+    s = _scored(frame)
+    mountains = any(t.mountain_spaces for t in game.board.tracks)
+    parts = pd.DataFrame({"entrant": s["entrant"]})
+    mountain = s["tracks"].map(lambda tracks: mountain_points(game, tracks)) if mountains and "tracks" in s else 0
+    parts["routes"] = s["route_points"].astype(float) - mountain
+    if mountains:
+        parts["mountains"] = mountain
+    parts["tickets_completed"] = s["ticket_points_completed"].astype(float)
+    parts["tickets_failed"] = -s["ticket_points_failed"].astype(float)
+    if game.ruleset.longest_path_bonus and _has(s, "longest_bonus"):
+        parts["longest_bonus"] = s["longest_bonus"].astype(float)
+    if _explorer(game, frame):
+        parts["explorer_bonus"] = s["explorer_bonus"].astype(float)
+    parts["score"] = s["score"].astype(float)
+    table = parts.groupby("entrant").mean()
+    if not table.empty:
+        table = _by_win_rate(table, frame)
+    table = table.reset_index()
+    table.attrs["labels"] = {"routes": "routes (pts)", "mountains": "mountains (pts)",
+                             "tickets_completed": "tickets done (pts)", "tickets_failed": "tickets failed (pts)",
+                             "longest_bonus": "longest trail (pts)", "explorer_bonus": "Explorer bonus (pts)",
+                             "score": "score (pts)"}
+    table.attrs["one_precision"] = True  # columns that add up read best at one precision
+    return table
+
+
 def report_tables(game: "TicketToRide", frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
     if _explorer(game, frame):
         bonus = ("; the share of games with the Asian Explorer bonus (most cities in one network), the largest "
@@ -89,7 +132,12 @@ def report_tables(game: "TicketToRide", frame: "pd.DataFrame") -> list[tuple[str
     else:
         bonus = ""
     note = f"Per entrant, over the games played out: tickets held and the share of them completed{bonus}."
-    return [("Tickets and bonuses", note, tickets_and_bonuses(game, frame))]
+    sources = ("Per entrant, mean points per game from each source; the sources add up to the score. Mountain "
+               "points (recorded within route points) are split out from the tracks claimed."
+               if any(t.mountain_spaces for t in game.board.tracks) else
+               "Per entrant, mean points per game from each source; the sources add up to the score.")
+    return [("Points by source", sources, points_by_source(game, frame)),
+            ("Tickets and bonuses", note, tickets_and_bonuses(game, frame))]
 
 
 def ticket_completion(frame: "pd.DataFrame") -> "Figure":
