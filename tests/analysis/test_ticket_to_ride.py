@@ -59,10 +59,8 @@ def test_points_by_source_add_up_and_split_out_mountain_points():
 def test_track_lift_is_winners_share_over_everyones():
     from ttr_lab.games.ticket_to_ride.report import track_lift
 
-    rows = []
-    for deal in range(6):
-        rows += game(deal, [1, 2], ["A", "B"])  # seat 0 wins: tracks 0 and 10; seat 1 loses: tracks 1 and 11
-    lift = track_lift(TicketToRide("usa"), frame_of(*rows))
+    # Seat 0 wins every game and claims tracks 0 and 10; seat 1 loses with tracks 1 and 11.
+    lift = track_lift(TicketToRide("usa"), frame_of(*[game(deal, [1, 2], ["A", "B"]) for deal in range(6)]))
     # Track 0: all 6 claims by winners, who make half of all claims: (6/12) / (6/24) = 2.
     assert lift[0] == pytest.approx(2.0) and lift[10] == pytest.approx(2.0)
     assert lift[1] == 0.0 and lift[11] == 0.0
