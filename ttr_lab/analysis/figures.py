@@ -83,3 +83,145 @@ def seat_advantage(frame: pd.DataFrame) -> "Figure":
 
 def _ordinal(n: int) -> str:
     return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+
+
+def head_to_head_heatmap(frame: pd.DataFrame) -> "Figure":
+    """How often the row entrant finished ahead of the column entrant, as a heatmap centred on
+    one half (red: the row entrant is ahead more often), each cell labelled."""
+    from matplotlib.colors import TwoSlopeNorm
+
+    from ttr_lab.analysis.tables import entrant_order, head_to_head
+
+    order = entrant_order(frame)
+    matrix = head_to_head(frame).reindex(index=order, columns=order)
+    fig = _figure(1.6 + 0.9 * len(order), 1.2 + 0.7 * len(order))
+    ax = fig.add_subplot()
+    image = ax.imshow(matrix.to_numpy(dtype=float), cmap="RdBu_r", norm=TwoSlopeNorm(0.5, 0.0, 1.0))
+    for i in range(len(order)):
+        for j in range(len(order)):
+            v = matrix.iat[i, j]
+            if not np.isnan(v):
+                ax.text(j, i, f"{100 * v:.0f}%", ha="center", va="center", fontsize=8,
+                        color="white" if abs(v - 0.5) > 0.3 else "black")
+    ax.set_xticks(range(len(order)), order, rotation=30, ha="right")
+    ax.set_yticks(range(len(order)), order)
+    ax.set_xlabel("column entrant")
+    ax.set_ylabel("row entrant")
+    fig.colorbar(image, ax=ax, shrink=0.8, label="row finishes ahead of column", format=_percent_axis())
+    ax.set_title("Head to head")
+    return fig
+
+
+def ratings(frame: pd.DataFrame, table: pd.DataFrame | None = None) -> "Figure":
+    """Bradley-Terry ratings (Elo scale) with their 95% intervals from resampling deals;
+    ``table``: an already computed ``bradley_terry(frame)`` (it takes a few seconds)."""
+    from ttr_lab.analysis.ratings import bradley_terry
+
+    table = (bradley_terry(frame) if table is None else table).iloc[::-1]
+    fig = _figure(7, 0.9 + 0.45 * len(table))
+    ax = fig.add_subplot()
+    y = np.arange(len(table))
+    below = (table["rating"] - table["rating_low"]).clip(lower=0).fillna(0)
+    above = (table["rating_high"] - table["rating"]).clip(lower=0).fillna(0)
+    ax.errorbar(table["rating"], y, xerr=[below, above], fmt="o", color="#4c72b0", capsize=4,
+                label="rating, 95% interval (deals resampled)")
+    ax.axvline(1500, color="gray", ls=":", lw=1.2, label="mean rating (1500)")
+    ax.set_yticks(y, table["entrant"])
+    ax.set_ylim(-0.6, len(table) - 0.4)
+    ax.set_xlabel("rating (Elo scale): +400 = 10 to 1 odds of finishing ahead")
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title("Ratings (Bradley-Terry)")
+    return fig
+
+
+PART_COLOURS = ("#4c72b0", "#55a868", "#8172b2", "#ccb974", "#64b5cd", "#c44e52", "#8c8c8c")
+
+
+def score_parts(frame: pd.DataFrame, parts: "tuple[str, ...] | list[str]" = ()) -> "Figure":
+    """Per entrant, the mean points from each part of the score (the game's ``score_parts`` that
+    add up to it) as stacked bars: positive parts to the right of zero, negative ones to the
+    left; a black tick at the mean score."""
+    from ttr_lab.analysis.breakdowns import score_breakdown
+
+    table = score_breakdown(frame, parts).iloc[::-1]
+    summands = [c for c in table.columns if c not in ("entrant", "score")] or ["score"]
+    fig = _figure(7.5, 1.1 + 0.45 * len(table))
+    ax = fig.add_subplot()
+    y = np.arange(len(table))
+    right, left = np.zeros(len(table)), np.zeros(len(table))
+    for colour, part in zip(PART_COLOURS * 3, summands):
+        values = table[part].fillna(0.0).to_numpy(dtype=float)
+        start = np.where(values >= 0, right, left)
+        ax.barh(y, values, left=start, color=colour, label=part.replace("_", " "), height=0.6)
+        right, left = np.where(values >= 0, right + values, right), np.where(values < 0, left + values, left)
+    ax.scatter(table["score"], y, marker="|", s=300, color="black", zorder=3, label="mean score")
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y, table["entrant"])
+    ax.set_xlabel("mean points per game")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.set_title("Score by part")
+    return fig
+
+
+def game_lengths(frame: pd.DataFrame) -> "Figure":
+    """How many turns games last: a histogram per number of players (stalled games marked)."""
+    from ttr_lab.analysis.breakdowns import game_lengths as lengths_of
+
+    lengths = lengths_of(frame)
+    fig = _figure(7, 3.4)
+    ax = fig.add_subplot()
+    if not lengths.empty:
+        bins = np.histogram_bin_edges(lengths["turns"].to_numpy(dtype=float), bins="auto")
+        for n, g in lengths.groupby("num_players"):
+            ax.hist(g["turns"], bins=bins, alpha=0.6, label=f"{n} players ({len(g)} games, median {g['turns'].median():.0f})")
+        stalled = lengths[lengths["termination"] == "stalled"]
+        if len(stalled):
+            ax.plot(stalled["turns"], np.zeros(len(stalled)), "x", color="black", label=f"stalled ({len(stalled)})")
+        ax.legend(fontsize=7)
+    ax.set_xlabel("turns per game")
+    ax.set_ylabel("games")
+    ax.set_title("Game length")
+    return fig
+
+
+def think_times(frame: pd.DataFrame) -> "Figure":
+    """Think time per decision per entrant: each game's mean, as a box per entrant on a log
+    scale (fast and slow strategies differ by orders of magnitude)."""
+    from ttr_lab.analysis.breakdowns import per_decision_ms
+    from ttr_lab.analysis.tables import entrant_order
+
+    ms = per_decision_ms(frame)
+    order = [e for e in entrant_order(frame) if e in set(ms["entrant"])][::-1]
+    fig = _figure(7, 0.9 + 0.45 * max(len(order), 1))
+    ax = fig.add_subplot()
+    if order:
+        data = [np.clip(ms.loc[ms["entrant"] == e, "ms_per_decision"].to_numpy(), 1e-3, None) for e in order]
+        ax.boxplot(data, orientation="horizontal", tick_labels=order, showfliers=True)
+        ax.set_xscale("log")
+    ax.set_xlabel("think time per decision (ms, log scale; one point per game)")
+    ax.set_title("Think time")
+    return fig
+
+
+def win_rate_over_games(frame: pd.DataFrame) -> "Figure":
+    """Each entrant's win rate as its games accumulate, with the 95% Wilson band: where the band
+    has narrowed and the line has flattened, more games would change little."""
+    from ttr_lab.analysis.breakdowns import win_rate_over_games as running
+    from ttr_lab.analysis.tables import entrant_order
+
+    table = running(frame)
+    fig = _figure(7, 3.8)
+    ax = fig.add_subplot()
+    for entrant in entrant_order(frame):
+        g = table[table["entrant"] == entrant]
+        line, = ax.plot(g["games"], g["win_rate"], lw=1.2, label=entrant)
+        ax.fill_between(g["games"], g["win_low"], g["win_high"], color=line.get_color(), alpha=0.15, lw=0)
+    for n in sorted(frame["num_players"].unique()):
+        ax.axhline(1.0 / n, color="gray", ls=":", lw=1.2, label=f"fair share at {n} players")
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(_percent_axis())
+    ax.set_xlabel("games played by the entrant (schedule order)")
+    ax.set_ylabel("win rate so far (95% band)")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.set_title("Win rate as games accumulate")
+    return fig

@@ -131,7 +131,7 @@ def present(table: pd.DataFrame, labels: Mapping[str, str] | None = None, percen
             else:
                 cells = [percent(v) for v in series]
         else:
-            scale = 1000.0 if name in MILLISECONDS else 1.0
+            scale = 1000.0 if name in MILLISECONDS or name.endswith("seconds_per_decision") else 1.0
             values = [v * scale if not _missing(v) else v for v in series]
             if bounded:
                 lows = [v * scale for v in table[bounds[0]]]

@@ -18,6 +18,7 @@ import pandas as pd
 
 from ttr_lab.analysis import figures
 from ttr_lab.analysis.game import game_figures, game_of, game_tables, score_parts_of
+from ttr_lab.analysis.breakdowns import game_length_table, think_times
 from ttr_lab.analysis.presentation import CSS, html_table, markdown_table, present
 from ttr_lab.analysis.ratings import bradley_terry
 from ttr_lab.analysis.tables import (
@@ -42,11 +43,21 @@ NOTES = {
     "Score parts": "Per entrant: mean, standard deviation and quartiles of the score and of each part of it.",
     "Seats": "Win rate by seat and player count, whoever sat there (seat advantage).",
     "Player counts": "Win rate and mean score per entrant and number of players.",
+    "Game length": "Per number of players: how many turns the games played out lasted.",
+    "Think time": "Per entrant: decisions taken and the time spent on them; the mean per decision over all of "
+                  "them, and the median and 90th percentile over games of each game's mean.",
 }
-FIGURES = {  # the generic figures: key -> (function of the frame, caption)
-    "win_rates": (figures.win_rates, "Win rate with 95% intervals"),
-    "score_distributions": (figures.score_distributions, "Score distributions"),
-    "seat_advantage": (figures.seat_advantage, "Seat advantage"),
+# The generic figures: key -> (function of the frame and the game, caption).
+FIGURES: dict[str, tuple[Callable[..., Any], str]] = {
+    "win_rates": (lambda frame, game: figures.win_rates(frame), "Win rate with 95% intervals"),
+    "ratings": (lambda frame, game: figures.ratings(frame), "Ratings (Bradley-Terry, Elo scale) with 95% intervals"),
+    "head_to_head": (lambda frame, game: figures.head_to_head_heatmap(frame), "Head to head: row ahead of column"),
+    "score_parts": (lambda frame, game: figures.score_parts(frame, score_parts_of(game)), "Score by part, per entrant"),
+    "score_distributions": (lambda frame, game: figures.score_distributions(frame), "Score distributions"),
+    "win_rate_over_games": (lambda frame, game: figures.win_rate_over_games(frame), "Win rate as games accumulate"),
+    "seat_advantage": (lambda frame, game: figures.seat_advantage(frame), "Seat advantage"),
+    "game_lengths": (lambda frame, game: figures.game_lengths(frame), "Game length"),
+    "think_times": (lambda frame, game: figures.think_times(frame), "Think time per decision"),
 }
 
 
@@ -69,7 +80,8 @@ def report_sections(frame: pd.DataFrame, game: Game) -> list[tuple[str, str, pd.
     sections = [(title, NOTES[title], table, index) for title, table, index in generic]
     sections += [(title, note, table, False) for title, note, table in own]
     sections += [(title, NOTES[title], table, False) for title, table in
-                 (("Seats", seat_table(frame)), ("Player counts", player_count_table(frame)))]
+                 (("Seats", seat_table(frame)), ("Player counts", player_count_table(frame)),
+                  ("Game length", game_length_table(frame)), ("Think time", think_times(frame)))]
     return sections
 
 
@@ -78,10 +90,11 @@ def presented(title: str, table: pd.DataFrame) -> pd.DataFrame:
     return present(table, all_percent=title == "Head to head", one_precision=title == "Metrics")
 
 
-def report_figures(frame: pd.DataFrame, game: Game) -> list[tuple[str, str, Any]]:
+def report_figures(frame: pd.DataFrame, game: Game, ratings: pd.DataFrame | None = None) -> list[tuple[str, str, Any]]:
     """The report's figures, in order: (key, caption, Figure); the generic ones, then the
-    game's own (its ``report_figures``)."""
-    out = [(key, caption, draw(frame)) for key, (draw, caption) in FIGURES.items()]
+    game's own (its ``report_figures``). ``ratings``: the Ratings table if already computed."""
+    out = [(key, caption, figures.ratings(frame, ratings) if key == "ratings" else draw(frame, game))
+           for key, (draw, caption) in FIGURES.items()]
     own = game_figures(game, frame)
     keys = [key for key, _, _ in out + own]
     clash = sorted({key for key in keys if keys.count(key) > 1})
@@ -122,7 +135,7 @@ def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[st
     step(f"read {frame['game_id'].nunique()} games; computing tables (ratings resample whole deals)")
     sections = report_sections(frame, game)
     step("tables done; drawing figures")
-    figs = report_figures(frame, game)
+    figs = report_figures(frame, game, next(t for title, _, t, _ in sections if title == "Ratings"))
     out = folder / "report"
     out.mkdir(exist_ok=True)
     images: dict[str, bytes] = {}
