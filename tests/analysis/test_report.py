@@ -144,3 +144,22 @@ def test_replay_command_and_jupyter_views(tmp_path):
     assert result.exit_code == 2 and "the game ended after" in result.output
     loaded = GameRecord.load(path)
     assert "<table>" in loaded._repr_html_() and loaded.replay()._repr_png_()[:4] == b"\x89PNG"
+
+
+def test_ticket_completion_by_length_comes_from_the_records(smoke_results):
+    from ttr_lab.core.results import read_results
+    from ttr_lab.games.ticket_to_ride.report import completion_by_length, ticket_outcomes
+
+    frame = read_results(smoke_results)
+    assert completion_by_length(frame).empty  # no folder named: nothing to read the records from
+    frame.attrs["folder"] = str(smoke_results)
+    tickets = ticket_outcomes(frame)
+    scored = frame[frame["score"].notna()]
+    # Every ticket held at the end of every game, matched to its entrant.
+    assert len(tickets) == scored["tickets_held"].sum()
+    assert tickets.groupby("entrant")["completed"].sum().to_dict() == scored.groupby("entrant")["tickets_completed"].sum().to_dict()
+    table = completion_by_length(frame)
+    assert table["held"].sum() == len(tickets) and ((table["completion_low"] <= table["completion"])
+                                                   & (table["completion"] <= table["completion_high"])).all()
+    text = build_report(smoke_results, quiet=True).read_text()
+    assert "## Tickets by length" in text and "(report/completion_by_length.png)" in text

@@ -132,6 +132,7 @@ def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[st
 
         name = (yaml.safe_load(config_file.read_text()) or {}).get("name", name)
     game = game_of(folder, frame)
+    frame.attrs["folder"] = str(folder)  # a game's hooks may read the folder's game records (records/)
     step(f"read {frame['game_id'].nunique()} games; computing tables (ratings resample whole deals)")
     sections = report_sections(frame, game)
     step("tables done; drawing figures")

@@ -136,8 +136,14 @@ def report_tables(game: "TicketToRide", frame: "pd.DataFrame") -> list[tuple[str
                "points (recorded within route points) are split out from the tracks claimed."
                if any(t.mountain_spaces for t in game.board.tracks) else
                "Per entrant, mean points per game from each source; the sources add up to the score.")
-    return [("Points by source", sources, points_by_source(game, frame)),
-            ("Tickets and bonuses", note, tickets_and_bonuses(game, frame))]
+    out = [("Points by source", sources, points_by_source(game, frame)),
+           ("Tickets and bonuses", note, tickets_and_bonuses(game, frame))]
+    by_length = completion_by_length(frame)
+    if len(by_length):
+        out.append(("Tickets by length", "Per entrant and ticket length (its points): tickets held at the end of the "
+                    "recorded games and the share completed, with a 95% Wilson interval. From the game records.",
+                    by_length))
+    return out
 
 
 def ticket_completion(frame: "pd.DataFrame") -> "Figure":
@@ -243,12 +249,96 @@ def track_maps(game: "TicketToRide", frame: "pd.DataFrame") -> tuple["Figure", "
     )
 
 
+LENGTH_BINS = ((0, 8, "4-8"), (9, 12, "9-12"), (13, 16, "13-16"), (17, 20, "17-20"), (21, 99, "21+"))
+
+
+def ticket_outcomes(frame: "pd.DataFrame") -> "pd.DataFrame":
+    """Every ticket held at the end of every recorded game, one row each: entrant, its points
+    (the length of the ticket's shortest connection on the printed table) and whether it was
+    completed. From the game records of the results folder (``frame.attrs["folder"]``, set by the
+    report), since results rows hold counts, not tickets; empty when the folder keeps no records.
+    A record is matched to its entrants by its seed and the strategy in each seat."""
+    import pandas as pd
+
+    from ttr_lab.core.results import read_records
+
+    columns = ["entrant", "points", "completed"]
+    folder = frame.attrs.get("folder")
+    records = read_records(folder) if folder else []
+    if not records:
+        return pd.DataFrame(columns=columns)
+    seats: dict[tuple, list[str]] = {}
+    for _, g in frame.sort_values("seat").groupby("game_id", sort=False):
+        key = (int(g["deal_seed"].iloc[0]), tuple(g["strategy"]))
+        seats.setdefault(key, list(g["entrant"]))
+    rows = []
+    for record in records:
+        entrants = seats.get((int(record["seed"]), tuple(record["strategies"])))
+        if entrants is None:
+            continue
+        for player in record["result"]["players"]:
+            for ticket in player["tickets"]:
+                rows.append((entrants[player["player"]], int(ticket["points"]), bool(ticket["completed"])))
+    return pd.DataFrame(rows, columns=columns)
+
+
+def completion_by_length(frame: "pd.DataFrame") -> "pd.DataFrame":
+    """Per entrant and ticket length (points, in bins), tickets held at the end, the share
+    completed and its 95% Wilson interval; empty when the results keep no game records."""
+    import pandas as pd
+    from scipy.stats import binomtest
+
+    tickets = ticket_outcomes(frame)
+    rows = []
+    for low, high, label in LENGTH_BINS:
+        chunk = tickets[(tickets["points"] >= low) & (tickets["points"] <= high)]
+        for entrant, g in chunk.groupby("entrant", sort=True):
+            done = int(g["completed"].sum())
+            lo, hi = binomtest(done, len(g)).proportion_ci(method="wilson")  # whole tickets: no shared wins
+            rows.append({"entrant": entrant, "length": label, "held": len(g), "completion": done / len(g),
+                         "completion_low": lo, "completion_high": hi})
+    table = pd.DataFrame(rows, columns=["entrant", "length", "held", "completion", "completion_low", "completion_high"])
+    table.attrs["labels"] = {"length": "ticket (points)", "held": "tickets held", "completion": "completed [95% CI]"}
+    return table
+
+
+def completion_by_length_figure(frame: "pd.DataFrame") -> "Figure":
+    """Share of tickets completed by ticket length, one line per entrant, with 95% intervals;
+    lengths are categories, each point on its tick."""
+    from matplotlib.ticker import PercentFormatter
+
+    from ttr_lab.core.figures import new_figure
+
+    table = completion_by_length(frame)
+    labels = [label for _, _, label in LENGTH_BINS]
+    fig = new_figure(7, 3.6)
+    ax = fig.add_subplot()
+    for entrant, g in table.groupby("entrant", sort=True):
+        x = [labels.index(v) for v in g["length"]]
+        ax.errorbar(x, g["completion"], yerr=[(g["completion"] - g["completion_low"]).clip(lower=0),
+                                              (g["completion_high"] - g["completion"]).clip(lower=0)],
+                    fmt="o-", capsize=3, alpha=0.85, label=entrant)
+    ax.set_xticks(range(len(labels)), labels)
+    ax.set_xlim(-0.5, len(labels) - 0.5)
+    ax.set_ylim(0, 1.02)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("ticket length (points on the ticket)")
+    ax.set_ylabel("tickets completed (95% interval)")
+    if len(table):
+        ax.legend(fontsize=7, loc="lower left")
+    ax.set_title("Ticket completion by ticket length")
+    return fig
+
+
 def report_figures(game: "TicketToRide", frame: "pd.DataFrame") -> list[tuple[str, str, "Figure"]]:
     bonus = "Asian Explorer bonus frequency" if _explorer(game, frame) else "Longest-route bonus frequency"
     claimed, by_winners = track_maps(game, frame)
     out = [("ticket_completion", "Tickets completed and failed", ticket_completion(frame))]
     if _explorer(game, frame) or game.ruleset.longest_path_bonus:
         out.append(("longest_route", bonus, end_bonus(game, frame)))
+    if frame.attrs.get("folder") and len(ticket_outcomes(frame)):
+        out.append(("completion_by_length", "Ticket completion by ticket length (from the game records)",
+                    completion_by_length_figure(frame)))
     out += [("tracks_claimed", "How often each track is claimed", claimed),
             ("tracks_claimed_by_winners", "Tracks winners favour (lift: winners' share of claims over everyone's)",
              by_winners)]
