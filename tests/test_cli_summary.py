@@ -20,13 +20,13 @@ def _rows(text: str) -> list[list[str]]:
     return [[c.strip() for c in line.strip("│┃ ").split("│")] for line in text.splitlines() if line.startswith("│")]
 
 
-@pytest.mark.parametrize("map_name, bonus, absent", [("legendary_asia", "explorer bonus", "longest"),
-                                                     ("usa", "longest bonus", "explorer")])
+@pytest.mark.parametrize("map_name, bonus, absent", [("legendary_asia", "explorer", "longest"),
+                                                     ("usa", "longest", "explorer")])
 def test_a_game_summary_adds_up_and_shows_only_the_maps_bonus(map_name, bonus, absent):
     game = TicketToRide(map_name)
     record = play_game(game, [build("greedy"), build("ticket_planner")], seed=4)
     console = Console(width=160, record=True)
-    print_game_summary(game.board, record, console)
+    print_game_summary(game, record, console)
     text = console.export_text()
     header = next(line for line in text.splitlines() if line.startswith("┃"))
     assert bonus in header and absent not in header
