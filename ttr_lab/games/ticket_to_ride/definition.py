@@ -152,10 +152,16 @@ class TicketToRide:
         return ending(record), headers, rows, lines
 
     def record_html(self, record: Any) -> str:
-        """A record's result table and final board, for Jupyter."""
+        """A record in Jupyter: its result table and the replay viewer (``replay_html``)."""
         from ttr_lab.games.ticket_to_ride.drawing import record_html
 
         return record_html(record)
+
+    def replay_page(self, record: Any) -> str:
+        """The replay viewer as one self-contained HTML page (``ttr-lab replay --html``)."""
+        from ttr_lab.games.ticket_to_ride.replay_html import viewer_page
+
+        return viewer_page(record)
 
     def report_tables(self, frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
         """The report's "Tickets and bonuses" section (ticket completion, end-bonus rates)."""

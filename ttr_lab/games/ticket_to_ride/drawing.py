@@ -192,9 +192,11 @@ def draw_track_lift(board: Board, lift: Sequence[float | None], weight: Sequence
 
 
 def record_html(record: Any) -> str:
-    """A record's result table and final board, as HTML (for Jupyter)."""
-    import base64
+    """A record as HTML for Jupyter: its result table, then the replay viewer (board, controls,
+    players, points over time; ``replay_html.viewer_html``) opened at the end of the game."""
     import html
+
+    from ttr_lab.games.ticket_to_ride.replay_html import viewer_html
 
     result = record.result
     rows = "".join(
@@ -203,10 +205,9 @@ def record_html(record: Any) -> str:
         f"<td>{p['longest_trail']}</td><td>{p['longest_bonus']}</td><td><b>{p['total']}</b></td></tr>"
         for p in sorted(result["players"], key=lambda p: (p["rank"], p["player"]))
     )
-    image = base64.b64encode(png_bytes(draw_state(record.replay(), names=record.strategies), dpi=80)).decode()
     return (
         f"<p>{html.escape(record.options.get('map', ''))}, {record.num_players} players, seed {record.seed}: "
         f"{result['turns']} turns{' (stalled)' if result['stalled'] else ''}</p><table><tr><th>rank</th><th>seat</th>"
         f"<th>strategy</th><th>routes</th><th>tickets</th><th>longest</th><th>bonus</th><th>total</th></tr>{rows}</table>"
-        f'<img src="data:image/png;base64,{image}">'
+        + viewer_html(record)
     )
