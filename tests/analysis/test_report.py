@@ -120,6 +120,8 @@ def test_the_notebook_runs_on_the_smoke_tournament(smoke_results):
     text = "".join(o.get("text", "") for o in outputs)
     assert "rows," in text and "win_rate" in text  # pandas and DuckDB both answered
     assert any("image/png" in o.get("data", {}) for o in outputs)
+    assert any("ttr-viewer" in o.get("data", {}).get("text/html", "") for o in outputs)  # the replay viewer, inline
+    assert any("[95% CI]" in o.get("data", {}).get("text/html", "") for o in outputs)  # a presented table
 
 
 def test_tournament_cli_writes_the_report(smoke_results):
