@@ -53,3 +53,15 @@ def test_the_tournament_summary_fits_80_columns():
     text = console.export_text()
     assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80
     assert "66.7% [52.5, 78.3]" in text and "94.1%" in text and "70.8%" in text and "-37.6" in text
+
+
+def test_version_and_plain_strategy_list():
+    from typer.testing import CliRunner
+
+    from ttr_lab import __version__
+    from ttr_lab.cli import app
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.strip() == f"ttr-lab {__version__}"
+    result = CliRunner().invoke(app, ["strategies"])
+    assert result.exit_code == 0 and "greedy" in result.output and "`" not in result.output  # plain text, no RST

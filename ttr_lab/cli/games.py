@@ -112,6 +112,11 @@ def _describe(state: Any, record: Any, index: int) -> str:
     return "\n".join(lines)
 
 
+def _plain(text: str) -> str:
+    """A docstring line as plain text: no reStructuredText backticks (``x`` and `x` become x)."""
+    return text.replace("``", "").replace("`", "")
+
+
 def strategies() -> None:
     """List the registered strategies and their tunable parameters."""
     import sys
@@ -123,8 +128,8 @@ def strategies() -> None:
         cls = resolve(name)
         doc = cls.__doc__ or sys.modules[cls.__module__].__doc__ or ""
         summary = doc.strip().splitlines()[0] if doc.strip() else ""
-        typer.echo(f"{name:20s} {summary}")
+        typer.echo(f"{name:20s} {_plain(summary)}")
         typer.echo(f"{'':20s} parameters: {describe_parameters(cls)}")
         ranges = documented_ranges(cls)
         if ranges:
-            typer.echo(f"{'':20s} worth tuning: {'; '.join(r.describe() for r in ranges.values())}")
+            typer.echo(f"{'':20s} worth tuning: {_plain('; '.join(r.describe() for r in ranges.values()))}")

@@ -257,7 +257,8 @@ def ticket_outcomes(frame: "pd.DataFrame") -> "pd.DataFrame":
     (the length of the ticket's shortest connection on the printed table) and whether it was
     completed. From the game records of the results folder (``frame.attrs["folder"]``, set by the
     report), since results rows hold counts, not tickets; empty when the folder keeps no records.
-    A record is matched to its entrants by its seed and the strategy in each seat."""
+    Only the records of games in ``frame``; a record names its entrants (older ones are matched by
+    seed and the strategy in each seat)."""
     import pandas as pd
 
     from ttr_lab.core.results import read_records
@@ -267,13 +268,15 @@ def ticket_outcomes(frame: "pd.DataFrame") -> "pd.DataFrame":
     records = read_records(folder) if folder else []
     if not records:
         return pd.DataFrame(columns=columns)
-    seats: dict[tuple, list[str]] = {}
+    games = set(frame["game_id"])
+    seats: dict[tuple, list[str]] = {}  # for records that do not name their entrants (older folders)
     for _, g in frame.sort_values("seat").groupby("game_id", sort=False):
-        key = (int(g["deal_seed"].iloc[0]), tuple(g["strategy"]))
-        seats.setdefault(key, list(g["entrant"]))
+        seats.setdefault((int(g["deal_seed"].iloc[0]), tuple(g["strategy"])), list(g["entrant"]))
     rows = []
     for record in records:
-        entrants = seats.get((int(record["seed"]), tuple(record["strategies"])))
+        if "game_id" in record and record["game_id"] not in games:
+            continue
+        entrants = record.get("entrants") or seats.get((int(record["seed"]), tuple(record["strategies"])))
         if entrants is None:
             continue
         for player in record["result"]["players"]:
