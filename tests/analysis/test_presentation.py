@@ -55,3 +55,9 @@ def test_a_table_names_its_own_headers_and_shares():
 def test_html_aligns_text_left_and_numbers_right_and_escapes():
     page = html_table(present(pd.DataFrame({"entrant": ["<x>"], "games": [3]})))
     assert '<td class="l">&lt;x&gt;</td>' in page and '<td class="r">3</td>' in page
+
+
+def test_one_precision_for_a_whole_table_keeps_counts_whole():
+    raw = pd.DataFrame({"players": [4], "games": [48], "mean": [156.94], "std": [7.163]})
+    assert present(raw, one_precision=True).iloc[0].tolist() == ["4", "48", "156.9", "7.2"]
+    assert present(raw).iloc[0].tolist() == ["4", "48", "156.9", "7.16"]  # per column otherwise

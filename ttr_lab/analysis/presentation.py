@@ -21,7 +21,7 @@ import pandas as pd
 LABELS: dict[str, str] = {
     "entrant": "entrant", "strategy": "strategy", "games": "games", "win_rate": "win rate [95% CI]",
     "mean_score": "mean score (pts)", "score_sd": "score SD (pts)", "turns": "turns / game", "forfeits": "forfeits",
-    "stalled_games": "stalled", "rating": "rating (Elo) [95% CI]", "players": "players", "seat": "seat",
+    "stalled_games": "stalled", "rating": "rating (Elo) [95% CI]", "players": "players", "seat": "seat (0 plays first)",
     "fair_share": "fair share", "a": "A", "b": "B", "deals": "deals", "a_ahead": "A ahead of B [95% CI]",
     "p_value": "p", "p_holm": "p (Holm)", "significant": "significant (Holm, 5%)", "part": "score part",
     "mean": "mean (pts)", "std": "SD (pts)", "q1": "1st quartile", "median": "median", "q3": "3rd quartile",
@@ -140,7 +140,8 @@ def present(table: pd.DataFrame, labels: Mapping[str, str] | None = None, percen
                 cells = ["" if _missing(v) else f"{v:.{d}f}" if _missing(lo) else f"{v:.{d}f} [{lo:.{d}f}, {hi:.{d}f}]"
                          for v, lo, hi in zip(values, lows, highs)]
             else:
-                d = decimals_for(values) if shared is None else shared
+                d = decimals_for(values)
+                d = d if shared is None or d == 0 else shared  # whole numbers (counts) stay whole
                 cells = ["" if _missing(v) else f"{v:,.{d}f}".replace(",", " ") if abs(v) >= 10000 else f"{v:.{d}f}"
                          for v in values]
         out[header] = cells
