@@ -88,7 +88,7 @@ def replay(
     describe = getattr(game, "describe_state", None)
     typer.echo(describe(state, rec, index) if describe is not None else _describe(state, rec, index))
     if picture is not None:
-        draw(state).savefig(picture, dpi=120)
+        draw(state, names=rec.strategies).savefig(picture, dpi=120)
         typer.echo(f"board picture saved to {picture}")
     if html_page is not None:
         try:

@@ -10,7 +10,7 @@ per-player metrics it records, and its part of a tournament report (the protocol
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.outcome import Metric, Outcome, PlayerOutcome, Termination
@@ -138,11 +138,12 @@ class TicketToRide:
 
         return describe_state(state, record, index)
 
-    def draw_state(self, state: "GameState") -> "Figure":
-        """The board with every claim so far (``ttr-lab replay --picture``)."""
+    def draw_state(self, state: "GameState", names: Sequence[str] | None = None) -> "Figure":
+        """The board with every claim so far (``ttr-lab replay --picture``); ``names``: the
+        strategy of each seat, for the legend."""
         from ttr_lab.games.ticket_to_ride.drawing import draw_state
 
-        return draw_state(state)
+        return draw_state(state, names=names)
 
     def result_summary(self, record: Any) -> tuple[str, list[str], list[list[str]], list[str]]:
         """``ttr-lab play``'s account of a finished game: (first line, headers, rows, lines)."""
