@@ -20,12 +20,14 @@ def summary_table(frame: Any) -> Any:
         games = len(g)
         wins = float(g["win"].sum())
         low, high = wilson(wins, games)
-        held = g["tickets_held"].sum(skipna=True)
+        # Ticket and bonus columns exist only for a game that declares them (Ticket to Ride).
+        held = g["tickets_held"].sum(skipna=True) if "tickets_held" in g else 0
         rows.append({
             "entrant": entrant, "games": games, "win_rate": wins / games, "win_low": low, "win_high": high,
             "mean_score": g["score"].mean(skipna=True),
             "ticket_completion": (g["tickets_completed"].sum(skipna=True) / held) if held else float("nan"),
-            "longest_bonus_rate": (g["longest_bonus"].dropna() > 0).mean() if g["longest_bonus"].notna().any() else float("nan"),
+            "longest_bonus_rate": (g["longest_bonus"].dropna() > 0).mean()
+            if "longest_bonus" in g and g["longest_bonus"].notna().any() else float("nan"),
             "explorer_bonus_rate": (g["explorer_bonus"].dropna() > 0).mean()
             if "explorer_bonus" in g and g["explorer_bonus"].notna().any() else float("nan"),
             "forfeits": int(g["forfeit"].sum()),
