@@ -30,7 +30,7 @@ class MCTS:
         "rollout_depth": {"low": 0, "high": 60},
     }
 
-    def __init__(self, *, iterations: int = 150, exploration: float = 0.5, rollout_depth: int = 24,
+    def __init__(self, *, iterations: int = 100, exploration: float = 0.5, rollout_depth: int = 24,
                  scale: float = 15.0) -> None:
         self.planner = Planner()
         self.search = ISMCTS(determinize, Greedy(), self._evaluate, iterations=iterations,
