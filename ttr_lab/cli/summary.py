@@ -48,15 +48,20 @@ def print_tournament_summary(console: Console, config: "TournamentConfig", run: 
     table = run.summary
     explorer = "explorer_bonus_rate" in table and table["explorer_bonus_rate"].notna().any()
     bonus = "explorer bonus" if explorer else "longest bonus"
-    out = Table(title=f"{config.name}: {config.players} players, {config.design}, map {config.map}")
-    for col in ("entrant", "games", "win rate", "95% interval", "mean score", "tickets completed", bonus, "forfeits"):
+    # Ticket and bonus columns only for a game that records them (Ticket to Ride).
+    tickets = table["ticket_completion"].notna().any()
+    where = f"map {config.map}" if config.map else f"{config.game} {config.game_options() or ''}".strip()
+    out = Table(title=f"{config.name}: {config.players} players, {config.design}, {where}")
+    columns = ["entrant", "games", "win rate", "95% interval", "mean score"]
+    columns += ["tickets completed", bonus] if tickets else []
+    for col in columns + ["forfeits"]:
         out.add_column(col, justify="left" if col == "entrant" else "right")
     for r in table.itertuples():
         rate = r.explorer_bonus_rate if explorer else r.longest_bonus_rate
-        out.add_row(
-            r.entrant, str(r.games), f"{r.win_rate:.3f}", f"[{r.win_low:.3f}, {r.win_high:.3f}]",
-            f"{r.mean_score:.1f}", f"{r.ticket_completion:.1%}", f"{rate:.1%}", str(r.forfeits),
-        )
+        cells = [r.entrant, str(r.games), f"{r.win_rate:.3f}", f"[{r.win_low:.3f}, {r.win_high:.3f}]",
+                 f"{r.mean_score:.1f}"]
+        cells += [f"{r.ticket_completion:.1%}", f"{rate:.1%}"] if tickets else []
+        out.add_row(*cells, str(r.forfeits))
     console.print(out)
     if len(run.errors):
         console.print("[red]forfeited games:[/red]")
