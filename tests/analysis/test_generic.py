@@ -4,6 +4,7 @@ none of the optional hooks, and shows a game's own tables and figures when it ha
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 import pyarrow as pa
@@ -165,6 +166,12 @@ def test_the_game_of_a_results_folder(tmp_path, dice):
     folder = results_folder(tmp_path / "c", variant="d20")
     with pytest.raises(ConfigError, match="variant 'd20'.*options are unknown"):
         game_of(folder, read_results(folder))
-    folder = results_folder(tmp_path / "d", {"game": "ticket_to_ride", "map": "usa"})
+    folder = results_folder(tmp_path / "d", {"game": "ticket_to_ride", "options": {"map": "usa"}})
     with pytest.raises(ConfigError, match="name game.*dice"):
         game_of(folder, read_results(folder))
+    folder = results_folder(tmp_path / "e", {"game": "dice", "options": {"sides": 8}}, variant="d6")
+    with pytest.raises(ConfigError, match="variant.*d6.*names variant 'd8'"):
+        game_of(folder, read_results(folder))
+    folder = results_folder(tmp_path / "f", {"game": "dice", "options": {"sides": 6}})
+    (folder / "meta.json").write_text(json.dumps({"game": {"name": "dice", "options": {"sides": 20}}}))
+    assert game_of(folder).options == {"sides": 20}  # meta.json first: a tournament writes the resolved game

@@ -6,12 +6,13 @@ import math
 from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ttr_lab.cli.console import make_console
 
 if TYPE_CHECKING:
-    from ttr_lab.games.ticket_to_ride.board import Board
+    from ttr_lab.core.game import Game
     from ttr_lab.core.record import GameRecord
     from ttr_lab.tournament.config import TournamentConfig
     from ttr_lab.tournament.runner import TournamentRun
@@ -19,27 +20,40 @@ if TYPE_CHECKING:
     from ttr_lab.tuning.trials import TuningRun
 
 
-def print_game_summary(board: "Board", record: "GameRecord", console: Console | None = None) -> None:
+def print_game_summary(game: "Game", record: "GameRecord", console: Console | None = None) -> None:
+    """A finished game as its game tells it (the ``result_summary`` hook), else its outcome:
+    rank, seat, strategy, the score parts the game declares, and the score."""
     console = console or make_console()
-    result = record.result
-    ending = "stalled (a full round of passes)" if result["stalled"] else "final round played"
+    summary = getattr(game, "result_summary", None)
+    if summary is not None:
+        ending, headers, rows, lines = summary(record)
+    else:
+        ending, headers, rows, lines = _outcome_summary(game, record)
     console.print(
-        f"[bold]{board.title}[/bold], {record.num_players} players, seed {record.seed}: "
-        f"{result['turns']} turns, {len(record.actions)} actions, {ending}"
+        f"[bold]{escape(game.title)}[/bold], {record.num_players} players, seed {record.seed}: "
+        + (f"{record.outcome().turns} turns, " if record.outcome().turns is not None else "")
+        + f"{len(record.actions)} actions, {escape(ending)}"
     )
     table = Table(show_header=True, header_style="bold")
-    for col in ("rank", "seat", "strategy", "routes", "tickets", "longest", "bonus", "total", "trains left"):
+    for col in headers:
         table.add_column(col, justify="left" if col == "strategy" else "right")
-    for p in sorted(result["players"], key=lambda p: (p["rank"], p["player"])):
-        table.add_row(
-            str(p["rank"]), str(p["player"]), record.strategies[p["player"]], str(p["route_points"]),
-            f"{p['ticket_points']:+d} ({p['tickets_completed']}/{len(p['tickets'])})",
-            str(p["longest_trail"]), str(p["longest_bonus"]), f"[bold]{p['total']}[/bold]", str(p["trains_left"]),
-        )
+    total = headers.index("total") if "total" in headers else -1
+    for row in rows:
+        table.add_row(*(f"[bold]{escape(v)}[/bold]" if i == total else escape(v) for i, v in enumerate(row)))
     console.print(table)
-    for p in result["players"]:
-        tickets = ", ".join(f"{'+' if t['completed'] else '-'}{t['name']}" for t in p["tickets"]) or "none"
-        console.print(f"seat {p['player']} tickets: {tickets}")
+    for line in lines:
+        console.print(line, markup=False, highlight=False)
+
+
+def _outcome_summary(game: "Game", record: "GameRecord") -> tuple[str, list[str], list[list[str]], list[str]]:
+    outcome = record.outcome()
+    parts = [p for p in getattr(game, "score_parts", ()) if any(p in o.metrics for o in outcome.players)]
+    headers = ["rank", "seat", "strategy", *parts, "total"]
+    order = sorted(range(len(outcome.players)), key=lambda s: (outcome.players[s].rank, s))
+    rows = [[str(outcome.players[s].rank), str(s), record.strategies[s],
+             *(str(outcome.players[s].metrics.get(p, "")) for p in parts), str(outcome.players[s].score)]
+            for s in order]
+    return outcome.termination.value, headers, rows, []
 
 
 def print_tournament_summary(console: Console, config: "TournamentConfig", run: "TournamentRun") -> None:

@@ -3,7 +3,7 @@ finish, each part written to a temporary name and renamed (so a crash never leav
 with the config and the package versions beside them.
 
     OUTPUT/config.yaml        the config as run (after command-line overrides)
-    OUTPUT/meta.json          identity hash of the games, ttr-lab / Ray / Python versions
+    OUTPUT/meta.json          identity hash of the games, the game and its options, ttr-lab / Ray / Python versions
     OUTPUT/results/*.parquet  one row per player per game
     OUTPUT/records/*.jsonl.gz every game record, when asked for
 """
@@ -68,6 +68,8 @@ class ResultStore:
         meta = {
             "identity_hash": self.config.identity_hash(),
             "identity": self.config.identity(),
+            # The game as load_game rebuilds it: readers need no tournament-config shorthand.
+            "game": {"name": self.config.game, "options": self.config.load_game().options},
             "ttr_lab_version": __version__,
             "ray_version": ray_version,
             "python_version": platform.python_version(),

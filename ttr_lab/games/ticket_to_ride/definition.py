@@ -9,10 +9,12 @@ per-player metrics it records, and its part of a tournament report (the protocol
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, Mapping
 
+from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.outcome import Metric, Outcome, PlayerOutcome, Termination
-from ttr_lab.games.ticket_to_ride.actions import Action, parse_action
+from ttr_lab.games.ticket_to_ride.actions import Action, all_actions, parse_action
 from ttr_lab.games.ticket_to_ride.board import Board, available_maps, load_board
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
@@ -120,6 +122,34 @@ class TicketToRide:
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.board)
 
+    @property
+    def action_space(self) -> ActionSpace:
+        """Every action with its integer id; the order is ``actions.all_actions``'s."""
+        return _action_space(self.board, self.ruleset)
+
+    def turn_number(self, state: "GameState") -> int | None:
+        """Turns completed, at a turn boundary (a player to take a turn, or the game over)."""
+        return state.turns if state.phase_name.name in ("TURN", "OVER") else None
+
+    def describe_state(self, state: "GameState", record: Any, index: int) -> str:
+        """Where a replayed game is, in a few lines (``ttr-lab replay``)."""
+        from ttr_lab.games.ticket_to_ride.replay import describe_state
+
+        return describe_state(state, record, index)
+
+    def draw_state(self, state: "GameState") -> "Figure":
+        """The board with every claim so far (``ttr-lab replay --picture``)."""
+        from ttr_lab.games.ticket_to_ride.drawing import draw_state
+
+        return draw_state(state)
+
+    def result_summary(self, record: Any) -> tuple[str, list[str], list[list[str]], list[str]]:
+        """``ttr-lab play``'s account of a finished game: (first line, headers, rows, lines)."""
+        from ttr_lab.games.ticket_to_ride.summary import ending, result_summary
+
+        headers, rows, lines = result_summary(record, self.score_parts)
+        return ending(record), headers, rows, lines
+
     def record_html(self, record: Any) -> str:
         """A record's result table and final board, for Jupyter."""
         from ttr_lab.games.ticket_to_ride.drawing import record_html
@@ -137,6 +167,11 @@ class TicketToRide:
         from ttr_lab.games.ticket_to_ride import report
 
         return report.report_figures(self, frame)
+
+
+@functools.lru_cache(maxsize=None)
+def _action_space(board: Board, ruleset: Ruleset) -> ActionSpace:
+    return ActionSpace(all_actions(board, ruleset), f"Ticket to Ride ({board.name})")
 
 
 def outcome_of(result: "GameResult", owner: list[int]) -> Outcome:

@@ -34,10 +34,13 @@ if TYPE_CHECKING:
 _SETUP, _TURN, _SECOND, _KEEP, _OVER = (int(p) for p in Phase)
 _K = NUM_CARD_KINDS  # the stride of a hand in the flat ``hands`` list
 _NO_CARD = -1
+_new_object = object.__new__
 
 
 class GameState(StateViews):
-    """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
+    """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it.
+
+    Every slot is set in ``assemble_state`` (below the class), whoever builds the state."""
 
     __slots__ = (
         "game", "phase", "player", "hands", "known", "pile", "discard", "market", "owner",
@@ -47,43 +50,6 @@ class GameState(StateViews):
     )
 
     # -- construction ----------------------------------------------------------------------
-
-    def __init__(
-        self, game: Game, phase: int, player: int, hands: list[int], known: list[int], pile: list[int],
-        discard: list[int], market: list[int], owner: list[int], trains: list[int], points: list[int],
-        tickets: list[tuple[int, ...]], offers: list[tuple[int, ...]], ticket_deck: tuple[int, ...],
-        returned_by: tuple[int, ...], boxed: tuple[int, ...], boxed_by: tuple[int, ...], rng: int,
-        final_turns: int = -1, passes: int = 0, turns: int = 0, stalled: bool = False, log: Any = None,
-        log_len: int = 0, open_groups: list[tuple[int, ...]] | None = None,
-    ) -> None:
-        """The one place a state is assembled: ``new``, ``clone``, ``restore_state`` and
-        ``determinize`` all come through here, so a new slot is added here once. To start or
-        rebuild a game use those, not this. ``open_groups`` is derived from ``owner`` unless given."""
-        self.game = game
-        self.phase = phase
-        self.player = player
-        self.hands = hands
-        self.known = known
-        self.pile = pile
-        self.discard = discard
-        self.market = market
-        self.owner = owner
-        self.open_groups = game.open_groups(owner) if open_groups is None else open_groups
-        self.trains = trains
-        self.points = points
-        self.tickets = tickets
-        self.offers = offers
-        self.ticket_deck = ticket_deck
-        self.returned_by = returned_by
-        self.boxed = boxed
-        self.boxed_by = boxed_by
-        self.rng = rng
-        self.final_turns = final_turns
-        self.passes = passes
-        self.turns = turns
-        self.stalled = stalled
-        self.log = log
-        self.log_len = log_len
 
     @classmethod
     def new(cls, game: Game, seed: int) -> "GameState":
@@ -107,7 +73,7 @@ class GameState(StateViews):
         # Tickets out of the game: long tickets nobody was dealt (and, when the ruleset sends
         # them to the box, the ones rejected at setup).
         boxed = tuple(longs[n * k:])
-        s = cls(
+        s = assemble_state(
             game, _SETUP, 0, hands=hands,
             known=[0] * (n * _K),  # cards each player is publicly known to hold
             pile=pile, discard=[0] * _K, market=[], owner=[-1] * len(game.track_length),
@@ -125,7 +91,7 @@ class GameState(StateViews):
 
     def clone(self) -> "GameState":
         """An independent copy (tuples and the history are shared: they are never mutated)."""
-        return GameState(
+        return assemble_state(
             self.game, self.phase, self.player, self.hands[:], self.known[:], self.pile[:],
             self.discard[:], self.market[:], self.owner[:], self.trains[:], self.points[:],
             self.tickets[:], self.offers[:], self.ticket_deck, self.returned_by, self.boxed,
@@ -496,6 +462,49 @@ class GameState(StateViews):
                     break
                 market.append(card)
             redeals += 1
+
+
+def assemble_state(
+    game: Game, phase: int, player: int, hands: list[int], known: list[int], pile: list[int],
+    discard: list[int], market: list[int], owner: list[int], trains: list[int], points: list[int],
+    tickets: list[tuple[int, ...]], offers: list[tuple[int, ...]], ticket_deck: tuple[int, ...],
+    returned_by: tuple[int, ...], boxed: tuple[int, ...], boxed_by: tuple[int, ...], rng: int,
+    final_turns: int = -1, passes: int = 0, turns: int = 0, stalled: bool = False, log: Any = None,
+    log_len: int = 0, open_groups: list[tuple[int, ...]] | None = None,
+) -> GameState:
+    """The one place a ``GameState`` is assembled: ``GameState.new``, ``clone``, ``restore_state``
+    and ``determinize`` all come through here, so a new slot is added here once. To start or
+    rebuild a game use those, not this. ``open_groups`` is derived from ``owner`` unless given.
+
+    A function rather than ``__init__``: ``clone`` runs it millions of times in a search, and a
+    class call costs about a tenth more than this."""
+    s = _new_object(GameState)
+    s.game = game
+    s.phase = phase
+    s.player = player
+    s.hands = hands
+    s.known = known
+    s.pile = pile
+    s.discard = discard
+    s.market = market
+    s.owner = owner
+    s.open_groups = game.open_groups(owner) if open_groups is None else open_groups
+    s.trains = trains
+    s.points = points
+    s.tickets = tickets
+    s.offers = offers
+    s.ticket_deck = ticket_deck
+    s.returned_by = returned_by
+    s.boxed = boxed
+    s.boxed_by = boxed_by
+    s.rng = rng
+    s.final_turns = final_turns
+    s.passes = passes
+    s.turns = turns
+    s.stalled = stalled
+    s.log = log
+    s.log_len = log_len
+    return s
 
 
 def _only_locomotives(market: list[int]) -> bool:

@@ -10,10 +10,12 @@ not the published cards) or a deck folder (see deck.py for the format).
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
+from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.outcome import Metric
-from ttr_lab.games.trans_orient.actions import Action, parse_action
+from ttr_lab.games.trans_orient.actions import Action, all_actions, parse_action
 from ttr_lab.games.trans_orient.cards import Deck
 from ttr_lab.games.trans_orient.deck import DEFAULT_DECK, load_deck
 from ttr_lab.games.trans_orient.result import METRICS
@@ -78,8 +80,18 @@ class TransOrientExpress:
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.deck)
 
+    @property
+    def action_space(self) -> ActionSpace:
+        """Every action with its integer id; the order is ``actions.all_actions``'s."""
+        return _action_space(self.deck)
+
     def restore(self, snapshot: dict[str, Any]) -> "TOEState":
         """The state a ``snapshot()`` describes (for hand-built positions)."""
         from ttr_lab.games.trans_orient.snapshot import restore
 
         return restore(self.deck, snapshot)
+
+
+@functools.lru_cache(maxsize=None)
+def _action_space(deck: Deck) -> ActionSpace:
+    return ActionSpace(all_actions(deck), f"Trans-Orient Express ({deck.name})")
