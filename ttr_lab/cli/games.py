@@ -51,7 +51,7 @@ def play(
 
     try:
         game = load_game(game_name, **game_options(game_name, map_name, option))
-        seats = build_strategies(strategy, players)
+        seats = build_strategies(strategy, players, game.name)  # a game's own names first
         rec = play_game(game, seats, seed)
     except TTRLabError as exc:
         fail(exc)

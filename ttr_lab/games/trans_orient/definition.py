@@ -85,6 +85,26 @@ class TransOrientExpress:
         """Every action with its integer id; the order is ``actions.all_actions``'s."""
         return _action_space(self.deck)
 
+    # -- optional hooks of the platform (see ttr_lab.core.game) ----------------------------------
+
+    def turn_number(self, state: "TOEState") -> int | None:
+        """Turns completed, at a turn boundary (``ttr-lab replay --turn``)."""
+        from ttr_lab.games.trans_orient.replay import turn_number
+
+        return turn_number(state)
+
+    def describe_state(self, state: "TOEState", record: Any, index: int) -> str:
+        """A replayed position in words (``ttr-lab replay``)."""
+        from ttr_lab.games.trans_orient.replay import describe_state
+
+        return describe_state(state, record, index)
+
+    def result_summary(self, record: Any) -> tuple[str, list[str], list[list[str]], list[str]]:
+        """``ttr-lab play``'s account of a finished game: (first line, headers, rows, lines)."""
+        from ttr_lab.games.trans_orient.replay import result_summary
+
+        return result_summary(record)
+
     def restore(self, snapshot: dict[str, Any]) -> "TOEState":
         """The state a ``snapshot()`` describes (for hand-built positions)."""
         from ttr_lab.games.trans_orient.snapshot import restore
