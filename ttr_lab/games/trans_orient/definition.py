@@ -65,6 +65,9 @@ class TransOrientExpress:
     def metrics(self) -> tuple[Metric, ...]:
         return METRICS
 
+    # The metrics that add up to the score (the report's "Score parts" table).
+    score_parts = ("vp_travel", "vp_colour_bonus", "vp_luggage", "vp_visa", "vp_season", "vp_route")
+
     @staticmethod
     def variants() -> list[dict[str, Any]]:
         """The options of every shipped variant: one per shipped deck."""
