@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from strategies.trans_orient.tokens import shortfall, token_limit
 from strategies.trans_orient.valuation import Projection
-from ttr_lab.games.trans_orient import Effect, Observation, Phase, Play, TakeCard
+from ttr_lab.games.trans_orient import RULES, Effect, Observation, Phase, Play, TakeCard
 
 _LUGGAGE_VP = 2.5  # about what a kept luggage card brings in the stand-in deck
 
@@ -81,7 +81,7 @@ class _Turn:
         self.discount = obs.discount(me)
         self.limit = token_limit(obs, me)
         self.turns_left = self._turns_left()
-        self.plays_left = max(0, min(7 - len(obs.played[me]), math.ceil(self.turns_left / 1.5)))
+        self.plays_left = max(0, min(RULES.end_cards - len(obs.played[me]), math.ceil(self.turns_left / 1.5)))
         self._values: dict[int, float] = {}
 
     def _turns_left(self) -> int:
@@ -93,7 +93,7 @@ class _Turn:
             return rest
         lead = max(len(p) for p in obs.played)
         per_round = 2 if obs.num_players == 2 else 1
-        return rest + max(per_round, math.ceil((7 - lead) * 1.5))
+        return rest + max(per_round, math.ceil((RULES.end_cards - lead) * 1.5))
 
     def value(self, card: int) -> float:
         """What placing ``card`` is worth to this player (before paying for it)."""
@@ -133,8 +133,8 @@ class _Turn:
             now = self.value(card)
         else:
             now = 0.0
-        if len(hand) > 2:  # the hand limit: the worst card goes back
-            hand = sorted(hand, key=self.value)[-2:]
+        if len(hand) > RULES.hand_limit:  # the worst card goes back
+            hand = sorted(hand, key=self.value)[-RULES.hand_limit:]
         return now + self.kept(hand, reserve)
 
     def after_take(self, action: Any) -> float:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ttr_lab.games.trans_orient import Observation
+from ttr_lab.games.trans_orient import RULES, Observation
 
 
 def price(cost: Sequence[int], discount: Sequence[int]) -> int:
@@ -39,4 +39,4 @@ def plus(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
 
 def token_limit(obs: Observation, seat: int) -> int:
     """Tokens ``seat`` may keep at the end of a turn (5 plus one per capacity effect)."""
-    return 5 + obs.capacity[seat]
+    return RULES.reserve_limit + obs.capacity[seat]
