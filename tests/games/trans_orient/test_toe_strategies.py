@@ -98,3 +98,22 @@ def test_on_the_last_turn_of_the_game_every_strategy_plays_the_card_that_wins(na
     state = make_state(3, lower=[40, 0, 0, 0], played=[[68, 70], [59], [2]], hands=[[], [], [72]], phase="play",
                        turn=2, final=True, reserves=[{}, {}, dict(blue=3, purple=3)])
     assert _decide(name, state) == "play 72"
+
+
+@pytest.mark.parametrize("name", ["planner", "mcts"])
+def test_documented_ranges_hold_the_defaults_and_play_at_their_ends(name):
+    from ttr_lab.core.play import play_game
+    from ttr_lab.core.registry import parameters
+    from ttr_lab.tuning.space import corners, documented_ranges
+
+    cls = resolve(name, TOE)
+    ranges = documented_ranges(cls)
+    assert len(ranges) >= 2
+    signature = parameters(cls)
+    for n, r in ranges.items():
+        assert r.low <= signature[n].default <= r.high, n
+        assert r.is_int == isinstance(signature[n].default, int), n
+    fixed = {"iterations": 4} if name == "mcts" else {}
+    for corner in corners(ranges):
+        record = play_game(GAME, [build(name, {**fixed, **corner}, TOE), build("greedy", None, TOE)], seed=3)
+        assert record.outcome().players[0].score >= 0 and len(record.actions) > 20
