@@ -1,10 +1,11 @@
-"""``MCTS`` for Trans-Orient Express: information-set MCTS (``strategies.ismcts``) over the
-game's determinizations, with the planner as play-out policy and evaluation.
+"""``MCTS`` for Trans-Orient Express: information-set MCTS over the game's determinizations.
+
+The search is ``strategies.ismcts`` (game-agnostic); greedy plays out, the planner evaluates.
 
 Each iteration samples a state from the observation (``ttr_lab.games.trans_orient.determinize``:
 the draw deck's order, the opponents' luggage, the bag's future draws), descends the shared
-tree and plays out with the planner at every seat, for ``rollout_depth`` actions (0: to the
-end). A game cut short is valued per seat by the planner's count (its tableau's projected
+tree and plays out with greedy at every seat (the planner is about ten times slower per
+decision, too slow for play-outs), for ``rollout_depth`` actions (0: to the end). A game cut short is valued per seat by the planner's count (its tableau's projected
 score, its hand and reserve); a finished one by its final scores. The search decides the takes
 and the plays, where the game is won; the other decisions (station master, luggage, give-backs)
 are the planner's own, to spend the budget where it matters.

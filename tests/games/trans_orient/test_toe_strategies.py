@@ -117,3 +117,14 @@ def test_documented_ranges_hold_the_defaults_and_play_at_their_ends(name):
     for corner in corners(ranges):
         record = play_game(GAME, [build(name, {**fixed, **corner}, TOE), build("greedy", None, TOE)], seed=3)
         assert record.outcome().players[0].score >= 0 and len(record.actions) > 20
+
+
+def test_the_strategies_command_lists_a_games_own_names():
+    from typer.testing import CliRunner
+
+    from ttr_lab.cli import app
+
+    result = CliRunner().invoke(app, ["strategies", "--game", TOE])
+    assert result.exit_code == 0, result.output
+    assert "Trans-Orient Express: plays for the objectives" in result.output and "ticket_planner" not in result.output
+    assert "ticket_planner" in CliRunner().invoke(app, ["strategies"]).output
