@@ -42,3 +42,17 @@ def test_the_finished_game_table_adds_up_to_each_score(record):
     for row in rows:
         assert sum(int(x) for x in row[parts[0]:parts[1]]) == int(row[parts[1]])
     assert [int(r[0]) for r in rows] == sorted(int(r[0]) for r in rows)
+
+
+def test_replay_command_draws_the_position_and_a_record_shows_itself_in_jupyter(record, tmp_path):
+    from typer.testing import CliRunner
+
+    from ttr_lab.cli import app
+
+    path, picture = tmp_path / "game.json", tmp_path / "station.png"
+    record.save(path)
+    result = CliRunner().invoke(app, ["replay", str(path), "--turn", "8", "--picture", str(picture)])
+    assert result.exit_code == 0, result.output
+    assert "turn 8" in result.output and "station:" in result.output and picture.read_bytes()[:4] == b"\x89PNG"
+    page = record._repr_html_()
+    assert "<table>" in page and "data:image/png;base64," in page and "travel" in page

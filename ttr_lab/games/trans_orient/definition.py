@@ -22,6 +22,8 @@ from ttr_lab.games.trans_orient.result import METRICS
 from ttr_lab.games.trans_orient.rules import MAX_PLAYERS, MIN_PLAYERS, setup_for
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
     from ttr_lab.games.trans_orient.state import TOEState
 
 NAME = "trans_orient"
@@ -101,6 +103,18 @@ class TransOrientExpress:
         from ttr_lab.games.trans_orient.replay import describe_state
 
         return describe_state(state, record, index)
+
+    def draw_state(self, state: "TOEState") -> "Figure":
+        """The station and every seat's cards as a picture (``ttr-lab replay --picture``)."""
+        from ttr_lab.games.trans_orient.drawing import draw_state
+
+        return draw_state(state)
+
+    def record_html(self, record: Any) -> str:
+        """A record's result table and final position, for Jupyter."""
+        from ttr_lab.games.trans_orient.drawing import record_html
+
+        return record_html(record)
 
     def result_summary(self, record: Any) -> tuple[str, list[str], list[list[str]], list[str]]:
         """``ttr-lab play``'s account of a finished game: (first line, headers, rows, lines)."""
