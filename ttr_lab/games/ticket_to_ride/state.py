@@ -40,13 +40,15 @@ _new_object = object.__new__
 class GameState(StateViews):
     """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it.
 
-    Every slot is set in ``assemble_state`` (below the class), whoever builds the state."""
+    Every slot is set in ``assemble_state`` (below the class), whoever builds the state, except
+    the ``scored`` cache, which ``result()`` sets when first asked."""
 
     __slots__ = (
         "game", "phase", "player", "hands", "known", "pile", "discard", "market", "owner",
         "open_groups", "trains", "points", "tickets", "offers", "ticket_deck", "returned_by", "boxed", "boxed_by",
         "rng", "final_turns",
         "passes", "turns", "stalled", "log", "log_len",
+        "scored",  # the GameResult, cached once the game is over; unset before (clone stays lean)
     )
 
     # -- construction ----------------------------------------------------------------------
@@ -144,6 +146,7 @@ class GameState(StateViews):
         owner = self.owner
         twins = g.twin_or_self
         blocked = g.twin_blocks_for[p]  # tracks closed for everyone are not in open_groups at all
+        check = g.twin_blocks_open
         groups = self.open_groups
         colour_groups = g.colour_groups
         for colour in range(NUM_COLOURS):
@@ -165,7 +168,7 @@ class GameState(StateViews):
                 lo = kmin - ferry
                 hi = (length if locos > length else locos) - ferry + 1
                 for t in group:
-                    if blocked[owner[twins[t]]]:
+                    if check and blocked[owner[twins[t]]]:
                         continue
                     out.extend(claims[t][colour][lo:hi])
         held = [c for c in range(NUM_COLOURS) if hand[c]]
@@ -189,7 +192,7 @@ class GameState(StateViews):
             if not spans and not only_locos:
                 continue
             for t in group:
-                if blocked[owner[twins[t]]]:
+                if check and blocked[owner[twins[t]]]:
                     continue
                 row = claims[t]
                 for c, lo, hi in spans:

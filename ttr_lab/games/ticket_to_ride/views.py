@@ -138,7 +138,10 @@ class StateViews:
 
         if self.phase != Phase.OVER:
             raise IllegalActionError("result() is only available once the game is over")
-        return score_game(self)
+        scored = getattr(self, "scored", None)
+        if scored is None:  # the outcome and the record both ask; scoring walks every trail
+            scored = self.scored = score_game(self)
+        return scored
 
     def history(self) -> list[Event]:
         """Public history, oldest first (see ``ttr_lab.core.history``)."""
