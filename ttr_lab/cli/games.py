@@ -66,6 +66,7 @@ def replay(
     turn: Optional[int] = typer.Option(None, "--turn", help="Show the state after this many turns (default: the end)."),
     action: Optional[int] = typer.Option(None, "--action", help="Or after this many actions."),
     picture: Optional[Path] = typer.Option(None, "--picture", help="Save the board (PNG or SVG) here."),
+    html_page: Optional[Path] = typer.Option(None, "--html", help="Write the whole game as one offline HTML viewer here."),
 ) -> None:
     """Replay a recorded game (of any game) to a turn: scores, hands, the last actions, and a picture."""
     from ttr_lab.core.record import GameRecord
@@ -77,6 +78,9 @@ def replay(
         draw = getattr(game, "draw_state", None)
         if picture is not None and draw is None:
             raise ConfigError(f"{game.title} has no board picture (--picture)")
+        page = getattr(game, "replay_page", None)
+        if html_page is not None and page is None:
+            raise ConfigError(f"{game.title} has no HTML replay viewer (--html)")
     except (OSError, ValueError) as exc:
         fail(ValueError(f"cannot replay {record}: {exc}"))
     except TTRLabError as exc:
@@ -84,8 +88,14 @@ def replay(
     describe = getattr(game, "describe_state", None)
     typer.echo(describe(state, rec, index) if describe is not None else _describe(state, rec, index))
     if picture is not None:
-        draw(state).savefig(picture, dpi=120)
+        draw(state, names=rec.strategies).savefig(picture, dpi=120)
         typer.echo(f"board picture saved to {picture}")
+    if html_page is not None:
+        try:
+            html_page.write_text(page(rec), encoding="utf-8")
+        except OSError as exc:
+            fail(ValueError(f"cannot write {html_page}: {exc.strerror or exc}"))
+        typer.echo(f"replay viewer saved to {html_page} (open it in a browser; add #turn=N to the address to start there)")
 
 
 def _describe(state: Any, record: Any, index: int) -> str:
@@ -102,6 +112,11 @@ def _describe(state: Any, record: Any, index: int) -> str:
     return "\n".join(lines)
 
 
+def _plain(text: str) -> str:
+    """A docstring line as plain text: no reStructuredText backticks (``x`` and `x` become x)."""
+    return text.replace("``", "").replace("`", "")
+
+
 def strategies(
     game_name: Optional[str] = typer.Option(None, "--game", "-g", help="List this game's own strategies (e.g. trans_orient)."),
 ) -> None:
@@ -115,8 +130,8 @@ def strategies(
         cls = resolve(name, game_name)
         doc = cls.__doc__ or sys.modules[cls.__module__].__doc__ or ""
         summary = doc.strip().splitlines()[0] if doc.strip() else ""
-        typer.echo(f"{name:20s} {summary}")
+        typer.echo(f"{name:20s} {_plain(summary)}")
         typer.echo(f"{'':20s} parameters: {describe_parameters(cls)}")
         ranges = documented_ranges(cls)
         if ranges:
-            typer.echo(f"{'':20s} worth tuning: {'; '.join(r.describe() for r in ranges.values())}")
+            typer.echo(f"{'':20s} worth tuning: {_plain('; '.join(r.describe() for r in ranges.values()))}")

@@ -56,26 +56,41 @@ def _outcome_summary(game: "Game", record: "GameRecord") -> tuple[str, list[str]
     return outcome.termination.value, headers, rows, []
 
 
+def _share(rate: float, low: float | None = None, high: float | None = None) -> str:
+    """A share as the report writes it: ``42.1%``, or with its interval ``42.1% [37.4, 47.0]``."""
+    if rate is None or math.isnan(rate):
+        return ""
+    if low is None or high is None:
+        return f"{100 * rate:.1f}%"
+    return f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+
 def print_tournament_summary(console: Console, config: "TournamentConfig", run: "TournamentRun") -> None:
-    """Per entrant: win rate with its interval, mean score, tickets, bonus, forfeits; then what
-    went wrong, if anything, and where the results are."""
+    """Per entrant: win rate with its interval, mean score, tickets, bonus, forfeits (narrow
+    enough for an 80-column terminal); then what went wrong, if anything, and where the results
+    are."""
+    from rich import box
+
     table = run.summary
     explorer = "explorer_bonus_rate" in table and table["explorer_bonus_rate"].notna().any()
-    bonus = "explorer bonus" if explorer else "longest bonus"
+    bonus = "the Asian Explorer bonus" if explorer else "the longest-trail bonus"
     # Ticket and bonus columns only for a game that records them (Ticket to Ride).
     tickets = table["ticket_completion"].notna().any()
-    where = f"map {config.map}" if config.map else f"{config.game} {config.game_options() or ''}".strip()
-    out = Table(title=f"{config.name}: {config.players} players, {config.design}, {where}")
-    columns = ["entrant", "games", "win rate", "95% interval", "mean score"]
-    columns += ["tickets completed", bonus] if tickets else []
-    for col in columns + ["forfeits"]:
-        out.add_column(col, justify="left" if col == "entrant" else "right")
+    options = ", ".join(f"{k} {v}" for k, v in config.game_options().items())
+    where = f"map {config.map}" if config.map else config.game + (f" ({options})" if options else "")
+    caption = "score: mean points" + (f"; tickets: share completed; bonus: share of games with {bonus}"
+                                      if tickets else "")
+    out = Table(title=f"{config.name}: {config.players} players, {config.design}, {where}",
+                box=box.SIMPLE_HEAD, pad_edge=False, caption=caption)
+    columns = ["entrant", "games", "win rate [95% CI]", "score", *(["tickets", "bonus"] if tickets else []), "forfeits"]
+    for col in columns:
+        out.add_column(col, justify="left" if col == "entrant" else "right",
+                       no_wrap=col != "entrant", overflow="fold")
     for r in table.itertuples():
         rate = r.explorer_bonus_rate if explorer else r.longest_bonus_rate
-        cells = [r.entrant, str(r.games), f"{r.win_rate:.3f}", f"[{r.win_low:.3f}, {r.win_high:.3f}]",
-                 f"{r.mean_score:.1f}"]
-        cells += [f"{r.ticket_completion:.1%}", f"{rate:.1%}"] if tickets else []
-        out.add_row(*cells, str(r.forfeits))
+        extra = [_share(r.ticket_completion), _share(rate)] if tickets else []
+        out.add_row(r.entrant, str(r.games), _share(r.win_rate, r.win_low, r.win_high), f"{r.mean_score:.1f}",
+                    *extra, str(r.forfeits))
     console.print(out)
     if len(run.errors):
         console.print("[red]forfeited games:[/red]")

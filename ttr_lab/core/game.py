@@ -91,8 +91,10 @@ class Game(Protocol):
     ``turn_number(state) -> int | None``: turns completed when ``state`` is at a turn boundary,
     else None (``GameRecord.state_at(turn=...)``; without it every action is a turn).
 
-    ``describe_state(state, record, index) -> str`` and ``draw_state(state) -> Figure``: a
-    replayed position in words and as a picture (``ttr-lab replay``).
+    ``describe_state(state, record, index) -> str`` and ``draw_state(state, names=None) ->
+    Figure`` (``names``: each seat's strategy): a replayed position in words and as a picture
+    (``ttr-lab replay``); ``replay_page(record) -> str``: the whole game as one offline HTML page
+    (``ttr-lab replay --html``).
 
     ``result_summary(record) -> (ending, headers, rows, lines)``: a finished game as the game
     tells it (``ttr-lab play``): how it ended, a table of plain strings, then free lines; without

@@ -10,7 +10,7 @@ per-player metrics it records, and its part of a tournament report (the protocol
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.outcome import Metric, Outcome, PlayerOutcome, Termination
@@ -46,10 +46,11 @@ METRICS: tuple[Metric, ...] = (
     Metric("mountain_routes", "claimed tracks with mountain spaces (Legendary Asia)"),
 )
 
-# The metrics whose sum is the score (route points, ticket points, the end bonuses), with the
+# The metrics whose sum is the score (route points, ticket points, the end bonus the ruleset
+# awards: the longest trail or the Asian Explorer), first, so the report can stack them; then the
 # completed and failed tickets that make up the ticket points.
-SCORE_PARTS = ("route_points", "ticket_points", "ticket_points_completed", "ticket_points_failed", "longest_bonus",
-               "explorer_bonus")
+SCORE_PARTS = ("route_points", "ticket_points", "longest_bonus", "explorer_bonus", "ticket_points_completed",
+               "ticket_points_failed")
 _BONUS_RULE = {"longest_bonus": "longest_path_bonus", "explorer_bonus": "explorer_bonus"}
 
 _PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held", "ticket_points_completed",
@@ -137,11 +138,12 @@ class TicketToRide:
 
         return describe_state(state, record, index)
 
-    def draw_state(self, state: "GameState") -> "Figure":
-        """The board with every claim so far (``ttr-lab replay --picture``)."""
+    def draw_state(self, state: "GameState", names: Sequence[str] | None = None) -> "Figure":
+        """The board with every claim so far (``ttr-lab replay --picture``); ``names``: the
+        strategy of each seat, for the legend."""
         from ttr_lab.games.ticket_to_ride.drawing import draw_state
 
-        return draw_state(state)
+        return draw_state(state, names=names)
 
     def result_summary(self, record: Any) -> tuple[str, list[str], list[list[str]], list[str]]:
         """``ttr-lab play``'s account of a finished game: (first line, headers, rows, lines)."""
@@ -151,10 +153,16 @@ class TicketToRide:
         return ending(record), headers, rows, lines
 
     def record_html(self, record: Any) -> str:
-        """A record's result table and final board, for Jupyter."""
+        """A record in Jupyter: its result table and the replay viewer (``replay_html``)."""
         from ttr_lab.games.ticket_to_ride.drawing import record_html
 
         return record_html(record)
+
+    def replay_page(self, record: Any) -> str:
+        """The replay viewer as one self-contained HTML page (``ttr-lab replay --html``)."""
+        from ttr_lab.games.ticket_to_ride.replay_html import viewer_page
+
+        return viewer_page(record)
 
     def report_tables(self, frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
         """The report's "Tickets and bonuses" section (ticket completion, end-bonus rates)."""

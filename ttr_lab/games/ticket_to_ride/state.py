@@ -92,11 +92,12 @@ class GameState(StateViews):
         return s
 
     def clone(self) -> "GameState":
-        """An independent copy (tuples and the history are shared: they are never mutated)."""
+        """An independent copy. Tuples and the history are shared (never mutated), and so are
+        ``tickets`` and ``offers``: they change rarely, so every change copies them first."""
         return assemble_state(
             self.game, self.phase, self.player, self.hands[:], self.known[:], self.pile[:],
             self.discard[:], self.market[:], self.owner[:], self.trains[:], self.points[:],
-            self.tickets[:], self.offers[:], self.ticket_deck, self.returned_by, self.boxed,
+            self.tickets, self.offers, self.ticket_deck, self.returned_by, self.boxed,
             self.boxed_by, self.rng, self.final_turns, self.passes, self.turns, self.stalled,
             self.log, self.log_len, self.open_groups[:],
         )

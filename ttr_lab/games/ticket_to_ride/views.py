@@ -5,6 +5,7 @@ Kept apart from state.py so the hot path there stays small; ``GameState`` inheri
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any
 
 from ttr_lab.core.errors import IllegalActionError
@@ -34,9 +35,8 @@ _PHASE_REASONS = {
 class StateViews:
     __slots__ = ()
 
-    @property
-    def current_player(self) -> int:
-        return self.player
+    # A C-level getter: the game loop asks this once per action.
+    current_player = property(operator.attrgetter("player"), doc="The seat to move (the protocol's name for ``player``).")
 
     @property
     def num_players(self) -> int:
