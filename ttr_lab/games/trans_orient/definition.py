@@ -11,7 +11,7 @@ not the published cards) or a deck folder (see deck.py for the format).
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.outcome import Metric
@@ -104,11 +104,12 @@ class TransOrientExpress:
 
         return describe_state(state, record, index)
 
-    def draw_state(self, state: "TOEState") -> "Figure":
-        """The station and every seat's cards as a picture (``ttr-lab replay --picture``)."""
+    def draw_state(self, state: "TOEState", names: Sequence[str] | None = None) -> "Figure":
+        """The station and every seat's cards as a picture (``ttr-lab replay --picture``);
+        ``names``: each seat's strategy."""
         from ttr_lab.games.trans_orient.drawing import draw_state
 
-        return draw_state(state)
+        return draw_state(state, names)
 
     def record_html(self, record: Any) -> str:
         """A record's result table and final position, for Jupyter."""

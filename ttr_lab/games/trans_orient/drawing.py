@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import base64
 import html
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ttr_lab.core.figures import new_figure, png_bytes
 
@@ -39,7 +39,8 @@ def _card(ax: Any, x: float, y: float, number: int, deck: Any, outline: bool = F
             fontsize=7)
 
 
-def draw_state(state: "TOEState") -> "Figure":
+def draw_state(state: "TOEState", names: Sequence[str] | None = None) -> "Figure":
+    """The position as a picture; ``names`` (each seat's strategy) label the seats."""
     deck, C, n = state.setup.deck, state.setup.colours, state.num_players
     fig = new_figure(10, 2.2 + 1.6 * n)
     ax = fig.add_subplot()
@@ -60,7 +61,8 @@ def draw_state(state: "TOEState") -> "Figure":
         y = (n - 1 - p) * 1.8
         reserve = " ".join(f"{k}{deck.colours[c][0]}" for c, k in enumerate(state.reserves[p * C:(p + 1) * C]) if k)
         luggage = (", ".join(map(str, state.luggage[p])) or "none") if state.is_terminal() else len(state.luggage[p])
-        ax.text(-0.3, y + _H / 2, f"seat {p}{' (SM)' if state.master == p else ''}\nreserve {reserve or '-'}\n"
+        who = f" {names[p]}" if names else ""
+        ax.text(-0.3, y + _H / 2, f"seat {p}{who}{' (SM)' if state.master == p else ''}\nreserve {reserve or '-'}\n"
                 f"luggage {luggage}", ha="right", va="center", fontsize=7)
         for i, x in enumerate(state.played[p]):
             _card(ax, i * 1.1, y, x, deck)
@@ -80,6 +82,6 @@ def record_html(record: Any) -> str:
     ending, headers, rows, _ = result_summary(record)
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    picture = base64.b64encode(png_bytes(draw_state(record.replay()), dpi=80)).decode()
+    picture = base64.b64encode(png_bytes(draw_state(record.replay(), record.strategies), dpi=80)).decode()
     return (f"<p>{html.escape(ending)}</p><table><tr>{head}</tr>{body}</table>"
             f'<img src="data:image/png;base64,{picture}"/>')
