@@ -40,19 +40,43 @@ def test_a_game_summary_adds_up_and_shows_only_the_maps_bonus(map_name, bonus, a
 def test_the_tournament_summary_fits_80_columns():
     summary = pd.DataFrame([
         {"entrant": "planner_with_a_long_name", "games": 1200, "win_rate": 0.6667, "win_low": 0.525, "win_high": 0.783,
-         "mean_score": 106.8, "ticket_completion": 0.941, "longest_bonus_rate": 0.708, "explorer_bonus_rate": float("nan"),
-         "forfeits": 0},
-        {"entrant": "random", "games": 1200, "win_rate": 0.0, "win_low": 0.0, "win_high": 0.074, "mean_score": -37.6,
-         "ticket_completion": 0.063, "longest_bonus_rate": 0.0, "explorer_bonus_rate": float("nan"), "forfeits": 12},
+         "mean_score": 106.8, "tickets": 0.941, "bonus": 0.708, "forfeits": 0},
+        {"entrant": "random [v2]", "games": 1200, "win_rate": 0.0, "win_low": 0.0, "win_high": 0.074, "mean_score": -37.6,
+         "tickets": 0.063, "bonus": 0.0, "forfeits": 12},
     ])
+    summary.attrs.update(extra=["tickets", "bonus"], percent=["tickets", "bonus"], caption="tickets: share completed")
     run = SimpleNamespace(summary=summary, errors=pd.DataFrame(), already_stored=0, played=2400, planned=2400,
                           interrupted=False, failed_batches=[], folder=Path("results/x"), seconds=1.0)
-    config = SimpleNamespace(name="a-tournament", players=4, design="fixed", map="usa")
+    config = SimpleNamespace(name="a-tournament", players=4, design="fixed", load_game=lambda: TicketToRide("usa"))
     console = Console(width=80, record=True)
     print_tournament_summary(console, config, run)
     text = console.export_text()
     assert "…" not in text and max(len(line) for line in text.splitlines()) <= 80
     assert "66.7% [52.5, 78.3]" in text and "94.1%" in text and "70.8%" in text and "-37.6" in text
+    assert "random [v2]" in text  # an entrant name is text, not console markup
+
+
+@pytest.mark.parametrize("game, options, columns", [
+    ("ticket_to_ride", {"map": "legendary_asia"}, ["tickets", "bonus"]),
+    ("trans_orient", {}, []),
+])
+def test_the_tournament_summary_of_any_game(tmp_path, game, options, columns):
+    from ttr_lab.core.game import load_game
+    from ttr_lab.core.results import read_results
+    from ttr_lab.tournament import run_tournament
+    from ttr_lab.tournament.config import parse_config
+
+    config = parse_config({"name": "t", "game": game, "options": options, "players": 2, "games": 4,
+                           "entrants": [{"name": "a", "strategy": "random"}, {"name": "b", "strategy": "random"}],
+                           "output": str(tmp_path / "out"), "backend": "serial"})
+    run = run_tournament(config, show_progress=False)
+    assert list(run.summary.columns) == ["entrant", "games", "win_rate", "win_low", "win_high", "mean_score",
+                                         "forfeits", *columns]
+    assert run.summary["games"].sum() == 2 * len(read_results(config.output)["game_id"].unique())
+    console = Console(width=80, record=True)
+    print_tournament_summary(console, config, run)
+    text = console.export_text()
+    assert load_game(game, **options).title.split(" (")[0] in text and "a " in text
 
 
 def test_version_and_plain_strategy_list():

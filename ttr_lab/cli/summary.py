@@ -56,6 +56,10 @@ def _outcome_summary(game: "Game", record: "GameRecord") -> tuple[str, list[str]
     return outcome.termination.value, headers, rows, []
 
 
+def _number(value: float | None) -> str:
+    return "" if value is None or math.isnan(value) else f"{value:.1f}"
+
+
 def _share(rate: float, low: float | None = None, high: float | None = None) -> str:
     """A share as the report writes it: ``42.1%``, or with its interval ``42.1% [37.4, 47.0]``."""
     if rate is None or math.isnan(rate):
@@ -72,25 +76,20 @@ def print_tournament_summary(console: Console, config: "TournamentConfig", run: 
     from rich import box
 
     table = run.summary
-    explorer = "explorer_bonus_rate" in table and table["explorer_bonus_rate"].notna().any()
-    bonus = "the Asian Explorer bonus" if explorer else "the longest-trail bonus"
-    # Ticket and bonus columns only for a game that records them (Ticket to Ride).
-    tickets = table["ticket_completion"].notna().any()
-    options = ", ".join(f"{k} {v}" for k, v in config.game_options().items())
-    where = f"map {config.map}" if config.map else config.game + (f" ({options})" if options else "")
-    caption = "score: mean points" + (f"; tickets: share completed; bonus: share of games with {bonus}"
-                                      if tickets else "")
-    out = Table(title=f"{config.name}: {config.players} players, {config.design}, {where}",
+    extra = list(table.attrs.get("extra", []))
+    percent = set(table.attrs.get("percent", []))
+    caption = "score: mean points" + (f"; {table.attrs['caption']}" if table.attrs.get("caption") else "")
+    out = Table(title=f"{config.name}: {config.players} players, {config.design}, {config.load_game().title}",
                 box=box.SIMPLE_HEAD, pad_edge=False, caption=caption)
-    columns = ["entrant", "games", "win rate [95% CI]", "score", *(["tickets", "bonus"] if tickets else []), "forfeits"]
-    for col in columns:
+    for col in ("entrant", "games", "win rate [95% CI]", "score", *extra, "forfeits"):
         out.add_column(col, justify="left" if col == "entrant" else "right",
                        no_wrap=col != "entrant", overflow="fold")
-    for r in table.itertuples():
-        rate = r.explorer_bonus_rate if explorer else r.longest_bonus_rate
-        extra = [_share(r.ticket_completion), _share(rate)] if tickets else []
-        out.add_row(r.entrant, str(r.games), _share(r.win_rate, r.win_low, r.win_high), f"{r.mean_score:.1f}",
-                    *extra, str(r.forfeits))
+    for r in table.to_dict("records"):
+        out.add_row(
+            escape(str(r["entrant"])), str(r["games"]), _share(r["win_rate"], r["win_low"], r["win_high"]),
+            _number(r["mean_score"]), *(_share(r[c]) if c in percent else _number(r[c]) for c in extra),
+            str(r["forfeits"]),
+        )
     console.print(out)
     if len(run.errors):
         console.print("[red]forfeited games:[/red]")

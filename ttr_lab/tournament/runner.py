@@ -94,5 +94,5 @@ def run_tournament(config: TournamentConfig, console: Console | None = None, sho
             backend.close()
     run.seconds = time.perf_counter() - started
     frame = read_results(config.output)
-    run.summary, run.errors = summary_table(frame), error_summary(frame)
+    run.summary, run.errors = summary_table(frame, config.load_game()), error_summary(frame)
     return run

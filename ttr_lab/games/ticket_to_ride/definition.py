@@ -164,6 +164,12 @@ class TicketToRide:
 
         return viewer_page(record)
 
+    def summary_columns(self, frame: "pd.DataFrame") -> "pd.DataFrame":
+        """Beside win rates at the end of a tournament: ticket completion, end-bonus rate."""
+        from ttr_lab.games.ticket_to_ride import report
+
+        return report.summary_columns(self, frame)
+
     def report_tables(self, frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
         """The report's "Tickets and bonuses" section (ticket completion, end-bonus rates)."""
         from ttr_lab.games.ticket_to_ride import report

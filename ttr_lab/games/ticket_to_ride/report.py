@@ -73,6 +73,29 @@ def tickets_and_bonuses(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.Data
     return table
 
 
+def summary_columns(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.DataFrame":
+    """What the end-of-tournament summary shows beside win rates, per entrant: ticket
+    completion and the share of games with the end bonus this map awards."""
+    import numpy as np
+    import pandas as pd
+
+    s = _scored(frame)
+    bonus = "explorer_bonus" if _explorer(game, frame) else "longest_bonus" if game.ruleset.longest_path_bonus else None
+    rows = {}
+    for entrant, g in s.groupby("entrant", sort=True):
+        held = g["tickets_held"].sum()
+        row = {"tickets": g["tickets_completed"].sum() / held if held else np.nan}
+        if bonus is not None:
+            row["bonus"] = (g[bonus] > 0).mean()
+        rows[entrant] = row
+    table = pd.DataFrame.from_dict(rows, orient="index", columns=["tickets", *(["bonus"] if bonus else [])])
+    table.index.name = "entrant"
+    name = {"explorer_bonus": "the Asian Explorer bonus", "longest_bonus": "the longest-trail bonus"}.get(bonus or "")
+    table.attrs["percent"] = list(table.columns)
+    table.attrs["caption"] = "tickets: share completed" + (f"; bonus: share of games with {name}" if name else "")
+    return table
+
+
 TABLE_LABELS = {
     "tickets_held": "tickets held", "ticket_completion": "tickets completed", "longest_trail": "longest trail (trains)",
     "longest_bonus_rate": "longest-trail bonus (share of games)", "explorer_bonus_rate": "Explorer bonus (share of games)",
