@@ -51,7 +51,7 @@ def play(
 
     try:
         game = load_game(game_name, **game_options(game_name, map_name, option))
-        seats = build_strategies(strategy, players)
+        seats = build_strategies(strategy, players, game.name)  # a game's own names first
         rec = play_game(game, seats, seed)
     except TTRLabError as exc:
         fail(exc)
@@ -117,15 +117,17 @@ def _plain(text: str) -> str:
     return text.replace("``", "").replace("`", "")
 
 
-def strategies() -> None:
+def strategies(
+    game_name: Optional[str] = typer.Option(None, "--game", "-g", help="List this game's own strategies (e.g. trans_orient)."),
+) -> None:
     """List the registered strategies and their tunable parameters."""
     import sys
 
-    from ttr_lab.core.registry import REGISTRY, describe_parameters, resolve
+    from ttr_lab.core.registry import REGISTRY, describe_parameters, game_strategies, resolve
     from ttr_lab.tuning.space import documented_ranges
 
-    for name in REGISTRY:
-        cls = resolve(name)
+    for name in game_strategies(game_name) or REGISTRY:
+        cls = resolve(name, game_name)
         doc = cls.__doc__ or sys.modules[cls.__module__].__doc__ or ""
         summary = doc.strip().splitlines()[0] if doc.strip() else ""
         typer.echo(f"{name:20s} {_plain(summary)}")

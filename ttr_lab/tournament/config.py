@@ -134,7 +134,7 @@ def parse_config(data: Any, source: str = "config", overrides: dict[str, Any] | 
 def _check_strategies(config: TournamentConfig, source: str) -> None:
     check_game(config.game, config.game_options(), config.players, source)
     for i, e in enumerate(config.entrants):
-        check_strategy(e.strategy, e.params, f"{source}: entrants.{i} ({e.name})")
+        check_strategy(e.strategy, e.params, f"{source}: entrants.{i} ({e.name})", config.game)
 
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TournamentConfig:

@@ -76,7 +76,7 @@ def play_batch(
     """Play ``specs``; return one row per player per game, and the records' JSON if asked."""
     from ttr_lab.core.registry import factory
 
-    factories = [factory(e["strategy"], e["params"]) for e in entrants]
+    factories = [factory(e["strategy"], e["params"], game.name) for e in entrants]
     rows: list[dict[str, Any]] = []
     records: list[str] = []
     for spec in specs:
