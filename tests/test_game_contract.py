@@ -15,6 +15,8 @@ play-outs, checking at each step that
   (``games.Hooks.hidden_twin``), does not change when only that changes;
 - the same seed and choices give the same sequence of snapshots; states (mid-game and final),
   the game, records and outcomes survive ``pickle`` (and records JSON);
+- every legal action has an integer id in ``game.action_space`` (distinct, below its size, and
+  the id maps back to the action; its parsed text has the same id); a bad id is refused;
 - ``outcome()`` at the end: one ``PlayerOutcome`` per player, competition ranks from 1 (ties
   share), a ``Termination``, and exactly the game's declared metrics, each of its declared kind.
 
@@ -32,6 +34,7 @@ from typing import Any
 import pytest
 
 from games import TTR_MAPS, VARIANTS, Hooks, Variant, hooks_for
+from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.core.game import Game, State, available_games, load_game
 from ttr_lab.core.outcome import Metric, Outcome, PlayerOutcome, Termination
@@ -79,6 +82,15 @@ def check_definition(variant: Variant, game: Game) -> None:
     schema(metrics)  # no clash with the fixed columns of a results table
     with pytest.raises(IllegalActionError):
         game.parse_action("\x00 no game has this action \x00")
+    space = game.action_space
+    assert isinstance(space, ActionSpace) and space.size == len(space) > 0
+    assert load_game(game.name, **options).action_space.ids(list(space)) == list(range(space.size)), \
+        "a game rebuilt from its options numbers its actions differently"
+    for bad in (-1, space.size, 1.0, True, "0"):
+        with pytest.raises(IllegalActionError):
+            space.action_of(bad)
+    with pytest.raises(IllegalActionError):
+        space.id_of(NotAnAction())
 
 
 def check_game_pickles(game: Game) -> None:
@@ -186,6 +198,7 @@ def play_out(game: Game, n: int, seed: int, hooks: Hooks) -> tuple[list[str], St
     state and the choices made (indices into legal_actions)."""
     state = game.new_game(n, seed)
     assert state.num_players == n
+    space = game.action_space
     choose, probe = random.Random(seed), random.Random(seed + 1)
     snaps, choices = [snap(state)], []
     pool: dict[str, Any] = {}  # every action seen legal so far, by text
@@ -205,11 +218,16 @@ def play_out(game: Game, n: int, seed: int, hooks: Hooks) -> tuple[list[str], St
         assert list(state.clone().legal_actions()) == legal, "a clone offers other actions"
         texts = [str(a) for a in legal]
         assert len(set(texts)) == len(texts), "duplicate legal actions"
+        ids = space.ids(legal)
+        assert len(set(ids)) == len(ids) and all(0 <= i < space.size for i in ids), "action ids clash or overflow"
+        assert [space.action_of(i) for i in ids] == legal, "an action id maps back to another action"
+        assert [i for i, on in enumerate(space.mask(legal)) if on] == sorted(ids)
         for a, text in zip(legal, texts):
             for form in {text, state.action_text(a)}:
                 if form not in parsed:
                     parsed[form] = game.parse_action(form)
                 assert parsed[form] == a, f"{form!r} parses to {parsed[form]!r}, not {a!r}"
+                assert space.id_of(parsed[form]) == space.id_of(a)
             child = state.clone()
             child.apply(a)
             assert child.is_terminal() or 0 <= child.current_player < n
@@ -310,3 +328,16 @@ def test_a_forfeit_outcome_survives_pickle():
     outcome = Outcome.forfeit(3, 1, "seat 1 crashed")
     assert pickle.loads(pickle.dumps(outcome)) == outcome
     assert [p.score for p in outcome.players] == [None, None, None] and [p.rank for p in outcome.players] == [1, 3, 1]
+
+
+def test_action_ids_are_pinned():
+    """Ids are part of the interface (trained policies store them): a change here breaks them."""
+    usa, asia = load_game("ticket_to_ride", map="usa"), load_game("ticket_to_ride", map="legendary_asia")
+    toe = load_game("trans_orient")
+    assert (usa.action_space.size, asia.action_space.size, toe.action_space.size) == (1076, 804, 181)
+    assert [str(usa.action_space.action_of(i)) for i in range(9)] == [
+        "draw blind", "draw market 0", "draw market 1", "draw market 2", "draw market 3", "draw market 4",
+        "tickets", "pass", "keep none"]
+    assert usa.action_space.id_of(usa.parse_action("keep 0,2")) == 8 + 0b101
+    assert usa.action_space.id_of(usa.parse_action("claim Atlanta-Charleston gray with 2 yellow")) == 20
+    assert str(toe.action_space.action_of(16)) == "play 1"

@@ -118,6 +118,45 @@ def test_cli_errors_are_one_line():
     assert result.exit_code == 2 and "unknown strategy 'wizard'" in result.output
 
 
+@pytest.mark.parametrize("args, message", [
+    (["play", "--game", "chess"], "error: unknown game 'chess'; registered games: ticket_to_ride, trans_orient"),
+    (["play", "--game", "trans_orient", "--map", "usa"], "error: game 'trans_orient' takes the options deck, not map"),
+    (["play", "--option", "deck"], "error: --option takes key=value, not 'deck'"),
+    (["play", "--game", "trans_orient", "-o", "deck=nowhere"], "error: "),
+    (["play", "--game", "trans_orient", "-p", "5"], "error: "),
+])
+def test_cli_play_refuses_a_bad_game_or_option_in_one_line(args, message):
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith(message) and result.output.count("\n") == 1, result.output
+
+
+def test_cli_plays_and_replays_any_registered_game(tmp_path):
+    out = tmp_path / "toe.json"
+    result = CliRunner().invoke(app, ["play", "--game", "trans_orient", "-p", "3", "--seed", "4", "--record", str(out)])
+    assert result.exit_code == 0, result.output
+    record = GameRecord.load(out)
+    assert record.game == "trans_orient" and record.num_players == 3
+    winner = min(range(3), key=lambda s: (record.outcome().players[s].rank, s))
+    assert f"{record.outcome().players[winner].score}" in result.output and "Trans-Orient Express" in result.output
+    result = CliRunner().invoke(app, ["replay", str(out), "--action", "12"])
+    assert result.exit_code == 0 and "after 12 actions" in result.output, result.output
+    state, index = record.state_at(action=12)
+    assert index == 12 and f"seat {state.current_player} to play" in result.output
+    result = CliRunner().invoke(app, ["replay", str(out)])
+    assert result.exit_code == 0 and "game over" in result.output
+    result = CliRunner().invoke(app, ["replay", str(out), "--action", "-1"])
+    assert result.exit_code == 2 and "0 or more" in result.output
+
+
+def test_cli_play_shows_the_bonus_each_map_awards():
+    asia = CliRunner().invoke(app, ["play", "--map", "legendary_asia", "-p", "3", "--seed", "2"])
+    usa = CliRunner().invoke(app, ["play", "-p", "3", "--seed", "2"])
+    assert asia.exit_code == usa.exit_code == 0
+    assert "explorer" in asia.output and "longest" not in asia.output
+    assert "longest" in usa.output and "explorer" not in usa.output
+
+
 def test_readme_starts_with_the_two_commands_and_ci_runs_the_second():
     lines = [l for l in (ROOT / "README.md").read_text().splitlines() if l.strip()]
     assert lines[0].startswith("#") and lines[1] == "```sh"

@@ -4,6 +4,7 @@ none of the optional hooks, and shows a game's own tables and figures when it ha
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 import pyarrow as pa
@@ -21,7 +22,9 @@ from ttr_lab.core.results import schema
 
 ANALYSIS = Path(__file__).resolve().parents[2] / "ttr_lab" / "analysis"
 GENERIC = ["## Entrants", "## Ratings", "## Head to head", "## Pairwise tests", "## Metrics", "## Score parts",
-           "## Seats", "## Player counts", "## Figures"]
+           "## Seats", "## Player counts", "## Game length", "## Think time", "## Figures"]
+FIGURE_KEYS = ("win_rates", "ratings", "head_to_head", "score_parts", "score_distributions", "win_rate_over_games",
+               "seat_advantage", "game_lengths", "think_times")
 
 
 class Dice:
@@ -113,14 +116,15 @@ def test_report_on_a_game_without_hooks(tmp_path, dice):
     assert "8 games of Dice (d6), 3 entrants, 3 players; 0 forfeited, 0 stalled." in text
     metrics = text.split("## Metrics")[1].split("## ")[0]
     assert "| metric | description | Ann | Bob | Cy |" in metrics  # entrants by win rate
-    assert "| dice_points | points from the dice rolled | 11.8 | 8.500 | 5.500 |" in metrics
-    assert "| bonus | points from the bonus card | 0.500 | 0.000 | 0.500 |" in metrics
+    # One precision for the whole table (its rows are different quantities, its columns entrants).
+    assert "| dice_points | points from the dice rolled | 11.8 | 8.5 | 5.5 |" in metrics
+    assert "| bonus | points from the bonus card | 0.5 | 0.0 | 0.5 |" in metrics
     assert "| cards | ids of the bonus cards drawn |  |  |  |" in metrics  # listed, not averaged
     parts = text.split("## Score parts")[1].split("## ")[0]
     assert "| Ann | score |" in parts and "dice_points" not in parts  # no score_parts: the score alone
     page = (folder / "report.html").read_text()
-    assert page.count("data:image/png;base64,") == 3
-    for key in ("win_rates", "score_distributions", "seat_advantage"):
+    assert page.count("data:image/png;base64,") == len(FIGURE_KEYS)
+    for key in FIGURE_KEYS:
         assert (folder / "report" / f"{key}.png").stat().st_size > 1000
     for word in ("ticket", "track", "train", "longest", "explorer", "route"):
         assert word not in text.lower() and word not in page.lower()
@@ -137,7 +141,7 @@ def test_a_game_adds_score_parts_tables_and_figures(tmp_path, monkeypatch):
     assert "| Ann | dice_points |" in parts and "| Ann | bonus |" in parts
     assert "![Bonus points](report/bonus_histogram.png)" in text
     assert (folder / "report" / "bonus_histogram.svg").exists()
-    assert (folder / "report.html").read_text().count("data:image/png;base64,") == 4
+    assert (folder / "report.html").read_text().count("data:image/png;base64,") == len(FIGURE_KEYS) + 1
 
 
 def test_a_game_hook_that_clashes_is_refused(tmp_path, monkeypatch):
@@ -165,6 +169,12 @@ def test_the_game_of_a_results_folder(tmp_path, dice):
     folder = results_folder(tmp_path / "c", variant="d20")
     with pytest.raises(ConfigError, match="variant 'd20'.*options are unknown"):
         game_of(folder, read_results(folder))
-    folder = results_folder(tmp_path / "d", {"game": "ticket_to_ride", "map": "usa"})
+    folder = results_folder(tmp_path / "d", {"game": "ticket_to_ride", "options": {"map": "usa"}})
     with pytest.raises(ConfigError, match="name game.*dice"):
         game_of(folder, read_results(folder))
+    folder = results_folder(tmp_path / "e", {"game": "dice", "options": {"sides": 8}}, variant="d6")
+    with pytest.raises(ConfigError, match="variant.*d6.*names variant 'd8'"):
+        game_of(folder, read_results(folder))
+    folder = results_folder(tmp_path / "f", {"game": "dice", "options": {"sides": 6}})
+    (folder / "meta.json").write_text(json.dumps({"game": {"name": "dice", "options": {"sides": 20}}}))
+    assert game_of(folder).options == {"sides": 20}  # meta.json first: a tournament writes the resolved game

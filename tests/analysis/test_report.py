@@ -41,16 +41,21 @@ def test_report_for_each_player_count_with_ties_forfeits_and_stalls(tmp_path, pl
     text = md.read_text()
     sections = [line for line in text.splitlines() if line.startswith("## ")]
     assert sections == ["## Entrants", "## Ratings", "## Head to head", "## Pairwise tests", "## Metrics", "## Score parts",
-                        "## Tickets and bonuses", "## Seats", "## Player counts", "## Figures"]  # the game's own after score parts
+                        "## Points by source", "## Tickets and bonuses", "## Seats", "## Player counts", "## Game length", "## Think time", "## Figures"]  # the game's own after score parts
     assert "Ticket to Ride: USA (usa)" in text and "1 forfeited, 1 stalled" in text
     # Metrics: every metric Ticket to Ride declares, with its description.
     for metric in ("route_points", "tickets_completed", "longest_trail", "trains_left", "tracks", "explorer_bonus"):
         assert f"| {metric} |" in text
     assert "points from claimed routes" in text
-    assert "ticket_completion" in text and "longest_bonus_rate" in text and "explorer_bonus_rate" not in text
+    tickets = text.split("## Tickets and bonuses")[1].split("## ")[0]
+    assert "| tickets completed |" in tickets and "| longest-trail bonus (share of games) |" in tickets
+    assert "Explorer" not in tickets
+    entrants = text.split("## Entrants")[1].split("## ")[0]
+    assert "| win rate [95% CI] |" in entrants and "win low" not in entrants  # the interval shares the rate's cell
     page = (tmp_path / "report.html").read_text()
-    assert page.count("data:image/png;base64,") == 7
-    for name in ("win_rates", "score_distributions", "seat_advantage",  # the generic figures
+    assert page.count("data:image/png;base64,") == 13
+    for name in ("win_rates", "ratings", "head_to_head", "score_parts", "score_distributions",  # the generic figures
+                 "win_rate_over_games", "seat_advantage", "game_lengths", "think_times",
                  "ticket_completion", "longest_route", "tracks_claimed", "tracks_claimed_by_winners"):  # Ticket to Ride's
         assert (tmp_path / "report" / f"{name}.png").stat().st_size > 1000
         assert (tmp_path / "report" / f"{name}.svg").exists()
@@ -68,7 +73,8 @@ def test_legendary_asia_report_has_the_explorer_bonus(tmp_path):
     assert "Ticket to Ride: Legendary Asia (legendary_asia)" in text
     tickets = text.split("## Tickets and bonuses")[1].split("## ")[0]
     header = next(line for line in tickets.splitlines() if line.startswith("| entrant"))
-    assert header == "| entrant | tickets_held | ticket_completion | explorer_bonus_rate | largest_network | mountain_routes |"
+    assert header == ("| entrant | tickets held | tickets completed | Explorer bonus (share of games) | "
+                      "largest network (cities) | mountain routes |")
     metrics = text.split("## Metrics")[1].split("## ")[0]
     assert "| explorer_bonus | points from the Asian Explorer bonus" in metrics
     assert "Asian Explorer bonus frequency" in text and (tmp_path / "report" / "longest_route.png").exists()
@@ -114,6 +120,8 @@ def test_the_notebook_runs_on_the_smoke_tournament(smoke_results):
     text = "".join(o.get("text", "") for o in outputs)
     assert "rows," in text and "win_rate" in text  # pandas and DuckDB both answered
     assert any("image/png" in o.get("data", {}) for o in outputs)
+    assert any("ttr-viewer" in o.get("data", {}).get("text/html", "") for o in outputs)  # the replay viewer, inline
+    assert any("[95% CI]" in o.get("data", {}).get("text/html", "") for o in outputs)  # a presented table
 
 
 def test_tournament_cli_writes_the_report(smoke_results):
@@ -138,3 +146,22 @@ def test_replay_command_and_jupyter_views(tmp_path):
     assert result.exit_code == 2 and "the game ended after" in result.output
     loaded = GameRecord.load(path)
     assert "<table>" in loaded._repr_html_() and loaded.replay()._repr_png_()[:4] == b"\x89PNG"
+
+
+def test_ticket_completion_by_length_comes_from_the_records(smoke_results):
+    from ttr_lab.core.results import read_results
+    from ttr_lab.games.ticket_to_ride.report import completion_by_length, ticket_outcomes
+
+    frame = read_results(smoke_results)
+    assert completion_by_length(frame).empty  # no folder named: nothing to read the records from
+    frame.attrs["folder"] = str(smoke_results)
+    tickets = ticket_outcomes(frame)
+    scored = frame[frame["score"].notna()]
+    # Every ticket held at the end of every game, matched to its entrant.
+    assert len(tickets) == scored["tickets_held"].sum()
+    assert tickets.groupby("entrant")["completed"].sum().to_dict() == scored.groupby("entrant")["tickets_completed"].sum().to_dict()
+    table = completion_by_length(frame)
+    assert table["held"].sum() == len(tickets) and ((table["completion_low"] <= table["completion"])
+                                                   & (table["completion"] <= table["completion_high"])).all()
+    text = build_report(smoke_results, quiet=True).read_text()
+    assert "## Tickets by length" in text and "(report/completion_by_length.png)" in text

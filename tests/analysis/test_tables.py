@@ -136,6 +136,8 @@ def test_forfeits_and_stalled_games_are_counted_right():
     parts = score_parts(f, ("route_points", "ticket_points", "longest_bonus", "explorer_bonus"))
     assert list(parts["part"].unique()) == ["score", "route_points", "ticket_points", "longest_bonus"]  # none recorded: no explorer
     assert list(score_parts(f)["part"].unique()) == ["score"]
+    f2 = frame_of(game(0, [2, 1], ["A", "B"]), game(1, [2, 1], ["A", "B"]))
+    assert score_parts(f2, ("route_points",))["entrant"].tolist() == ["B", "A", "B", "A"]  # best win rate first, per part
 
 
 def test_figures_take_rates_of_zero_and_one():

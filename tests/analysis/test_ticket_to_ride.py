@@ -18,7 +18,7 @@ def test_tickets_and_bonuses_on_the_usa_map():
         game(1, [1, 2], ["A", "B"]), game(1, [2, 1], ["A", "B"]),
         game(2, [1, 2], ["A", "B"], forfeit=1),  # no scores: left out
     )
-    [(title, note, table)] = TicketToRide("usa").report_tables(f)
+    [_, (title, note, table)] = TicketToRide("usa").report_tables(f)
     assert title == "Tickets and bonuses" and "longest-trail bonus" in note
     t = table.set_index("entrant")
     assert list(t.index) == ["A", "B"]  # best win rate first
@@ -29,11 +29,42 @@ def test_tickets_and_bonuses_on_the_usa_map():
 
 def test_tickets_and_bonuses_on_legendary_asia():
     f = frame_of(game(0, [1, 2, 3], ["A", "B", "C"], explorer=True), game(1, [2, 1, 3], ["A", "B", "C"], explorer=True))
-    [(_, note, table)] = TicketToRide("legendary_asia").report_tables(f)
+    [_, (_, note, table)] = TicketToRide("legendary_asia").report_tables(f)
     t = table.set_index("entrant")
     assert "Asian Explorer" in note
     assert list(t.columns) == ["tickets_held", "ticket_completion", "explorer_bonus_rate", "largest_network", "mountain_routes"]
     assert t.loc["A", "explorer_bonus_rate"] == 0.5 and t.loc["C", "largest_network"] == 5
+
+
+def test_points_by_source_add_up_and_split_out_mountain_points():
+    game_ = TicketToRide("legendary_asia")
+    mountain = [t.id for t in game_.board.tracks if t.mountain_spaces][:2]
+    plain = [t.id for t in game_.board.tracks if not t.mountain_spaces][:2]
+    f = frame_of(game(0, [1, 2], ["A", "B"], explorer=True), game(1, [2, 1], ["A", "B"], explorer=True))
+    f["tracks"] = [mountain, plain, mountain, plain]  # A always holds the two mountain tracks
+    f["score"] = f["route_points"] + f["ticket_points_completed"] - f["ticket_points_failed"] + f["explorer_bonus"]
+    expected = sum(2 * game_.board.tracks[t].mountain_spaces for t in mountain)
+    assert expected > 0
+    [(title, _, table), _] = game_.report_tables(f)
+    t = table.set_index("entrant")
+    assert title == "Points by source" and "longest_bonus" not in t.columns
+    assert t.loc["A", "mountains"] == expected and t.loc["B", "mountains"] == 0
+    assert t.loc["A", "routes"] == 40 - expected and t.loc["A", "tickets_failed"] == -2
+    parts = t.drop(columns="score").sum(axis=1)
+    assert (parts - t["score"]).abs().max() < 1e-9  # the sources add up to the score
+    [(_, _, usa), _] = TicketToRide("usa").report_tables(frame_of(game(0, [1, 2], ["A", "B"])))
+    assert "mountains" not in usa.columns and "explorer_bonus" not in usa.columns and "longest_bonus" in usa.columns
+
+
+def test_track_lift_is_winners_share_over_everyones():
+    from ttr_lab.games.ticket_to_ride.report import track_lift
+
+    # Seat 0 wins every game and claims tracks 0 and 10; seat 1 loses with tracks 1 and 11.
+    lift = track_lift(TicketToRide("usa"), frame_of(*[game(deal, [1, 2], ["A", "B"]) for deal in range(6)]))
+    # Track 0: all 6 claims by winners, who make half of all claims: (6/12) / (6/24) = 2.
+    assert lift[0] == pytest.approx(2.0) and lift[10] == pytest.approx(2.0)
+    assert lift[1] == 0.0 and lift[11] == 0.0
+    assert lift[5] is None  # never claimed: nothing to say
 
 
 @pytest.mark.parametrize("map_name, bonus", [("usa", "Longest-route bonus frequency"),
@@ -47,9 +78,10 @@ def test_figures(map_name, bonus):
 
 
 def test_score_parts_follow_the_ruleset():
-    assert TicketToRide("usa").score_parts == ("route_points", "ticket_points", "ticket_points_completed",
-                                               "ticket_points_failed", "longest_bonus")
-    assert TicketToRide("legendary_asia").score_parts[-1] == "explorer_bonus"
+    assert TicketToRide("usa").score_parts == ("route_points", "ticket_points", "longest_bonus",
+                                               "ticket_points_completed", "ticket_points_failed")
+    assert TicketToRide("legendary_asia").score_parts == ("route_points", "ticket_points", "explorer_bonus",
+                                                          "ticket_points_completed", "ticket_points_failed")
     declared = {m.name for m in TicketToRide("usa").metrics}
     assert set(TicketToRide("usa").score_parts) <= declared
 

@@ -27,3 +27,13 @@ def test_strength_command_draws_its_tables_and_refuses_unknown_sections():
     assert "destination_hungry" in result.output and "strength benchmark took" in result.output
     result = CliRunner().invoke(app, ["bench", "strength", "--section", "ladder9"])
     assert result.exit_code == 2 and "unknown section(s) ladder9" in result.output
+
+
+def test_engine_benchmark_of_another_game_through_its_protocol():
+    result = CliRunner().invoke(app, ["bench", "engine", "--game", "trans_orient", "--seconds", "0.05"])
+    assert result.exit_code == 0, result.output
+    for measure in ("play_game random 2p games/s", "play_game random 4p games/s", "stalled 4p random games",
+                    "clone() per s"):
+        assert measure in result.output, measure
+    result = CliRunner().invoke(app, ["bench", "engine", "--game", "nope"])
+    assert result.exit_code != 0 and "unknown game 'nope'" in result.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -48,7 +49,13 @@ def test_serial_run_stores_rows_records_config_and_resumes(tmp_path):
             "error", "params_hash", "deal_seed", "seat"} <= set(frame.columns)
     records = read_records(c.output)
     assert len(records) == 6 and {r["game_id"] for r in records} == set(frame["game_id"])
-    assert (Path(c.output) / "config.yaml").exists() and (Path(c.output) / "meta.json").exists()
+    assert (Path(c.output) / "config.yaml").exists()
+    meta = json.loads((Path(c.output) / "meta.json").read_text())
+    assert meta["game"] == {"name": "ticket_to_ride", "options": {"map": "usa"}}  # resolved: the config names no map
+    import numpy, pandas, pyarrow, scipy  # noqa: E401 - the versions the results were made with
+
+    assert meta["package_versions"] == {"numpy": numpy.__version__, "pandas": pandas.__version__,
+                                        "scipy": scipy.__version__, "pyarrow": pyarrow.__version__}
     again = run_tournament(c, show_progress=False)  # nothing left to play
     assert again.played == 0 and again.already_stored == 6
     more = run_tournament(config(tmp_path, games=12), show_progress=False)  # extends with a new deal

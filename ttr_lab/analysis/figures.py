@@ -17,22 +17,31 @@ if TYPE_CHECKING:
 
 
 def win_rates(frame: pd.DataFrame) -> "Figure":
+    """Win rate per entrant with its 95% interval; a dotted line at each table size's fair share."""
     table = entrant_table(frame).iloc[::-1]
-    fig = _figure(7, 0.5 + 0.45 * len(table))
+    fig = _figure(7, 0.9 + 0.45 * len(table))
     ax = fig.add_subplot()
     y = np.arange(len(table))
-    ax.barh(y, table["win_rate"], color="#4c72b0")
+    ax.barh(y, table["win_rate"], color="#4c72b0", label="win rate")
     below = (table["win_rate"] - table["win_low"]).clip(lower=0)  # 0, not -1e-17, at a rate of 0 or 1
     above = (table["win_high"] - table["win_rate"]).clip(lower=0)
-    ax.errorbar(table["win_rate"], y, xerr=[below, above], fmt="none", ecolor="black", capsize=3)
+    ax.errorbar(table["win_rate"], y, xerr=[below, above], fmt="none", ecolor="black", capsize=3,
+                label="95% Wilson interval")
     ax.set_yticks(y, table["entrant"])
-    ax.set_xlabel("win rate (ties shared), 95% Wilson interval")
-    players = sorted(frame["num_players"].unique())
-    for n in players:
-        ax.axvline(1.0 / n, color="gray", ls=":", lw=1)
+    ax.set_xlabel("win rate (ties shared)")
+    for n in sorted(frame["num_players"].unique()):
+        ax.axvline(1.0 / n, color="gray", ls=":", lw=1.2, label=f"fair share at {n} players (1/{n})")
     ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(_percent_axis())
+    ax.legend(fontsize=7, loc="lower right")
     ax.set_title("Win rate")
     return fig
+
+
+def _percent_axis() -> "object":
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(1.0, decimals=0)
 
 
 def score_distributions(frame: pd.DataFrame) -> "Figure":
@@ -42,24 +51,177 @@ def score_distributions(frame: pd.DataFrame) -> "Figure":
     ax = fig.add_subplot()
     data = [scored.loc[scored["entrant"] == e, "score"].to_numpy() for e in order]
     ax.boxplot(data, orientation="horizontal", tick_labels=order, showfliers=False)
-    ax.set_xlabel("final score")
+    ax.set_xlabel("final score (points); box: quartiles, whiskers: 1.5 IQR")
     ax.set_title("Score distributions")
     return fig
 
 
 def seat_advantage(frame: pd.DataFrame) -> "Figure":
+    """Win rate by seat, one panel per table size: seats are categories (a tick each, the point
+    on it), with the 95% interval and the fair share drawn and named in the legend."""
     table = seat_table(frame)
-    fig = _figure(7, 3.5)
-    ax = fig.add_subplot()
-    for n, g in table.groupby("players"):
-        x = g["seat"].to_numpy() + (n - 3.5) * 0.08
+    sizes = sorted(table["players"].unique())
+    fig = _figure(max(3.2 * len(sizes), 5.0), 3.4)
+    axes = fig.subplots(1, len(sizes), sharey=True, squeeze=False)[0]
+    for ax, n in zip(axes, sizes):
+        g = table[table["players"] == n].sort_values("seat")
+        x = np.arange(len(g))
         ax.errorbar(x, g["win_rate"], yerr=[(g["win_rate"] - g["win_low"]).clip(lower=0),
                                             (g["win_high"] - g["win_rate"]).clip(lower=0)],
-                    fmt="o-", capsize=3, label=f"{n} players")
-        ax.axhline(1.0 / n, color="gray", ls=":", lw=1)
-    ax.set_xlabel("seat (0 plays first)")
-    ax.set_ylabel("win rate")
-    ax.legend(fontsize=7)
-    ax.set_title("Seat advantage (dotted: a fair share)")
+                    fmt="o", color="#4c72b0", capsize=4, label="win rate, 95% interval")
+        ax.axhline(1.0 / n, color="gray", ls=":", lw=1.2, label=f"fair share (1/{n})")
+        ax.set_xticks(x, [_ordinal(int(s) + 1) for s in g["seat"]])
+        ax.set_xlim(-0.6, len(g) - 0.4)
+        ax.set_xlabel(f"seat at {n} players (1st plays first)")
+        ax.legend(fontsize=7, loc="upper right")
+    axes[0].set_ylabel("win rate")
+    axes[0].yaxis.set_major_formatter(_percent_axis())
+    axes[0].set_ylim(0, 1)
+    fig.suptitle("Seat advantage")
     return fig
 
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+
+
+def head_to_head_heatmap(frame: pd.DataFrame) -> "Figure":
+    """How often the row entrant finished ahead of the column entrant, as a heatmap centred on
+    one half (red: the row entrant is ahead more often), each cell labelled."""
+    from matplotlib.colors import TwoSlopeNorm
+
+    from ttr_lab.analysis.tables import entrant_order, head_to_head
+
+    order = entrant_order(frame)
+    matrix = head_to_head(frame).reindex(index=order, columns=order)
+    fig = _figure(1.6 + 0.9 * len(order), 1.2 + 0.7 * len(order))
+    ax = fig.add_subplot()
+    image = ax.imshow(matrix.to_numpy(dtype=float), cmap="RdBu_r", norm=TwoSlopeNorm(0.5, 0.0, 1.0))
+    for i in range(len(order)):
+        for j in range(len(order)):
+            v = matrix.iat[i, j]
+            if not np.isnan(v):
+                ax.text(j, i, f"{100 * v:.0f}%", ha="center", va="center", fontsize=8,
+                        color="white" if abs(v - 0.5) > 0.3 else "black")
+    ax.set_xticks(range(len(order)), order, rotation=30, ha="right")
+    ax.set_yticks(range(len(order)), order)
+    ax.set_xlabel("column entrant")
+    ax.set_ylabel("row entrant")
+    fig.colorbar(image, ax=ax, shrink=0.8, label="row finishes ahead of column", format=_percent_axis())
+    ax.set_title("Head to head")
+    return fig
+
+
+def ratings(frame: pd.DataFrame, table: pd.DataFrame | None = None) -> "Figure":
+    """Bradley-Terry ratings (Elo scale) with their 95% intervals from resampling deals;
+    ``table``: an already computed ``bradley_terry(frame)`` (it takes a few seconds)."""
+    from ttr_lab.analysis.ratings import bradley_terry
+
+    table = (bradley_terry(frame) if table is None else table).iloc[::-1]
+    fig = _figure(7, 0.9 + 0.45 * len(table))
+    ax = fig.add_subplot()
+    y = np.arange(len(table))
+    below = (table["rating"] - table["rating_low"]).clip(lower=0).fillna(0)
+    above = (table["rating_high"] - table["rating"]).clip(lower=0).fillna(0)
+    ax.errorbar(table["rating"], y, xerr=[below, above], fmt="o", color="#4c72b0", capsize=4,
+                label="rating, 95% interval (deals resampled)")
+    ax.axvline(1500, color="gray", ls=":", lw=1.2, label="mean rating (1500)")
+    ax.set_yticks(y, table["entrant"])
+    ax.set_ylim(-0.6, len(table) - 0.4)
+    ax.set_xlabel("rating (Elo scale): +400 = 10 to 1 odds of finishing ahead")
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title("Ratings (Bradley-Terry)")
+    return fig
+
+
+PART_COLOURS = ("#4c72b0", "#55a868", "#8172b2", "#ccb974", "#64b5cd", "#c44e52", "#8c8c8c")
+
+
+def score_parts(frame: pd.DataFrame, parts: "tuple[str, ...] | list[str]" = ()) -> "Figure":
+    """Per entrant, the mean points from each part of the score (the game's ``score_parts`` that
+    add up to it) as stacked bars: positive parts to the right of zero, negative ones to the
+    left; a black tick at the mean score."""
+    from ttr_lab.analysis.breakdowns import score_breakdown
+
+    table = score_breakdown(frame, parts).iloc[::-1]
+    summands = [c for c in table.columns if c not in ("entrant", "score")] or ["score"]
+    fig = _figure(7.5, 1.1 + 0.45 * len(table))
+    ax = fig.add_subplot()
+    y = np.arange(len(table))
+    right, left = np.zeros(len(table)), np.zeros(len(table))
+    for colour, part in zip(PART_COLOURS * 3, summands):
+        values = table[part].fillna(0.0).to_numpy(dtype=float)
+        start = np.where(values >= 0, right, left)
+        ax.barh(y, values, left=start, color=colour, label=part.replace("_", " "), height=0.6)
+        right, left = np.where(values >= 0, right + values, right), np.where(values < 0, left + values, left)
+    ax.scatter(table["score"], y, marker="|", s=300, color="black", zorder=3, label="mean score")
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y, table["entrant"])
+    ax.set_xlabel("mean points per game")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.set_title("Score by part")
+    return fig
+
+
+def game_lengths(frame: pd.DataFrame) -> "Figure":
+    """How many turns games last: a histogram per number of players (stalled games marked)."""
+    from ttr_lab.analysis.breakdowns import game_lengths as lengths_of
+
+    lengths = lengths_of(frame)
+    fig = _figure(7, 3.4)
+    ax = fig.add_subplot()
+    if not lengths.empty:
+        bins = np.histogram_bin_edges(lengths["turns"].to_numpy(dtype=float), bins="auto")
+        for n, g in lengths.groupby("num_players"):
+            ax.hist(g["turns"], bins=bins, alpha=0.6, label=f"{n} players ({len(g)} games, median {g['turns'].median():.0f})")
+        stalled = lengths[lengths["termination"] == "stalled"]
+        if len(stalled):
+            ax.plot(stalled["turns"], np.zeros(len(stalled)), "x", color="black", label=f"stalled ({len(stalled)})")
+        ax.legend(fontsize=7)
+    ax.set_xlabel("turns per game")
+    ax.set_ylabel("games")
+    ax.set_title("Game length")
+    return fig
+
+
+def think_times(frame: pd.DataFrame) -> "Figure":
+    """Think time per decision per entrant: each game's mean, as a box per entrant on a log
+    scale (fast and slow strategies differ by orders of magnitude)."""
+    from ttr_lab.analysis.breakdowns import per_decision_ms
+    from ttr_lab.analysis.tables import entrant_order
+
+    ms = per_decision_ms(frame)
+    order = [e for e in entrant_order(frame) if e in set(ms["entrant"])][::-1]
+    fig = _figure(7, 0.9 + 0.45 * max(len(order), 1))
+    ax = fig.add_subplot()
+    if order:
+        data = [np.clip(ms.loc[ms["entrant"] == e, "ms_per_decision"].to_numpy(), 1e-3, None) for e in order]
+        ax.boxplot(data, orientation="horizontal", tick_labels=order, showfliers=True)
+        ax.set_xscale("log")
+    ax.set_xlabel("think time per decision (ms, log scale; one point per game)")
+    ax.set_title("Think time")
+    return fig
+
+
+def win_rate_over_games(frame: pd.DataFrame) -> "Figure":
+    """Each entrant's win rate as its games accumulate, with the 95% Wilson band: where the band
+    has narrowed and the line has flattened, more games would change little."""
+    from ttr_lab.analysis.breakdowns import win_rate_over_games as running
+    from ttr_lab.analysis.tables import entrant_order
+
+    table = running(frame)
+    fig = _figure(7, 3.8)
+    ax = fig.add_subplot()
+    for entrant in entrant_order(frame):
+        g = table[table["entrant"] == entrant]
+        line, = ax.plot(g["games"], g["win_rate"], lw=1.2, label=entrant)
+        ax.fill_between(g["games"], g["win_low"], g["win_high"], color=line.get_color(), alpha=0.15, lw=0)
+    for n in sorted(frame["num_players"].unique()):
+        ax.axhline(1.0 / n, color="gray", ls=":", lw=1.2, label=f"fair share at {n} players")
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(_percent_axis())
+    ax.set_xlabel("games played by the entrant (schedule order)")
+    ax.set_ylabel("win rate so far (95% band)")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.set_title("Win rate as games accumulate")
+    return fig

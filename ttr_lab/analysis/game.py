@@ -27,18 +27,31 @@ if TYPE_CHECKING:
 _KEY = re.compile(r"^[A-Za-z0-9_-]+$")  # a figure key is a file name: report/<key>.png
 
 
+def _from_meta(folder: Path) -> Game | None:
+    """The game a tournament's ``meta.json`` names (written with its resolved options)."""
+    meta_file = folder / "meta.json"
+    if not meta_file.exists():
+        return None
+    try:
+        named = json.loads(meta_file.read_text(encoding="utf-8")).get("game")
+    except (ValueError, AttributeError):
+        raise ConfigError(f"{meta_file}: not a JSON object") from None
+    if not isinstance(named, dict) or not named.get("name"):
+        return None  # written before meta.json named the game
+    return load_game(str(named["name"]), **dict(named.get("options") or {}))
+
+
 def _from_config(folder: Path) -> Game | None:
+    """The game a ``config.yaml`` names with ``game`` and ``options`` (a tuning run's, say)."""
     config_file = folder / "config.yaml"
     if not config_file.exists():
         return None
     import yaml
 
-    data = yaml.safe_load(config_file.read_text()) or {}
-    if not data.get("game"):
+    data = yaml.safe_load(config_file.read_text(encoding="utf-8")) or {}
+    if not isinstance(data, dict) or not data.get("game"):
         return None
-    # A tournament config's ``map`` is its shorthand for ``options: {map: ...}``.
-    options = {**(data.get("options") or {}), **({"map": data["map"]} if data.get("map") else {})}
-    return load_game(data["game"], **options)
+    return load_game(str(data["game"]), **dict(data.get("options") or {}))
 
 
 def _from_records(folder: Path) -> Game | None:
@@ -63,11 +76,12 @@ def _from_rows(frame: "pd.DataFrame") -> Game:
 
 
 def game_of(folder: str | Path, frame: "pd.DataFrame | None" = None) -> Game:
-    """The game the results in ``folder`` were played in: from its ``config.yaml`` (``game``
-    and ``options``, or a tournament's ``map``), else from its first game record, else from the
-    rows' ``game`` with default options (only if that gives the rows' ``variant``)."""
+    """The game the results in ``folder`` were played in: from its ``meta.json`` (a tournament
+    names the game and its options there), else its first game record, else its ``config.yaml``
+    (``game`` and ``options``), else the rows' ``game`` with default options; whichever names it
+    must give the rows' ``variant``."""
     folder = Path(folder)
-    game = _from_config(folder) or _from_records(folder)
+    game = _from_meta(folder) or _from_records(folder) or _from_config(folder)
     if frame is None or frame.empty:
         if game is None:
             raise ConfigError(f"{folder}: no config.yaml, records or results name the game played")
@@ -77,6 +91,10 @@ def game_of(folder: str | Path, frame: "pd.DataFrame | None" = None) -> Game:
     named = sorted(set(frame["game"].astype(str)) - {game.name})
     if named:
         raise ConfigError(f"{folder}: the results name game(s) {', '.join(named)}, the folder's config {game.name}")
+    variants = sorted(set(frame["variant"].astype(str)) - {game.variant})
+    if variants:
+        raise ConfigError(f"{folder}: the results are of {game.name} variant(s) {', '.join(variants)}, "
+                          f"but the folder names variant {game.variant!r}")
     return game
 
 

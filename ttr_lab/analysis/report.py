@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import base64
 import html
-import math
+import sys
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pandas as pd
 
 from ttr_lab.analysis import figures
 from ttr_lab.analysis.game import game_figures, game_of, game_tables, score_parts_of
+from ttr_lab.analysis.breakdowns import game_length_table, think_times
+from ttr_lab.analysis.presentation import CSS, html_table, markdown_table, present
 from ttr_lab.analysis.ratings import bradley_terry
 from ttr_lab.analysis.tables import (
     entrant_table, head_to_head, metric_table, pairwise_tests, player_count_table, score_parts, seat_table,
@@ -24,30 +27,6 @@ from ttr_lab.analysis.tables import (
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.figures import png_bytes
 from ttr_lab.core.game import Game
-
-
-def _fmt(value: Any) -> str:
-    if isinstance(value, float):
-        if math.isnan(value):
-            return ""
-        return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
-    return str(value).replace("|", "\\|")
-
-
-def markdown_table(frame: pd.DataFrame, index: bool = False) -> str:
-    """A GitHub-flavoured Markdown table (no extra dependency)."""
-    if index:
-        frame = frame.reset_index()
-    if frame.empty:
-        return "_(no rows)_\n"
-    head = "| " + " | ".join(map(str, frame.columns)) + " |"
-    rule = "| " + " | ".join("---" for _ in frame.columns) + " |"
-    body = ["| " + " | ".join(_fmt(v) for v in row) + " |" for row in frame.itertuples(index=False)]
-    return "\n".join([head, rule, *body]) + "\n"
-
-
-def _html_table(frame: pd.DataFrame, index: bool = False) -> str:
-    return frame.to_html(index=index, float_format=lambda v: _fmt(float(v)), na_rep="", border=0, classes="t")
 
 
 NOTES = {
@@ -64,17 +43,28 @@ NOTES = {
     "Score parts": "Per entrant: mean, standard deviation and quartiles of the score and of each part of it.",
     "Seats": "Win rate by seat and player count, whoever sat there (seat advantage).",
     "Player counts": "Win rate and mean score per entrant and number of players.",
+    "Game length": "Per number of players: how many turns the games played out lasted.",
+    "Think time": "Per entrant: decisions taken and the time spent on them; the mean per decision over all of "
+                  "them, and the median and 90th percentile over games of each game's mean.",
 }
-FIGURES = {  # the generic figures: key -> (function of the frame, caption)
-    "win_rates": (figures.win_rates, "Win rate with 95% intervals"),
-    "score_distributions": (figures.score_distributions, "Score distributions"),
-    "seat_advantage": (figures.seat_advantage, "Seat advantage"),
+# The generic figures: key -> (function of the frame and the game, caption).
+FIGURES: dict[str, tuple[Callable[..., Any], str]] = {
+    "win_rates": (lambda frame, game: figures.win_rates(frame), "Win rate with 95% intervals"),
+    "ratings": (lambda frame, game: figures.ratings(frame), "Ratings (Bradley-Terry, Elo scale) with 95% intervals"),
+    "head_to_head": (lambda frame, game: figures.head_to_head_heatmap(frame), "Head to head: row ahead of column"),
+    "score_parts": (lambda frame, game: figures.score_parts(frame, score_parts_of(game)), "Score by part, per entrant"),
+    "score_distributions": (lambda frame, game: figures.score_distributions(frame), "Score distributions"),
+    "win_rate_over_games": (lambda frame, game: figures.win_rate_over_games(frame), "Win rate as games accumulate"),
+    "seat_advantage": (lambda frame, game: figures.seat_advantage(frame), "Seat advantage"),
+    "game_lengths": (lambda frame, game: figures.game_lengths(frame), "Game length"),
+    "think_times": (lambda frame, game: figures.think_times(frame), "Think time per decision"),
 }
 
 
 def report_sections(frame: pd.DataFrame, game: Game) -> list[tuple[str, str, pd.DataFrame, bool]]:
-    """The report's tables, in order: (title, note, table, whether its index is shown). The
-    generic sections, with the game's own tables (its ``report_tables``) after the score parts."""
+    """The report's tables, raw (as the analysis functions return them), in order: (title, note,
+    table, whether its index is shown). The generic sections, with the game's own tables (its
+    ``report_tables``) after the score parts. ``present`` turns each into what the report prints."""
     generic = [
         ("Entrants", entrant_table(frame), False),
         ("Ratings", bradley_terry(frame), False),
@@ -90,14 +80,21 @@ def report_sections(frame: pd.DataFrame, game: Game) -> list[tuple[str, str, pd.
     sections = [(title, NOTES[title], table, index) for title, table, index in generic]
     sections += [(title, note, table, False) for title, note, table in own]
     sections += [(title, NOTES[title], table, False) for title, table in
-                 (("Seats", seat_table(frame)), ("Player counts", player_count_table(frame)))]
+                 (("Seats", seat_table(frame)), ("Player counts", player_count_table(frame)),
+                  ("Game length", game_length_table(frame)), ("Think time", think_times(frame)))]
     return sections
 
 
-def report_figures(frame: pd.DataFrame, game: Game) -> list[tuple[str, str, Any]]:
+def presented(title: str, table: pd.DataFrame) -> pd.DataFrame:
+    """A section's table as the report prints it (the head-to-head matrix is all shares)."""
+    return present(table, all_percent=title == "Head to head", one_precision=title == "Metrics")
+
+
+def report_figures(frame: pd.DataFrame, game: Game, ratings: pd.DataFrame | None = None) -> list[tuple[str, str, Any]]:
     """The report's figures, in order: (key, caption, Figure); the generic ones, then the
-    game's own (its ``report_figures``)."""
-    out = [(key, caption, draw(frame)) for key, (draw, caption) in FIGURES.items()]
+    game's own (its ``report_figures``). ``ratings``: the Ratings table if already computed."""
+    out = [(key, caption, figures.ratings(frame, ratings) if key == "ratings" else draw(frame, game))
+           for key, (draw, caption) in FIGURES.items()]
     own = game_figures(game, frame)
     keys = [key for key, _, _ in out + own]
     clash = sorted({key for key in keys if keys.count(key) > 1})
@@ -106,9 +103,21 @@ def report_figures(frame: pd.DataFrame, game: Game) -> list[tuple[str, str, Any]
     return out + own
 
 
-def build_report(folder: str | Path, quiet: bool = False) -> Path:
-    """Write ``report.md``, ``report.html`` and ``report/`` figures into the results folder."""
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[str], None] | None = None) -> Path:
+    """Write ``report.md``, ``report.html`` and ``report/`` figures into the results folder.
+    Each step is announced (with the seconds it took) to ``progress``, by default standard
+    error; ``quiet`` says nothing."""
     from ttr_lab.core.results import read_results
+
+    say = (lambda _: None) if quiet else (progress or _stderr)
+    started = time.perf_counter()
+
+    def step(what: str) -> None:
+        say(f"report: {what} ({time.perf_counter() - started:.1f} s)")
 
     folder = Path(folder)
     if not (folder / "results").is_dir():
@@ -123,15 +132,19 @@ def build_report(folder: str | Path, quiet: bool = False) -> Path:
 
         name = (yaml.safe_load(config_file.read_text()) or {}).get("name", name)
     game = game_of(folder, frame)
+    frame.attrs["folder"] = str(folder)  # a game's hooks may read the folder's game records (records/)
+    step(f"read {frame['game_id'].nunique()} games; computing tables (ratings resample whole deals)")
     sections = report_sections(frame, game)
-    figs = report_figures(frame, game)
+    step("tables done; drawing figures")
+    figs = report_figures(frame, game, next(t for title, _, t, _ in sections if title == "Ratings"))
     out = folder / "report"
     out.mkdir(exist_ok=True)
     images: dict[str, bytes] = {}
-    for key, _, fig in figs:
+    for number, (key, _, fig) in enumerate(figs, 1):
         images[key] = png_bytes(fig)
         (out / f"{key}.png").write_bytes(images[key])
         fig.savefig(out / f"{key}.svg", format="svg")
+        step(f"figure {number} of {len(figs)}: {key}")
     games = frame["game_id"].nunique()
     forfeits = int(frame["forfeit"].sum())
     stalled = int((frame.drop_duplicates("game_id")["termination"] == "stalled").sum())
@@ -141,8 +154,9 @@ def build_report(folder: str | Path, quiet: bool = False) -> Path:
     md = [f"# Report: {name}\n", intro + "\n"]
     page = [f"<h1>Report: {html.escape(str(name))}</h1>", f"<p>{html.escape(intro)}</p>"]
     for title, note, table, index in sections:
-        md += [f"## {title}\n", note + "\n", markdown_table(table, index=index)]
-        page += [f"<h2>{html.escape(title)}</h2>", f"<p>{html.escape(note)}</p>", _html_table(table, index=index)]
+        shown = presented(title, table)
+        md += [f"## {title}\n", note + "\n", markdown_table(shown, index=index)]
+        page += [f"<h2>{html.escape(title)}</h2>", f"<p>{html.escape(note)}</p>", html_table(shown, index=index)]
     md.append("## Figures\n")
     page.append("<h2>Figures</h2>")
     for key, caption, _ in figs:
@@ -151,11 +165,8 @@ def build_report(folder: str | Path, quiet: bool = False) -> Path:
         alt = html.escape(caption, quote=True)
         page.append(f'<figure><img alt="{alt}" src="data:image/png;base64,{encoded}"><figcaption>{alt}</figcaption></figure>')
     (folder / "report.md").write_text("\n".join(md), encoding="utf-8")
-    style = ("body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
-             "table.t{border-collapse:collapse;font-size:13px;margin:0.5em 0}"
-             "table.t td,table.t th{border-bottom:1px solid #ddd;padding:3px 8px;text-align:right}"
-             "img{max-width:100%}figure{margin:1.5em 0}")
     document = (f"<!doctype html><html><head><meta charset='utf-8'><title>Report: {html.escape(str(name))}</title>"
-                f"<style>{style}</style></head><body>{''.join(page)}</body></html>")
+                f"<style>{CSS}</style></head><body>{''.join(page)}</body></html>")
     (folder / "report.html").write_text(document, encoding="utf-8")
+    step("written")
     return folder / "report.md"

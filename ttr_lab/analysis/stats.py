@@ -26,7 +26,7 @@ class EntrantSummary:
     low: float  # Wilson 95% interval of the win rate
     high: float
     mean_score: float  # over the games played out (a forfeited game has no scores)
-    completion: float  # tickets completed / held
+    completion: float  # tickets completed / held (games without tickets: 0)
     seconds_per_decision: float
 
 
@@ -39,13 +39,14 @@ def summarize(rows: Iterable[Mapping[str, Any]], entrants: Sequence[str]) -> lis
         mine = [r for r in rows if r["entrant"] == entrant]
         played = [r for r in mine if r["score"] is not None]
         games, wins = len(mine), sum(r["win"] for r in mine)
-        held = sum(r["tickets_held"] for r in played)
+        # Ticket columns exist only in games that declare them (Ticket to Ride's metrics).
+        held = sum(r.get("tickets_held") or 0 for r in played)
         decisions = sum(r["decisions"] for r in mine)
         low, high = wilson(wins, games)
         out.append(EntrantSummary(
             entrant, games, wins / games if games else 0.0, low, high,
             sum(r["score"] for r in played) / len(played) if played else 0.0,
-            sum(r["tickets_completed"] for r in played) / held if held else 0.0,
+            sum(r.get("tickets_completed") or 0 for r in played) / held if held else 0.0,
             sum(r["think_seconds"] for r in mine) / decisions if decisions else 0.0,
         ))
     return out

@@ -97,7 +97,8 @@ def metric_table(frame: pd.DataFrame, metrics: Sequence[Metric]) -> pd.DataFrame
 
 def score_parts(frame: pd.DataFrame, parts: Sequence[str] = ()) -> pd.DataFrame:
     """Per entrant, for the score and each of ``parts`` (the game's ``score_parts``: metric
-    names) recorded in these results: mean, standard deviation and quartiles."""
+    names) recorded in these results: mean, standard deviation and quartiles; the entrants of
+    each part best win rate first."""
     s = _scored(frame)
     if s.empty:
         return pd.DataFrame(columns=["entrant", "part", "mean", "std", "q1", "median", "q3"])
@@ -106,7 +107,12 @@ def score_parts(frame: pd.DataFrame, parts: Sequence[str] = ()) -> pd.DataFrame:
         d = s.astype({part: float}).groupby("entrant")[part].describe()[["mean", "std", "25%", "50%", "75%"]]
         d.insert(0, "part", part)
         pieces.append(d.reset_index())
-    return pd.concat(pieces, ignore_index=True).rename(columns={"25%": "q1", "50%": "median", "75%": "q3"})
+    out = pd.concat(pieces, ignore_index=True).rename(columns={"25%": "q1", "50%": "median", "75%": "q3"})
+    # Each part's rows in the report's order (best win rate first), parts in the game's order.
+    rank = {e: i for i, e in enumerate(entrant_order(frame))}
+    out["_part"] = out["part"].map({p: i for i, p in enumerate(out["part"].unique())})
+    out["_rank"] = out["entrant"].map(rank)
+    return out.sort_values(["_part", "_rank"], kind="stable").drop(columns=["_part", "_rank"]).reset_index(drop=True)
 
 
 def seat_table(frame: pd.DataFrame) -> pd.DataFrame:

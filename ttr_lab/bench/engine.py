@@ -48,8 +48,12 @@ def sample_states(board: Any, num_players: int, games: int, seed: int) -> list:
     return states
 
 
-def engine_benchmark(seconds: float = 3.0, seed: int = 1, on_item: Callable[[Item], None] | None = None) -> BenchResult:
-    """Random games per second at 2 and 4 players, per-operation rates, games per second by map."""
+def engine_benchmark(seconds: float = 3.0, seed: int = 1, on_item: Callable[[Item], None] | None = None,
+                     game: str = "ticket_to_ride") -> BenchResult:
+    """Random games per second at 2 and 4 players, per-operation rates, games per second by map.
+    Another ``game`` (a registered name) gets the game-agnostic part: ``any_game_benchmark``."""
+    if game != "ticket_to_ride":
+        return any_game_benchmark(game, seconds, seed, on_item)
     from strategies.random import Random
     from ttr_lab.games.ticket_to_ride.board import load_board
     from ttr_lab.core.play import play_game
@@ -126,4 +130,75 @@ def engine_benchmark(seconds: float = 3.0, seed: int = 1, on_item: Callable[[Ite
         by_map.append((map_name, *rates))
     result.show(FigureTable.of("4-player games per second by map (play_game, one core)", ("map", "random", "greedy"),
                                by_map, right=("random", "greedy")))
+    return result
+
+
+def any_game_benchmark(name: str, seconds: float = 3.0, seed: int = 1,
+                       on_item: Callable[[Item], None] | None = None) -> BenchResult:
+    """Any registered game through its protocol alone: uniformly random games per second at 2 and
+    4 players (clamped to what the game allows) via ``play_game`` and as bare play-outs, how
+    often those games stall, and legal_actions() / clone() / observation() rates."""
+    from ttr_lab.core.game import load_game
+    from ttr_lab.core.outcome import Termination
+    from ttr_lab.core.play import play_game
+    from ttr_lab.core.testing import RandomPlayer
+
+    pinned = _pin_to_one_core()
+    game = load_game(name)
+    result = BenchResult(on_item=on_item)
+    figures = result.figures
+    counter = iter(range(seed, 1 << 62))
+    counts = sorted({max(game.min_players, min(game.max_players, n)) for n in (2, 4)})
+    for n in counts:
+        def games_via_play_game(n: int = n) -> int:
+            play_game(game, [RandomPlayer() for _ in range(n)], next(counter))
+            return 1
+
+        figures[f"play_game random {n}p games/s"], _ = _rate(games_via_play_game, seconds)
+        ends: list[bool] = []
+
+        def bare_playouts(n: int = n) -> int:
+            rng = random.Random(next(counter))
+            state = game.new_game(n, next(counter))
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            ends.append(state.outcome().termination is Termination.STALLED)
+            return 1
+
+        figures[f"bare playout {n}p games/s"], played = _rate(bare_playouts, seconds)
+        figures[f"stalled {n}p random games (share of {len(ends)})"] = sum(ends) / len(ends)
+
+    rng = random.Random(seed)
+    states = []
+    for g in range(20):
+        state = game.new_game(counts[-1], seed + g)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                states.append(state.clone())
+            state.apply(legal[rng.randrange(len(legal))])
+
+    def legal_generations() -> int:
+        for st in states:
+            st.legal_actions()
+        return len(states)
+
+    def clones() -> int:
+        for st in states:
+            st.clone()
+        return len(states)
+
+    def observations() -> int:
+        for st in states:
+            st.observation(st.current_player)
+        return len(states)
+
+    figures[f"legal_actions() per s ({counts[-1]}p decision states)"], _ = _rate(legal_generations, seconds)
+    figures["clone() per s"], _ = _rate(clones, seconds)
+    figures["observation() per s"], _ = _rate(observations, seconds)
+    result.show(FigureTable.of(
+        f"ttr-lab engine benchmark ({game.title}; {pinned}; {seconds:g} s each)", ("measure", "rate"),
+        [(k, f"{v:.3f}" if v < 1 else f"{v:,.0f}") for k, v in figures.items()], right=("rate",),
+    ))
     return result

@@ -22,8 +22,19 @@ bench_app.command("tournament")(bench.tournament)
 bench_app.command("strength")(bench.strength)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from ttr_lab import __version__
+
+        typer.echo(f"ttr-lab {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _setup() -> None:
+def _setup(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
     # Strategies named by import path are looked up from the current directory too, as
     # `python -m` would (a console script does not put it on the path by itself).
     import os

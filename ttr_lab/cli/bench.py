@@ -14,11 +14,15 @@ from ttr_lab.core.errors import TTRLabError
 def engine(
     seconds: float = typer.Option(3.0, help="Time per measurement, in seconds."),
     seed: int = typer.Option(1, help="First game seed."),
+    game: str = typer.Option("ticket_to_ride", "--game", help="A registered game, e.g. trans_orient."),
 ) -> None:
     """Random games per second at 2 and 4 players, legal-action generations and clones per second."""
     from ttr_lab.bench.engine import engine_benchmark
 
-    engine_benchmark(seconds=seconds, seed=seed, on_item=show_items())
+    try:
+        engine_benchmark(seconds=seconds, seed=seed, on_item=show_items(), game=game)
+    except (ValueError, TTRLabError) as exc:
+        fail(exc)
 
 
 def tournament(

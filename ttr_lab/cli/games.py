@@ -3,35 +3,59 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 
 from ttr_lab.cli.console import fail
-from ttr_lab.core.errors import TTRLabError
+from ttr_lab.core.errors import ConfigError, TTRLabError
+
+_GAME_HELP = "Game name (ttr-lab play --game NAME); see the README for the registered games."
+
+
+def game_options(game: str, map_name: Optional[str], option: List[str]) -> dict[str, Any]:
+    """The options ``load_game`` gets from ``--map`` (Ticket to Ride's usual one) and
+    ``--option key=value`` (values read as YAML: numbers and lists come out typed)."""
+    import yaml
+
+    options: dict[str, Any] = {}
+    if map_name is not None:
+        options["map"] = map_name
+    elif game == "ticket_to_ride":
+        options["map"] = "usa"
+    for item in option:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--option takes key=value, not {item!r}")
+        try:
+            options[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            raise ConfigError(f"--option {key.strip()}: cannot read the value {value!r}") from None
+    return options
 
 
 def play(
-    players: int = typer.Option(4, "--players", "-p", help="Number of players (2-5)."),
+    players: int = typer.Option(4, "--players", "-p", help="Number of players."),
     strategy: List[str] = typer.Option(["random"], "--strategy", "-s", help="Strategy per seat (repeat, or one for all seats)."),
     seed: int = typer.Option(0, "--seed", help="Game seed."),
-    map_name: str = typer.Option("usa", "--map", help="Map name or map folder."),
+    game_name: str = typer.Option("ticket_to_ride", "--game", "-g", help=_GAME_HELP),
+    map_name: Optional[str] = typer.Option(None, "--map", help="Ticket to Ride's map: a name or a map folder (default usa)."),
+    option: List[str] = typer.Option([], "--option", "-o", help="A game option key=value (repeat), e.g. -o deck=standin."),
     record: Optional[Path] = typer.Option(None, "--record", help="Save the game record (JSON) here."),
 ) -> None:
-    """Play one game and print a summary: scores, tickets, longest trail."""
-    from ttr_lab.core.registry import build_strategies
+    """Play one game and print a summary: ranks, score parts, scores."""
     from ttr_lab.cli.summary import print_game_summary
-    from ttr_lab.games.ticket_to_ride.board import load_board
+    from ttr_lab.core.game import load_game
     from ttr_lab.core.play import play_game
-    from ttr_lab.games.ticket_to_ride.definition import TicketToRide
+    from ttr_lab.core.registry import build_strategies
 
     try:
-        board = load_board(map_name)
-        seats = build_strategies(strategy, players)
-        rec = play_game(TicketToRide(board), seats, seed)
+        game = load_game(game_name, **game_options(game_name, map_name, option))
+        seats = build_strategies(strategy, players, game.name)  # a game's own names first
+        rec = play_game(game, seats, seed)
     except TTRLabError as exc:
         fail(exc)
-    print_game_summary(board, rec)
+    print_game_summary(game, rec)
     if record is not None:
         rec.save(record)
         typer.echo(f"record saved to {record}")
@@ -42,39 +66,72 @@ def replay(
     turn: Optional[int] = typer.Option(None, "--turn", help="Show the state after this many turns (default: the end)."),
     action: Optional[int] = typer.Option(None, "--action", help="Or after this many actions."),
     picture: Optional[Path] = typer.Option(None, "--picture", help="Save the board (PNG or SVG) here."),
+    html_page: Optional[Path] = typer.Option(None, "--html", help="Write the whole game as one offline HTML viewer here."),
 ) -> None:
-    """Replay a recorded game to a turn: scores, hands, the last actions, and a board picture."""
+    """Replay a recorded game (of any game) to a turn: scores, hands, the last actions, and a picture."""
     from ttr_lab.core.record import GameRecord
-    from ttr_lab.games.ticket_to_ride.replay import describe_state, state_at
 
     try:
         rec = GameRecord.load(record)
-        state, index = state_at(rec, turn=turn, action=action)
+        game = rec.load_game()
+        state, index = rec.state_at(turn=turn, action=action)
+        draw = getattr(game, "draw_state", None)
+        if picture is not None and draw is None:
+            raise ConfigError(f"{game.title} has no board picture (--picture)")
+        page = getattr(game, "replay_page", None)
+        if html_page is not None and page is None:
+            raise ConfigError(f"{game.title} has no HTML replay viewer (--html)")
     except (OSError, ValueError) as exc:
         fail(ValueError(f"cannot replay {record}: {exc}"))
     except TTRLabError as exc:
         fail(exc)
-    typer.echo(describe_state(state, rec, index))
+    describe = getattr(game, "describe_state", None)
+    typer.echo(describe(state, rec, index) if describe is not None else _describe(state, rec, index))
     if picture is not None:
-        from ttr_lab.games.ticket_to_ride.drawing import draw_state
-
-        draw_state(state).savefig(picture, dpi=120)
+        draw(state, names=rec.strategies).savefig(picture, dpi=120)
         typer.echo(f"board picture saved to {picture}")
+    if html_page is not None:
+        try:
+            html_page.write_text(page(rec), encoding="utf-8")
+        except OSError as exc:
+            fail(ValueError(f"cannot write {html_page}: {exc.strerror or exc}"))
+        typer.echo(f"replay viewer saved to {html_page} (open it in a browser; add #turn=N to the address to start there)")
 
 
-def strategies() -> None:
+def _describe(state: Any, record: Any, index: int) -> str:
+    """A position in words for a game that does not describe its own."""
+    where = "game over" if state.is_terminal() else f"seat {state.current_player} to play"
+    lines = [f"{record.load_game().title}, seed {record.seed}: after {index} actions, {where}"]
+    recent = record.actions[max(0, index - 6):index]
+    if recent:
+        lines.append("  last actions: " + "; ".join(f"{p}: {a}" for p, a in recent))
+    if state.is_terminal():
+        outcome = state.outcome()
+        lines.append("  final: " + ", ".join(f"seat {p} ({record.strategies[p]}) {o.score} (rank {o.rank})"
+                                             for p, o in enumerate(outcome.players)))
+    return "\n".join(lines)
+
+
+def _plain(text: str) -> str:
+    """A docstring line as plain text: no reStructuredText backticks (``x`` and `x` become x)."""
+    return text.replace("``", "").replace("`", "")
+
+
+def strategies(
+    game_name: Optional[str] = typer.Option(None, "--game", "-g", help="List this game's own strategies (e.g. trans_orient)."),
+) -> None:
     """List the registered strategies and their tunable parameters."""
     import sys
 
-    from ttr_lab.core.registry import REGISTRY, describe_parameters, resolve
+    from ttr_lab.core.registry import REGISTRY, describe_parameters, game_strategies, resolve
     from ttr_lab.tuning.space import documented_ranges
 
-    for name in REGISTRY:
-        cls = resolve(name)
+    for name in game_strategies(game_name) or REGISTRY:
+        cls = resolve(name, game_name)
         doc = cls.__doc__ or sys.modules[cls.__module__].__doc__ or ""
         summary = doc.strip().splitlines()[0] if doc.strip() else ""
-        typer.echo(f"{name:20s} {summary}")
+        typer.echo(f"{name:20s} {_plain(summary)}")
         typer.echo(f"{'':20s} parameters: {describe_parameters(cls)}")
         ranges = documented_ranges(cls)
         if ranges:
-            typer.echo(f"{'':20s} worth tuning: {'; '.join(r.describe() for r in ranges.values())}")
+            typer.echo(f"{'':20s} worth tuning: {_plain('; '.join(r.describe() for r in ranges.values()))}")

@@ -6,12 +6,13 @@ import math
 from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ttr_lab.cli.console import make_console
 
 if TYPE_CHECKING:
-    from ttr_lab.games.ticket_to_ride.board import Board
+    from ttr_lab.core.game import Game
     from ttr_lab.core.record import GameRecord
     from ttr_lab.tournament.config import TournamentConfig
     from ttr_lab.tournament.runner import TournamentRun
@@ -19,46 +20,75 @@ if TYPE_CHECKING:
     from ttr_lab.tuning.trials import TuningRun
 
 
-def print_game_summary(board: "Board", record: "GameRecord", console: Console | None = None) -> None:
+def print_game_summary(game: "Game", record: "GameRecord", console: Console | None = None) -> None:
+    """A finished game as its game tells it (the ``result_summary`` hook), else its outcome:
+    rank, seat, strategy, the score parts the game declares, and the score."""
     console = console or make_console()
-    result = record.result
-    ending = "stalled (a full round of passes)" if result["stalled"] else "final round played"
+    summary = getattr(game, "result_summary", None)
+    if summary is not None:
+        ending, headers, rows, lines = summary(record)
+    else:
+        ending, headers, rows, lines = _outcome_summary(game, record)
     console.print(
-        f"[bold]{board.title}[/bold], {record.num_players} players, seed {record.seed}: "
-        f"{result['turns']} turns, {len(record.actions)} actions, {ending}"
+        f"[bold]{escape(game.title)}[/bold], {record.num_players} players, seed {record.seed}: "
+        + (f"{record.outcome().turns} turns, " if record.outcome().turns is not None else "")
+        + f"{len(record.actions)} actions, {escape(ending)}"
     )
     table = Table(show_header=True, header_style="bold")
-    for col in ("rank", "seat", "strategy", "routes", "tickets", "longest", "bonus", "total", "trains left"):
+    for col in headers:
         table.add_column(col, justify="left" if col == "strategy" else "right")
-    for p in sorted(result["players"], key=lambda p: (p["rank"], p["player"])):
-        table.add_row(
-            str(p["rank"]), str(p["player"]), record.strategies[p["player"]], str(p["route_points"]),
-            f"{p['ticket_points']:+d} ({p['tickets_completed']}/{len(p['tickets'])})",
-            str(p["longest_trail"]), str(p["longest_bonus"]), f"[bold]{p['total']}[/bold]", str(p["trains_left"]),
-        )
+    total = headers.index("total") if "total" in headers else -1
+    for row in rows:
+        table.add_row(*(f"[bold]{escape(v)}[/bold]" if i == total else escape(v) for i, v in enumerate(row)))
     console.print(table)
-    for p in result["players"]:
-        tickets = ", ".join(f"{'+' if t['completed'] else '-'}{t['name']}" for t in p["tickets"]) or "none"
-        console.print(f"seat {p['player']} tickets: {tickets}")
+    for line in lines:
+        console.print(line, markup=False, highlight=False)
+
+
+def _outcome_summary(game: "Game", record: "GameRecord") -> tuple[str, list[str], list[list[str]], list[str]]:
+    outcome = record.outcome()
+    parts = [p for p in getattr(game, "score_parts", ()) if any(p in o.metrics for o in outcome.players)]
+    headers = ["rank", "seat", "strategy", *parts, "total"]
+    order = sorted(range(len(outcome.players)), key=lambda s: (outcome.players[s].rank, s))
+    rows = [[str(outcome.players[s].rank), str(s), record.strategies[s],
+             *(str(outcome.players[s].metrics.get(p, "")) for p in parts), str(outcome.players[s].score)]
+            for s in order]
+    return outcome.termination.value, headers, rows, []
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None or math.isnan(value) else f"{value:.1f}"
+
+
+def _share(rate: float, low: float | None = None, high: float | None = None) -> str:
+    """A share as the report writes it: ``42.1%``, or with its interval ``42.1% [37.4, 47.0]``."""
+    if rate is None or math.isnan(rate):
+        return ""
+    if low is None or high is None:
+        return f"{100 * rate:.1f}%"
+    return f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def print_tournament_summary(console: Console, config: "TournamentConfig", run: "TournamentRun") -> None:
-    """Per entrant: win rate with its interval, mean score, tickets, bonus, forfeits; then what
-    went wrong, if anything, and where the results are."""
-    table = run.summary
-    explorer = "explorer_bonus_rate" in table and table["explorer_bonus_rate"].notna().any()
-    bonus = "explorer bonus" if explorer else "longest bonus"
-    from rich.markup import escape
+    """Per entrant: win rate with its interval, mean score, tickets, bonus, forfeits (narrow
+    enough for an 80-column terminal); then what went wrong, if anything, and where the results
+    are."""
+    from rich import box
 
-    # Names and error texts are the user's and the strategies': never read as markup.
-    out = Table(title=f"{escape(config.name)}: {config.players} players, {config.design}, map {config.map}")
-    for col in ("entrant", "games", "win rate", "95% interval", "mean score", "tickets completed", bonus, "forfeits"):
-        out.add_column(col, justify="left" if col == "entrant" else "right")
-    for r in table.itertuples():
-        rate = r.explorer_bonus_rate if explorer else r.longest_bonus_rate
+    table = run.summary
+    extra = list(table.attrs.get("extra", []))
+    percent = set(table.attrs.get("percent", []))
+    caption = "score: mean points" + (f"; {table.attrs['caption']}" if table.attrs.get("caption") else "")
+    out = Table(title=escape(f"{config.name}: {config.players} players, {config.design}, {config.load_game().title}"),
+                box=box.SIMPLE_HEAD, pad_edge=False, caption=caption)
+    for col in ("entrant", "games", "win rate [95% CI]", "score", *extra, "forfeits"):
+        out.add_column(col, justify="left" if col == "entrant" else "right",
+                       no_wrap=col != "entrant", overflow="fold")
+    for r in table.to_dict("records"):
         out.add_row(
-            escape(r.entrant), str(r.games), f"{r.win_rate:.3f}", f"[{r.win_low:.3f}, {r.win_high:.3f}]",
-            f"{r.mean_score:.1f}", f"{r.ticket_completion:.1%}", f"{rate:.1%}", str(r.forfeits),
+            escape(str(r["entrant"])), str(r["games"]), _share(r["win_rate"], r["win_low"], r["win_high"]),
+            _number(r["mean_score"]), *(_share(r[c]) if c in percent else _number(r[c]) for c in extra),
+            str(r["forfeits"]),
         )
     console.print(out)
     if len(run.errors):
@@ -97,5 +127,5 @@ def print_tuning_summary(console: Console, config: "TuneConfig", run: "TuningRun
         console.print(line)
     console.print("entrant for a tournament config (also in best.yaml):")
     console.print(run.entrant, markup=False, highlight=False)
-    console.print(f"results: {escape(str(run.folder.resolve()))} (trials.csv, objective.png, best.yaml, report.md; "
+    console.print(f"results: {run.folder.resolve()} (trials.csv, objective.png, best.yaml, report.md; "
                   f"{run.ran_now} trials run now, {run.seconds:.1f} s)")

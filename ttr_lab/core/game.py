@@ -11,7 +11,8 @@ A ``State`` is one position: ``current_player``, ``legal_actions()`` in a stable
 ``is_terminal()``, ``observation(player)`` (the player's information set only),
 ``outcome()`` once terminal, and ``snapshot()`` (everything, hidden parts included, as JSON).
 Actions are frozen values whose ``str()`` is their text form; ``game.parse_action(text)``
-reads it back.
+reads it back, and ``game.action_space`` gives each a stable integer id (``id_of``,
+``action_of``, ``size``, ``mask``) for tools that speak integers (OpenSpiel, RL libraries).
 
 Games are found by name among the packages of ``ttr_lab.games`` (each exposes ``GAME``, the
 factory ``load_game`` calls) and among the ``ttr_lab.games`` entry points of installed
@@ -22,9 +23,11 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import pkgutil
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
+from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.outcome import Metric, Outcome
 
@@ -85,6 +88,18 @@ class Game(Protocol):
     the report (``frame``: the results, one row per player per game, forfeited games included
     with no score); each is shown under its title, with its one-line note.
 
+    ``turn_number(state) -> int | None``: turns completed when ``state`` is at a turn boundary,
+    else None (``GameRecord.state_at(turn=...)``; without it every action is a turn).
+
+    ``describe_state(state, record, index) -> str`` and ``draw_state(state, names=None) ->
+    Figure`` (``names``: each seat's strategy): a replayed position in words and as a picture
+    (``ttr-lab replay``); ``replay_page(record) -> str``: the whole game as one offline HTML page
+    (``ttr-lab replay --html``).
+
+    ``result_summary(record) -> (ending, headers, rows, lines)``: a finished game as the game
+    tells it (``ttr-lab play``): how it ended, a table of plain strings, then free lines; without
+    it the command prints the outcome's ranks, score parts and scores.
+
     ``report_figures(frame) -> list[(key, caption, Figure)]``: figures of the game's own
     (matplotlib ``Figure``, best made with ``ttr_lab.core.figures.new_figure``); ``key`` names
     the files ``report/<key>.png`` and ``.svg``, so it is a plain file name.
@@ -113,6 +128,11 @@ class Game(Protocol):
     def new_game(self, num_players: int, seed: int) -> State: ...
 
     def parse_action(self, text: str) -> Any: ...
+
+    @property
+    def action_space(self) -> ActionSpace:
+        """Every action of this game with its integer id (see ``ttr_lab.core.actions``)."""
+        ...
 
 
 GameFactory = Callable[..., Game]
@@ -158,6 +178,17 @@ def load_game(name: str | Game, **options: Any) -> Game:
     factory = _GAMES.get(name)
     if factory is None:
         raise ConfigError(f"unknown game {name!r}; registered games: {', '.join(sorted(_GAMES))}")
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # a builtin or C factory: let it check its own options
+        signature = None
+    if signature is not None:
+        try:
+            signature.bind(**options)
+        except TypeError:
+            # A misspelt or foreign option (``map=`` for a game without maps): name the valid ones.
+            valid = ", ".join(signature.parameters) or "none"
+            raise ConfigError(f"game {name!r} takes the options {valid}, not {', '.join(options)}") from None
     return factory(**options)
 
 

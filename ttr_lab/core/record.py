@@ -127,6 +127,35 @@ class GameRecord:
         assert state is not None
         return state
 
+    def state_at(self, turn: int | None = None, action: int | None = None) -> tuple[State, int]:
+        """The state after ``action`` actions, or at the first turn boundary once ``turn`` turns
+        are done (default: the end), with how many actions led there.
+
+        Turns are the game's own count, read with its optional ``turn_number(state)`` hook (the
+        number of turns completed when ``state`` is at a turn boundary, else None); a game
+        without the hook counts every action as a turn."""
+        if turn is not None and action is not None:
+            raise ConfigError("give a turn or an action count, not both")
+        if (turn is not None and turn < 0) or (action is not None and action < 0):
+            raise ConfigError(f"a turn or action count is 0 or more, not {turn if turn is not None else action}")
+        turn_number = getattr(self.load_game(), "turn_number", None)
+        last: tuple[State, int] | None = None
+        for index, state in enumerate(self.states()):
+            last = (state, index)
+            if action is not None and index == action:
+                return last
+            if turn is not None:
+                done = turn_number(state) if turn_number is not None else index
+                if done is not None and done >= turn:
+                    return last
+        assert last is not None
+        if action is not None:
+            raise ConfigError(f"the record has {last[1]} actions, not {action}")
+        if turn is not None:
+            raise ConfigError(f"the game ended after {turn_number(last[0]) if turn_number else last[1]} turns, "
+                              f"before turn {turn}")
+        return last
+
     def outcome(self) -> Outcome:
         """The game-agnostic outcome (from the game loop, or by replaying the record)."""
         return self._outcome if self._outcome is not None else self.replay().outcome()

@@ -58,11 +58,31 @@ def register_strategy(name: str, path: str) -> None:
 
 
 
-def resolve(name: str) -> type:
-    """The strategy class for ``name``: a registered name (``greedy``) or ``package.module:Class``."""
-    path = REGISTRY.get(name, name)
+def game_strategies(game: str | None) -> dict[str, str]:
+    """The names a game registers for itself (``GAME_REGISTRY`` of ``strategies/shipped.py``);
+    ``{}`` for a game that plays the default table (Ticket to Ride)."""
+    if not game:
+        return {}
+    return dict(getattr(importlib.import_module(SHIPPED_TABLE), "GAME_REGISTRY", {}).get(game, {}))
+
+
+def resolve(name: str, game: str | None = None) -> type:
+    """The strategy class for ``name``: a registered name (``greedy``) or ``package.module:Class``.
+
+    With ``game`` (a game's registered name), the names that game registers come first, so
+    ``greedy`` is that game's greedy player; a shipped name of the default game that the game
+    does not register is refused rather than handed a game it cannot play."""
+    own = game_strategies(game)
+    if name in own:
+        path = own[name]
+    elif own and name in REGISTRY and name not in REGISTRY._extra:
+        raise ConfigError(f"strategy {name!r} plays Ticket to Ride, not {game}; {game} strategies: "
+                          f"{', '.join(own)} (or give module:Class)")
+    else:
+        path = REGISTRY.get(name, name)
     if ":" not in path:
-        raise ConfigError(f"unknown strategy {name!r}; registered: {', '.join(REGISTRY)} (or give module:Class)")
+        known = ", ".join(own) if own else ", ".join(REGISTRY)
+        raise ConfigError(f"unknown strategy {name!r}; registered: {known} (or give module:Class)")
     module_name, _, attr = path.partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -128,22 +148,23 @@ def validate_parameters(name: str, cls: type, params: Mapping[str, Any] | None) 
     return {k: getattr(model, k) for k in params}
 
 
-def factory(name: str, params: Mapping[str, Any] | None = None) -> Callable[[], Any]:
-    """A zero-argument callable that builds a fresh, validated instance (picklable)."""
-    cls = resolve(name)
+def factory(name: str, params: Mapping[str, Any] | None = None, game: str | None = None) -> Callable[[], Any]:
+    """A zero-argument callable that builds a fresh, validated instance (picklable); ``game``
+    as for ``resolve``."""
+    cls = resolve(name, game)
     return functools.partial(cls, **validate_parameters(name, cls, params))
 
 
-def build(name: str, params: Mapping[str, Any] | None = None) -> Any:
-    """A fresh instance of strategy ``name`` with ``params``."""
-    return factory(name, params)()
+def build(name: str, params: Mapping[str, Any] | None = None, game: str | None = None) -> Any:
+    """A fresh instance of strategy ``name`` with ``params`` (``game`` as for ``resolve``)."""
+    return factory(name, params, game)()
 
 
-def build_strategies(names: Sequence[str], players: int) -> list[Any]:
+def build_strategies(names: Sequence[str], players: int, game: str | None = None) -> list[Any]:
     """One fresh strategy per seat: ``names`` gives one per seat, or one for every seat."""
     names = [n.strip() for item in names for n in item.split(",") if n.strip()]
     if len(names) == 1:
         names = names * players
     if len(names) != players:
         raise ConfigError(f"{len(names)} strategies given for {players} players; give one, or one per seat")
-    return [build(n) for n in names]
+    return [build(n, game=game) for n in names]

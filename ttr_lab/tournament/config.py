@@ -143,9 +143,9 @@ def parse_config(data: Any, source: str = "config", overrides: dict[str, Any] | 
 def _check_strategies(config: TournamentConfig, source: str) -> None:
     check_game(config.game, config.game_options(), config.players, source)
     for i, e in enumerate(config.entrants):
-        check_strategy(e.strategy, e.params, f"{source}: entrants.{i} ({e.name})")
+        check_strategy(e.strategy, e.params, f"{source}: entrants.{i} ({e.name})", config.game)
         try:  # built once now, so a constructor that rejects its parameters is a config error
-            build(e.strategy, e.params)
+            build(e.strategy, e.params, config.game)
         except Exception as exc:  # noqa: BLE001 - whatever the constructor raises
             raise ConfigError(f"{source}: entrants.{i} ({e.name}): strategy {e.strategy!r} cannot be built with "
                               f"params {e.params}: {type(exc).__name__}: {exc}") from None

@@ -72,12 +72,13 @@ def check_game(name: str, options: dict[str, Any], players: int, source: str) ->
                           f"not {players}")
 
 
-def check_strategy(strategy: str, params: dict[str, Any], where: str) -> type:
-    """The strategy class, once its name and parameters check out; else a ConfigError naming ``where``."""
+def check_strategy(strategy: str, params: dict[str, Any], where: str, game: str | None = None) -> type:
+    """The strategy class, once its name (as ``game`` resolves it) and parameters check out;
+    else a ConfigError naming ``where``."""
     from ttr_lab.core.registry import resolve, validate_parameters
 
     try:
-        cls = resolve(strategy)
+        cls = resolve(strategy, game)
         validate_parameters(strategy, cls, params)
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from None

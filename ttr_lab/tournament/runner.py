@@ -128,5 +128,5 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
             store.compact()
     run.seconds = time.perf_counter() - started
     frame = read_results(config.output)
-    run.summary, run.errors = summary_table(frame), error_summary(frame)
+    run.summary, run.errors = summary_table(frame, config.load_game()), error_summary(frame)
     return run

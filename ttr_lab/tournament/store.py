@@ -3,7 +3,7 @@ finish, each part written to a temporary name and renamed (so a crash never leav
 with the config and the package versions beside them.
 
     OUTPUT/config.yaml        the config as run (after command-line overrides)
-    OUTPUT/meta.json          identity hash of the games, ttr-lab / Ray / Python versions
+    OUTPUT/meta.json          identity hash of the games, the game and its options, ttr-lab / Ray / Python versions
     OUTPUT/results/*.parquet  one row per player per game
     OUTPUT/records/*.jsonl.gz every game record, when asked for
     OUTPUT/.lock              held (flock) by the one run writing here
@@ -115,19 +115,24 @@ class ResultStore:
 
         from ttr_lab import __version__
 
-        try:
-            ray_version = version("ray")
-        except PackageNotFoundError:
-            ray_version = None
+        def installed(name: str) -> str | None:
+            try:
+                return version(name)
+            except PackageNotFoundError:
+                return None
 
         config = self.config.model_dump(mode="json")
         (self.folder / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
         meta = {
             "identity_hash": self.config.identity_hash(),
             "identity": self.config.identity(),
+            # The game as load_game rebuilds it: readers need no tournament-config shorthand.
+            "game": {"name": self.config.game, "options": self.config.load_game().options},
             "ttr_lab_version": __version__,
-            "ray_version": ray_version,
+            "ray_version": installed("ray"),
             "python_version": platform.python_version(),
+            # The numbers in a report depend on these too (statistics, Parquet reading).
+            "package_versions": {name: installed(name) for name in ("numpy", "pandas", "scipy", "pyarrow")},
             "written": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
         tmp = self.folder / "meta.json.tmp"

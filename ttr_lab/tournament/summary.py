@@ -1,5 +1,5 @@
 """The end-of-tournament summary, as tables: per entrant, win rate with a 95% interval, mean
-score, ticket completion and bonus rates; and what went wrong, if anything."""
+score, forfeits and the few figures the game puts beside them; and what went wrong, if anything."""
 
 from __future__ import annotations
 
@@ -8,31 +8,38 @@ from typing import Any
 from ttr_lab.analysis.stats import wilson
 
 
-def summary_table(frame: Any) -> Any:
-    """One row per entrant (pandas DataFrame), best win rate first."""
+GENERIC = ["entrant", "games", "win_rate", "win_low", "win_high", "mean_score", "forfeits"]
+
+
+def summary_table(frame: Any, game: Any = None) -> Any:
+    """One row per entrant (pandas DataFrame), best win rate first: games, win rate with its
+    Wilson interval, mean score, forfeits; then the columns of the game's optional
+    ``summary_columns(frame)`` hook (a DataFrame indexed by entrant; its ``attrs`` say which
+    columns are shares and a caption), carried over in ``attrs``."""
     import pandas as pd
 
-    if frame.empty:
-        return pd.DataFrame(columns=["entrant", "games", "win_rate", "win_low", "win_high", "mean_score",
-                                     "ticket_completion", "longest_bonus_rate", "explorer_bonus_rate", "forfeits"])
+    extra = getattr(game, "summary_columns", None)
     rows = []
     for entrant, g in frame.groupby("entrant", sort=True):
         games = len(g)
         wins = float(g["win"].sum())
         low, high = wilson(wins, games)
-        # Ticket to Ride's columns; another game's results leave these blank.
-        held = g["tickets_held"].sum(skipna=True) if "tickets_held" in g else 0
         rows.append({
             "entrant": entrant, "games": games, "win_rate": wins / games, "win_low": low, "win_high": high,
-            "mean_score": g["score"].mean(skipna=True),
-            "ticket_completion": (g["tickets_completed"].sum(skipna=True) / held) if held else float("nan"),
-            "longest_bonus_rate": (g["longest_bonus"].dropna() > 0).mean()
-            if "longest_bonus" in g and g["longest_bonus"].notna().any() else float("nan"),
-            "explorer_bonus_rate": (g["explorer_bonus"].dropna() > 0).mean()
-            if "explorer_bonus" in g and g["explorer_bonus"].notna().any() else float("nan"),
-            "forfeits": int(g["forfeit"].sum()),
+            "mean_score": g["score"].mean(skipna=True), "forfeits": int(g["forfeit"].sum()),
         })
-    return pd.DataFrame(rows).sort_values("win_rate", ascending=False, kind="stable").reset_index(drop=True)
+    table = pd.DataFrame(rows, columns=GENERIC)
+    if extra is not None and not frame.empty:
+        columns = extra(frame)
+        table = table.join(columns, on="entrant")
+        table.attrs.update(columns.attrs)
+        table.attrs["extra"] = list(columns.columns)
+    else:
+        table.attrs["extra"] = []
+    attrs = dict(table.attrs)
+    table = table.sort_values("win_rate", ascending=False, kind="stable").reset_index(drop=True)
+    table.attrs.update(attrs)
+    return table
 
 
 def error_summary(frame: Any) -> Any:

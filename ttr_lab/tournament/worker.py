@@ -129,7 +129,7 @@ def play_batch(
     ``isolation="process"`` runs every strategy in a process of its own (``core.isolation``)."""
     from ttr_lab.core.registry import factory
 
-    factories = [factory(e["strategy"], e["params"]) for e in entrants]
+    factories = [factory(e["strategy"], e["params"], game.name) for e in entrants]
     shared = shared_values(game) if isolation == "process" else {}
     # In-process strategies hold the engine's own values: check them after every game.
     guard = SharedValues(game) if isolation != "process" else None

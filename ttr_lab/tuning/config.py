@@ -144,17 +144,17 @@ def parse_config(data: Any, source: str = "config", overrides: dict[str, Any] | 
 
 def _check(config: TuneConfig, source: str) -> None:
     check_game(config.game, config.game_options(), config.players, source)
-    cls = check_strategy(config.strategy, config.params, f"{source}: strategy")
+    cls = check_strategy(config.strategy, config.params, f"{source}: strategy", config.game)
     space = resolve_space(config.strategy, cls, config.search_space, f"{source}: search_space")
     fixed = set(space) & set(config.params)
     if fixed:
         raise ConfigError(f"{source}: {', '.join(sorted(fixed))} both fixed in params and searched in search_space; choose one")
     # The ends of every range must be values the strategy accepts, before any trial runs.
     for corner in corners(space):
-        check_strategy(config.strategy, {**config.params, **corner}, f"{source}: search_space")
+        check_strategy(config.strategy, {**config.params, **corner}, f"{source}: search_space", config.game)
     config._space = space
     for i, o in enumerate(config.opponents):
-        check_strategy(o.strategy, o.params, f"{source}: opponents.{i}")
+        check_strategy(o.strategy, o.params, f"{source}: opponents.{i}", config.game)
 
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TuneConfig:

@@ -38,7 +38,7 @@ def default_params(config: TuneConfig) -> dict[str, Any]:
     """The strategy's own defaults for the searched parameters."""
     from ttr_lab.core.registry import parameters, resolve
 
-    signature = parameters(resolve(config.strategy))
+    signature = parameters(resolve(config.strategy, config.game))
     return {n: signature[n].default for n in config.space}
 
 

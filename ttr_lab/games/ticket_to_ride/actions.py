@@ -35,6 +35,7 @@ from ttr_lab.core.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.board import Board, Track
+    from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +186,29 @@ def _claims(board: "Board") -> tuple[list[dict[int, tuple[Claim, ...]]], list[Cl
         all_locos.append(all_loco)
         by_key[(t.id, LOCOMOTIVE, length)] = all_loco
     return claims, all_locos, by_key
+
+
+def max_offer(ruleset: "Ruleset") -> int:
+    """The most tickets ever on offer at once: the setup deal or a draw, whichever is larger."""
+    return max(ruleset.initial_tickets + ruleset.initial_long_tickets, ruleset.ticket_draw)
+
+
+@functools.lru_cache(maxsize=None)
+def all_actions(board: "Board", ruleset: "Ruleset") -> tuple[Action, ...]:
+    """Every action of a game on ``board`` under ``ruleset``, in the order that numbers them
+    (``TicketToRide.action_space``): draw blind, draw market 0..m-1, tickets, pass; then one keep
+    per subset of the largest offer, subset ``mask`` at ``mask`` (bit i: ticket i kept; 0 keeps
+    none); then the claims by track id, each track's payments by colour then locomotives, a
+    track's only-locomotive payment once, after its coloured ones."""
+    table = action_table(board, ruleset.market_size)
+    k = max_offer(ruleset)
+    keeps = [KeepTickets(tuple(i for i in range(k) if mask >> i & 1)) for mask in range(1 << k)]
+    claims: list[Claim] = []
+    for t, options in enumerate(table.claims):
+        for colour in sorted(options):
+            claims.extend(a for a in options[colour] if a.colour != LOCOMOTIVE)
+        claims.append(table.all_locos[t])
+    return (DRAW_BLIND, *table.draw_market, DRAW_TICKETS, PASS, *keeps, *claims)
 
 
 _KEEP_RE = re.compile(r"^keep\s+(none|\d+(?:\s*[,\s]\s*\d+)*)$")

@@ -9,10 +9,12 @@ per-player metrics it records, and its part of a tournament report (the protocol
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+import functools
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.outcome import Metric, Outcome, PlayerOutcome, Termination
-from ttr_lab.games.ticket_to_ride.actions import Action, parse_action
+from ttr_lab.games.ticket_to_ride.actions import Action, all_actions, parse_action
 from ttr_lab.games.ticket_to_ride.board import Board, available_maps, load_board
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
@@ -44,10 +46,11 @@ METRICS: tuple[Metric, ...] = (
     Metric("mountain_routes", "claimed tracks with mountain spaces (Legendary Asia)"),
 )
 
-# The metrics whose sum is the score (route points, ticket points, the end bonuses), with the
+# The metrics whose sum is the score (route points, ticket points, the end bonus the ruleset
+# awards: the longest trail or the Asian Explorer), first, so the report can stack them; then the
 # completed and failed tickets that make up the ticket points.
-SCORE_PARTS = ("route_points", "ticket_points", "ticket_points_completed", "ticket_points_failed", "longest_bonus",
-               "explorer_bonus")
+SCORE_PARTS = ("route_points", "ticket_points", "longest_bonus", "explorer_bonus", "ticket_points_completed",
+               "ticket_points_failed")
 _BONUS_RULE = {"longest_bonus": "longest_path_bonus", "explorer_bonus": "explorer_bonus"}
 
 _PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held", "ticket_points_completed",
@@ -120,11 +123,52 @@ class TicketToRide:
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.board)
 
+    @property
+    def action_space(self) -> ActionSpace:
+        """Every action with its integer id; the order is ``actions.all_actions``'s."""
+        return _action_space(self.board, self.ruleset)
+
+    def turn_number(self, state: "GameState") -> int | None:
+        """Turns completed, at a turn boundary (a player to take a turn, or the game over)."""
+        return state.turns if state.phase_name.name in ("TURN", "OVER") else None
+
+    def describe_state(self, state: "GameState", record: Any, index: int) -> str:
+        """Where a replayed game is, in a few lines (``ttr-lab replay``)."""
+        from ttr_lab.games.ticket_to_ride.replay import describe_state
+
+        return describe_state(state, record, index)
+
+    def draw_state(self, state: "GameState", names: Sequence[str] | None = None) -> "Figure":
+        """The board with every claim so far (``ttr-lab replay --picture``); ``names``: the
+        strategy of each seat, for the legend."""
+        from ttr_lab.games.ticket_to_ride.drawing import draw_state
+
+        return draw_state(state, names=names)
+
+    def result_summary(self, record: Any) -> tuple[str, list[str], list[list[str]], list[str]]:
+        """``ttr-lab play``'s account of a finished game: (first line, headers, rows, lines)."""
+        from ttr_lab.games.ticket_to_ride.summary import ending, result_summary
+
+        headers, rows, lines = result_summary(record, self.score_parts)
+        return ending(record), headers, rows, lines
+
     def record_html(self, record: Any) -> str:
-        """A record's result table and final board, for Jupyter."""
+        """A record in Jupyter: its result table and the replay viewer (``replay_html``)."""
         from ttr_lab.games.ticket_to_ride.drawing import record_html
 
         return record_html(record)
+
+    def replay_page(self, record: Any) -> str:
+        """The replay viewer as one self-contained HTML page (``ttr-lab replay --html``)."""
+        from ttr_lab.games.ticket_to_ride.replay_html import viewer_page
+
+        return viewer_page(record)
+
+    def summary_columns(self, frame: "pd.DataFrame") -> "pd.DataFrame":
+        """Beside win rates at the end of a tournament: ticket completion, end-bonus rate."""
+        from ttr_lab.games.ticket_to_ride import report
+
+        return report.summary_columns(self, frame)
 
     def report_tables(self, frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
         """The report's "Tickets and bonuses" section (ticket completion, end-bonus rates)."""
@@ -137,6 +181,11 @@ class TicketToRide:
         from ttr_lab.games.ticket_to_ride import report
 
         return report.report_figures(self, frame)
+
+
+@functools.lru_cache(maxsize=None)
+def _action_space(board: Board, ruleset: Ruleset) -> ActionSpace:
+    return ActionSpace(all_actions(board, ruleset), f"Ticket to Ride ({board.name})")
 
 
 def outcome_of(result: "GameResult", owner: list[int]) -> Outcome:

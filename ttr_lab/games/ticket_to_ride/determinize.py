@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.game import game_for
 from ttr_lab.games.ticket_to_ride.observation import Observation
-from ttr_lab.games.ticket_to_ride.state import GameState
+from ttr_lab.games.ticket_to_ride.state import GameState, assemble_state
 from ttr_lab.games.ticket_to_ride.board import TicketDeck
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
     if regular and rules.initial_rejects != "box":
         raise ValueError(f"observation is inconsistent: {len(regular)} tickets unaccounted for")
 
-    return GameState(
+    return assemble_state(
         game,
         phase=int(obs.phase),
         player=obs.current_player,

@@ -16,7 +16,10 @@ if TYPE_CHECKING:
 
     from ttr_lab.games.ticket_to_ride.state import GameState
 
-PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd")
+# Players' colours keep clear of the printed track colours below (red, orange, yellow, green, blue,
+# pink, black, white, gray): purple, cyan, brown, olive, navy; a claimed track is also thicker and
+# outlined, so it reads as a player's even where a hue is near a printed one.
+PLAYER_COLOURS = ("#7b3fa0", "#00b5c8", "#8c564b", "#a8a800", "#1c2a80")
 TRACK_COLOURS = {
     "red": "#c0392b", "orange": "#e67e22", "yellow": "#f1c40f", "green": "#27ae60", "blue": "#2e86c1",
     "pink": "#e84393", "black": "#222222", "white": "#bbbbbb", "gray": "#8e8e8e",
@@ -52,20 +55,50 @@ def _segments(board: Board, xy: Mapping[int, tuple[float, float]]) -> dict[int, 
     return out
 
 
+def _label_offsets(board: Board, xy: Mapping[int, tuple[float, float]]) -> dict[int, tuple[float, float]]:
+    """For each city, a unit direction for its label that keeps clear of its tracks: of eight
+    compass directions, the one farthest (in angle) from every track leaving the city."""
+    leaving: dict[int, list[float]] = {i: [] for i in xy}
+    for t in board.tracks:
+        for a, b in ((t.a, t.b), (t.b, t.a)):
+            (x1, y1), (x2, y2) = xy[a], xy[b]
+            leaving[a].append(math.atan2(y2 - y1, x2 - x1))
+    out = {}
+    for city, angles in leaving.items():
+        def clearance(candidate: float) -> float:
+            return min((abs(math.remainder(candidate - a, 2 * math.pi)) for a in angles), default=math.pi)
+
+        # Ties go to up-right, then the other directions in turn (labels read best above a dot).
+        best = max((math.pi / 4 * k for k in (1, 0, 2, 7, 3, 6, 4, 5)), key=clearance)
+        out[city] = (math.cos(best), math.sin(best))
+    return out
+
+
 def _cities(ax: Any, board: Board, xy: Mapping[int, tuple[float, float]], labels: bool = True) -> None:
+    from matplotlib import patheffects
+
     xs, ys = zip(*(xy[i] for i in range(len(board.cities))))
     ax.scatter(xs, ys, s=18, c="#333333", zorder=3)
     if labels:
-        for i, name in enumerate(board.cities):
-            ax.annotate(name, xy[i], fontsize=6.5, xytext=(3, 3), textcoords="offset points", zorder=4)
+        halo = [patheffects.withStroke(linewidth=2.2, foreground="white")]  # readable over a track
+        for i, (dx, dy) in _label_offsets(board, xy).items():
+            ha = "left" if dx > 0.3 else "right" if dx < -0.3 else "center"
+            va = "bottom" if dy > 0.3 else "top" if dy < -0.3 else "center"
+            ax.annotate(board.cities[i], xy[i], fontsize=6.5, xytext=(4 * dx, 4 * dy), textcoords="offset points",
+                        ha=ha, va=va, zorder=4, path_effects=halo, annotation_clip=False)
     ax.set_aspect("equal")
+    ax.margins(0.06)  # room for the labels of the outermost cities inside the figure
     ax.axis("off")
 
 
-def draw_state(state: "GameState", title: str | None = None) -> "Figure":
+def draw_state(state: "GameState", title: str | None = None, names: Sequence[str] | None = None) -> "Figure":
     """The board of a game state: open tracks thin in their printed colour, claimed tracks thick
-    in their owner's colour; the legend gives each player's route points and trains."""
+    in their owner's colour; the legend names each seat's strategy (``names``, e.g. a record's
+    ``strategies``) with its route points and trains."""
+    from matplotlib import patheffects
+
     board = state.board
+    outline = [patheffects.withStroke(linewidth=5.5, foreground="black")]
     fig = new_figure()
     ax = fig.add_subplot()
     xy = city_xy(board)
@@ -78,44 +111,92 @@ def draw_state(state: "GameState", title: str | None = None) -> "Figure":
                     lw=1.2, alpha=0.55, zorder=1, solid_capstyle="butt")
         else:
             ax.plot([x1, x2], [y1, y2], color=PLAYER_COLOURS[owner % len(PLAYER_COLOURS)], lw=4.0, zorder=2,
-                    solid_capstyle="butt")
+                    solid_capstyle="butt", path_effects=outline)
     for p in range(state.num_players):
-        ax.plot([], [], color=PLAYER_COLOURS[p % len(PLAYER_COLOURS)], lw=4,
-                label=f"player {p}: {state.points[p]} route points, {state.trains[p]} trains")
+        who = f"{names[p]} (seat {p})" if names is not None else f"seat {p}"
+        ax.plot([], [], color=PLAYER_COLOURS[p % len(PLAYER_COLOURS)], lw=4, path_effects=outline,
+                label=f"{who}: {state.points[p]} route points, {state.trains[p]} trains")
     ax.legend(loc="lower left", fontsize=7, frameon=False)
     _cities(ax, board, xy)
     ax.set_title(title or f"{board.title}: turn {state.turns}" + (" (game over)" if state.is_terminal() else ""), fontsize=10)
     return fig
 
 
-def draw_track_heat(board: Board, values: Sequence[float], title: str, label: str, cmap: str = "viridis") -> "Figure":
+def draw_track_heat(board: Board, values: Sequence[float], title: str, label: str, cmap: str = "YlOrRd") -> "Figure":
     """The board with each track coloured (and thickened) by ``values[track]`` (e.g. how often
-    it is claimed)."""
+    it is claimed). The colour map starts above its palest shade, so every claimed track shows on
+    white and the most claimed are the darkest."""
     from matplotlib import colormaps
     from matplotlib.cm import ScalarMappable
-    from matplotlib.colors import Normalize
+    from matplotlib.colors import ListedColormap, Normalize
 
     fig = new_figure()
     ax = fig.add_subplot()
     xy = city_xy(board)
     lines = _segments(board, xy)
-    top = max(max(values), 1e-9)
+    top = max(max(values, default=0.0), 1e-9)
     norm = Normalize(vmin=0.0, vmax=top)
-    colours = colormaps[cmap]
+    colours = ListedColormap(colormaps[cmap](_span(0.18, 1.0)))
     for t in board.tracks:
         (x1, y1), (x2, y2) = lines[t.id]
         v = values[t.id]
-        ax.plot([x1, x2], [y1, y2], color=colours(norm(v)), lw=1.0 + 4.0 * v / top, zorder=1, solid_capstyle="butt")
+        ax.plot([x1, x2], [y1, y2], color=colours(norm(v)) if v > 0 else "#dddddd", lw=1.0 + 4.0 * v / top,
+                zorder=1 + v / top, solid_capstyle="butt")
     _cities(ax, board, xy)
     fig.colorbar(ScalarMappable(norm=norm, cmap=colours), ax=ax, shrink=0.6, label=label)
     ax.set_title(title, fontsize=10)
     return fig
 
 
+def _span(start: float, stop: float, n: int = 256) -> list[float]:
+    return [start + (stop - start) * i / (n - 1) for i in range(n)]
+
+
+def draw_track_lift(board: Board, lift: Sequence[float | None], weight: Sequence[float], title: str) -> "Figure":
+    """The board with each track coloured by its lift (``lift[track]``: 1 = as often as anyone,
+    2 = twice as often; None: too few claims to say), on a diverging map centred on 1 and
+    symmetric in ratio (1/2 and 2 are equally strong colours), so tracks that winners favour are
+    red, tracks they avoid blue and the indifferent ones pale; thickness by ``weight`` (how often
+    the track is claimed at all), so the tracks that matter most stand out."""
+    from matplotlib import colormaps
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import LogNorm
+    from matplotlib.lines import Line2D
+
+    fig = new_figure()
+    ax = fig.add_subplot()
+    xy = city_xy(board)
+    lines = _segments(board, xy)
+    known = [v for v in lift if v]
+    # The scale spans the lifts seen, at least 1/2..2 and at most 1/4..4 (beyond, the darkest shade).
+    reach = min(max([max(known, default=2.0), 1 / min(known, default=0.5), 2.0]), 4.0)
+    norm = LogNorm(vmin=1 / reach, vmax=reach)
+    colours = colormaps["RdBu_r"]
+    heaviest = max(max(weight, default=0.0), 1e-9)
+    for t in board.tracks:
+        (x1, y1), (x2, y2) = lines[t.id]
+        v = lift[t.id]
+        ax.plot([x1, x2], [y1, y2], color="#cccccc", lw=0.8, zorder=1, solid_capstyle="butt")  # every track, faint
+        if v is not None:
+            strength = abs(math.log(max(v, 1e-9)))
+            ax.plot([x1, x2], [y1, y2], color=colours(norm(max(v, 1 / reach))), lw=1.2 + 4.5 * weight[t.id] / heaviest,
+                    zorder=2 + strength, solid_capstyle="butt")
+    _cities(ax, board, xy)
+    fig.colorbar(ScalarMappable(norm=norm, cmap=colours), ax=ax, shrink=0.6,
+                 label="lift: winners' share of claims over everyone's (log scale)")
+    ax.legend(handles=[Line2D([], [], color="#cccccc", lw=0.8, label="too few claims to say"),
+                       Line2D([], [], color="#888888", lw=5, label="thicker: claimed more often")],
+              loc="lower left", fontsize=7, frameon=False)
+    ax.set_title(title, fontsize=10)
+    return fig
+
+
 def record_html(record: Any) -> str:
-    """A record's result table and final board, as HTML (for Jupyter)."""
-    import base64
+    """A record as HTML for Jupyter: its result table, then the replay viewer (board, controls,
+    players, points over time; ``replay_html.viewer_html``) opened at the end of the game."""
     import html
+
+    from ttr_lab.games.ticket_to_ride.replay_html import viewer_html
 
     result = record.result
     rows = "".join(
@@ -124,10 +205,9 @@ def record_html(record: Any) -> str:
         f"<td>{p['longest_trail']}</td><td>{p['longest_bonus']}</td><td><b>{p['total']}</b></td></tr>"
         for p in sorted(result["players"], key=lambda p: (p["rank"], p["player"]))
     )
-    image = base64.b64encode(png_bytes(draw_state(record.replay()), dpi=80)).decode()
     return (
         f"<p>{html.escape(record.options.get('map', ''))}, {record.num_players} players, seed {record.seed}: "
         f"{result['turns']} turns{' (stalled)' if result['stalled'] else ''}</p><table><tr><th>rank</th><th>seat</th>"
         f"<th>strategy</th><th>routes</th><th>tickets</th><th>longest</th><th>bonus</th><th>total</th></tr>{rows}</table>"
-        f'<img src="data:image/png;base64,{image}">'
+        + viewer_html(record)
     )

@@ -34,6 +34,7 @@ class Game:
     __slots__ = (
         "board", "ruleset", "num_players", "actions", "track_length", "track_colour",
         "track_ferry", "track_trains", "track_points", "track_twin", "doubles_shared", "twin_blocks_for",
+        "twin_blocks_open",
         "deck", "all_tracks", "twin_or_self", "groups", "track_group", "initial_groups", "colour_groups",
     )
 
@@ -63,6 +64,13 @@ class Game:
         self.twin_blocks_for = tuple(
             tuple(twin_blocks(owner, player, self.doubles_shared) for owner in (*range(num_players), -1))
             for player in range(num_players)
+        )
+        # Whether a twin can block a player while it stays open to others; if not (double routes
+        # not shared), a blocked track has already left ``open_groups`` and the generator skips
+        # the lookup.
+        self.twin_blocks_open = any(
+            twin_blocks(owner, player, self.doubles_shared) and not twin_closes(owner, self.doubles_shared)
+            for player in range(num_players) for owner in range(num_players)
         )
         # The train deck in colour order, before shuffling.
         deck: list[int] = []

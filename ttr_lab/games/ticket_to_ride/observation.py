@@ -139,7 +139,15 @@ def observe(state: "GameState", player: int) -> Observation:
         tuple([len(t) for t in state.tickets]),
         tuple([tuple(known[e - k:e]) for e in ends]),
         tuple([len(o) for o in state.offers]),
-        tuple([t if r == player else -1 for t, r in zip(state.ticket_deck, state.returned_by)]),
-        state.passes, tuple([t for t, r in zip(state.boxed, state.boxed_by) if r == player]),
+        _own_returns(state.ticket_deck, state.returned_by, player),
+        state.passes, tuple([t for t, r in zip(state.boxed, state.boxed_by) if r == player]) if player in state.boxed_by else (),
         state.final_turns >= 0, state.final_turns, state.turns, state.log_len, state.log,
     )
+
+
+def _own_returns(deck: tuple[int, ...], returned_by: tuple[int, ...], player: int) -> tuple[int, ...]:
+    """Per deck position, the ticket ``player`` put back there, else -1 (usually nobody's: then
+    one C-level scan instead of a comprehension over the deck, at every decision)."""
+    if player not in returned_by:
+        return (-1,) * len(deck)
+    return tuple([t if r == player else -1 for t, r in zip(deck, returned_by)])

@@ -1,31 +1,10 @@
-"""Replaying a record to any point, and describing a state in words."""
+"""A replayed state in words (``ttr-lab replay``; the replay itself is ``GameRecord.state_at``)."""
 
 from __future__ import annotations
 
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES
-from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.core.record import GameRecord
 from ttr_lab.games.ticket_to_ride.state import GameState
-
-
-def state_at(record: GameRecord, turn: int | None = None, action: int | None = None) -> tuple[GameState, int]:
-    """The state after ``turn`` normal turns (or after ``action`` actions; default: the end),
-    and how many actions led there."""
-    if turn is not None and action is not None:
-        raise ValueError("give --turn or --action, not both")
-    last = None
-    for index, state in enumerate(record.states()):
-        last = (state, index)
-        if action is not None and index == action:
-            return state, index
-        if turn is not None and state.turns >= turn and state.phase_name.name in ("TURN", "OVER"):
-            return state, index
-    assert last is not None
-    if action is not None and action > last[1]:
-        raise IllegalActionError(f"the record has {last[1]} actions, not {action}")
-    if turn is not None and last[0].turns < turn:
-        raise IllegalActionError(f"the game ended after {last[0].turns} turns, before turn {turn}")
-    return last
 
 
 def describe_state(state: GameState, record: GameRecord, index: int) -> str:

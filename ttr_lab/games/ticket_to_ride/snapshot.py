@@ -57,7 +57,7 @@ def restore(board: "Board", snap: dict[str, Any], ruleset: "Ruleset | None" = No
     """
     from ttr_lab.games.ticket_to_ride.colours import card_index
     from ttr_lab.games.ticket_to_ride.game import Phase, game_for
-    from ttr_lab.games.ticket_to_ride.state import GameState
+    from ttr_lab.games.ticket_to_ride.state import assemble_state
 
     game = game_for(board, int(snap["num_players"]), ruleset)
     n = game.num_players
@@ -82,7 +82,7 @@ def restore(board: "Board", snap: dict[str, Any], ruleset: "Ruleset | None" = No
     if len(returned_by) != len(ticket_deck):
         raise ValueError("snapshot's ticket_deck_returned_by must have one entry per ticket in the deck")
     boxed = tuple(int(t) for t in snap.get("boxed_tickets") or ())
-    s = GameState(
+    s = assemble_state(
         game,
         phase=int(Phase.OVER) if snap.get("terminal") else phase,
         player=int(snap["current_player"]),

@@ -1,6 +1,7 @@
-"""``GameState``: the whole game as plain integers, and the hot path (legal actions, apply, clone).
+"""``GameState``: the whole game as plain integers, and the hot path (apply, clone; the legal
+actions come from ``LegalActions`` in legal.py, the card moves from ``CardFlow`` in card_flow.py).
 
-Everything a search runs millions of times lives here and only here, over compact state:
+Everything a search runs millions of times lives in these three modules, over compact state:
 hands are one flat list of counts (``hands[p * NUM_CARD_KINDS + kind]``), the draw pile a list
 of card kinds (top = end), the discard pile a count per kind, track ownership a list of seats, the
 ticket deck and each player's tickets tuples (shared between clones until changed), the public
@@ -23,6 +24,8 @@ from ttr_lab.games.ticket_to_ride.actions import (
 )
 from ttr_lab.games.ticket_to_ride.game import Game, Phase, game_for
 from ttr_lab.games.ticket_to_ride.network import twin_blocks, twin_closes
+from ttr_lab.games.ticket_to_ride.card_flow import NO_CARD, CardFlow
+from ttr_lab.games.ticket_to_ride.legal import LegalActions
 from ttr_lab.games.ticket_to_ride.views import StateViews
 from ttr_lab.games.ticket_to_ride.board import TicketDeck
 from ttr_lab.games.ticket_to_ride.ruleset import Rejects
@@ -33,57 +36,25 @@ if TYPE_CHECKING:
 
 _SETUP, _TURN, _SECOND, _KEEP, _OVER = (int(p) for p in Phase)
 _K = NUM_CARD_KINDS  # the stride of a hand in the flat ``hands`` list
-_NO_CARD = -1
+_NO_CARD = NO_CARD
+_new_object = object.__new__
 
 
-class GameState(StateViews):
-    """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
+class GameState(LegalActions, CardFlow, StateViews):
+    """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it.
+
+    Every slot is set in ``assemble_state`` (below the class), whoever builds the state, except
+    the ``scored`` cache, which ``result()`` sets when first asked."""
 
     __slots__ = (
         "game", "phase", "player", "hands", "known", "pile", "discard", "market", "owner",
         "open_groups", "trains", "points", "tickets", "offers", "ticket_deck", "returned_by", "boxed", "boxed_by",
         "rng", "final_turns",
         "passes", "turns", "stalled", "log", "log_len",
+        "scored",  # the GameResult, cached once the game is over; unset before (clone stays lean)
     )
 
     # -- construction ----------------------------------------------------------------------
-
-    def __init__(
-        self, game: Game, phase: int, player: int, hands: list[int], known: list[int], pile: list[int],
-        discard: list[int], market: list[int], owner: list[int], trains: list[int], points: list[int],
-        tickets: list[tuple[int, ...]], offers: list[tuple[int, ...]], ticket_deck: tuple[int, ...],
-        returned_by: tuple[int, ...], boxed: tuple[int, ...], boxed_by: tuple[int, ...], rng: int,
-        final_turns: int = -1, passes: int = 0, turns: int = 0, stalled: bool = False, log: Any = None,
-        log_len: int = 0, open_groups: list[tuple[int, ...]] | None = None,
-    ) -> None:
-        """The one place a state is assembled: ``new``, ``clone``, ``restore_state`` and
-        ``determinize`` all come through here, so a new slot is added here once. To start or
-        rebuild a game use those, not this. ``open_groups`` is derived from ``owner`` unless given."""
-        self.game = game
-        self.phase = phase
-        self.player = player
-        self.hands = hands
-        self.known = known
-        self.pile = pile
-        self.discard = discard
-        self.market = market
-        self.owner = owner
-        self.open_groups = game.open_groups(owner) if open_groups is None else open_groups
-        self.trains = trains
-        self.points = points
-        self.tickets = tickets
-        self.offers = offers
-        self.ticket_deck = ticket_deck
-        self.returned_by = returned_by
-        self.boxed = boxed
-        self.boxed_by = boxed_by
-        self.rng = rng
-        self.final_turns = final_turns
-        self.passes = passes
-        self.turns = turns
-        self.stalled = stalled
-        self.log = log
-        self.log_len = log_len
 
     @classmethod
     def new(cls, game: Game, seed: int) -> "GameState":
@@ -107,7 +78,7 @@ class GameState(StateViews):
         # Tickets out of the game: long tickets nobody was dealt (and, when the ruleset sends
         # them to the box, the ones rejected at setup).
         boxed = tuple(longs[n * k:])
-        s = cls(
+        s = assemble_state(
             game, _SETUP, 0, hands=hands,
             known=[0] * (n * _K),  # cards each player is publicly known to hold
             pile=pile, discard=[0] * _K, market=[], owner=[-1] * len(game.track_length),
@@ -124,11 +95,12 @@ class GameState(StateViews):
         return s
 
     def clone(self) -> "GameState":
-        """An independent copy (tuples and the history are shared: they are never mutated)."""
-        return GameState(
+        """An independent copy. Tuples and the history are shared (never mutated), and so are
+        ``tickets`` and ``offers``: they change rarely, so every change copies them first."""
+        return assemble_state(
             self.game, self.phase, self.player, self.hands[:], self.known[:], self.pile[:],
             self.discard[:], self.market[:], self.owner[:], self.trains[:], self.points[:],
-            self.tickets[:], self.offers[:], self.ticket_deck, self.returned_by, self.boxed,
+            self.tickets, self.offers, self.ticket_deck, self.returned_by, self.boxed,
             self.boxed_by, self.rng, self.final_turns, self.passes, self.turns, self.stalled,
             self.log, self.log_len, self.open_groups[:],
         )
@@ -139,97 +111,6 @@ class GameState(StateViews):
 
     def is_terminal(self) -> bool:
         return self.phase == _OVER
-
-    def legal_actions(self) -> list[Action]:
-        """Every legal action, in a fixed order: draws, tickets, then claims (by track colour,
-        length, track id, payment colour, locomotives); during a ticket choice, the subsets to keep. ``[PASS]`` when nothing else is
-        legal; ``[]`` once the game is over."""
-        phase = self.phase
-        if phase == _TURN:
-            out = self._draw_actions(first=True)
-            if self.ticket_deck:
-                out.append(DRAW_TICKETS)
-            self._claims_into(out)
-            return out or [PASS]
-        if phase == _SECOND:
-            return self._draw_actions(first=False)
-        if phase == _SETUP or phase == _KEEP:
-            minimum = self.game.ruleset.initial_keep_min if phase == _SETUP else self.game.ruleset.ticket_keep_min
-            return list(self.game.actions.keep_options(len(self.offers[self.player]), minimum))
-        return []
-
-    def _draw_actions(self, first: bool) -> list[Action]:
-        out: list[Action] = [DRAW_BLIND] if self.pile else []
-        slots = self.game.actions.draw_market
-        if first:
-            out.extend(slots[: len(self.market)])
-        else:
-            out.extend(slots[i] for i, card in enumerate(self.market) if card != LOCOMOTIVE)
-        return out
-
-    def _claims_into(self, out: list) -> None:
-        g = self.game
-        p = self.player
-        base = p * _K
-        hand = self.hands[base:base + _K]
-        locos = hand[LOCOMOTIVE]
-        trains = self.trains[p]
-        claims = g.actions.claims
-        owner = self.owner
-        twins = g.twin_or_self
-        blocked = g.twin_blocks_for[p]  # tracks closed for everyone are not in open_groups at all
-        groups = self.open_groups
-        colour_groups = g.colour_groups
-        for colour in range(NUM_COLOURS):
-            have = hand[colour]
-            available = have + locos
-            if not available:
-                continue
-            for length, ferry, need, gi in colour_groups[colour]:
-                if length > available:
-                    break
-                group = groups[gi]
-                if not group or need > trains:
-                    continue
-                kmin = length - have
-                if kmin < ferry:
-                    kmin = ferry
-                if kmin > locos:
-                    continue
-                lo = kmin - ferry
-                hi = (length if locos > length else locos) - ferry + 1
-                for t in group:
-                    if blocked[owner[twins[t]]]:
-                        continue
-                    out.extend(claims[t][colour][lo:hi])
-        held = [c for c in range(NUM_COLOURS) if hand[c]]
-        most = max(hand[c] for c in held) + locos if held else locos
-        all_locos = g.actions.all_locos
-        for length, ferry, need, gi in colour_groups[GRAY]:
-            if length > most:
-                break
-            group = groups[gi]
-            if not group or need > trains:
-                continue
-            kmax = length - 1 if locos >= length else locos
-            spans = []
-            for c in held:
-                kmin = length - hand[c]
-                if kmin < ferry:
-                    kmin = ferry
-                if kmin <= kmax:
-                    spans.append((c, kmin - ferry, kmax - ferry + 1))
-            only_locos = locos >= length
-            if not spans and not only_locos:
-                continue
-            for t in group:
-                if blocked[owner[twins[t]]]:
-                    continue
-                row = claims[t]
-                for c, lo, hi in spans:
-                    out.extend(row[c][lo:hi])
-                if only_locos:
-                    out.append(all_locos[t])
 
     # -- apply -------------------------------------------------------------------------------
 
@@ -434,68 +315,48 @@ class GameState(StateViews):
         self.player = (self.player + 1) % n
         self.phase = _TURN
 
-    # -- cards -------------------------------------------------------------------------------
 
-    def _take_from_pile(self) -> int:
-        """The top card of the draw pile (or -1 if there is none). When the pile runs out, the
-        discard pile is shuffled into a new one at once, as at the table."""
-        pile = self.pile
-        if not pile:
-            return _NO_CARD
-        card = pile.pop()
-        if not pile:
-            self._restock()
-        return card
+def assemble_state(
+    game: Game, phase: int, player: int, hands: list[int], known: list[int], pile: list[int],
+    discard: list[int], market: list[int], owner: list[int], trains: list[int], points: list[int],
+    tickets: list[tuple[int, ...]], offers: list[tuple[int, ...]], ticket_deck: tuple[int, ...],
+    returned_by: tuple[int, ...], boxed: tuple[int, ...], boxed_by: tuple[int, ...], rng: int,
+    final_turns: int = -1, passes: int = 0, turns: int = 0, stalled: bool = False, log: Any = None,
+    log_len: int = 0, open_groups: list[tuple[int, ...]] | None = None,
+) -> GameState:
+    """The one place a ``GameState`` is assembled: ``GameState.new``, ``clone``, ``restore_state``
+    and ``determinize`` all come through here, so a new slot is added here once. To start or
+    rebuild a game use those, not this. ``open_groups`` is derived from ``owner`` unless given.
 
-    def _restock(self) -> None:
-        """Shuffle the discard pile into a new draw pile (only called when the pile is empty)."""
-        discard = self.discard
-        if any(discard):
-            pile = self.pile
-            for c in range(_K):
-                pile += [c] * discard[c]
-            self.discard = [0] * _K
-            self.rng = shuffle(pile, self.rng)
-
-    def _refill_market(self) -> None:
-        market = self.market
-        size = self.game.ruleset.market_size
-        added = False
-        while len(market) < size:
-            card = self._take_from_pile()
-            if card == _NO_CARD:
-                break
-            market.append(card)
-            added = True
-        if added:
-            self._check_locomotives()
-
-    def _check_locomotives(self) -> None:
-        """The three-locomotive rule, with the loop guard of the rules' Decision."""
-        rules = self.game.ruleset
-        limit = rules.market_locomotive_limit
-        if not limit:
-            return
-        redeals = 0
-        while self.market.count(LOCOMOTIVE) >= limit and redeals < rules.max_redeals:
-            market, pile, discard = self.market, self.pile, self.discard
-            non_locos = (
-                len(market) - market.count(LOCOMOTIVE) + len(pile) - pile.count(LOCOMOTIVE)
-                + sum(discard) - discard[LOCOMOTIVE]
-            )
-            if non_locos < rules.redeal_min_non_locomotives:
-                return
-            for card in market:
-                discard[card] += 1
-            market.clear()
-            if not pile:
-                self._restock()
-            while len(market) < rules.market_size:
-                card = self._take_from_pile()
-                if card == _NO_CARD:
-                    break
-                market.append(card)
-            redeals += 1
+    A function rather than ``__init__``: ``clone`` runs it millions of times in a search, and a
+    class call costs about a tenth more than this."""
+    s = _new_object(GameState)
+    s.game = game
+    s.phase = phase
+    s.player = player
+    s.hands = hands
+    s.known = known
+    s.pile = pile
+    s.discard = discard
+    s.market = market
+    s.owner = owner
+    s.open_groups = game.open_groups(owner) if open_groups is None else open_groups
+    s.trains = trains
+    s.points = points
+    s.tickets = tickets
+    s.offers = offers
+    s.ticket_deck = ticket_deck
+    s.returned_by = returned_by
+    s.boxed = boxed
+    s.boxed_by = boxed_by
+    s.rng = rng
+    s.final_turns = final_turns
+    s.passes = passes
+    s.turns = turns
+    s.stalled = stalled
+    s.log = log
+    s.log_len = log_len
+    return s
 
 
 def _only_locomotives(market: list[int]) -> bool:

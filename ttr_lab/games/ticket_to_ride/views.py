@@ -5,6 +5,7 @@ Kept apart from state.py so the hot path there stays small; ``GameState`` inheri
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any
 
 from ttr_lab.core.errors import IllegalActionError
@@ -34,9 +35,8 @@ _PHASE_REASONS = {
 class StateViews:
     __slots__ = ()
 
-    @property
-    def current_player(self) -> int:
-        return self.player
+    # A C-level getter: the game loop asks this once per action.
+    current_player = property(operator.attrgetter("player"), doc="The seat to move (the protocol's name for ``player``).")
 
     @property
     def num_players(self) -> int:
@@ -138,7 +138,10 @@ class StateViews:
 
         if self.phase != Phase.OVER:
             raise IllegalActionError("result() is only available once the game is over")
-        return score_game(self)
+        scored = getattr(self, "scored", None)
+        if scored is None:  # the outcome and the record both ask; scoring walks every trail
+            scored = self.scored = score_game(self)
+        return scored
 
     def history(self) -> list[Event]:
         """Public history, oldest first (see ``ttr_lab.core.history``)."""

@@ -128,6 +128,17 @@ def action_table(deck: "Deck") -> ActionTable:
     return ActionTable(deck)
 
 
+@functools.lru_cache(maxsize=None)
+def all_actions(deck: "Deck") -> tuple[Action, ...]:
+    """Every action of a game with ``deck``, in the order that numbers them
+    (``TransOrientExpress.action_space``): take card 0..4, take tokens 0..4, station master
+    0..4, no play, play card 1..n, keep luggage 1..m, give back card 1..n, give back token per
+    colour."""
+    table = action_table(deck)
+    return (*table.take_card, *table.take_tokens, *table.master, NO_PLAY, *table.play[1:],
+            *table.keep_luggage[1:], *table.give_card[1:], *table.give_token)
+
+
 _NUMBERED = {
     "take card": "take_card", "take tokens": "take_tokens", "station master": "master", "play": "play",
     "keep luggage": "keep_luggage", "give back card": "give_card",

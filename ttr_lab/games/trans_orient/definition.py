@@ -10,16 +10,20 @@ not the published cards) or a deck folder (see deck.py for the format).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import functools
+from typing import TYPE_CHECKING, Any, Sequence
 
+from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.outcome import Metric
-from ttr_lab.games.trans_orient.actions import Action, parse_action
+from ttr_lab.games.trans_orient.actions import Action, all_actions, parse_action
 from ttr_lab.games.trans_orient.cards import Deck
 from ttr_lab.games.trans_orient.deck import DEFAULT_DECK, load_deck
 from ttr_lab.games.trans_orient.result import METRICS
 from ttr_lab.games.trans_orient.rules import MAX_PLAYERS, MIN_PLAYERS, setup_for
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
     from ttr_lab.games.trans_orient.state import TOEState
 
 NAME = "trans_orient"
@@ -63,6 +67,9 @@ class TransOrientExpress:
     def metrics(self) -> tuple[Metric, ...]:
         return METRICS
 
+    # The metrics that add up to the score (the report's "Score parts" table).
+    score_parts = ("vp_travel", "vp_colour_bonus", "vp_luggage", "vp_visa", "vp_season", "vp_route")
+
     @staticmethod
     def variants() -> list[dict[str, Any]]:
         """The options of every shipped variant: one per shipped deck."""
@@ -78,8 +85,51 @@ class TransOrientExpress:
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.deck)
 
+    @property
+    def action_space(self) -> ActionSpace:
+        """Every action with its integer id; the order is ``actions.all_actions``'s."""
+        return _action_space(self.deck)
+
+    # -- optional hooks of the platform (see ttr_lab.core.game) ----------------------------------
+
+    def turn_number(self, state: "TOEState") -> int | None:
+        """Turns completed, at a turn boundary (``ttr-lab replay --turn``)."""
+        from ttr_lab.games.trans_orient.replay import turn_number
+
+        return turn_number(state)
+
+    def describe_state(self, state: "TOEState", record: Any, index: int) -> str:
+        """A replayed position in words (``ttr-lab replay``)."""
+        from ttr_lab.games.trans_orient.replay import describe_state
+
+        return describe_state(state, record, index)
+
+    def draw_state(self, state: "TOEState", names: Sequence[str] | None = None) -> "Figure":
+        """The station and every seat's cards as a picture (``ttr-lab replay --picture``);
+        ``names``: each seat's strategy."""
+        from ttr_lab.games.trans_orient.drawing import draw_state
+
+        return draw_state(state, names)
+
+    def record_html(self, record: Any) -> str:
+        """A record's result table and final position, for Jupyter."""
+        from ttr_lab.games.trans_orient.drawing import record_html
+
+        return record_html(record)
+
+    def result_summary(self, record: Any) -> tuple[str, list[str], list[list[str]], list[str]]:
+        """``ttr-lab play``'s account of a finished game: (first line, headers, rows, lines)."""
+        from ttr_lab.games.trans_orient.replay import result_summary
+
+        return result_summary(record)
+
     def restore(self, snapshot: dict[str, Any]) -> "TOEState":
         """The state a ``snapshot()`` describes (for hand-built positions)."""
         from ttr_lab.games.trans_orient.snapshot import restore
 
         return restore(self.deck, snapshot)
+
+
+@functools.lru_cache(maxsize=None)
+def _action_space(deck: Deck) -> ActionSpace:
+    return ActionSpace(all_actions(deck), f"Trans-Orient Express ({deck.name})")

@@ -1,0 +1,92 @@
+"""The HTML replay viewer (``ttr-lab replay RECORD --html``) in a real headless browser: the
+page is opened at a turn, its script runs, and what it then shows (claimed tracks, each player's
+points, trains, cards, tickets and hidden hand) is checked against the engine's state at that
+turn. Skipped, with the reason, where no Chromium is installed (``.ci/run`` installs it)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ttr_lab import TicketToRide, play_game
+from ttr_lab.cli import app
+from ttr_lab.core.record import GameRecord
+from ttr_lab.core.registry import build
+from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory) -> tuple[Path, GameRecord]:
+    folder = tmp_path_factory.mktemp("viewer")
+    record = play_game(TicketToRide("usa"), [build("greedy"), build("ticket_planner"), build("random")], seed=5)
+    record.save(folder / "game.json")
+    result = CliRunner().invoke(app, ["replay", str(folder / "game.json"), "--html", str(folder / "game.html")])
+    assert result.exit_code == 0, result.output
+    return folder / "game.html", GameRecord.load(folder / "game.json")
+
+
+def test_the_page_is_self_contained(page):
+    text = page[0].read_text()
+    assert text.startswith("<!doctype html>") and "<svg" in text and "<script" in text
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", text)  # nothing fetched: works offline
+    assert text.count('data-track="') == len(TicketToRide("usa").board.tracks)
+
+
+def dom_at(path: Path, fragment: str) -> str:
+    """The page's DOM after its script ran, opened at ``#fragment``."""
+    if CHROMIUM is None:
+        pytest.skip("no Chromium installed (apt-get install chromium; .ci/run installs it)")
+    done = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
+                           f"{path.resolve().as_uri()}#{fragment}"], capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def _cells(row: str, name: str) -> str:
+    return re.search(rf'<td class="[^"]*\b{name}\b[^"]*">(.*?)</td>', row, re.S).group(1)
+
+
+def _cards(cell: str) -> dict[str, int]:
+    return {name: int(n) for n, name in re.findall(r">(\d+) ([a-z]+)</span>", cell)}
+
+
+@pytest.mark.parametrize("turn", [0, 12, 30, 10_000])
+def test_the_browser_shows_the_engines_state_at_a_turn(page, turn):
+    path, record = page
+    dom = dom_at(path, f"turn={turn}")
+    state, index = record.state_at(turn=min(turn, record.outcome().turns))
+    assert f'data-step="{index}"' in dom  # the page went to the step the engine names for that turn
+    claimed = dict(re.findall(r'data-track="(\d+)"[^>]*data-owner="(-?\d+)"', dom))
+    assert len(claimed) == len(state.owner)
+    assert [int(claimed[str(t)]) for t in range(len(state.owner))] == list(state.owner)
+    rows = re.findall(r'<tr data-seat="(\d)".*?</tr>', dom, re.S)
+    assert len(rows) == state.num_players
+    for seat, row in enumerate(re.findall(r'<tr data-seat="\d".*?</tr>', dom, re.S)):
+        assert record.strategies[seat] in row
+        assert int(_cells(row, "points")) == state.route_points(seat)
+        assert int(_cells(row, "trains")) == state.trains_left(seat)
+        assert int(_cells(row, "cards")) == sum(state.hand(seat))
+        assert int(_cells(row, "tickets")) == len(state.held_tickets(seat))
+        hand = {CARD_NAMES[k]: n for k, n in enumerate(state.hand(seat)) if n}
+        assert _cards(_cells(row, "hand")) == hand  # the hidden hand, shown with the switch
+        held = _cells(row, "held")
+        assert all(state.board.tickets[t].label in held for t in state.held_tickets(seat))
+    if turn >= record.outcome().turns:
+        assert "game over" in dom
+
+
+def test_a_game_without_a_viewer_is_refused_in_one_line(tmp_path, monkeypatch):
+    from ttr_lab.games.ticket_to_ride.definition import TicketToRide as Game
+
+    record = play_game(TicketToRide("usa"), [build("random"), build("random")], seed=1)
+    record.save(tmp_path / "g.json")
+    monkeypatch.delattr(Game, "replay_page")
+    result = CliRunner().invoke(app, ["replay", str(tmp_path / "g.json"), "--html", str(tmp_path / "g.html")])
+    assert result.exit_code == 2 and "has no HTML replay viewer" in result.output and not (tmp_path / "g.html").exists()

@@ -1,0 +1,63 @@
+"""A game's action space: every action the game can ever offer, each with a stable integer id.
+
+OpenSpiel's games speak integers (``num_distinct_actions``, a legal-action mask); ttr-lab's
+states offer frozen action values with a text form. ``ActionSpace`` joins the two: the game lists
+its actions once, in a documented order fixed by its data (board, deck, ruleset), and an action's
+id is its position in that list. Same game and options, same ids, on every machine and run.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Hashable, Iterable, Sequence
+
+from ttr_lab.core.errors import IllegalActionError
+
+
+class ActionSpace:
+    """The ids of a game's actions: ``id_of(action)`` and ``action_of(id)`` are inverse, ids run
+    from 0 to ``size - 1``. Actions compare by value, so a parsed action has the id of the one a
+    state offers."""
+
+    __slots__ = ("_actions", "_ids", "name")
+
+    def __init__(self, actions: Iterable[Hashable], name: str = "game") -> None:
+        self._actions: tuple[Any, ...] = tuple(actions)
+        self._ids: dict[Any, int] = {}
+        for i, action in enumerate(self._actions):
+            if self._ids.setdefault(action, i) != i:
+                raise ValueError(f"{name}: the action {action} is listed twice in its action space")
+        self.name = name
+
+    @property
+    def size(self) -> int:
+        """How many distinct actions the game has (OpenSpiel's ``num_distinct_actions``)."""
+        return len(self._actions)
+
+    def __len__(self) -> int:
+        return len(self._actions)
+
+    def __iter__(self):
+        return iter(self._actions)
+
+    def id_of(self, action: Any) -> int:
+        try:
+            return self._ids[action]
+        except (KeyError, TypeError):
+            raise IllegalActionError(f"{action!s} is not an action of {self.name}") from None
+
+    def action_of(self, action_id: int) -> Any:
+        if isinstance(action_id, bool) or not isinstance(action_id, int) or not 0 <= action_id < len(self._actions):
+            raise IllegalActionError(f"{action_id!r} is not an action id of {self.name} (ids 0..{len(self._actions) - 1})")
+        return self._actions[action_id]
+
+    def ids(self, actions: Sequence[Any]) -> list[int]:
+        """The ids of ``actions`` (e.g. a state's legal actions), in their order."""
+        ids = self._ids
+        return [ids[a] for a in actions]
+
+    def mask(self, actions: Sequence[Any]) -> list[bool]:
+        """A ``size``-long list, True at the ids of ``actions`` (a legal-action mask)."""
+        out = [False] * len(self._actions)
+        for i in self.ids(actions):
+            out[i] = True
+        return out
