@@ -99,8 +99,54 @@ def report_damaged_part(tmp):
     return ["report", str(tmp / "r")], "part-1.parquet is damaged"
 
 
+def _record(tmp: Path, change) -> str:
+    from ttr_lab.core.play import play_game
+    from strategies.random import Random
+
+    data = play_game("ticket_to_ride", [Random(), Random()], 3, map="usa").to_dict()
+    change(data)
+    path = tmp / "game.json"
+    import json
+
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def replay_a_list(tmp):
+    (tmp / "game.json").write_text("[1, 2]")
+    return ["replay", str(tmp / "game.json")], "a game record is a JSON object, not a list"
+
+
+def replay_an_empty_object(tmp):
+    (tmp / "game.json").write_text("{}")
+    return ["replay", str(tmp / "game.json")], "a game record needs the field 'game'"
+
+
+def replay_too_few_strategies(tmp):
+    return ["replay", _record(tmp, lambda d: d.update(strategies=d["strategies"][:1]))], \
+        "the record names 1 strategies for 2 players"
+
+
+def replay_format_99(tmp):
+    return ["replay", _record(tmp, lambda d: d.update(format=99))], "unknown record format 99"
+
+
+def replay_negative_action(tmp):
+    return ["replay", _record(tmp, lambda d: None), "--action", "-1"], "a turn or action count is 0 or more, not -1"
+
+
+def play_record_into_a_missing_folder(tmp):
+    return ["play", "-p", "2", "--record", str(tmp / "nowhere" / "g.json")], "the folder"
+
+
+def replay_picture_into_a_missing_folder(tmp):
+    return ["replay", _record(tmp, lambda d: None), "--picture", str(tmp / "nowhere" / "b.png")], "does not exist"
+
+
 PROBES = [non_utf8, import_raises, import_syntax_error, play_import_raises, constructor_rejects, out_is_a_file,
-          out_is_someone_elses, huge_games, dead_address, report_foreign_parquet, report_damaged_part]
+          out_is_someone_elses, huge_games, dead_address, report_foreign_parquet, report_damaged_part,
+          replay_a_list, replay_an_empty_object, replay_too_few_strategies, replay_format_99, replay_negative_action,
+          play_record_into_a_missing_folder, replay_picture_into_a_missing_folder]
 
 
 @pytest.mark.parametrize("probe", PROBES, ids=[p.__name__ for p in PROBES])

@@ -34,6 +34,12 @@ def game_options(game: str, map_name: Optional[str], option: List[str]) -> dict[
     return options
 
 
+def _check_folder(path: Optional[Path], option: str) -> None:
+    """Refuse an output path whose folder does not exist before any work is done."""
+    if path is not None and not path.parent.is_dir():
+        raise ConfigError(f"{option} {path}: the folder {path.parent} does not exist")
+
+
 def play(
     players: int = typer.Option(4, "--players", "-p", help="Number of players."),
     strategy: List[str] = typer.Option(["random"], "--strategy", "-s", help="Strategy per seat (repeat, or one for all seats)."),
@@ -50,6 +56,7 @@ def play(
     from ttr_lab.core.registry import build_strategies
 
     try:
+        _check_folder(record, "--record")
         game = load_game(game_name, **game_options(game_name, map_name, option))
         seats = build_strategies(strategy, players, game.name)  # a game's own names first
         rec = play_game(game, seats, seed)
@@ -71,6 +78,11 @@ def replay(
     """Replay a recorded game (of any game) to a turn: scores, hands, the last actions, and a picture."""
     from ttr_lab.core.record import GameRecord
 
+    try:
+        _check_folder(picture, "--picture")
+        _check_folder(html_page, "--html")
+    except TTRLabError as exc:
+        fail(exc)
     try:
         rec = GameRecord.load(record)
         game = rec.load_game()

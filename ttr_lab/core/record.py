@@ -85,8 +85,13 @@ class GameRecord:
                 strategies=strategies, actions=tuple((int(p), str(a)) for p, a in data["actions"]),
                 result=data.get("result") or {}, format=FORMAT,
             )
+        except ConfigError:
+            raise
         except KeyError as exc:
-            raise ConfigError(f"a game record needs the field {exc.args[0]!r}") from None
+            field_name = exc.args[0]
+            if field_name == "map" and "format" not in data:
+                field_name = "game"  # an empty or foreign object: name the field of today's format
+            raise ConfigError(f"a game record needs the field {field_name!r}") from None
         except (TypeError, ValueError) as exc:
             raise ConfigError(f"a game record has a malformed field: {exc}") from None
 
