@@ -165,3 +165,19 @@ def test_ticket_completion_by_length_comes_from_the_records(smoke_results):
                                                    & (table["completion"] <= table["completion_high"])).all()
     text = build_report(smoke_results, quiet=True).read_text()
     assert "## Tickets by length" in text and "(report/completion_by_length.png)" in text
+
+
+def test_a_report_of_games_that_were_all_forfeited(tmp_path):
+    """An entrant that crashes in every game leaves no scored game: the report says so instead
+    of failing (a forfeit is a result too)."""
+    from ttr_lab.tournament import run_tournament
+
+    config = parse_config({"name": "all-forfeit", "players": 2, "games": 4, "backend": "serial",
+                           "output": str(tmp_path / "out"),
+                           "entrants": [{"name": "g", "strategy": "greedy"},
+                                        {"name": "boom", "strategy": "tests_support_strategy:Crashy"}]})
+    run = run_tournament(config, show_progress=False)
+    assert run.played == 4 and run.summary["forfeits"].sum() == 4
+    build_report(tmp_path / "out", quiet=True)
+    text = (tmp_path / "out" / "report.md").read_text()
+    assert "boom" in text and (tmp_path / "out" / "report.html").exists()
