@@ -33,8 +33,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from strategies.planning import network, track_costs
-from strategies.step_agent import StepAgent, ratio_keep
+from strategies.planning import network
+from strategies.reference_common import fewest_points_keep, keep_options
+from strategies.step_agent import StepAgent
 from ttr_lab.games.ticket_to_ride import Action, KeepTickets, Observation
 
 
@@ -44,13 +45,14 @@ class LongRoute(StepAgent):
 
     def __init__(self, *, min_length: int = 3) -> None:
         super().__init__()
-        self.min_length = min_length  # shortest track it builds ticket paths with
+        self.min_length = min_length  # shortest free track its ticket paths use
 
-    def usable_costs(self, obs: Observation) -> list[int | None]:
-        costs = track_costs(obs)
+    def usable(self, obs: Observation, costs: list[int | None]) -> list[int | None]:
         shortest = min(self.min_length, obs.trains[obs.player])
         length = network(obs.board).length
-        return [c if not c or length[t] >= shortest else None for t, c in enumerate(costs)]
+        return [c if c == 0 or (c is not None and length[t] >= shortest) else None for t, c in enumerate(costs)]
 
     def keep(self, obs: Observation, legal: Sequence[Action]) -> KeepTickets:
-        return ratio_keep(obs, legal, self.usable_costs(obs))
+        # The engine values every ticket as unreachable (see the module's notes), so it keeps the
+        # allowed offer worth fewest points: at setup, its two lowest tickets.
+        return fewest_points_keep(obs, keep_options(legal))

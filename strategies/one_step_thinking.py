@@ -39,9 +39,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from strategies.planning import track_costs
-from strategies.reference_common import keep_everything
-from strategies.step_agent import StepAgent, ratio_keep
+from strategies.reference_common import fewest_points_keep, keep_everything, keep_options
+from strategies.step_agent import StepAgent
 from ttr_lab.games.ticket_to_ride import Action, KeepTickets, Observation, Phase
 
 
@@ -53,13 +52,12 @@ class OneStepThinking(StepAgent):
         super().__init__()
         self.ticket_floor = ticket_floor  # draw tickets only while every player has this many trains
 
-    def usable_costs(self, obs: Observation) -> list[int | None]:
-        return track_costs(obs)
-
     def wants_tickets(self, obs: Observation) -> bool:
-        return min(obs.trains) >= self.ticket_floor
+        return min(obs.trains) >= self.ticket_floor and obs.ticket_deck_size > 0
 
     def keep(self, obs: Observation, legal: Sequence[Action]) -> KeepTickets:
         if obs.phase is Phase.INITIAL_TICKETS:
             return keep_everything(legal)
-        return ratio_keep(obs, legal, track_costs(obs))
+        # Tickets drawn in play: every offer valued as unreachable (the engine's slip), so the
+        # single ticket worth fewest points.
+        return fewest_points_keep(obs, keep_options(legal))

@@ -352,3 +352,65 @@ def track_colour_for(obs: Observation, track: int) -> int:
             best_colour, best_count = c, hand[c]
     assert best_colour is not None
     return best_colour
+
+
+# --- the study's engine, as its agents see it --------------------------------------------------
+
+# The engine lists claims colour by colour in this order (red, orange, blue, pink, white, yellow,
+# black, green); an agent taking "the first claim of a route" pays with the first colour here
+# that works, that colour's cards first and locomotives for the rest.
+ENGINE_COLOURS: tuple[int, ...] = (0, 1, 4, 5, 7, 2, 6, 3)
+
+
+def hop_costs(costs: Sequence[int | float | None]) -> list[int | None]:
+    """Every usable track (held or claimable) as one step: the engine's paths for three of the
+    agents are networkx ``shortest_path`` without weights, i.e. fewest tracks, held ones included."""
+    return [None if c is None else 1 for c in costs]
+
+
+def engine_payment(claims: Sequence[Claim], hand: Sequence[int], net: Network, colours: Iterable[int] = ENGINE_COLOURS) -> Claim | None:
+    """The claim the engine makes when asked for a route with colour ``c`` (tried in ``colours``
+    order): on a track of colour ``c`` or gray, ``c`` cards first and locomotives for the rest (all
+    locomotives when the hand has no ``c``). None when no listed colour pays."""
+    by_track = sorted(claims, key=lambda a: a.track)
+    for c in colours:
+        for a in by_track:
+            if net.colour[a.track] not in (c, GRAY):
+                continue
+            if hand[c] == 0:
+                if a.colour == LOCOMOTIVE:
+                    return a
+            elif a.colour == c and a.cards == min(hand[c], a.cards + a.locomotives):
+                return a
+    return None
+
+
+def engine_rank(hand: Sequence[int], colour: int, length: int, gray_in_hand: int) -> int:
+    """How One Step Thinking and Long Route rank equally long routes for their hand, as in the
+    engine: a gray route its largest colour pays ranks ``gray_in_hand``, a coloured one its own
+    colour pays 10, 9 when locomotives make up the rest; otherwise the largest colour, whatever
+    the route's colour, sets the rank (``9 - length + most``; ``10 - ...`` on gray)."""
+    most = max(hand[:NUM_COLOURS])
+    if colour == GRAY:
+        if most >= length:
+            return gray_in_hand
+        return 9 if most + hand[LOCOMOTIVE] >= length else 10 - length + most
+    if hand[colour] >= length:
+        return 10
+    return 9 if hand[colour] + hand[LOCOMOTIVE] >= length else 9 - length + most
+
+
+def engine_draw(obs: Observation, legal: Sequence[Action], colour: int | None, locomotive: bool) -> Action | None:
+    """The face-up card of ``colour`` (a card index; LOCOMOTIVE for a face-up locomotive), else a
+    face-up locomotive when ``locomotive``, else a blind draw, else None."""
+    blind, market, _ = split_draws(legal)
+    cards = obs.market
+    if colour is not None:
+        for a in market:
+            if cards[a.slot] == colour:
+                return a
+    if locomotive:
+        for a in market:
+            if cards[a.slot] == LOCOMOTIVE:
+                return a
+    return blind
