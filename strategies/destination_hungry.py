@@ -42,10 +42,10 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from strategies.planning import network, plan_tickets, track_costs
+from strategies.engine_plan import engine_plan
+from strategies.planning import costs_for, network
 from strategies.reference_common import (
-    ENGINE_COLOURS, engine_payment, extend_plan, fallback, fewest_points_keep, keep_options, split_draws,
-    ticket_draw,
+    ENGINE_COLOURS, engine_payment, fallback, fewest_points_keep, keep_options, split_draws, ticket_draw,
 )
 from ttr_lab.games.ticket_to_ride import (
     GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Claim, KeepTickets, Observation, Phase,
@@ -63,17 +63,38 @@ class DestinationHungry:
         self._threshold: float = 0.0  # trains "the plan needs", stored when tickets are kept
         self._seen: tuple | None = None  # (owners, tickets) the plan was made in
         self._plan: list[int] = []  # tracks still to claim, each double route as one chosen track
+        self._needs: list[int] = [0] * (NUM_COLOURS + 1)  # trains per track colour in the plan
 
     # --- the plan ---
 
-    def _replan(self, obs: Observation) -> list[int]:
-        """Tracks of the network still to claim; re-planned when anybody has claimed a track (the
-        engine re-plans whenever a score changes) or its tickets changed."""
+    def _costs(self, obs: Observation) -> list:
+        """Held tracks at 0, open ones at their trains (however many trains the player has left:
+        the engine's graph does not check), closed ones None."""
+        return costs_for(network(obs.board), obs.owner, obs.player, 1 << 20, obs.doubles_shared)
+
+    def _cities(self, obs: Observation, costs: list) -> list[int]:
+        """The cities of the held tickets whose both cities some usable track still reaches."""
+        net = network(obs.board)
+        touched = {c for t, cost in enumerate(costs) if cost is not None for c in net.ends[t]}
+        out = []
+        for tk in obs.tickets:
+            t = obs.board.tickets[tk]
+            if t.a in touched and t.b in touched:
+                out += [t.a, t.b]
+        return out
+
+    def _replan(self, obs: Observation) -> tuple[list[int], list[int]]:
+        """Tracks of the network still to claim and the trains per track colour they take;
+        re-planned when anybody has claimed a track (the engine re-plans whenever a score
+        changes) or its tickets changed. No plan (the engine found none) is an empty one."""
         seen = (obs.owner, obs.tickets)
         if seen != self._seen:
             self._seen = seen
-            self._plan = _choose_twins(obs, plan_tickets(obs, obs.tickets, orders=1).tracks)
-        return self._plan
+            costs = self._costs(obs)
+            plan = engine_plan(costs, network(obs.board), self._cities(obs, costs))
+            self._plan = list(plan.tracks) if plan else []
+            self._needs = list(plan.needs) if plan else [0] * (NUM_COLOURS + 1)
+        return self._plan, self._needs
 
     # --- decisions ---
 
@@ -82,11 +103,7 @@ class DestinationHungry:
         phase = obs.phase
         if phase is Phase.INITIAL_TICKETS or phase is Phase.KEEP_TICKETS:
             return self._keep(obs, legal_actions)
-        plan = self._replan(obs)
-        net = network(obs.board)
-        needs = [0] * (NUM_COLOURS + 1)  # trains per track colour (GRAY last), the plan's total
-        for t in plan:
-            needs[net.colour[t]] += net.length[t]
+        plan, needs = self._replan(obs)
         if phase is Phase.TURN:
             if self._threshold < obs.trains[obs.player] - self.draw_margin:
                 tickets = ticket_draw(legal_actions)
@@ -146,28 +163,21 @@ class DestinationHungry:
         options = sorted(keep_options(legal), key=lambda a: (len(a.indices), a.indices))
         board = obs.board
         net = network(board)
-        base = list(plan_tickets(obs, obs.tickets, orders=1).tracks) if obs.tickets else []
-        base_trains = sum(net.trains[t] for t in base)
+        costs = self._costs(obs)
+        held = self._cities(obs, costs)
         points_of = obs.track_points
-        base_points = sum(points_of[t] for t in base)
-        costs = track_costs(obs)
-        for t in base:
-            costs[t] = 0
-        roots = obs.components()
         held_points = sum(board.tickets[tk].points for tk in obs.tickets)
         trains = obs.trains[obs.player]
         best, best_ratio, least_over = None, 0.0, trains
         need: float = NO_THRESHOLD
-        shared: dict = {}
         for option in options:
-            kept = [obs.offered[i] for i in option.indices]
-            added, added_trains, lost = extend_plan(obs, costs, kept, roots, shared)
-            if lost:
+            kept = [board.tickets[obs.offered[i]] for i in option.indices]
+            plan = engine_plan(costs, net, held + [c for t in kept for c in (t.a, t.b)])
+            if plan is None:
                 need = NO_THRESHOLD
                 continue
-            need = base_trains + added_trains
-            points = held_points + sum(board.tickets[tk].points for tk in kept)
-            points += base_points + sum(points_of[t] for t in added)
+            need = plan.trains
+            points = held_points + sum(t.points for t in kept) + sum(points_of[t] for t in plan.tracks)
             fitness = points / need if need else 0.0
             # Both tests below overwrite the choice, in offer order, as in the engine.
             if need <= trains - self.keep_margin:
@@ -179,26 +189,3 @@ class DestinationHungry:
         self._threshold = need
         self._seen = None
         return best if best is not None else fewest_points_keep(obs, options)
-
-
-def _choose_twins(obs: Observation, tracks: Sequence[int]) -> list[int]:
-    """The plan with each open double route as one track: as the engine, the colour no other
-    planned track needs yet, else the colour needed least."""
-    net = network(obs.board)
-    owner = obs.owner
-    needs = [0] * (NUM_COLOURS + 1)
-    singles, doubles = [], []
-    for t in tracks:
-        twin = net.twin[t]
-        (doubles if twin >= 0 and owner[twin] < 0 else singles).append(t)
-    for t in singles:
-        needs[net.colour[t]] += net.length[t]
-    out = list(singles)
-    for t in doubles:
-        pair = sorted((t, net.twin[t]))
-        chosen = next((x for x in pair if needs[net.colour[x]] == 0), None)
-        if chosen is None:
-            chosen = min(pair, key=lambda x: needs[net.colour[x]])
-        needs[net.colour[chosen]] += net.length[chosen]
-        out.append(chosen)
-    return out
