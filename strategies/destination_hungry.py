@@ -1,40 +1,23 @@
 """``DestinationHungry``: build one network for many tickets, and keep asking for more tickets.
 
 The idea (de Mesentier Silva et al., FDG 2017, "Destination Hungry"): a long-term player whose
-points come from destination tickets. It plans one network of tracks joining all its tickets,
-claims only tracks of that network, draws the cards the network still lacks, and draws new
-tickets whenever the network leaves many trains unused.
+points come from destination tickets. It plans one network joining all its tickets, claims only
+its tracks, draws the cards the network needs, and draws new tickets while the network leaves
+many trains unused.
 
-How it plays here:
+As the study's public engine (fernandomsilva/Ticket-to-Ride-Engine, read for behaviour only)
+plays it, slips included (``docs/reference-agents.md``):
 
-- Tickets (setup and later): for each allowed keep it plans the network for the tickets held
-  plus the kept ones and scores it (ticket points + route points of the network) / trains the
-  network takes. It takes the best score among keeps that leave ``keep_margin`` trains spare;
-  failing that the cheapest keep that fits in its trains; failing that the keep worth fewest
-  points. Offers with a ticket no path can complete do not count as fitting.
-- Each turn: if its trains exceed what the network needs by more than ``draw_margin``, it draws
-  tickets. Otherwise it claims a network track it can pay for (the longest first, paying so as
-  not to spend cards other network tracks need), or, once every ticket is done or lost, the
-  longest track it can claim. Else it draws: the face-up card of the colour the network lacks
-  most, else blind. It never takes a face-up locomotive.
-
-Following the paper and the public engine (fernandomsilva/Ticket-to-Ride-Engine, read for
-behaviour only):
-
-- The engine stores the "trains the plan needs" once, when tickets are kept (and, by a slip,
-  from the last keep it evaluated rather than the one it chose); here the network is re-planned
-  as the board changes and the spare trains are counted live, which is what the threshold is for.
-- The engine counts the cards of each colour the network needs in total, so it keeps collecting
-  a colour it already holds enough of; here the draw follows the cards still missing.
-- The engine claims the first network track in its move list; the order is not meaningful, so
-  here the longest goes first. It pays gray tracks only with colours no coloured network track
-  needs; here that is a preference (``reserving_payment``), since our engine makes the agent
-  name the payment (a rules Decision) and a locomotive may be the only other way to pay.
-- The network is the planning toolkit's greedy Steiner tree with one ticket order (most
-  valuable ticket first; ``planning.plan_tickets(..., orders=1)``); the engine joins ticket cities
-  greedily from the farthest pair, a similar one-pass approximation. Trying several orders
-  (``plan_tickets``' default) made no measurable difference to its results (50-50 in 100
-  two-player games) and costs four times the search.
+- The network is the engine's (``strategies.engine_plan``), re-planned whenever anybody claims.
+- Tickets: offers smallest first, fitness (ticket + route points) / trains; an offer leaving
+  ``keep_margin`` trains spare replaces the choice when its fitness is the best so far, one that
+  fits at all when it needs fewer trains than any before; else the offer worth fewest points.
+- It draws tickets while the need stored at its last keep is below its trains - ``draw_margin``;
+  the stored need is that of the last offer evaluated (keeping all), never updated as it builds.
+- Claims: the first planned track in the claim list, in its planned colour (a gray one only in a
+  colour no coloured planned track needs); with nothing left to build, the longest it can claim.
+- Draws: the colour showing most in the market if the plan needs any of it (even a locomotive,
+  when gray is the plan's largest need and it shows twice), else blind.
 """
 
 from __future__ import annotations

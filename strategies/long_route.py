@@ -2,31 +2,18 @@
 
 The idea (de Mesentier Silva et al., FDG 2017, "Long Route"): a player after the big route
 scores (a length-6 track is worth 15 points, a length-1 track 1). It works toward its tickets
-like One Step Thinking, one route at a time, but only over long routes, and when no ticket can
-be done that way it claims the longest routes on the board. It never draws tickets after setup.
+one route at a time like One Step Thinking, but only over long routes, and when no ticket can be
+done that way it claims the longest routes on the board. It never draws tickets after setup.
 
-How it plays here (``step_agent.StepAgent``):
+As the study's public engine (fernandomsilva/Ticket-to-Ride-Engine, read for behaviour only)
+plays it, slips included (``docs/reference-agents.md``):
 
-- Tickets (setup): the keep with the most ticket points per train needed, each ticket on its
-  own cheapest path over long routes only, among keeps that fit in its trains; else the keep
-  worth fewest points.
-- Each turn: the target is the next unclaimed track on the cheapest path, over tracks of length
-  at least ``min_length`` (or its trains, if fewer) plus its own tracks, of its most valuable
-  ticket that can still be completed that way. Tickets only short routes could complete are
-  left to fail. With no such ticket the target is the longest track it can claim; among equally
-  long ones it prefers a gray track its hand pays in one colour, then the best hand fit.
-- It claims the target (either track of a double route) when it can pay, fewest locomotives
-  first; else it draws the target's colour face up (on gray, the colour it holds most), else a
-  face-up locomotive, else blind.
-
-Following the paper and the public engine (fernandomsilva/Ticket-to-Ride-Engine, read for
-behaviour only):
-
-- The engine evaluates ticket offers with the same ``has_path`` slip as One Step Thinking, so it
-  always keeps the two lowest-value tickets at setup; here the intended points-per-train choice
-  over long routes is implemented.
-- Paths: cheapest in trains here, fewest cities in the engine; payments and gray-colour draws as
-  in ``one_step_thinking``.
+- Tickets: its evaluation calls ``has_path`` as a method of the graph, which raises, so every
+  offer counts as unreachable and it keeps the offer worth fewest points: at setup, its two
+  lowest tickets.
+- Each turn (``step_agent.StepAgent``): paths of fewest tracks over tracks of length at least
+  ``min_length`` (or its trains, if fewer) plus its own; with no such ticket, the longest track it
+  can claim, a gray one its largest colour pays ranking first among equally long ones.
 """
 
 from __future__ import annotations

@@ -1,38 +1,19 @@
 """``OneStepThinking``: one route at a time, toward the most valuable ticket.
 
 The idea (de Mesentier Silva et al., FDG 2017, "One Step Thinking"): a player who looks only one
-step ahead. It takes the most valuable ticket it can still complete, finds the cheapest path
-for it and works on the next unclaimed route of that path alone: it collects that route's colour
-and claims it as soon as it can. When it has no ticket left to work on it asks for new tickets
-while the game is far from over, and otherwise claims the longest routes it can.
+step ahead. It takes the most valuable ticket it can still complete, finds a path for it and
+works on the next unclaimed route of that path alone, collecting that route's colour until it
+can claim it. With no ticket left to work on it asks for new tickets while the game is young,
+else claims the longest routes it can.
 
-How it plays here (``step_agent.StepAgent``):
+As the study's public engine (fernandomsilva/Ticket-to-Ride-Engine, read for behaviour only)
+plays it, slips included (``docs/reference-agents.md``):
 
-- Setup: keeps all tickets dealt. Later offers: the keep with the most ticket points per train
-  still needed (each ticket on its own cheapest path), among keeps that fit in its trains; else
-  the keep worth fewest points.
-- Each turn: the target is the first unclaimed track, from the ticket's first city, on the
-  cheapest path of its most valuable unfinished ticket that can still be completed. It claims
-  the target (either track of a double route) when it can pay, fewest locomotives first. Else
-  it draws the target's colour face up (on gray, the colour it holds most), else a face-up
-  locomotive, else blind.
-- No ticket to work on: it draws tickets if every player still has at least ``ticket_floor``
-  trains (and tickets remain); else it targets the longest track it can claim (ties: the one its
-  hand fits best).
-
-Following the paper and the public engine (fernandomsilva/Ticket-to-Ride-Engine, read for
-behaviour only):
-
-- The engine's keep evaluation for tickets drawn during play calls ``has_path`` on the graph
-  object, which raises, so every offer is valued as unreachable and the engine always keeps the
-  single lowest-value ticket. Here the evident intent (points per train) is implemented.
-- The engine's paths are networkx ``shortest_path`` without weights (fewest cities); here the
-  cheapest path in trains (fewest tracks on ties).
-- For a gray target the engine compares a market card with a (colour, count) pair, which never
-  matches, so it takes a face-up locomotive or draws blind; here it takes the colour it holds
-  most. On gray it pays with the first colour of its fixed colour list that works; here with the
-  fewest locomotives and the colour held most (our engine makes the payment part of the action,
-  a rules Decision).
+- Setup: keeps all tickets dealt. Tickets drawn in play: the engine's evaluation raises (it calls
+  ``has_path`` on the graph), every offer counts as unreachable, and it keeps the single ticket
+  worth fewest points.
+- Each turn (``step_agent.StepAgent``): paths of fewest tracks; it draws tickets when it has no
+  ticket to work on while every player has at least ``ticket_floor`` trains and tickets remain.
 """
 
 from __future__ import annotations

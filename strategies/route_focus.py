@@ -1,33 +1,19 @@
 """``RouteFocus``: keep the tickets you are dealt and claim the routes they need, best first.
 
 The idea (de Mesentier Silva et al., FDG 2017, "Route Focus"): a player who commits to the
-tickets dealt at the start and spends the game claiming the routes that complete them, the
-most valuable routes first; it never asks for more tickets. Once its tickets are done (or cut
-off) it claims the routes that score most.
+tickets dealt at the start and spends the game claiming the routes that complete them, the most
+valuable routes first; it never asks for more tickets.
 
-How it plays here:
+As the study's public engine (fernandomsilva/Ticket-to-Ride-Engine, read for behaviour only)
+plays it, slips included (``docs/reference-agents.md``):
 
-- Tickets: keeps every ticket offered. It never draws tickets.
-- Each turn it lists the routes on the cheapest path of each unfinished ticket and ranks each by
-  its route points + ``ticket_weight`` x the ticket's points (a route on two paths takes the
-  higher rank). It claims the best-ranked route it can pay for now (either track of a double
-  route; fewest locomotives, the colour held most on gray). If it can pay for none, it draws the
-  colour of the best-ranked route (on gray, the colour it holds most) when it is face up, else
-  blind; it never takes a face-up locomotive.
-- With no unfinished ticket left, every claimable route is ranked by its points alone.
-
-Following the paper and the public engine (fernandomsilva/Ticket-to-Ride-Engine, read for
-behaviour only):
-
-- The engine's paths are networkx ``shortest_path`` without weights, so fewest cities rather
-  than fewest trains; here the planning toolkit's cheapest path in trains (fewest tracks on ties)
-  is used, the measure the other agents and the toolkit share.
-- With no ticket left, the engine pushes route points unnegated into its min-first priority
-  queue and so takes the *least* valuable route first, the opposite of its ticket ranking (which
-  is negated); here the most valuable route goes first, which is the playstyle's point (and
-  what its ticket ranking does).
-- A route shared by several tickets is ranked by the first ticket in the engine, by the best
-  ticket here.
+- Tickets: keeps every ticket dealt; never draws tickets.
+- Each turn, for each unfinished ticket, the path of fewest tracks; every route on it that it
+  does not hold and that is shorter than its trains left ranks route points + ``ticket_weight`` x
+  ticket points. It claims the best-ranked route it can, paying with the colour of the pair it
+  holds most. With no ticket left, the engine's min-first queue pops the *least* valuable route.
+- It means to draw the best route's colour face up, but the engine compares upper-case colour
+  names with lower-case card names: it always draws blind.
 """
 
 from __future__ import annotations
