@@ -217,7 +217,7 @@ def _versus(result: BenchResult, deals: int, seed: int, runner: Backend) -> None
         rows.append((BEST, agent, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
                      "yes" if s.low > 0.25 else "no", f"{s.mean_score:.1f}"))
     result.show(FigureTable.of(
-        f"4 players: ours as one against three of each agent ({deals} deals x 4 seatings)",
+        f"4 players: ours as one against three of an agent ({deals} deals x 4 seatings)",
         ("ours", "three of", "games", "win rate", "95% interval", "above 0.25", "mean score"), rows,
     ))
 
