@@ -1,40 +1,23 @@
 """``DestinationHungry``: build one network for many tickets, and keep asking for more tickets.
 
 The idea (de Mesentier Silva et al., FDG 2017, "Destination Hungry"): a long-term player whose
-points come from destination tickets. It plans one network of tracks joining all its tickets,
-claims only tracks of that network, draws the cards the network still lacks, and draws new
-tickets whenever the network leaves many trains unused.
+points come from destination tickets. It plans one network joining all its tickets, claims only
+its tracks, draws the cards the network needs, and draws new tickets while the network leaves
+many trains unused.
 
-How it plays here:
+As the study's public engine (fernandomsilva/Ticket-to-Ride-Engine, read for behaviour only)
+plays it, slips included (``docs/reference-agents.md``):
 
-- Tickets (setup and later): for each allowed keep it plans the network for the tickets held
-  plus the kept ones and scores it (ticket points + route points of the network) / trains the
-  network takes. It takes the best score among keeps that leave ``keep_margin`` trains spare;
-  failing that the cheapest keep that fits in its trains; failing that the keep worth fewest
-  points. Offers with a ticket no path can complete do not count as fitting.
-- Each turn: if its trains exceed what the network needs by more than ``draw_margin``, it draws
-  tickets. Otherwise it claims a network track it can pay for (the longest first, paying so as
-  not to spend cards other network tracks need), or, once every ticket is done or lost, the
-  longest track it can claim. Else it draws: the face-up card of the colour the network lacks
-  most, else blind. It never takes a face-up locomotive.
-
-Following the paper and the public engine (fernandomsilva/Ticket-to-Ride-Engine, read for
-behaviour only):
-
-- The engine stores the "trains the plan needs" once, when tickets are kept (and, by a slip,
-  from the last keep it evaluated rather than the one it chose); here the network is re-planned
-  as the board changes and the spare trains are counted live, which is what the threshold is for.
-- The engine counts the cards of each colour the network needs in total, so it keeps collecting
-  a colour it already holds enough of; here the draw follows the cards still missing.
-- The engine claims the first network track in its move list; the order is not meaningful, so
-  here the longest goes first. It pays gray tracks only with colours no coloured network track
-  needs; here that is a preference (``reserving_payment``), since our engine makes the agent
-  name the payment (a rules Decision) and a locomotive may be the only other way to pay.
-- The network is the planning toolkit's greedy Steiner tree with one ticket order (most
-  valuable ticket first; ``planning.plan_tickets(..., orders=1)``); the engine joins ticket cities
-  greedily from the farthest pair, a similar one-pass approximation. Trying several orders
-  (``plan_tickets``' default) made no measurable difference to its results (50-50 in 100
-  two-player games) and costs four times the search.
+- The network is the engine's (``strategies.engine_plan``), re-planned whenever anybody claims.
+- Tickets: offers smallest first, fitness (ticket + route points) / trains; an offer leaving
+  ``keep_margin`` trains spare replaces the choice when its fitness is the best so far, one that
+  fits at all when it needs fewer trains than any before; else the offer worth fewest points.
+- It draws tickets while the need stored at its last keep is below its trains - ``draw_margin``;
+  the stored need is that of the last offer evaluated (keeping all), never updated as it builds.
+- Claims: the first planned track in the claim list, in its planned colour (a gray one only in a
+  colour no coloured planned track needs); with nothing left to build, the longest it can claim.
+- Draws: the colour showing most in the market if the plan needs any of it (even a locomotive,
+  when gray is the plan's largest need and it shows twice), else blind.
 """
 
 from __future__ import annotations
@@ -42,32 +25,59 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from strategies.planning import card_deficits, claims_by_track, network, plan_tickets, track_costs
+from strategies.engine_plan import engine_plan
+from strategies.planning import costs_for, network
 from strategies.reference_common import (
-    PlanMemo, draw_towards, extend_plan, fallback, fewest_points_keep, keep_options, longest_target,
-    payable_claims, plain_payment, reserving_payment, ticket_draw,
+    ENGINE_COLOURS, engine_payment, fallback, fewest_points_keep, keep_options, split_draws, ticket_draw,
 )
-from ttr_lab.games.ticket_to_ride import GRAY, NUM_COLOURS, Action, KeepTickets, Observation, Phase
+from ttr_lab.games.ticket_to_ride import (
+    GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Claim, KeepTickets, Observation, Phase,
+)
+
+NO_THRESHOLD = float("-inf")  # a plan the engine could not make: below any train count
 
 
 class DestinationHungry:
     name = "destination_hungry"
 
     def __init__(self, *, draw_margin: int = 8, keep_margin: int = 5) -> None:
-        self.draw_margin = draw_margin  # draw tickets while trains exceed the plan by more than this
+        self.draw_margin = draw_margin  # draw tickets while trains exceed the stored need by more than this
         self.keep_margin = keep_margin  # a kept offer should leave at least this many trains spare
-        self._memo = PlanMemo()
+        self._threshold: float = 0.0  # trains "the plan needs", stored when tickets are kept
+        self._seen: tuple | None = None  # (owners, tickets) the plan was made in
+        self._plan: list[int] = []  # tracks still to claim, each double route as one chosen track
+        self._needs: list[int] = [0] * (NUM_COLOURS + 1)  # trains per track colour in the plan
 
     # --- the plan ---
 
-    def _plan(self, obs: Observation) -> list[int]:
-        """Tracks of the network still to claim."""
-        memo = self._memo
-        if not memo.valid(obs):
-            plan = plan_tickets(obs, obs.tickets, orders=1)
-            served = len(obs.tickets) - len(plan.done) - len(plan.unreachable)  # open, reachable
-            memo.remember(obs, plan.tracks, joint=served > 1)
-        return memo.remaining(obs)
+    def _costs(self, obs: Observation) -> list:
+        """Held tracks at 0, open ones at their trains (however many trains the player has left:
+        the engine's graph does not check), closed ones None."""
+        return costs_for(network(obs.board), obs.owner, obs.player, 1 << 20, obs.doubles_shared)
+
+    def _cities(self, obs: Observation, costs: list) -> list[int]:
+        """The cities of the held tickets whose both cities some usable track still reaches."""
+        net = network(obs.board)
+        touched = {c for t, cost in enumerate(costs) if cost is not None for c in net.ends[t]}
+        out = []
+        for tk in obs.tickets:
+            t = obs.board.tickets[tk]
+            if t.a in touched and t.b in touched:
+                out += [t.a, t.b]
+        return out
+
+    def _replan(self, obs: Observation) -> tuple[list[int], list[int]]:
+        """Tracks of the network still to claim and the trains per track colour they take;
+        re-planned when anybody has claimed a track (the engine re-plans whenever a score
+        changes) or its tickets changed. No plan (the engine found none) is an empty one."""
+        seen = (obs.owner, obs.tickets)
+        if seen != self._seen:
+            self._seen = seen
+            costs = self._costs(obs)
+            plan = engine_plan(costs, network(obs.board), self._cities(obs, costs))
+            self._plan = list(plan.tracks) if plan else []
+            self._needs = list(plan.needs) if plan else [0] * (NUM_COLOURS + 1)
+        return self._plan, self._needs
 
     # --- decisions ---
 
@@ -76,94 +86,89 @@ class DestinationHungry:
         phase = obs.phase
         if phase is Phase.INITIAL_TICKETS or phase is Phase.KEEP_TICKETS:
             return self._keep(obs, legal_actions)
-        plan = self._plan(obs)
-        net = network(obs.board)
+        plan, needs = self._replan(obs)
         if phase is Phase.TURN:
-            spare = obs.trains[obs.player] - sum(net.trains[t] for t in plan)
-            if spare > self.draw_margin:
+            if self._threshold < obs.trains[obs.player] - self.draw_margin:
                 tickets = ticket_draw(legal_actions)
                 if tickets is not None:
                     return tickets
-            claims = payable_claims(obs, legal_actions, plan) if plan else claims_by_track(legal_actions)
-            if claims:
-                claim = self._claim(obs, plan, claims)
-                if claim is not None:
-                    return claim
-        hand = obs.hand
-        want = card_deficits(hand, _with_better_twins(obs, plan), net) if plan else [0] * NUM_COLOURS
-        return draw_towards(obs, legal_actions, want) or fallback(legal_actions, rng)
+            claim = self._claim(obs, plan, needs, legal_actions)
+            if claim is not None:
+                return claim
+        return self._draw(obs, legal_actions, needs) or fallback(legal_actions, rng)
 
-    def _claim(self, obs: Observation, plan: list[int], claims: dict) -> Action | None:
+    def _claim(self, obs: Observation, plan: list[int], needs: list[int], legal: Sequence[Action]) -> Action | None:
         net = network(obs.board)
         hand = obs.hand
-        if not plan:  # every ticket done or lost: the longest track it can take
-            costs = [None] * len(net.length)
-            for t in claims:
-                costs[t] = net.trains[t]
-            t = longest_target(obs, costs)
-            return None if t is None else plain_payment(claims[t], hand)
-        best = None
-        for t in plan:
-            for option in (t, net.twin[t]):
-                if option >= 0 and option in claims:
-                    key = (net.length[option], -option)
-                    if best is None or key > best[0]:
-                        best = (key, t, option)
-        if best is None:
+        claims: dict[int, list[Claim]] = {}
+        for a in legal:
+            if type(a) is Claim:
+                claims.setdefault(a.track, []).append(a)
+        if not claims:
             return None
-        _, planned, chosen = best
-        reserved = [0] * NUM_COLOURS
-        for t in plan:
-            if t != planned and net.colour[t] != GRAY:
-                reserved[net.colour[t]] += net.length[t]
-        return reserving_payment(claims[chosen], hand, reserved)
+        if not plan:  # nothing left to build: the longest route it can claim (first listed on ties)
+            longest = max(claims, key=lambda t: (net.length[t], -t))
+            return engine_payment(claims[longest], hand, net)
+        # The first listed claim of a planned track: a coloured one in its colour, a gray one in a
+        # colour no coloured planned track needs.
+        free = tuple(c for c in ENGINE_COLOURS if needs[c] <= 0)
+        for t in sorted(plan):
+            if t in claims:
+                colours = free if net.colour[t] == GRAY else (net.colour[t],)
+                claim = engine_payment(claims[t], hand, net, colours)
+                if claim is not None:
+                    return claim
+        return None
+
+    def _draw(self, obs: Observation, legal: Sequence[Action], needs: list[int]) -> Action | None:
+        """The engine's draw: the colour showing most often in the market if the plan needs it at
+        all (its first test, for the colour needed most, compares names in different cases and
+        never passes); or that colour anyway, even a locomotive, when gray is what the plan needs
+        most and it shows twice or more; else blind."""
+        blind, market, _ = split_draws(legal)
+        cards = obs.market
+        counts: dict[int, int] = {}
+        for card in cards:
+            if card >= 0:
+                counts[card] = counts.get(card, 0) + 1
+        if counts:
+            top = max(counts, key=lambda c: (counts[c], -cards.index(c)))
+            slot = next((a for a in market if cards[a.slot] == top), None)
+            if slot is not None:
+                if top != LOCOMOTIVE and needs[top] > 0:
+                    return slot
+                if needs[GRAY] > max(needs[:NUM_COLOURS]) and counts[top] > 1:
+                    return slot
+        return blind or (market[0] if market else None)
 
     def _keep(self, obs: Observation, legal: Sequence[Action]) -> KeepTickets:
-        options = keep_options(legal)
+        # The engine's offers come smallest first, each in deal order.
+        options = sorted(keep_options(legal), key=lambda a: (len(a.indices), a.indices))
         board = obs.board
         net = network(board)
-        base = self._plan(obs) if obs.tickets else []
-        base_trains = sum(net.trains[t] for t in base)
+        costs = self._costs(obs)
+        held = self._cities(obs, costs)
         points_of = obs.track_points
-        base_points = sum(points_of[t] for t in base)
-        costs = track_costs(obs)
-        for t in base:
-            costs[t] = 0
-        roots = obs.components()
         held_points = sum(board.tickets[tk].points for tk in obs.tickets)
         trains = obs.trains[obs.player]
-        best = cheapest = None
-        shared: dict = {}
+        best, best_ratio, least_over = None, 0.0, trains
+        need: float = NO_THRESHOLD
         for option in options:
-            kept = [obs.offered[i] for i in option.indices]
-            added, added_trains, lost = extend_plan(obs, costs, kept, roots, shared)
-            if lost:
+            kept = [board.tickets[obs.offered[i]] for i in option.indices]
+            plan = engine_plan(costs, net, held + [c for t in kept for c in (t.a, t.b)])
+            if plan is None:
+                need = NO_THRESHOLD
                 continue
-            need = base_trains + added_trains
-            points = held_points + sum(board.tickets[tk].points for tk in kept)
-            points += base_points + sum(points_of[t] for t in added)
-            fitness = points / max(need, 1)
-            if need <= trains - self.keep_margin and (best is None or fitness > best[0]):
-                best = (fitness, option)
-            if need <= trains and (cheapest is None or need < cheapest[0]):
-                cheapest = (need, option)
-        if best is not None:
-            return best[1]
-        if cheapest is not None:
-            return cheapest[1]
-        return fewest_points_keep(obs, options)
-
-
-def _with_better_twins(obs: Observation, plan: list[int]) -> list[int]:
-    """The plan with each double route counted as whichever of its two open tracks the hand
-    suits better (either one serves the network)."""
-    net = network(obs.board)
-    hand, owner = obs.hand, obs.owner
-    out = []
-    for t in plan:
-        twin = net.twin[t]
-        if twin >= 0 and owner[twin] < 0 and net.colour[t] != GRAY and net.colour[twin] != GRAY:
-            if hand[net.colour[twin]] > hand[net.colour[t]]:
-                t = twin
-        out.append(t)
-    return out
+            need = plan.trains
+            points = held_points + sum(t.points for t in kept) + sum(points_of[t] for t in plan.tracks)
+            fitness = points / need if need else 0.0
+            # Both tests below overwrite the choice, in offer order, as in the engine.
+            if need <= trains - self.keep_margin:
+                if fitness > best_ratio:
+                    best, best_ratio = option, fitness
+            elif need <= trains and need < least_over:
+                best, least_over = option, need
+        # The slip: the stored need is that of the last offer evaluated (keeping all), not the kept one.
+        self._threshold = need
+        self._seen = None
+        return best if best is not None else fewest_points_keep(obs, options)

@@ -2,39 +2,27 @@
 
 The idea (de Mesentier Silva et al., FDG 2017, "Long Route"): a player after the big route
 scores (a length-6 track is worth 15 points, a length-1 track 1). It works toward its tickets
-like One Step Thinking, one route at a time, but only over long routes, and when no ticket can
-be done that way it claims the longest routes on the board. It never draws tickets after setup.
+one route at a time like One Step Thinking, but only over long routes, and when no ticket can be
+done that way it claims the longest routes on the board. It never draws tickets after setup.
 
-How it plays here (``step_agent.StepAgent``):
+As the study's public engine (fernandomsilva/Ticket-to-Ride-Engine, read for behaviour only)
+plays it, slips included (``docs/reference-agents.md``):
 
-- Tickets (setup): the keep with the most ticket points per train needed, each ticket on its
-  own cheapest path over long routes only, among keeps that fit in its trains; else the keep
-  worth fewest points.
-- Each turn: the target is the next unclaimed track on the cheapest path, over tracks of length
-  at least ``min_length`` (or its trains, if fewer) plus its own tracks, of its most valuable
-  ticket that can still be completed that way. Tickets only short routes could complete are
-  left to fail. With no such ticket the target is the longest track it can claim; among equally
-  long ones it prefers a gray track its hand pays in one colour, then the best hand fit.
-- It claims the target (either track of a double route) when it can pay, fewest locomotives
-  first; else it draws the target's colour face up (on gray, the colour it holds most), else a
-  face-up locomotive, else blind.
-
-Following the paper and the public engine (fernandomsilva/Ticket-to-Ride-Engine, read for
-behaviour only):
-
-- The engine evaluates ticket offers with the same ``has_path`` slip as One Step Thinking, so it
-  always keeps the two lowest-value tickets at setup; here the intended points-per-train choice
-  over long routes is implemented.
-- Paths: cheapest in trains here, fewest cities in the engine; payments and gray-colour draws as
-  in ``one_step_thinking``.
+- Tickets: its evaluation calls ``has_path`` as a method of the graph, which raises, so every
+  offer counts as unreachable and it keeps the offer worth fewest points: at setup, its two
+  lowest tickets.
+- Each turn (``step_agent.StepAgent``): paths of fewest tracks over tracks of length at least
+  ``min_length`` (or its trains, if fewer) plus its own; with no such ticket, the longest track it
+  can claim, a gray one its largest colour pays ranking first among equally long ones.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from strategies.planning import network, track_costs
-from strategies.step_agent import StepAgent, ratio_keep
+from strategies.planning import network
+from strategies.reference_common import fewest_points_keep, keep_options
+from strategies.step_agent import StepAgent
 from ttr_lab.games.ticket_to_ride import Action, KeepTickets, Observation
 
 
@@ -44,13 +32,14 @@ class LongRoute(StepAgent):
 
     def __init__(self, *, min_length: int = 3) -> None:
         super().__init__()
-        self.min_length = min_length  # shortest track it builds ticket paths with
+        self.min_length = min_length  # shortest free track its ticket paths use
 
-    def usable_costs(self, obs: Observation) -> list[int | None]:
-        costs = track_costs(obs)
+    def usable(self, obs: Observation, costs: list[int | None]) -> list[int | None]:
         shortest = min(self.min_length, obs.trains[obs.player])
         length = network(obs.board).length
-        return [c if not c or length[t] >= shortest else None for t, c in enumerate(costs)]
+        return [c if c == 0 or (c is not None and length[t] >= shortest) else None for t, c in enumerate(costs)]
 
     def keep(self, obs: Observation, legal: Sequence[Action]) -> KeepTickets:
-        return ratio_keep(obs, legal, self.usable_costs(obs))
+        # The engine values every ticket as unreachable (see the module's notes), so it keeps the
+        # allowed offer worth fewest points: at setup, its two lowest tickets.
+        return fewest_points_keep(obs, keep_options(legal))

@@ -91,13 +91,33 @@ def payable(obs: Observation, track: int) -> bool:
     return locos >= length or (most >= 1 and most + locos >= length)
 
 
-def track_costs(obs: Observation, player: int | None = None, card_weight: float = 0.0) -> list[float | None]:
+def track_costs(
+    obs: Observation, player: int | None = None, card_weight: float = 0.0, route_weight: float = 0.0,
+) -> list[float | None]:
     """Per track: 0 if the player owns it, its trains if the player may claim it, else None.
     With ``card_weight`` (the viewer only), a claimable track also costs that much per card its
-    hand lacks for it, so plans lean towards routes it can already pay for."""
+    hand lacks for it, so plans lean towards routes it can already pay for. With
+    ``route_weight``, a track costs that much less per route point it scores beyond one a train,
+    so plans lean towards the long routes that score best per train."""
     p = obs.player if player is None else player
     shared = obs.doubles_shared
-    return costs_for(network(obs.board), obs.owner, p, obs.trains[p], shared, obs.hand if card_weight else None, card_weight)
+    costs = costs_for(network(obs.board), obs.owner, p, obs.trains[p], shared, obs.hand if card_weight else None,
+                      card_weight)
+    return discount_points(costs, network(obs.board), obs.track_points, route_weight) if route_weight else costs
+
+
+def discount_points(
+    costs: list[float | None], net: "Network", points: Sequence[int], route_weight: float,
+) -> list[float | None]:
+    """``costs`` with each claimable track ``route_weight`` cheaper per route point above one a
+    train (a 6-train route scores 15: 9 above), never below a quarter of its trains."""
+    out: list[float | None] = []
+    for t, c in enumerate(costs):
+        if c:
+            extra = points[t] - net.trains[t]
+            c = max(c - route_weight * extra, 0.25 * net.trains[t]) if extra > 0 else c
+        out.append(c)
+    return out
 
 
 def costs_for(
@@ -322,9 +342,10 @@ class PlanCache:
     player's tickets or own tracks change, or a planned track is lost to someone else. (Claims
     elsewhere only make other routes dearer, so they cannot make the plan worse than another.)"""
 
-    def __init__(self, orders: int = 4, card_weight: float = 0.0) -> None:
+    def __init__(self, orders: int = 4, card_weight: float = 0.0, route_weight: float = 0.0) -> None:
         self.orders = orders
         self.card_weight = card_weight
+        self.route_weight = route_weight
         self.key: tuple | None = None
         self.plan: Plan | None = None
         self.replans = 0
@@ -360,7 +381,7 @@ class PlanCache:
                     self.plan = Plan(rest, sum(net.trains[t] for t in rest), plan.unreachable, done)
                     self.key = key
                     return self.plan
-        costs = track_costs(obs, card_weight=self.card_weight)
+        costs = track_costs(obs, card_weight=self.card_weight, route_weight=self.route_weight)
         self.plan = plan_tickets(obs, tickets, costs, orders=self.orders)
         self.key = key
         self.replans += 1

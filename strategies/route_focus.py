@@ -1,33 +1,19 @@
 """``RouteFocus``: keep the tickets you are dealt and claim the routes they need, best first.
 
 The idea (de Mesentier Silva et al., FDG 2017, "Route Focus"): a player who commits to the
-tickets dealt at the start and spends the game claiming the routes that complete them, the
-most valuable routes first; it never asks for more tickets. Once its tickets are done (or cut
-off) it claims the routes that score most.
+tickets dealt at the start and spends the game claiming the routes that complete them, the most
+valuable routes first; it never asks for more tickets.
 
-How it plays here:
+As the study's public engine (fernandomsilva/Ticket-to-Ride-Engine, read for behaviour only)
+plays it, slips included (``docs/reference-agents.md``):
 
-- Tickets: keeps every ticket offered. It never draws tickets.
-- Each turn it lists the routes on the cheapest path of each unfinished ticket and ranks each by
-  its route points + ``ticket_weight`` x the ticket's points (a route on two paths takes the
-  higher rank). It claims the best-ranked route it can pay for now (either track of a double
-  route; fewest locomotives, the colour held most on gray). If it can pay for none, it draws the
-  colour of the best-ranked route (on gray, the colour it holds most) when it is face up, else
-  blind; it never takes a face-up locomotive.
-- With no unfinished ticket left, every claimable route is ranked by its points alone.
-
-Following the paper and the public engine (fernandomsilva/Ticket-to-Ride-Engine, read for
-behaviour only):
-
-- The engine's paths are networkx ``shortest_path`` without weights, so fewest cities rather
-  than fewest trains; here the planning toolkit's cheapest path in trains (fewest tracks on ties)
-  is used, the measure the other agents and the toolkit share.
-- With no ticket left, the engine pushes route points unnegated into its min-first priority
-  queue and so takes the *least* valuable route first, the opposite of its ticket ranking (which
-  is negated); here the most valuable route goes first, which is the playstyle's point (and
-  what its ticket ranking does).
-- A route shared by several tickets is ranked by the first ticket in the engine, by the best
-  ticket here.
+- Tickets: keeps every ticket dealt; never draws tickets.
+- Each turn, for each unfinished ticket, the path of fewest tracks; every route on it that it
+  does not hold and that is shorter than its trains left ranks route points + ``ticket_weight`` x
+  ticket points. It claims the best-ranked route it can, paying with the colour of the pair it
+  holds most. With no ticket left, the engine's min-first queue pops the *least* valuable route.
+- It means to draw the best route's colour face up, but the engine compares upper-case colour
+  names with lower-case card names: it always draws blind.
 """
 
 from __future__ import annotations
@@ -37,10 +23,10 @@ from typing import Sequence
 
 from strategies.planning import network, shortest_path, track_costs
 from strategies.reference_common import (
-    PlanMemo, colour_wish, draw_towards, fallback, keep_everything, pair_claims, payable_claims,
-    plain_payment, track_colour_for,
+    ENGINE_COLOURS, engine_draw, engine_payment, fallback, hop_costs, keep_everything, pair_claims, payable_claims,
+    plain_payment,
 )
-from ttr_lab.games.ticket_to_ride import Action, Observation, Phase, ticket_connected
+from ttr_lab.games.ticket_to_ride import GRAY, Action, Observation, Phase, ticket_connected
 
 
 class RouteFocus:
@@ -48,63 +34,68 @@ class RouteFocus:
 
     def __init__(self, *, ticket_weight: int = 2) -> None:
         self.ticket_weight = ticket_weight  # rank = route points + ticket_weight x ticket points
-        self._memo = PlanMemo()
-        self._paths: list[tuple[int, tuple[int, ...]]] = []  # (ticket points, path) per open ticket
 
     def _ranked(self, obs: Observation) -> list[int]:
-        """Tracks to claim, best first."""
-        memo = self._memo
-        if not memo.valid(obs):
-            self._plan(obs)
-        owner, me = obs.owner, obs.player
-        points_of = obs.track_points
-        rank: dict[int, int] = {}
-        weight = self.ticket_weight
-        for points, path in self._paths:
-            for t in path:
-                if owner[t] != me:
-                    r = points_of[t] + weight * points
-                    if r > rank.get(t, -1):
-                        rank[t] = r
-        if not rank:  # no ticket left to work on: the routes worth most
-            for t, c in enumerate(track_costs(obs)):
-                if c:
-                    rank[t] = points_of[t]
-        return sorted(rank, key=lambda t: (-rank[t], t))
-
-    def _plan(self, obs: Observation) -> None:
+        """Tracks to try, in the order of the engine's priority queue."""
         net = network(obs.board)
         costs = track_costs(obs)
+        steps = hop_costs(costs)
         roots = obs.components()
-        paths = []
-        tracks: list[int] = []
+        me, owner, trains = obs.player, obs.owner, obs.trains[obs.player]
+        points_of = obs.track_points
+        rank: dict[int, int] = {}
         for tk in obs.tickets:
             ticket = obs.board.tickets[tk]
             if ticket_connected(ticket, roots):
                 continue
-            found = shortest_path(costs, net, ticket.a, ticket.b)
+            found = shortest_path(steps, net, ticket.a, ticket.b)
             if found is None:
                 continue
-            path = tuple(t for t in found[1] if costs[t])
-            if path:
-                paths.append((ticket.points, path))
-                tracks += path
-        self._paths = paths
-        self._memo.remember(obs, tracks, joint=len(paths) > 1)
+            for t in found[1]:
+                twin = net.twin[t]
+                # Held pairs are skipped, and (a slip) a route as long as its trains left is too.
+                if owner[t] == me or (twin >= 0 and owner[twin] == me) or net.trains[t] >= trains:
+                    continue
+                r = -(points_of[t] + self.ticket_weight * ticket.points)
+                rank[t] = min(r, rank.get(t, r))
+        if not rank:  # no ticket to work on: the engine's queue pops the *least* valuable route first
+            for t, c in enumerate(costs):
+                if c and net.trains[t] < trains:
+                    rank[t] = points_of[t]
+        return sorted(rank, key=lambda t: (rank[t], t))
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         obs = observation
         phase = obs.phase
         if phase is Phase.INITIAL_TICKETS or phase is Phase.KEEP_TICKETS:
             return keep_everything(legal_actions)
-        ranked = self._ranked(obs)
         if phase is Phase.TURN:
+            ranked = self._ranked(obs)
             claims = payable_claims(obs, legal_actions, ranked)
             if claims:
                 net = network(obs.board)
+                hand = obs.hand
                 for t in ranked:
                     options = pair_claims(claims, t, net)
                     if options:
-                        return plain_payment(options, obs.hand)
-        want = colour_wish(track_colour_for(obs, ranked[0]) if ranked else None)
-        return draw_towards(obs, legal_actions, want) or fallback(legal_actions, rng)
+                        return engine_payment(options, hand, net, (_colour_held_most(obs, t),)) \
+                            or plain_payment(options, hand)
+        # The engine means to draw the best route's colour face up, but compares its upper-case
+        # colour name with the market's lower-case card names, which never match: it draws blind.
+        return engine_draw(obs, legal_actions, None, locomotive=False) or fallback(legal_actions, rng)
+
+
+def _colour_held_most(obs: Observation, track: int) -> int:
+    """The colour the engine pays ``track`` with: of the open tracks between its cities, the
+    colour the hand holds most (any colour on gray; ties to the first listed)."""
+    net = network(obs.board)
+    pair = [t for t in (track, net.twin[track]) if t >= 0 and obs.owner[t] < 0]
+    colours = [net.colour[t] for t in pair]
+    if GRAY in colours:
+        colours = list(ENGINE_COLOURS)
+    hand = obs.hand
+    best = colours[0]
+    for c in colours:
+        if hand[c] > hand[best]:
+            best = c
+    return best

@@ -1,9 +1,9 @@
-"""``StepAgent``: the one-route-at-a-time play shared by One Step Thinking and Long Route, and
-``ratio_keep``, the ticket keep both use (points per train needed).
+"""``StepAgent``: the one-route-at-a-time play shared by One Step Thinking and Long Route.
 
 Two of the four reference agents of the 2017 playtesting study (de Mesentier Silva et al., FDG
-2017; see ``docs/reference-agents.md`` and ``strategies.reference_common``). Everything reads only
-the ``Observation`` given to the agent.
+2017; see ``docs/reference-agents.md`` and ``strategies.reference_common``), as the study's
+public engine plays them, slips included. Everything reads only the ``Observation`` given to the
+agent.
 """
 
 from __future__ import annotations
@@ -12,39 +12,47 @@ from typing import Sequence
 
 from strategies.planning import network, shortest_path, track_costs
 from strategies.reference_common import (
-    PlanMemo, colour_wish, draw_towards, fallback, fewest_points_keep, keep_options, longest_target,
-    pair_claims, payable_claims, plain_payment, ticket_draw, ticket_trains, track_colour_for,
+    ENGINE_COLOURS, engine_draw, engine_payment, engine_rank, fallback, hop_costs, pair_claims, payable_claims,
+    split_draws, ticket_draw,
 )
-from ttr_lab.games.ticket_to_ride import Action, KeepTickets, Observation, Phase, ticket_connected
+from ttr_lab.games.ticket_to_ride import (
+    GRAY, LOCOMOTIVE, Action, KeepTickets, Observation, Phase, ticket_connected,
+)
 
-# A ticket no path can complete counts, when tickets are compared, as this many trains (more
-# than a player ever has), so an offer holding one is never "affordable".
-UNREACHABLE_TRAINS = 50
+# The order in which a gray target's colour is chosen from the hand: the engine's colours, then
+# the locomotive (its hand is a dict holding both; ties go to the first).
+HAND_ORDER = ENGINE_COLOURS + (LOCOMOTIVE,)
 
 
 class StepAgent:
     """The play shared by One Step Thinking and Long Route: aim at one route at a time.
 
-    The target is the next unclaimed track on the cheapest path of the most valuable ticket that
-    can still be completed (paths over the tracks ``usable_costs`` allows); with no such ticket,
-    the subclass may draw tickets (``wants_tickets``), else the target is the longest track it
-    can claim, ranked by how well the hand fits it. The agent claims the target (either track of
-    a double route) as soon as it can pay; until then it draws the target's colour face up, else
-    a face-up locomotive, else blind. The target is kept until the board changes under it, as the
-    study's engine keeps it until somebody scores.
+    Whenever a track has been claimed by anybody since it last looked (the engine re-plans when
+    any score changes) or its tickets changed, it chooses a target: the most valuable ticket
+    not yet done that a path over ``usable`` tracks can still complete; on that path (fewest
+    tracks, held ones counted), the first pair of cities, from the ticket's first city, that the
+    player does not hold; and the card colour to collect for it, fixed until the next re-plan:
+    the pair's colour the hand holds most or, on gray, whatever card (locomotives included) the
+    hand holds most. With no such ticket the subclass may draw tickets (``wants_tickets``); else
+    the target is the longest track it can claim, ranked by ``engine_rank`` (its colour to
+    collect: its own; on gray none).
 
-    Subclasses set ``gray_in_hand`` (the ``hand_fit`` rank of a gray track the hand pays in one
-    colour) and override ``usable_costs``, ``wants_tickets`` and ``keep``.
+    Each turn it claims the target (either track of a double route) when it can, paying as the
+    engine does (``engine_payment``); else it draws the target colour face up, else a face-up
+    locomotive, else blind.
     """
 
     gray_in_hand = 10
 
     def __init__(self) -> None:
-        self._memo = PlanMemo()
-        self._for_ticket = False  # whether the remembered path serves a ticket
+        self._seen: tuple | None = None  # (owners, tickets) the target was chosen in
+        self._target: int | None = None  # a track of the target pair
+        self._colour: int | None = None  # the card to collect for it (None on a gray longest route)
+        self._draw_tickets = False
 
-    def usable_costs(self, obs: Observation) -> list[int | None]:
-        raise NotImplementedError
+    def usable(self, obs: Observation, costs: list[int | None]) -> list[int | None]:
+        """The tracks ticket paths may use (``track_costs``, None where not allowed)."""
+        return costs
 
     def wants_tickets(self, obs: Observation) -> bool:
         return False
@@ -52,83 +60,74 @@ class StepAgent:
     def keep(self, obs: Observation, legal: Sequence[Action]) -> KeepTickets:
         raise NotImplementedError
 
-    def _target(self, obs: Observation) -> tuple[int | None, bool]:
-        """(track to aim at or None, whether it serves a ticket)."""
-        memo = self._memo
-        if memo.valid(obs):
-            left = memo.remaining(obs)
-            if left:
-                return left[0], self._for_ticket
-        path, for_ticket = self._choose(obs)
-        memo.remember(obs, path)
-        self._for_ticket = for_ticket
-        return (path[0] if path else None), for_ticket
-
-    def _choose(self, obs: Observation) -> tuple[list[int], bool]:
+    def _choose(self, obs: Observation) -> None:
+        self._draw_tickets = False
+        self._target = self._colour = None
         net = network(obs.board)
-        costs = self.usable_costs(obs)
+        costs = track_costs(obs)
+        steps = hop_costs(self.usable(obs, costs))
         roots = obs.components()
-        board_tickets = obs.board.tickets
+        me, owner = obs.player, obs.owner
         best = None
         for tk in obs.tickets:
-            t = board_tickets[tk]
+            t = obs.board.tickets[tk]
             if ticket_connected(t, roots):
                 continue
-            found = shortest_path(costs, net, t.a, t.b)
-            if found is None:
-                continue
-            if best is None or t.points > best[0]:
+            found = shortest_path(steps, net, t.a, t.b)
+            if found is not None and (best is None or t.points > best[0]):
                 best = (t.points, found[1])
         if best is not None:
-            return [t for t in best[1] if costs[t]], True
-        target = longest_target(obs, track_costs(obs), self.gray_in_hand)
-        return ([] if target is None else [target]), False
+            for t in best[1]:
+                twin = net.twin[t]
+                if owner[t] == me or (twin >= 0 and owner[twin] == me):
+                    continue
+                self._target = t
+                pair = [x for x in (t, twin) if x >= 0 and costs[x]]
+                hand = obs.hand
+                if any(net.colour[x] == GRAY for x in pair):
+                    self._colour = max(HAND_ORDER, key=lambda c: (hand[c], -HAND_ORDER.index(c)))
+                else:
+                    self._colour = max((net.colour[x] for x in pair), key=lambda c: hand[c])
+                return
+        if self.wants_tickets(obs):
+            self._draw_tickets = True
+            return
+        hand, trains = obs.hand, obs.trains[me]
+        key = None
+        for t, c in enumerate(costs):
+            if c and net.trains[t] <= trains:
+                k = (net.length[t], engine_rank(hand, net.colour[t], net.length[t], self.gray_in_hand), -t)
+                if key is None or k > key:
+                    key, self._target = k, t
+        if self._target is not None and net.colour[self._target] != GRAY:
+            self._colour = net.colour[self._target]
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng) -> Action:
         obs = observation
         phase = obs.phase
         if phase is Phase.INITIAL_TICKETS or phase is Phase.KEEP_TICKETS:
             return self.keep(obs, legal_actions)
-        target, for_ticket = self._target(obs)
+        seen = (obs.owner, obs.tickets)
+        if seen != self._seen:
+            self._choose(obs)
+            self._seen = seen
+        target = self._target
         if phase is Phase.TURN:
-            if not for_ticket and self.wants_tickets(obs):
+            if self._draw_tickets:
                 tickets = ticket_draw(legal_actions)
                 if tickets is not None:
                     return tickets
             if target is not None:
-                claims = payable_claims(obs, legal_actions, (target,))
-                options = pair_claims(claims, target, network(obs.board))
-                if options:
-                    return plain_payment(options, obs.hand)
-        want = colour_wish(track_colour_for(obs, target) if target is not None else None)
-        return draw_towards(obs, legal_actions, want, locomotive=0.5) or fallback(legal_actions, rng)
-
-
-def ratio_keep(obs: Observation, legal: Sequence[Action], costs: Sequence[int | None]) -> KeepTickets:
-    """The keep with the most ticket points per train needed (each ticket on its own cheapest
-    path over ``costs``; a ticket no path completes counts as minus its points and
-    ``UNREACHABLE_TRAINS`` trains), among keeps that fit in the player's trains; failing that,
-    the keep worth fewest points."""
-    options = keep_options(legal)
-    roots = obs.components()
-    board_tickets = obs.board.tickets
-    value: dict[int, tuple[int, int]] = {}
-    for tk in obs.offered:
-        need = ticket_trains(obs, costs, tk, roots)
-        points = board_tickets[tk].points
-        value[tk] = (points, need) if need is not None else (-points, UNREACHABLE_TRAINS)
-    trains = obs.trains[obs.player]
-    best = None
-    for option in options:
-        kept = [obs.offered[i] for i in option.indices]
-        points = sum(value[tk][0] for tk in kept)
-        need = sum(value[tk][1] for tk in kept)
-        if need > trains:
-            continue
-        if need:
-            ratio = points / need
-        else:
-            ratio = float("inf") if points > 0 else 0.0
-        if ratio > 0 and (best is None or ratio > best[0]):
-            best = (ratio, option)
-    return best[1] if best is not None else fewest_points_keep(obs, options)
+                net = network(obs.board)
+                options = pair_claims(payable_claims(obs, legal_actions, (target,)), target, net)
+                claim = engine_payment(options, obs.hand, net) if options else None
+                if claim is not None:
+                    return claim
+        if target is not None:
+            draw = engine_draw(obs, legal_actions, self._colour, locomotive=True)
+            if draw is not None:
+                return draw
+        # No target at all: the engine draws a random train card.
+        blind, market, _ = split_draws(legal_actions)
+        draws = ([blind] if blind is not None else []) + market
+        return draws[rng.randrange(len(draws))] if draws else fallback(legal_actions, rng)

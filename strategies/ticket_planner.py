@@ -46,6 +46,7 @@ class TicketPlanner:
         "locomotive_deficit": {"low": 1, "high": 6},
         "points_min_length": {"low": 1, "high": 6},
         "card_weight": {"low": 0.0, "high": 2.0},
+        "route_weight": {"low": 0.0, "high": 3.0},
     }
 
     def __init__(
@@ -60,6 +61,7 @@ class TicketPlanner:
         plan_orders: int = 4,
         card_weight: float = 0.5,
         keep_orders: int = 2,
+        route_weight: float = 1.5,
     ) -> None:
         """
         plan_budget: share of its trains a ticket plan may use (the rest is a safety margin).
@@ -71,6 +73,8 @@ class TicketPlanner:
         plan_orders: ticket orders tried when planning (more is slower and a little better).
         card_weight: extra plan cost, in trains, of each card the hand lacks for a track.
         keep_orders: ticket orders tried when weighing which tickets to keep.
+        route_weight: plan cost, in trains, taken off a track per route point it scores above
+            one a train (plans lean towards long routes).
         """
         self.plan_budget = plan_budget
         self.ticket_cost_weight = ticket_cost_weight
@@ -80,7 +84,8 @@ class TicketPlanner:
         self.points_min_length = points_min_length
         self.card_weight = card_weight
         self.keep_orders = keep_orders
-        self.plans = PlanCache(orders=plan_orders, card_weight=card_weight)
+        self.route_weight = route_weight
+        self.plans = PlanCache(orders=plan_orders, card_weight=card_weight, route_weight=route_weight)
 
     # -- decisions -----------------------------------------------------------------------------
 
@@ -131,7 +136,7 @@ class TicketPlanner:
     def _keep(self, obs: Observation, legal: Sequence[Action]) -> Action:
         held = obs.tickets
         tickets = obs.board.tickets
-        costs = track_costs(obs, card_weight=self.card_weight)
+        costs = track_costs(obs, card_weight=self.card_weight, route_weight=self.route_weight)
         base = plan_tickets(obs, held, costs) if held else None
         base_cost = base.cost if base else 0
         budget = self.plan_budget * obs.trains[obs.player]

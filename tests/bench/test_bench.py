@@ -37,3 +37,26 @@ def test_engine_benchmark_of_another_game_through_its_protocol():
         assert measure in result.output, measure
     result = CliRunner().invoke(app, ["bench", "engine", "--game", "nope"])
     assert result.exit_code != 0 and "unknown game 'nope'" in result.output
+
+
+def test_strength_sections_for_our_best_strategy_name_every_opponent(monkeypatch):
+    # The structure only, cheaply: a quick stand-in for the best strategy and a tiny budget.
+    import ttr_lab.bench.strength as strength
+
+    monkeypatch.setattr(strength, "BEST", "greedy")
+    monkeypatch.setattr(strength, "BEST_STEPS", 40)
+    result = strength_benchmark(deals=1, sections=["versus", "table4"], backend="serial")
+    assert {k for k in result.figures if k.startswith("versus2")} == {
+        f"versus2 {ours}>{agent}" for ours in ("greedy", "ticket_planner") for agent in REFERENCE}
+    assert {s.games for k, s in result.figures.items() if k.startswith("versus2")} == {2}
+    assert [(k, s.games) for k, s in result.figures.items() if k.startswith("versus4")] == [("versus4 greedy>3xlong_route", 4)]
+    assert sum(s.win_rate * s.games for k, s in result.figures.items()
+               if k.startswith("table4 ") and "ahead" not in k) == pytest.approx(4)
+    assert {k for k in result.figures if "ahead of" in k} == {
+        "table4 greedy ahead of ticket_planner", "table4 greedy ahead of long_route", "table4 greedy ahead of one_step"}
+    monkeypatch.setattr(strength, "BEST", "mcts")
+    result = strength_benchmark(deals=1, sections=["budget"], backend="serial")
+    budget = result.figures["budget mcts x4>x1"]
+    assert budget.games == 2
+    table = next(i for i in result.items if isinstance(i, FigureTable))
+    assert [row[1] for row in table.rows] == ["160", "40"]

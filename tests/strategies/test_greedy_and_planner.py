@@ -77,9 +77,20 @@ def test_planner_refuses_tickets_it_cannot_afford():
 
 def test_planner_claims_a_planned_track_it_can_pay_for():
     state = make_state(2, hands=[{"red": 2, "blue": 5}, {}], tickets_held=[[tk("Denver-El Paso")], []])
-    action = decide(TicketPlanner(), state)
+    action = decide(TicketPlanner(route_weight=0), state)  # plans in trains only: through Santa Fe
     assert type(action) is Claim and action.track in (tid("Denver-Santa Fe gray"), tid("El Paso-Santa Fe gray"))
     assert action.colour == 0  # pays red, keeps the blue pile
+
+
+def test_planner_leans_towards_long_routes_that_score_more_per_train():
+    # Denver-El Paso: 4 trains through Santa Fe (two 2s: 4 points), or 9 through Oklahoma City
+    # (a 4 and a 5: 17 points). Discounting route points, the default plans the long way.
+    state = make_state(2, hands=[{}, {}], tickets_held=[[tk("Denver-El Paso")], []])
+    obs = state.observation(0)
+    assert set(TicketPlanner(route_weight=0).plans.get(obs).tracks) == {tid("Denver-Santa Fe gray"),
+                                                                        tid("El Paso-Santa Fe gray")}
+    assert set(TicketPlanner().plans.get(obs).tracks) == {tid("Denver-Oklahoma City red"),
+                                                          tid("El Paso-Oklahoma City yellow")}
 
 
 def test_planner_draws_a_colour_its_plan_lacks():

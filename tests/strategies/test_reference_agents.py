@@ -10,6 +10,7 @@ import random
 import pytest
 
 from helpers import decide, make_state
+from ttr_lab.games.ticket_to_ride import LOCOMOTIVE as LOCO
 from helpers import ticket_id as tk
 from helpers import track_id as tid
 from strategies.destination_hungry import DestinationHungry
@@ -18,7 +19,6 @@ from strategies.one_step_thinking import OneStepThinking
 from strategies.planning import network, shortest_path, track_costs
 from strategies.random import Random
 from strategies.route_focus import RouteFocus
-from strategies.step_agent import StepAgent
 from ttr_lab import TicketToRide, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, load_board, new_game, play_game
 
 BOARD = load_board("usa")
@@ -50,13 +50,21 @@ def test_registry_name_and_keyword_parameters_with_defaults(agent):
 
 # --- Long Route --------------------------------------------------------------------------------
 
-def test_long_route_builds_its_ticket_with_long_routes_where_one_step_takes_the_short_way():
+def test_long_route_builds_its_ticket_with_long_routes_only():
     s = make_state(hands=[{"locomotive": 6}, {}], tickets_held=[[DENVER_EL_PASO], []])
-    short = claimed_track(decide(OneStepThinking(), s))
-    assert short == tid("Denver-Santa Fe gray")  # first step of the 4-train path
-    long_ = claimed_track(decide(LongRoute(), s))
-    assert BOARD.tracks[long_].length >= 3 and long_ not in SHORT_DENVER_EL_PASO
-    assert long_ == tid("Denver-Phoenix white")  # Denver-Phoenix (5) + Phoenix-El Paso (3)
+    action = decide(LongRoute(), s)
+    assert BOARD.tracks[claimed_track(action)].length >= 3 and action.track not in SHORT_DENVER_EL_PASO
+    # the first step of a two-track path over long routes: Denver-Phoenix (5) + Phoenix-El Paso
+    # (3), or Denver-Oklahoma City (4) + Oklahoma City-El Paso (5)
+    assert action.track in (tid("Denver-Phoenix white"), tid("Denver-Oklahoma City red"))
+    assert action.colour == LOCO  # no card of the track's colour: all locomotives
+
+
+def test_one_step_follows_the_path_of_fewest_tracks_not_of_fewest_trains():
+    # Chicago-Santa Fe: 9 trains over 4 tracks, or 10 over 3 (Chicago-Omaha, Omaha-Denver,
+    # Denver-Santa Fe); the engine's paths count tracks.
+    s = make_state(hands=[{"locomotive": 8}, {}], tickets_held=[[tk("Chicago-Santa Fe")], []])
+    assert claimed_track(decide(OneStepThinking(), s)) == tid("Chicago-Omaha blue")
 
 
 def test_long_route_with_no_ticket_to_work_on_claims_a_longest_route():
@@ -67,14 +75,17 @@ def test_long_route_with_no_ticket_to_work_on_claims_a_longest_route():
     assert claimed_track(action) == tid("Sault St. Marie-Winnipeg gray")
 
 
-def test_long_route_keeps_tickets_it_can_finish_with_long_routes():
-    # Kansas City-Houston needs 5 trains of short routes, or 18 over long routes only; Dallas-New
-    # York 30 over long routes; Los Angeles-Chicago 16. Keeping the second and third would need
-    # 46 trains, more than it has.
+def test_long_route_keeps_its_two_lowest_tickets():
+    # The engine's ticket evaluation fails on every ticket (it calls has_path on the graph), so
+    # every offer counts as unreachable and it keeps the allowed offer worth fewest points.
     s = make_state(phase="initial_tickets", offered=[[KC_HOUSTON, tk("Dallas-New York"), tk("Los Angeles-Chicago")], []],
                    tickets_held=[[], []])
-    assert decide(LongRoute(), s) == KeepTickets((0, 2))
+    assert decide(LongRoute(), s) == KeepTickets((0, 1))
     assert decide(OneStepThinking(), s) == KeepTickets((0, 1, 2))  # One Step keeps what it is dealt
+    # Tickets drawn in play: One Step keeps the single ticket worth least
+    s = make_state(phase="keep_tickets", offered=[[tk("Dallas-New York"), KC_HOUSTON, tk("Los Angeles-Chicago")], []],
+                   tickets_held=[[DENVER_EL_PASO], []])
+    assert decide(OneStepThinking(), s) == KeepTickets((1,))
 
 
 def test_long_route_never_draws_tickets():
@@ -116,18 +127,20 @@ def test_one_step_draws_tickets_when_its_tickets_are_done_and_the_game_is_young(
 # --- Route Focus -------------------------------------------------------------------------------
 
 def test_route_focus_claims_a_route_of_its_ticket_not_a_richer_one_elsewhere():
-    # It could claim Helena-Seattle yellow (6 trains, 15 points) but works on its ticket.
+    # It could claim Helena-Seattle yellow (6 trains, 15 points) but works on its ticket, on one
+    # of the two-track paths of Denver-El Paso (through Santa Fe, Phoenix or Oklahoma City).
     s = make_state(hands=[{"yellow": 6, "red": 2}, {}], tickets_held=[[DENVER_EL_PASO], []])
-    assert claimed_track(decide(RouteFocus(), s)) in SHORT_DENVER_EL_PASO
+    two_tracks = SHORT_DENVER_EL_PASO | {tid("El Paso-Phoenix gray"), tid("El Paso-Oklahoma City yellow")}
+    assert claimed_track(decide(RouteFocus(), s)) in two_tracks
 
 
 def test_route_focus_ranks_routes_by_points_plus_twice_the_ticket():
     # Chicago-New Orleans: Chicago-Saint Louis (2), Saint Louis-Little Rock (2), Little
-    # Rock-New Orleans green (3) ranks first (4 + 2 x 7); it draws green when face up, else
-    # blind, never a face-up locomotive.
+    # Rock-New Orleans green (3) ranks first (4 + 2 x 7). It means to draw green face up, but the
+    # engine compares colour names in different cases: it always draws blind.
     s = make_state(hands=[{}, {}], tickets_held=[[CHICAGO_NEW_ORLEANS], []],
                    market=("red", "white", "locomotive", "green", "yellow"))
-    assert decide(RouteFocus(), s) == DrawMarket(3)
+    assert decide(RouteFocus(), s) == DrawBlind()
     s = make_state(hands=[{}, {}], tickets_held=[[CHICAGO_NEW_ORLEANS], []],
                    market=("red", "white", "locomotive", "blue", "yellow"))
     assert decide(RouteFocus(), s) == DrawBlind()
@@ -141,19 +154,29 @@ def test_route_focus_keeps_everything_and_never_draws_tickets():
     done = {tid("Kansas City-Oklahoma City gray#1"): 0, tid("Dallas-Oklahoma City gray#1"): 0,
             tid("Dallas-Houston gray#1"): 0}
     s = make_state(hands=[{"red": 2}, {}], tickets_held=[[KC_HOUSTON], []], claimed=done)
-    action = decide(RouteFocus(), s)  # its ticket is done: the best route it can pay for
-    assert BOARD.tracks[claimed_track(action)].length == 2
+    action = decide(RouteFocus(), s)  # its ticket done, the engine's queue pops the least valuable route
+    assert BOARD.tracks[claimed_track(action)].length == 1
 
 
 # --- Destination Hungry ------------------------------------------------------------------------
 
-def test_destination_hungry_draws_tickets_while_its_network_leaves_many_trains():
-    s = make_state(hands=[{"red": 2}, {}], tickets_held=[[DENVER_EL_PASO], []])
-    assert decide(DestinationHungry(), s) == DrawTickets()  # needs 4 of 45 trains
-    # with 11 trains its network (4) leaves only 7 spare: it builds instead
-    s = make_state(hands=[{"red": 2}, {}], tickets_held=[[DENVER_EL_PASO], []], trains=[11, 45])
-    assert claimed_track(decide(DestinationHungry(), s)) in SHORT_DENVER_EL_PASO
-    assert type(decide(DestinationHungry(draw_margin=2), s)) is DrawTickets
+def kept_then(agent, offer, trains, turn):
+    """``agent`` after choosing among ``offer`` with ``trains`` trains; its decision in ``turn``."""
+    keep = make_state(phase="keep_tickets", offered=[offer, []], tickets_held=[[], []], trains=[trains, 45])
+    decide(agent, keep)
+    return decide(agent, turn)
+
+
+def test_destination_hungry_draws_tickets_while_trains_exceed_the_need_it_stored_at_its_keep():
+    offer = [DENVER_EL_PASO, KC_HOUSTON, tk("Duluth-Houston")]
+    turn = make_state(hands=[{"red": 2}, {}], tickets_held=[[DENVER_EL_PASO], []], trains=[30, 45])
+    # Keeping all three takes some 4 + 5 + 8 trains: fewer than 30 - 8, so it asks for more.
+    assert kept_then(DestinationHungry(), offer, 30, turn) == DrawTickets()
+    # The stored need is the last offer's (all three) even when it keeps fewer, and it is not
+    # updated as it builds: with 20 trains, 20 - 8 is below it, and it builds instead.
+    turn = make_state(hands=[{"red": 2}, {}], tickets_held=[[DENVER_EL_PASO], []], trains=[20, 45])
+    assert claimed_track(kept_then(DestinationHungry(), offer, 30, turn)) in SHORT_DENVER_EL_PASO
+    assert type(kept_then(DestinationHungry(draw_margin=2), offer, 30, turn)) is DrawTickets
 
 
 def test_destination_hungry_keeps_only_tickets_its_trains_can_build():
@@ -165,25 +188,30 @@ def test_destination_hungry_keeps_only_tickets_its_trains_can_build():
     assert 0 in decide(DestinationHungry(), s).indices  # with 45 trains it is the best value
 
 
-def test_destination_hungry_draws_the_colour_its_network_lacks_and_no_locomotive():
-    s = make_state(hands=[{}, {}], tickets_held=[[CHICAGO_NEW_ORLEANS], []], trains=[15, 45],
-                   market=("blue", "green", "locomotive", "orange", "yellow"))
+def test_destination_hungry_draws_the_colour_showing_most_if_its_network_needs_it():
+    # (A fresh agent has stored a need of 0 trains: with 8 trains it does not draw tickets.)
+    s = make_state(hands=[{}, {}], tickets_held=[[CHICAGO_NEW_ORLEANS], []], trains=[8, 45],
+                   market=("blue", "green", "locomotive", "green", "yellow"))
     assert decide(DestinationHungry(), s) == DrawMarket(1)
-    s = make_state(hands=[{}, {}], tickets_held=[[CHICAGO_NEW_ORLEANS], []], trains=[15, 45],
+    # one green among single cards: the first of the most shown (blue) is not needed: blind
+    s = make_state(hands=[{}, {}], tickets_held=[[CHICAGO_NEW_ORLEANS], []], trains=[8, 45],
+                   market=("blue", "green", "locomotive", "orange", "yellow"))
+    assert decide(DestinationHungry(), s) == DrawBlind()
+    s = make_state(hands=[{}, {}], tickets_held=[[CHICAGO_NEW_ORLEANS], []], trains=[8, 45],
                    market=("blue", "locomotive", "locomotive", "orange", "yellow"))
     assert decide(DestinationHungry(), s) == DrawBlind()
 
 
 def test_destination_hungry_pays_without_spending_cards_its_network_still_needs():
     # Network for Calgary-Salt Lake City: Calgary-Helena (gray 4) and Helena-Salt Lake City
-    # (pink 3). It claims the longer track first and pays it with white and locomotives,
-    # keeping the three pinks the other track needs.
+    # (pink 3). It pays the gray track only with a colour no coloured planned track needs (white
+    # and locomotives), keeping the three pinks.
     s = make_state(hands=[{"pink": 3, "white": 2, "locomotive": 2}, {}],
-                   tickets_held=[[tk("Calgary-Salt Lake City")], []], trains=[12, 45])
+                   tickets_held=[[tk("Calgary-Salt Lake City")], []], trains=[8, 45])
     action = decide(DestinationHungry(), s)
     assert claimed_track(action) == tid("Calgary-Helena gray")
     assert (action.colour, action.cards, action.locomotives) == (7, 2, 2)  # 2 white + 2 loco
-    # One Step Thinking pays the plain way: fewest locomotives (3 pink + 1 loco)
+    # One Step Thinking pays the engine's way: the first colour of its list that pays (pink + 1 loco)
     plain = decide(OneStepThinking(), s)
     assert claimed_track(plain) == tid("Calgary-Helena gray") and plain.locomotives == 1
 
@@ -240,22 +268,33 @@ def test_shortest_path_gives_exactly_the_plain_dijkstra_answer_for_int_and_float
 
 
 @pytest.mark.parametrize("agent", AGENTS)
-def test_remembered_plan_decides_like_a_fresh_agent(agent):
-    """The agents re-plan only when the board changes under their plan; a fresh instance,
-    planning from scratch, must make the same decision in every position of a game."""
+def test_agents_remember_only_what_the_engine_remembers(agent):
+    """Route Focus remembers nothing: a fresh instance decides the same everywhere. One Step and
+    Long Route keep their target until somebody claims a track (or their tickets change): a
+    fresh instance decides the same wherever that just happened. Destination Hungry remembers
+    the need stored at its last keep, but its plan is remade the same way: a fresh instance
+    plans the same everywhere."""
     for seed, players in ((11, 3), (12, 4)):
         state = new_game(BOARD, players, seed)
         seats = [agent() for _ in range(players)]
         rngs = [random.Random(seed * 10 + i) for i in range(players)]
+        seen: dict[int, tuple] = {}
+        checked = 0
         while not state.is_terminal():
             p = state.player
             obs, legal = state.observation(p), state.legal_actions()
+            if agent is DestinationHungry and obs.tickets:
+                assert seats[p]._replan(obs) == DestinationHungry()._replan(obs)
+                checked += 1
             action = seats[p].act(obs, legal, rngs[p])
-            fresh = agent()
-            again = fresh.act(obs, legal, random.Random(0))
-            if not (isinstance(fresh, StepAgent) and not fresh._for_ticket):  # ticket-driven
-                assert again == action, (seed, state.turns, str(action), str(again))
+            board_now = (obs.owner, obs.tickets)
+            random_draw = getattr(seats[p], "_target", 0) is None  # nothing to aim at: a random card
+            if agent is RouteFocus or (agent is not DestinationHungry and seen.get(p) != board_now and not random_draw):
+                assert agent().act(obs, legal, random.Random(0)) == action, (seed, state.turns, str(action))
+                checked += 1
+            seen[p] = board_now
             state.apply(action)
+        assert checked > 20
 
 
 # --- whole games -------------------------------------------------------------------------------

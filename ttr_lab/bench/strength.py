@@ -11,7 +11,15 @@ Sections (run any subset):
   often the stronger finished ahead of the weaker (interval above 50%).
 - ``time``: mcts against ticket_planner at 2 players with 0.05, 0.2 and 1 s per move, and its
   play-outs per second.
-- ``reference``: the four agents of the 2017 study against each other, at 2 and at 4 players.
+- ``reference``: the four agents of the 2017 study against each other, at 2 and at 4 players,
+  beside the study's own figures (win rate, score, ticket completion, tickets held, longest-route
+  bonus): how faithful they are.
+- ``versus``: our best strategy (``BEST``) and ``ticket_planner`` against each reference agent
+  at 2 players; ``BEST`` as one against three ``long_route`` at 4 players (25% = even).
+- ``table4``: ``BEST``, ``ticket_planner``, ``long_route`` and ``one_step`` at one 4-player table,
+  and how often ``BEST`` finished ahead of each of the others.
+- ``budget``: ``BEST`` with 4x its default budget against itself at 1x (2 players), with the
+  seconds per decision of each.
 - ``speed``: 4-player games per second of each heuristic strategy against random's, one process.
 
 Every match is a tournament's schedule (seeded deals, each under every rotation of the seats:
@@ -38,10 +46,25 @@ from ttr_lab.tournament.match import play_match
 
 USA = load_game("ticket_to_ride", map="usa")  # the strength figures are measured on the base game
 
-SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "speed")
-MATCH_SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference")
+SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "speed")
+MATCH_SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget")
 LADDER = ("random", "greedy", "ticket_planner", "mcts")
 REFERENCE = ("destination_hungry", "route_focus", "one_step", "long_route")
+BEST = "mcts"  # our strongest strategy at its default settings (docs/strategies.md)
+BEST_STEPS = 500  # its default budget (strategies/mcts.py), which ``budget`` multiplies by 4
+VERSUS4 = ("long_route",)  # the agents ``BEST`` meets as one against three (the strongest at 4p)
+
+# The 2017 study's engine, run unmodified with fresh agents over 1,748 seat-rotated 4-player games
+# (issue 13): win rate (ties shared), mean score, ticket completion, tickets held at the end,
+# longest-route bonus frequency. At 2 players, the win rate pooled over the three opponents and
+# both seats (226 games a pair).
+STUDY4 = {
+    "long_route": (0.410, 96.5, 0.698, 2.00, 0.333),
+    "one_step": (0.285, 92.4, 0.773, 3.45, 0.323),
+    "destination_hungry": (0.251, 75.2, 0.754, 3.43, 0.292),
+    "route_focus": (0.054, 60.8, 0.676, 3.00, 0.109),
+}
+STUDY2 = {"long_route": 0.636, "destination_hungry": 0.625, "one_step": 0.518, "route_focus": 0.220}
 
 
 def _interval(low: float, high: float) -> str:
@@ -70,7 +93,8 @@ def strength_benchmark(
         if set(sections) & set(MATCH_SECTIONS):
             runner.start()
         for name, section in (("ladder2", _ladder2), ("ladder4", _ladder4), ("mixed4", _mixed4), ("time", _time),
-                              ("reference", _reference), ("speed", _speed)):
+                              ("reference", _reference), ("versus", _versus), ("table4", _table4),
+                              ("budget", _budget), ("speed", _speed)):
             if name in sections:
                 section(result, deals, seed, runner)
     finally:
@@ -150,15 +174,95 @@ def _reference(result: BenchResult, deals: int, seed: int, runner: Backend) -> N
         # At 2 players every pair meets; at 4 the four share one table.
         tables = list(itertools.combinations(range(4), 2)) if n == 2 else [(0, 1, 2, 3)]
         games = play_match(entrants, schedule([seatings(t, "cyclic") for t in tables], deals, seed), USA, runner)
+        frame = pd.DataFrame(games)
         rows = []
         for s in summarize(games, REFERENCE):
             result.figures[f"reference{n} {s.entrant}"] = s
-            rows.append((s.entrant, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high), f"{s.mean_score:.1f}",
-                         f"{s.completion:.3f}"))
+            mine = frame[frame.entrant == s.entrant]
+            held, bonus = mine.tickets_held.mean(), (mine.longest_bonus > 0).mean()
+            if n == 4:
+                win, score, completion, study_held, study_bonus = STUDY4[s.entrant]
+                rows.append((s.entrant, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high), f"{win:.3f}",
+                             f"{s.mean_score:.1f} / {score:.1f}", f"{s.completion:.3f} / {completion:.3f}",
+                             f"{held:.2f} / {study_held:.2f}", f"{bonus:.3f} / {study_bonus:.3f}"))
+            else:
+                rows.append((s.entrant, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
+                             f"{STUDY2[s.entrant]:.3f}", f"{s.mean_score:.1f}", f"{s.completion:.3f}"))
+        columns = (("agent", "games", "win rate", "95% interval", "study", "score / study", "completion / study",
+                    "tickets held / study", "longest bonus / study") if n == 4 else
+                   ("agent", "games", "win rate", "95% interval", "study", "mean score", "completion"))
         result.show(FigureTable.of(
-            f"reference agents, {n} players ({deals} deals x {n} seatings per table)",
-            ("agent", "games", "win rate", "95% interval", "mean score", "completion"), rows,
+            f"reference agents, {n} players ({deals} deals x {n} seatings per table)", columns, rows,
         ))
+
+
+def _versus(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
+    rows = []
+    for ours in (BEST, "ticket_planner"):
+        for agent in REFERENCE:
+            games = play_match([_entrant(ours), _entrant(agent)], match_games((0, 1), deals, seed), USA, runner)
+            s = summarize(games, [ours])[0]
+            result.figures[f"versus2 {ours}>{agent}"] = s
+            rows.append((ours, agent, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
+                         f"{s.mean_score:.1f}", f"{s.seconds_per_decision:.4f}"))
+    result.show(FigureTable.of(
+        f"2 players: ours against each reference agent ({deals} deals x 2 seatings)",
+        ("ours", "agent", "games", "win rate", "95% interval", "mean score", "s/decision"), rows,
+    ))
+    rows = []
+    for agent in VERSUS4:
+        games = play_match([_entrant(BEST), _entrant(agent)], match_games((0, 1, 1, 1), deals, seed), USA, runner)
+        s = summarize(games, [BEST])[0]
+        result.figures[f"versus4 {BEST}>3x{agent}"] = s
+        rows.append((BEST, agent, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
+                     "yes" if s.low > 0.25 else "no", f"{s.mean_score:.1f}"))
+    result.show(FigureTable.of(
+        f"4 players: ours as one against three of an agent ({deals} deals x 4 seatings)",
+        ("ours", "three of", "games", "win rate", "95% interval", "above 0.25", "mean score"), rows,
+    ))
+
+
+def _table4(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
+    names = (BEST, "ticket_planner", "long_route", "one_step")
+    games = play_match([_entrant(name) for name in names], match_games((0, 1, 2, 3), deals, seed), USA, runner)
+    summaries = summarize(games, names)
+    for s in summaries:
+        result.figures[f"table4 {s.entrant}"] = s
+    result.show(FigureTable.of(
+        f"4 players: {', '.join(names)} ({deals} deals x 4 seatings)",
+        ("strategy", "games", "win rate", "95% interval", "mean score", "completion"),
+        [(s.entrant, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high), f"{s.mean_score:.1f}",
+          f"{s.completion:.3f}") for s in summaries],
+    ))
+    frame = pd.DataFrame(games)
+    rows = []
+    for other in names[1:]:
+        share, _, low, high = ahead_share(frame, BEST, other)
+        result.figures[f"table4 {BEST} ahead of {other}"] = (share, low, high)
+        rows.append((BEST, other, f"{share:.3f}", _interval(low, high), "yes" if low > 0.5 else "no"))
+    result.show(FigureTable.of(
+        f"the same table: how often {BEST} finished ahead of each other strategy",
+        ("strategy", "other", "ahead", "95% interval", "significant"), rows,
+    ))
+
+
+def _budget(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
+    big, small = f"{BEST} x4", f"{BEST} x1"
+    entrants = [{"name": big, "strategy": BEST, "params": {"steps": 4 * BEST_STEPS}},
+                {"name": small, "strategy": BEST, "params": {"steps": BEST_STEPS}}]
+    games = play_match(entrants, match_games((0, 1), deals, seed), USA, runner)
+    four, one = summarize(games, [big, small])
+    result.figures[f"budget {BEST} x4>x1"] = four
+    result.show(FigureTable.of(
+        f"{BEST} by budget, 2 players, 4x against 1x its default ({deals} deals x 2 seatings)",
+        ("budget", "steps", "games", "win rate", "95% interval", "significant", "s/decision"),
+        [("4x", str(4 * BEST_STEPS), str(four.games), f"{four.win_rate:.3f}", _interval(four.low, four.high),
+          "yes" if four.low > 0.5 else "no", f"{four.seconds_per_decision:.4f}"),
+         ("1x", str(BEST_STEPS), str(one.games), f"{one.win_rate:.3f}", _interval(one.low, one.high), "",
+          f"{one.seconds_per_decision:.4f}")],
+    ))
+    result.show("s/decision: wall-clock time per decision of every kind (forced ones included) while "
+                "sharing the machine: an upper bound on the CPU time.")
 
 
 def _speed(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:

@@ -42,10 +42,11 @@ def strength(
     deals: int = typer.Option(20, help="Deals per match; each is played under every seat rotation."),
     workers: Optional[int] = typer.Option(None, help="Ray workers (default: every CPU)."),
     seed: int = typer.Option(1, help="Master seed of the deals."),
-    section: List[str] = typer.Option([], "--section", help="Run only these sections (repeat): ladder2, ladder4, mixed4, time, reference, speed."),
+    section: List[str] = typer.Option([], "--section", help="Run only these sections (repeat): ladder2, ladder4, mixed4, time, reference, versus, table4, budget, speed."),
     backend: str = typer.Option("ray", help="ray, or serial (in this process)."),
 ) -> None:
-    """Win rates with 95% intervals: the strategy ladder, mcts by thinking time, the reference agents."""
+    """Win rates with 95% intervals: the strategy ladder, mcts by thinking time and budget, the reference
+    agents beside the 2017 study, ours against them."""
     from ttr_lab.bench.strength import SECTIONS, strength_benchmark
 
     try:

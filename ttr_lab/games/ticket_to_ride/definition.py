@@ -30,7 +30,7 @@ NAME = "ticket_to_ride"
 METRICS: tuple[Metric, ...] = (
     Metric("route_points", "points from claimed routes (route table, plus mountain points)"),
     Metric("ticket_points", "points from tickets: completed ones added, failed ones subtracted"),
-    Metric("tickets_held", "tickets held at the end (kept at setup and later)"),
+    Metric("tickets_held", "tickets kept (at setup and later): held at the end"),
     Metric("tickets_completed", "tickets whose two cities the player connected"),
     Metric("tickets_failed", "tickets not connected at the end (their points subtracted)"),
     Metric("ticket_points_completed", "points of the completed tickets"),
@@ -38,6 +38,11 @@ METRICS: tuple[Metric, ...] = (
     Metric("longest_trail", "length in trains of the player's longest continuous trail"),
     Metric("longest_bonus", "points from the longest-trail bonus (0 where the map has none)"),
     Metric("trains_left", "trains not placed at the end"),
+    Metric("trains_placed", "trains placed on the board"),
+    Metric("route_points_per_train", "route points per train placed (how well trains were turned into points)",
+           kind="float"),
+    Metric("ticket_draws", "times the player drew tickets during play"),
+    Metric("tickets_drawn", "tickets offered to the player, setup included (kept ones are tickets_held)"),
     Metric("cards_left", "train cards in hand at the end"),
     Metric("tracks", "ids of the tracks the player claimed", kind="ints", summarise=False),
     # Only on maps that use them (empty otherwise):
@@ -54,7 +59,7 @@ SCORE_PARTS = ("route_points", "ticket_points", "longest_bonus", "explorer_bonus
 _BONUS_RULE = {"longest_bonus": "longest_path_bonus", "explorer_bonus": "explorer_bonus"}
 
 _PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held", "ticket_points_completed",
-                                                         "ticket_points_failed"))
+                                                         "ticket_points_failed", "route_points_per_train"))
 
 
 class TicketToRide:
@@ -196,6 +201,7 @@ def outcome_of(result: "GameResult", owner: list[int]) -> Outcome:
         completed = sum(t.points for t in p.tickets if t.completed)
         metrics.update({
             "tickets_held": len(p.tickets),
+            "route_points_per_train": p.route_points / p.trains_placed if p.trains_placed else 0.0,
             "ticket_points_completed": completed,
             "ticket_points_failed": sum(t.points for t in p.tickets) - completed,
             "tracks": [t for t, o in enumerate(owner) if o == p.player],

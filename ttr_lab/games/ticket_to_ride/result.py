@@ -6,7 +6,11 @@ from collections import Counter
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
+from ttr_lab.core.history import unroll
+from ttr_lab.games.ticket_to_ride.actions import DrawTickets, TicketsKept
+from ttr_lab.games.ticket_to_ride.board import TicketDeck
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
+from ttr_lab.games.ticket_to_ride.ruleset import Rejects
 from ttr_lab.games.ticket_to_ride.ruleset import TieBreak
 from ttr_lab.games.ticket_to_ride.network import connected_components, ticket_connected
 from ttr_lab.games.ticket_to_ride.scoring import longest_trail, rank_order
@@ -37,6 +41,9 @@ class PlayerResult:
     rank: int  # 1 = winner; tied players share a rank
     trains_left: int
     cards_left: int
+    trains_placed: int  # trains on the board (the trains the player started with, less those left)
+    ticket_draws: int  # times the player drew tickets during play (setup not counted)
+    tickets_drawn: int  # tickets offered to the player, setup included
     # Only on maps that use them (left out of to_dict otherwise, so USA results stay as they were):
     largest_network: int | None = None  # most cities in one network of the player's own tracks
     explorer_bonus: int | None = None  # points from the explorer bonus
@@ -69,12 +76,44 @@ class GameResult:
         return {"players": players, "stalled": self.stalled, "turns": self.turns}
 
 
-_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerResult))
+# Derived from the history when a game is scored, and left out of records' results so records
+# written before they existed still replay to the same result.
+_DERIVED = ("trains_placed", "ticket_draws", "tickets_drawn")
+_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerResult) if f.name not in _DERIVED)
 _OPTIONAL = ("largest_network", "explorer_bonus", "mountain_routes")
 
 
 def player_tracks(state: "GameState", player: int) -> list[int]:
     return [t for t, owner in enumerate(state.owner) if owner == player]
+
+
+def ticket_draws(state: "GameState") -> tuple[list[int], list[int]]:
+    """Per player: how many times it drew tickets in play, and how many tickets it was offered
+    in all (setup included). The public history records a draw and the number kept, not the
+    number offered, so the ticket deck is followed through the game: a draw offers what the deck
+    still holds up to the ruleset's draw, and the tickets not kept go back under it."""
+    game = state.game
+    rules, n = game.ruleset, game.num_players
+    deck = sum(1 for t in game.board.tickets if t.deck is TicketDeck.REGULAR) - n * rules.initial_tickets
+    draws, offered = [0] * n, [rules.initial_tickets + rules.initial_long_tickets] * n
+    setup_keeps, pending = 0, [0] * n
+    for event in unroll(state.log):
+        p, action = event.player, event.action
+        if type(action) is DrawTickets:
+            got = min(rules.ticket_draw, deck)
+            deck -= got
+            draws[p] += 1
+            offered[p] += got
+            pending[p] = got
+        elif type(action) is TicketsKept:
+            if setup_keeps < n:  # the first n keeps are the setup's
+                setup_keeps += 1
+                if rules.initial_rejects is Rejects.BOTTOM:
+                    deck += rules.initial_tickets + rules.initial_long_tickets - action.count
+            else:
+                deck += pending[p] - action.count
+                pending[p] = 0
+    return draws, offered
 
 
 def score_game(state: "GameState") -> GameResult:
@@ -112,12 +151,14 @@ def score_game(state: "GameState") -> GameResult:
     }
     ranks = rank_order([(totals[p], *(breakers[k][p] for k in rules.tie_breaks)) for p in range(n)])
     has_mountains = any(t.mountain_spaces for t in board.tracks)
+    draws, offered = ticket_draws(state)
     players = tuple(
         PlayerResult(
             player=p, route_points=routes[p], tickets=ticket_rows[p], ticket_points=ticket_points[p],
             tickets_completed=completed[p], tickets_failed=len(ticket_rows[p]) - completed[p],
             longest_trail=trails[p], longest_bonus=bonus[p], total=totals[p], rank=ranks[p],
             trains_left=state.trains[p], cards_left=sum(state.hands[p * NUM_CARD_KINDS:(p + 1) * NUM_CARD_KINDS]),
+            trains_placed=rules.trains_per_player - state.trains[p], ticket_draws=draws[p], tickets_drawn=offered[p],
             largest_network=networks[p] if rules.explorer_bonus else None,
             explorer_bonus=explorer[p] if rules.explorer_bonus else None,
             mountain_routes=mountains[p] if has_mountains else None,
