@@ -21,6 +21,8 @@ def test_the_rl_notebook_runs(tmp_path, monkeypatch):
 
     for key, value in {**BUDGET, "RL_OUTPUT": str(tmp_path)}.items():
         monkeypatch.setenv(key, value)
+    # The kernel runs in notebooks/: this checkout first on its path (a relative entry would not do).
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     nb = nbformat.read(ROOT / "notebooks/rl.ipynb", as_version=4)
     NotebookClient(nb, timeout=600, kernel_name="python3",
                    resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
