@@ -27,29 +27,44 @@ _TURN_SCALE = 200.0  # turns of a long game; the turn count is a clock, not a bo
 
 @functools.lru_cache(maxsize=None)
 def layout(board: Board, ruleset: Ruleset) -> TensorLayout:
-    """The blocks of the tensor for one map and ruleset (seats padded to ``board.max_players``)."""
+    """The blocks of the tensor for one map and ruleset (seats padded to ``board.max_players``).
+    The counts come first and the one-hot and multi-hot blocks after them, so filling the tensor
+    is one scaled write of the counts and one write of ones (it runs at every decision)."""
     m, k, t, r = board.max_players, NUM_CARD_KINDS, len(board.tickets), len(board.tracks)
     return TensorLayout([
-        ("num_players", m, "one-hot: players at the table (index n-1)"),
-        ("to_move", m, "one-hot: the player to move, relative to the viewer (0 = the viewer)"),
-        ("phase", _PHASES, "one-hot: initial tickets, turn, second draw, keep tickets, over"),
         ("clock", 4, "final round started; final turns left / players; turns / 200; passes in a row / players"),
         ("hand", k, "own cards per kind (colours, then locomotive) / cards per colour"),
         ("market", k, "face-up cards per kind / market size"),
         ("discard", k, "discard pile per kind / cards per colour"),
         ("decks", 2, "draw pile size / all train cards; ticket deck size / all tickets"),
+        ("trains", m, "per relative seat (0 = the viewer, 1 = the next seat, ...): trains left / trains per player"),
+        ("points", m, "per relative seat: route points / 100"),
+        ("hand_sizes", m, "per relative seat: cards in hand / cards per colour"),
+        ("ticket_counts", m, "per relative seat: tickets held / (initial tickets dealt x 3)"),
+        ("offer_sizes", m, "per relative seat: tickets it is choosing among / the larger ticket deal"),
+        ("known_cards", m * k, "per relative seat, per kind: cards seen entering its hand, not yet paid / cards per colour"),
+        ("num_players", m, "one-hot: players at the table (index n-1)"),
+        ("to_move", m, "one-hot: the player to move, relative to the viewer"),
+        ("phase", _PHASES, "one-hot: initial tickets, turn, second draw, keep tickets, over"),
         ("tickets", t, "multi-hot over ticket ids: the viewer's tickets"),
         ("offered", t, "multi-hot: tickets on offer to the viewer (while it chooses)"),
         ("tickets_out", t, "multi-hot: tickets the viewer knows are out of play or in the deck "
                           "(boxed at setup, or put back by it)"),
         ("owner", r * m, "per track (id order), one-hot over relative seats: who claimed it (all 0: open)"),
-        ("trains", m, "per relative seat: trains left / trains per player"),
-        ("points", m, "per relative seat: route points / 100"),
-        ("hand_sizes", m, "per relative seat: cards in hand / cards per colour"),
-        ("ticket_counts", m, "per relative seat: tickets held / initial tickets dealt x 3"),
-        ("offer_sizes", m, "per relative seat: tickets it is choosing among / ticket draw"),
-        ("known_cards", m * k, "per relative seat, per kind: cards seen entering its hand, not yet paid / cards per colour"),
     ])
+
+
+@functools.lru_cache(maxsize=None)
+def _scales(board: Board, rules: Ruleset, n: int) -> np.ndarray:
+    """The divisor of every count (the blocks from ``clock`` to ``known_cards``) at ``n`` players."""
+    m, k = board.max_players, NUM_CARD_KINDS
+    colour = float(rules.cards_per_colour)
+    all_cards = rules.cards_per_colour * (k - 1) + rules.locomotive_cards
+    parts = [[1.0, n, _TURN_SCALE, n], [colour] * k, [float(rules.market_size)] * k, [colour] * k,
+             [all_cards, max(len(board.tickets), 1)],
+             [rules.trains_per_player] * m, [100.0] * m, [colour] * m, [3.0 * rules.initial_tickets] * m,
+             [float(max(rules.ticket_draw, rules.initial_tickets))] * m, [colour] * (m * k)]
+    return 1.0 / np.array([x for part in parts for x in part], dtype=np.float32)
 
 
 def observation_shape(board: Board, ruleset: Ruleset) -> tuple[int]:
@@ -62,45 +77,34 @@ def observation_tensor(obs: Observation) -> np.ndarray:
     lay = layout(board, rules)
     off = lay.offsets
     m, k, n, me = board.max_players, NUM_CARD_KINDS, obs.num_players, obs.player
-    out = np.zeros(lay.size, dtype=np.float32)
-    colour = float(rules.cards_per_colour)
-    out[off["num_players"] + n - 1] = 1.0
-    out[off["to_move"] + (obs.current_player - me) % n] = 1.0
-    out[off["phase"] + int(obs.phase)] = 1.0
-    c = off["clock"]
-    out[c:c + 4] = (obs.final_round, max(obs.final_turns_left, 0) / n, obs.turns / _TURN_SCALE,
-                    obs.passes_in_a_row / n)
-    out[off["hand"]:off["hand"] + k] = obs.hand
-    out[off["hand"]:off["hand"] + k] /= colour
-    market = off["market"]
+    pad = (0,) * (m - n)
+
+    def seats(values: tuple) -> tuple:  # seat order -> relative order, padded to m
+        return values[me:] + values[:me] + pad
+
+    market = [0] * k
     for card in obs.market:
         if card >= 0:
-            out[market + card] += 1.0 / rules.market_size
-    out[off["discard"]:off["discard"] + k] = obs.discard
-    out[off["discard"]:off["discard"] + k] /= colour
-    all_cards = rules.cards_per_colour * (k - 1) + rules.locomotive_cards
-    out[off["decks"]] = obs.draw_pile_size / all_cards
-    out[off["decks"] + 1] = obs.ticket_deck_size / max(len(board.tickets), 1)
+            market[card] += 1
+    known = seats(obs.known_cards)
+    counts = [obs.final_round, max(obs.final_turns_left, 0), obs.turns, obs.passes_in_a_row,
+              *obs.hand, *market, *obs.discard, obs.draw_pile_size, obs.ticket_deck_size,
+              *seats(obs.trains), *seats(obs.route_points), *seats(obs.hand_sizes), *seats(obs.ticket_counts),
+              *seats(obs.offer_sizes)]
+    for kinds in known[:n]:
+        counts.extend(kinds)
+    out = np.zeros(lay.size, dtype=np.float32)
+    out[:len(counts)] = counts  # the padded seats' known cards stay 0
+    scales = _scales(board, rules, n)
+    out[:scales.size] *= scales
+
+    ones = [off["num_players"] + n - 1, off["to_move"] + (obs.current_player - me) % n, off["phase"] + int(obs.phase)]
     for name, ids in (("tickets", obs.tickets), ("offered", obs.offered), ("tickets_out", obs.boxed_known)):
-        if ids:
-            out[off[name] + np.fromiter(ids, dtype=np.intp, count=len(ids))] = 1.0
-    put_back = [t for t in obs.ticket_deck_known if t >= 0]
-    if put_back:
-        out[off["tickets_out"] + np.asarray(put_back, dtype=np.intp)] = 1.0
-    owner = np.asarray(obs.owner, dtype=np.intp)
-    claimed = np.flatnonzero(owner >= 0)
-    if claimed.size:
-        out[off["owner"] + claimed * m + (owner[claimed] - me) % n] = 1.0
-    order = [(me + j) % n for j in range(n)]  # relative slot j is seat order[j]
-    per_seat = (("trains", obs.trains, rules.trains_per_player), ("points", obs.route_points, 100.0),
-                ("hand_sizes", obs.hand_sizes, colour), ("ticket_counts", obs.ticket_counts, 3.0 * rules.initial_tickets),
-                ("offer_sizes", obs.offer_sizes, float(max(rules.ticket_draw, rules.initial_tickets))))
-    for name, values, scale in per_seat:
-        at = off[name]
-        out[at:at + n] = [values[s] for s in order]
-        out[at:at + n] /= scale
-    known = off["known_cards"]
-    for j, s in enumerate(order):
-        out[known + j * k:known + (j + 1) * k] = obs.known_cards[s]
-    out[known:known + n * k] /= colour
+        base = off[name]
+        ones.extend([base + i for i in ids])
+    base = off["tickets_out"]
+    ones.extend([base + i for i in obs.ticket_deck_known if i >= 0])
+    base = off["owner"]
+    ones.extend([base + t * m + (o - me) % n for t, o in enumerate(obs.owner) if o >= 0])
+    out[ones] = 1.0
     return out
