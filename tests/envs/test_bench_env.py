@@ -15,6 +15,7 @@ def test_env_benchmark_measures_every_game_both_ways():
     labels = ("ticket_to_ride usa 2p", "ticket_to_ride usa 4p", "trans_orient standin 2p", "trans_orient standin 4p")
     for label in labels:
         env, engine, overhead = (result.figures[f"{label} {k}"] for k in ("env steps/s", "engine steps/s", "overhead"))
+        assert result.figures[f"{label} engine+observation steps/s"] > 0
         assert env > 0 and engine > 0 and overhead == pytest.approx(engine / env)
     (table,) = result.items
     assert [row[0] for row in table.rows] == list(labels)
