@@ -57,3 +57,28 @@ def test_trans_orient_blocks_hold_the_public_table():
 def test_bad_layouts_are_refused(blocks, says):
     with pytest.raises(ValueError, match=says):
         TensorLayout(blocks)
+
+
+def test_trans_orient_tensor_ignores_what_the_viewer_cannot_know():
+    """The game contract checks this for games with a hidden-twin hook (Ticket to Ride); Trans-Orient
+    Express's twin lives in its own test helpers: the unknown deck order, opponents' luggage and
+    the bag's future draws changed, every seat's tensor the same."""
+    import random
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "trans_orient"))
+    from toe_helpers import hidden_shuffle, random_game_states
+
+    game = load_game("trans_orient")
+    rng = random.Random(5)
+    changed = 0
+    for n in (2, 3, 4):
+        for i, (state, _legal, _action) in enumerate(random_game_states(n, 40 + n, game)):
+            if i % 7:
+                continue
+            for viewer in range(n):
+                twin = hidden_shuffle(state, viewer, rng)
+                changed += twin.snapshot() != state.snapshot()
+                assert np.array_equal(game.observation_tensor(twin.observation(viewer)),
+                                      game.observation_tensor(state.observation(viewer)))
+    assert changed, "the twins never changed anything hidden"
