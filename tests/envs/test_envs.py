@@ -106,6 +106,11 @@ def test_an_illegal_id_is_a_forfeit():
     assert env.rewards[offender] == -1.0 and sum(env.rewards.values()) == -1.0
     assert env.infos[offender]["forfeit_by"] == offender
 
+    for bad in ("abc", None, 10**30, -1):  # not ids at all: forfeits too, not tracebacks
+        env.reset(seed=2)
+        env.step(bad)
+        assert all(env.terminations.values()) and sum(env.rewards.values()) == -1.0
+
     single = gym_env("trans_orient", players=2, opponents=["random"], illegal_reward=-2.0)
     _, info = single.reset(seed=1)
     _, reward, terminated, _, info = single.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))

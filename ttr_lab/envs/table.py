@@ -80,9 +80,13 @@ class Table:
         not a legal action id here."""
         seat = self.state.current_player
         try:
-            action = self.space.action_of(int(action_id))
+            action = self.space.action_of(int(action_id))  # numpy integers too
+        except (IllegalActionError, TypeError, ValueError, OverflowError):  # not an id of this game
+            self.forfeit_by = seat
+            return False
+        try:
             self.state.apply(action)
-        except (IllegalActionError, TypeError, ValueError, OverflowError):
+        except IllegalActionError:  # an id of the game, not legal here
             self.forfeit_by = seat
             return False
         self.actions.append((seat, str(action)))
