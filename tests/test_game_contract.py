@@ -15,6 +15,8 @@ play-outs, checking at each step that
   (``games.Hooks.hidden_twin``), does not change when only that changes;
 - the same seed and choices give the same sequence of snapshots; states (mid-game and final),
   the game, records and outcomes survive ``pickle`` (and records JSON);
+- ``observation_tensor(observation)`` is a float32 array of the game's fixed
+  ``observation_shape`` (the same at every player count), finite, and unchanged for a hidden twin;
 - every legal action has an integer id in ``game.action_space`` (distinct, below its size, and
   the id maps back to the action; its parsed text has the same id); a bad id is refused;
 - ``outcome()`` at the end: one ``PlayerOutcome`` per player, competition ranks from 1 (ties
@@ -170,9 +172,22 @@ def same(a: Any, b: Any) -> bool:
     return pickle.dumps(a) == pickle.dumps(b)
 
 
+def check_tensor(game: Game, obs: Any) -> Any:
+    """The observation's tensor: float32, the game's fixed shape, finite; returned for comparison."""
+    import numpy as np
+
+    tensor = game.observation_tensor(obs)
+    assert isinstance(tensor, np.ndarray) and tensor.dtype == np.float32, "an observation tensor is not float32"
+    assert tensor.shape == tuple(game.observation_shape), f"tensor shape {tensor.shape} is not {game.observation_shape}"
+    assert np.isfinite(tensor).all(), "an observation tensor holds NaN or infinity"
+    assert np.array_equal(game.observation_tensor(obs), tensor), "the tensor differs when asked twice"
+    return tensor
+
+
 def check_observations(state: State, hooks: Hooks, rng: random.Random, before: str, seen_hidden: list[bool],
-                       unpickle: bool = False) -> Any:
-    """Checks every seat's observation; returns the current player's with its pickle."""
+                       unpickle: bool = False, game: Game | None = None) -> Any:
+    """Checks every seat's observation (and its tensor, given the game); returns the current
+    player's with its pickle."""
     state_class = type(state).__name__.encode()
     for viewer in range(state.num_players):
         obs = state.observation(viewer)
@@ -181,12 +196,16 @@ def check_observations(state: State, hooks: Hooks, rng: random.Random, before: s
         if unpickle:
             assert same(pickle.loads(data), obs), "an observation does not survive pickle"
         assert same(state.observation(viewer), obs), "observation differs when asked twice"
+        tensor = check_tensor(game, obs) if game is not None else None
         if hooks.hidden_twin is not None:
             twin = hooks.hidden_twin(state, viewer, rng)
             if snap(twin) != before:
                 seen_hidden[0] = True
             assert same(twin.observation(viewer), obs), (
                 f"seat {viewer}'s observation changes when only what it cannot know changes")
+            if tensor is not None:
+                assert (game.observation_tensor(twin.observation(viewer)) == tensor).all(), (
+                    f"seat {viewer}'s observation tensor changes when only what it cannot know changes")
         if viewer == state.current_player:
             mine = (obs, data)
     assert snap(state) == before, "observing changed the state"
@@ -247,7 +266,7 @@ def play_out(game: Game, n: int, seed: int, hooks: Hooks) -> tuple[list[str], St
 
         mine = None
         if steps == 1 or probe.random() < OBSERVE:
-            mine = check_observations(state, hooks, probe, before, seen_hidden, unpickle=steps == 1)
+            mine = check_observations(state, hooks, probe, before, seen_hidden, unpickle=steps == 1, game=game)
         if steps % 40 == 0:
             stashed.append((state.clone(), before))
         if pickled_at is None and steps >= 30:  # one mid-game state goes through pickle
@@ -328,6 +347,20 @@ def test_a_forfeit_outcome_survives_pickle():
     outcome = Outcome.forfeit(3, 1, "seat 1 crashed")
     assert pickle.loads(pickle.dumps(outcome)) == outcome
     assert [p.score for p in outcome.players] == [None, None, None] and [p.rank for p in outcome.players] == [1, 3, 1]
+
+
+def test_observation_tensor_shape_is_one_per_game():
+    """One shape for every player count (a policy trained at 4 players reads a 2-player game),
+    and the tensor sees the difference between two seats' views."""
+    for variant in VARIANTS:
+        game = variant.game
+        shapes = set()
+        for n in variant.player_counts:
+            state = game.new_game(n, 11)
+            tensors = [check_tensor(game, state.observation(p)) for p in range(n)]
+            shapes.update(t.shape for t in tensors)
+            assert not all((t == tensors[0]).all() for t in tensors[1:]), f"{variant} {n}p: every seat sees the same tensor"
+        assert shapes == {tuple(game.observation_shape)}, f"{variant}: shapes {shapes}"
 
 
 def test_action_ids_are_pinned():

@@ -20,6 +20,7 @@ app.command()(games.strategies)
 bench_app.command("engine")(bench.engine)
 bench_app.command("tournament")(bench.tournament)
 bench_app.command("strength")(bench.strength)
+bench_app.command("env")(bench.env)
 
 
 def _print_version(value: bool) -> None:

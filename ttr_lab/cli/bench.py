@@ -1,4 +1,4 @@
-"""``ttr-lab bench engine|strength|tournament``: the benchmarks, their tables drawn as they come."""
+"""``ttr-lab bench engine|strength|tournament|env``: the benchmarks, their tables drawn as they come."""
 
 from __future__ import annotations
 
@@ -52,6 +52,19 @@ def strength(
     try:
         strength_benchmark(deals=deals, workers=workers, seed=seed, sections=section or SECTIONS, backend=backend,
                            on_item=show_items())
+    except (ValueError, TTRLabError) as exc:
+        fail(exc)
+
+
+def env(
+    seconds: float = typer.Option(3.0, help="Time per game and player count, in seconds."),
+    seed: int = typer.Option(1, help="First game seed."),
+) -> None:
+    """RL environments: PettingZoo steps/s (tensor + mask) against the raw engine's, 2 and 4 players, both games."""
+    from ttr_lab.bench.env import env_benchmark
+
+    try:
+        env_benchmark(seconds=seconds, seed=seed, on_item=show_items())
     except (ValueError, TTRLabError) as exc:
         fail(exc)
 

@@ -100,6 +100,12 @@ class Game(Protocol):
     tells it (``ttr-lab play``): how it ended, a table of plain strings, then free lines; without
     it the command prints the outcome's ranks, score parts and scores.
 
+    ``observation_shape`` and ``observation_tensor(observation) -> numpy.ndarray``: an
+    ``observation(player)`` as a float32 vector of that fixed shape (the same at every player
+    count), built from the information set only, with a documented layout of named slices
+    (``ttr_lab.core.tensor_layout.TensorLayout``; docs/rl.md). With ``action_space`` it makes the
+    game an RL environment (``ttr_lab.envs``).
+
     ``report_figures(frame) -> list[(key, caption, Figure)]``: figures of the game's own
     (matplotlib ``Figure``, best made with ``ttr_lab.core.figures.new_figure``); ``key`` names
     the files ``report/<key>.png`` and ``.svg``, so it is a plain file name.

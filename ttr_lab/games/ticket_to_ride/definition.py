@@ -19,6 +19,7 @@ from ttr_lab.games.ticket_to_ride.board import Board, available_maps, load_board
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
     from matplotlib.figure import Figure
 
@@ -132,6 +133,19 @@ class TicketToRide:
     def action_space(self) -> ActionSpace:
         """Every action with its integer id; the order is ``actions.all_actions``'s."""
         return _action_space(self.board, self.ruleset)
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of ``observation_tensor``'s arrays (the same at every player count)."""
+        from ttr_lab.games.ticket_to_ride.tensor import observation_shape
+
+        return observation_shape(self.board, self.ruleset)
+
+    def observation_tensor(self, observation: Any) -> "np.ndarray":
+        """An ``Observation`` as a float32 vector (layout: ``tensor.layout``, docs/rl.md)."""
+        from ttr_lab.games.ticket_to_ride.tensor import observation_tensor
+
+        return observation_tensor(observation)
 
     def turn_number(self, state: "GameState") -> int | None:
         """Turns completed, at a turn boundary (a player to take a turn, or the game over)."""

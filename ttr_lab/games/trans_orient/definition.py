@@ -22,6 +22,7 @@ from ttr_lab.games.trans_orient.result import METRICS
 from ttr_lab.games.trans_orient.rules import MAX_PLAYERS, MIN_PLAYERS, setup_for
 
 if TYPE_CHECKING:
+    import numpy as np
     from matplotlib.figure import Figure
 
     from ttr_lab.games.trans_orient.state import TOEState
@@ -89,6 +90,19 @@ class TransOrientExpress:
     def action_space(self) -> ActionSpace:
         """Every action with its integer id; the order is ``actions.all_actions``'s."""
         return _action_space(self.deck)
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of ``observation_tensor``'s arrays (the same at every player count)."""
+        from ttr_lab.games.trans_orient.tensor import observation_shape
+
+        return observation_shape(self.deck)
+
+    def observation_tensor(self, observation: Any) -> "np.ndarray":
+        """An ``Observation`` as a float32 vector (layout: ``tensor.layout``, docs/rl.md)."""
+        from ttr_lab.games.trans_orient.tensor import observation_tensor
+
+        return observation_tensor(observation)
 
     # -- optional hooks of the platform (see ttr_lab.core.game) ----------------------------------
 

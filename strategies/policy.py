@@ -1,0 +1,125 @@
+"""A trained policy as a strategy: ``PolicyPlayer`` plays any function ``(observation_tensor,
+action_mask) -> action_id`` in tournaments, and ``LinearPolicy`` is the numpy-only policy the RL
+example (notebooks/rl.ipynb) trains and saves.
+
+    player = PolicyPlayer(my_policy, game="trans_orient")
+    player = PolicyPlayer("results/rl/linear-usa.npz")      # the game comes from the file
+
+In a tournament config: ``strategies.policy:PolicyPlayer`` with ``{policy: path/to/weights.npz}``
+or ``{policy: "package.module:function", game: ..., options: {...}}``. The tensor and the mask
+are exactly the RL environments' (``game.observation_tensor``, ``game.action_space``), so a
+policy trained in ``ttr_lab.envs`` plays here unchanged.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ttr_lab.core.errors import ConfigError, StrategyError
+from ttr_lab.core.game import Game, load_game
+
+Policy = Callable[[np.ndarray, np.ndarray], int]
+
+
+class LinearPolicy:
+    """A softmax over the legal actions of linear scores: ``logits = W @ x + b`` (one row of
+    ``W`` per action id). Called as a policy it is greedy (the highest legal logit; ties to the
+    lowest id), so it plays deterministically; ``probabilities`` gives the masked softmax a
+    learner samples from."""
+
+    def __init__(self, weights: np.ndarray, bias: np.ndarray, game: str, options: dict[str, Any] | None = None) -> None:
+        self.weights = np.asarray(weights, dtype=np.float32)
+        self.bias = np.asarray(bias, dtype=np.float32)
+        if self.weights.ndim != 2 or self.bias.shape != (self.weights.shape[0],):
+            raise ConfigError(f"linear policy weights {self.weights.shape} and bias {self.bias.shape} do not match")
+        self.game = game
+        self.options = dict(options or {})
+
+    @classmethod
+    def zeros(cls, game: Game) -> "LinearPolicy":
+        """The uniform policy of ``game`` (every legal action equally likely)."""
+        (dim,) = tuple(game.observation_shape)
+        size = game.action_space.size
+        return cls(np.zeros((size, dim), np.float32), np.zeros(size, np.float32), game.name, game.options)
+
+    def logits(self, tensor: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        out = self.weights @ tensor + self.bias
+        return np.where(mask.astype(bool), out, -np.inf)
+
+    def probabilities(self, tensor: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        z = self.logits(tensor, mask)
+        z = np.exp(z - z.max())
+        return z / z.sum()
+
+    def __call__(self, tensor: np.ndarray, mask: np.ndarray) -> int:
+        return int(np.argmax(self.logits(tensor, mask)))
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        meta = json.dumps({"game": self.game, "options": self.options})
+        with open(path, "wb") as f:  # a file object: numpy would add ".npz" to a path without it
+            np.savez_compressed(f, weights=self.weights, bias=self.bias, meta=np.array(meta))
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> "LinearPolicy":
+        try:
+            with np.load(Path(path), allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                return cls(data["weights"], data["bias"], meta["game"], meta.get("options"))
+        except (OSError, KeyError, ValueError) as exc:
+            raise ConfigError(f"cannot read a linear policy from {path}: {exc}") from None
+
+
+def load_policy(spec: str | Policy) -> Policy:
+    """A policy from a callable, a ``.npz`` file of ``LinearPolicy`` or ``package.module:name``."""
+    if callable(spec):
+        return spec
+    text = str(spec)
+    if text.endswith(".npz"):
+        return LinearPolicy.load(text)
+    module_name, _, attr = text.partition(":")
+    if not module_name or not attr:
+        raise ConfigError(f"policy {text!r} is neither a .npz file nor package.module:name")
+    try:
+        found = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ConfigError(f"policy {text!r}: {exc}") from None
+    if not callable(found):
+        raise ConfigError(f"policy {text!r} is not callable")
+    return found
+
+
+class PolicyPlayer:
+    """Plays ``policy(observation_tensor, action_mask) -> action_id``. The game (which tensor and
+    which action ids) is ``game`` with ``options``, or the one a ``LinearPolicy`` was trained on."""
+
+    name = "policy"
+
+    def __init__(self, policy: Any, game: str | None = None, options: dict[str, Any] | None = None) -> None:
+        self.policy = load_policy(policy)
+        if game is None and isinstance(self.policy, LinearPolicy):
+            game, options = self.policy.game, self.policy.options if options is None else options
+        self.game: Game = load_game(game or "ticket_to_ride", **dict(options or {}))
+        if not hasattr(self.game, "observation_tensor"):
+            raise ConfigError(f"game {self.game.name!r} has no observation tensor for a policy to read")
+        self.space = self.game.action_space
+
+    def act(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        mask = np.zeros(self.space.size, dtype=np.int8)
+        mask[self.space.ids(legal_actions)] = 1
+        choice = self.policy(self.game.observation_tensor(observation), mask)
+        try:
+            action = self.space.action_of(int(choice))
+        except (TypeError, ValueError) as exc:
+            raise StrategyError(f"the policy returned {choice!r}, not an action id: {exc}") from None
+        if not mask[self.space.id_of(action)]:
+            raise StrategyError(f"the policy chose id {choice} ({action}), which is not legal here")
+        return action

@@ -1,0 +1,27 @@
+"""``ttr-lab bench env`` on a tiny budget: every game and player count is measured both ways
+(its figures are not checked against a goal: the machines are shared)."""
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("pettingzoo", reason="the [rl] extra (pettingzoo) is not installed")
+
+from ttr_lab.bench.env import env_benchmark  # noqa: E402
+from ttr_lab.cli import app  # noqa: E402
+
+
+def test_env_benchmark_measures_every_game_both_ways():
+    result = env_benchmark(seconds=0.01, players=(2, 4))
+    labels = ("ticket_to_ride usa 2p", "ticket_to_ride usa 4p", "trans_orient standin 2p", "trans_orient standin 4p")
+    for label in labels:
+        env, engine, overhead = (result.figures[f"{label} {k}"] for k in ("env steps/s", "engine steps/s", "overhead"))
+        assert result.figures[f"{label} engine+observation steps/s"] > 0
+        assert env > 0 and engine > 0 and overhead == pytest.approx(engine / env)
+    (table,) = result.items
+    assert [row[0] for row in table.rows] == list(labels)
+
+
+def test_env_bench_command():
+    result = CliRunner().invoke(app, ["bench", "env", "--seconds", "0.01"])
+    assert result.exit_code == 0, result.output
+    assert "env steps/s" in result.output and "trans_orient standin 4p" in result.output

@@ -1,0 +1,86 @@
+"""The policy adapter (strategies.policy): a policy function or a saved linear policy plays as a
+strategy, through the strategy contract, on every game and variant."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from games import VARIANTS
+from strategies.policy import LinearPolicy, PolicyPlayer
+from ttr_lab.core.errors import ConfigError, StrategyError
+from ttr_lab.core.play import play_game
+from ttr_lab.core.testing import RandomPlayer, check_strategy
+
+PER_VARIANT = pytest.mark.parametrize("variant", VARIANTS, ids=[v.id for v in VARIANTS])
+
+
+def highest_legal_id(tensor: np.ndarray, mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[-1])
+
+
+def random_linear(game, seed: int) -> LinearPolicy:
+    policy = LinearPolicy.zeros(game)
+    rng = np.random.default_rng(seed)
+    policy.weights[:] = rng.normal(size=policy.weights.shape)
+    policy.bias[:] = rng.normal(size=policy.bias.shape)
+    return policy
+
+
+@PER_VARIANT
+def test_a_policy_function_passes_the_strategy_contract(variant):
+    game = variant.game
+    report = check_strategy(lambda: PolicyPlayer(highest_legal_id, game=game.name, options=game.options),
+                            game=game, players=(game.min_players, game.max_players), seeds=(1,))
+    assert report.decisions > 0
+
+
+@PER_VARIANT
+def test_a_saved_linear_policy_plays_the_game_it_was_trained_on(variant, tmp_path):
+    game = variant.game
+    path = random_linear(game, 3).save(tmp_path / "linear.npz")
+    loaded = LinearPolicy.load(path)
+    assert loaded.game == game.name and loaded.options == game.options
+    check_strategy(lambda: PolicyPlayer(str(path)), game=game, players=(game.min_players,), seeds=(2,))
+
+
+def test_the_player_chooses_what_the_policy_says():
+    """Two different linear policies make different choices; the same one, the same record."""
+    game = VARIANTS[0].game
+    a, b = random_linear(game, 1), random_linear(game, 2)
+    n = game.min_players
+    record = play_game(game, [PolicyPlayer(a, game=game.name, options=game.options), RandomPlayer()][:n] +
+                       [RandomPlayer()] * (n - 2), seed=5)
+    again = play_game(game, [PolicyPlayer(a, game=game.name, options=game.options), RandomPlayer()][:n] +
+                      [RandomPlayer()] * (n - 2), seed=5)
+    other = play_game(game, [PolicyPlayer(b, game=game.name, options=game.options), RandomPlayer()][:n] +
+                      [RandomPlayer()] * (n - 2), seed=5)
+    assert record.actions == again.actions and record.actions != other.actions
+
+
+def test_uniform_zero_policy_is_greedy_to_the_lowest_legal_id():
+    game = VARIANTS[0].game
+    state = game.new_game(game.min_players, 1)
+    player = PolicyPlayer(LinearPolicy.zeros(game), game=game.name, options=game.options)
+    legal = state.legal_actions()
+    chosen = player.act(state.observation(state.current_player), legal, None)
+    assert game.action_space.id_of(chosen) == min(game.action_space.ids(legal))
+
+
+def test_an_illegal_choice_is_a_strategy_error():
+    game = VARIANTS[0].game
+    state = game.new_game(game.min_players, 1)
+    player = PolicyPlayer(lambda t, m: int(np.flatnonzero(m == 0)[0]), game=game.name, options=game.options)
+    with pytest.raises(StrategyError, match="not legal"):
+        player.act(state.observation(state.current_player), state.legal_actions(), None)
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("nowhere.npz", "cannot read a linear policy"),
+    ("no_colon_here", "neither a .npz file"),
+    ("no_such_module:f", "No module named"),
+    ("json:__doc__", "not callable"),
+])
+def test_bad_policies_are_config_errors(spec, says):
+    with pytest.raises(ConfigError, match=says):
+        PolicyPlayer(spec, game="trans_orient")

@@ -1,0 +1,111 @@
+"""``ttr-lab bench env``: the RL environments' speed against the raw engine's, in one run.
+
+An environment step here is what a learner pays for each decision: ``env.last()`` (the
+observation tensor and the int8 legal mask of the agent to move), a masked random choice, and
+``env.step(id)`` (id to action, apply). The engine step is the bare loop a tournament's random
+play-out runs: ``legal_actions()``, a random choice, ``apply``. Both are measured on the same
+seeded games, alternately, so the ratio (env time over engine time per step) compares like with
+like on a shared machine; the issue's goal is an overhead of at most 2x. A third loop, the engine
+with an ``observation()`` per step (what ``play_game`` hands strategies), shows how much of the
+overhead is the information set itself rather than the tensor and the mask.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Callable, Sequence
+
+from ttr_lab.bench.results import BenchResult, FigureTable, Item
+from ttr_lab.core.game import load_game
+
+CASES: tuple[tuple[str, dict[str, Any]], ...] = (("ticket_to_ride", {"map": "usa"}), ("trans_orient", {}))
+GOAL = 2.0
+
+
+def _engine_steps(game: Any, n: int, seed: int) -> int:
+    rng = random.Random(seed)
+    state = game.new_game(n, seed)
+    steps = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+        steps += 1
+    return steps
+
+
+def _observed_steps(game: Any, n: int, seed: int) -> int:
+    """The engine loop as ``play_game`` runs it for strategies: an ``observation()`` each step."""
+    rng = random.Random(seed)
+    state = game.new_game(n, seed)
+    steps = 0
+    while not state.is_terminal():
+        state.observation(state.current_player)
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+        steps += 1
+    return steps
+
+
+def _env_steps(env: Any, seed: int) -> int:
+    import numpy as np
+
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.randrange(len(legal))]))
+        steps += 1
+    return steps
+
+
+def _timed(fn: Callable[[], int]) -> tuple[int, float]:
+    start = time.perf_counter()
+    steps = fn()
+    return steps, time.perf_counter() - start
+
+
+def env_benchmark(seconds: float = 3.0, seed: int = 1, players: Sequence[int] = (2, 4),
+                  on_item: Callable[[Item], None] | None = None) -> BenchResult:
+    """Steps per second of the PettingZoo env (tensor and mask every step) and of the engine,
+    per game and player count; figures ``"<game> <n>p env steps/s"``, ``... engine steps/s``,
+    ``... overhead``."""
+    from ttr_lab.envs import pettingzoo_env
+
+    result = BenchResult(on_item=on_item)
+    rows = []
+    for name, options in CASES:
+        game = load_game(name, **options)
+        for n in players:
+            env = pettingzoo_env(game, players=n)
+            _env_steps(env, seed)  # warm caches (layouts, action spaces)
+            totals = {"env": [0, 0.0], "engine": [0, 0.0], "observed": [0, 0.0]}
+            g = seed
+            while sum(t[1] for t in totals.values()) < seconds or not totals["env"][0]:
+                g += 1  # the same seeded game every way, alternately
+                for key, fn in (("engine", lambda: _engine_steps(game, n, g)), ("env", lambda: _env_steps(env, g)),
+                                ("observed", lambda: _observed_steps(game, n, g))):
+                    steps, took = _timed(fn)
+                    totals[key][0] += steps
+                    totals[key][1] += took
+            env_rate = totals["env"][0] / totals["env"][1]
+            engine_rate = totals["engine"][0] / totals["engine"][1]
+            observed_rate = totals["observed"][0] / totals["observed"][1]
+            overhead = engine_rate / env_rate
+            label = f"{name} {game.variant} {n}p"
+            result.figures[f"{label} env steps/s"] = env_rate
+            result.figures[f"{label} engine steps/s"] = engine_rate
+            result.figures[f"{label} engine+observation steps/s"] = observed_rate
+            result.figures[f"{label} overhead"] = overhead
+            rows.append((label, f"{engine_rate:,.0f}", f"{observed_rate:,.0f}", f"{env_rate:,.0f}", f"{overhead:.2f}x",
+                         "yes" if overhead <= GOAL else "no", str(g - seed)))
+    result.show(FigureTable.of(
+        f"RL environment speed: PettingZoo AEC step (tensor + mask) vs the raw engine ({seconds:g} s per row)",
+        ("game", "engine steps/s", "+ observation() steps/s", "env steps/s", "overhead", f"<= {GOAL:g}x", "games"),
+        rows, right=("engine steps/s", "+ observation() steps/s", "env steps/s", "overhead", "games")))
+    return result

@@ -1,0 +1,39 @@
+"""Reinforcement-learning environments for every ttr-lab game (the ``[rl]`` extra: pettingzoo,
+gymnasium, numpy): ``pettingzoo_env`` (an AEC env, every seat an agent) and ``gym_env`` (one
+learner against ttr-lab strategies). See docs/rl.md.
+
+The two are imported on first use, so ``import ttr_lab.envs`` works without the extra and a
+missing one is named in a one-line ``ConfigError``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ttr_lab.core.errors import ConfigError
+
+__all__ = ["gym_env", "pettingzoo_env"]
+
+
+def _need(module: str) -> None:
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise ConfigError(f"{module} is not installed: pip install 'ttr-lab[rl]'")
+
+
+def pettingzoo_env(game: Any = "ticket_to_ride", players: int = 4, seed: int | None = None, **options: Any) -> Any:
+    """A PettingZoo AEC env (``ttr_lab.envs.multi_agent.pettingzoo_env``)."""
+    _need("pettingzoo")
+    _need("gymnasium")
+    from ttr_lab.envs.multi_agent import pettingzoo_env as make
+
+    return make(game, players=players, seed=seed, **options)
+
+
+def gym_env(game: Any = "ticket_to_ride", players: int = 4, **options: Any) -> Any:
+    """A Gymnasium env (``ttr_lab.envs.single_agent.gym_env``)."""
+    _need("gymnasium")
+    from ttr_lab.envs.single_agent import gym_env as make
+
+    return make(game, players=players, **options)

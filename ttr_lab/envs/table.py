@@ -1,0 +1,136 @@
+"""``Table``: one game in progress as learners see it, shared by the PettingZoo and the
+Gymnasium environments (they differ only in who chooses the actions).
+
+It turns the engine's values into what RL libraries expect: an action id in and out
+(``game.action_space``), the observation tensor (``game.observation_tensor``), an int8 legal
+mask, and rewards at the end of the game (``reward="rank"``: the win share, 1 for a sole win,
+1/k each for k tied winners, else 0; ``reward="margin"``: own score minus the best opponent's,
+in points). An illegal action id ends the game as a forfeit by that seat: it gets
+``illegal_reward`` and the others 0 (a learner that follows the mask never meets it).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from ttr_lab.core.errors import ConfigError, IllegalActionError
+from ttr_lab.core.game import Game, State, load_game
+from ttr_lab.core.rng import derive_seed
+
+REWARDS = ("rank", "margin")
+
+
+def make_game(game: str | Game, options: dict[str, Any], players: int) -> Game:
+    """The game by name with its options, checked against ``players``."""
+    built = load_game(game, **options) if isinstance(game, str) else load_game(game)
+    if not hasattr(built, "observation_tensor"):
+        raise ConfigError(f"game {built.name!r} has no observation tensor: it cannot be an RL environment")
+    if isinstance(players, bool) or not isinstance(players, int) or not built.min_players <= players <= built.max_players:
+        raise ConfigError(f"{built.title} is for {built.min_players}-{built.max_players} players, not {players!r}")
+    return built
+
+
+class Table:
+    """A seeded game, its action ids, masks, tensors, rewards and drawings."""
+
+    def __init__(self, game: Game, players: int, reward: str = "rank", illegal_reward: float = -1.0) -> None:
+        if reward not in REWARDS:
+            raise ConfigError(f"reward {reward!r} is not one of {', '.join(REWARDS)}")
+        self.game = game
+        self.players = players
+        self.reward = reward
+        self.illegal_reward = float(illegal_reward)
+        self.space = game.action_space
+        self.size = self.space.size
+        self.shape = tuple(game.observation_shape)
+        self.state: State | None = None
+        self.seed = 0
+        self.actions: list[tuple[int, str]] = []
+        self.forfeit_by: int | None = None
+
+    def new_game(self, seed: int) -> None:
+        self.seed = int(seed)
+        self.state = self.game.new_game(self.players, self.seed)
+        self.actions = []
+        self.forfeit_by = None
+
+    @property
+    def over(self) -> bool:
+        return self.forfeit_by is not None or self.state.is_terminal()
+
+    @property
+    def to_move(self) -> int:
+        return self.state.current_player
+
+    def tensor(self, seat: int) -> np.ndarray:
+        return self.game.observation_tensor(self.state.observation(seat))
+
+    def mask(self, seat: int) -> np.ndarray:
+        """int8, 1 at the ids of the legal actions when ``seat`` is to move, else all 0."""
+        out = np.zeros(self.size, dtype=np.int8)
+        if not self.over and seat == self.state.current_player:
+            out[self.space.ids(self.state.legal_actions())] = 1
+        return out
+
+    def apply_id(self, action_id: Any) -> bool:
+        """Plays the action with this id for the player to move; False (and a forfeit) if it is
+        not a legal action id here."""
+        seat = self.state.current_player
+        try:
+            action = self.space.action_of(int(action_id))  # numpy integers too
+        except (IllegalActionError, TypeError, ValueError, OverflowError):  # not an id of this game
+            self.forfeit_by = seat
+            return False
+        try:
+            self.state.apply(action)
+        except IllegalActionError:  # an id of the game, not legal here
+            self.forfeit_by = seat
+            return False
+        self.actions.append((seat, str(action)))
+        return True
+
+    def apply(self, action: Any) -> None:
+        """Plays an action value (an opponent strategy's choice)."""
+        seat = self.state.current_player
+        self.state.apply(action)
+        self.actions.append((seat, str(action)))
+
+    def rewards(self) -> list[float]:
+        """Each seat's reward for the finished game (see the module docstring)."""
+        n = self.players
+        if self.forfeit_by is not None:
+            return [self.illegal_reward if s == self.forfeit_by else 0.0 for s in range(n)]
+        outcome = self.state.outcome()
+        if self.reward == "rank":
+            return [float(x) for x in outcome.win_shares()]
+        scores = [float(p.score) for p in outcome.players]
+        return [scores[s] - max(scores[:s] + scores[s + 1:]) for s in range(n)]
+
+    def strategy_rng_seed(self, seat: int) -> int:
+        """The seed of a seat's ``random.Random``, as ``play_game`` derives it."""
+        return derive_seed(self.seed, 0x5EA7, seat)
+
+    # -- rendering ----------------------------------------------------------------------------
+
+    def render_text(self, names: list[str]) -> str:
+        describe = getattr(self.game, "describe_state", None)
+        if describe is None:
+            return f"{self.game.title}: {len(self.actions)} actions, seat {self.state.current_player} to move"
+        record = SimpleNamespace(seed=self.seed, strategies=names, actions=self.actions)
+        text = describe(self.state, record, len(self.actions))
+        if self.forfeit_by is not None:
+            text += f"\n  seat {self.forfeit_by} forfeited with an illegal action id"
+        return text
+
+    def render_rgb(self, names: list[str]) -> np.ndarray:
+        draw = getattr(self.game, "draw_state", None)
+        if draw is None:
+            raise ConfigError(f"{self.game.title} has no drawing: render_mode='rgb_array' is not available")
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        canvas = FigureCanvasAgg(draw(self.state, names))  # a bare Figure: no pyplot, no GUI
+        canvas.draw()
+        return np.asarray(canvas.buffer_rgba())[..., :3].copy()
