@@ -143,10 +143,18 @@ def replay_picture_into_a_missing_folder(tmp):
     return ["replay", _record(tmp, lambda d: None), "--picture", str(tmp / "nowhere" / "b.png")], "does not exist"
 
 
+def tune_into_a_tournament_folder(tmp):
+    (tmp / "t").mkdir()
+    (tmp / "t" / "meta.json").write_text("{}")
+    (tmp / "t" / "report.md").write_text("the tournament's report")
+    config = Path(__file__).resolve().parents[1] / "configs" / "tune-greedy.yaml"
+    return ["tune", str(config), "--out", str(tmp / "t"), "--trials", "1"], "is not a tuning run's folder"
+
+
 PROBES = [non_utf8, import_raises, import_syntax_error, play_import_raises, constructor_rejects, out_is_a_file,
           out_is_someone_elses, huge_games, dead_address, report_foreign_parquet, report_damaged_part,
           replay_a_list, replay_an_empty_object, replay_too_few_strategies, replay_format_99, replay_negative_action,
-          play_record_into_a_missing_folder, replay_picture_into_a_missing_folder]
+          play_record_into_a_missing_folder, replay_picture_into_a_missing_folder, tune_into_a_tournament_folder]
 
 
 @pytest.mark.parametrize("probe", PROBES, ids=[p.__name__ for p in PROBES])

@@ -69,8 +69,16 @@ class TrialStore:
 
     def __init__(self, folder: Path, config: TuneConfig) -> None:
         self.folder = folder
-        folder.mkdir(parents=True, exist_ok=True)
         meta = folder / "tune.json"
+        if folder.is_file():
+            raise ConfigError(f"output folder {folder} is a file, not a folder")
+        if not meta.exists() and folder.is_dir() and any(folder.iterdir()):
+            # Never write into someone else's folder (a tournament's results, the user's files):
+            # report.md and config files would overwrite theirs.
+            shown = ", ".join(sorted(p.name for p in folder.iterdir())[:3])
+            raise ConfigError(f"output folder {folder} is not empty and is not a tuning run's folder (it holds {shown} "
+                              "and no tune.json); choose another output folder")
+        folder.mkdir(parents=True, exist_ok=True)
         identity = {"identity_hash": config.identity_hash(), "identity": config.identity()}
         if meta.exists():
             stored = json.loads(meta.read_text())
