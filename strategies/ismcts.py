@@ -25,7 +25,9 @@ import random
 from typing import Any, Callable, Sequence
 
 
-class _Node:
+class Node:
+    """A search tree node, shared by every game's information-set search (``mcts`` too)."""
+
     __slots__ = ("player", "visits", "reward", "available", "children")
 
     def __init__(self, player: int) -> None:
@@ -33,7 +35,7 @@ class _Node:
         self.visits = 0
         self.reward = 0.0
         self.available = 0
-        self.children: dict[Any, _Node] = {}
+        self.children: dict[Any, Node] = {}
 
 
 class ISMCTS:
@@ -60,7 +62,7 @@ class ISMCTS:
 
     def search(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """The most visited of ``legal_actions`` after the iterations (ties: the first listed)."""
-        root = _Node(-1)
+        root = Node(-1)
         for _ in range(self.iterations):
             state = self.determinize(observation, rng)
             self._iterate(root, state, rng)
@@ -72,7 +74,7 @@ class ISMCTS:
                 best, best_visits = a, visits
         return best
 
-    def _iterate(self, root: _Node, state: Any, rng: random.Random) -> None:
+    def _iterate(self, root: Node, state: Any, rng: random.Random) -> None:
         path = [root]
         node = root
         while not state.is_terminal():
@@ -87,7 +89,7 @@ class ISMCTS:
                 else:
                     child.available += 1
             if untried is not None:
-                child = node.children[untried] = _Node(player)
+                child = node.children[untried] = Node(player)
                 child.available = 1
                 state.apply(untried)
                 path.append(child)
@@ -104,7 +106,7 @@ class ISMCTS:
             node.reward += (values[p] - best_other) / self.scale
         root.visits += 1
 
-    def _select(self, node: _Node, legal: Sequence[Any]) -> tuple[Any, _Node]:
+    def _select(self, node: Node, legal: Sequence[Any]) -> tuple[Any, Node]:
         """UCB1 over the legal children, exploring by availability rather than parent visits."""
         c = self.exploration
         best, best_value = None, -math.inf

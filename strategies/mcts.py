@@ -35,6 +35,7 @@ import random
 import time
 from typing import Sequence
 
+from strategies.ismcts import Node
 from strategies.planning import PlanCache, claims_by_track
 from strategies.playout import Playout
 from strategies.ticket_planner import TicketPlanner
@@ -43,17 +44,6 @@ from ttr_lab.games.ticket_to_ride import (
 )
 
 _VISIT_COST = 30
-
-
-class _Node:
-    __slots__ = ("player", "visits", "reward", "available", "children")
-
-    def __init__(self, player: int) -> None:
-        self.player = player  # who chose the move into this node (whose reward it keeps)
-        self.visits = 0
-        self.reward = 0.0
-        self.available = 0
-        self.children: dict[object, _Node] = {}
 
 
 class MCTS:
@@ -168,7 +158,7 @@ class MCTS:
         anchor = moves[0]
         playout = Playout(obs)
         seed_plan = self.planner.plans
-        children = {m: _Node(me) for m in moves}
+        children = {m: Node(me) for m in moves}
         # Per move, its reward in each round it was tried; every move still alive was tried in
         # every round so far, so any two alive moves can be compared sample by sample.
         results: dict[Action, list[float]] = {m: [] for m in moves}
@@ -218,7 +208,7 @@ class MCTS:
 
     # -- below the root: SO-ISMCTS with progressive widening ---------------------------------------
 
-    def _visit(self, node: _Node, state: GameState, playout: Playout, seed_plan: PlanCache, seed: int) -> list[float]:
+    def _visit(self, node: Node, state: GameState, playout: Playout, seed_plan: PlanCache, seed: int) -> list[float]:
         """One visit from ``node`` (its move already applied to ``state``); returns the rewards."""
         path = [node]
         c = self.exploration
@@ -232,7 +222,7 @@ class MCTS:
             room = max(1, int(node.visits ** self.widening))
             fresh = next((m for m in moves if m not in children), None) if len(children) < room else None
             if fresh is not None:
-                child = children[fresh] = _Node(state.current_player)
+                child = children[fresh] = Node(state.current_player)
                 child.available = 1
                 state.apply(fresh)
                 path.append(child)
