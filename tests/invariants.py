@@ -49,15 +49,9 @@ def check_invariants(state: GameState) -> None:
 def random_game_states(board, num_players: int, seed: int):
     """Yield every state of a random game (before each action) with the action then taken."""
     from ttr_lab import new_game
+    from ttr_lab.core.testing import random_walk
 
-    rng = random.Random(seed)
-    state = new_game(board, num_players, seed)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        action = legal[rng.randrange(len(legal))]
-        yield state, legal, action
-        state.apply(action)
-    yield state, [], None
+    return random_walk(new_game(board, num_players, seed), seed)
 
 
 def hidden_shuffle(state: GameState, viewer: int, rng: random.Random) -> GameState:

@@ -114,13 +114,7 @@ def _describe(state: Any, record: Any, index: int) -> str:
     """A position in words for a game that does not describe its own."""
     where = "game over" if state.is_terminal() else f"seat {state.current_player} to play"
     lines = [f"{record.load_game().title}, seed {record.seed}: after {index} actions, {where}"]
-    recent = record.actions[max(0, index - 6):index]
-    if recent:
-        lines.append("  last actions: " + "; ".join(f"{p}: {a}" for p, a in recent))
-    if state.is_terminal():
-        outcome = state.outcome()
-        lines.append("  final: " + ", ".join(f"seat {p} ({record.strategies[p]}) {o.score} (rank {o.rank})"
-                                             for p, o in enumerate(outcome.players)))
+    lines.extend(record.closing_lines(state, index))
     return "\n".join(lines)
 
 

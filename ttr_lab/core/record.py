@@ -161,6 +161,19 @@ class GameRecord:
                               f"before turn {turn}")
         return last
 
+    def closing_lines(self, state: State, index: int, recent: int = 6) -> list[str]:
+        """The last ``recent`` actions before action ``index`` and, once ``state`` is over, each
+        seat's score and rank: how every game's replay description ends."""
+        lines = []
+        last = self.actions[max(0, index - recent):index]
+        if last:
+            lines.append("  last actions: " + "; ".join(f"{p}: {a}" for p, a in last))
+        if state.is_terminal():
+            players = state.outcome().players
+            lines.append("  final: " + ", ".join(f"seat {p} ({self.strategies[p]}) {o.score} (rank {o.rank})"
+                                                 for p, o in enumerate(players)))
+        return lines
+
     def outcome(self) -> Outcome:
         """The game-agnostic outcome (from the game loop, or by replaying the record)."""
         return self._outcome if self._outcome is not None else self.replay().outcome()

@@ -88,6 +88,19 @@ class _Checked:
         return action
 
 
+def random_walk(state: Any, seed: int) -> Any:
+    """Every state of a uniformly random play-out from ``state`` (played on in place), each with
+    its legal actions and the action then taken; the last is the end, with ``[]`` and None.
+    The walker of the property tests of every game."""
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        yield state, legal, action
+        state.apply(action)
+    yield state, [], None
+
+
 class RandomPlayer:
     """The default opponent: a uniformly random legal action (knows no game)."""
 

@@ -114,14 +114,9 @@ def pile(state: TOEState, col: int) -> dict[str, int]:
 
 def random_game_states(n: int, seed: int, game: TransOrientExpress = GAME) -> Iterator[tuple[TOEState, list, Any]]:
     """Every state of a uniformly random game (before each action), with the action then taken."""
-    rng = random.Random(seed)
-    state = game.new_game(n, seed)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        action = legal[rng.randrange(len(legal))]
-        yield state, legal, action
-        state.apply(action)
-    yield state, [], None
+    from ttr_lab.core.testing import random_walk
+
+    return random_walk(game.new_game(n, seed), seed)
 
 
 def check_invariants(state: TOEState) -> None:

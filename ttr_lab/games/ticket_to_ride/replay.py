@@ -19,10 +19,5 @@ def describe_state(state: GameState, record: GameRecord, index: int) -> str:
         lines.append(f"  seat {p} ({record.strategies[p]}): {state.points[p]} route points, {state.trains[p]} trains; "
                      f"{cards}; tickets {tickets}")
     lines.append("  market: " + ", ".join(CARD_NAMES[c] for c in state.market))
-    recent = record.actions[max(0, index - 6):index]
-    if recent:
-        lines.append("  last actions: " + "; ".join(f"{p}: {a}" for p, a in recent))
-    if state.is_terminal():
-        result = state.result()
-        lines.append("  final: " + ", ".join(f"seat {p.player} {p.total} (rank {p.rank})" for p in result.players))
+    lines.extend(record.closing_lines(state, index))
     return "\n".join(lines)

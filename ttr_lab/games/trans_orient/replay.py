@@ -46,12 +46,7 @@ def describe_state(state: "TOEState", record: Any, index: int) -> str:
         holder = " (station master)" if state.master == p else ""
         lines.append(f"  seat {p} ({record.strategies[p]}){holder}: played {played}; hand {hand}; reserve {reserve}; "
                      f"luggage {luggage}")
-    recent = record.actions[max(0, index - 6):index]
-    if recent:
-        lines.append("  last actions: " + "; ".join(f"{p}: {a}" for p, a in recent))
-    if state.is_terminal():
-        result = state.result()
-        lines.append("  final: " + ", ".join(f"seat {p.player} {p.score} (rank {p.rank})" for p in result.players))
+    lines.extend(record.closing_lines(state, index))
     return "\n".join(lines)
 
 
