@@ -117,14 +117,22 @@ def _ladder2(result: BenchResult, deals: int, seed: int, runner: Backend) -> Non
     ))
 
 
-def _ladder4(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
+def _one_against_three(result: BenchResult, key: str, pairs: list[tuple[str, str]], deals: int, seed: int,
+                       runner: Backend) -> list[tuple[str, ...]]:
+    """One of ``a`` against three of ``b`` for each pair, every deal under the 4 seatings; the
+    figures stored as ``{key} a>3xb``; the table rows returned."""
     rows = []
-    for weak, strong in zip(LADDER, LADDER[1:]):
-        games = play_match([_entrant(strong), _entrant(weak)], match_games((0, 1, 1, 1), deals, seed), USA, runner)
-        s = summarize(games, [strong])[0]
-        result.figures[f"ladder4 {strong}>3x{weak}"] = s
-        rows.append((strong, weak, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
+    for one, three in pairs:
+        games = play_match([_entrant(one), _entrant(three)], match_games((0, 1, 1, 1), deals, seed), USA, runner)
+        s = summarize(games, [one])[0]
+        result.figures[f"{key} {one}>3x{three}"] = s
+        rows.append((one, three, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
                      "yes" if s.low > 0.25 else "no", f"{s.mean_score:.1f}"))
+    return rows
+
+
+def _ladder4(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
+    rows = _one_against_three(result, "ladder4", list(zip(LADDER[1:], LADDER)), deals, seed, runner)
     result.show(FigureTable.of(
         f"4 players, one against three ({deals} deals x 4 seatings)",
         ("one", "three", "games", "win rate", "95% interval", "significant (> 0.25)", "mean score"), rows,
@@ -209,13 +217,7 @@ def _versus(result: BenchResult, deals: int, seed: int, runner: Backend) -> None
         f"2 players: ours against each reference agent ({deals} deals x 2 seatings)",
         ("ours", "agent", "games", "win rate", "95% interval", "mean score", "s/decision"), rows,
     ))
-    rows = []
-    for agent in VERSUS4:
-        games = play_match([_entrant(BEST), _entrant(agent)], match_games((0, 1, 1, 1), deals, seed), USA, runner)
-        s = summarize(games, [BEST])[0]
-        result.figures[f"versus4 {BEST}>3x{agent}"] = s
-        rows.append((BEST, agent, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
-                     "yes" if s.low > 0.25 else "no", f"{s.mean_score:.1f}"))
+    rows = _one_against_three(result, "versus4", [(BEST, agent) for agent in VERSUS4], deals, seed, runner)
     result.show(FigureTable.of(
         f"4 players: ours as one against three of an agent ({deals} deals x 4 seatings)",
         ("ours", "three of", "games", "win rate", "95% interval", "above 0.25", "mean score"), rows,

@@ -11,13 +11,13 @@ in points). An illegal action id ends the game as a forfeit by that seat: it get
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from ttr_lab.core.errors import ConfigError, IllegalActionError
 from ttr_lab.core.game import Game, State, load_game
+from ttr_lab.core.record import GameRecord
 from ttr_lab.core.rng import derive_seed
 
 REWARDS = ("rank", "margin")
@@ -48,7 +48,7 @@ class Table:
         self.shape = tuple(game.observation_shape)
         self.state: State | None = None
         self.seed = 0
-        self.actions: list[tuple[int, str]] = []
+        self.actions: list[tuple[int, Any]] = []  # (seat, action): text only when rendered
         self.forfeit_by: int | None = None
 
     def new_game(self, seed: int) -> None:
@@ -89,14 +89,14 @@ class Table:
         except IllegalActionError:  # an id of the game, not legal here
             self.forfeit_by = seat
             return False
-        self.actions.append((seat, str(action)))
+        self.actions.append((seat, action))
         return True
 
     def apply(self, action: Any) -> None:
         """Plays an action value (an opponent strategy's choice)."""
         seat = self.state.current_player
         self.state.apply(action)
-        self.actions.append((seat, str(action)))
+        self.actions.append((seat, action))
 
     def rewards(self) -> list[float]:
         """Each seat's reward for the finished game (see the module docstring)."""
@@ -119,7 +119,9 @@ class Table:
         describe = getattr(self.game, "describe_state", None)
         if describe is None:
             return f"{self.game.title}: {len(self.actions)} actions, seat {self.state.current_player} to move"
-        record = SimpleNamespace(seed=self.seed, strategies=names, actions=self.actions)
+        record = GameRecord(game=self.game.name, options=self.game.options, num_players=self.players,
+                            seed=self.seed, strategies=tuple(names),
+                            actions=tuple((p, str(a)) for p, a in self.actions), result={})
         text = describe(self.state, record, len(self.actions))
         if self.forfeit_by is not None:
             text += f"\n  seat {self.forfeit_by} forfeited with an illegal action id"
