@@ -33,6 +33,7 @@ import pickle
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 from games import TTR_MAPS, VARIANTS, Hooks, Variant, hooks_for
@@ -197,6 +198,11 @@ def check_observations(state: State, hooks: Hooks, rng: random.Random, before: s
             assert same(pickle.loads(data), obs), "an observation does not survive pickle"
         assert same(state.observation(viewer), obs), "observation differs when asked twice"
         tensor = check_tensor(game, obs) if game is not None else None
+        direct = getattr(game, "state_tensor", None) if tensor is not None else None
+        if direct is not None:  # the envs' fast path is the same tensor, not another
+            assert np.array_equal(direct(state, viewer), tensor), (
+                f"state_tensor(state, {viewer}) differs from the tensor of seat {viewer}'s observation")
+            assert np.array_equal(state.observation_tensor(viewer), tensor)
         if hooks.hidden_twin is not None:
             twin = hooks.hidden_twin(state, viewer, rng)
             if snap(twin) != before:
@@ -206,6 +212,9 @@ def check_observations(state: State, hooks: Hooks, rng: random.Random, before: s
             if tensor is not None:
                 assert (game.observation_tensor(twin.observation(viewer)) == tensor).all(), (
                     f"seat {viewer}'s observation tensor changes when only what it cannot know changes")
+            if direct is not None:
+                assert np.array_equal(direct(twin, viewer), tensor), (
+                    f"state_tensor of seat {viewer} changes when only what it cannot know changes")
         if viewer == state.current_player:
             mine = (obs, data)
     assert snap(state) == before, "observing changed the state"

@@ -16,6 +16,8 @@ def test_env_benchmark_measures_every_game_both_ways():
     for label in labels:
         env, engine, overhead = (result.figures[f"{label} {k}"] for k in ("env steps/s", "engine steps/s", "overhead"))
         assert result.figures[f"{label} engine+observation steps/s"] > 0
+        masked = result.figures[f"{label} engine+mask steps/s"]
+        assert masked > 0 and result.figures[f"{label} mask overhead"] == pytest.approx(engine / masked)
         assert env > 0 and engine > 0 and overhead == pytest.approx(engine / env)
     (table,) = result.items
     assert [row[0] for row in table.rows] == list(labels)
@@ -24,4 +26,4 @@ def test_env_benchmark_measures_every_game_both_ways():
 def test_env_bench_command():
     result = CliRunner().invoke(app, ["bench", "env", "--seconds", "0.01"])
     assert result.exit_code == 0, result.output
-    assert "env steps/s" in result.output and "trans_orient standin 4p" in result.output
+    assert "RL env speed" in result.output and "trans_orient standin 4p" in result.output

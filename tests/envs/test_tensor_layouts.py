@@ -82,3 +82,33 @@ def test_trans_orient_tensor_ignores_what_the_viewer_cannot_know():
                 assert np.array_equal(game.observation_tensor(twin.observation(viewer)),
                                       game.observation_tensor(state.observation(viewer)))
     assert changed, "the twins never changed anything hidden"
+
+
+STATE_TENSOR_CASES = [("ticket_to_ride", {"map": "usa"}, n) for n in (2, 3, 4, 5)] + [
+    ("ticket_to_ride", {"map": "legendary_asia"}, n) for n in (2, 4)] + [("trans_orient", {}, n) for n in (2, 3, 4)]
+
+
+@pytest.mark.parametrize("name, options, n", STATE_TENSOR_CASES, ids=lambda x: str(x))
+def test_the_state_tensor_is_the_observation_s_at_every_step_for_every_seat(name, options, n):
+    """The envs' fast path (``game.state_tensor``) against the tensor of the ``Observation``, on
+    two seeded random games played in turn, so its caches meet states of another game in
+    between."""
+    import random
+
+    game = load_game(name, **options)
+    direct = game.state_tensor
+    states = [game.new_game(n, seed) for seed in (11, 12)]
+    rngs = [random.Random(11), random.Random(12)]
+    checked = 0
+    while not all(s.is_terminal() for s in states):
+        for state, rng in zip(states, rngs):
+            for seat in range(n):
+                expected = game.observation_tensor(state.observation(seat))
+                assert np.array_equal(direct(state, seat), expected), (name, n, state.turns, seat)
+                checked += 1
+            if not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+    assert checked > 100 * n
+    with pytest.raises(ValueError, match="no player"):
+        direct(states[0], n)

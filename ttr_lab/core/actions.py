@@ -18,7 +18,7 @@ class ActionSpace:
     from 0 to ``size - 1``. Actions compare by value, so a parsed action has the id of the one a
     state offers."""
 
-    __slots__ = ("_actions", "_ids", "name")
+    __slots__ = ("_actions", "_ids", "_by_object", "name")
 
     def __init__(self, actions: Iterable[Hashable], name: str = "game") -> None:
         self._actions: tuple[Any, ...] = tuple(actions)
@@ -26,6 +26,10 @@ class ActionSpace:
         for i, action in enumerate(self._actions):
             if self._ids.setdefault(action, i) != i:
                 raise ValueError(f"{name}: the action {action} is listed twice in its action space")
+        # Games hand out shared action objects (their action tables), so the ids of a legal list
+        # are looked up by object first: an int key instead of hashing a dataclass's fields. The
+        # objects live in ``_actions`` as long as the space, so their ``id()``s are never reused.
+        self._by_object: dict[int, int] = {id(a): i for i, a in enumerate(self._actions)}
         self.name = name
 
     @property
@@ -52,8 +56,12 @@ class ActionSpace:
 
     def ids(self, actions: Sequence[Any]) -> list[int]:
         """The ids of ``actions`` (e.g. a state's legal actions), in their order."""
-        ids = self._ids
-        return [ids[a] for a in actions]
+        by_object = self._by_object.get
+        out = [by_object(id(a)) for a in actions]
+        if None in out:  # an equal action that is not the space's own object (parsed, rebuilt)
+            ids = self._ids
+            out = [ids[a] for a in actions]
+        return out
 
     def mask(self, actions: Sequence[Any]) -> list[bool]:
         """A ``size``-long list, True at the ids of ``actions`` (a legal-action mask)."""

@@ -46,6 +46,10 @@ class Table:
         self.space = game.action_space
         self.size = self.space.size
         self.shape = tuple(game.observation_shape)
+        # The game's tensor straight from the state, when it has one: equal to the tensor of
+        # ``state.observation(seat)`` (the tests check), without building the Observation.
+        self._state_tensor = getattr(game, "state_tensor", None)
+        self._no_actions = bytes(self.size)
         self.state: State | None = None
         self.seed = 0
         self.actions: list[tuple[int, Any]] = []  # (seat, action): text only when rendered
@@ -66,14 +70,18 @@ class Table:
         return self.state.current_player
 
     def tensor(self, seat: int) -> np.ndarray:
+        """The seat's observation tensor."""
+        if self._state_tensor is not None:
+            return self._state_tensor(self.state, seat)
         return self.game.observation_tensor(self.state.observation(seat))
 
     def mask(self, seat: int) -> np.ndarray:
         """int8, 1 at the ids of the legal actions when ``seat`` is to move, else all 0."""
-        out = np.zeros(self.size, dtype=np.int8)
+        out = bytearray(self._no_actions)  # a byte loop beats numpy's fancy indexing at these sizes
         if not self.over and seat == self.state.current_player:
-            out[self.space.ids(self.state.legal_actions())] = 1
-        return out
+            for i in self.space.ids(self.state.legal_actions()):
+                out[i] = 1
+        return np.frombuffer(out, dtype=np.int8)
 
     def apply_id(self, action_id: Any) -> bool:
         """Plays the action with this id for the player to move; False (and a forfeit) if it is

@@ -10,7 +10,7 @@ per-player metrics it records, and its part of a tournament report (the protocol
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.outcome import Metric, Outcome, PlayerOutcome, Termination
@@ -140,6 +140,14 @@ class TicketToRide:
         from ttr_lab.games.ticket_to_ride.tensor import observation_shape
 
         return observation_shape(self.board, self.ruleset)
+
+    @property
+    def state_tensor(self) -> "Callable[[Any, int], np.ndarray]":
+        """The function ``(state, player) -> observation_tensor(state.observation(player))`` that
+        skips the ``Observation`` (an RL environment reads it once and calls it every step)."""
+        from ttr_lab.games.ticket_to_ride.tensor import state_tensor
+
+        return state_tensor
 
     def observation_tensor(self, observation: Any) -> "np.ndarray":
         """An ``Observation`` as a float32 vector (layout: ``tensor.layout``, docs/rl.md)."""

@@ -11,6 +11,8 @@ sizes (a hand's cards by the cards of one colour, trains by a player's trains).
 from __future__ import annotations
 
 import functools
+import struct
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -20,6 +22,9 @@ from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.game import Phase
 from ttr_lab.games.ticket_to_ride.observation import Observation
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from ttr_lab.games.ticket_to_ride.state import GameState
 
 _PHASES = len(Phase)
 _TURN_SCALE = 200.0  # turns of a long game; the turn count is a clock, not a bound
@@ -106,5 +111,90 @@ def observation_tensor(obs: Observation) -> np.ndarray:
     ones.extend([base + i for i in obs.ticket_deck_known if i >= 0])
     base = off["owner"]
     ones.extend([base + t * m + (o - me) % n for t, o in enumerate(obs.owner) if o >= 0])
+    out[ones] = 1.0
+    return out
+
+
+class _Plan(NamedTuple):
+    """What ``state_tensor`` needs of a layout at ``n`` players, looked up once per game."""
+
+    size: int
+    counts: struct.Struct  # the counts block as float32s, packed in C rather than converted one by one
+    scales: np.ndarray
+    ones_at: tuple[int, int, int]  # offsets of num_players (its index already added), to_move, phase
+    tickets: int
+    offered: int
+    tickets_out: int
+    owner: int
+    m: int
+    pad: tuple[int, ...]  # one 0 per seat the map has beyond the table's
+    known_pad: tuple[int, ...]  # the padded seats' known cards
+
+
+@functools.lru_cache(maxsize=None)
+def _plan(board: Board, rules: Ruleset, n: int) -> _Plan:
+    lay = layout(board, rules)
+    off = lay.offsets
+    m = board.max_players
+    scales = _scales(board, rules, n)
+    return _Plan(lay.size, struct.Struct(f"{scales.size}f"), scales,
+                 (off["num_players"] + n - 1, off["to_move"], off["phase"]),
+                 off["tickets"], off["offered"], off["tickets_out"], off["owner"], m,
+                 (0,) * (m - n), (0,) * ((m - n) * NUM_CARD_KINDS))
+
+
+@functools.lru_cache(maxsize=1024)
+def _claimed(owner: tuple[int, ...], m: int) -> tuple[tuple[int, int], ...]:
+    """``(track * m, owner)`` per claimed track: a claim pattern is met again at every seat's
+    next decisions, so the scan over every track runs once per claim, not once per decision."""
+    return tuple([(t * m, o) for t, o in enumerate(owner) if o >= 0])
+
+
+def state_tensor(state: "GameState", me: int) -> np.ndarray:
+    """``observation_tensor(state.observation(me))`` written from the state directly, for the
+    RL environments (one step each, so the ``Observation`` they would build and drop is a third
+    of an env step). It reads only what ``observe`` hands ``me``; the tests check the two are
+    equal at every step of random games, for every seat."""
+    game = state.game
+    n = game.num_players
+    if not 0 <= me < n:
+        raise ValueError(f"no player {me} in a {n}-player game")
+    plan = _plan(game.board, game.ruleset, n)
+    k = NUM_CARD_KINDS
+    hands, known, trains, points = state.hands, state.known, state.trains, state.points
+    tickets, offers = state.tickets, state.offers
+    market = [0] * k
+    for card in state.market:
+        if card >= 0:
+            market[card] += 1
+    at = me * k
+    pad = plan.pad
+    hand_sizes = [sum(hands[e:e + k]) for e in range(0, n * k, k)]
+    ticket_counts = [len(t) for t in tickets]
+    offer_sizes = [len(o) for o in offers]
+    final = state.final_turns
+    head = plan.counts.pack(
+        final >= 0, final if final > 0 else 0, state.turns, state.passes,
+        *hands[at:at + k], *market, *state.discard, len(state.pile), len(state.ticket_deck),
+        *trains[me:], *trains[:me], *pad, *points[me:], *points[:me], *pad,
+        *hand_sizes[me:], *hand_sizes[:me], *pad, *ticket_counts[me:], *ticket_counts[:me], *pad,
+        *offer_sizes[me:], *offer_sizes[:me], *pad, *known[at:], *known[:at], *plan.known_pad)
+    out = np.zeros(plan.size, dtype=np.float32)
+    scales = plan.scales
+    np.multiply(np.frombuffer(head, dtype=np.float32), scales, out=out[:scales.size])
+
+    num_players, to_move, phase = plan.ones_at
+    ones = [num_players, to_move + (state.player - me) % n, phase + state.phase]
+    base = plan.tickets
+    ones += [base + i for i in tickets[me]]
+    base = plan.offered
+    ones += [base + i for i in offers[me]]
+    base = plan.tickets_out
+    if me in state.boxed_by:
+        ones += [base + t for t, r in zip(state.boxed, state.boxed_by) if r == me]
+    if me in state.returned_by:
+        ones += [base + t for t, r in zip(state.ticket_deck, state.returned_by) if r == me]
+    base = plan.owner
+    ones += [base + tm + (o - me) % n for tm, o in _claimed(tuple(state.owner), plan.m)]
     out[ones] = 1.0
     return out

@@ -16,6 +16,8 @@ from ttr_lab.core.history import Event, unroll
 from ttr_lab.games.ticket_to_ride.network import player_components
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ttr_lab.games.ticket_to_ride.board import Board
     from ttr_lab.games.ticket_to_ride.observation import Observation
     from ttr_lab.games.ticket_to_ride.result import GameResult
@@ -119,6 +121,13 @@ class StateViews:
         if not isinstance(action, (Claim, DrawBlind, DrawMarket, KeepTickets, DrawTickets, Pass)):
             return f"{type(action).__name__} is not an action (use legal_actions() or parse_action())"
         return _PHASE_REASONS[Phase(self.phase)]
+
+    def observation_tensor(self, player: int) -> "np.ndarray":
+        """``game.observation_tensor(self.observation(player))`` without building the
+        ``Observation`` (OpenSpiel's ``state.observation_tensor``; what the RL environments call)."""
+        from ttr_lab.games.ticket_to_ride.tensor import state_tensor
+
+        return state_tensor(self, player)
 
     def observation(self, player: int) -> "Observation":
         """What ``player`` may know: own hand and tickets, public board and counts, public history."""

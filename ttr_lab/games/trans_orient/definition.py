@@ -11,7 +11,7 @@ not the published cards) or a deck folder (see deck.py for the format).
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.outcome import Metric
@@ -97,6 +97,14 @@ class TransOrientExpress:
         from ttr_lab.games.trans_orient.tensor import observation_shape
 
         return observation_shape(self.deck)
+
+    @property
+    def state_tensor(self) -> "Callable[[Any, int], np.ndarray]":
+        """The function ``(state, player) -> observation_tensor(state.observation(player))`` that
+        skips the ``Observation`` (an RL environment reads it once and calls it every step)."""
+        from ttr_lab.games.trans_orient.tensor import state_tensor
+
+        return state_tensor
 
     def observation_tensor(self, observation: Any) -> "np.ndarray":
         """An ``Observation`` as a float32 vector (layout: ``tensor.layout``, docs/rl.md)."""

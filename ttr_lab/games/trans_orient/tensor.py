@@ -10,6 +10,8 @@ shape serves every player count. Cards are multi-hot over their printed numbers.
 from __future__ import annotations
 
 import functools
+import struct
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -17,6 +19,9 @@ from ttr_lab.core.tensor_layout import TensorLayout
 from ttr_lab.games.trans_orient.cards import Deck
 from ttr_lab.games.trans_orient.observation import Observation
 from ttr_lab.games.trans_orient.rules import K, MAX_PLAYERS, RULES, Phase, columns_for
+
+if TYPE_CHECKING:
+    from ttr_lab.games.trans_orient.state import TOEState
 
 _PHASES = len(Phase)
 _MAX_COLUMNS = max(columns_for(n) for n in range(2, MAX_PLAYERS + 1))
@@ -109,5 +114,90 @@ def observation_tensor(obs: Observation) -> np.ndarray:
                         ("luggage_known", obs.luggage_deck_known), ("objectives", obs.objectives)):
         base = off[name] - 1
         ones.extend([base + number for number in cards if number])
+    out[ones] = 1.0
+    return out
+
+
+class _Plan(NamedTuple):
+    """What ``state_tensor`` needs of the layout at ``n`` players, looked up once per game."""
+
+    size: int
+    counts: struct.Struct  # the counts block as float32s, packed in C rather than converted one by one
+    scales: np.ndarray
+    fixed: int  # num_players's one, index already added
+    off: dict[str, int]
+    pile_pad: tuple[int, ...]
+    seat_pad: tuple[int, ...]  # one 0 per padded seat (times a row's width)
+    t: int
+
+
+@functools.lru_cache(maxsize=None)
+def _plan(deck: Deck, n: int) -> _Plan:
+    lay = layout(deck)
+    off = dict(lay.offsets)
+    c = deck.num_colours
+    scales = _scales(deck)
+    return _Plan(lay.size, struct.Struct(f"{scales.size}f"), scales, off["num_players"] + n - 1, off,
+                 (0,) * (_MAX_COLUMNS * c - columns_for(n) * c), (0,) * (MAX_PLAYERS - n), len(deck.travel))
+
+
+def state_tensor(state: "TOEState", me: int) -> np.ndarray:
+    """``observation_tensor(state.observation(me))`` written from the state directly, for the
+    RL environments (the ``Observation`` they would build and drop is a fifth of an env step).
+    It reads only what ``observe`` hands ``me``; the tests check the two are equal at every step
+    of random games, for every seat."""
+    setup = state.setup
+    n = setup.num_players
+    if not 0 <= me < n:
+        raise ValueError(f"no player {me} in a {n}-player game")
+    deck = setup.deck
+    plan = _plan(deck, n)
+    off, t, c = plan.off, plan.t, setup.colours
+    pad = plan.seat_pad
+    at_c, at_k = me * c, me * K
+    reserves, discounts, counters = state.reserves, state.discounts, state.counters
+    capacity, luggage, played, hands = state.capacity, state.luggage, state.played, state.hands
+    order = [*range(me, n), *range(me)]  # relative slot j is seat order[j]
+    seat_counts = []
+    for s in order:
+        seat_counts += (capacity[s], len(luggage[s]), len(played[s]))
+    head = plan.counts.pack(
+        state.round, state.final, state.stalled, state.tidx, len(state.deck), *state.piles, *plan.pile_pad,
+        *state.bag, *reserves[at_c:], *reserves[:at_c], *pad * c, *discounts[at_c:], *discounts[:at_c],
+        *pad * c, *counters[at_k:], *counters[:at_k], *pad * K, *seat_counts, *pad * 3)
+    out = np.zeros(plan.size, dtype=np.float32)
+    scales = plan.scales
+    np.multiply(np.frombuffer(head, dtype=np.float32), scales, out=out[:scales.size])
+
+    master, col = state.master, state.mcol
+    ones = [plan.fixed, off["to_move"] + (state.player - me) % n, off["phase"] + state.phase,
+            off["starter"] + (state.starter - me) % n, off["master_column"] + (col if col >= 0 else _MAX_COLUMNS)]
+    if 0 <= master < n:
+        ones.append(off["master"] + (master - me) % n)
+    base = off["lower"] - 1
+    ones += [base + i * t + x for i, x in enumerate(state.lower) if x]
+    base = off["upper"] - 1
+    ones += [base + i * t + x for i, x in enumerate(state.upper) if x]
+    hand_base, played_base = off["hands"] - 1, off["played"] - 1
+    for j, s in enumerate(order):
+        base = hand_base + j * t
+        ones += [base + x for x in hands[s]]
+        base = played_base + j * t
+        ones += [base + x for x in played[s]]
+    known = state.deck_known
+    if known:
+        base = off["deck_bottom"] - 1
+        deck_cards = state.deck
+        ones += [base + x for x in deck_cards[len(deck_cards) - known:] if x]
+    base = off["luggage"] - 1
+    ones += [base + x for x in luggage[me] if x]
+    if state.player == me:
+        base = off["offer"] - 1
+        ones += [base + x for x in state.offer if x]
+    if me in state.lug_by:
+        base = off["luggage_known"] - 1
+        ones += [base + x for x, by in zip(state.lug_deck, state.lug_by) if by == me and x]
+    base = off["objectives"] - 1
+    ones += [base + x for x in state.objectives if x]
     out[ones] = 1.0
     return out

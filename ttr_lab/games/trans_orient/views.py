@@ -14,6 +14,8 @@ from ttr_lab.games.trans_orient.observation import observe
 from ttr_lab.games.trans_orient.rules import Phase
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ttr_lab.core.outcome import Outcome
     from ttr_lab.games.trans_orient.cards import Deck
     from ttr_lab.games.trans_orient.observation import Observation
@@ -53,6 +55,13 @@ class StateViews:
         if not isinstance(action, ACTION_TYPES):
             return f"{type(action).__name__} is not an action (use legal_actions() or parse_action())"
         return _PHASE_REASONS[Phase(self.phase)]
+
+    def observation_tensor(self, player: int) -> "np.ndarray":
+        """``game.observation_tensor(self.observation(player))`` without building the
+        ``Observation`` (OpenSpiel's ``state.observation_tensor``; what the RL environments call)."""
+        from ttr_lab.games.trans_orient.tensor import state_tensor
+
+        return state_tensor(self, player)
 
     def observation(self, player: int) -> "Observation":
         """What ``player`` may know: everything public, its own luggage, its own luggage draw."""
