@@ -112,7 +112,51 @@ def _ticket_to_ride_hooks() -> Hooks:
     return Hooks(hidden_twin=hidden_shuffle, invariants=check_invariants)
 
 
-_HOOKS: dict[str, Callable[[], Hooks]] = {"ticket_to_ride": _ticket_to_ride_hooks}
+def _toe_hidden_shuffle(state: Any, viewer: int, rng: Any) -> Any:
+    """A clone of a Trans-Orient Express state with what ``viewer`` cannot know redrawn: the order
+    of the draw deck's shuffled part, which unseen luggage cards the opponents hold, choose
+    between or left in the luggage deck (positions ``viewer`` put a card in stay), and the bag's
+    future draws. Built from the state itself, not from the observation, so an observation that
+    leaked any of these would differ from the original's."""
+    twin = state.clone()
+    known = state.deck_known
+    deck = list(state.deck)
+    top = deck[:len(deck) - known] if known else deck
+    rng.shuffle(top)
+    twin.deck = tuple(top + (deck[len(deck) - known:] if known else []))
+    n = state.num_players
+    offer_hidden = state.player != viewer and bool(state.offer)
+    pool = [x for p in range(n) if p != viewer for x in state.luggage[p]]
+    pool += [x for x, by in zip(state.lug_deck, state.lug_by) if by != viewer]
+    if offer_hidden:
+        pool += list(state.offer)
+    rng.shuffle(pool)
+    luggage = list(state.luggage)
+    for p in range(n):
+        if p != viewer:
+            luggage[p], pool = tuple(sorted(pool[:len(state.luggage[p])])), pool[len(state.luggage[p]):]
+    twin.luggage = luggage
+    lug_deck = []
+    for x, by in zip(state.lug_deck, state.lug_by):
+        if by == viewer:
+            lug_deck.append(x)
+        else:
+            lug_deck.append(pool.pop(0))
+    twin.lug_deck = tuple(lug_deck)
+    if offer_hidden:
+        twin.offer = tuple(sorted(pool[:len(state.offer)]))
+        pool = pool[len(state.offer):]
+    assert not pool
+    twin.rng = rng.getrandbits(64)  # the engine's rng is a seed it advances
+    return twin
+
+
+def _trans_orient_hooks() -> Hooks:
+    return Hooks(hidden_twin=_toe_hidden_shuffle)
+
+
+_HOOKS: dict[str, Callable[[], Hooks]] = {"ticket_to_ride": _ticket_to_ride_hooks,
+                                          "trans_orient": _trans_orient_hooks}
 
 
 def hooks_for(name: str) -> Hooks:
