@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ttr_lab.analysis.tables import entrant_table, seat_table
-from ttr_lab.core.figures import new_figure as _figure
+from ttr_lab.core.figures import new_figure as _figure, no_data_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -47,12 +47,10 @@ def _percent_axis() -> "object":
 def score_distributions(frame: pd.DataFrame) -> "Figure":
     scored = frame[frame["score"].notna()]
     order = scored.groupby("entrant")["score"].median().sort_values().index.tolist()
+    if not order:  # every game forfeited: nothing to draw, and say so rather than fail
+        return no_data_figure()
     fig = _figure(7, 0.6 + 0.45 * max(len(order), 2))
     ax = fig.add_subplot()
-    if not order:  # every game forfeited: nothing to draw, and say so rather than fail
-        ax.text(0.5, 0.5, "no game was played out (every game forfeited)", ha="center", va="center")
-        ax.set_axis_off()
-        return fig
     data = [scored.loc[scored["entrant"] == e, "score"].to_numpy() for e in order]
     ax.boxplot(data, orientation="horizontal", tick_labels=order, showfliers=False)
     ax.set_xlabel("final score (points); box: quartiles, whiskers: 1.5 IQR")

@@ -1,4 +1,4 @@
-"""Two matplotlib helpers every layer that draws shares (matplotlib is imported only when used)."""
+"""The matplotlib helpers every layer that draws shares (matplotlib is imported only when used)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,19 @@ def new_figure(width: float = 10.0, height: float = 6.0) -> "Figure":
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width, height), layout="constrained")
+
+
+NO_SCORED_GAME = "no game was played out (every game forfeited)"
+
+
+def no_data_figure(message: str = NO_SCORED_GAME, width: float = 7.0) -> "Figure":
+    """A figure that says in words why there is nothing to draw (e.g. every game was forfeited),
+    rather than an empty set of axes collapsed to no height."""
+    fig = new_figure(width, 1.2)
+    ax = fig.add_subplot()
+    ax.text(0.5, 0.5, message, ha="center", va="center")
+    ax.set_axis_off()
+    return fig
 
 
 def png_bytes(fig: "Figure", dpi: int = 110) -> bytes:

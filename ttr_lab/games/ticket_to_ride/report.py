@@ -172,9 +172,11 @@ def report_tables(game: "TicketToRide", frame: "pd.DataFrame") -> list[tuple[str
 def ticket_completion(frame: "pd.DataFrame") -> "Figure":
     import numpy as np
 
-    from ttr_lab.core.figures import new_figure
+    from ttr_lab.core.figures import new_figure, no_data_figure
 
     scored = _scored(frame)
+    if scored.empty:
+        return no_data_figure()
     columns = ["ticket_points_completed", "ticket_points_failed", "tickets_completed", "tickets_held"]
     g = scored.astype({c: float for c in columns}).groupby("entrant")[columns].mean()
     g = g.sort_values("ticket_points_completed")
@@ -198,9 +200,11 @@ def end_bonus(game: "TicketToRide", frame: "pd.DataFrame") -> "Figure":
     the Asian Explorer bonus instead, the largest network."""
     import numpy as np
 
-    from ttr_lab.core.figures import new_figure
+    from ttr_lab.core.figures import new_figure, no_data_figure
 
     scored = _scored(frame)
+    if scored.empty:
+        return no_data_figure()
     if _explorer(game, frame):
         g = scored.groupby("entrant").agg(rate=("explorer_bonus", lambda s: (s > 0).mean()), size=("largest_network", "mean"))
         label, note, title = "share of games with the explorer bonus", " mean network {:.1f} cities", "Asian Explorer bonus"
@@ -333,7 +337,7 @@ def completion_by_length_figure(frame: "pd.DataFrame") -> "Figure":
     lengths are categories, each point on its tick."""
     from matplotlib.ticker import PercentFormatter
 
-    from ttr_lab.core.figures import new_figure
+    from ttr_lab.core.figures import new_figure, no_data_figure
 
     table = completion_by_length(frame)
     labels = [label for _, _, label in LENGTH_BINS]
