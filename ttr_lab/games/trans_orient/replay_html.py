@@ -69,8 +69,9 @@ def positions(record: Any) -> list[dict[str, Any]]:
         }
         if index:
             seat, text = record.actions[index - 1]
-            public = _public_text(state)
-            step["action"] = f"seat {seat}: {public}"
+            _, action, card = state.last_event()
+            public = str(action)  # as every player saw it: a kept luggage card is not named
+            step["action"] = f"seat {seat}: {public}{_moved(action, card)}"
             if public != text:
                 step["action_hidden"] = f"seat {seat}: {text}"
         out.append(step)
@@ -88,14 +89,9 @@ def _without_luggage(state: Any) -> Any:
     return view
 
 
-def _public_text(state: Any) -> str:
-    """The last action as every player saw it (a kept luggage card unnamed), with the card a take
-    moved (the action names only its column)."""
-    _, action, card = state.last_event()
-    text = str(action)
-    if card and isinstance(action, (TakeCard, TakeTokens)):
-        text += f" (card {card})"
-    return text
+def _moved(action: Any, card: int) -> str:
+    """The card a take moved (its action names only the column)."""
+    return f" (card {card})" if card and isinstance(action, (TakeCard, TakeTokens)) else ""
 
 
 def _hex(name: str) -> str:
@@ -155,8 +151,8 @@ return function(s){
     <td class="l"><span class="swatch" style="background:${p.colour}"></span> ${p.name} (seat ${i})${s.master === i && s.mcol < 0 ? " ★" : ""}</td>
     <td class="score">${s.score[i]}</td><td class="l hand">${cards(s.hands[i])}</td><td class="l played">${cards(s.played[i])}</td>
     <td class="l reserve">${tokens(s.reserves[i])}</td><td class="l discounts">${tokens(s.discounts[i])}</td>
-    <td class="capacity">${s.capacity[i]} (keeps ${s.limit[i]})</td><td class="luggage-count">${s.luggage_count[i]}</td>
-    <td class="l hidden-info luggage">${luggage(s.luggage[i])}${s.to_play === i && s.offer.length ? " choosing between " + luggage(s.offer) : ""}</td>
+    <td class="capacity">${s.capacity[i]} (keeps ${s.limit[i]})</td><td class="lug-count">${s.luggage_count[i]}</td>
+    <td class="l hidden-info lug-cards">${luggage(s.luggage[i])}${s.to_play === i && s.offer.length ? " choosing between " + luggage(s.offer) : ""}</td>
     <td class="hidden-info score-all">${s.score_all[i]}</td></tr>`).join("");
   q(".final").style.display = s.to_play < 0 ? "block" : "none";
 };
