@@ -8,6 +8,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -16,6 +18,7 @@ from ttr_lab.cli import app
 from ttr_lab.core.play import play_game
 from ttr_lab.core.record import GameRecord
 from ttr_lab.core.registry import build
+from ttr_lab.games import trans_orient
 from ttr_lab.games.trans_orient import TransOrientExpress
 from ttr_lab.games.trans_orient.replay_html import positions, viewer_page
 
@@ -116,6 +119,19 @@ def test_the_page_is_self_contained_and_escapes_names(whole):
     data = json.loads(re.search(r'<script type="application/json" id="[^"]+">(.*?)</script>', text, re.S).group(1))
     assert [p["name"] for p in data["players"]] == ["&lt;script&gt;alert(1)&lt;/script&gt;", "a&amp;b", "&lt;b&gt;x&lt;/b&gt;"]
     assert "final scores" in text and text.count("<li>") == 3  # the three objectives
+
+
+def test_a_deck_whose_names_hold_markup_is_shown_as_text(tmp_path):
+    shutil.copytree(Path(trans_orient.__file__).parent / "decks" / "standin", tmp_path / "deck")
+    for name, old, new in (("travel.csv", "Western Europe", "West </script><b>x</b>"),
+                           ("deck.toml", 'title = "', 'title = "<i>T</i> ')):
+        path = tmp_path / "deck" / name
+        path.write_text(path.read_text().replace(old, new))
+    game = TransOrientExpress(str(tmp_path / "deck"))
+    text = viewer_page(play_game(game, [build("greedy", game="trans_orient")] * 2, seed=1))
+    assert "</script><b>" not in text and "<i>T</i>" not in text and "&lt;i&gt;T&lt;/i&gt;" in text
+    data = json.loads(re.search(r'<script type="application/json" id="[^"]+">(.*?)</script>', text, re.S).group(1))
+    assert any("West </script><b>x</b>" in card["title"] for card in data["cards"].values())  # escaped by the script
 
 
 def test_replay_html_from_the_command_line(whole, tmp_path):
