@@ -1,7 +1,9 @@
-"""The HTML replay viewer (``ttr-lab replay RECORD --html``) in a real headless browser: the
-page is opened at a turn, its script runs, and what it then shows (claimed tracks, each player's
-points, trains, cards, tickets and hidden hand) is checked against the engine's state at that
-turn. Skipped, with the reason, where no Chromium is installed (``.ci/run`` installs it)."""
+"""The HTML replay viewers (``ttr-lab replay RECORD --html``) in a real headless browser: the
+page is opened at a turn (or a step, or a round), its script runs, and what it then shows is
+checked against the engine's state there: for Ticket to Ride the claimed tracks and each player's
+points, trains, cards, tickets and hidden hand; for Trans-Orient Express the station, the bag and
+each player's hand, tableau, reserve, discounts, capacity, luggage and score. Skipped, with the
+reason, where no Chromium is installed (``.ci/run`` installs it)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from ttr_lab.cli import app
 from ttr_lab.core.record import GameRecord
 from ttr_lab.core.registry import build
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES
+from ttr_lab.games.trans_orient import TransOrientExpress
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
@@ -90,3 +93,67 @@ def test_a_game_without_a_viewer_is_refused_in_one_line(tmp_path, monkeypatch):
     monkeypatch.delattr(Game, "replay_page")
     result = CliRunner().invoke(app, ["replay", str(tmp_path / "g.json"), "--html", str(tmp_path / "g.html")])
     assert result.exit_code == 2 and "has no HTML replay viewer" in result.output and not (tmp_path / "g.html").exists()
+
+
+@pytest.fixture(scope="module")
+def toe_page(tmp_path_factory) -> tuple[Path, GameRecord]:
+    folder = tmp_path_factory.mktemp("toe-viewer")
+    seats = [build(name, game="trans_orient") for name in ("planner", "greedy", "random")]
+    record = play_game(TransOrientExpress(), seats, seed=3)
+    record.save(folder / "game.json")
+    result = CliRunner().invoke(app, ["replay", str(folder / "game.json"), "--html", str(folder / "game.html")])
+    assert result.exit_code == 0, result.output
+    return folder / "game.html", GameRecord.load(folder / "game.json")
+
+
+def _numbers(cell: str, attribute: str) -> list[int]:
+    return [int(n) for n in re.findall(rf'data-{attribute}="(\d+)"', cell)]
+
+
+def _row_cells(dom: str, row: str) -> list[str]:
+    return re.findall(r'<td class="l" data-column="\d">(.*?)</td>', re.search(rf'<tr class="{row}">(.*?)</tr>', dom, re.S).group(1))
+
+
+@pytest.mark.parametrize("fragment", ["step=15", "round=6"])
+def test_the_browser_shows_the_trans_orient_position(toe_page, fragment):
+    path, record = toe_page
+    dom = dom_at(path, fragment)
+    key, value = fragment.split("=")
+    states = list(record.states())
+    index = int(value) if key == "step" else next(i for i, s in enumerate(states) if s.round >= int(value))
+    state, deck = states[index], record.load_game().deck
+    colours, C = deck.colours, len(deck.colours)
+
+    def tokens(counts) -> dict[str, int]:
+        return {colours[c]: n for c, n in enumerate(counts) if n}
+
+    assert f'data-step="{index}"' in dom and f"round {state.round}" in dom
+    assert [(_numbers(c, "card") or [0])[0] for c in _row_cells(dom, "lower")] == list(state.lower)
+    assert [(_numbers(c, "card") or [0])[0] for c in _row_cells(dom, "upper")] == list(state.upper)
+    piles = _row_cells(dom, "piles")
+    assert [_cards(c) for c in piles] == [tokens(state.piles[k * C:(k + 1) * C]) for k in range(len(state.lower))]
+    assert [k for k, c in enumerate(piles) if "station master" in c] == ([state.mcol] if state.mcol >= 0 else [])
+    assert _cards(re.search(r'class="bag-tokens">(.*?)</span>;', dom, re.S).group(1)) == tokens(state.bag)
+    rows = re.findall(r'<tr data-seat="\d".*?</tr>', dom, re.S)
+    assert len(rows) == state.num_players
+    for seat, row in enumerate(rows):
+        assert record.strategies[seat] in row
+        assert _numbers(_cells(row, "hand"), "card") == list(state.hands[seat])
+        assert _numbers(_cells(row, "played"), "card") == list(state.played[seat])
+        assert _cards(_cells(row, "reserve")) == tokens(state.reserves[seat * C:(seat + 1) * C])
+        assert _cards(_cells(row, "discounts")) == tokens(state.discounts[seat * C:(seat + 1) * C])
+        assert _cells(row, "capacity").startswith(f"{state.capacity[seat]} (keeps {5 + state.capacity[seat]})")
+        assert int(_cells(row, "lug-count")) == len(state.luggage[seat])
+        assert _numbers(_cells(row, "lug-cards"), "luggage")[:len(state.luggage[seat])] == list(state.luggage[seat])
+    last, text = re.search(r'<div class="last">(.*?)</div>', dom, re.S).group(1), record.actions[index - 1][1]
+    assert text.startswith("keep luggage") == (fragment == "step=15")  # step 15 follows seat 0's first keep
+    if fragment == "step=15":  # the card kept is named only behind the switch
+        assert re.fullmatch(rf'last action: seat 0: kept luggage <span class="hidden-info">\(seat 0: {text}\)</span>', last)
+
+
+def test_the_browser_shows_the_trans_orient_final_scores(toe_page):
+    path, record = toe_page
+    dom = dom_at(path, "step=100000")
+    assert "game over" in dom and 'class="final" style="display: block;"' in dom
+    scores = [int(_cells(row, "score")) for row in re.findall(r'<tr data-seat="\d".*?</tr>', dom, re.S)]
+    assert scores == [p["score"] for p in record.result["players"]]

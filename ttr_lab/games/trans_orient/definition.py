@@ -139,6 +139,12 @@ class TransOrientExpress:
 
         return record_html(record)
 
+    def replay_page(self, record: Any) -> str:
+        """The replay viewer as one self-contained HTML page (``ttr-lab replay --html``)."""
+        from ttr_lab.games.trans_orient.replay_html import viewer_page
+
+        return viewer_page(record)
+
     def result_summary(self, record: Any) -> tuple[str, list[str], list[list[str]], list[str]]:
         """``ttr-lab play``'s account of a finished game: (first line, headers, rows, lines)."""
         from ttr_lab.games.trans_orient.replay import result_summary

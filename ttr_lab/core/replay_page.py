@@ -1,0 +1,162 @@
+"""The half of an offline HTML replay viewer that knows no game: the page wrapper, the controls
+(« start, ◀ step, ▶ play / ❚❚ pause, step ▶, end », a slider over every step, a switch for hidden
+information), the line saying where the game is and what was last played, opening at ``#step=K``,
+``#turn=N`` (or any other per-step number, e.g. ``#round=R``) from the address, and a small chart
+of one number per player over the game.
+
+A game's viewer (``ttr_lab.games.<game>.replay_html``) computes its positions in Python and hands
+them over as JSON with the HTML of its own panels and a script ``setup(ctx)`` that returns
+``render(step_data, index)``; ``ctx`` gives it ``D`` (the data), ``root``, ``q`` (a query inside
+the viewer), ``esc`` (escapes text for HTML) and ``chips(counts, colours)`` (coloured counters).
+
+Every step of ``data["steps"]`` holds ``turn`` (turns done at a turn boundary, else null),
+``turns`` (turns done), ``to_play`` (a seat, -1 when over) and ``action`` (the last action's public
+text, null at the start); optionally ``action_hidden`` (its full text when the public one hides
+something: shown with the switch), ``where`` (appended to the turn, e.g. ", round 3") and ``doing``
+(what the player to act decides). ``data["players"]`` lists ``{name, colour}`` by seat, the name
+already escaped for HTML (``player_list``).
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import json
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+_ids = itertools.count()
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A line per player of the per-step list ``key`` (one number per seat), labelled ``label``
+    at its top, ``caption`` under it."""
+
+    key: str
+    label: str
+    caption: str
+
+
+def new_uid(prefix: str) -> str:
+    """An id unique in this process, so several viewers in one notebook never share a name."""
+    return f"{prefix}-{next(_ids)}"
+
+
+def player_list(names: Sequence[str], colours: Sequence[str]) -> list[dict[str, str]]:
+    """``data["players"]``: each seat's name (escaped: a strategy's name may hold markup) and
+    colour (cycling through ``colours``)."""
+    return [{"name": html.escape(name), "colour": colours[seat % len(colours)]} for seat, name in enumerate(names)]
+
+
+def embed_json(data: Any) -> str:
+    """``data`` as JSON that can sit inside a ``<script>`` element: an escaped ``</`` cannot end
+    the element early, and the JSON stays valid."""
+    return json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+
+
+BASE_STYLE = """
+.ttr-viewer{font-family:system-ui,sans-serif;font-size:13px;color:#222;max-width:1100px}
+.ttr-viewer .controls{display:flex;gap:6px;align-items:center;margin:6px 0;flex-wrap:wrap}
+.ttr-viewer .controls input[type=range]{flex:1;min-width:200px}
+.ttr-viewer table{border-collapse:collapse;margin:4px 0}
+.ttr-viewer td,.ttr-viewer th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}
+.ttr-viewer td.l,.ttr-viewer th.l{text-align:left}
+.ttr-viewer .swatch{display:inline-block;width:12px;height:12px;border:1px solid #000;vertical-align:middle}
+.ttr-viewer .card{display:inline-block;padding:0 4px;margin:1px;border-radius:3px;color:#fff;font-size:11px;
+  text-shadow:0 0 2px #000}
+.ttr-viewer .hidden-info{display:none}.ttr-viewer.show-hidden .hidden-info{display:table-cell}
+.ttr-viewer.show-hidden span.hidden-info{display:inline}.ttr-viewer.show-hidden div.hidden-info{display:block}
+.ttr-viewer .chart{width:100%;max-width:1000px;height:140px}
+"""
+
+# A function of the viewer's id and the game's setup, so several viewers never share a name.
+_SCRIPT = r"""
+(function(UID, setup){
+const D = JSON.parse(document.getElementById(UID + "-data").textContent);
+const root = document.getElementById(UID);
+const q = s => root.querySelector(s);
+const esc = t => String(t).replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})[c]);
+const chips = (counts, colours) => Object.entries(counts).map(([k, n]) =>
+  `<span class="card" style="background:${colours[k] || "#888"}">${n} ${esc(k)}</span>`).join("");
+const render = setup({D, root, q, esc, chips});
+const slider = q(".slider"); slider.max = D.steps.length - 1;
+let step = 0, timer = null;
+function show(k){
+  step = Math.max(0, Math.min(D.steps.length - 1, k));
+  const s = D.steps[step];
+  slider.value = step;
+  q(".where").textContent = `step ${step} of ${D.steps.length - 1}` + (s.turn === null ? ` (turn ${s.turns}, mid-turn)` : `, turn ${s.turn}`)
+    + (s.where || "") + (s.to_play >= 0 ? `; seat ${s.to_play} to play` + (s.doing ? ` (${s.doing})` : "") : "; game over");
+  q(".last").innerHTML = s.action ? "last action: " + esc(s.action)
+    + (s.action_hidden ? ` <span class="hidden-info">(${esc(s.action_hidden)})</span>` : "") : "start of the game";
+  render(s, step);
+  if (D.chart){ const x = 1000 * step / Math.max(1, D.steps.length - 1);
+                q(".now").setAttribute("x1", x); q(".now").setAttribute("x2", x); }
+  root.setAttribute("data-step", step);
+}
+function chart(){
+  const key = D.chart.key;
+  const top = Math.max(1, ...D.steps.map(s => Math.max(...s[key])));
+  const n = Math.max(1, D.steps.length - 1);
+  q(".series").innerHTML = D.players.map((p, i) => `<polyline fill="none" stroke="${p.colour}" stroke-width="2"
+    points="${D.steps.map((s, k) => `${(1000 * k / n).toFixed(1)},${(130 - 120 * s[key][i] / top).toFixed(1)}`).join(" ")}"/>`).join("")
+    + `<text x="4" y="12" font-size="11">${top} ${esc(D.chart.label)}</text>`;
+}
+function play(){
+  if (timer){ clearInterval(timer); timer = null; q(".play").textContent = "▶ play"; return; }
+  if (step >= D.steps.length - 1) show(0);
+  q(".play").textContent = "❚❚ pause";
+  timer = setInterval(() => { if (step >= D.steps.length - 1) play(); else show(step + 1); }, 150);
+}
+q(".first").onclick = () => show(0); q(".back").onclick = () => show(step - 1);
+q(".next").onclick = () => show(step + 1); q(".last-step").onclick = () => show(D.steps.length - 1);
+q(".play").onclick = play; slider.oninput = () => show(+slider.value);
+q(".hidden-switch").onchange = e => root.classList.toggle("show-hidden", e.target.checked);
+function fromAddress(){
+  // #step=K is a step; #turn=N (or #round=R...) the first step whose number has reached N.
+  const m = /([a-z_]+)=(\d+)/.exec(location.hash || "");
+  if (!m) return D.steps.length - 1;
+  if (m[1] === "step") return +m[2];
+  const k = D.steps.findIndex(s => typeof s[m[1]] === "number" && s[m[1]] >= +m[2]);
+  return k < 0 ? D.steps.length - 1 : k;
+}
+if (D.chart) chart();
+show(fromAddress());
+window.addEventListener("hashchange", () => show(fromAddress()));
+})
+"""
+
+
+def viewer_html(*, uid: str, title: str, data: dict[str, Any], body: str, game_script: str,
+                hidden_label: str, style: str = "", chart: Chart | None = None) -> str:
+    """A viewer as an HTML fragment: style, title, controls, where the game is, the game's own
+    ``body`` (HTML), the chart if any, the data and the scripts. ``title`` and ``hidden_label``
+    are text (escaped here); ``body`` and ``game_script`` are the game's markup and JavaScript."""
+    data = {**data, "chart": {"key": chart.key, "label": chart.label} if chart else None}
+    graph = ""
+    if chart is not None:
+        graph = (f'<svg class="chart" viewBox="0 0 1000 140" preserveAspectRatio="none" '
+                 f'aria-label="{html.escape(chart.label)} over the game"><g class="series"></g>'
+                 f'<line class="now" x1="0" x2="0" y1="0" y2="140" stroke="#888" stroke-dasharray="4 3"/></svg>'
+                 f'<div style="color:#555">{html.escape(chart.caption)}</div>')
+    return (
+        f'<div class="ttr-viewer" id="{uid}"><style>{BASE_STYLE}{style}</style>'
+        f"<div><b>{html.escape(title)}</b></div>"
+        f'<div class="controls"><button class="first" title="start">« start</button>'
+        f'<button class="back" title="one step back">◀ step</button><button class="play">▶ play</button>'
+        f'<button class="next" title="one step on">step ▶</button><button class="last-step" title="end">end »</button>'
+        f'<input class="slider" type="range" min="0" value="0" aria-label="step">'
+        f'<label><input class="hidden-switch" type="checkbox"> {html.escape(hidden_label)}</label></div>'
+        f'<div class="where"></div><div class="last"></div>'
+        f"{body}{graph}"
+        f'<script type="application/json" id="{uid}-data">{embed_json(data)}</script>'
+        f"<script>{_SCRIPT}({json.dumps(uid)}, {game_script});</script></div>"
+    )
+
+
+def viewer_page(title: str, fragment: str) -> str:
+    """A viewer fragment as a whole self-contained page (opens offline in any browser); ``title``
+    is text."""
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title></head>"
+            f"<body style='margin:1em auto;max-width:1100px'>{fragment}</body></html>")
