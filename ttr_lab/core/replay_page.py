@@ -77,8 +77,12 @@ const D = JSON.parse(document.getElementById(UID + "-data").textContent);
 const root = document.getElementById(UID);
 const q = s => root.querySelector(s);
 const esc = t => String(t).replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})[c]);
-const chips = (counts, colours) => Object.entries(counts).map(([k, n]) =>
-  `<span class="card" style="background:${colours[k] || "#888"}">${n} ${esc(k)}</span>`).join("");
+// Dark text on light colours (yellow, white), white on the others, by the colour's luminance.
+const ink = hex => { const m = /^#([0-9a-f]{6})$/i.exec(hex); if (!m) return "#fff";
+  const v = parseInt(m[1], 16); return 0.299 * (v >> 16) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255) > 150 ? "#000" : "#fff"; };
+const chips = (counts, colours) => Object.entries(counts).map(([k, n]) => { const bg = colours[k] || "#888";
+  const dark = ink(bg) === "#000" ? ";color:#000;text-shadow:none" : "";
+  return `<span class="card" style="background:${bg}${dark}">${n} ${esc(k)}</span>`; }).join("");
 const render = setup({D, root, q, esc, chips});
 const slider = q(".slider"); slider.max = D.steps.length - 1;
 let step = 0, timer = null;
