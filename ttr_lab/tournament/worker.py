@@ -194,7 +194,7 @@ def _build(entrants: Sequence[dict[str, Any]], factories: Sequence[Any], e: int,
     try:
         if isolation == "process":
             timeout = None if limit is None else limit + _GRACE_SECONDS
-            inner = IsolatedStrategy(host_for(entrants[e]), seat, factories[e], shared, timeout)
+            inner = IsolatedStrategy(host_for(entrants[e], seat), seat, factories[e], shared, timeout)
         else:
             inner = factories[e]()
     except Exception as exc:  # noqa: BLE001 - any failure to build is the strategy's
@@ -203,13 +203,16 @@ def _build(entrants: Sequence[dict[str, Any]], factories: Sequence[Any], e: int,
     return _Guarded(inner, limit, isolated=isolation == "process", guard=guard, seat=seat)
 
 
-_HOSTS: dict[str, StrategyHost] = {}
+_HOSTS: dict[tuple[str, int], StrategyHost] = {}
 
 
-def host_for(entrant: dict[str, Any]) -> StrategyHost:
-    """This process's child process for an entrant (by strategy and parameters), kept across
-    batches so that starting one is paid once per worker, not once per game."""
-    key = entrant["params_hash"]
+def host_for(entrant: dict[str, Any], seat: int) -> StrategyHost:
+    """This process's child process for an entrant (by strategy and parameters) at ``seat``,
+    kept across batches so that starting one is paid once per worker, not once per game. One
+    per seat: two seats of the same strategy and parameters never share a process, so one
+    ending its process (``os._exit`` in ``on_event``) cannot take the other down or be
+    blamed on it."""
+    key = (entrant["params_hash"], seat)
     if key not in _HOSTS:
         _HOSTS[key] = StrategyHost()
     return _HOSTS[key]
