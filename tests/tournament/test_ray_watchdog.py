@@ -141,6 +141,33 @@ def test_a_driver_killed_with_9_leaves_no_ray_process_and_spares_another_ray(tmp
             bystander.communicate("stop\n", timeout=STARTED)
 
 
+@pytest.mark.ray
+def test_a_ray_start_that_timed_out_is_stopped_before_the_next_try(monkeypatch):
+    import ray._private.services as services
+
+    from ttr_lab.tournament import ray_watchdog
+    from ttr_lab.tournament.backends import RayBackend
+
+    # The first node never registers: Ray gives up after its 30 s, as on an overloaded machine,
+    # leaving that attempt's processes running and unknown to ray.shutdown().
+    real, refused = services.get_node, []
+
+    def first_node_never_registers(gcs_address, node_id):
+        refused[:] = refused or [node_id]
+        if node_id == refused[0]:
+            raise RuntimeError("not registered yet")
+        return real(gcs_address, node_id)
+
+    monkeypatch.setattr(services, "get_node", first_node_never_registers)
+    backend = RayBackend(workers=1)
+    backend.start()  # the second try starts
+    try:
+        assert refused
+        assert len(ray_watchdog.sessions_started_here()) == 1  # the running one; the first try's is gone
+    finally:
+        backend.close()
+
+
 # Without Ray: the rule that tells a session's processes apart, and the watchdog script itself.
 
 HOLDER = "import sys, time; f = open(sys.argv[1], 'w'); print('ready', flush=True); time.sleep(600)"

@@ -21,6 +21,9 @@ from ttr_lab.tournament.worker import play_batch
 # short enough that the progress bar moves and an interrupted run loses little.
 TARGET_BATCH_SECONDS = 1.0
 MAX_BATCH = 200
+# Tries at starting a local Ray: on an overloaded machine its raylet can miss Ray's fixed
+# start-up deadlines (measured: 2 of 3 starts under load 10 on 2 cores failed three tries).
+START_TRIES = 5
 
 
 class Batch:
@@ -149,7 +152,7 @@ class RayBackend:
             env["env_vars"] = env_vars
             options["runtime_env"] = env
             # "local": always a fresh Ray of our own, never a cluster some earlier `ray start` left.
-            for attempt in range(3):
+            for attempt in range(START_TRIES):
                 try:
                     context = ray.init(address="local", num_cpus=self.workers, **options)
                     break
@@ -161,7 +164,7 @@ class RayBackend:
                         ray_watchdog.sweep(session)
                     # Ray gives its node a fixed 30 s to register; on a loaded machine it can
                     # miss that and succeed at the next try.
-                    if "timed out during startup" not in str(exc) or attempt == 2:
+                    if "timed out during startup" not in str(exc) or attempt == START_TRIES - 1:
                         raise
             # A driver killed with -9 must not leave this Ray's processes behind (its agents
             # outlive it by a minute or more): a watchdog stops them when this process dies.
