@@ -30,10 +30,14 @@ from pathlib import Path
 POLL_SECONDS = 0.5  # how often the watchdog looks at its driver
 TERM_GRACE_SECONDS = 3.0  # from SIGTERM to SIGKILL
 SWEEP_SECONDS = 60.0  # the longest a sweep keeps looking for the session's processes
+PROC = Path("/proc")  # Linux: where processes and their open files are listed
 
 
 def session_processes(session_dir: str | os.PathLike[str], exclude: tuple[int, ...] = ()) -> list[int]:
-    """The pids of this user's processes holding a file open under ``session_dir``."""
+    """The pids of this user's processes holding a file open under ``session_dir`` (none
+    without Linux's /proc)."""
+    if not PROC.is_dir():
+        return []
     prefix = str(Path(session_dir).resolve()) + os.sep
     mine = os.getuid()
     found = []
@@ -59,6 +63,8 @@ def sessions_started_here() -> set[str]:
     me = os.getpid()
     suffix = f"_{me}"
     found: set[str] = set()
+    if not PROC.is_dir():
+        return found
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -114,9 +120,12 @@ def watch(driver: int, session_dir: str) -> None:
     print(f"driver {driver} gone: stopped {count} processes of {session_dir}", file=sys.stderr, flush=True)
 
 
-def start(session_dir: str) -> subprocess.Popen:
-    """Start the watchdog of the Ray session at ``session_dir`` for this process (the driver).
-    Its own messages go to ``ttr_lab_watchdog.log`` in the session's log folder."""
+def start(session_dir: str) -> subprocess.Popen | None:
+    """Start the watchdog of the Ray session at ``session_dir`` for this process (the driver);
+    none without Linux's /proc, where it finds the session's processes. Its own messages go to
+    ``ttr_lab_watchdog.log`` in the session's log folder."""
+    if not PROC.is_dir():
+        return None
     logs = Path(session_dir) / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     with open(logs / "ttr_lab_watchdog.log", "ab") as log:
