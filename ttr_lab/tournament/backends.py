@@ -22,7 +22,8 @@ from ttr_lab.tournament.worker import play_batch
 TARGET_BATCH_SECONDS = 1.0
 MAX_BATCH = 200
 # Tries at starting a local Ray: on an overloaded machine its raylet can miss Ray's fixed
-# start-up deadlines (measured: 2 of 3 starts under load 10 on 2 cores failed three tries).
+# start-up deadlines (on 2 cores at load 9-15, three tries failed in 2 runs of 3, and five tries
+# in 3 runs of 3: the raylet stops waiting for its dashboard agent after about 16 s).
 START_TRIES = 5
 
 
