@@ -5,7 +5,7 @@ Why: Ray's head processes (GCS, raylet, monitors) die with the process that star
 asks the kernel for that), and workers follow the raylet; but the dashboard agent and the
 runtime-env agent, on seeing their raylet gone, try to report it to the GCS, which is gone too,
 and wait for Ray's 60 s reconnect timeout before exiting: a killed driver left them behind for
-a minute or more (measured 64-95 s).
+a minute or more (measured: 64 s and over 80 s).
 
 What belongs to the session: every process of this user holding a file open under the
 session's directory (``/tmp/ray/session_<date>_<pid>``: Ray's processes keep their logs and
