@@ -170,3 +170,22 @@ class Tamper(Random):
         elif self.what == "track":
             object.__setattr__(observation.board.tracks[0], "length", 1)
         return super().act(observation, legal_actions, rng)
+
+
+class ExitsInEvent(Random):
+    """Ends its process (``os._exit``) in ``on_event`` when it sits at ``seat``, on hearing its
+    own first action: the next call to its process is another seat's decision."""
+
+    name = "exits_in_event"
+
+    def __init__(self, *, seat: int = 1, code: int = 4) -> None:
+        self.seat, self.code, self.me = seat, code, -1
+
+    def on_game_start(self, observation):
+        self.me = observation.player
+
+    def on_event(self, player, action, card):
+        import os
+
+        if self.me == self.seat and player == self.me:
+            os._exit(self.code)

@@ -116,3 +116,52 @@ def test_isolation_on_ray_gives_the_serial_games(tmp_path):
                          show_progress=False)
     assert run.complete
     pd.testing.assert_frame_equal(outcomes(tmp_path / "serial"), outcomes(tmp_path / "ray"))
+
+
+def test_two_seats_of_one_strategy_have_a_process_each_so_the_one_that_crashes_is_named(tmp_path):
+    # Same strategy, same parameters: the seat-1 copy ends its process while hearing its own
+    # move, and the next message is seat 0's decision. Sharing one process, seat 0 was blamed.
+    crash = {"strategy": "tests_support_strategy:ExitsInEvent", "params": {"seat": 1}}
+    data = {"name": "t", "players": 2, "games": 4, "seed": 5, "backend": "serial", "isolation": "process",
+            "output": str(tmp_path / "out"), "entrants": [{"name": "first", **crash}, {"name": "second", **crash}]}
+    run = run_tournament(parse_config(data, "test"), show_progress=False)
+    assert run.complete and run.played == 4
+    frame = read_results(tmp_path / "out")
+    lost = frame[frame["forfeit"]]
+    at_seat_1 = frame[frame["seat"] == 1].set_index("game_id")["entrant"]
+    assert sorted(lost["game_id"]) == sorted(frame["game_id"].unique())  # one forfeit per game
+    assert (lost["seat"] == 1).all()
+    assert list(lost["entrant"]) == list(at_seat_1[lost["game_id"]])  # both entrants, as seated
+    assert set(lost["entrant"]) == {"first", "second"}
+    # Named at the seat's next call to its process, with the exit code it chose.
+    assert lost["error"].str.contains("seat 1 (exits_in_event) raised StrategyProcessDied in act: its process ended "
+                                      "(exit code 4)", regex=False).all(), lost["error"].tolist()
+
+
+def test_an_isolated_process_per_entrant_and_per_further_copy_of_a_strategy_at_the_table(tmp_path):
+    import os
+    from pathlib import Path
+
+    def hosts() -> int:
+        """This process's strategy processes (children running ttr_lab.core.isolation)."""
+        count = 0
+        for entry in Path("/proc").iterdir():
+            try:
+                stat, cmd = (entry / "stat").read_text(), (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            count += int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid() and b"ttr_lab.core.isolation" in cmd
+        return count
+
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("needs Linux /proc")
+    stop_hosts()
+    # Two entrants with the same strategy and parameters, one other, every seating of three seats.
+    data = {"name": "t", "players": 3, "games": 6, "seed": 5, "backend": "serial", "isolation": "process",
+            "output": str(tmp_path / "out"), "entrants": [{"name": "r1", "strategy": "random"},
+                                                       {"name": "r2", "strategy": "random"},
+                                                       {"name": "g", "strategy": "greedy"}]}
+    run = run_tournament(parse_config(data, "test"), show_progress=False)
+    assert run.complete and run.played == 6
+    # Random held two seats of every table, greedy one: 3 (one per strategy and seat would be 6).
+    assert hosts() == 3

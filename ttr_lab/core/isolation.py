@@ -62,7 +62,11 @@ def raised_as(name: str, message: str) -> StrategyProcessError:
 
 
 class StrategyHost:
-    """One child process hosting strategies (one instance per seat), restarted when it dies."""
+    """One child process hosting strategies (one instance per seat), restarted when it dies.
+
+    Give each seat a host of its own (the tournament does: ``host_for``): a
+    strategy that ends its process then takes down only its own seat, and the error names it,
+    even when another seat plays the same strategy with the same parameters."""
 
     def __init__(self) -> None:
         self.proc: subprocess.Popen | None = None
@@ -116,10 +120,16 @@ class StrategyHost:
             self._known[id(log)] = id(log)
 
     def send(self, message: tuple, shared: dict[int, Any]) -> None:
-        """Send without waiting (events); a failure surfaces at the seat's next ``call``."""
-        if not self.alive():
+        """Send without waiting (events); a failure surfaces at the seat's next ``call``.
+
+        A fresh child is started only for a new strategy (``"new"``, a game's start): one that
+        died during a game stays dead until the game's next call reports it, so the error
+        names the death (not a fresh child's confusion) and the seat whose process it was."""
+        if message[0] == "new" and not self.alive():
             self.stop()
             self._start()
+        if not self.alive():
+            return  # it died: the next call reports how
         missing = {k: v for k, v in shared.items() if k not in self._sent}
         try:
             if missing:
@@ -133,6 +143,8 @@ class StrategyHost:
 
     def call(self, message: tuple, shared: dict[int, Any], timeout: float | None) -> Any:
         self.send(message, shared)
+        if self.conn is None:  # stopped from outside earlier in this game
+            raise StrategyProcessDied("its process was stopped")
         try:
             if timeout is not None and not self.conn.poll(timeout):
                 self.stop()

@@ -13,6 +13,7 @@ from typing import Any, Iterator, Sequence
 
 from ttr_lab.core.game import Game
 from ttr_lab.core.errors import ConfigError
+from ttr_lab.tournament import ray_watchdog
 from ttr_lab.tournament.design import GameSpec
 from ttr_lab.tournament.worker import play_batch
 
@@ -20,6 +21,10 @@ from ttr_lab.tournament.worker import play_batch
 # short enough that the progress bar moves and an interrupted run loses little.
 TARGET_BATCH_SECONDS = 1.0
 MAX_BATCH = 200
+# Tries at starting a local Ray: on an overloaded machine its raylet can miss Ray's fixed
+# start-up deadlines (on 2 cores at load 9-15, three tries failed in 2 runs of 3, and five tries
+# in 3 runs of 3: the raylet stops waiting for its dashboard agent after about 16 s).
+START_TRIES = 5
 
 
 class Batch:
@@ -104,6 +109,7 @@ class RayBackend:
         self.runtime_env = runtime_env
         self.workers = workers or (os.cpu_count() or 1)
         self._started_here = False
+        self._watchdog: Any = None  # the local Ray's watchdog (ray_watchdog.py); none for a cluster
 
     def start(self) -> None:
         if self.address and "RAY_AUTH_MODE" not in os.environ and _token_available():
@@ -147,16 +153,23 @@ class RayBackend:
             env["env_vars"] = env_vars
             options["runtime_env"] = env
             # "local": always a fresh Ray of our own, never a cluster some earlier `ray start` left.
-            for attempt in range(3):
+            for attempt in range(START_TRIES):
                 try:
-                    ray.init(address="local", num_cpus=self.workers, **options)
+                    context = ray.init(address="local", num_cpus=self.workers, **options)
                     break
                 except Exception as exc:  # noqa: BLE001 - only Ray's start-up timeout is retried
+                    ray.shutdown()
+                    # A failed start leaves what it started running (Ray's shutdown does not know
+                    # it): stop it, or the next try competes with it for the CPUs.
+                    for session in ray_watchdog.sessions_started_here():
+                        ray_watchdog.sweep(session)
                     # Ray gives its node a fixed 30 s to register; on a loaded machine it can
                     # miss that and succeed at the next try.
-                    if "timed out during startup" not in str(exc) or attempt == 2:
+                    if "timed out during startup" not in str(exc) or attempt == START_TRIES - 1:
                         raise
-                    ray.shutdown()
+            # A driver killed with -9 must not leave this Ray's processes behind (its agents
+            # outlive it by a minute or more): a watchdog stops them when this process dies.
+            self._watchdog = ray_watchdog.start(context.address_info["session_dir"])
         # Start every worker and import the engine there now, so the first batches do not pay it.
         warm = ray.remote(num_cpus=1)(_warm_up)
         ray.get([warm.remote() for _ in range(self.workers)])
@@ -206,8 +219,12 @@ class RayBackend:
     def close(self) -> None:
         import ray
 
-        if self._started_here and ray.is_initialized():
-            ray.shutdown()
+        try:
+            if self._started_here and ray.is_initialized():
+                ray.shutdown()
+        finally:
+            ray_watchdog.stop(self._watchdog)  # Ray was shut down here: nothing left to sweep
+            self._watchdog = None
 
 
 def _probe(address: str, seconds: float = 10.0) -> None:

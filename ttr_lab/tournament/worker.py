@@ -151,7 +151,8 @@ def _play_specs(game: Game, entrants: Sequence[dict[str, Any]], specs: Sequence[
                 keep_records: bool, rows: list[dict[str, Any]], records: list[str]) -> None:
     for spec in specs:
         try:
-            players = [_build(entrants, factories, e, seat, shared, move_time_limit, isolation)
+            players = [_build(entrants, factories, e, seat, shared, move_time_limit, isolation,
+                              copy=_copies_before(entrants, spec.seats, seat))
                        for seat, e in enumerate(spec.seats)]
         except StrategyError as exc:
             rows += result_rows(game, entrants, spec, None, Outcome.forfeit(len(spec.seats), exc.seat, str(exc)))
@@ -188,13 +189,20 @@ def _play(game: Game, players: Sequence[_Guarded], spec: GameSpec) -> tuple[Any,
     return record, record.outcome()
 
 
+def _copies_before(entrants: Sequence[dict[str, Any]], seats: Sequence[int], seat: int) -> int:
+    """How many seats before ``seat`` hold the same strategy and parameters as it does."""
+    mine = entrants[seats[seat]]["params_hash"]
+    return sum(entrants[e]["params_hash"] == mine for e in seats[:seat])
+
+
 def _build(entrants: Sequence[dict[str, Any]], factories: Sequence[Any], e: int, seat: int, shared: dict[int, Any],
-           limit: float | None, isolation: str, guard: SharedValues | None = None) -> _Guarded:
-    """A fresh strategy for ``seat``; one that cannot be built forfeits the game, named."""
+           limit: float | None, isolation: str, guard: SharedValues | None = None, copy: int = 0) -> _Guarded:
+    """A fresh strategy for ``seat``; one that cannot be built forfeits the game, named.
+    ``copy``: how many seats before this one hold the same strategy and parameters."""
     try:
         if isolation == "process":
             timeout = None if limit is None else limit + _GRACE_SECONDS
-            inner = IsolatedStrategy(host_for(entrants[e]), seat, factories[e], shared, timeout)
+            inner = IsolatedStrategy(host_for(entrants[e], copy), seat, factories[e], shared, timeout)
         else:
             inner = factories[e]()
     except Exception as exc:  # noqa: BLE001 - any failure to build is the strategy's
@@ -203,13 +211,16 @@ def _build(entrants: Sequence[dict[str, Any]], factories: Sequence[Any], e: int,
     return _Guarded(inner, limit, isolated=isolation == "process", guard=guard, seat=seat)
 
 
-_HOSTS: dict[str, StrategyHost] = {}
+_HOSTS: dict[tuple[str, int], StrategyHost] = {}
 
 
-def host_for(entrant: dict[str, Any]) -> StrategyHost:
+def host_for(entrant: dict[str, Any], copy: int = 0) -> StrategyHost:
     """This process's child process for an entrant (by strategy and parameters), kept across
-    batches so that starting one is paid once per worker, not once per game."""
-    key = entrant["params_hash"]
+    batches so that starting one is paid once per worker, not once per game. ``copy`` tells
+    apart the seats one entrant (or two with the same strategy and parameters) holds at one
+    table: each has a process of its own, so one ending its process (``os._exit`` in
+    ``on_event``) cannot take the other down or be blamed on it."""
+    key = (entrant["params_hash"], copy)
     if key not in _HOSTS:
         _HOSTS[key] = StrategyHost()
     return _HOSTS[key]
