@@ -98,18 +98,11 @@ def test_a_driver_killed_with_9_leaves_no_ray_process_and_spares_another_ray(tmp
         "output": str(out), "entrants": [{"name": "a", "strategy": "random"}, {"name": "b", "strategy": "random"}],
     }))
     log = (tmp_path / "driver.log").open("w")
-    driver = subprocess.Popen([sys.executable, "-m", "ttr_lab.cli", "tournament", str(config)], stdout=log,
-                              stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
-    bystander, tree = None, {}
+    driver, bystander, tree = None, None, {}
     try:
-        def playing() -> bool:
-            assert driver.poll() is None, (tmp_path / "driver.log").read_text()
-            return any((out / "results").glob("*.parquet"))
-
-        wait_for(playing, STARTED, lambda: "the tournament stored no game")
         # Another Ray on this machine (another user's run, a notebook) must outlive the sweep.
-        # Started once the first is up: two Rays starting at once on a loaded machine miss
-        # Ray's start-up timeout.
+        # Started first, while the machine is quiet: a Ray starting beside a running tournament
+        # on a loaded 2-core machine can miss Ray's fixed start-up deadline even with retries.
         bystander = subprocess.Popen([sys.executable, "-c", BYSTANDER], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, env=env, start_new_session=True)
         assert bystander.stdout.readline().strip() == "ready"
@@ -117,6 +110,14 @@ def test_a_driver_killed_with_9_leaves_no_ray_process_and_spares_another_ray(tmp
         head = {"gcs_server", "raylet", "ray::DashboardAgent", "ray::RuntimeEnvAgent"}
         others = {pid: p for pid, p in descendants(bystander.pid).items() if program(p[1]) in head}
         assert {program(cmd) for _, cmd in others.values()} == head
+        driver = subprocess.Popen([sys.executable, "-m", "ttr_lab.cli", "tournament", str(config)], stdout=log,
+                                  stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+
+        def playing() -> bool:
+            assert driver.poll() is None, (tmp_path / "driver.log").read_text()
+            return any((out / "results").glob("*.parquet"))
+
+        wait_for(playing, STARTED, lambda: "the tournament stored no game")
         assert driver.poll() is None, (tmp_path / "driver.log").read_text()
         tree = descendants(driver.pid)
         programs = [program(cmd) for _, cmd in tree.values()]
@@ -132,7 +133,7 @@ def test_a_driver_killed_with_9_leaves_no_ray_process_and_spares_another_ray(tmp
         assert still_running(others) == {pid: cmd for pid, (_, cmd) in others.items()}  # the other Ray is whole
     finally:
         log.close()
-        if driver.poll() is None:
+        if driver is not None and driver.poll() is None:
             driver.kill()
             driver.wait()
         for pid in still_running(tree):
