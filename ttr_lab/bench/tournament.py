@@ -31,7 +31,8 @@ class BarePlay:
     (``run_tournament``'s ``on_batch``). So the baseline is the tournament's own games, spread
     evenly over the whole run, and timed at the same moment (same machine load, same caches) as
     the games around them; the CPU spent here is left out of the tournament's. ``interval()``:
-    a 95% interval of the mean from the sample's spread."""
+    a 95% interval of the mean from the sample's spread. It also notes the tournament's CPU
+    after every batch, so that ``span()`` compares the first and the last quarter of a run."""
 
     def __init__(self, config: Any, every: int) -> None:
         from ttr_lab.core.registry import factory
@@ -41,28 +42,53 @@ class BarePlay:
         self.every = every
         self.seen = 0
         self.cpu = 0.0  # everything spent in after_batch, to subtract from the tournament's CPU
-        self.times: list[float] = []  # CPU seconds of each game sampled
+        self.times: list[tuple[int, float]] = []  # (game's place in the run, its CPU seconds)
+        self.marks: list[tuple[int, float]] = []  # (games played, the tournament's CPU so far)
+        self.origin = time.process_time()
+
+    def start(self) -> None:
+        self.origin = time.process_time()
 
     def after_batch(self, specs: Sequence[Any]) -> None:
         from ttr_lab.core.play import play_game
 
         begin = time.process_time()
+        self.marks.append((self.seen + len(specs), begin - self.origin - self.cpu))
         for spec in specs:
             if self.seen % self.every == 0:
                 start = time.process_time()
                 play_game(self.game, [self.make[e]() for e in spec.seats], spec.deal_seed)
-                self.times.append(time.process_time() - start)
+                self.times.append((self.seen, time.process_time() - start))
             self.seen += 1
         self.cpu += time.process_time() - begin
 
-    def mean(self) -> float:
-        return statistics.fmean(self.times)
+    def mean(self, first: int = 0, last: int | None = None) -> float:
+        """Mean CPU seconds of the sampled games whose place in the run is in [first, last)."""
+        chosen = [t for i, t in self.times if first <= i and (last is None or i < last)]
+        return statistics.fmean(chosen) if chosen else math.nan
 
     def interval(self) -> tuple[float, float]:
         if len(self.times) < 2:
             return math.nan, math.nan
-        half = 1.96 * statistics.stdev(self.times) / math.sqrt(len(self.times))
+        times = [t for _, t in self.times]
+        half = 1.96 * statistics.stdev(times) / math.sqrt(len(times))
         return self.mean() - half, self.mean() + half
+
+    def span(self, begin: float, end: float) -> tuple[float, float, int]:
+        """Tournament CPU seconds per game between the batches ending nearest ``begin`` and
+        ``end`` (fractions of the run; start-up and the final merge and summary are outside
+        every span), the bare mean over the same games, and how many games that is."""
+        if len(self.marks) < 2:
+            return math.nan, math.nan, 0
+        total = self.marks[-1][0]
+
+        def nearest(fraction: float) -> int:
+            return min(range(len(self.marks)), key=lambda k: abs(self.marks[k][0] - fraction * total))
+
+        a, b = self.marks[nearest(begin)], self.marks[nearest(end)]
+        if b[0] <= a[0]:
+            return math.nan, math.nan, 0
+        return (b[1] - a[1]) / (b[0] - a[0]), self.mean(a[0], b[0]), b[0] - a[0]
 
 
 def bare_every(games: int) -> int:
@@ -77,6 +103,7 @@ def tournament_benchmark(games: int = 2000, workers: int = 2, strategy: str = "g
     from rich.console import Console
 
     from ttr_lab.tournament import run_tournament
+    from ttr_lab.tournament.runner import resident_mb
 
     quiet = Console(quiet=True)
     result = BenchResult(on_item=on_item)
@@ -85,8 +112,10 @@ def tournament_benchmark(games: int = 2000, workers: int = 2, strategy: str = "g
         config = _config(games, "serial", 1, f"{tmp}/serial", strategy)
         bare = BarePlay(config, bare_every(games))
         cpu = time.process_time()
+        bare.start()
         serial = run_tournament(config, console=quiet, show_progress=False, on_batch=bare.after_batch)
         cpu = time.process_time() - cpu - bare.cpu
+        after_summary = resident_mb()
         files = sum(1 for p in Path(tmp, "serial").rglob("*") if p.is_file())
         from ttr_lab.analysis.report import build_report
 
@@ -110,6 +139,12 @@ def tournament_benchmark(games: int = 2000, workers: int = 2, strategy: str = "g
     out["tournament overhead over the bare games"] = per_game / bare.mean() - 1
     out["overhead, 95% interval low"] = per_game / high - 1
     out["overhead, 95% interval high"] = per_game / low - 1
+    for label, begin, end in (("first", 0.0, 0.25), ("last", 0.75, 1.0)):
+        tournament_cpu, bare_cpu, played = bare.span(begin, end)
+        out[f"{label} quarter: games"] = played
+        out[f"{label} quarter: tournament CPU ms per game"] = 1000 * tournament_cpu
+        out[f"{label} quarter: bare play CPU ms per game"] = 1000 * bare_cpu
+        out[f"{label} quarter: overhead"] = tournament_cpu / bare_cpu - 1
     out["files in the results folder"] = files
     out["report CPU s"] = report_cpu
     out["report wall-clock s"] = report_wall
@@ -127,7 +162,9 @@ def tournament_benchmark(games: int = 2000, workers: int = 2, strategy: str = "g
         out["driver memory MB after the first batch"] = memory[0]
         out["driver memory MB after 1/4 of the run"] = memory[len(memory) // 4]
         out["driver memory MB, most during the run"] = max(memory)
-        out["driver memory MB at the end"] = memory[-1]
+        out["driver memory MB after the last batch"] = memory[-1]
+    if not ray:
+        out["driver memory MB after the summary (it reads every row)"] = after_summary
     result.show(FigureTable.of(
         f"tournament: {games} four-player {strategy} games" + (f", Ray with {workers} workers" if ray else ", serial"),
         ("measure", "value"), [(name, f"{value:.3f}") for name, value in out.items()], right=("value",),

@@ -43,7 +43,7 @@ class TournamentRun:
         return not self.interrupted and not self.failed_batches
 
 
-def _resident_mb() -> float:
+def resident_mb() -> float:
     """This process's resident memory (Linux /proc; 0 elsewhere)."""
     try:
         with open("/proc/self/statm") as f:
@@ -162,7 +162,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
                     store.append(batch.rows, batch.records)
                     run.played += len(batch.specs)
                     run.play_seconds = time.perf_counter() - started - run.startup_seconds
-                    run.memory_mb.append(_resident_mb())
+                    run.memory_mb.append(resident_mb())
                     elapsed = time.perf_counter() - started
                     progress.update(bar, advance=len(batch.specs), rate=run.played / max(elapsed, 1e-9))
                     if on_batch is not None:
