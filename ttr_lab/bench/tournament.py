@@ -1,7 +1,14 @@
 """``ttr-lab bench tournament``: games per second of the serial backend against Ray on the same
 config, Ray's start-up cost, the tournament's overhead over the games themselves, the files it
 leaves, the report's time, and the driver's memory over a run (results go to disk, so it should
-stay flat)."""
+stay flat).
+
+The overhead is the tournament's CPU per game (everything: planning, the guarded strategies,
+rows, Parquet parts, merges, the final summary) over ``play_game`` alone on the same games: one
+game in ten of the run (``BarePlay``), each played bare right after the batch that played it, so
+both are timed under the same load; the CPU of the bare games is taken out of the tournament's.
+CPU time, not wall-clock: the machines it runs on are shared. The first and the last quarter of
+the run are also compared, to show whether the cost per game grows with the games done."""
 
 from __future__ import annotations
 
