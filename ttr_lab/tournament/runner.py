@@ -34,7 +34,7 @@ class TournamentRun:
     seconds: float = 0.0
     startup_seconds: float = 0.0  # starting or connecting to the backend (Ray), workers warmed up
     play_seconds: float = 0.0  # from the end of start-up to the last game stored
-    memory_mb: list[float] = field(default_factory=list)  # the driver's resident memory after each batch
+    memory_mb: list[float] = field(default_factory=list)  # the driver's own resident memory after each batch
     summary: Any = None  # pandas DataFrame: per entrant, over every stored game (tournament.summary)
     errors: Any = None  # pandas DataFrame: forfeits by entrant and message
 
@@ -44,15 +44,18 @@ class TournamentRun:
 
 
 def resident_mb() -> float:
-    """This process's resident memory (Linux /proc; 0 elsewhere)."""
+    """This process's own resident memory, in MB: its anonymous pages (heap, Arrow's pool), not
+    the pages of shared libraries and files, which come and go with the machine's page cache (on
+    a loaded machine they moved a run's resident size by tens of MB either way). Linux only (0
+    elsewhere)."""
     try:
-        with open("/proc/self/statm") as f:
-            pages = int(f.read().split()[1])
-        import os
-
-        return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("RssAnon:"):
+                    return int(line.split()[1]) / 1024
     except (OSError, ValueError, IndexError):
-        return 0.0
+        pass
+    return 0.0
 
 
 class Remaining(Sequence):
