@@ -45,9 +45,8 @@ class TournamentRun:
 
 def resident_mb() -> float:
     """This process's own resident memory, in MB: its anonymous pages (heap, Arrow's pool), not
-    the pages of shared libraries and files, which come and go with the machine's page cache (on
-    a loaded machine they moved a run's resident size by tens of MB either way). Linux only (0
-    elsewhere)."""
+    the pages of shared libraries and files (about 64 MB), which the machine's page cache can
+    bring in and out whatever the run does. Linux only (0 elsewhere)."""
     try:
         with open("/proc/self/status") as f:
             for line in f:
