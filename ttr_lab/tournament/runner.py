@@ -20,7 +20,7 @@ from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import GameSpec, Schedule, plan_games
 from ttr_lab.tournament.match import entrant_row
 from ttr_lab.tournament.store import ResultStore
-from ttr_lab.tournament.summary import error_summary, summary_table
+from ttr_lab.tournament.summary import error_summary, summary_inputs, summary_table
 
 
 @dataclass
@@ -178,6 +178,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
         if not run.interrupted:
             store.compact()
     run.seconds = time.perf_counter() - started
-    frame = read_results(config.output)
-    run.summary, run.errors = summary_table(frame, config.load_game()), error_summary(frame)
+    game = config.load_game()
+    frame = read_results(config.output, columns=summary_inputs(game))  # not every column of every game
+    run.summary, run.errors = summary_table(frame, game), error_summary(frame)
     return run
