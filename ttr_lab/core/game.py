@@ -96,6 +96,11 @@ class Game(Protocol):
     (``ttr-lab replay``); ``replay_page(record) -> str``: the whole game as one offline HTML page
     (``ttr-lab replay --html``).
 
+    ``summary_columns(frame) -> DataFrame``: columns per entrant the end-of-tournament summary
+    shows beside win rates (indexed by entrant; ``attrs["percent"]`` names the shares,
+    ``attrs["caption"]`` says what they are); ``summary_inputs``: the result columns it reads, so
+    the summary of a large tournament reads only those.
+
     ``result_summary(record) -> (ending, headers, rows, lines)``: a finished game as the game
     tells it (``ttr-lab play``): how it ended, a table of plain strings, then free lines; without
     it the command prints the outcome's ranks, score parts and scores.

@@ -68,18 +68,23 @@ def read_part(part: Path, columns: Sequence[str] | None = None) -> pa.Table:
         ) from None
 
 
-def read_results(folder: str | Path) -> Any:
+def read_results(folder: str | Path, columns: Sequence[str] | None = None) -> Any:
     """All rows of a results folder as a pandas DataFrame (sorted by game and seat).
 
     Each game counts once whatever is on disk: when parts disagree about a game (two runs that
     raced into one folder, a part copied twice), the rows of the first part holding it are kept,
-    whole, so a game is never mixed from two plays of it."""
+    whole, so a game is never mixed from two plays of it. ``columns``: read only these (those a
+    part has) besides the keys every read relies on; a million games' summary then holds a few
+    numbers per row instead of every string and list column."""
     parts = result_parts(folder)
     if not parts:
-        return pa.schema(FIXED).empty_table().to_pandas()
+        empty = pa.schema(FIXED).empty_table()
+        if columns is not None:
+            empty = empty.select([c for c in empty.column_names if c in set(columns) | set(_KEYS)])
+        return empty.to_pandas()
     tables = []
     for i, part in enumerate(parts):
-        table = read_part(part)
+        table = read_part(part, _wanted(part, columns) if columns is not None else None)
         missing = [c for c in _KEYS if c not in table.column_names]
         if missing:
             raise ResultsError(f"results part {part} is not a ttr-lab results table (no {', '.join(missing)} column)")
@@ -89,6 +94,16 @@ def read_results(folder: str | Path) -> Any:
     frame = frame[frame["_part"].eq(first)].drop(columns="_part")
     frame = frame.drop_duplicates(["game_id", "seat"], keep="first")
     return frame.sort_values(["deal", "table", "seating", "seat"], kind="stable").reset_index(drop=True)
+
+
+def _wanted(part: Path, columns: Sequence[str]) -> list[str]:
+    """The part's columns among ``columns`` and the keys, in the part's order."""
+    try:
+        names = pq.read_schema(part).names
+    except (pa.ArrowException, OSError):
+        return list(columns)  # read_part names the damaged part
+    wanted = set(columns) | set(_KEYS)
+    return [c for c in names if c in wanted]
 
 
 def read_records(folder: str | Path) -> list[dict[str, Any]]:

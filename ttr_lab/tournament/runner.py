@@ -4,9 +4,11 @@ and hand back what happened with the summary of everything stored (the caller pr
 from __future__ import annotations
 
 import time
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from rich.console import Console
 from rich.markup import escape
@@ -15,10 +17,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ttr_lab.core.results import read_results
 from ttr_lab.tournament.backends import make_backend
 from ttr_lab.tournament.config import TournamentConfig
-from ttr_lab.tournament.design import plan_games
+from ttr_lab.tournament.design import GameSpec, Schedule, plan_games
 from ttr_lab.tournament.match import entrant_row
 from ttr_lab.tournament.store import ResultStore
-from ttr_lab.tournament.summary import error_summary, summary_table
+from ttr_lab.tournament.summary import error_summary, summary_inputs, summary_table
 
 
 @dataclass
@@ -32,7 +34,7 @@ class TournamentRun:
     seconds: float = 0.0
     startup_seconds: float = 0.0  # starting or connecting to the backend (Ray), workers warmed up
     play_seconds: float = 0.0  # from the end of start-up to the last game stored
-    memory_mb: list[float] = field(default_factory=list)  # the driver's resident memory after each batch
+    memory_mb: list[float] = field(default_factory=list)  # the driver's own resident memory after each batch
     summary: Any = None  # pandas DataFrame: per entrant, over every stored game (tournament.summary)
     errors: Any = None  # pandas DataFrame: forfeits by entrant and message
 
@@ -41,16 +43,54 @@ class TournamentRun:
         return not self.interrupted and not self.failed_batches
 
 
-def _resident_mb() -> float:
-    """This process's resident memory (Linux /proc; 0 elsewhere)."""
+def resident_mb() -> float:
+    """This process's own resident memory, in MB: its anonymous pages (heap, Arrow's pool), not
+    the pages of shared libraries and files (about 64 MB), which the machine's page cache can
+    bring in and out whatever the run does. Linux only (0 elsewhere)."""
     try:
-        with open("/proc/self/statm") as f:
-            pages = int(f.read().split()[1])
-        import os
-
-        return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("RssAnon:"):
+                    return int(line.split()[1]) / 1024
     except (OSError, ValueError, IndexError):
-        return 0.0
+        pass
+    return 0.0
+
+
+class Remaining(Sequence):
+    """The games of a plan still to play, in plan order, built when asked for. What it keeps per
+    game is nothing on a fresh run (a ``range``) and one 8-byte position on a resume, so a long
+    run's driver does not grow with the number of games (nor do its garbage collections)."""
+
+    def __init__(self, plan: Schedule, stored: Sequence[int] = ()) -> None:
+        self.plan = plan
+        if not stored:
+            self.positions: Sequence[int] = range(len(plan))
+        else:
+            done = bytearray(len(plan))
+            for i in stored:
+                done[i] = 1
+            self.positions = array("q", (i for i in range(len(plan)) if not done[i]))
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self.plan[j] for j in self.positions[i]]
+        return self.plan[self.positions[i]]
+
+
+def stored_positions(plan: Schedule, game_ids: set[str]) -> list[int]:
+    """The plan positions of the stored games (ids from another plan, e.g. a larger ``--games``
+    of an earlier run, are left out)."""
+    out = []
+    for game_id in game_ids:
+        try:
+            out.append(plan.index(game_id))
+        except ValueError:
+            continue
+    return out
 
 
 def _close(backend: Any, run: TournamentRun, console: Console) -> None:
@@ -65,36 +105,43 @@ def _close(backend: Any, run: TournamentRun, console: Console) -> None:
                       "game is intact", markup=False)
 
 
-def run_tournament(config: TournamentConfig, console: Console | None = None, show_progress: bool = True) -> TournamentRun:
+def run_tournament(config: TournamentConfig, console: Console | None = None, show_progress: bool = True,
+                   on_batch: Callable[[Sequence[GameSpec]], None] | None = None) -> TournamentRun:
     """Play every game of ``config`` not yet in its output folder. A resume and the progress
-    bar show on ``console`` (default: a plain rich Console on standard output)."""
+    bar show on ``console`` (default: a plain rich Console on standard output). ``on_batch``
+    is called with the games of every batch once they are stored (the benchmark times the
+    same games played bare there); its time is not counted in the run's seconds."""
     console = console or Console()
     game = config.load_game()
     store = ResultStore(config.output, config, game)
     try:
-        return _run(config, game, store, console, show_progress)
+        return _run(config, game, store, console, show_progress, on_batch)
     finally:
         store.close()
 
 
-def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Console, show_progress: bool) -> TournamentRun:
-    specs = plan_games(config)
-    done = store.completed_ids()
+def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Console, show_progress: bool,
+         on_batch: Callable[[Sequence[GameSpec]], None] | None) -> TournamentRun:
+    plan = plan_games(config)
+    ids = store.completed_ids()
     for part in store.damaged:
         console.print(f"set aside damaged results part {part.name} (kept as {part.name}.damaged); its games are played again",
                       markup=False)
     store.compact()  # what an interrupted run left in many small parts
-    todo = [s for s in specs if s.game_id not in done]
-    run = TournamentRun(Path(config.output), len(specs), len(specs) - len(todo))
+    stored = stored_positions(plan, ids)
+    stored_count, beyond = len(stored), len(ids) - len(stored)
+    del ids  # a string per stored game: not kept for the whole run
+    todo = Remaining(plan, stored)
+    del stored
+    run = TournamentRun(Path(config.output), len(plan), stored_count)
     entrants = [entrant_row(e) for e in config.entrants]
-    beyond = len(done) - run.already_stored
     if beyond > 0:
         # --games smaller than a previous run's: nothing is deleted, and the summary (and the
         # report) count every stored game; say so rather than disagree silently with the config.
-        console.print(f"note: {config.output} already holds {beyond} games beyond the {len(specs)} asked for; the summary "
-                      f"and the report cover all {len(done)} stored games", markup=False)
+        console.print(f"note: {config.output} already holds {beyond} games beyond the {len(plan)} asked for; the summary "
+                      f"and the report cover all {stored_count + beyond} stored games", markup=False)
     if run.already_stored:
-        console.print(f"resuming: {run.already_stored} of {len(specs)} games already stored in {config.output}", markup=False)
+        console.print(f"resuming: {run.already_stored} of {len(plan)} games already stored in {config.output}", markup=False)
     started = time.perf_counter()
     if todo:
         backend = make_backend(config.backend, config.address, config.workers, config.runtime_env)
@@ -107,7 +154,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
             backend.start()
             run.startup_seconds = time.perf_counter() - started
             with progress:
-                bar = progress.add_task(escape(f"{config.name} ({backend.name})"), total=len(specs), completed=run.already_stored, rate=0.0)
+                bar = progress.add_task(escape(f"{config.name} ({backend.name})"), total=len(plan), completed=run.already_stored, rate=0.0)
                 for batch in backend.run(game, entrants, todo, config.move_time_limit, config.records, config.isolation):
                     if batch.error:
                         run.failed_batches.append(f"{len(batch.specs)} games: {batch.error}")
@@ -117,9 +164,13 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
                     store.append(batch.rows, batch.records)
                     run.played += len(batch.specs)
                     run.play_seconds = time.perf_counter() - started - run.startup_seconds
-                    run.memory_mb.append(_resident_mb())
+                    run.memory_mb.append(resident_mb())
                     elapsed = time.perf_counter() - started
                     progress.update(bar, advance=len(batch.specs), rate=run.played / max(elapsed, 1e-9))
+                    if on_batch is not None:
+                        hook = time.perf_counter()
+                        on_batch(batch.specs)
+                        started += time.perf_counter() - hook  # the caller's time, not the run's
         except KeyboardInterrupt:
             run.interrupted = True
         finally:
@@ -127,6 +178,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
         if not run.interrupted:
             store.compact()
     run.seconds = time.perf_counter() - started
-    frame = read_results(config.output)
-    run.summary, run.errors = summary_table(frame, config.load_game()), error_summary(frame)
+    game = config.load_game()
+    frame = read_results(config.output, columns=summary_inputs(game))  # not every column of every game
+    run.summary, run.errors = summary_table(frame, game), error_summary(frame)
     return run

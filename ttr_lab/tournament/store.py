@@ -149,6 +149,7 @@ class ResultStore:
                 done.update(read_part(part).column("game_id").to_pylist())
             except ResultsError:
                 self._set_aside(part)
+        pa.default_memory_pool().release_unused()  # the parts were read whole (see compact)
         return done
 
     def _set_aside(self, part: Path) -> None:
@@ -202,6 +203,10 @@ class ResultStore:
             part.unlink()
         for r in sources:
             r.unlink()
+        # A merge holds up to a row group in Arrow's memory pool (about 50 MB for 100,000 rows),
+        # which the pool keeps for reuse after it is freed: hand it back, or a long run's driver
+        # grows by that at its first merge and never shrinks (measured: 151 -> 232 MB, then 156).
+        pa.default_memory_pool().release_unused()
         return len(small)
 
     def append(self, rows: Sequence[dict[str, Any]], records: Sequence[str] = ()) -> None:

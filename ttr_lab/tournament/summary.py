@@ -9,6 +9,17 @@ from ttr_lab.analysis.stats import wilson
 
 
 GENERIC = ["entrant", "games", "win_rate", "win_low", "win_high", "mean_score", "forfeits"]
+INPUTS = ("entrant", "win", "score", "forfeit", "error")  # the result columns the generic part reads
+
+
+def summary_inputs(game: Any = None) -> tuple[str, ...] | None:
+    """The result columns ``summary_table`` and ``error_summary`` read for ``game``: the generic
+    ones and the game's ``summary_inputs`` (those its ``summary_columns`` hook reads); None (read
+    every column) for a game with that hook but no list of its inputs."""
+    if getattr(game, "summary_columns", None) is None:
+        return INPUTS
+    extra = getattr(game, "summary_inputs", None)
+    return None if extra is None else (*INPUTS, *extra)
 
 
 def summary_table(frame: Any, game: Any = None) -> Any:

@@ -191,6 +191,9 @@ class TicketToRide:
 
         return viewer_page(record)
 
+    # The result columns summary_columns reads (the end-of-tournament summary reads only these).
+    summary_inputs = ("score", "tickets_held", "tickets_completed", "longest_bonus", "explorer_bonus")
+
     def summary_columns(self, frame: "pd.DataFrame") -> "pd.DataFrame":
         """Beside win rates at the end of a tournament: ticket completion, end-bonus rate."""
         from ttr_lab.games.ticket_to_ride import report
