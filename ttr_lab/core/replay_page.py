@@ -159,6 +159,16 @@ def viewer_html(*, uid: str, title: str, data: dict[str, Any], body: str, game_s
     )
 
 
+def record_title(record: Any, game: Any) -> str:
+    """How a viewer names its game: the game's title, the players and the seed."""
+    return f"{game.title}, {record.num_players} players, seed {record.seed}"
+
+
+def record_page(record: Any, fragment: str) -> str:
+    """A recorded game's viewer fragment as a whole page, titled after the game and its seed."""
+    return viewer_page(f"Replay: {record.load_game().title}, seed {record.seed}", fragment)
+
+
 def viewer_page(title: str, fragment: str) -> str:
     """A viewer fragment as a whole self-contained page (opens offline in any browser); ``title``
     is text."""

@@ -127,12 +127,11 @@ def viewer_html(record: Any) -> str:
     )
     chart = Chart("points", "route points",
                   "route points of each player over the game; the dashed line is the step shown")
-    return page.viewer_html(uid=uid, title=f"{game.title}, {record.num_players} players, seed {record.seed}",
+    return page.viewer_html(uid=uid, title=page.record_title(record, game),
                             data=data, body=body, game_script=_SCRIPT, style=_STYLE,
                             hidden_label="show hidden hands and tickets", chart=chart)
 
 
 def viewer_page(record: Any) -> str:
     """The viewer as a whole self-contained HTML page (opens offline in any browser)."""
-    game = record.load_game()
-    return page.viewer_page(f"Replay: {game.title}, seed {record.seed}", viewer_html(record))
+    return page.record_page(record, viewer_html(record))

@@ -190,12 +190,11 @@ def viewer_html(record: Any) -> str:
     )
     chart = Chart("score", "VP", "each player's score if the game ended at that step (luggage, secret until the "
                   "end, left out until then); the dashed line is the step shown")
-    return page.viewer_html(uid=uid, title=f"{game.title}, {record.num_players} players, seed {record.seed}",
+    return page.viewer_html(uid=uid, title=page.record_title(record, game),
                             data=data, body=body, game_script=_SCRIPT, style=_STYLE,
                             hidden_label="show hidden luggage", chart=chart)
 
 
 def viewer_page(record: Any) -> str:
     """The viewer as a whole self-contained HTML page (opens offline in any browser)."""
-    game = record.load_game()
-    return page.viewer_page(f"Replay: {game.title}, seed {record.seed}", viewer_html(record))
+    return page.record_page(record, viewer_html(record))
