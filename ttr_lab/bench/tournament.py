@@ -171,7 +171,7 @@ def tournament_benchmark(games: int = 2000, workers: int = 2, strategy: str = "g
         out["driver memory MB, most during the run"] = max(memory)
         out["driver memory MB after the last batch"] = memory[-1]
     if not ray:
-        out["driver memory MB after the summary (it reads every row)"] = after_summary
+        out["driver memory MB after the summary (its columns of every row)"] = after_summary
     result.show(FigureTable.of(
         f"tournament: {games} four-player {strategy} games" + (f", Ray with {workers} workers" if ray else ", serial"),
         ("measure", "value"), [(name, f"{value:.3f}") for name, value in out.items()], right=("value",),
