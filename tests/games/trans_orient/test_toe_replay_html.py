@@ -152,3 +152,10 @@ def test_bad_replay_html_input_is_one_line_and_writes_nothing(whole, tmp_path, a
     result = CliRunner().invoke(app, ["replay", str(tmp_path / "game.json"), *args])
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1 and not (tmp_path / "game.html").exists()
+
+
+def test_a_record_in_jupyter_shows_its_table_and_the_viewer(whole):
+    shown = whole._repr_html_()
+    assert shown.startswith("<p>") and "<table>" in shown
+    assert 'class="slider"' in shown and "<img" not in shown  # the viewer, not a still picture
+    assert shown.count('type="application/json"') == 1

@@ -134,7 +134,7 @@ class TransOrientExpress:
         return draw_state(state, names)
 
     def record_html(self, record: Any) -> str:
-        """A record's result table and final position, for Jupyter."""
+        """A record in Jupyter: its result table and the replay viewer."""
         from ttr_lab.games.trans_orient.drawing import record_html
 
         return record_html(record)

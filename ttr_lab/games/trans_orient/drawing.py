@@ -8,11 +8,10 @@ until the game is over (it is secret until then).
 
 from __future__ import annotations
 
-import base64
 import html
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ttr_lab.core.figures import new_figure, png_bytes
+from ttr_lab.core.figures import new_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -76,12 +75,12 @@ def draw_state(state: "TOEState", names: Sequence[str] | None = None) -> "Figure
 
 
 def record_html(record: Any) -> str:
-    """The finished game's table (``result_summary``) and its final position, for Jupyter."""
+    """The finished game for Jupyter: its table (``result_summary``), then the replay viewer
+    (``replay_html.viewer_html``: station, players, scores over time), as ``replay --html``."""
     from ttr_lab.games.trans_orient.replay import result_summary
+    from ttr_lab.games.trans_orient.replay_html import viewer_html
 
     ending, headers, rows, _ = result_summary(record)
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-    picture = base64.b64encode(png_bytes(draw_state(record.replay(), record.strategies), dpi=80)).decode()
-    return (f"<p>{html.escape(ending)}</p><table><tr>{head}</tr>{body}</table>"
-            f'<img src="data:image/png;base64,{picture}"/>')
+    return f"<p>{html.escape(ending)}</p><table><tr>{head}</tr>{body}</table>" + viewer_html(record)
