@@ -69,17 +69,22 @@ def test_the_games_left_are_the_plan_without_the_stored_ones_in_plan_order():
     assert list(Remaining(plan)) == list(plan)
 
 
-def _bytes_kept(build):
-    """What ``build()``'s result holds on to (allocated and still alive), in bytes."""
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        kept = build()
-        after = tracemalloc.get_traced_memory()[0]
-    finally:
-        tracemalloc.stop()
-    del kept
-    return after - before
+def _bytes_kept(build, tries: int = 3):
+    """What ``build()``'s result holds on to (allocated and still alive), in bytes: the least of a
+    few tries, since tracemalloc counts the whole process (a test runner's thread, a cache filled
+    once) and such noise only ever adds."""
+    kept_bytes = []
+    for _ in range(tries):
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            kept = build()
+            after = tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+        del kept
+        kept_bytes.append(after - before)
+    return min(kept_bytes)
 
 
 @pytest.mark.parametrize("design", ["fixed", "round_robin"])
@@ -87,7 +92,9 @@ def test_a_fresh_runs_driver_keeps_nothing_per_game(design):
     players = 2 if design == "round_robin" else 4
     small = _bytes_kept(lambda: Remaining(plan_games(config(1_000, design, players))))
     huge = _bytes_kept(lambda: Remaining(plan_games(config(10_000_000, design, players))))
-    assert huge - small < 1_000  # the same layout either way: not a byte per game
+    # The same layout either way: 10,000,000 games more than the small plan, and not a byte per
+    # game (a list of specs was 213 bytes each; even an array of positions would be 8).
+    assert huge - small < 100_000
 
 
 def test_a_resumes_driver_keeps_one_position_per_game_left():
