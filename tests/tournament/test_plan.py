@@ -92,9 +92,10 @@ def test_a_fresh_runs_driver_keeps_nothing_per_game(design):
     players = 2 if design == "round_robin" else 4
     small = _bytes_kept(lambda: Remaining(plan_games(config(1_000, design, players))))
     huge = _bytes_kept(lambda: Remaining(plan_games(config(10_000_000, design, players))))
-    # The same layout either way: 10,000,000 games more than the small plan, and not a byte per
-    # game (a list of specs was 213 bytes each; even an array of positions would be 8).
-    assert huge - small < 100_000
+    # Not a byte per game: 10,000,000 games more than the small plan, under 0.1 byte each (a list
+    # of specs was 213 bytes each; an array of positions would be 8, a bit per game 1.25 MB). The
+    # two differ by about 100-200 KB of bookkeeping in a fresh process, whatever the size.
+    assert huge - small < 1_000_000
 
 
 def test_a_resumes_driver_keeps_one_position_per_game_left():
