@@ -151,9 +151,7 @@ def _play_specs(game: Game, entrants: Sequence[dict[str, Any]], specs: Sequence[
                 keep_records: bool, rows: list[dict[str, Any]], records: list[str]) -> None:
     for spec in specs:
         try:
-            players = [_build(entrants, factories, e, seat, shared, move_time_limit, isolation,
-                              copy=_copies_before(entrants, spec.seats, seat))
-                       for seat, e in enumerate(spec.seats)]
+            players = _players(entrants, factories, spec, shared, move_time_limit, isolation)
         except StrategyError as exc:
             rows += result_rows(game, entrants, spec, None, Outcome.forfeit(len(spec.seats), exc.seat, str(exc)))
             continue
@@ -162,8 +160,7 @@ def _play_specs(game: Game, entrants: Sequence[dict[str, Any]], specs: Sequence[
             # Put the values back, then replay the game checking after every strategy call, so
             # the seat that changed them forfeits (games replay exactly from their seed).
             guard.restore()
-            players = [_build(entrants, factories, e, seat, shared, move_time_limit, isolation, guard)
-                       for seat, e in enumerate(spec.seats)]
+            players = _players(entrants, factories, spec, shared, move_time_limit, isolation, guard)
             record, outcome = _play(game, players, spec)
             if guard.changed():
                 guard.restore()
@@ -187,6 +184,15 @@ def _play(game: Game, players: Sequence[_Guarded], spec: GameSpec) -> tuple[Any,
     except StrategyError as exc:
         return None, Outcome.forfeit(len(spec.seats), exc.seat, str(exc))
     return record, record.outcome()
+
+
+def _players(entrants: Sequence[dict[str, Any]], factories: Sequence[Any], spec: GameSpec, shared: dict[int, Any],
+             limit: float | None, isolation: str, guard: SharedValues | None = None) -> list[_Guarded]:
+    """A fresh strategy per seat of ``spec`` (the same way for a game and for its checked replay,
+    so isolated copies of one strategy keep a process each)."""
+    return [_build(entrants, factories, e, seat, shared, limit, isolation, guard,
+                   copy=_copies_before(entrants, spec.seats, seat))
+            for seat, e in enumerate(spec.seats)]
 
 
 def _copies_before(entrants: Sequence[dict[str, Any]], seats: Sequence[int], seat: int) -> int:
