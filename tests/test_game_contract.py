@@ -215,6 +215,12 @@ def check_observations(state: State, hooks: Hooks, rng: random.Random, before: s
             if direct is not None:
                 assert np.array_equal(direct(twin, viewer), tensor), (
                     f"state_tensor of seat {viewer} changes when only what it cannot know changes")
+            writer = getattr(game, "tensor_writer", None) if tensor is not None else None
+            if writer is not None:  # a seat's writer that wrote this state, then the twin: what it keeps is right
+                seat_writer = writer(viewer)
+                assert np.array_equal(seat_writer(state), tensor)
+                assert np.array_equal(seat_writer(twin), tensor), (
+                    f"seat {viewer}'s tensor writer changes when only what it cannot know changes")
         if viewer == state.current_player:
             mine = (obs, data)
     assert snap(state) == before, "observing changed the state"

@@ -19,8 +19,10 @@ def test_env_benchmark_measures_every_game_both_ways():
         masked = result.figures[f"{label} engine+mask steps/s"]
         assert masked > 0 and result.figures[f"{label} mask overhead"] == pytest.approx(engine / masked)
         assert env > 0 and engine > 0 and overhead == pytest.approx(engine / env)
-    (table,) = result.items
-    assert [row[0] for row in table.rows] == list(labels)
+        floor = result.figures[f"{label} API floor steps/s"]
+        assert floor > 0 and result.figures[f"{label} API floor overhead"] == pytest.approx(engine / floor)
+    speeds, ratios = result.items
+    assert [row[0] for row in speeds.rows] == [row[0] for row in ratios.rows] == list(labels)
 
 
 def test_env_bench_command():

@@ -97,6 +97,7 @@ def test_the_state_tensor_is_the_observation_s_at_every_step_for_every_seat(name
 
     game = load_game(name, **options)
     direct = game.state_tensor
+    writers = [game.tensor_writer(seat) for seat in range(n)]  # each keeps its blocks across both games
     states = [game.new_game(n, seed) for seed in (11, 12)]
     rngs = [random.Random(11), random.Random(12)]
     checked = 0
@@ -105,6 +106,9 @@ def test_the_state_tensor_is_the_observation_s_at_every_step_for_every_seat(name
             for seat in range(n):
                 expected = game.observation_tensor(state.observation(seat))
                 assert np.array_equal(direct(state, seat), expected), (name, n, state.turns, seat)
+                written = writers[seat](state)
+                assert np.array_equal(written, expected), ("writer", name, n, state.turns, seat)
+                written[:] = 7.0  # the caller's own array: the writer keeps nothing of it
                 checked += 1
             if not state.is_terminal():
                 legal = state.legal_actions()
@@ -112,3 +116,43 @@ def test_the_state_tensor_is_the_observation_s_at_every_step_for_every_seat(name
     assert checked > 100 * n
     with pytest.raises(ValueError, match="no player"):
         direct(states[0], n)
+    with pytest.raises(ValueError, match="no player"):
+        game.tensor_writer(n)(states[0])
+
+
+@pytest.mark.parametrize("name, options, n", [("ticket_to_ride", {"map": "usa"}, 4), ("trans_orient", {}, 3)],
+                         ids=lambda x: str(x))
+def test_a_tensor_writer_is_right_for_positions_in_any_order(name, options, n):
+    """A writer keeps what it last wrote; positions of one game met backwards and shuffled (as a
+    search or a replay buffer would) must not inherit any of it."""
+    import random
+
+    game = load_game(name, **options)
+    state, rng = game.new_game(n, 21), random.Random(21)
+    positions = []
+    while not state.is_terminal():
+        positions.append(state.clone())
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    positions.append(state)
+    order = positions[::-1] + rng.sample(positions, len(positions))
+    writers = [game.tensor_writer(seat) for seat in range(n)]
+    for position in order:
+        for seat in range(n):
+            assert np.array_equal(writers[seat](position), game.observation_tensor(position.observation(seat)))
+
+
+def test_a_tensor_template_clears_what_a_block_no_longer_has():
+    from ttr_lab.core.tensor_template import TensorTemplate
+
+    template = TensorTemplate(6, fixed_ones=(0,))
+    assert template.sources.get("a") is None
+    template.write("a", (1, 2), [1, 2])
+    template.write("b", (5,), [5])
+    assert template.fresh().tolist() == [1, 1, 1, 0, 0, 1]
+    template.write("a", (2, 3), [2, 3])
+    out = template.fresh()
+    assert out.tolist() == [1, 0, 1, 1, 0, 1] and template.sources["a"] == (2, 3)
+    out[:] = 9  # a copy: the template is untouched
+    assert template.fresh().tolist() == [1, 0, 1, 1, 0, 1]
+    assert template.fresh().dtype == np.float32

@@ -56,8 +56,7 @@ class ActionSpace:
 
     def ids(self, actions: Sequence[Any]) -> list[int]:
         """The ids of ``actions`` (e.g. a state's legal actions), in their order."""
-        by_object = self._by_object.get
-        out = [by_object(id(a)) for a in actions]
+        out = list(map(self._by_object.get, map(id, actions)))  # C loops: no bytecode per action
         if None in out:  # an equal action that is not the space's own object (parsed, rebuilt)
             ids = self._ids
             out = [ids[a] for a in actions]

@@ -98,9 +98,9 @@ class GameAECEnv(AECEnv):
                 if not legal:
                     self.infos[a] = {"forfeit_by": agent}
             # agent_selection stays on the agent that ended the game: each agent then steps None
-        else:
+            self._accumulate_rewards()
+        else:  # rewards are all 0 until the end: nothing to accumulate
             self.agent_selection = self.possible_agents[table.to_move]
-        self._accumulate_rewards()
 
     def render(self) -> Any:
         names = list(self.possible_agents)

@@ -47,8 +47,11 @@ class Table:
         self.size = self.space.size
         self.shape = tuple(game.observation_shape)
         # The game's tensor straight from the state, when it has one: equal to the tensor of
-        # ``state.observation(seat)`` (the tests check), without building the Observation.
+        # ``state.observation(seat)`` (the tests check), without building the Observation; a
+        # writer per seat, when the game has them, rewrites only what changed since its last.
         self._state_tensor = getattr(game, "state_tensor", None)
+        writer = getattr(game, "tensor_writer", None)
+        self._writers = [writer(seat) for seat in range(players)] if writer is not None else None
         self._no_actions = bytes(self.size)
         self.state: State | None = None
         self.seed = 0
@@ -71,6 +74,8 @@ class Table:
 
     def tensor(self, seat: int) -> np.ndarray:
         """The seat's observation tensor."""
+        if self._writers is not None:
+            return self._writers[seat](self.state)
         if self._state_tensor is not None:
             return self._state_tensor(self.state, seat)
         return self.game.observation_tensor(self.state.observation(seat))
@@ -78,8 +83,9 @@ class Table:
     def mask(self, seat: int) -> np.ndarray:
         """int8, 1 at the ids of the legal actions when ``seat`` is to move, else all 0."""
         out = bytearray(self._no_actions)  # a byte loop beats numpy's fancy indexing at these sizes
-        if not self.over and seat == self.state.current_player:
-            for i in self.space.ids(self.state.legal_actions()):
+        state = self.state
+        if seat == state.current_player and self.forfeit_by is None and not state.is_terminal():
+            for i in self.space.ids(state.legal_actions()):
                 out[i] = 1
         return np.frombuffer(out, dtype=np.int8)
 

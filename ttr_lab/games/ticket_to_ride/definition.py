@@ -149,6 +149,13 @@ class TicketToRide:
 
         return state_tensor
 
+    def tensor_writer(self, player: int) -> "Callable[[Any], np.ndarray]":
+        """A seat's ``state -> state_tensor(state, player)`` that keeps its multi-hot blocks
+        between calls and writes only what changed (one per seat of an RL environment)."""
+        from ttr_lab.games.ticket_to_ride.tensor import TensorWriter
+
+        return TensorWriter(player)
+
     def observation_tensor(self, observation: Any) -> "np.ndarray":
         """An ``Observation`` as a float32 vector (layout: ``tensor.layout``, docs/rl.md)."""
         from ttr_lab.games.ticket_to_ride.tensor import observation_tensor

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import functools
 import struct
+from itertools import compress
+from operator import ne
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from ttr_lab.core.tensor_layout import TensorLayout
+from ttr_lab.core.tensor_template import TensorTemplate
 from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.game import Phase
@@ -143,58 +146,93 @@ def _plan(board: Board, rules: Ruleset, n: int) -> _Plan:
                  (0,) * (m - n), (0,) * ((m - n) * NUM_CARD_KINDS))
 
 
-@functools.lru_cache(maxsize=1024)
-def _claimed(owner: tuple[int, ...], m: int) -> tuple[tuple[int, int], ...]:
-    """``(track * m, owner)`` per claimed track: a claim pattern is met again at every seat's
-    next decisions, so the scan over every track runs once per claim, not once per decision."""
-    return tuple([(t * m, o) for t, o in enumerate(owner) if o >= 0])
+class TensorWriter:
+    """One seat's tensors, state after state: ``writer(state)`` equals ``state_tensor(state,
+    seat)``, but the multi-hot blocks (tickets, offer, tickets known out, claimed tracks) are
+    kept from the last call (``TensorTemplate``) and only their changes are written, so an RL
+    environment pays for the counts block and two one-hots per decision, not for every claimed
+    track again.
+
+    A change is seen, not assumed: each block's source is compared by value with the one it was
+    written from (instantly when the state kept the same tuple: it replaces its tuples, never
+    mutates them), so any state (another game, a clone, an earlier position) is written right.
+    """
+
+    __slots__ = ("me", "_game", "_plan", "_n", "_template", "_owner", "_tracks")
+
+    def __init__(self, me: int) -> None:
+        self.me = me
+        self._game = None
+
+    def _start(self, state: "GameState") -> None:
+        game = state.game
+        n = game.num_players
+        if not 0 <= self.me < n:
+            raise ValueError(f"no player {self.me} in a {n}-player game")
+        self._game, self._n = game, n
+        self._plan = plan = _plan(game.board, game.ruleset, n)
+        self._template = TensorTemplate(plan.size, (plan.ones_at[0],))
+        self._owner = [-1] * len(state.owner)
+        self._tracks = range(len(state.owner))
+
+    def __call__(self, state: "GameState") -> np.ndarray:
+        if state.game is not self._game:
+            self._start(state)
+        plan, me, n, template = self._plan, self.me, self._n, self._template
+        source, write = template.sources.get, template.write
+        owner = state.owner
+        if owner != self._owner:
+            old, base, m = self._owner, plan.owner, plan.m
+            for t in compress(self._tracks, map(ne, owner, old)):  # C loops over the tracks
+                o = owner[t]
+                write(t, o, (base + t * m + (o - me) % n,) if o >= 0 else ())
+            self._owner = owner[:]
+        mine = state.tickets[me]
+        if source("tickets") != mine:
+            base = plan.tickets
+            write("tickets", mine, [base + i for i in mine])
+        offered = state.offers[me]
+        if source("offered") != offered:
+            base = plan.offered
+            write("offered", offered, [base + i for i in offered])
+        known_out = (state.ticket_deck, state.returned_by, state.boxed, state.boxed_by)
+        if source("tickets_out") != known_out:
+            base = plan.tickets_out
+            ones = [base + t for t, r in zip(state.boxed, state.boxed_by) if r == me]
+            ones += [base + t for t, r in zip(state.ticket_deck, state.returned_by) if r == me]
+            write("tickets_out", known_out, ones)
+
+        k = NUM_CARD_KINDS
+        hands, known, trains, points = state.hands, state.known, state.trains, state.points
+        tickets, offers = state.tickets, state.offers
+        market = [0] * k
+        for card in state.market:
+            if card >= 0:
+                market[card] += 1
+        at = me * k
+        pad = plan.pad
+        hand_sizes = [sum(hands[e:e + k]) for e in range(0, n * k, k)]
+        ticket_counts = [len(t) for t in tickets]
+        offer_sizes = [len(o) for o in offers]
+        final = state.final_turns
+        head = plan.counts.pack(
+            final >= 0, final if final > 0 else 0, state.turns, state.passes,
+            *hands[at:at + k], *market, *state.discard, len(state.pile), len(state.ticket_deck),
+            *trains[me:], *trains[:me], *pad, *points[me:], *points[:me], *pad,
+            *hand_sizes[me:], *hand_sizes[:me], *pad, *ticket_counts[me:], *ticket_counts[:me], *pad,
+            *offer_sizes[me:], *offer_sizes[:me], *pad, *known[at:], *known[:at], *plan.known_pad)
+        out = template.fresh()
+        scales = plan.scales
+        np.multiply(np.frombuffer(head, dtype=np.float32), scales, out=out[:scales.size])
+        _, to_move, phase = plan.ones_at
+        out[to_move + (state.player - me) % n] = 1.0
+        out[phase + state.phase] = 1.0
+        return out
 
 
 def state_tensor(state: "GameState", me: int) -> np.ndarray:
-    """``observation_tensor(state.observation(me))`` written from the state directly, for the
-    RL environments (one step each, so the ``Observation`` they would build and drop is a third
-    of an env step). It reads only what ``observe`` hands ``me``; the tests check the two are
-    equal at every step of random games, for every seat."""
-    game = state.game
-    n = game.num_players
-    if not 0 <= me < n:
-        raise ValueError(f"no player {me} in a {n}-player game")
-    plan = _plan(game.board, game.ruleset, n)
-    k = NUM_CARD_KINDS
-    hands, known, trains, points = state.hands, state.known, state.trains, state.points
-    tickets, offers = state.tickets, state.offers
-    market = [0] * k
-    for card in state.market:
-        if card >= 0:
-            market[card] += 1
-    at = me * k
-    pad = plan.pad
-    hand_sizes = [sum(hands[e:e + k]) for e in range(0, n * k, k)]
-    ticket_counts = [len(t) for t in tickets]
-    offer_sizes = [len(o) for o in offers]
-    final = state.final_turns
-    head = plan.counts.pack(
-        final >= 0, final if final > 0 else 0, state.turns, state.passes,
-        *hands[at:at + k], *market, *state.discard, len(state.pile), len(state.ticket_deck),
-        *trains[me:], *trains[:me], *pad, *points[me:], *points[:me], *pad,
-        *hand_sizes[me:], *hand_sizes[:me], *pad, *ticket_counts[me:], *ticket_counts[:me], *pad,
-        *offer_sizes[me:], *offer_sizes[:me], *pad, *known[at:], *known[:at], *plan.known_pad)
-    out = np.zeros(plan.size, dtype=np.float32)
-    scales = plan.scales
-    np.multiply(np.frombuffer(head, dtype=np.float32), scales, out=out[:scales.size])
-
-    num_players, to_move, phase = plan.ones_at
-    ones = [num_players, to_move + (state.player - me) % n, phase + state.phase]
-    base = plan.tickets
-    ones += [base + i for i in tickets[me]]
-    base = plan.offered
-    ones += [base + i for i in offers[me]]
-    base = plan.tickets_out
-    if me in state.boxed_by:
-        ones += [base + t for t, r in zip(state.boxed, state.boxed_by) if r == me]
-    if me in state.returned_by:
-        ones += [base + t for t, r in zip(state.ticket_deck, state.returned_by) if r == me]
-    base = plan.owner
-    ones += [base + tm + (o - me) % n for tm, o in _claimed(tuple(state.owner), plan.m)]
-    out[ones] = 1.0
-    return out
+    """``observation_tensor(state.observation(me))`` written from the state directly (OpenSpiel's
+    ``state.observation_tensor``). It reads only what ``observe`` hands ``me``; the tests check
+    the two are equal at every step of random games, for every seat. An RL environment keeps a
+    ``TensorWriter`` per seat instead, which writes only what changed since its last tensor."""
+    return TensorWriter(me)(state)

@@ -106,6 +106,13 @@ class TransOrientExpress:
 
         return state_tensor
 
+    def tensor_writer(self, player: int) -> "Callable[[Any], np.ndarray]":
+        """A seat's ``state -> state_tensor(state, player)`` that keeps its multi-hot blocks
+        between calls and writes only what changed (one per seat of an RL environment)."""
+        from ttr_lab.games.trans_orient.tensor import TensorWriter
+
+        return TensorWriter(player)
+
     def observation_tensor(self, observation: Any) -> "np.ndarray":
         """An ``Observation`` as a float32 vector (layout: ``tensor.layout``, docs/rl.md)."""
         from ttr_lab.games.trans_orient.tensor import observation_tensor

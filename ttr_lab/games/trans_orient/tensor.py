@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from ttr_lab.core.tensor_layout import TensorLayout
+from ttr_lab.core.tensor_template import TensorTemplate
 from ttr_lab.games.trans_orient.cards import Deck
 from ttr_lab.games.trans_orient.observation import Observation
 from ttr_lab.games.trans_orient.rules import K, MAX_PLAYERS, RULES, Phase, columns_for
@@ -141,63 +142,109 @@ def _plan(deck: Deck, n: int) -> _Plan:
                  (0,) * (_MAX_COLUMNS * c - columns_for(n) * c), (0,) * (MAX_PLAYERS - n), len(deck.travel))
 
 
-def state_tensor(state: "TOEState", me: int) -> np.ndarray:
-    """``observation_tensor(state.observation(me))`` written from the state directly, for the
-    RL environments (the ``Observation`` they would build and drop is a fifth of an env step).
-    It reads only what ``observe`` hands ``me``; the tests check the two are equal at every step
-    of random games, for every seat."""
-    setup = state.setup
-    n = setup.num_players
-    if not 0 <= me < n:
-        raise ValueError(f"no player {me} in a {n}-player game")
-    deck = setup.deck
-    plan = _plan(deck, n)
-    off, t, c = plan.off, plan.t, setup.colours
-    pad = plan.seat_pad
-    at_c, at_k = me * c, me * K
-    reserves, discounts, counters = state.reserves, state.discounts, state.counters
-    capacity, luggage, played, hands = state.capacity, state.luggage, state.played, state.hands
-    order = [*range(me, n), *range(me)]  # relative slot j is seat order[j]
-    seat_counts = []
-    for s in order:
-        seat_counts += (capacity[s], len(luggage[s]), len(played[s]))
-    head = plan.counts.pack(
-        state.round, state.final, state.stalled, state.tidx, len(state.deck), *state.piles, *plan.pile_pad,
-        *state.bag, *reserves[at_c:], *reserves[:at_c], *pad * c, *discounts[at_c:], *discounts[:at_c],
-        *pad * c, *counters[at_k:], *counters[:at_k], *pad * K, *seat_counts, *pad * 3)
-    out = np.zeros(plan.size, dtype=np.float32)
-    scales = plan.scales
-    np.multiply(np.frombuffer(head, dtype=np.float32), scales, out=out[:scales.size])
+class TensorWriter:
+    """One seat's tensors, state after state: ``writer(state)`` equals ``state_tensor(state,
+    seat)``, but the multi-hot blocks (the rows of cards, hands, tableaux, luggage...) are kept
+    from the last call (``TensorTemplate``) and only what changed in them is written again, so
+    an RL environment pays for the counts block and two one-hots per decision.
 
-    master, col = state.master, state.mcol
-    ones = [plan.fixed, off["to_move"] + (state.player - me) % n, off["phase"] + state.phase,
-            off["starter"] + (state.starter - me) % n, off["master_column"] + (col if col >= 0 else _MAX_COLUMNS)]
-    if 0 <= master < n:
-        ones.append(off["master"] + (master - me) % n)
-    base = off["lower"] - 1
-    ones += [base + i * t + x for i, x in enumerate(state.lower) if x]
-    base = off["upper"] - 1
-    ones += [base + i * t + x for i, x in enumerate(state.upper) if x]
-    hand_base, played_base = off["hands"] - 1, off["played"] - 1
-    for j, s in enumerate(order):
-        base = hand_base + j * t
-        ones += [base + x for x in hands[s]]
-        base = played_base + j * t
-        ones += [base + x for x in played[s]]
-    known = state.deck_known
-    if known:
-        base = off["deck_bottom"] - 1
-        deck_cards = state.deck
-        ones += [base + x for x in deck_cards[len(deck_cards) - known:] if x]
-    base = off["luggage"] - 1
-    ones += [base + x for x in luggage[me] if x]
-    if state.player == me:
-        base = off["offer"] - 1
-        ones += [base + x for x in state.offer if x]
-    if me in state.lug_by:
-        base = off["luggage_known"] - 1
-        ones += [base + x for x, by in zip(state.lug_deck, state.lug_by) if by == me and x]
-    base = off["objectives"] - 1
-    ones += [base + x for x in state.objectives if x]
-    out[ones] = 1.0
-    return out
+    A change is seen, not assumed: each block's source is compared by value with the one it was
+    written from (instantly when the state kept the same tuple: it replaces its tuples, never
+    mutates them), so any state (another game, a clone, an earlier position) is written right.
+    """
+
+    __slots__ = ("me", "_setup", "_plan", "_n", "_order", "_template", "_rows")
+
+    def __init__(self, me: int) -> None:
+        self.me = me
+        self._setup = None
+
+    def _start(self, state: "TOEState") -> None:
+        setup = state.setup
+        n = setup.num_players
+        if not 0 <= self.me < n:
+            raise ValueError(f"no player {self.me} in a {n}-player game")
+        self._setup, self._n = setup, n
+        self._plan = plan = _plan(setup.deck, n)
+        self._order = (*range(self.me, n), *range(self.me))  # relative slot j is seat order[j]
+        self._template = TensorTemplate(plan.size, (plan.fixed,))
+        off, t = plan.off, plan.t
+        # per relative slot: (seat, key and first index of its hand, of its tableau)
+        self._rows = tuple((s, ("hands", j), off["hands"] + j * t - 1, ("played", j), off["played"] + j * t - 1)
+                           for j, s in enumerate(self._order))
+
+    def __call__(self, state: "TOEState") -> np.ndarray:
+        if state.setup is not self._setup:
+            self._start(state)
+        plan, me, n = self._plan, self.me, self._n
+        off, t, c = plan.off, plan.t, state.setup.colours
+        template = self._template
+        source, write = template.sources.get, template.write
+        markers = (state.starter, state.master, state.mcol)
+        if source("markers") != markers:
+            starter, master, col = markers
+            ones = [off["starter"] + (starter - me) % n, off["master_column"] + (col if col >= 0 else _MAX_COLUMNS)]
+            if 0 <= master < n:
+                ones.append(off["master"] + (master - me) % n)
+            write("markers", markers, ones)
+        lower, upper = state.lower, state.upper
+        if source("lower") != lower:
+            base = off["lower"] - 1
+            write("lower", lower[:], [base + i * t + x for i, x in enumerate(lower) if x])
+        if source("upper") != upper:
+            base = off["upper"] - 1
+            write("upper", upper[:], [base + i * t + x for i, x in enumerate(upper) if x])
+        hands, played = state.hands, state.played
+        for s, hand_key, hand_base, played_key, played_base in self._rows:
+            cards = hands[s]
+            if source(hand_key) != cards:
+                write(hand_key, cards, [hand_base + x for x in cards])
+            cards = played[s]
+            if source(played_key) != cards:
+                write(played_key, cards, [played_base + x for x in cards])
+        deck, known = state.deck, state.deck_known
+        bottom = deck[len(deck) - known:] if known else ()
+        if source("deck_bottom") != bottom:
+            base = off["deck_bottom"] - 1
+            write("deck_bottom", bottom, [base + x for x in bottom if x])
+        self._cards("luggage", state.luggage[me])
+        self._cards("offer", state.offer if state.player == me else ())
+        returned = (state.lug_deck, state.lug_by)
+        if source("luggage_known") != returned:
+            base = off["luggage_known"] - 1
+            write("luggage_known", returned,
+                  [base + x for x, by in zip(*returned) if by == me and x] if me in state.lug_by else [])
+        self._cards("objectives", state.objectives)
+
+        pad = plan.seat_pad
+        at_c, at_k = me * c, me * K
+        reserves, discounts, counters = state.reserves, state.discounts, state.counters
+        capacity, luggage = state.capacity, state.luggage
+        seat_counts = []
+        for s in self._order:
+            seat_counts += (capacity[s], len(luggage[s]), len(played[s]))
+        head = plan.counts.pack(
+            state.round, state.final, state.stalled, state.tidx, len(deck), *state.piles, *plan.pile_pad,
+            *state.bag, *reserves[at_c:], *reserves[:at_c], *pad * c, *discounts[at_c:], *discounts[:at_c],
+            *pad * c, *counters[at_k:], *counters[:at_k], *pad * K, *seat_counts, *pad * 3)
+        out = template.fresh()
+        scales = plan.scales
+        np.multiply(np.frombuffer(head, dtype=np.float32), scales, out=out[:scales.size])
+        out[off["to_move"] + (state.player - me) % n] = 1.0
+        out[off["phase"] + state.phase] = 1.0
+        return out
+
+    def _cards(self, name: str, cards: tuple[int, ...]) -> None:
+        """A block over luggage or objective numbers, written again when its tuple is another."""
+        template = self._template
+        if template.sources.get(name) != cards:
+            base = self._plan.off[name] - 1
+            template.write(name, cards, [base + x for x in cards if x])
+
+
+def state_tensor(state: "TOEState", me: int) -> np.ndarray:
+    """``observation_tensor(state.observation(me))`` written from the state directly (OpenSpiel's
+    ``state.observation_tensor``). It reads only what ``observe`` hands ``me``; the tests check
+    the two are equal at every step of random games, for every seat. An RL environment keeps a
+    ``TensorWriter`` per seat instead, which writes only what changed since its last tensor."""
+    return TensorWriter(me)(state)
