@@ -183,3 +183,38 @@ def test_bad_options_are_one_line_errors(make, kwargs, says):
     with pytest.raises(ConfigError) as error:
         make(**kwargs)
     assert says in str(error.value) and "\n" not in str(error.value)
+
+
+@PER_VARIANT
+def test_a_copied_or_pickled_env_plays_on_like_the_original(variant):
+    """Libraries copy environments (vector envs, search over env copies): a copy made mid-game,
+    by deepcopy or pickle, observes and plays exactly as the original from there, and its
+    tensors are its own position's (the per-seat tensor writers start afresh in a copy)."""
+    import copy
+    import pickle
+    import random
+
+    env = pettingzoo_env(variant.name, players=variant.game.min_players, **variant.options)
+    env.reset(seed=5)
+    rng = random.Random(5)
+
+    def step(e, choice=None):
+        obs = e.observe(e.agent_selection)
+        legal = np.flatnonzero(obs["action_mask"])
+        action = int(legal[(choice if choice is not None else rng.randrange(len(legal))) % len(legal)])
+        e.step(action)
+        return obs
+
+    for _ in range(30):
+        step(env)
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    for _ in range(60):
+        if env.terminations[env.agent_selection]:
+            break
+        choice = rng.randrange(1000)
+        table = env.table
+        expected = table.game.observation_tensor(table.state.observation(table.to_move))
+        seen = [step(e, choice) for e in [env, *copies]]
+        for obs in seen:
+            assert np.array_equal(obs["observation"], expected)
+            assert np.array_equal(obs["action_mask"], seen[0]["action_mask"])

@@ -156,3 +156,17 @@ def test_a_tensor_template_clears_what_a_block_no_longer_has():
     out[:] = 9  # a copy: the template is untouched
     assert template.fresh().tolist() == [1, 0, 1, 1, 0, 1]
     assert template.fresh().dtype == np.float32
+
+
+def test_a_copied_tensor_template_writes_into_its_own_array():
+    import copy
+    import pickle
+
+    from ttr_lab.core.tensor_template import TensorTemplate
+
+    template = TensorTemplate(4, fixed_ones=(0,))
+    template.write("a", (1,), [1])
+    for other in (copy.deepcopy(template), pickle.loads(pickle.dumps(template))):
+        other.write("a", (2,), [2])
+        assert other.fresh().tolist() == [1, 0, 1, 0]
+    assert template.fresh().tolist() == [1, 1, 0, 0]

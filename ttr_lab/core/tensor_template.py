@@ -31,6 +31,14 @@ class TensorTemplate:
         self.sources: dict[Hashable, Any] = {}
         self._ones: dict[Hashable, Sequence[int]] = {}
 
+    def __getstate__(self) -> tuple:
+        return self._data, self.sources, self._ones
+
+    def __setstate__(self, state: tuple) -> None:
+        # A copy or an unpickled template needs its view on its own array, not the original's.
+        self._data, self.sources, self._ones = state
+        self._view = np.frombuffer(self._data, dtype=np.float32)
+
     def write(self, key: Hashable, source: Any, ones: Sequence[int]) -> None:
         """Block ``key`` becomes exactly ``ones`` (indices into the tensor), written from
         ``source`` (never None): the ones it had are cleared, then the new ones set."""

@@ -159,6 +159,12 @@ class TensorWriter:
         self.me = me
         self._setup = None
 
+    def __getstate__(self) -> tuple[int]:
+        return (self.me,)  # what it keeps is only a cache: a copy or an unpickled writer starts afresh
+
+    def __setstate__(self, state: tuple[int]) -> None:
+        self.__init__(*state)
+
     def _start(self, state: "TOEState") -> None:
         setup = state.setup
         n = setup.num_players
