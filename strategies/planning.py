@@ -73,24 +73,6 @@ def claimable(obs: Observation, track: int, player: int | None = None) -> bool:
     return twin < 0 or owner[twin] < 0 or not twin_blocks(owner[twin], p, obs.doubles_shared)
 
 
-def payable(obs: Observation, track: int) -> bool:
-    """Whether the viewer could claim ``track`` right now with its hand and trains (exactly the
-    engine's test, without looking through the legal actions)."""
-    if not claimable(obs, track):
-        return False
-    net = network(obs.board)
-    hand = obs.hand
-    locos = hand[LOCOMOTIVE]
-    length, ferry = net.length[track], net.ferry[track]
-    if locos < ferry:
-        return False
-    colour = net.colour[track]
-    if colour != GRAY:
-        return hand[colour] + locos >= length
-    most = max(hand[:NUM_COLOURS])
-    return locos >= length or (most >= 1 and most + locos >= length)
-
-
 def track_costs(
     obs: Observation, player: int | None = None, card_weight: float = 0.0, route_weight: float = 0.0,
 ) -> list[float | None]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from strategies.planning import payable, Network, network
+from strategies.planning import Network, network
 from ttr_lab.games.ticket_to_ride import (
     GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Observation,
 )
@@ -66,16 +66,10 @@ def claims_for(legal: Sequence[Action], tracks: Iterable[int]) -> dict[int, list
 
 
 def payable_claims(obs: Observation, legal: Sequence[Action], tracks: Iterable[int]) -> dict[int, list[Claim]]:
-    """``claims_for`` the tracks (and their twins) the hand can pay for; the legal list is only
-    searched when one of them passes ``payable``."""
+    """``claims_for`` the tracks and their twins: the ones the hand can pay for now, as the
+    engine's legal actions say (the payment rule is the game's, not restated here)."""
     twin = network(obs.board).twin
-    owner = obs.owner
-    candidates = set()
-    for t in tracks:
-        for option in (t, twin[t]):
-            if option >= 0 and owner[option] < 0 and payable(obs, option):
-                candidates.add(option)
-    return claims_for(legal, candidates)
+    return claims_for(legal, {option for t in tracks for option in (t, twin[t]) if option >= 0})
 
 
 def keep_options(legal: Sequence[Action]) -> list[KeepTickets]:

@@ -27,7 +27,7 @@ from typing import Sequence
 
 from strategies.planning import (
     PlanCache, best_twins, card_deficits, cards_missing, choose_draw, choose_payment, claimable, claims_by_track,
-    ferry_locomotives, network, payable, plan_tickets, track_costs,
+    ferry_locomotives, network, plan_tickets, track_costs,
 )
 from ttr_lab.games.ticket_to_ride import (
     DRAW_TICKETS, GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Claim, Observation, Phase,
@@ -96,14 +96,11 @@ class TicketPlanner:
         plan = self.plans.get(obs)
         if obs.phase == Phase.SECOND_DRAW:
             return self._draw(obs, legal_actions, plan.tracks)
-        # Look through the (long) list of claims only for planned tracks the hand can pay for.
+        # The planned tracks (or their twins) the hand can pay for now: the engine's legal claims.
+        claims = claims_by_track(legal_actions)
         net = network(obs.board)
-        wanted = {x for t in plan.tracks for x in (t, net.twin[t]) if x >= 0 and payable(obs, x)}
-        if wanted:
-            by_track: dict[int, list[Claim]] = {}
-            for a in legal_actions:
-                if type(a) is Claim and a.track in wanted:
-                    by_track.setdefault(a.track, []).append(a)
+        by_track = {x: claims[x] for t in plan.tracks for x in (t, net.twin[t]) if x in claims}
+        if by_track:
             claim = self._planned_claim(obs, by_track, plan.tracks)
             if claim is not None:
                 return claim
@@ -115,7 +112,7 @@ class TicketPlanner:
             and obs.trains[obs.player] >= self.draw_tickets_min_trains
         ):
             return DRAW_TICKETS
-        claim = self._points_claim(obs, claims_by_track(legal_actions), last_chance=last_turn or self._endgame(obs))
+        claim = self._points_claim(obs, claims, last_chance=last_turn or self._endgame(obs))
         if claim is not None:
             return claim
         return self._draw(obs, legal_actions, plan.tracks or self._points_targets(obs))
