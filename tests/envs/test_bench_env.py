@@ -21,6 +21,8 @@ def test_env_benchmark_measures_every_game_both_ways():
         assert env > 0 and engine > 0 and overhead == pytest.approx(engine / env)
         floor = result.figures[f"{label} API floor steps/s"]
         assert floor > 0 and result.figures[f"{label} API floor overhead"] == pytest.approx(engine / floor)
+        direct = result.figures[f"{label} direct steps/s"]
+        assert direct > 0 and result.figures[f"{label} direct overhead"] == pytest.approx(engine / direct)
     speeds, ratios = result.items
     assert [row[0] for row in speeds.rows] == [row[0] for row in ratios.rows] == list(labels)
 
