@@ -111,6 +111,19 @@ def test_an_illegal_id_is_a_forfeit():
         env.step(bad)
         assert all(env.terminations.values()) and sum(env.rewards.values()) == -1.0
 
+    # A legal id is played whatever integer type carries it; the same number as a float, a
+    # string, a bool or a list is not an id (a float policy output is never truncated into one).
+    env.reset(seed=2)
+    legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    for carrier in (legal, np.int64(legal), np.int32(legal), np.array(legal)):
+        env.reset(seed=2)
+        env.step(carrier)
+        assert not any(env.terminations.values()), type(carrier)
+    for bad in (float(legal), legal + 0.5, str(legal), np.float32(legal), [legal], np.array([legal]), bool(legal)):
+        env.reset(seed=2)
+        env.step(bad)
+        assert all(env.terminations.values()), repr(bad)
+
     single = gym_env("trans_orient", players=2, opponents=["random"], illegal_reward=-2.0)
     _, info = single.reset(seed=1)
     _, reward, terminated, _, info = single.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
