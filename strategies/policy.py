@@ -21,7 +21,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ttr_lab.core.errors import ConfigError, StrategyError
+from ttr_lab.core.errors import ConfigError, IllegalActionError, StrategyError
 from ttr_lab.core.game import Game, load_game
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
@@ -117,9 +117,9 @@ class PolicyPlayer:
         mask[self.space.ids(legal_actions)] = 1
         choice = self.policy(self.game.observation_tensor(observation), mask)
         try:
-            action = self.space.action_of(int(choice))
-        except (TypeError, ValueError) as exc:
-            raise StrategyError(f"the policy returned {choice!r}, not an action id: {exc}") from None
+            action = self.space.action_of(choice)  # any integer type; a float or a string is no id
+        except IllegalActionError as exc:
+            raise StrategyError(f"the policy returned {choice!r}: {exc}") from None
         if not mask[self.space.id_of(action)]:
             raise StrategyError(f"the policy chose id {choice} ({action}), which is not legal here")
         return action

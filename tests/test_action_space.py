@@ -44,3 +44,16 @@ def test_a_game_s_legal_actions_and_their_pickled_copies_have_the_same_ids(name,
         assert all(a == b for a, b in zip(copies, legal))
         assert space.ids(copies) == space.ids(legal) == [space.id_of(a) for a in legal]
         state.apply(legal[0])
+
+
+def test_an_id_is_any_integer_and_nothing_else():
+    """Policies return numpy integers (argmax, sample()); a float, bool or string is no id, so an
+    output like 2.7 is refused rather than truncated into another action."""
+    np = pytest.importorskip("numpy")
+    actions = [Move(i) for i in range(5)]
+    space = ActionSpace(actions, "toy")
+    for carrier in (2, np.int64(2), np.int32(2), np.uint8(2), np.array(2)):
+        assert space.action_of(carrier) is actions[2], type(carrier)
+    for bad in (2.0, 2.7, np.float32(2), "2", True, np.True_, [2], np.array([2]), None, 5, -1):
+        with pytest.raises(IllegalActionError, match="not an action id of toy"):
+            space.action_of(bad)

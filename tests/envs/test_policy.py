@@ -73,6 +73,14 @@ def test_an_illegal_choice_is_a_strategy_error():
     player = PolicyPlayer(lambda t, m: int(np.flatnonzero(m == 0)[0]), game=game.name, options=game.options)
     with pytest.raises(StrategyError, match="not legal"):
         player.act(state.observation(state.current_player), state.legal_actions(), None)
+    legal = int(np.flatnonzero(game.action_space.mask(state.legal_actions()))[0])
+    for carrier in (np.int64(legal), np.array(legal)):  # what numpy policies return
+        player = PolicyPlayer(lambda t, m, c=carrier: c, game=game.name, options=game.options)
+        assert game.action_space.id_of(player.act(state.observation(state.current_player), state.legal_actions(), None)) == legal
+    for bad in (legal + 0.5, float(legal), str(legal), None, 10**9):  # never truncated or parsed into an id
+        player = PolicyPlayer(lambda t, m, b=bad: b, game=game.name, options=game.options)
+        with pytest.raises(StrategyError, match="not an action id"):
+            player.act(state.observation(state.current_player), state.legal_actions(), None)
 
 
 @pytest.mark.parametrize("spec, says", [

@@ -8,6 +8,7 @@ id is its position in that list. Same game and options, same ids, on every machi
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Hashable, Iterable, Sequence
 
 from ttr_lab.core.errors import IllegalActionError
@@ -49,10 +50,17 @@ class ActionSpace:
         except (KeyError, TypeError):
             raise IllegalActionError(f"{action!s} is not an action of {self.name}") from None
 
-    def action_of(self, action_id: int) -> Any:
-        if isinstance(action_id, bool) or not isinstance(action_id, int) or not 0 <= action_id < len(self._actions):
+    def action_of(self, action_id: Any) -> Any:
+        """The action with this id. An id is an integer: Python's, numpy's or a 0-d integer
+        array (what policies return); a bool, a float (even 11.0: truncating 11.5 would play
+        another action), a string or a list is not one."""
+        try:
+            index = operator.index(action_id) if not isinstance(action_id, bool) else -1
+        except TypeError:
+            index = -1
+        if not 0 <= index < len(self._actions):
             raise IllegalActionError(f"{action_id!r} is not an action id of {self.name} (ids 0..{len(self._actions) - 1})")
-        return self._actions[action_id]
+        return self._actions[index]
 
     def ids(self, actions: Sequence[Any]) -> list[int]:
         """The ids of ``actions`` (e.g. a state's legal actions), in their order."""

@@ -11,7 +11,6 @@ in points). An illegal action id ends the game as a forfeit by that seat: it get
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import numpy as np
@@ -95,12 +94,8 @@ class Table:
         not a legal action id here."""
         seat = self.state.current_player
         try:
-            # An integer: Python's, numpy's, a 0-d integer array; not a float (11.5 is no id, and
-            # truncating it would play another action), a string or a bool.
-            if isinstance(action_id, (bool, np.bool_)):
-                raise TypeError("a bool is not an action id")
-            action = self.space.action_of(operator.index(action_id))
-        except (IllegalActionError, TypeError, ValueError, OverflowError):  # not an id of this game
+            action = self.space.action_of(action_id)  # any integer type; a float or a string is no id
+        except IllegalActionError:  # not an id of this game
             self.forfeit_by = seat
             return False
         try:
