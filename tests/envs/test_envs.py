@@ -191,6 +191,12 @@ def test_render_as_text_and_picture():
     (pettingzoo_env, {"game": "trans_orient", "render_mode": "human"}, "render_mode"),
     (gym_env, {"game": "trans_orient", "players": 2, "seat": 2}, "seat"),
     (gym_env, {"game": "trans_orient", "players": 2, "opponents": ["no_such_strategy"]}, "no_such_strategy"),
+    (gym_env, {"game": "ticket_to_ride", "players": 2, "opponents": [{"strategy": "mcts", "params": {"bogus": 1}}]},
+     "no parameter 'bogus'"),
+    (gym_env, {"game": "ticket_to_ride", "players": 2, "opponents": [{"strategy": "random", "params": 3}]},
+     "params must be a mapping"),
+    (gym_env, {"game": "ticket_to_ride", "players": 2, "opponents": [{"strat": "random"}]}, "neither a strategy name"),
+    (gym_env, {"game": "ticket_to_ride", "players": 2, "opponents": [7]}, "neither a strategy name"),
 ])
 def test_bad_options_are_one_line_errors(make, kwargs, says):
     with pytest.raises(ConfigError) as error:
@@ -231,3 +237,18 @@ def test_a_copied_or_pickled_env_plays_on_like_the_original(variant):
         for obs in seen:
             assert np.array_equal(obs["observation"], expected)
             assert np.array_equal(obs["action_mask"], seen[0]["action_mask"])
+
+
+def test_opponents_take_parameters_as_tournament_entrants_do():
+    """``{"strategy": name, "params": {...}}`` builds the opponent with those parameters, fresh
+    each episode; a bare name or a single spec works too; the list fills the seats in order."""
+    env = gym_env("ticket_to_ride", map="usa", players=3, seat=0,
+                  opponents=[{"name": "cheap", "strategy": "mcts", "params": {"steps": 20}}, "random"])
+    env.reset(seed=1)
+    first = env._seats[1]
+    assert type(first).__name__ == "MCTS" and first.steps == 20 and type(env._seats[2]).__name__ == "Random"
+    env.reset()
+    assert env._seats[1] is not first and env._seats[1].steps == 20  # built afresh
+    single = gym_env("trans_orient", players=2, opponents="greedy", seat=0)
+    single.reset(seed=1)
+    assert type(single._seats[1]).__name__ == "Greedy"

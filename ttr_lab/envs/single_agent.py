@@ -10,9 +10,11 @@
 The masked-discrete contract: the action space is ``Discrete(game.action_space.size)`` and
 ``info["action_mask"]`` (int8, 1 at the legal ids) says which ids are legal now; an id outside
 the mask ends the episode as the learner's forfeit (reward ``illegal_reward``, info
-``"illegal_action": True``). Opponents are built fresh each episode from their names
-(``ttr_lab.core.registry.build(name, game=...)``) and play as in a tournament: their own seeded
-``random.Random`` and the ``on_game_start`` / ``on_event`` / ``on_game_end`` hooks.
+``"illegal_action": True``). Opponents are strategy names, or ``{"strategy": name, "params":
+{...}}`` as a tournament's entrants give them (e.g. a cheaper ``mcts``); their parameters are
+checked when the env is made. They are built fresh each episode and play as in a tournament:
+their own seeded ``random.Random`` and the ``on_game_start`` / ``on_event`` / ``on_game_end``
+hooks.
 
 ``seat="rotate"``: episode k after ``reset(seed=s)`` seats the learner at k mod players (0 first);
 an int fixes the seat. Opponents fill the other seats in order, their list repeated as needed.
@@ -22,7 +24,7 @@ The reward comes at the end (``table.Table``: win share or score margin).
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import gymnasium
 import numpy as np
@@ -30,7 +32,7 @@ from gymnasium import spaces
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game
-from ttr_lab.core.registry import build
+from ttr_lab.core.registry import factory
 from ttr_lab.envs.multi_agent import RENDER_MODES
 from ttr_lab.envs.table import Table, make_game
 
@@ -40,17 +42,21 @@ class GameGymEnv(gymnasium.Env):
 
     metadata = {"render_modes": list(RENDER_MODES)}
 
-    def __init__(self, game: Game, players: int, opponents: Sequence[str], seat: str | int = "rotate",
-                 reward: str = "rank", illegal_reward: float = -1.0, render_mode: str | None = None) -> None:
+    def __init__(self, game: Game, players: int, opponents: Sequence[str | Mapping[str, Any]],
+                 seat: str | int = "rotate", reward: str = "rank", illegal_reward: float = -1.0,
+                 render_mode: str | None = None) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ConfigError(f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)}")
         if seat != "rotate" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
             raise ConfigError(f"seat must be 'rotate' or a seat 0..{players - 1}, not {seat!r}")
-        names = [str(o) for o in opponents] or ["random"]
-        for name in names:  # refuse an unknown or foreign strategy now, not mid-episode
-            build(name, game=game.name)
+        if isinstance(opponents, (str, Mapping)):  # one opponent given bare
+            opponents = [opponents]
+        # An unknown or foreign strategy, or a bad parameter, is refused now, not mid-episode.
+        makers = [opponent_factory(o, game.name) for o in opponents] or [opponent_factory("random", game.name)]
+        for make in makers:
+            make()
         self.table = Table(game, players, reward, illegal_reward)
-        self.opponents = names
+        self.opponents = makers
         self.seat_rule = seat
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, np.inf, shape=self.table.shape, dtype=np.float32)
@@ -72,7 +78,7 @@ class GameGymEnv(gymnasium.Env):
         n = table.players
         self.seat = self.episode % n if self.seat_rule == "rotate" else int(self.seat_rule)
         others = iter(self.opponents * n)
-        self._seats = [None if s == self.seat else build(next(others), game=table.game.name) for s in range(n)]
+        self._seats = [None if s == self.seat else next(others)() for s in range(n)]
         self._rngs = [random.Random(table.strategy_rng_seed(s)) for s in range(n)]
         for s, strategy in enumerate(self._seats):
             if strategy is not None and hasattr(strategy, "on_game_start"):
@@ -133,11 +139,26 @@ class GameGymEnv(gymnasium.Env):
         return None
 
 
-def gym_env(game: str | Game = "ticket_to_ride", players: int = 4, opponents: Sequence[str] = ("random",),
+def opponent_factory(spec: str | Mapping[str, Any], game: str) -> Callable[[], Any]:
+    """A fresh-instance maker for one opponent: a strategy name, or ``{"strategy": name,
+    "params": {...}}`` (a tournament entrant's form; its ``name`` is allowed and unused)."""
+    if isinstance(spec, str):
+        return factory(spec, game=game)
+    if isinstance(spec, Mapping) and isinstance(spec.get("strategy"), str) and set(spec) <= {"strategy", "params", "name"}:
+        params = spec.get("params") or {}
+        if not isinstance(params, Mapping):
+            raise ConfigError(f"opponent {spec['strategy']!r}: params must be a mapping, not {params!r}")
+        return factory(spec["strategy"], params, game=game)
+    raise ConfigError(f"opponent {spec!r} is neither a strategy name nor {{'strategy': name, 'params': {{...}}}}")
+
+
+def gym_env(game: str | Game = "ticket_to_ride", players: int = 4,
+            opponents: Sequence[str | Mapping[str, Any]] = ("random",),
             seat: str | int = "rotate", reward: str = "rank", illegal_reward: float = -1.0,
             render_mode: str | None = None, **options: Any) -> GameGymEnv:
     """A Gymnasium env of ``game`` (name with ``options``, or a ``Game``): the learner at ``seat``
-    against ``opponents`` (strategy names). See the module docstring for the mask contract."""
+    against ``opponents`` (strategy names, or ``{"strategy": name, "params": {...}}``). See the
+    module docstring for the mask contract."""
     built = make_game(game, options, players)
     return GameGymEnv(built, players, opponents, seat=seat, reward=reward, illegal_reward=illegal_reward,
                       render_mode=render_mode)
