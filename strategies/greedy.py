@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
+from pydantic import NonNegativeFloat, NonNegativeInt
+
 from strategies.planning import PlanCache, choose_draw, choose_payment, claims_by_track, network, track_costs
 from ttr_lab.games.ticket_to_ride import GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Observation, Phase
 
@@ -28,7 +30,8 @@ class Greedy:
         "locomotive_weight": {"low": 0.2, "high": 3.0, "log": True},
     }
 
-    def __init__(self, *, ticket_bonus: float = 3.0, min_points: int = 1, locomotive_weight: float = 0.9) -> None:
+    def __init__(self, *, ticket_bonus: float = 3.0, min_points: NonNegativeInt = 1,
+                 locomotive_weight: NonNegativeFloat = 0.9) -> None:
         """``ticket_bonus``: extra value of a track on a ticket's shortest route;
         ``min_points``: ignore claims worth fewer route points than this (unless on a ticket route);
         ``locomotive_weight``: what taking a face-up locomotive (a whole turn) is worth, against

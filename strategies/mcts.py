@@ -33,7 +33,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Sequence
+from typing import Annotated, Sequence
+
+from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt, StringConstraints
 
 from strategies.ismcts import Node
 from strategies.planning import PlanCache, claims_by_track
@@ -45,6 +47,9 @@ from ttr_lab.games.ticket_to_ride import (
 
 _VISIT_COST = 30
 
+
+# Comma-separated words from {tickets, points} (possibly none): a misspelt one is refused, not ignored.
+TurnAlternatives = Annotated[str, StringConstraints(pattern=r"^\s*((tickets|points)\s*(,\s*(tickets|points)\s*)*)?$")]
 
 class MCTS:
     name = "mcts"
@@ -62,18 +67,18 @@ class MCTS:
     def __init__(
         self,
         *,
-        iterations: int = 400,
-        steps: int = 500,
-        time_ms: float | None = None,
-        exploration: float = 10.0,
-        widening: float = 0.5,
-        rollout_depth: int = 0,
-        confidence: float = 0.0,
-        turn_confidence: float = 2.0,
+        iterations: PositiveInt = 400,
+        steps: PositiveInt = 500,
+        time_ms: PositiveFloat | None = None,
+        exploration: NonNegativeFloat = 10.0,
+        widening: NonNegativeFloat = 0.5,
+        rollout_depth: NonNegativeInt = 0,
+        confidence: NonNegativeFloat = 0.0,
+        turn_confidence: NonNegativeFloat = 2.0,
         search_turns: bool = True,
-        turn_alternatives: str = "tickets,points",
-        endgame_trains: int = 12,
-        tickets_when_tracks_left: int = 2,
+        turn_alternatives: TurnAlternatives = "tickets,points",
+        endgame_trains: NonNegativeInt = 12,
+        tickets_when_tracks_left: NonNegativeInt = 2,
     ) -> None:
         """
         iterations: at most this many play-outs per searched decision.

@@ -25,6 +25,8 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
+from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
+
 from strategies.planning import (
     PlanCache, best_twins, card_deficits, cards_missing, choose_draw, choose_payment, claimable, claims_by_track,
     ferry_locomotives, network, plan_tickets, track_costs,
@@ -52,16 +54,16 @@ class TicketPlanner:
     def __init__(
         self,
         *,
-        plan_budget: float = 0.8,
-        ticket_cost_weight: float = 0.3,
-        draw_tickets_min_trains: int = 18,
-        endgame_trains: int = 6,
-        locomotive_deficit: int = 3,
-        points_min_length: int = 3,
-        plan_orders: int = 4,
-        card_weight: float = 0.5,
-        keep_orders: int = 2,
-        route_weight: float = 1.5,
+        plan_budget: PositiveFloat = 0.8,
+        ticket_cost_weight: NonNegativeFloat = 0.3,
+        draw_tickets_min_trains: NonNegativeInt = 18,
+        endgame_trains: NonNegativeInt = 6,
+        locomotive_deficit: NonNegativeInt = 3,
+        points_min_length: NonNegativeInt = 3,
+        plan_orders: PositiveInt = 4,
+        card_weight: NonNegativeFloat = 0.5,
+        keep_orders: PositiveInt = 2,
+        route_weight: NonNegativeFloat = 1.5,
     ) -> None:
         """
         plan_budget: share of its trains a ticket plan may use (the rest is a safety margin).

@@ -66,6 +66,18 @@ def constructor_rejects(tmp):
     return ["tournament", str(cfg)], "cannot be built with params {'depth': 9}: ValueError: depth 9 is too deep"
 
 
+def search_budget_out_of_range(tmp):
+    cfg = tmp / "cfg.yaml"
+    cfg.write_text(CONFIG.replace("strategy: %s}", "strategy: %s, params: {steps: 0}}") % "mcts")
+    return ["tournament", str(cfg)], "strategy 'mcts': bad parameter value (steps: Input should be greater than 0)"
+
+
+def misspelt_option_word(tmp):
+    cfg = tmp / "cfg.yaml"
+    cfg.write_text(CONFIG.replace("strategy: %s}", "strategy: %s, params: {turn_alternatives: 'tikets'}}") % "mcts")
+    return ["tournament", str(cfg)], "turn_alternatives: String should match pattern"
+
+
 def out_is_a_file(tmp):
     (tmp / "taken").write_text("mine")
     return ["tournament", _config(tmp), "--out", str(tmp / "taken")], "is a file, not a folder"
@@ -151,7 +163,8 @@ def tune_into_a_tournament_folder(tmp):
     return ["tune", str(config), "--out", str(tmp / "t"), "--trials", "1"], "is not a tuning run's folder"
 
 
-PROBES = [non_utf8, import_raises, import_syntax_error, play_import_raises, constructor_rejects, out_is_a_file,
+PROBES = [non_utf8, import_raises, import_syntax_error, play_import_raises, constructor_rejects,
+          search_budget_out_of_range, misspelt_option_word, out_is_a_file,
           out_is_someone_elses, huge_games, dead_address, report_foreign_parquet, report_damaged_part,
           replay_a_list, replay_an_empty_object, replay_too_few_strategies, replay_format_99, replay_negative_action,
           play_record_into_a_missing_folder, replay_picture_into_a_missing_folder, tune_into_a_tournament_folder]

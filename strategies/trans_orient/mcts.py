@@ -16,6 +16,8 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
+from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
+
 from strategies.ismcts import ISMCTS
 from strategies.trans_orient.greedy import Greedy
 from strategies.trans_orient.planner import Planner, position_value
@@ -31,8 +33,8 @@ class MCTS:
         "rollout_depth": {"low": 0, "high": 60},
     }
 
-    def __init__(self, *, iterations: int = 100, exploration: float = 0.5, rollout_depth: int = 24,
-                 scale: float = 15.0) -> None:
+    def __init__(self, *, iterations: PositiveInt = 100, exploration: NonNegativeFloat = 0.5,
+                 rollout_depth: NonNegativeInt = 24, scale: PositiveFloat = 15.0) -> None:
         self.planner = Planner()
         self.search = ISMCTS(determinize, Greedy(), self._evaluate, iterations=iterations,
                              exploration=exploration, rollout_depth=rollout_depth, scale=scale)

@@ -193,6 +193,8 @@ def test_render_as_text_and_picture():
     (gym_env, {"game": "trans_orient", "players": 2, "opponents": ["no_such_strategy"]}, "no_such_strategy"),
     (gym_env, {"game": "ticket_to_ride", "players": 2, "opponents": [{"strategy": "mcts", "params": {"bogus": 1}}]},
      "no parameter 'bogus'"),
+    (gym_env, {"game": "ticket_to_ride", "players": 2, "opponents": [{"strategy": "mcts", "params": {"steps": -5}}]},
+     "steps: Input should be greater than 0"),
     (gym_env, {"game": "ticket_to_ride", "players": 2, "opponents": [{"strategy": "random", "params": 3}]},
      "params must be a mapping"),
     (gym_env, {"game": "ticket_to_ride", "players": 2, "opponents": [{"strat": "random"}]}, "neither a strategy name"),
