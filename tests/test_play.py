@@ -179,4 +179,4 @@ def test_engine_benchmark_runs():
 def test_cli_lists_strategies_with_parameters():
     result = CliRunner().invoke(app, ["strategies"])
     assert result.exit_code == 0
-    assert "ticket_planner" in result.output and "plan_budget: float = 0.8" in result.output
+    assert "ticket_planner" in result.output and "plan_budget: PositiveFloat = 0.8" in result.output
