@@ -196,9 +196,9 @@ def test_render_as_text_and_picture():
     (gym_env, {"game": "ticket_to_ride", "players": 2, "opponents": [{"strategy": "mcts", "params": {"steps": -5}}]},
      "steps: Input should be greater than 0"),
     (gym_env, {"game": "ticket_to_ride", "players": 2, "opponents": [{"strategy": "random", "params": 3}]},
-     "params must be a mapping"),
-    (gym_env, {"game": "ticket_to_ride", "players": 2, "opponents": [{"strat": "random"}]}, "neither a strategy name"),
-    (gym_env, {"game": "ticket_to_ride", "players": 2, "opponents": [7]}, "neither a strategy name"),
+     "params: Input should be a valid dictionary"),
+    (gym_env, {"game": "ticket_to_ride", "players": 2, "opponents": [{"strat": "random"}]}, "neither a name"),
+    (gym_env, {"game": "ticket_to_ride", "players": 2, "opponents": [7]}, "neither a name"),
 ])
 def test_bad_options_are_one_line_errors(make, kwargs, says):
     with pytest.raises(ConfigError) as error:

@@ -168,3 +168,31 @@ def build_strategies(names: Sequence[str], players: int, game: str | None = None
     if len(names) != players:
         raise ConfigError(f"{len(names)} strategies given for {players} players; give one, or one per seat")
     return [build(n, game=game) for n in names]
+
+
+class StrategySpec(pydantic.BaseModel):
+    """A strategy with its parameters, as a config or an environment's opponents list gives it:
+    ``{"strategy": name, "params": {...}}`` with an optional display ``name``, or just the name."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
+
+    strategy: str = pydantic.Field(min_length=1)
+    params: dict[str, Any] = pydantic.Field(default_factory=dict)
+    name: str | None = None
+
+    @classmethod
+    def of(cls, value: Any) -> "StrategySpec":
+        """``value`` as a spec (a name, a mapping or a spec); a ConfigError in one line if it is none."""
+        if isinstance(value, cls):
+            return value
+        try:
+            return cls(strategy=value) if isinstance(value, str) else cls.model_validate(value)
+        except pydantic.ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}" for e in exc.errors())
+            raise ConfigError(f"strategy {value!r} is neither a name nor {{'strategy': name, 'params': {{...}}}} "
+                              f"({problems})") from None
+
+    def factory(self, game: str | None = None) -> Callable[[], Any]:
+        """A maker of fresh, validated instances (``factory`` of this module)."""
+        return factory(self.strategy, self.params, game)
+

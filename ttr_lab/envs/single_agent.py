@@ -24,7 +24,7 @@ The reward comes at the end (``table.Table``: win share or score margin).
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import gymnasium
 import numpy as np
@@ -32,7 +32,7 @@ from gymnasium import spaces
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game
-from ttr_lab.core.registry import factory
+from ttr_lab.core.registry import StrategySpec
 from ttr_lab.envs.multi_agent import RENDER_MODES
 from ttr_lab.envs.table import Table, make_game
 
@@ -52,7 +52,7 @@ class GameGymEnv(gymnasium.Env):
         if isinstance(opponents, (str, Mapping)):  # one opponent given bare
             opponents = [opponents]
         # An unknown or foreign strategy, or a bad parameter, is refused now, not mid-episode.
-        makers = [opponent_factory(o, game.name) for o in opponents] or [opponent_factory("random", game.name)]
+        makers = [StrategySpec.of(o).factory(game.name) for o in opponents or ["random"]]
         for make in makers:
             make()
         self.table = Table(game, players, reward, illegal_reward)
@@ -137,19 +137,6 @@ class GameGymEnv(gymnasium.Env):
         if self.render_mode == "ansi":
             return self.table.render_text(names)
         return None
-
-
-def opponent_factory(spec: str | Mapping[str, Any], game: str) -> Callable[[], Any]:
-    """A fresh-instance maker for one opponent: a strategy name, or ``{"strategy": name,
-    "params": {...}}`` (a tournament entrant's form; its ``name`` is allowed and unused)."""
-    if isinstance(spec, str):
-        return factory(spec, game=game)
-    if isinstance(spec, Mapping) and isinstance(spec.get("strategy"), str) and set(spec) <= {"strategy", "params", "name"}:
-        params = spec.get("params") or {}
-        if not isinstance(params, Mapping):
-            raise ConfigError(f"opponent {spec['strategy']!r}: params must be a mapping, not {params!r}")
-        return factory(spec["strategy"], params, game=game)
-    raise ConfigError(f"opponent {spec!r} is neither a strategy name nor {{'strategy': name, 'params': {{...}}}}")
 
 
 def gym_env(game: str | Game = "ticket_to_ride", players: int = 4,

@@ -38,15 +38,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ttr_lab.core.game import Game, load_game
 from ttr_lab.tournament.config_files import check_game, check_strategy, read_yaml, validate
 from ttr_lab.core.errors import ConfigError
+from ttr_lab.core.registry import StrategySpec
 from ttr_lab.tuning.space import ParamRange, corners, grid_size, resolve_space
-
-
-class OpponentConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    strategy: str = Field(min_length=1)
-    params: dict[str, Any] = Field(default_factory=dict)
-    name: Optional[str] = None
 
 
 class TuneConfig(BaseModel):
@@ -60,7 +53,7 @@ class TuneConfig(BaseModel):
     map: Optional[str] = None  # Ticket to Ride's map: shorthand for options.map
     options: dict[str, Any] = Field(default_factory=dict)
     players: int = Field(default=2, ge=1)
-    opponents: list[Union[str, OpponentConfig]] = Field(min_length=1)
+    opponents: list[Union[str, StrategySpec]] = Field(min_length=1)
     games_per_trial: int = Field(default=200, ge=1)
     objective: Literal["win_rate", "score_margin"] = "win_rate"
     trials: int = Field(default=20, ge=1)
@@ -78,8 +71,8 @@ class TuneConfig(BaseModel):
 
     @field_validator("opponents")
     @classmethod
-    def _as_configs(cls, items: list[Any]) -> list[OpponentConfig]:
-        return [OpponentConfig(strategy=i) if isinstance(i, str) else i for i in items]
+    def _as_specs(cls, items: list[Any]) -> list[StrategySpec]:
+        return [StrategySpec.of(i) for i in items]
 
     # Filled in by parse_config once the strategy is resolved.
     _space: dict[str, ParamRange] = pydantic.PrivateAttr(default_factory=dict)
