@@ -90,13 +90,12 @@ STATE_TENSOR_CASES = [("ticket_to_ride", {"map": "usa"}, n) for n in (2, 3, 4, 5
 
 @pytest.mark.parametrize("name, options, n", STATE_TENSOR_CASES, ids=lambda x: str(x))
 def test_the_state_tensor_is_the_observation_s_at_every_step_for_every_seat(name, options, n):
-    """The envs' fast path (``game.state_tensor``) against the tensor of the ``Observation``, on
+    """The fast paths (``state.observation_tensor``, a seat's writer) against the tensor of the ``Observation``, on
     two seeded random games played in turn, so its caches meet states of another game in
     between."""
     import random
 
     game = load_game(name, **options)
-    direct = game.state_tensor
     writers = [game.tensor_writer(seat) for seat in range(n)]  # each keeps its blocks across both games
     states = [game.new_game(n, seed) for seed in (11, 12)]
     rngs = [random.Random(11), random.Random(12)]
@@ -105,7 +104,7 @@ def test_the_state_tensor_is_the_observation_s_at_every_step_for_every_seat(name
         for state, rng in zip(states, rngs):
             for seat in range(n):
                 expected = game.observation_tensor(state.observation(seat))
-                assert np.array_equal(direct(state, seat), expected), (name, n, state.turns, seat)
+                assert np.array_equal(state.observation_tensor(seat), expected), (name, n, state.turns, seat)
                 written = writers[seat](state)
                 assert np.array_equal(written, expected), ("writer", name, n, state.turns, seat)
                 written[:] = 7.0  # the caller's own array: the writer keeps nothing of it
@@ -115,7 +114,7 @@ def test_the_state_tensor_is_the_observation_s_at_every_step_for_every_seat(name
                 state.apply(legal[rng.randrange(len(legal))])
     assert checked > 100 * n
     with pytest.raises(ValueError, match="no player"):
-        direct(states[0], n)
+        states[0].observation_tensor(n)
     with pytest.raises(ValueError, match="no player"):
         game.tensor_writer(n)(states[0])
 

@@ -109,10 +109,10 @@ class Game(Protocol):
     ``observation(player)`` as a float32 vector of that fixed shape (the same at every player
     count), built from the information set only, with a documented layout of named slices
     (``ttr_lab.core.tensor_layout.TensorLayout``; docs/rl.md). With ``action_space`` it makes the
-    game an RL environment (``ttr_lab.envs``). Optional, for speed: ``state_tensor(state, player)``,
-    the same tensor straight from the state, and ``tensor_writer(player)``, a callable ``state ->
-    tensor`` that keeps its slow-changing blocks between calls (``core.tensor_template``); an
-    environment keeps one per seat.
+    game an RL environment (``ttr_lab.envs``). Optional, for speed: ``tensor_writer(player)``, a
+    callable ``state -> tensor`` (the same tensor straight from the state) that keeps its
+    slow-changing blocks between calls (``core.tensor_template``); an environment keeps one per
+    seat. A state may offer it as ``state.observation_tensor(player)`` (OpenSpiel's name).
 
     ``report_figures(frame) -> list[(key, caption, Figure)]``: figures of the game's own
     (matplotlib ``Figure``, best made with ``ttr_lab.core.figures.new_figure``); ``key`` names

@@ -53,3 +53,41 @@ class TensorTemplate:
     def fresh(self) -> np.ndarray:
         """A new float32 array holding the template (the caller's to fill and hand out)."""
         return self._view.copy()
+
+
+class SeatTensorWriter:
+    """The frame of a game's per-seat tensor writer (``game.tensor_writer(seat)``): it starts
+    afresh (``_start``) whenever a state of another game comes (``_game_of`` differs, by
+    identity), then writes (``_write``). What it keeps is a cache, so a copy or an unpickled
+    writer is just its seat and starts afresh."""
+
+    __slots__ = ("me", "_game")
+
+    def __init__(self, me: int) -> None:
+        self.me = me
+        self._game: Any = None
+
+    def __getstate__(self) -> tuple[int]:
+        return (self.me,)
+
+    def __setstate__(self, state: tuple[int]) -> None:
+        self.__init__(*state)
+
+    def __call__(self, state: Any) -> np.ndarray:
+        game = self._game_of(state)
+        if game is not self._game:
+            n = state.num_players
+            if not 0 <= self.me < n:
+                raise ValueError(f"no player {self.me} in a {n}-player game")
+            self._start(state)
+            self._game = game
+        return self._write(state)
+
+    def _game_of(self, state: Any) -> Any:
+        raise NotImplementedError
+
+    def _start(self, state: Any) -> None:
+        raise NotImplementedError
+
+    def _write(self, state: Any) -> np.ndarray:
+        raise NotImplementedError

@@ -46,10 +46,8 @@ class Table:
         self.space = game.action_space
         self.size = self.space.size
         self.shape = tuple(game.observation_shape)
-        # The game's tensor straight from the state, when it has one: equal to the tensor of
-        # ``state.observation(seat)`` (the tests check), without building the Observation; a
-        # writer per seat, when the game has them, rewrites only what changed since its last.
-        self._state_tensor = getattr(game, "state_tensor", None)
+        # A writer per seat, when the game has them: the tensor of ``state.observation(seat)``
+        # (the tests check) without building the Observation, rewriting only what changed.
         writer = getattr(game, "tensor_writer", None)
         self._writers = [writer(seat) for seat in range(players)] if writer is not None else None
         self._no_actions = bytes(self.size)
@@ -76,8 +74,6 @@ class Table:
         """The seat's observation tensor."""
         if self._writers is not None:
             return self._writers[seat](self.state)
-        if self._state_tensor is not None:
-            return self._state_tensor(self.state, seat)
         return self.game.observation_tensor(self.state.observation(seat))
 
     def mask(self, seat: int) -> np.ndarray:

@@ -141,17 +141,9 @@ class TicketToRide:
 
         return observation_shape(self.board, self.ruleset)
 
-    @property
-    def state_tensor(self) -> "Callable[[Any, int], np.ndarray]":
-        """The function ``(state, player) -> observation_tensor(state.observation(player))`` that
-        skips the ``Observation`` (an RL environment reads it once and calls it every step)."""
-        from ttr_lab.games.ticket_to_ride.tensor import state_tensor
-
-        return state_tensor
-
     def tensor_writer(self, player: int) -> "Callable[[Any], np.ndarray]":
-        """A seat's ``state -> state_tensor(state, player)`` that keeps its multi-hot blocks
-        between calls and writes only what changed (one per seat of an RL environment)."""
+        """A seat's ``state -> state.observation_tensor(player)`` that keeps its multi-hot
+        blocks between calls and writes only what changed (one per seat of an RL environment)."""
         from ttr_lab.games.ticket_to_ride.tensor import TensorWriter
 
         return TensorWriter(player)

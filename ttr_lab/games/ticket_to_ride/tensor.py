@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from ttr_lab.core.tensor_layout import TensorLayout
-from ttr_lab.core.tensor_template import TensorTemplate
+from ttr_lab.core.tensor_template import SeatTensorWriter, TensorTemplate
 from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.game import Phase
@@ -146,7 +146,7 @@ def _plan(board: Board, rules: Ruleset, n: int) -> _Plan:
                  (0,) * (m - n), (0,) * ((m - n) * NUM_CARD_KINDS))
 
 
-class TensorWriter:
+class TensorWriter(SeatTensorWriter):
     """One seat's tensors, state after state: ``writer(state)`` equals ``state_tensor(state,
     seat)``, but the multi-hot blocks (tickets, offer, tickets known out, claimed tracks) are
     kept from the last call (``TensorTemplate``) and only their changes are written, so an RL
@@ -158,32 +158,20 @@ class TensorWriter:
     mutates them), so any state (another game, a clone, an earlier position) is written right.
     """
 
-    __slots__ = ("me", "_game", "_plan", "_n", "_template", "_owner", "_tracks")
+    __slots__ = ("_plan", "_n", "_template", "_owner", "_tracks")
 
-    def __init__(self, me: int) -> None:
-        self.me = me
-        self._game = None
-
-    def __getstate__(self) -> tuple[int]:
-        return (self.me,)  # what it keeps is only a cache: a copy or an unpickled writer starts afresh
-
-    def __setstate__(self, state: tuple[int]) -> None:
-        self.__init__(*state)
+    def _game_of(self, state: "GameState") -> object:
+        return state.game
 
     def _start(self, state: "GameState") -> None:
         game = state.game
-        n = game.num_players
-        if not 0 <= self.me < n:
-            raise ValueError(f"no player {self.me} in a {n}-player game")
-        self._game, self._n = game, n
+        self._n = n = game.num_players
         self._plan = plan = _plan(game.board, game.ruleset, n)
         self._template = TensorTemplate(plan.size, (plan.ones_at[0],))
         self._owner = [-1] * len(state.owner)
         self._tracks = range(len(state.owner))
 
-    def __call__(self, state: "GameState") -> np.ndarray:
-        if state.game is not self._game:
-            self._start(state)
+    def _write(self, state: "GameState") -> np.ndarray:
         plan, me, n, template = self._plan, self.me, self._n, self._template
         source, write = template.sources.get, template.write
         owner = state.owner

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from ttr_lab.core.tensor_layout import TensorLayout
-from ttr_lab.core.tensor_template import TensorTemplate
+from ttr_lab.core.tensor_template import SeatTensorWriter, TensorTemplate
 from ttr_lab.games.trans_orient.cards import Deck
 from ttr_lab.games.trans_orient.observation import Observation
 from ttr_lab.games.trans_orient.rules import K, MAX_PLAYERS, RULES, Phase, columns_for
@@ -142,7 +142,7 @@ def _plan(deck: Deck, n: int) -> _Plan:
                  (0,) * (_MAX_COLUMNS * c - columns_for(n) * c), (0,) * (MAX_PLAYERS - n), len(deck.travel))
 
 
-class TensorWriter:
+class TensorWriter(SeatTensorWriter):
     """One seat's tensors, state after state: ``writer(state)`` equals ``state_tensor(state,
     seat)``, but the multi-hot blocks (the rows of cards, hands, tableaux, luggage...) are kept
     from the last call (``TensorTemplate``) and only what changed in them is written again, so
@@ -153,24 +153,14 @@ class TensorWriter:
     mutates them), so any state (another game, a clone, an earlier position) is written right.
     """
 
-    __slots__ = ("me", "_setup", "_plan", "_n", "_order", "_template", "_rows")
+    __slots__ = ("_plan", "_n", "_order", "_template", "_rows")
 
-    def __init__(self, me: int) -> None:
-        self.me = me
-        self._setup = None
-
-    def __getstate__(self) -> tuple[int]:
-        return (self.me,)  # what it keeps is only a cache: a copy or an unpickled writer starts afresh
-
-    def __setstate__(self, state: tuple[int]) -> None:
-        self.__init__(*state)
+    def _game_of(self, state: "TOEState") -> object:
+        return state.setup
 
     def _start(self, state: "TOEState") -> None:
         setup = state.setup
-        n = setup.num_players
-        if not 0 <= self.me < n:
-            raise ValueError(f"no player {self.me} in a {n}-player game")
-        self._setup, self._n = setup, n
+        self._n = n = setup.num_players
         self._plan = plan = _plan(setup.deck, n)
         self._order = (*range(self.me, n), *range(self.me))  # relative slot j is seat order[j]
         self._template = TensorTemplate(plan.size, (plan.fixed,))
@@ -179,9 +169,7 @@ class TensorWriter:
         self._rows = tuple((s, ("hands", j), off["hands"] + j * t - 1, ("played", j), off["played"] + j * t - 1)
                            for j, s in enumerate(self._order))
 
-    def __call__(self, state: "TOEState") -> np.ndarray:
-        if state.setup is not self._setup:
-            self._start(state)
+    def _write(self, state: "TOEState") -> np.ndarray:
         plan, me, n = self._plan, self.me, self._n
         off, t, c = plan.off, plan.t, state.setup.colours
         template = self._template
