@@ -111,14 +111,6 @@ class Schedule(SequenceABC):
             raise ValueError(f"{game_id!r} is not a game of this schedule")
         return deal * len(self._cells) + cell
 
-    def __contains__(self, spec: Any) -> bool:
-        if not isinstance(spec, GameSpec):
-            return False
-        try:
-            return self[self.index(spec.game_id)] == spec
-        except ValueError:
-            return False
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SequenceABC) or isinstance(other, (str, bytes)):
             return NotImplemented

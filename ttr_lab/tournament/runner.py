@@ -178,7 +178,6 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
         if not run.interrupted:
             store.compact()
     run.seconds = time.perf_counter() - started
-    game = config.load_game()
     frame = read_results(config.output, columns=summary_inputs(game))  # not every column of every game
     run.summary, run.errors = summary_table(frame, game), error_summary(frame)
     return run
