@@ -14,9 +14,9 @@ the tests: games come from ``available_games()``, their variants from the game's
     def test_else(map_name, n):
         ...
 
-Some checks need to know a game's insides (how to hide what a player cannot see, its own
-invariants); a game's tests register those here, by game name, in ``HOOKS``. The generic
-contract runs without them.
+A game's tests may register extra checks that need its insides (its own invariants) here, by
+game name, in ``_HOOKS``; the generic contract, the hidden-information check included, runs
+without them.
 """
 
 from __future__ import annotations
@@ -95,68 +95,22 @@ per_map_and_count = pytest.mark.parametrize(
 
 @dataclass(frozen=True)
 class Hooks:
-    """Game-specific checks the generic contract calls when a game provides them.
+    """Game-specific extras the generic contract calls when a game's tests provide them.
 
-    ``hidden_twin(state, viewer, rng)``: a state that differs from ``state`` only in what
-    ``viewer`` cannot know (opponents' secrets, deck order): ``viewer``'s observation must not
-    change. ``invariants(state)``: assertions every reachable state satisfies.
+    ``invariants(state)``: assertions every reachable state satisfies. The hidden-information
+    check needs no extra: it is built on the game's own ``determinize``.
     """
 
-    hidden_twin: Callable[[Any, int, Any], Any] | None = None
     invariants: Callable[[Any], None] | None = None
 
 
 def _ticket_to_ride_hooks() -> Hooks:
-    from invariants import check_invariants, hidden_shuffle
+    from invariants import check_invariants
 
-    return Hooks(hidden_twin=hidden_shuffle, invariants=check_invariants)
-
-
-def _toe_hidden_shuffle(state: Any, viewer: int, rng: Any) -> Any:
-    """A clone of a Trans-Orient Express state with what ``viewer`` cannot know redrawn: the order
-    of the draw deck's shuffled part, which unseen luggage cards the opponents hold, choose
-    between or left in the luggage deck (positions ``viewer`` put a card in stay), and the bag's
-    future draws. Built from the state itself, not from the observation, so an observation that
-    leaked any of these would differ from the original's."""
-    twin = state.clone()
-    known = state.deck_known
-    deck = list(state.deck)
-    top = deck[:len(deck) - known] if known else deck
-    rng.shuffle(top)
-    twin.deck = tuple(top + (deck[len(deck) - known:] if known else []))
-    n = state.num_players
-    offer_hidden = state.player != viewer and bool(state.offer)
-    pool = [x for p in range(n) if p != viewer for x in state.luggage[p]]
-    pool += [x for x, by in zip(state.lug_deck, state.lug_by) if by != viewer]
-    if offer_hidden:
-        pool += list(state.offer)
-    rng.shuffle(pool)
-    luggage = list(state.luggage)
-    for p in range(n):
-        if p != viewer:
-            luggage[p], pool = tuple(sorted(pool[:len(state.luggage[p])])), pool[len(state.luggage[p]):]
-    twin.luggage = luggage
-    lug_deck = []
-    for x, by in zip(state.lug_deck, state.lug_by):
-        if by == viewer:
-            lug_deck.append(x)
-        else:
-            lug_deck.append(pool.pop(0))
-    twin.lug_deck = tuple(lug_deck)
-    if offer_hidden:
-        twin.offer = tuple(sorted(pool[:len(state.offer)]))
-        pool = pool[len(state.offer):]
-    assert not pool
-    twin.rng = rng.getrandbits(64)  # the engine's rng is a seed it advances
-    return twin
+    return Hooks(invariants=check_invariants)
 
 
-def _trans_orient_hooks() -> Hooks:
-    return Hooks(hidden_twin=_toe_hidden_shuffle)
-
-
-_HOOKS: dict[str, Callable[[], Hooks]] = {"ticket_to_ride": _ticket_to_ride_hooks,
-                                          "trans_orient": _trans_orient_hooks}
+_HOOKS: dict[str, Callable[[], Hooks]] = {"ticket_to_ride": _ticket_to_ride_hooks}
 
 
 def hooks_for(name: str) -> Hooks:

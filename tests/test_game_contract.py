@@ -11,8 +11,15 @@ play-outs, checking at each step that
 - an illegal action (one legal elsewhere in the game, or no action at all) raises
   ``IllegalActionError`` and leaves the state as it was;
 - ``observation(p)`` is a value (picklable, the same when asked twice, unchanged by later play,
-  no State inside it) and, where the game's tests say how to change what ``p`` cannot see
-  (``games.Hooks.hidden_twin``), does not change when only that changes;
+  no State inside it) and hides what ``p`` cannot know: the game's ``determinize(o, rng)``
+  redraws every unknown from the observation ``o`` alone, and its twin gives ``p`` the same
+  observation, tensor (from the observation, from the state, from a seat's writer) and legal
+  actions, so whatever an observation or a tensor leaks differs in some twin;
+- ``restore(snapshot())`` is the same state (same snapshot, same legal actions, plays on to the
+  same end), mid-game and at the end;
+- ``returns()`` is 0 per seat while the game runs and the win shares at the end; ``last_event()``
+  is ``(player, public action, card or None)`` naming the player who just moved;
+- ``views`` is a ``GameViews`` whose score parts are declared metrics;
 - the same seed and choices give the same sequence of snapshots; states (mid-game and final),
   the game, records and outcomes survive ``pickle`` (and records JSON);
 - ``observation_tensor(observation)`` is a float32 array of the game's fixed
@@ -45,10 +52,12 @@ from ttr_lab.core.play import play_game
 from ttr_lab.core.record import GameRecord
 from ttr_lab.core.results import schema
 from ttr_lab.core.testing import RandomPlayer
+from ttr_lab.core.views import GameViews
 
 SEED = 2024  # one play-out per (variant, player count) with each checked step, plus one bare replay
 MAX_STEPS = 20_000
-OBSERVE = 0.06  # share of steps at which every player's observation is checked (they are slower)
+OBSERVE = 0.06  # share of steps at which every player's observation is checked (they are slower),
+# besides the first step with each new kind of decision (a rare phase is checked at least once)
 ILLEGAL_PROBES = 3  # actions legal elsewhere in the game tried at each step
 
 
@@ -94,6 +103,10 @@ def check_definition(variant: Variant, game: Game) -> None:
             space.action_of(bad)
     with pytest.raises(IllegalActionError):
         space.id_of(NotAnAction())
+    views = game.views
+    assert isinstance(views, GameViews) and views.game is game
+    assert set(views.score_parts) <= {m.name for m in metrics}, "a score part is no declared metric"
+    assert views.summary_inputs is None or all(isinstance(c, str) for c in views.summary_inputs)
 
 
 def check_game_pickles(game: Game) -> None:
@@ -185,11 +198,13 @@ def check_tensor(game: Game, obs: Any) -> Any:
     return tensor
 
 
-def check_observations(state: State, hooks: Hooks, rng: random.Random, before: str, seen_hidden: list[bool],
-                       unpickle: bool = False, game: Game | None = None) -> Any:
-    """Checks every seat's observation (and its tensor, given the game); returns the current
-    player's with its pickle."""
+def check_observations(state: State, game: Game, rng: random.Random, before: str, seen_hidden: list[bool],
+                       unpickle: bool = False) -> Any:
+    """Checks every seat's observation, its tensor and its determinized twin; returns the
+    current player's observation with its pickle."""
     state_class = type(state).__name__.encode()
+    writer = getattr(game, "tensor_writer", None)
+    legal = [str(a) for a in state.legal_actions()]
     for viewer in range(state.num_players):
         obs = state.observation(viewer)
         data = pickle.dumps(obs)
@@ -197,33 +212,59 @@ def check_observations(state: State, hooks: Hooks, rng: random.Random, before: s
         if unpickle:
             assert same(pickle.loads(data), obs), "an observation does not survive pickle"
         assert same(state.observation(viewer), obs), "observation differs when asked twice"
-        tensor = check_tensor(game, obs) if game is not None else None
-        direct = getattr(state, "observation_tensor", None) if tensor is not None else None
+        tensor = check_tensor(game, obs)
+        direct = getattr(state, "observation_tensor", None)
         if direct is not None:  # the fast path from the state is the same tensor, not another
             assert np.array_equal(direct(viewer), tensor), (
                 f"state.observation_tensor({viewer}) differs from the tensor of seat {viewer}'s observation")
-        if hooks.hidden_twin is not None:
-            twin = hooks.hidden_twin(state, viewer, rng)
-            if snap(twin) != before:
-                seen_hidden[0] = True
-            assert same(twin.observation(viewer), obs), (
-                f"seat {viewer}'s observation changes when only what it cannot know changes")
-            if tensor is not None:
-                assert (game.observation_tensor(twin.observation(viewer)) == tensor).all(), (
-                    f"seat {viewer}'s observation tensor changes when only what it cannot know changes")
-            if direct is not None:
-                assert np.array_equal(twin.observation_tensor(viewer), tensor), (
-                    f"state.observation_tensor of seat {viewer} changes when only what it cannot know changes")
-            writer = getattr(game, "tensor_writer", None) if tensor is not None else None
-            if writer is not None:  # a seat's writer that wrote this state, then the twin: what it keeps is right
-                seat_writer = writer(viewer)
-                assert np.array_equal(seat_writer(state), tensor)
-                assert np.array_equal(seat_writer(twin), tensor), (
-                    f"seat {viewer}'s tensor writer changes when only what it cannot know changes")
+
+        # The twin shares only what the observation says: anything else an observation, a
+        # tensor or the legal actions showed would differ in it.
+        twin = game.determinize(obs, rng)
+        assert isinstance(twin, State) and twin.num_players == state.num_players
+        if snap(twin) != before:
+            seen_hidden[0] = True
+        assert same(twin.observation(viewer), obs), (
+            f"seat {viewer}'s observation of a state determinized from it differs: it shows something "
+            "the observation does not determine (hidden information), or determinize drops something")
+        assert (twin.is_terminal(), twin.current_player) == (state.is_terminal(), state.current_player)
+        if viewer == state.current_player:
+            assert [str(a) for a in twin.legal_actions()] == legal, (
+                f"seat {viewer}'s legal actions differ in a state it cannot tell apart")
+        assert np.array_equal(game.observation_tensor(twin.observation(viewer)), tensor), (
+            f"seat {viewer}'s observation tensor differs in a state it cannot tell apart")
+        if direct is not None:
+            assert np.array_equal(twin.observation_tensor(viewer), tensor), (
+                f"state.observation_tensor of seat {viewer} differs in a state it cannot tell apart")
+        if writer is not None:  # a seat's writer that wrote this state, then the twin: what it keeps is right
+            seat_writer = writer(viewer)
+            assert np.array_equal(seat_writer(state), tensor)
+            assert np.array_equal(seat_writer(twin), tensor), (
+                f"seat {viewer}'s tensor writer differs in a state it cannot tell apart")
         if viewer == state.current_player:
             mine = (obs, data)
     assert snap(state) == before, "observing changed the state"
     return mine
+
+
+def check_restore(game: Game, state: State, before: str) -> State:
+    """``game.restore(snapshot)`` is the same state: same snapshot, same legal actions."""
+    restored = game.restore(json.loads(before))
+    assert isinstance(restored, State)
+    assert snap(restored) == before, "restore(snapshot()) has another snapshot"
+    assert [str(a) for a in restored.legal_actions()] == [str(a) for a in state.legal_actions()]
+    assert (restored.is_terminal(), restored.current_player) == (state.is_terminal(), state.current_player)
+    return restored
+
+
+def check_returns(state: State) -> None:
+    returns = state.returns()
+    assert isinstance(returns, tuple) and len(returns) == state.num_players
+    assert all(isinstance(r, float) for r in returns), "returns are floats"
+    if state.is_terminal():
+        assert returns == tuple(state.outcome().win_shares()), "returns at the end are not the win shares"
+    else:
+        assert returns == (0.0,) * state.num_players, "returns before the end are not 0"
 
 
 def play_out(game: Game, n: int, seed: int, hooks: Hooks) -> tuple[list[str], State, list[int]]:
@@ -231,6 +272,7 @@ def play_out(game: Game, n: int, seed: int, hooks: Hooks) -> tuple[list[str], St
     state and the choices made (indices into legal_actions)."""
     state = game.new_game(n, seed)
     assert state.num_players == n
+    assert state.last_event() == (), "last_event() before any action is not ()"
     space = game.action_space
     choose, probe = random.Random(seed), random.Random(seed + 1)
     snaps, choices = [snap(state)], []
@@ -238,7 +280,9 @@ def play_out(game: Game, n: int, seed: int, hooks: Hooks) -> tuple[list[str], St
     parsed: dict[str, Any] = {}  # text -> game.parse_action(text) (a function of the text)
     stashed: list[tuple[State, str]] = []  # clones taken along the way, with their snapshot then
     pickled_at: tuple[int, State] | None = None
-    seen_hidden = [hooks.hidden_twin is None]
+    restored_at: tuple[int, State] | None = None
+    observed_kinds: set[frozenset[str]] = set()
+    seen_hidden = [False]
     steps = 0
     while not state.is_terminal():
         steps += 1
@@ -279,10 +323,17 @@ def play_out(game: Game, n: int, seed: int, hooks: Hooks) -> tuple[list[str], St
         assert list(state.legal_actions()) == legal
 
         mine = None
-        if steps == 1 or probe.random() < OBSERVE:
-            mine = check_observations(state, hooks, probe, before, seen_hidden, unpickle=steps == 1, game=game)
+        kinds = frozenset(type(a).__name__ for a in legal)  # a decision of a kind not yet observed
+        if steps == 1 or kinds not in observed_kinds or probe.random() < OBSERVE:
+            observed_kinds.add(kinds)
+            mine = check_observations(state, game, probe, before, seen_hidden, unpickle=steps == 1)
+            check_returns(state)
         if steps % 40 == 0:
             stashed.append((state.clone(), before))
+        if restored_at is None and steps >= 20 or steps == 1:  # one restored state plays on
+            restored = check_restore(game, state, before)
+            if steps > 1:
+                restored_at = (len(choices), restored)
         if pickled_at is None and steps >= 30:  # one mid-game state goes through pickle
             copy = pickle.loads(pickle.dumps(state))
             assert snap(copy) == before and [str(a) for a in copy.legal_actions()] == texts
@@ -290,9 +341,13 @@ def play_out(game: Game, n: int, seed: int, hooks: Hooks) -> tuple[list[str], St
 
         i = choose.randrange(len(legal))
         choices.append(i)
+        mover = state.current_player
         state.apply(legal[i])
         event = state.last_event()
-        assert isinstance(event, tuple)
+        assert isinstance(event, tuple) and len(event) == 3 and event[0] == mover, (
+            f"last_event() {event!r} is not (player, public action, card) of seat {mover}'s move")
+        assert event[2] is None or (isinstance(event[2], int) and not isinstance(event[2], bool)), (
+            f"last_event()'s card {event[2]!r} is neither a card nor None")
         snaps.append(snap(state))
         if mine is not None:
             assert pickle.dumps(mine[0]) == mine[1], "an observation changed when the game went on (a live view)"
@@ -304,12 +359,16 @@ def play_out(game: Game, n: int, seed: int, hooks: Hooks) -> tuple[list[str], St
         assert snap(state) == snaps[-1]
     for clone, then in stashed:
         assert snap(clone) == then, "a clone changed when the original played on"
-    if pickled_at is not None:  # the unpickled state plays on to the same end
-        start, copy = pickled_at
-        for i in choices[start:]:
-            copy.apply(copy.legal_actions()[i])
-        assert snap(copy) == snaps[-1]
-    assert seen_hidden[0], "the hidden-information check never changed anything hidden"
+    for kept in (pickled_at, restored_at):  # the unpickled and the restored state play on to the same end
+        if kept is not None:
+            start, copy = kept
+            for i in choices[start:]:
+                copy.apply(copy.legal_actions()[i])
+            assert snap(copy) == snaps[-1]
+    check_restore(game, state, snaps[-1])
+    check_returns(state)
+    check_observations(state, game, probe, snaps[-1], seen_hidden)
+    assert seen_hidden[0], "determinize never redrew anything hidden"
     return snaps, state, choices
 
 

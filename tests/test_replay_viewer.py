@@ -86,11 +86,12 @@ def test_the_browser_shows_the_engines_state_at_a_turn(page, turn):
 
 
 def test_a_game_without_a_viewer_is_refused_in_one_line(tmp_path, monkeypatch):
-    from ttr_lab.games.ticket_to_ride.definition import TicketToRide as Game
+    from ttr_lab.core.views import GameViews
+    from ttr_lab.games.ticket_to_ride.presentation import TicketToRideViews
 
     record = play_game(TicketToRide("usa"), [build("random"), build("random")], seed=1)
     record.save(tmp_path / "g.json")
-    monkeypatch.delattr(Game, "replay_page")
+    monkeypatch.setattr(TicketToRideViews, "replay_page", GameViews.replay_page)
     result = CliRunner().invoke(app, ["replay", str(tmp_path / "g.json"), "--html", str(tmp_path / "g.html")])
     assert result.exit_code == 2 and "has no HTML replay viewer" in result.output and not (tmp_path / "g.html").exists()
 

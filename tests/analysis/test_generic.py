@@ -1,5 +1,5 @@
 """The analysis knows no game: it reports on a made-up dice game that declares three metrics and
-none of the optional hooks, and shows a game's own tables and figures when it has them."""
+keeps the default views, and shows a game's own tables and figures when its views have them."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.figures import new_figure
 from ttr_lab.core.outcome import Metric
 from ttr_lab.core.results import schema
+from ttr_lab.core.views import GameViews
 
 ANALYSIS = Path(__file__).resolve().parents[2] / "ttr_lab" / "analysis"
 GENERIC = ["## Entrants", "## Ratings", "## Head to head", "## Pairwise tests", "## Metrics", "## Score parts",
@@ -52,8 +53,14 @@ class Dice:
     def parse_action(self, text: str):
         return text
 
+    @property
+    def views(self) -> GameViews:
+        return self.views_class(self)
 
-class DiceWithHooks(Dice):
+    views_class = GameViews
+
+
+class DiceViews(GameViews):
     score_parts = ("dice_points", "bonus")
 
     def report_tables(self, frame):
@@ -64,6 +71,10 @@ class DiceWithHooks(Dice):
         fig = new_figure(4, 3)
         fig.add_subplot().hist(frame["bonus"].dropna())
         return [("bonus_histogram", "Bonus points", fig)]
+
+
+class DiceWithHooks(Dice):
+    views_class = DiceViews
 
 
 def rows_of(deal, entrants, points, variant="d6"):
@@ -145,16 +156,19 @@ def test_a_game_adds_score_parts_tables_and_figures(tmp_path, monkeypatch):
 
 
 def test_a_game_hook_that_clashes_is_refused(tmp_path, monkeypatch):
-    class Clash(DiceWithHooks):
+    class ClashViews(DiceViews):
         score_parts = ("dice_points", "luck")
 
         def report_figures(self, frame):
             return [("win_rates", "again", new_figure())]
 
+    class Clash(DiceWithHooks):
+        views_class = ClashViews
+
     monkeypatch.setitem(core_game._GAMES, "dice", Clash)
     with pytest.raises(ValueError, match="undeclared metric.*luck"):
         score_parts_of(Clash())
-    Clash.score_parts = ("dice_points",)
+    ClashViews.score_parts = ("dice_points",)
     folder = results_folder(tmp_path, {"name": "dice-test", "game": "dice"})
     with pytest.raises(ValueError, match="win_rates used twice"):
         build_report(folder)

@@ -18,7 +18,7 @@ def test_tickets_and_bonuses_on_the_usa_map():
         game(1, [1, 2], ["A", "B"]), game(1, [2, 1], ["A", "B"]),
         game(2, [1, 2], ["A", "B"], forfeit=1),  # no scores: left out
     )
-    [_, (title, note, table)] = TicketToRide("usa").report_tables(f)
+    [_, (title, note, table)] = TicketToRide("usa").views.report_tables(f)
     assert title == "Tickets and bonuses" and "longest-trail bonus" in note
     t = table.set_index("entrant")
     assert list(t.index) == ["A", "B"]  # best win rate first
@@ -29,7 +29,7 @@ def test_tickets_and_bonuses_on_the_usa_map():
 
 def test_tickets_and_bonuses_on_legendary_asia():
     f = frame_of(game(0, [1, 2, 3], ["A", "B", "C"], explorer=True), game(1, [2, 1, 3], ["A", "B", "C"], explorer=True))
-    [_, (_, note, table)] = TicketToRide("legendary_asia").report_tables(f)
+    [_, (_, note, table)] = TicketToRide("legendary_asia").views.report_tables(f)
     t = table.set_index("entrant")
     assert "Asian Explorer" in note
     assert list(t.columns) == ["tickets_held", "ticket_completion", "explorer_bonus_rate", "largest_network", "mountain_routes"]
@@ -45,14 +45,14 @@ def test_points_by_source_add_up_and_split_out_mountain_points():
     f["score"] = f["route_points"] + f["ticket_points_completed"] - f["ticket_points_failed"] + f["explorer_bonus"]
     expected = sum(2 * game_.board.tracks[t].mountain_spaces for t in mountain)
     assert expected > 0
-    [(title, _, table), _] = game_.report_tables(f)
+    [(title, _, table), _] = game_.views.report_tables(f)
     t = table.set_index("entrant")
     assert title == "Points by source" and "longest_bonus" not in t.columns
     assert t.loc["A", "mountains"] == expected and t.loc["B", "mountains"] == 0
     assert t.loc["A", "routes"] == 40 - expected and t.loc["A", "tickets_failed"] == -2
     parts = t.drop(columns="score").sum(axis=1)
     assert (parts - t["score"]).abs().max() < 1e-9  # the sources add up to the score
-    [(_, _, usa), _] = TicketToRide("usa").report_tables(frame_of(game(0, [1, 2], ["A", "B"])))
+    [(_, _, usa), _] = TicketToRide("usa").views.report_tables(frame_of(game(0, [1, 2], ["A", "B"])))
     assert "mountains" not in usa.columns and "explorer_bonus" not in usa.columns and "longest_bonus" in usa.columns
 
 
@@ -71,19 +71,19 @@ def test_track_lift_is_winners_share_over_everyones():
                                              ("legendary_asia", "Asian Explorer bonus frequency")])
 def test_figures(map_name, bonus):
     f = frame_of(*[game(d, [1, 2], ["A", "B"], explorer=map_name != "usa") for d in range(3)])
-    figures = TicketToRide(map_name).report_figures(f)
+    figures = TicketToRide(map_name).views.report_figures(f)
     assert [key for key, _, _ in figures] == ["ticket_completion", "longest_route", "tracks_claimed",
                                               "tracks_claimed_by_winners"]
     assert figures[1][1] == bonus
 
 
 def test_score_parts_follow_the_ruleset():
-    assert TicketToRide("usa").score_parts == ("route_points", "ticket_points", "longest_bonus",
+    assert TicketToRide("usa").views.score_parts == ("route_points", "ticket_points", "longest_bonus",
                                                "ticket_points_completed", "ticket_points_failed")
-    assert TicketToRide("legendary_asia").score_parts == ("route_points", "ticket_points", "explorer_bonus",
+    assert TicketToRide("legendary_asia").views.score_parts == ("route_points", "ticket_points", "explorer_bonus",
                                                           "ticket_points_completed", "ticket_points_failed")
     declared = {m.name for m in TicketToRide("usa").metrics}
-    assert set(TicketToRide("usa").score_parts) <= declared
+    assert set(TicketToRide("usa").views.score_parts) <= declared
 
 
 def test_the_rules_import_no_tables_or_plots():

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from ttr_lab.core.results import read_results
+from ttr_lab.core.views import GameViews
 from ttr_lab.tournament import run_tournament
 from ttr_lab.tournament.config import parse_config
 from ttr_lab.tournament.summary import INPUTS, error_summary, summary_inputs, summary_table
@@ -40,13 +41,18 @@ def test_the_summary_from_its_inputs_is_the_summary_from_every_column(tmp_path, 
                                   error_summary(full).reset_index(drop=True))
 
 
-def test_a_game_whose_summary_hook_lists_no_inputs_reads_every_column():
-    class Game:
+def test_a_game_whose_summary_lists_no_inputs_reads_every_column():
+    class Open(GameViews):
+        summary_inputs = None
+
         def summary_columns(self, frame):  # pragma: no cover - never called here
             return frame
 
+    class Game:
+        views = property(lambda self: Open(self))
+
     class Plain:
-        pass
+        views = property(lambda self: GameViews(self))
 
     assert summary_inputs(Game()) is None
     assert summary_inputs(Plain()) == INPUTS

@@ -1,8 +1,8 @@
 """The game a results folder was played in, and what the analysis asks of it.
 
 The analysis speaks the core's ``Game`` protocol only: the metrics a game declares (names,
-descriptions, whether to summarise them) and three optional hooks, each asked for with
-``getattr`` so a game that has none still gets a full generic report:
+descriptions, whether to summarise them) and three parts of its views (``game.views``, a core
+``GameViews``), whose defaults give a game that says nothing a full generic report:
 
     score_parts                 metric names whose sum is the score, then useful sub-parts
     report_tables(frame)        [(title, note, DataFrame)]: the game's own report sections
@@ -99,8 +99,8 @@ def game_of(folder: str | Path, frame: "pd.DataFrame | None" = None) -> Game:
 
 
 def score_parts_of(game: Game) -> tuple[str, ...]:
-    """The game's ``score_parts`` (metric names), checked against its metrics; () if it has none."""
-    parts = tuple(getattr(game, "score_parts", ()) or ())
+    """The game's ``score_parts`` (metric names, from its views), checked against its metrics."""
+    parts = tuple(game.views.score_parts)
     declared = {m.name for m in game.metrics}
     unknown = [p for p in parts if p not in declared]
     if unknown:
@@ -109,17 +109,13 @@ def score_parts_of(game: Game) -> tuple[str, ...]:
 
 
 def game_tables(game: Game, frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
-    """The game's own report tables (``report_tables``), or [] if it has none."""
-    hook = getattr(game, "report_tables", None)
-    return [] if hook is None else [(str(title), str(note), table) for title, note, table in hook(frame)]
+    """The game's own report tables (its views' ``report_tables``)."""
+    return [(str(title), str(note), table) for title, note, table in game.views.report_tables(frame)]
 
 
 def game_figures(game: Game, frame: "pd.DataFrame") -> list[tuple[str, str, "Figure"]]:
-    """The game's own report figures (``report_figures``), or [] if it has none."""
-    hook = getattr(game, "report_figures", None)
-    if hook is None:
-        return []
-    out = [(str(key), str(caption), fig) for key, caption, fig in hook(frame)]
+    """The game's own report figures (its views' ``report_figures``)."""
+    out = [(str(key), str(caption), fig) for key, caption, fig in game.views.report_figures(frame)]
     bad = [key for key, _, _ in out if not _KEY.match(key)]
     if bad:
         raise ValueError(f"{game.name}: figure key(s) {', '.join(map(repr, bad))} are not plain file names")

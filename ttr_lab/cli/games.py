@@ -87,35 +87,25 @@ def replay(
         rec = GameRecord.load(record)
         game = rec.load_game()
         state, index = rec.state_at(turn=turn, action=action)
-        draw = getattr(game, "draw_state", None)
-        if picture is not None and draw is None:
+        views = game.views
+        if picture is not None and not views.offers("draw_state"):
             raise ConfigError(f"{game.title} has no board picture (--picture)")
-        page = getattr(game, "replay_page", None)
-        if html_page is not None and page is None:
+        if html_page is not None and not views.offers("replay_page"):
             raise ConfigError(f"{game.title} has no HTML replay viewer (--html)")
     except (OSError, ValueError) as exc:
         fail(ValueError(f"cannot replay {record}: {exc}"))
     except TTRLabError as exc:
         fail(exc)
-    describe = getattr(game, "describe_state", None)
-    typer.echo(describe(state, rec, index) if describe is not None else _describe(state, rec, index))
+    typer.echo(views.describe_state(state, rec, index))
     if picture is not None:
-        draw(state, names=rec.strategies).savefig(picture, dpi=120)
+        views.draw_state(state, names=rec.strategies).savefig(picture, dpi=120)
         typer.echo(f"board picture saved to {picture}")
     if html_page is not None:
         try:
-            html_page.write_text(page(rec), encoding="utf-8")
+            html_page.write_text(views.replay_page(rec), encoding="utf-8")
         except OSError as exc:
             fail(ValueError(f"cannot write {html_page}: {exc.strerror or exc}"))
         typer.echo(f"replay viewer saved to {html_page} (open it in a browser; add #turn=N to the address to start there)")
-
-
-def _describe(state: Any, record: Any, index: int) -> str:
-    """A position in words for a game that does not describe its own."""
-    where = "game over" if state.is_terminal() else f"seat {state.current_player} to play"
-    lines = [f"{record.load_game().title}, seed {record.seed}: after {index} actions, {where}"]
-    lines.extend(record.closing_lines(state, index))
-    return "\n".join(lines)
 
 
 def _plain(text: str) -> str:

@@ -21,14 +21,10 @@ if TYPE_CHECKING:
 
 
 def print_game_summary(game: "Game", record: "GameRecord", console: Console | None = None) -> None:
-    """A finished game as its game tells it (the ``result_summary`` hook), else its outcome:
-    rank, seat, strategy, the score parts the game declares, and the score."""
+    """A finished game as its game tells it (its views' ``result_summary``; by default its
+    outcome: rank, seat, strategy, the score parts the game declares, and the score)."""
     console = console or make_console()
-    summary = getattr(game, "result_summary", None)
-    if summary is not None:
-        ending, headers, rows, lines = summary(record)
-    else:
-        ending, headers, rows, lines = _outcome_summary(game, record)
+    ending, headers, rows, lines = game.views.result_summary(record)
     console.print(
         f"[bold]{escape(game.title)}[/bold], {record.num_players} players, seed {record.seed}: "
         + (f"{record.outcome().turns} turns, " if record.outcome().turns is not None else "")
@@ -43,17 +39,6 @@ def print_game_summary(game: "Game", record: "GameRecord", console: Console | No
     console.print(table)
     for line in lines:
         console.print(line, markup=False, highlight=False)
-
-
-def _outcome_summary(game: "Game", record: "GameRecord") -> tuple[str, list[str], list[list[str]], list[str]]:
-    outcome = record.outcome()
-    parts = [p for p in getattr(game, "score_parts", ()) if any(p in o.metrics for o in outcome.players)]
-    headers = ["rank", "seat", "strategy", *parts, "total"]
-    order = sorted(range(len(outcome.players)), key=lambda s: (outcome.players[s].rank, s))
-    rows = [[str(outcome.players[s].rank), str(s), record.strategies[s],
-             *(str(outcome.players[s].metrics.get(p, "")) for p in parts), str(outcome.players[s].score)]
-            for s in order]
-    return outcome.termination.value, headers, rows, []
 
 
 def _number(value: float | None) -> str:

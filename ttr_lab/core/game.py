@@ -9,10 +9,16 @@ with ``load_game(name, **options)``, so a record or a results row names the exac
 A ``State`` is one position: ``current_player``, ``legal_actions()`` in a stable order,
 ``apply(action)`` (raises ``IllegalActionError`` naming the reason), ``clone()``,
 ``is_terminal()``, ``observation(player)`` (the player's information set only),
-``outcome()`` once terminal, and ``snapshot()`` (everything, hidden parts included, as JSON).
-Actions are frozen values whose ``str()`` is their text form; ``game.parse_action(text)``
-reads it back, and ``game.action_space`` gives each a stable integer id (``id_of``,
-``action_of``, ``size``, ``mask``) for tools that speak integers (OpenSpiel, RL libraries).
+``outcome()`` and ``returns()`` once terminal, ``snapshot()`` (everything, hidden parts
+included, as JSON) and ``last_event()``. Actions are frozen values whose ``str()`` is their text
+form; ``game.parse_action(text)`` reads it back, and ``game.action_space`` gives each a stable
+integer id (``id_of``, ``action_of``, ``size``, ``mask``) for tools that speak integers
+(OpenSpiel, RL libraries).
+
+What a search needs is on the rules: ``game.determinize(observation, rng)`` samples a full
+state the observing player cannot rule out, ``state.returns()`` scores an end per seat, and
+``game.restore(state.snapshot())`` rebuilds a state. What a report or a replay needs is not:
+it is on ``game.views`` (a ``ttr_lab.core.views.GameViews``), so the rules never load plotting.
 
 Games are found by name among the packages of ``ttr_lab.games`` (each exposes ``GAME``, the
 factory ``load_game`` calls) and among the ``ttr_lab.games`` entry points of installed
@@ -25,11 +31,15 @@ import functools
 import importlib
 import inspect
 import pkgutil
-from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+import random
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.outcome import Metric, Outcome
+
+if TYPE_CHECKING:
+    from ttr_lab.core.views import GameViews
 
 
 @runtime_checkable
@@ -52,7 +62,16 @@ class State(Protocol):
 
     def outcome(self) -> Outcome: ...
 
-    def snapshot(self) -> dict[str, Any]: ...
+    def returns(self) -> tuple[float, ...]:
+        """Per seat, its reward for the game: at the end its win share (1 for a sole winner, 1/k
+        each for k tied winners, else 0; they sum to 1), before the end 0 for every seat, as
+        OpenSpiel's ``returns()`` is (the game's rewards come at the end)."""
+        ...
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything about the position, hidden parts included, as plain JSON;
+        ``game.restore(snapshot)`` rebuilds it."""
+        ...
 
     def result_data(self) -> dict[str, Any]:
         """The game's own account of the end as plain JSON (what a record stores as ``result``)."""
@@ -63,8 +82,11 @@ class State(Protocol):
         ...
 
     def last_event(self) -> tuple[Any, ...]:
-        """The public form of the last action applied: the arguments of a strategy's
-        ``on_event`` hook (e.g. ``(player, public_action, revealed_card)``)."""
+        """The last action applied as every player saw it: ``(player, public_action, card)``,
+        the arguments of a strategy's ``on_event`` hook. ``public_action`` hides what others
+        cannot know (a kept ticket or luggage card shows only as kept); ``card`` is the card the
+        action moved into sight (a face-up card taken, say), in the game's own terms, or None
+        when it moved none. ``()`` before any action."""
         ...
 
 
@@ -72,38 +94,23 @@ class State(Protocol):
 class Game(Protocol):
     """A game definition (see the module docstring).
 
-    Optional hooks, not part of the protocol check: tools look them up with ``getattr`` and
-    work without them.
+    ``determinize(observation, rng) -> State``: a full state consistent with ``observation``
+    (any seat's), built from the observation alone, its unknowns (opponents' secrets, deck
+    order, future chance) sampled with ``rng`` (a ``random.Random``); that seat's observation of
+    it equals ``observation``. For search under hidden information (information-set MCTS).
+
+    ``restore(snapshot) -> State``: the state a ``state.snapshot()`` describes (same snapshot,
+    same legal actions, plays on identically), for tools that store or hand-build positions.
+
+    ``views``: the game's ``GameViews`` (``ttr_lab.core.views``): report tables and figures,
+    score parts, summary columns, the ``ttr-lab play`` summary, replay descriptions, drawings
+    and pages. Built lazily, with defaults for what a game does not show.
+
+    Optional hooks, not part of the protocol check: tools look them up and work without them.
 
     ``variants()``: a static or class method returning the options of every shipped variant
     (for Ticket to Ride, one ``{"map": ...}`` per map), so tests and tools can cover each with
     ``load_game(name, **options)``; without it, the defaults only.
-
-    ``score_parts``: a tuple of metric names whose sum is the score, followed by any sub-parts
-    worth showing (Ticket to Ride: route_points, ticket_points, ticket_points_completed,
-    ticket_points_failed, longest_bonus, explorer_bonus); the report's "Score parts" table
-    describes the score and each of them per entrant.
-
-    ``report_tables(frame) -> list[(title, note, DataFrame)]``: sections of the game's own for
-    the report (``frame``: the results, one row per player per game, forfeited games included
-    with no score); each is shown under its title, with its one-line note.
-
-    ``turn_number(state) -> int | None``: turns completed when ``state`` is at a turn boundary,
-    else None (``GameRecord.state_at(turn=...)``; without it every action is a turn).
-
-    ``describe_state(state, record, index) -> str`` and ``draw_state(state, names=None) ->
-    Figure`` (``names``: each seat's strategy): a replayed position in words and as a picture
-    (``ttr-lab replay``); ``replay_page(record) -> str``: the whole game as one offline HTML page
-    (``ttr-lab replay --html``).
-
-    ``summary_columns(frame) -> DataFrame``: columns per entrant the end-of-tournament summary
-    shows beside win rates (indexed by entrant; ``attrs["percent"]`` names the shares,
-    ``attrs["caption"]`` says what they are); ``summary_inputs``: the result columns it reads, so
-    the summary of a large tournament reads only those.
-
-    ``result_summary(record) -> (ending, headers, rows, lines)``: a finished game as the game
-    tells it (``ttr-lab play``): how it ended, a table of plain strings, then free lines; without
-    it the command prints the outcome's ranks, score parts and scores.
 
     ``observation_shape`` and ``observation_tensor(observation) -> numpy.ndarray``: an
     ``observation(player)`` as a float32 vector of that fixed shape (the same at every player
@@ -113,10 +120,6 @@ class Game(Protocol):
     callable ``state -> tensor`` (the same tensor straight from the state) that keeps its
     slow-changing blocks between calls (``core.tensor_template``); an environment keeps one per
     seat. A state may offer it as ``state.observation_tensor(player)`` (OpenSpiel's name).
-
-    ``report_figures(frame) -> list[(key, caption, Figure)]``: figures of the game's own
-    (matplotlib ``Figure``, best made with ``ttr_lab.core.figures.new_figure``); ``key`` names
-    the files ``report/<key>.png`` and ``.svg``, so it is a plain file name.
     """
 
     name: str  # the registered name, e.g. "ticket_to_ride"
@@ -147,6 +150,13 @@ class Game(Protocol):
     def action_space(self) -> ActionSpace:
         """Every action of this game with its integer id (see ``ttr_lab.core.actions``)."""
         ...
+
+    def determinize(self, observation: Any, rng: random.Random) -> State: ...
+
+    def restore(self, snapshot: dict[str, Any]) -> State: ...
+
+    @property
+    def views(self) -> "GameViews": ...
 
 
 GameFactory = Callable[..., Game]

@@ -136,28 +136,28 @@ class GameRecord:
         """The state after ``action`` actions, or at the first turn boundary once ``turn`` turns
         are done (default: the end), with how many actions led there.
 
-        Turns are the game's own count, read with its optional ``turn_number(state)`` hook (the
-        number of turns completed when ``state`` is at a turn boundary, else None); a game
-        without the hook counts every action as a turn."""
+        Turns are the game's own count, read with its views' ``turn_number(state, index)`` (the
+        number of turns completed when ``state`` is at a turn boundary, else None; by default
+        every action is a turn)."""
         if turn is not None and action is not None:
             raise ConfigError("give a turn or an action count, not both")
         if (turn is not None and turn < 0) or (action is not None and action < 0):
             raise ConfigError(f"a turn or action count is 0 or more, not {turn if turn is not None else action}")
-        turn_number = getattr(self.load_game(), "turn_number", None)
+        turn_number = self.load_game().views.turn_number
         last: tuple[State, int] | None = None
         for index, state in enumerate(self.states()):
             last = (state, index)
             if action is not None and index == action:
                 return last
             if turn is not None:
-                done = turn_number(state) if turn_number is not None else index
+                done = turn_number(state, index)
                 if done is not None and done >= turn:
                     return last
         assert last is not None
         if action is not None:
             raise ConfigError(f"the record has {last[1]} actions, not {action}")
         if turn is not None:
-            raise ConfigError(f"the game ended after {turn_number(last[0]) if turn_number else last[1]} turns, "
+            raise ConfigError(f"the game ended after {turn_number(*last)} turns, "
                               f"before turn {turn}")
         return last
 
@@ -180,5 +180,4 @@ class GameRecord:
 
     def _repr_html_(self) -> str | None:
         """A record shows itself in Jupyter the way its game draws it (if the game does)."""
-        render = getattr(self.load_game(), "record_html", None)
-        return render(self) if render is not None else None
+        return self.load_game().views.record_html(self)

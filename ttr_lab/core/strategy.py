@@ -4,9 +4,10 @@ A strategy is any object with ``act(observation, legal_actions, rng) -> action``
 of ``legal_actions``. It is built fresh for each game. Optional hooks, called when defined:
 
 - ``on_game_start(observation)`` once, before the strategy's first decision;
-- ``on_event(player, action, card)`` after every public event (its own included): ``action``
-  is the public form (a keep shows only how many tickets were kept, as ``TicketsKept``) and
-  ``card`` the colour taken from the market, else -1;
+- ``on_event(player, action, card)`` after every public event (its own included): the
+  state's ``last_event()``: ``action`` is the public form (a keep shows only how many tickets
+  were kept, as ``TicketsKept``) and ``card`` the card the action moved into sight (Ticket to
+  Ride: the colour taken from the market), else None;
 - ``on_game_end(observation, outcome)`` once the game is over (``outcome``: ``ttr_lab.core.Outcome``).
 
 ``rng`` is a ``random.Random`` seeded from the game seed and the seat: the only randomness a

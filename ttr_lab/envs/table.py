@@ -3,8 +3,8 @@ Gymnasium environments (they differ only in who chooses the actions).
 
 It turns the engine's values into what RL libraries expect: an action id in and out
 (``game.action_space``), the observation tensor (``game.observation_tensor``), an int8 legal
-mask, and rewards at the end of the game (``reward="rank"``: the win share, 1 for a sole win,
-1/k each for k tied winners, else 0; ``reward="margin"``: own score minus the best opponent's,
+mask, and rewards at the end of the game (``reward="rank"``: the state's ``returns()``, the
+win share, 1 for a sole win, 1/k each for k tied winners, else 0; ``reward="margin"``: own score minus the best opponent's,
 in points). An illegal action id ends the game as a forfeit by that seat: it gets
 ``illegal_reward`` and the others 0 (a learner that follows the mask never meets it).
 """
@@ -113,10 +113,9 @@ class Table:
         n = self.players
         if self.forfeit_by is not None:
             return [self.illegal_reward if s == self.forfeit_by else 0.0 for s in range(n)]
-        outcome = self.state.outcome()
         if self.reward == "rank":
-            return [float(x) for x in outcome.win_shares()]
-        scores = [float(p.score) for p in outcome.players]
+            return [float(x) for x in self.state.returns()]
+        scores = [float(p.score) for p in self.state.outcome().players]
         return [scores[s] - max(scores[:s] + scores[s + 1:]) for s in range(n)]
 
     def strategy_rng_seed(self, seat: int) -> int:
@@ -126,23 +125,20 @@ class Table:
     # -- rendering ----------------------------------------------------------------------------
 
     def render_text(self, names: list[str]) -> str:
-        describe = getattr(self.game, "describe_state", None)
-        if describe is None:
-            return f"{self.game.title}: {len(self.actions)} actions, seat {self.state.current_player} to move"
         record = GameRecord(game=self.game.name, options=self.game.options, num_players=self.players,
                             seed=self.seed, strategies=tuple(names),
                             actions=tuple((p, str(a)) for p, a in self.actions), result={})
-        text = describe(self.state, record, len(self.actions))
+        text = self.game.views.describe_state(self.state, record, len(self.actions))
         if self.forfeit_by is not None:
             text += f"\n  seat {self.forfeit_by} forfeited with an illegal action id"
         return text
 
     def render_rgb(self, names: list[str]) -> np.ndarray:
-        draw = getattr(self.game, "draw_state", None)
-        if draw is None:
+        views = self.game.views
+        if not views.offers("draw_state"):
             raise ConfigError(f"{self.game.title} has no drawing: render_mode='rgb_array' is not available")
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-        canvas = FigureCanvasAgg(draw(self.state, names))  # a bare Figure: no pyplot, no GUI
+        canvas = FigureCanvasAgg(views.draw_state(self.state, names))  # a bare Figure: no pyplot, no GUI
         canvas.draw()
         return np.asarray(canvas.buffer_rgba())[..., :3].copy()

@@ -14,22 +14,22 @@ INPUTS = ("entrant", "win", "score", "forfeit", "error")  # the result columns t
 
 def summary_inputs(game: Any = None) -> tuple[str, ...] | None:
     """The result columns ``summary_table`` and ``error_summary`` read for ``game``: the generic
-    ones and the game's ``summary_inputs`` (those its ``summary_columns`` hook reads); None (read
-    every column) for a game with that hook but no list of its inputs."""
-    if getattr(game, "summary_columns", None) is None:
+    ones and its views' ``summary_inputs`` (those its ``summary_columns`` reads); None (read
+    every column) for a game whose views leave its inputs open."""
+    if game is None:
         return INPUTS
-    extra = getattr(game, "summary_inputs", None)
+    extra = game.views.summary_inputs
     return None if extra is None else (*INPUTS, *extra)
 
 
 def summary_table(frame: Any, game: Any = None) -> Any:
     """One row per entrant (pandas DataFrame), best win rate first: games, win rate with its
     Wilson interval, mean score, forfeits; then the columns of the game's optional
-    ``summary_columns(frame)`` hook (a DataFrame indexed by entrant; its ``attrs`` say which
+    views' ``summary_columns(frame)`` (a DataFrame indexed by entrant; its ``attrs`` say which
     columns are shares and a caption), carried over in ``attrs``."""
     import pandas as pd
 
-    extra = getattr(game, "summary_columns", None)
+    views = game.views if game is not None else None
     rows = []
     for entrant, g in frame.groupby("entrant", sort=True):
         games = len(g)
@@ -40,8 +40,8 @@ def summary_table(frame: Any, game: Any = None) -> Any:
             "mean_score": g["score"].mean(skipna=True), "forfeits": int(g["forfeit"].sum()),
         })
     table = pd.DataFrame(rows, columns=GENERIC)
-    if extra is not None and not frame.empty:
-        columns = extra(frame)
+    columns = views.summary_columns(frame) if views is not None and not frame.empty else None
+    if columns is not None:
         table = table.join(columns, on="entrant")
         table.attrs.update(columns.attrs)
         table.attrs["extra"] = list(columns.columns)

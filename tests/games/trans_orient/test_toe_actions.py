@@ -80,5 +80,5 @@ def test_last_event_shows_the_public_action_and_the_card_moved():
     act(state, "take tokens 1")
     assert state.last_event() == (0, TakeTokens(1), 21)
     act(state, "station master 2")
-    assert state.last_event() == (0, PlaceMaster(2), 0)
+    assert state.last_event() == (0, PlaceMaster(2), None)  # no card moved
     assert [str(e.action) for e in state.history()] == ["take tokens 1", "station master 2"]

@@ -104,7 +104,7 @@ def test_a_luggage_effect_draws_two_and_keeps_one_secretly():
     assert state.observation(0).luggage_deck_known[-1] == 4
     assert set(state.observation(1).luggage_deck_known) == {0} and state.observation(1).luggage == ()
     assert state.observation(1).luggage_counts == (1, 0, 0)
-    assert state.last_event() == (0, LUGGAGE_KEPT, 0)
+    assert state.last_event() == (0, LUGGAGE_KEPT, None)
     assert state.player == 1
 
 

@@ -19,7 +19,7 @@ def record():
 
 def test_a_replay_stops_at_the_start_of_the_turn_asked(record):
     state, index = record.state_at(turn=5)
-    assert state.turns == 5 and GAME.turn_number(state) == 5 and state.phase_name.name == "TAKE"
+    assert state.turns == 5 and GAME.views.turn_number(state, index) == 5 and state.phase_name.name == "TAKE"
     assert 0 < index < len(record.actions)
     with pytest.raises(TTRLabError, match="turns"):
         record.state_at(turn=10_000)
@@ -27,16 +27,16 @@ def test_a_replay_stops_at_the_start_of_the_turn_asked(record):
 
 def test_a_position_in_words_hides_luggage_until_the_end(record):
     state, index = record.state_at(turn=5)
-    text = GAME.describe_state(state, record, index)
+    text = GAME.views.describe_state(state, record, index)
     assert f"after {index} actions" in text and "station:" in text and "objectives:" in text
     assert "hidden" in text and "final:" not in text
     end, last = record.state_at()
-    text = GAME.describe_state(end, record, last)
+    text = GAME.views.describe_state(end, record, last)
     assert "game over" in text and "hidden" not in text and "final: seat 0" in text
 
 
 def test_the_finished_game_table_adds_up_to_each_score(record):
-    ending, headers, rows, lines = GAME.result_summary(record)
+    ending, headers, rows, lines = GAME.views.result_summary(record)
     assert ending.endswith("rounds") and len(rows) == 3 and len(lines) == 3
     parts = headers.index("travel"), headers.index("total")
     for row in rows:

@@ -1,6 +1,6 @@
-"""``TicketToRide``: the game as the platform sees it (the core's ``Game`` protocol), the
-per-player metrics it records, and its part of a tournament report (the protocol's optional
-``score_parts``, ``report_tables`` and ``report_figures``; the work is in ``report.py``).
+"""``TicketToRide``: the game as the platform sees it (the core's ``Game`` protocol) and the
+per-player metrics it records; its presentation (report sections, summaries, replays) is
+``TicketToRideViews`` in presentation.py (``game.views``).
 
     game = TicketToRide("usa")                      # or load_game("ticket_to_ride", map="usa")
     state = game.new_game(4, seed=7)
@@ -10,7 +10,8 @@ per-player metrics it records, and its part of a tournament report (the protocol
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+import random
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.outcome import Metric, Outcome, PlayerOutcome, Termination
@@ -20,9 +21,8 @@ from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 if TYPE_CHECKING:
     import numpy as np
-    import pandas as pd
-    from matplotlib.figure import Figure
 
+    from ttr_lab.games.ticket_to_ride.presentation import TicketToRideViews
     from ttr_lab.games.ticket_to_ride.result import GameResult
     from ttr_lab.games.ticket_to_ride.state import GameState
 
@@ -51,13 +51,6 @@ METRICS: tuple[Metric, ...] = (
     Metric("largest_network", "most cities in one network of the player's own tracks (Legendary Asia)"),
     Metric("mountain_routes", "claimed tracks with mountain spaces (Legendary Asia)"),
 )
-
-# The metrics whose sum is the score (route points, ticket points, the end bonus the ruleset
-# awards: the longest trail or the Asian Explorer), first, so the report can stack them; then the
-# completed and failed tickets that make up the ticket points.
-SCORE_PARTS = ("route_points", "ticket_points", "longest_bonus", "explorer_bonus", "ticket_points_completed",
-               "ticket_points_failed")
-_BONUS_RULE = {"longest_bonus": "longest_path_bonus", "explorer_bonus": "explorer_bonus"}
 
 _PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held", "ticket_points_completed",
                                                          "ticket_points_failed", "route_points_per_train"))
@@ -115,12 +108,6 @@ class TicketToRide:
     def metrics(self) -> tuple[Metric, ...]:
         return METRICS
 
-    @property
-    def score_parts(self) -> tuple[str, ...]:
-        """The metrics whose sum is the score, with the ticket points' completed and failed parts;
-        an end bonus only where this ruleset awards it."""
-        return tuple(p for p in SCORE_PARTS if p not in _BONUS_RULE or getattr(self.ruleset, _BONUS_RULE[p]))
-
     def new_game(self, num_players: int, seed: int) -> "GameState":
         from ttr_lab.games.ticket_to_ride.state import new_game
 
@@ -154,62 +141,25 @@ class TicketToRide:
 
         return observation_tensor(observation)
 
-    def turn_number(self, state: "GameState") -> int | None:
-        """Turns completed, at a turn boundary (a player to take a turn, or the game over)."""
-        return state.turns if state.phase_name.name in ("TURN", "OVER") else None
+    def determinize(self, observation: Any, rng: random.Random) -> "GameState":
+        """A state consistent with ``observation``, its unknowns sampled with ``rng``
+        (``determinize.py``)."""
+        from ttr_lab.games.ticket_to_ride.determinize import determinize
 
-    def describe_state(self, state: "GameState", record: Any, index: int) -> str:
-        """Where a replayed game is, in a few lines (``ttr-lab replay``)."""
-        from ttr_lab.games.ticket_to_ride.replay import describe_state
+        return determinize(observation, rng)
 
-        return describe_state(state, record, index)
+    def restore(self, snapshot: dict[str, Any]) -> "GameState":
+        """The state a ``snapshot()`` describes, on this game's board and ruleset."""
+        from ttr_lab.games.ticket_to_ride.snapshot import restore
 
-    def draw_state(self, state: "GameState", names: Sequence[str] | None = None) -> "Figure":
-        """The board with every claim so far (``ttr-lab replay --picture``); ``names``: the
-        strategy of each seat, for the legend."""
-        from ttr_lab.games.ticket_to_ride.drawing import draw_state
+        return restore(self.board, snapshot, self.ruleset)
 
-        return draw_state(state, names=names)
+    @property
+    def views(self) -> "TicketToRideViews":
+        """Its presentation: report sections, summaries, replays, drawings (``presentation.py``)."""
+        from ttr_lab.games.ticket_to_ride.presentation import TicketToRideViews
 
-    def result_summary(self, record: Any) -> tuple[str, list[str], list[list[str]], list[str]]:
-        """``ttr-lab play``'s account of a finished game: (first line, headers, rows, lines)."""
-        from ttr_lab.games.ticket_to_ride.summary import ending, result_summary
-
-        headers, rows, lines = result_summary(record, self.score_parts)
-        return ending(record), headers, rows, lines
-
-    def record_html(self, record: Any) -> str:
-        """A record in Jupyter: its result table and the replay viewer (``replay_html``)."""
-        from ttr_lab.games.ticket_to_ride.drawing import record_html
-
-        return record_html(record)
-
-    def replay_page(self, record: Any) -> str:
-        """The replay viewer as one self-contained HTML page (``ttr-lab replay --html``)."""
-        from ttr_lab.games.ticket_to_ride.replay_html import viewer_page
-
-        return viewer_page(record)
-
-    # The result columns summary_columns reads (the end-of-tournament summary reads only these).
-    summary_inputs = ("score", "tickets_held", "tickets_completed", "longest_bonus", "explorer_bonus")
-
-    def summary_columns(self, frame: "pd.DataFrame") -> "pd.DataFrame":
-        """Beside win rates at the end of a tournament: ticket completion, end-bonus rate."""
-        from ttr_lab.games.ticket_to_ride import report
-
-        return report.summary_columns(self, frame)
-
-    def report_tables(self, frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
-        """The report's "Tickets and bonuses" section (ticket completion, end-bonus rates)."""
-        from ttr_lab.games.ticket_to_ride import report
-
-        return report.report_tables(self, frame)
-
-    def report_figures(self, frame: "pd.DataFrame") -> list[tuple[str, str, "Figure"]]:
-        """The report's ticket, end-bonus and track-heatmap figures."""
-        from ttr_lab.games.ticket_to_ride import report
-
-        return report.report_figures(self, frame)
+        return TicketToRideViews(self)
 
 
 @functools.lru_cache(maxsize=None)

@@ -35,7 +35,7 @@ def positions(record: Any) -> list[dict[str, Any]]:
     for index, state in enumerate(record.states()):
         public = state.observation(state.current_player)  # public parts are the same for every observer
         out.append({
-            "step": index, "turn": game.turn_number(state), "turns": state.turns,
+            "step": index, "turn": game.views.turn_number(state, index), "turns": state.turns,
             "to_play": -1 if state.is_terminal() else state.current_player,
             "action": None if index == 0 else f"seat {record.actions[index - 1][0]}: {record.actions[index - 1][1]}",
             "owner": list(state.owner), "points": list(state.points), "trains": list(state.trains),

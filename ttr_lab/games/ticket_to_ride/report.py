@@ -1,5 +1,5 @@
 """Ticket to Ride's own part of a tournament report: the tables and figures only this game has,
-which ``TicketToRide.report_tables`` / ``report_figures`` hand to the generic report.
+which ``TicketToRideViews.report_tables`` / ``report_figures`` hand to the generic report.
 
     Tickets and bonuses   per entrant: ticket completion (completed / held), the longest-trail
                           bonus rate, and on maps with it the Asian Explorer bonus rate

@@ -50,7 +50,9 @@ def snapshot(state: "GameState") -> dict[str, Any]:
 
 
 def restore(board: "Board", snap: dict[str, Any], ruleset: "Ruleset | None" = None) -> "GameState":
-    """The state a ``snapshot()`` describes (history is not part of a snapshot: it starts empty).
+    """The state a ``snapshot()`` describes. A snapshot is the position, not the path: the public
+    history is counted, not listed (a record lists it), so a restored state's ``history()``
+    starts empty.
 
     For debugging, bug reports and hand-built test positions. Checks that cards and tickets are
     conserved, so a position cannot silently contain 111 cards.
@@ -105,6 +107,7 @@ def restore(board: "Board", snap: dict[str, Any], ruleset: "Ruleset | None" = No
         passes=int(snap.get("passes_in_a_row", 0)),
         turns=int(snap.get("turns", 0)),
         stalled=bool(snap.get("stalled", False)),
+        log_len=int(snap.get("history_length", 0)),  # the count, not the events
     )
     cards = sum(s.hands) + len(s.pile) + sum(s.discard) + len(s.market)
     if cards != len(game.deck):

@@ -174,9 +174,19 @@ class StateViews:
             action = self.game.actions.claim(action.track, action.colour, action.locomotives) or action
         return str(action)
 
+    def returns(self) -> tuple[float, ...]:
+        """Per seat, its win share at the end, 0 before (the core ``State.returns``)."""
+        if not self.is_terminal():
+            return (0.0,) * self.num_players
+        return self.outcome().win_shares()
+
     def last_event(self) -> tuple[Any, ...]:
-        """``(player, public action, market card or -1)`` of the last action applied."""
-        return self.log[:3]
+        """``(player, public action, colour taken from the market or None)`` of the last action
+        applied; ``()`` before any."""
+        if self.log is None:
+            return ()
+        player, action, card = self.log[:3]
+        return player, action, None if card < 0 else card
 
     def _repr_png_(self) -> bytes:
         """A state draws its board in Jupyter (the drawing is the game's own; matplotlib loads lazily)."""

@@ -11,7 +11,8 @@ not the published cards) or a deck folder (see deck.py for the format).
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+import random
+from typing import TYPE_CHECKING, Any, Callable
 
 from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.outcome import Metric
@@ -23,8 +24,8 @@ from ttr_lab.games.trans_orient.rules import MAX_PLAYERS, MIN_PLAYERS, setup_for
 
 if TYPE_CHECKING:
     import numpy as np
-    from matplotlib.figure import Figure
 
+    from ttr_lab.games.trans_orient.presentation import TransOrientViews
     from ttr_lab.games.trans_orient.state import TOEState
 
 NAME = "trans_orient"
@@ -68,9 +69,6 @@ class TransOrientExpress:
     def metrics(self) -> tuple[Metric, ...]:
         return METRICS
 
-    # The metrics that add up to the score (the report's "Score parts" table).
-    score_parts = ("vp_travel", "vp_colour_bonus", "vp_luggage", "vp_visa", "vp_season", "vp_route")
-
     @staticmethod
     def variants() -> list[dict[str, Any]]:
         """The options of every shipped variant: one per shipped deck."""
@@ -111,50 +109,25 @@ class TransOrientExpress:
 
         return observation_tensor(observation)
 
-    # -- optional hooks of the platform (see ttr_lab.core.game) ----------------------------------
+    def determinize(self, observation: Any, rng: random.Random) -> "TOEState":
+        """A state consistent with ``observation``, its unknowns sampled with ``rng``
+        (``determinize.py``)."""
+        from ttr_lab.games.trans_orient.determinize import determinize
 
-    def turn_number(self, state: "TOEState") -> int | None:
-        """Turns completed, at a turn boundary (``ttr-lab replay --turn``)."""
-        from ttr_lab.games.trans_orient.replay import turn_number
-
-        return turn_number(state)
-
-    def describe_state(self, state: "TOEState", record: Any, index: int) -> str:
-        """A replayed position in words (``ttr-lab replay``)."""
-        from ttr_lab.games.trans_orient.replay import describe_state
-
-        return describe_state(state, record, index)
-
-    def draw_state(self, state: "TOEState", names: Sequence[str] | None = None) -> "Figure":
-        """The station and every seat's cards as a picture (``ttr-lab replay --picture``);
-        ``names``: each seat's strategy."""
-        from ttr_lab.games.trans_orient.drawing import draw_state
-
-        return draw_state(state, names)
-
-    def record_html(self, record: Any) -> str:
-        """A record in Jupyter: its result table and the replay viewer."""
-        from ttr_lab.games.trans_orient.drawing import record_html
-
-        return record_html(record)
-
-    def replay_page(self, record: Any) -> str:
-        """The replay viewer as one self-contained HTML page (``ttr-lab replay --html``)."""
-        from ttr_lab.games.trans_orient.replay_html import viewer_page
-
-        return viewer_page(record)
-
-    def result_summary(self, record: Any) -> tuple[str, list[str], list[list[str]], list[str]]:
-        """``ttr-lab play``'s account of a finished game: (first line, headers, rows, lines)."""
-        from ttr_lab.games.trans_orient.replay import result_summary
-
-        return result_summary(record)
+        return determinize(observation, rng)
 
     def restore(self, snapshot: dict[str, Any]) -> "TOEState":
-        """The state a ``snapshot()`` describes (for hand-built positions)."""
+        """The state a ``snapshot()`` describes (for stored or hand-built positions)."""
         from ttr_lab.games.trans_orient.snapshot import restore
 
         return restore(self.deck, snapshot)
+
+    @property
+    def views(self) -> "TransOrientViews":
+        """Its presentation: score parts, replays, drawings (``presentation.py``)."""
+        from ttr_lab.games.trans_orient.presentation import TransOrientViews
+
+        return TransOrientViews(self)
 
 
 @functools.lru_cache(maxsize=None)

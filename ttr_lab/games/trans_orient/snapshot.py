@@ -65,8 +65,9 @@ def snapshot(state: "TOEState") -> dict[str, Any]:
 
 
 def restore(deck: "Deck", snap: dict[str, Any]) -> "TOEState":
-    """The state a ``snapshot()`` describes (its history starts empty; discounts and capacity
-    are recomputed from the cards placed)."""
+    """The state a ``snapshot()`` describes (discounts and capacity are recomputed from the
+    cards placed). A snapshot is the position, not the path: the public history is counted, not
+    listed (a record lists it), so a restored state's ``history()`` starts empty."""
     from ttr_lab.games.trans_orient.state import TOEState
 
     n = int(snap["num_players"])
@@ -117,7 +118,7 @@ def restore(deck: "Deck", snap: dict[str, Any]) -> "TOEState":
     counters = snap.get("counters") or [{}] * n
     s.counters = [int(c.get(name, 0)) for c in counters for name in COUNTER_NAMES]
     s.rng = int(snap.get("rng_state", 0))
-    s.log, s.log_len = None, 0
+    s.log, s.log_len = None, int(snap.get("history_length", 0))  # the count, not the events
     s.discounts, s.capacity = [0] * (n * C), [0] * n
     for p, cards in enumerate(s.played):
         for x in cards:

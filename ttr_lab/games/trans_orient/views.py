@@ -100,10 +100,19 @@ class StateViews:
             action = self.setup.actions.give_token[action.colour]
         return str(action)
 
+    def returns(self) -> tuple[float, ...]:
+        """Per seat, its win share at the end, 0 before (the core ``State.returns``)."""
+        if not self.is_terminal():
+            return (0.0,) * self.num_players
+        return self.outcome().win_shares()
+
     def last_event(self) -> tuple[Any, ...]:
-        """``(player, public action, travel card moved or 0)`` of the last action applied; a
-        luggage keep shows as ``LuggageKept`` (which card is secret)."""
-        return self.log[:3] if self.log is not None else ()
+        """``(player, public action, travel card moved or None)`` of the last action applied; a
+        luggage keep shows as ``LuggageKept`` (which card is secret); ``()`` before any."""
+        if self.log is None:
+            return ()
+        player, action, card = self.log[:3]
+        return player, action, card or None
 
     def __repr__(self) -> str:
         return (f"<TOEState {self.setup.deck.name} {self.num_players}p: round {self.round}, player {self.player}, "

@@ -1,0 +1,94 @@
+"""``TicketToRideViews``: Ticket to Ride as the platform shows it (``game.views``, a core
+``GameViews``): the score parts, the report's ticket and bonus sections and figures, the
+end-of-tournament summary columns, ``ttr-lab play``'s table, replay descriptions, the board
+picture and the replay page. The work is in report.py, summary.py, replay.py, drawing.py and
+replay_html.py, each loaded only when asked (the rules never load pandas or matplotlib).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ttr_lab.core.views import GameViews
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from ttr_lab.games.ticket_to_ride.definition import TicketToRide
+    from ttr_lab.games.ticket_to_ride.state import GameState
+
+# The metrics whose sum is the score (route points, ticket points, the end bonus the ruleset
+# awards: the longest trail or the Asian Explorer), first, so the report can stack them; then the
+# completed and failed tickets that make up the ticket points.
+SCORE_PARTS = ("route_points", "ticket_points", "longest_bonus", "explorer_bonus", "ticket_points_completed",
+               "ticket_points_failed")
+_BONUS_RULE = {"longest_bonus": "longest_path_bonus", "explorer_bonus": "explorer_bonus"}
+
+
+class TicketToRideViews(GameViews):
+    game: "TicketToRide"
+
+    # The result columns summary_columns reads (the end-of-tournament summary reads only these).
+    summary_inputs = ("score", "tickets_held", "tickets_completed", "longest_bonus", "explorer_bonus")
+
+    @property
+    def score_parts(self) -> tuple[str, ...]:  # type: ignore[override]
+        """The metrics whose sum is the score, with the ticket points' completed and failed parts;
+        an end bonus only where this ruleset awards it."""
+        ruleset = self.game.ruleset
+        return tuple(p for p in SCORE_PARTS if p not in _BONUS_RULE or getattr(ruleset, _BONUS_RULE[p]))
+
+    def turn_number(self, state: "GameState", index: int) -> int | None:
+        """Turns completed, at a turn boundary (a player to take a turn, or the game over)."""
+        return state.turns if state.phase_name.name in ("TURN", "OVER") else None
+
+    def describe_state(self, state: "GameState", record: Any, index: int) -> str:
+        """Where a replayed game is, in a few lines (``ttr-lab replay``)."""
+        from ttr_lab.games.ticket_to_ride.replay import describe_state
+
+        return describe_state(state, record, index)
+
+    def draw_state(self, state: "GameState", names: Sequence[str] | None = None) -> "Figure":
+        """The board with every claim so far (``ttr-lab replay --picture``); ``names``: the
+        strategy of each seat, for the legend."""
+        from ttr_lab.games.ticket_to_ride.drawing import draw_state
+
+        return draw_state(state, names=names)
+
+    def result_summary(self, record: Any) -> tuple[str, list[str], list[list[str]], list[str]]:
+        """``ttr-lab play``'s account of a finished game: (first line, headers, rows, lines)."""
+        from ttr_lab.games.ticket_to_ride.summary import ending, result_summary
+
+        headers, rows, lines = result_summary(record, self.score_parts)
+        return ending(record), headers, rows, lines
+
+    def record_html(self, record: Any) -> str:
+        """A record in Jupyter: its result table and the replay viewer (``replay_html``)."""
+        from ttr_lab.games.ticket_to_ride.drawing import record_html
+
+        return record_html(record)
+
+    def replay_page(self, record: Any) -> str:
+        """The replay viewer as one self-contained HTML page (``ttr-lab replay --html``)."""
+        from ttr_lab.games.ticket_to_ride.replay_html import viewer_page
+
+        return viewer_page(record)
+
+    def summary_columns(self, frame: "pd.DataFrame") -> "pd.DataFrame":
+        """Beside win rates at the end of a tournament: ticket completion, end-bonus rate."""
+        from ttr_lab.games.ticket_to_ride import report
+
+        return report.summary_columns(self.game, frame)
+
+    def report_tables(self, frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
+        """The report's "Tickets and bonuses" section (ticket completion, end-bonus rates)."""
+        from ttr_lab.games.ticket_to_ride import report
+
+        return report.report_tables(self.game, frame)
+
+    def report_figures(self, frame: "pd.DataFrame") -> list[tuple[str, str, "Figure"]]:
+        """The report's ticket, end-bonus and track-heatmap figures."""
+        from ttr_lab.games.ticket_to_ride import report
+
+        return report.report_figures(self.game, frame)
