@@ -7,6 +7,13 @@ from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+# A toy third game, in the tests only: registered here, it runs through every generic test (the
+# game contract, the strategy contract, the environments) like a shipped game.
+from toy_game import GAME as _TOY_GAME  # noqa: E402
+from ttr_lab.core.game import register_game  # noqa: E402
+
+register_game(_TOY_GAME.name, _TOY_GAME)
+
 # CI replays the same examples every run (a red run must be reproducible); run with
 # HYPOTHESIS_PROFILE=explore to search new seeds locally.
 settings.register_profile("ci", derandomize=True, print_blob=True)

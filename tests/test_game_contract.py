@@ -205,6 +205,7 @@ def check_observations(state: State, game: Game, rng: random.Random, before: str
     state_class = type(state).__name__.encode()
     writer = getattr(game, "tensor_writer", None)
     legal = [str(a) for a in state.legal_actions()]
+    mine = None  # the player to move has none once the game is over
     for viewer in range(state.num_players):
         obs = state.observation(viewer)
         data = pickle.dumps(obs)

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from strategies.random import Random
+from ttr_lab.core.game import available_games
 from ttr_lab.core.registry import build_strategies, resolve
 from ttr_lab import TicketToRide, ConfigError, GameRecord, StrategyError, load_board, play_game
 from ttr_lab.cli import app
@@ -119,7 +120,7 @@ def test_cli_errors_are_one_line():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["play", "--game", "chess"], "error: unknown game 'chess'; registered games: ticket_to_ride, trans_orient"),
+    (["play", "--game", "chess"], "error: unknown game 'chess'; registered games: " + ", ".join(available_games())),
     (["play", "--game", "trans_orient", "--map", "usa"], "error: game 'trans_orient' takes the options deck, not map"),
     (["play", "--option", "deck"], "error: --option takes key=value, not 'deck'"),
     (["play", "--game", "trans_orient", "-o", "deck=nowhere"], "error: "),

@@ -215,10 +215,6 @@ def test_a_copied_or_pickled_env_plays_on_like_the_original(variant):
     import pickle
     import random
 
-    env = pettingzoo_env(variant.name, players=variant.game.min_players, **variant.options)
-    env.reset(seed=5)
-    rng = random.Random(5)
-
     def step(e, choice=None):
         obs = e.observe(e.agent_selection)
         legal = np.flatnonzero(obs["action_mask"])
@@ -226,7 +222,18 @@ def test_a_copied_or_pickled_env_plays_on_like_the_original(variant):
         e.step(action)
         return obs
 
-    for _ in range(30):
+    def fresh():
+        env = pettingzoo_env(variant.name, players=variant.game.min_players, **variant.options)
+        env.reset(seed=5)
+        return env, random.Random(5)
+
+    env, rng = fresh()  # a dry run: how long the episode is, so the copy is made before its end
+    length = 0
+    while not env.terminations[env.agent_selection]:
+        step(env)
+        length += 1
+    env, rng = fresh()
+    for _ in range(min(30, length // 2)):
         step(env)
     copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
     for _ in range(60):
