@@ -14,7 +14,7 @@ loads pandas or matplotlib.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ttr_lab.core.errors import ConfigError
 
@@ -22,12 +22,13 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-    from ttr_lab.core.game import Game, State
-    from ttr_lab.core.record import GameRecord
+    from ttr_lab.core.game import Game
 
 
 class GameViews:
-    """The presentation of one game, with defaults a game replaces where it has its own."""
+    """The presentation of one game, with defaults a game replaces where it has its own.
+    ``state`` is one of the game's states, ``record`` a ``GameRecord`` of it (typed ``Any`` so a
+    game's subclass can name its own state class)."""
 
     # Metric names whose sum is the score, then any sub-parts worth showing; the report's
     # "Score parts" table describes each per entrant. Empty: the score alone.
@@ -64,7 +65,7 @@ class GameViews:
 
     # -- one game --------------------------------------------------------------------------------
 
-    def result_summary(self, record: "GameRecord") -> tuple[str, list[str], list[list[str]], list[str]]:
+    def result_summary(self, record: Any) -> tuple[str, list[str], list[list[str]], list[str]]:
         """A finished game as ``ttr-lab play`` prints it: (how it ended, headers, rows of plain
         strings, free lines). Default: rank, seat, strategy, the score parts, the total."""
         outcome = record.outcome()
@@ -76,27 +77,27 @@ class GameViews:
                 for s in order]
         return outcome.termination.value, headers, rows, []
 
-    def turn_number(self, state: "State", index: int) -> int | None:
+    def turn_number(self, state: Any, index: int) -> int | None:
         """Turns completed at ``state`` (reached after ``index`` actions) when it is at a turn
         boundary, else None (``GameRecord.state_at(turn=...)``). Default: every action a turn."""
         return index
 
-    def describe_state(self, state: "State", record: "GameRecord", index: int) -> str:
+    def describe_state(self, state: Any, record: Any, index: int) -> str:
         """A replayed position (after ``index`` actions of ``record``) in words (``ttr-lab replay``)."""
         where = "game over" if state.is_terminal() else f"seat {state.current_player} to play"
         lines = [f"{self.game.title}, seed {record.seed}: after {index} actions, {where}"]
         lines.extend(record.closing_lines(state, index))
         return "\n".join(lines)
 
-    def draw_state(self, state: "State", names: Sequence[str] | None = None) -> "Figure":
+    def draw_state(self, state: Any, names: Sequence[str] | None = None) -> "Figure":
         """A replayed position as a matplotlib ``Figure`` (``names``: each seat's strategy)."""
         raise ConfigError(f"{self.game.title} has no board picture")
 
-    def replay_page(self, record: "GameRecord") -> str:
+    def replay_page(self, record: Any) -> str:
         """The whole game as one self-contained HTML page (``ttr-lab replay --html``)."""
         raise ConfigError(f"{self.game.title} has no HTML replay viewer")
 
-    def record_html(self, record: "GameRecord") -> str | None:
+    def record_html(self, record: Any) -> str | None:
         """A record in Jupyter as HTML; None: Jupyter shows its text form."""
         return None
 
