@@ -44,8 +44,9 @@ def test_report_for_each_player_count_with_ties_forfeits_and_stalls(tmp_path, pl
                         "## Points by source", "## Tickets and bonuses", "## Seats", "## Player counts", "## Game length", "## Think time", "## Figures"]  # the game's own after score parts
     assert "Ticket to Ride: USA (usa)" in text and "1 forfeited, 1 stalled" in text
     # Metrics: every metric Ticket to Ride declares, with its description.
-    for metric in ("route_points", "tickets_completed", "longest_trail", "trains_left", "tracks", "explorer_bonus"):
+    for metric in ("route_points", "tickets_completed", "longest_trail", "trains_left", "tracks"):
         assert f"| {metric} |" in text
+    assert "| explorer_bonus |" not in text.split("## Metrics")[1].split("## ")[0]  # a Legendary Asia metric
     assert "points from claimed routes" in text
     tickets = text.split("## Tickets and bonuses")[1].split("## ")[0]
     assert "| tickets completed |" in tickets and "| longest-trail bonus (share of games) |" in tickets

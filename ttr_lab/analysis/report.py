@@ -39,7 +39,7 @@ NOTES = {
                       "signed-rank test of the per-deal share against one half, Holm-corrected over all pairs.",
     "Metrics": "The numbers the game records per player (one column each in the results files), with what they "
                "mean, and their mean per entrant over the games played out; blank where a metric is not "
-               "averaged (ids, lists) or not recorded in these results.",
+               "averaged (ids, lists). Metrics these results do not record are left out.",
     "Score parts": "Per entrant: mean, standard deviation and quartiles of the score and of each part of it.",
     "Seats": "Win rate by seat and player count, whoever sat there (seat advantage).",
     "Player counts": "Win rate and mean score per entrant and number of players.",
