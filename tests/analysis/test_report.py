@@ -40,7 +40,9 @@ def test_report_for_each_player_count_with_ties_forfeits_and_stalls(tmp_path, pl
     md = build_report(tmp_path)
     text = md.read_text()
     sections = [line for line in text.splitlines() if line.startswith("## ")]
-    assert sections == ["## Entrants", "## Ratings", "## Head to head", "## Pairwise tests", "## Metrics", "## Score parts",
+    assert sections == ["## Verdict", "## Upsets",  # the answer first, then the long tables
+                        "## Entrants", "## Ratings", "## Head to head", "## Pairwise tests", "## Leader against runner-up",
+                        "## Metrics", "## Score parts",
                         "## Points by source", "## Tickets and bonuses", "## Seats", "## Player counts", "## Game length", "## Think time", "## Figures"]  # the game's own after score parts
     assert "Ticket to Ride: USA (usa)" in text and "1 forfeited, 1 stalled" in text
     # Metrics: every metric Ticket to Ride declares, with its description.
@@ -54,7 +56,8 @@ def test_report_for_each_player_count_with_ties_forfeits_and_stalls(tmp_path, pl
     entrants = text.split("## Entrants")[1].split("## ")[0]
     assert "| win rate [95% CI] |" in entrants and "win low" not in entrants  # the interval shares the rate's cell
     page = (tmp_path / "report.html").read_text()
-    assert page.count("data:image/png;base64,") == 13
+    assert page.count("data:image/png;base64,") == 14  # the win rates twice: beside the verdict and among the figures
+    assert page.index('<section id="verdict">') < page.index("<h2>Entrants</h2>")
     for name in ("win_rates", "ratings", "head_to_head", "score_parts", "score_distributions",  # the generic figures
                  "win_rate_over_games", "seat_advantage", "game_lengths", "think_times",
                  "ticket_completion", "longest_route", "tracks_claimed", "tracks_claimed_by_winners"):  # Ticket to Ride's
