@@ -171,6 +171,32 @@ def test_ticket_completion_by_length_comes_from_the_records(smoke_results):
     assert "## Tickets by length" in text and "(report/completion_by_length.png)" in text
 
 
+def test_replay_a_tournament_game_from_its_results_folder(smoke_results, tmp_path):
+    from ttr_lab.core.results import read_results
+
+    frame = read_results(smoke_results)
+    game_id = str(frame["game_id"].iloc[-1])
+    result = CliRunner().invoke(app, ["replay", str(smoke_results), "--game", game_id, "--html", str(tmp_path / "g.html")])
+    assert result.exit_code == 0, result.output
+    assert f"game {game_id} of {smoke_results}" in result.output and "game over" in result.output
+    final = frame[frame["game_id"] == game_id].sort_values("seat")
+    for seat, strategy, score in zip(final["seat"], final["strategy"], final["score"]):
+        assert f"seat {seat} ({strategy}) {int(score)} (rank" in result.output  # the record of those rows
+    assert (tmp_path / "g.html").read_text().startswith("<!doctype html>")
+    upset = CliRunner().invoke(app, ["replay", str(smoke_results), "--game", "upset"])
+    assert upset.exit_code == 0, upset.output
+    text = (smoke_results / "report.md").read_text() if (smoke_results / "report.md").exists() else \
+        build_report(smoke_results, quiet=True).read_text()
+    rows = [line for line in text.split("## Upsets")[1].split("## ")[0].splitlines() if "| ttr-lab replay" in line]
+    first = rows[0].split("--game ")[1].split(" ")[0]
+    assert f"game {first} of" in upset.output  # --game upset is the first game the report lists
+    for args, message in (([str(smoke_results)], "name the game to replay with --game"),
+                          ([str(smoke_results), "--game", "nope"], "no stored record of game 'nope'"),
+                          ([str(tmp_path), "--game", game_id], "keeps no game records")):
+        failed = CliRunner().invoke(app, ["replay", *args])
+        assert failed.exit_code == 2 and message in failed.output
+
+
 @pytest.mark.filterwarnings("error:constrained_layout not applied")  # no figure collapses to nothing
 def test_a_report_of_games_that_were_all_forfeited(tmp_path):
     """An entrant that crashes in every game leaves no scored game: the report says so instead

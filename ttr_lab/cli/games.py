@@ -69,13 +69,18 @@ def play(
 
 
 def replay(
-    record: Path = typer.Argument(..., help="A game record (JSON), e.g. from ttr-lab play --record."),
+    record: Path = typer.Argument(..., help="A game record (JSON), e.g. from ttr-lab play --record; or a "
+                                           "tournament's results folder, with --game."),
+    game_id: Optional[str] = typer.Option(None, "--game", help="With a results folder: the game to replay (its "
+                                          "game_id, as the report's Upsets table lists them), or 'upset' for the "
+                                          "biggest upset."),
     turn: Optional[int] = typer.Option(None, "--turn", help="Show the state after this many turns (default: the end)."),
     action: Optional[int] = typer.Option(None, "--action", help="Or after this many actions."),
     picture: Optional[Path] = typer.Option(None, "--picture", help="Save the board (PNG or SVG) here."),
     html_page: Optional[Path] = typer.Option(None, "--html", help="Write the whole game as one offline HTML viewer here."),
 ) -> None:
-    """Replay a recorded game (of any game) to a turn: scores, hands, the last actions, and a picture."""
+    """Replay a recorded game (of any game) to a turn: scores, hands, the last actions, and a picture.
+    A tournament's game is replayed from its results folder: ttr-lab replay RESULTS_DIR --game GAME_ID."""
     from ttr_lab.core.record import GameRecord
 
     try:
@@ -84,7 +89,15 @@ def replay(
     except TTRLabError as exc:
         fail(exc)
     try:
-        rec = GameRecord.load(record)
+        if record.is_dir() or game_id is not None:
+            from ttr_lab.analysis.records import stored_game
+
+            if game_id is None:
+                raise ConfigError("it is a folder: name the game to replay with --game GAME_ID (or --game upset)")
+            game_id, rec = stored_game(record, game_id)
+            typer.echo(f"game {game_id} of {record}")
+        else:
+            rec = GameRecord.load(record)
         game = rec.load_game()
         state, index = rec.state_at(turn=turn, action=action)
         draw = getattr(game, "draw_state", None)
