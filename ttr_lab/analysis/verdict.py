@@ -86,7 +86,10 @@ def _difference(row: pd.Series) -> str:
     """``+7.7 [6.2, 9.2]``: a difference and its interval at one precision."""
     values = [row["difference"], row["difference_low"], row["difference_high"]]
     width = abs(values[2] - values[1])
-    d = 1 if width >= 1 or math.isnan(width) else 2 if width >= 0.1 else 3
+    if width == 0:  # no spread over the deals: the value's own precision
+        d = 0 if float(values[0]).is_integer() else 1
+    else:
+        d = 1 if width >= 1 or math.isnan(width) else 2 if width >= 0.1 else 3
     return f"{values[0]:+.{d}f} [{values[1]:.{d}f}, {values[2]:.{d}f}]"
 
 
