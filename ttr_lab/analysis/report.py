@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import html
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -140,7 +141,8 @@ def _upsets_section(folder: Path, table: pd.DataFrame) -> tuple[list[str], list[
     table = table.copy()
     kept = any(folder.glob("records/*.jsonl.gz"))
     if kept:
-        table["replay"] = [f"ttr-lab replay {folder} --game {game_id}" for game_id in table["game_id"]]
+        table["replay"] = [f"ttr-lab replay {shlex.quote(str(folder))} --game {shlex.quote(game_id)}"
+                           for game_id in table["game_id"]]
         how = "Replay one with the command beside it (add --html FILE for the viewer); --game upset picks the first."
     else:
         how = "This run kept no game records (records: true in the config keeps them), so they cannot be replayed."

@@ -181,9 +181,9 @@ def ahead_share(frame: pd.DataFrame, a: str, b: str) -> tuple[float, int, float,
 
 def head_to_head(frame: pd.DataFrame) -> pd.DataFrame:
     """Matrix: how often the row entrant finished ahead of the column entrant in games where
-    both played (ties count half); rows and columns strongest first, as in every per-entrant
-    table and the head-to-head figure."""
-    names = entrant_order(frame)
+    both played (ties count half); rows and columns strongest first (by win rate, as in every
+    per-entrant table and the head-to-head figure; by name in a frame of ranks alone)."""
+    names = entrant_order(frame) if "win" in frame else sorted(frame["entrant"].unique())
     means = seat_pairs(frame).groupby(["a", "b"])["score"].mean()
     matrix = means.unstack().reindex(index=names, columns=names).astype(float)
     matrix.index.name = matrix.columns.name = None

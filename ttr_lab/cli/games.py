@@ -79,8 +79,7 @@ def replay(
     picture: Optional[Path] = typer.Option(None, "--picture", help="Save the board (PNG or SVG) here."),
     html_page: Optional[Path] = typer.Option(None, "--html", help="Write the whole game as one offline HTML viewer here."),
 ) -> None:
-    """Replay a recorded game (of any game) to a turn: scores, hands, the last actions, and a picture.
-    A tournament's game is replayed from its results folder: ttr-lab replay RESULTS_DIR --game GAME_ID."""
+    """Replay a recorded game (of any game; a tournament's with RESULTS_DIR --game GAME_ID) to a turn: scores, hands, the last actions, and a picture."""
     from ttr_lab.core.record import GameRecord
 
     try:
@@ -161,8 +160,7 @@ def maps(
     copy: Optional[Tuple[str, Path]] = typer.Option(None, "--copy", metavar="NAME DIR",
                                                     help="Copy the shipped variant NAME's folder to DIR, to start a new one."),
 ) -> None:
-    """List each game's shipped variants (maps, decks) and where their data folders are, and how
-    to start a new one: ttr-lab maps --copy usa DIR copies a folder to edit."""
+    """List each game's shipped variants (maps, decks), where their data folders are, and how to start a new one (--copy)."""
     import shutil
 
     from ttr_lab.core.game import available_games, load_game
