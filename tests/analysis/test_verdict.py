@@ -28,7 +28,9 @@ def test_a_clear_leader_is_named_with_its_test_and_interval():
     assert "ahead of the runner-up B in 100.0% [" in head and "20 games they shared" in head
     assert "over 10 deals" in head and "Holm" in head and "p 0.00" in head  # 10 deals one way: exact 2/2^10, x3 pairs
     assert "significantly ahead of every other entrant (C)" in v.sentences[1]
-    assert "score +" in v.sentences[2]  # A's score lead explains it
+    # By how much: A's 120+deal and 118 against B's 90 and 95 -> 26.5 + deal/2 a deal, 28.75 on average.
+    assert v.sentences[2].startswith("By score, A makes +28.8 [") and "(10 deals, 95% interval)." in v.sentences[2]
+    assert v.sentences[3].startswith("What sets A apart from B") and "longest_bonus +10" in v.sentences[3]
 
 
 def test_entrants_the_data_cannot_separate_are_said_to_be_so():
@@ -58,8 +60,9 @@ def test_metric_differences_are_paired_by_deal():
     assert d.loc["score", "difference_low"] == pytest.approx(20 - half)
     assert d.loc["score", "difference_high"] == pytest.approx(20 + half)
     assert "tracks" not in d.index and "explorer_bonus" not in d.index  # not averaged / not recorded
-    # Clear of zero: the bonus (10 points every deal, no spread) and the score; not the equal route points.
-    assert list(explaining(d.reset_index())["metric"]) == ["longest_bonus", "score"]
+    # Clear of zero: the score and the bonus (10 points every deal, no spread); not the equal route points.
+    assert list(explaining(d.reset_index())["metric"]) == ["score", "longest_bonus"]  # the score first
+    assert list(explaining(d.reset_index(), most=1)["metric"]) == ["score"]
 
 
 def test_upsets_are_wins_over_a_higher_rated_entrant():

@@ -113,7 +113,9 @@ def upsets_of(sections: list[tuple[str, str, pd.DataFrame, bool]], frame: pd.Dat
 
 def presented(title: str, table: pd.DataFrame) -> pd.DataFrame:
     """A section's table as the report prints it (the head-to-head matrix is all shares)."""
-    return present(table, all_percent=title == "Head to head", one_precision=title == "Metrics")
+    # Tables whose rows are different quantities get one precision for the whole table.
+    return present(table, all_percent=title == "Head to head",
+                   one_precision=title in ("Metrics", "Verdict", "Leader against runner-up"))
 
 
 def report_figures(frame: pd.DataFrame, game: Game, ratings: pd.DataFrame | None = None) -> list[tuple[str, str, Any]]:

@@ -153,22 +153,29 @@ def verdict(frame: pd.DataFrame, metrics: Sequence[Metric] = (), tests: pd.DataF
         else:
             sentences.append(f"The data cannot separate it from the others either ({', '.join(unclear)}).")
     differences = metric_differences(frame, leader, runner, metrics)
-    clear = [r for _, r in differences.iterrows() if _clear(r)]
+    score = differences[differences["metric"] == "score"]
+    if len(score) and score["deals"].iloc[0] > 1:
+        row = score.iloc[0]
+        sentences.append(f"By score, {leader} makes {_difference(row)} points a game against {runner} on the same "
+                         f"deals ({row['deals']} deals, 95% interval)" + ("." if _clear(row) else
+                                                                          ": the interval includes zero."))
+    clear = [r for _, r in differences.iterrows() if _clear(r) and r["metric"] != "score"]
     if clear:
         named = "; ".join(f"{r['metric']} {_difference(r)}" for r in clear[:EXPLAINING])
         sentences.append(f"What sets {leader} apart from {runner}, per game on the same deals ({leader} minus "
                          f"{runner}, 95% interval): {named}.")
-    elif len(differences):
-        sentences.append(f"No recorded number differs clearly between {leader} and {runner} on the same deals "
+    elif len(differences) > 1:
+        sentences.append(f"No recorded metric differs clearly between {leader} and {runner} on the same deals "
                          "(every 95% interval of the difference includes zero).")
     separated = bool(pair and pair["significant"] and pair["share"] > 0.5)
     return Verdict(tuple(sentences), leader, runner, separated, differences)
 
 
 def explaining(differences: pd.DataFrame, most: int = 6) -> pd.DataFrame:
-    """The rows of ``metric_differences`` whose interval leaves out zero (the score always
-    kept), clearest first, at most ``most``: the short table beside the verdict."""
-    keep = [i for i, r in differences.iterrows() if r["metric"] == "score" or _clear(r)][:most]
+    """The score's row of ``metric_differences``, then the rows whose interval leaves out zero,
+    clearest first, at most ``most`` in all: the short table beside the verdict."""
+    score = [i for i, r in differences.iterrows() if r["metric"] == "score"]
+    keep = score + [i for i, r in differences.iterrows() if r["metric"] != "score" and _clear(r)][:most - len(score)]
     out = differences.loc[keep].reset_index(drop=True)
     out.attrs = dict(differences.attrs)
     return out
