@@ -89,3 +89,23 @@ def test_version_and_plain_strategy_list():
     assert result.exit_code == 0 and result.output.strip() == f"ttr-lab {__version__}"
     result = CliRunner().invoke(app, ["strategies"])
     assert result.exit_code == 0 and "greedy" in result.output and "`" not in result.output  # plain text, no RST
+
+
+def test_a_rule_variant_is_named_in_its_rows_summary_and_report(tmp_path):
+    from ttr_lab.analysis.report import build_report
+    from ttr_lab.core.results import read_results
+    from ttr_lab.tournament import run_tournament
+    from ttr_lab.tournament.config import parse_config
+
+    config = parse_config({"name": "bonus-15", "options": {"map": "usa", "ruleset": {"longest_path_bonus": 15}},
+                           "players": 2, "games": 2, "output": str(tmp_path / "out"), "backend": "serial",
+                           "entrants": [{"name": "a", "strategy": "random"}, {"name": "b", "strategy": "random"}]})
+    run = run_tournament(config, show_progress=False)
+    variant = "usa, longest_path_bonus=15"
+    assert set(read_results(config.output)["variant"]) == {variant}
+    console = Console(width=100, record=True)
+    print_tournament_summary(console, config, run)
+    assert f"Ticket to Ride: USA ({variant})" in console.export_text()
+    text = build_report(config.output, quiet=True).read_text()
+    assert text.startswith(f"# Report: bonus-15 — Ticket to Ride: USA ({variant})")
+    assert TicketToRide("usa").variant == "usa"  # the map's own rules: the map's name alone

@@ -181,3 +181,26 @@ def test_cli_lists_strategies_with_parameters():
     result = CliRunner().invoke(app, ["strategies"])
     assert result.exit_code == 0
     assert "ticket_planner" in result.output and "plan_budget: PositiveFloat = 0.8" in result.output
+
+
+def test_cli_maps_lists_each_games_variants_and_copies_one(tmp_path):
+    from ttr_lab.core.game import available_games, load_game
+
+    result = CliRunner().invoke(app, ["maps"])
+    assert result.exit_code == 0, result.output
+    for name in available_games():
+        game = load_game(name)
+        option, folders, _ = game.data_folders()  # asked of the game: the command names no game
+        assert f"{name} ({game.title}), variants by {option}:" in result.output
+        for variant, folder in folders:
+            assert Path(folder).is_dir() and f"  {variant:16s} {folder}" in result.output
+    assert "ttr_lab/games/ticket_to_ride/maps/usa" in result.output
+    copied = CliRunner().invoke(app, ["maps", "--copy", "usa", str(tmp_path / "mine")])
+    assert copied.exit_code == 0, copied.output
+    assert f"-o map={tmp_path / 'mine'}" in copied.output
+    assert TicketToRide(str(tmp_path / "mine")).board.cities == BOARD.cities  # the copy loads as a map folder
+    for args, message in ((["--copy", "usa", str(tmp_path / "mine")], "already exists"),
+                          (["--copy", "atlantis", str(tmp_path / "x")], "no shipped variant 'atlantis'"),
+                          (["--copy", "usa", str(tmp_path / "no" / "x")], "does not exist")):
+        failed = CliRunner().invoke(app, ["maps", *args])
+        assert failed.exit_code == 2 and message in failed.output and len(failed.output.strip().splitlines()) == 1

@@ -22,7 +22,8 @@ from ttr_lab.core.results import schema
 from ttr_lab.core.views import GameViews
 
 ANALYSIS = Path(__file__).resolve().parents[2] / "ttr_lab" / "analysis"
-GENERIC = ["## Entrants", "## Ratings", "## Head to head", "## Pairwise tests", "## Metrics", "## Score parts",
+GENERIC = ["## Verdict", "## Upsets", "## Entrants", "## Ratings", "## Head to head", "## Pairwise tests",
+           "## Leader against runner-up", "## Metrics", "## Score parts",
            "## Seats", "## Player counts", "## Game length", "## Think time", "## Figures"]
 FIGURE_KEYS = ("win_rates", "ratings", "head_to_head", "score_parts", "score_distributions", "win_rate_over_games",
                "seat_advantage", "game_lengths", "think_times")
@@ -134,7 +135,7 @@ def test_report_on_a_game_without_hooks(tmp_path, dice):
     parts = text.split("## Score parts")[1].split("## ")[0]
     assert "| Ann | score |" in parts and "dice_points" not in parts  # no score_parts: the score alone
     page = (folder / "report.html").read_text()
-    assert page.count("data:image/png;base64,") == len(FIGURE_KEYS)
+    assert page.count("data:image/png;base64,") == len(FIGURE_KEYS) + 1  # the win rates beside the verdict too
     for key in FIGURE_KEYS:
         assert (folder / "report" / f"{key}.png").stat().st_size > 1000
     for word in ("ticket", "track", "train", "longest", "explorer", "route"):
@@ -146,13 +147,13 @@ def test_a_game_adds_score_parts_tables_and_figures(tmp_path, monkeypatch):
     folder = results_folder(tmp_path, {"name": "dice-test", "game": "dice", "options": {}})
     text = build_report(folder).read_text()
     sections = [line for line in text.splitlines() if line.startswith("## ")]
-    assert sections == GENERIC[:6] + ["## Best throws"] + GENERIC[6:]
+    assert sections == GENERIC[:9] + ["## Best throws"] + GENERIC[9:]
     assert "The most dice points in one game." in text and "| Ann | 13 |" in text
     parts = text.split("## Score parts")[1].split("## ")[0]
     assert "| Ann | dice_points |" in parts and "| Ann | bonus |" in parts
     assert "![Bonus points](report/bonus_histogram.png)" in text
     assert (folder / "report" / "bonus_histogram.svg").exists()
-    assert (folder / "report.html").read_text().count("data:image/png;base64,") == len(FIGURE_KEYS) + 1
+    assert (folder / "report.html").read_text().count("data:image/png;base64,") == len(FIGURE_KEYS) + 2  # its own, and the win rates beside the verdict
 
 
 def test_a_game_hook_that_clashes_is_refused(tmp_path, monkeypatch):

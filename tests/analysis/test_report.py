@@ -40,12 +40,15 @@ def test_report_for_each_player_count_with_ties_forfeits_and_stalls(tmp_path, pl
     md = build_report(tmp_path)
     text = md.read_text()
     sections = [line for line in text.splitlines() if line.startswith("## ")]
-    assert sections == ["## Entrants", "## Ratings", "## Head to head", "## Pairwise tests", "## Metrics", "## Score parts",
+    assert sections == ["## Verdict", "## Upsets",  # the answer first, then the long tables
+                        "## Entrants", "## Ratings", "## Head to head", "## Pairwise tests", "## Leader against runner-up",
+                        "## Metrics", "## Score parts",
                         "## Points by source", "## Tickets and bonuses", "## Seats", "## Player counts", "## Game length", "## Think time", "## Figures"]  # the game's own after score parts
     assert "Ticket to Ride: USA (usa)" in text and "1 forfeited, 1 stalled" in text
     # Metrics: every metric Ticket to Ride declares, with its description.
-    for metric in ("route_points", "tickets_completed", "longest_trail", "trains_left", "tracks", "explorer_bonus"):
+    for metric in ("route_points", "tickets_completed", "longest_trail", "trains_left", "tracks"):
         assert f"| {metric} |" in text
+    assert "| explorer_bonus |" not in text.split("## Metrics")[1].split("## ")[0]  # a Legendary Asia metric
     assert "points from claimed routes" in text
     tickets = text.split("## Tickets and bonuses")[1].split("## ")[0]
     assert "| tickets completed |" in tickets and "| longest-trail bonus (share of games) |" in tickets
@@ -53,7 +56,8 @@ def test_report_for_each_player_count_with_ties_forfeits_and_stalls(tmp_path, pl
     entrants = text.split("## Entrants")[1].split("## ")[0]
     assert "| win rate [95% CI] |" in entrants and "win low" not in entrants  # the interval shares the rate's cell
     page = (tmp_path / "report.html").read_text()
-    assert page.count("data:image/png;base64,") == 13
+    assert page.count("data:image/png;base64,") == 14  # the win rates twice: beside the verdict and among the figures
+    assert page.index('<section id="verdict">') < page.index("<h2>Entrants</h2>")
     for name in ("win_rates", "ratings", "head_to_head", "score_parts", "score_distributions",  # the generic figures
                  "win_rate_over_games", "seat_advantage", "game_lengths", "think_times",
                  "ticket_completion", "longest_route", "tracks_claimed", "tracks_claimed_by_winners"):  # Ticket to Ride's
@@ -165,6 +169,32 @@ def test_ticket_completion_by_length_comes_from_the_records(smoke_results):
                                                    & (table["completion"] <= table["completion_high"])).all()
     text = build_report(smoke_results, quiet=True).read_text()
     assert "## Tickets by length" in text and "(report/completion_by_length.png)" in text
+
+
+def test_replay_a_tournament_game_from_its_results_folder(smoke_results, tmp_path):
+    from ttr_lab.core.results import read_results
+
+    frame = read_results(smoke_results)
+    game_id = str(frame["game_id"].iloc[-1])
+    result = CliRunner().invoke(app, ["replay", str(smoke_results), "--game", game_id, "--html", str(tmp_path / "g.html")])
+    assert result.exit_code == 0, result.output
+    assert f"game {game_id} of {smoke_results}" in result.output and "game over" in result.output
+    final = frame[frame["game_id"] == game_id].sort_values("seat")
+    for seat, strategy, score in zip(final["seat"], final["strategy"], final["score"]):
+        assert f"seat {seat} ({strategy}) {int(score)} (rank" in result.output  # the record of those rows
+    assert (tmp_path / "g.html").read_text().startswith("<!doctype html>")
+    upset = CliRunner().invoke(app, ["replay", str(smoke_results), "--game", "upset"])
+    assert upset.exit_code == 0, upset.output
+    text = (smoke_results / "report.md").read_text() if (smoke_results / "report.md").exists() else \
+        build_report(smoke_results, quiet=True).read_text()
+    rows = [line for line in text.split("## Upsets")[1].split("## ")[0].splitlines() if "| ttr-lab replay" in line]
+    first = rows[0].split("--game ")[1].split(" ")[0]
+    assert f"game {first} of" in upset.output  # --game upset is the first game the report lists
+    for args, message in (([str(smoke_results)], "name the game to replay with --game"),
+                          ([str(smoke_results), "--game", "nope"], "no stored record of game 'nope'"),
+                          ([str(tmp_path), "--game", game_id], "keeps no game records")):
+        failed = CliRunner().invoke(app, ["replay", *args])
+        assert failed.exit_code == 2 and message in failed.output
 
 
 @pytest.mark.filterwarnings("error:constrained_layout not applied")  # no figure collapses to nothing

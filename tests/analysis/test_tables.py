@@ -9,7 +9,7 @@ import pytest
 
 from ttr_lab.analysis.ratings import bradley_terry
 from ttr_lab.analysis.tables import (
-    _holm, entrant_table, head_to_head, metric_table, pairwise_tests, player_count_table, score_parts, seat_table,
+    _holm, entrant_order, entrant_table, head_to_head, metric_table, pairwise_tests, player_count_table, score_parts, seat_table,
 )
 from ttr_lab.core.outcome import Metric
 
@@ -79,11 +79,12 @@ def test_entrant_table_and_metric_table_show_the_declared_metrics():
     assert list(t.columns[-2:]) == ["route_points", "longest_bonus"] and "tracks" not in t and "explorer_bonus" not in t
     assert t.loc["A", "route_points"] == 40 and t.loc["A", "longest_bonus"] == pytest.approx(10 * 2 / 3)
     m = metric_table(f, METRICS).set_index("metric")
-    assert list(m.index) == ["route_points", "longest_bonus", "tracks", "explorer_bonus"]  # every declared metric
+    # Every declared metric these rows record: not the explorer bonus, which no row has.
+    assert list(m.index) == ["route_points", "longest_bonus", "tracks"]
     assert list(m.columns) == ["description", "A", "B"]  # entrants by win rate
     assert m.loc["tracks", "description"] == "ids of the tracks claimed"
     assert m.loc["longest_bonus", "B"] == pytest.approx(10 / 3)
-    assert np.isnan(m.loc["tracks", "A"]) and np.isnan(m.loc["explorer_bonus", "A"])
+    assert np.isnan(m.loc["tracks", "A"])  # recorded, but a list: not averaged
     asia = frame_of(game(0, [1, 2], ["A", "B"], explorer=True))
     assert metric_table(asia, METRICS).set_index("metric").loc["explorer_bonus", "A"] == 10
 
@@ -105,6 +106,11 @@ def test_head_to_head_and_paired_tests():
     f = frame_of(*games)
     h = head_to_head(f)
     assert h.loc["A", "B"] == 1.0 and h.loc["B", "A"] == 0.0 and h.loc["B", "C"] == 0.5
+    assert list(h.index) == list(h.columns) == entrant_order(f)  # strongest first, as in the figure
+
+    def by_strength(ranks_of_a, ranks_of_b):  # "A" loses every game: the matrix puts it last, not first
+        return head_to_head(frame_of(game(0, [ranks_of_a, ranks_of_b], ["A", "B"])))
+    assert list(by_strength(2, 1).index) == ["B", "A"] and list(by_strength(1, 2).index) == ["A", "B"]
     tests = pairwise_tests(f).set_index(["a", "b"])
     assert tests.loc[("A", "B"), "p_value"] == pytest.approx(2 / 2**8)  # 8 deals all one way: exact Wilcoxon
     assert tests.loc[("A", "B"), "significant"]

@@ -91,3 +91,41 @@ def test_the_rules_import_no_tables_or_plots():
             "print(sorted(m for m in ('pandas', 'numpy', 'matplotlib') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def _label_extents(fig):
+    """Each city label's box on the rendered figure, by name."""
+    from ttr_lab.core.figures import png_bytes
+
+    png_bytes(fig)  # renders, so every text has its final extent
+    ax = fig.axes[0]
+    return {t.get_text(): t.get_window_extent() for t in ax.texts}
+
+
+@pytest.mark.parametrize("map_name", ["usa", "legendary_asia"])
+def test_board_maps_keep_every_city_label_clear_of_the_others(map_name):
+    from ttr_lab.games.ticket_to_ride.drawing import draw_track_heat, draw_track_lift
+
+    board = TicketToRide(map_name).board
+    n = len(board.tracks)
+    for fig in (draw_track_heat(board, [i % 4 for i in range(n)], "claims", "claims per game"),
+                draw_track_lift(board, [0.5 + (i % 4) / 2 for i in range(n)], [1.0] * n, "lift")):
+        boxes = _label_extents(fig)
+        assert set(board.cities) <= set(boxes)
+        names = sorted(board.cities)
+        clashes = [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if boxes[a].overlaps(boxes[b])]
+        assert not clashes, f"{map_name}: labels drawn over each other: {clashes}"
+    if map_name == "usa":  # the pair that used to collide: Oklahoma City's label lay over Little Rock's
+        assert not boxes["Little Rock"].overlaps(boxes["Oklahoma City"])
+
+
+def test_the_lift_colour_bar_reads_as_plain_ratios():
+    from ttr_lab.games.ticket_to_ride.drawing import draw_track_lift
+
+    board = TicketToRide("usa").board
+    n = len(board.tracks)
+    fig = draw_track_lift(board, [0.4 + (i % 6) / 2.5 for i in range(n)], [1.0] * n, "lift")
+    _label_extents(fig)
+    bar = fig.axes[1]
+    labels = [t.get_text() for t in bar.get_yticklabels() if t.get_text()]
+    assert labels == ["0.5", "1", "2"] and not any(t.get_text() for t in bar.yaxis.get_minorticklabels())

@@ -10,7 +10,8 @@ from ttr_lab.analysis.presentation import present
 from ttr_lab.analysis.tables import (
     entrant_table, head_to_head, metric_table, pairwise_tests, player_count_table, score_parts, seat_table,
 )
+from ttr_lab.analysis.verdict import metric_differences, upsets, verdict
 
-__all__ = ["entrant_table", "game_length_table", "game_lengths", "game_of", "head_to_head", "metric_table",
-           "pairwise_tests", "player_count_table", "present", "score_breakdown", "score_parts", "score_summands",
-           "seat_table", "think_times", "win_rate_over_games"]
+__all__ = ["entrant_table", "game_length_table", "game_lengths", "game_of", "head_to_head", "metric_differences",
+           "metric_table", "pairwise_tests", "player_count_table", "present", "score_breakdown", "score_parts",
+           "score_summands", "seat_table", "think_times", "upsets", "verdict", "win_rate_over_games"]

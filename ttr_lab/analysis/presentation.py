@@ -198,7 +198,12 @@ CSS = ("body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;p
        "table.t th{font-weight:600;vertical-align:bottom;border-bottom:2px solid #999;max-width:9em}"
        "table.t td,table.t th{padding:3px 8px}table.t td{border-bottom:1px solid #ddd}"
        ".r{text-align:right}td.r{white-space:nowrap}.l{text-align:left}td.l{max-width:28em}"
-       "img{max-width:100%}figure{margin:1.5em 0}figcaption{color:#555;font-size:13px}")
+       "img{max-width:100%}figure{margin:1.5em 0}figcaption{color:#555;font-size:13px}"
+       # The verdict: the answer in words beside its key figure (one above the other on a narrow page).
+       "section#verdict{border-left:4px solid #4c72b0;background:#f4f7fb;padding:0.2em 1em 0.6em;margin:1em 0}"
+       "div.verdict{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}"
+       "div.verdict .words{flex:1 1 26em;min-width:0}div.verdict .words p{line-height:1.45}"
+       "div.verdict figure{flex:1 1 22em;margin:0.5em 0}p.note{color:#555;font-size:13px}p.headline{font-weight:600}")
 
 __all__ = ["CSS", "LABELS", "decimals_for", "html_table", "markdown_table", "p_text", "percent", "percent_interval",
            "present"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import html
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -22,14 +23,23 @@ from ttr_lab.analysis.breakdowns import game_length_table, think_times
 from ttr_lab.analysis.presentation import CSS, html_table, markdown_table, present
 from ttr_lab.analysis.ratings import bradley_terry
 from ttr_lab.analysis.tables import (
-    entrant_table, head_to_head, metric_table, pairwise_tests, player_count_table, score_parts, seat_table,
+    entrant_order, entrant_table, head_to_head, metric_table, pairwise_tests, player_count_table, score_parts, seat_table,
 )
+from ttr_lab.analysis.verdict import Verdict, explaining, metric_differences, upsets, verdict
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.figures import png_bytes
 from ttr_lab.core.game import Game
 
 
 NOTES = {
+    "Verdict": "Written from the tables below: the order is by win rate, the test the paired one of Pairwise tests, "
+               "the numbers that explain the lead the per-deal differences of Leader against runner-up whose 95% "
+               "interval leaves out zero.",
+    "Upsets": "The games won most against the odds: the winner is rated (Ratings) furthest below the best entrant "
+              "it beat.",
+    "Leader against runner-up": "Every number the game records, the leader's mean per game minus the runner-up's, "
+                                "paired by deal (every seating of a deal shares its cards), with a 95% interval "
+                                "(Student's t over deals); clearest first.",
     "Entrants": "Win rate (ties shared) with a 95% Wilson interval, mean and spread of the final score, turns, "
                 "forfeits and stalled games. The game's own numbers per entrant are under Metrics.",
     "Ratings": "Bradley-Terry fit to who finished ahead of whom at each table, on the Elo scale (mean 1500); "
@@ -39,7 +49,7 @@ NOTES = {
                       "signed-rank test of the per-deal share against one half, Holm-corrected over all pairs.",
     "Metrics": "The numbers the game records per player (one column each in the results files), with what they "
                "mean, and their mean per entrant over the games played out; blank where a metric is not "
-               "averaged (ids, lists) or not recorded in these results.",
+               "averaged (ids, lists). Metrics these results do not record are left out.",
     "Score parts": "Per entrant: mean, standard deviation and quartiles of the score and of each part of it.",
     "Seats": "Win rate by seat and player count, whoever sat there (seat advantage).",
     "Player counts": "Win rate and mean score per entrant and number of players.",
@@ -70,6 +80,7 @@ def report_sections(frame: pd.DataFrame, game: Game) -> list[tuple[str, str, pd.
         ("Ratings", bradley_terry(frame), False),
         ("Head to head", head_to_head(frame).rename_axis("ahead of →"), True),
         ("Pairwise tests", pairwise_tests(frame), False),
+        ("Leader against runner-up", _leader_table(frame, game), False),
         ("Metrics", metric_table(frame, game.metrics), False),
         ("Score parts", score_parts(frame, score_parts_of(game)), False),
     ]
@@ -85,9 +96,26 @@ def report_sections(frame: pd.DataFrame, game: Game) -> list[tuple[str, str, pd.
     return sections
 
 
+def _leader_table(frame: pd.DataFrame, game: Game) -> pd.DataFrame:
+    order = entrant_order(frame)
+    return metric_differences(frame, order[0], order[1], game.metrics) if len(order) > 1 else pd.DataFrame()
+
+
+def verdict_of(sections: list[tuple[str, str, pd.DataFrame, bool]], frame: pd.DataFrame, game: Game) -> Verdict:
+    """The report's verdict, from the tables ``report_sections`` already computed."""
+    tests = next(table for title, _, table, _ in sections if title == "Pairwise tests")
+    return verdict(frame, game.metrics, tests)
+
+
+def upsets_of(sections: list[tuple[str, str, pd.DataFrame, bool]], frame: pd.DataFrame) -> pd.DataFrame:
+    return upsets(frame, next(table for title, _, table, _ in sections if title == "Ratings"))
+
+
 def presented(title: str, table: pd.DataFrame) -> pd.DataFrame:
     """A section's table as the report prints it (the head-to-head matrix is all shares)."""
-    return present(table, all_percent=title == "Head to head", one_precision=title == "Metrics")
+    # Tables whose rows are different quantities get one precision for the whole table.
+    return present(table, all_percent=title == "Head to head",
+                   one_precision=title in ("Metrics", "Verdict", "Leader against runner-up"))
 
 
 def report_figures(frame: pd.DataFrame, game: Game, ratings: pd.DataFrame | None = None) -> list[tuple[str, str, Any]]:
@@ -101,6 +129,28 @@ def report_figures(frame: pd.DataFrame, game: Game, ratings: pd.DataFrame | None
     if clash:
         raise ValueError(f"{game.name}: figure key(s) {', '.join(clash)} used twice in the report")
     return out + own
+
+
+KEY_FIGURE = "win_rates"  # shown beside the verdict
+
+
+def _upsets_section(folder: Path, table: pd.DataFrame) -> tuple[list[str], list[str]]:
+    """The Upsets section (Markdown lines, HTML pieces): the games and, where the folder keeps
+    its records, the command that replays each."""
+    if table.empty:
+        text = "No game was won against the ratings: every winner was rated at least as high as everyone it beat."
+        return ["## Upsets\n", text + "\n"], ["<h2>Upsets</h2>", f"<p>{html.escape(text)}</p>"]
+    table = table.copy()
+    kept = any(folder.glob("records/*.jsonl.gz"))
+    if kept:
+        table["replay"] = [f"ttr-lab replay {shlex.quote(str(folder))} --game {shlex.quote(game_id)}"
+                           for game_id in table["game_id"]]
+        how = "Replay one with the command beside it (add --html FILE for the viewer); --game upset picks the first."
+    else:
+        how = "This run kept no game records (records: true in the config keeps them), so they cannot be replayed."
+    shown = presented("Upsets", table)
+    return (["## Upsets\n", f"{NOTES['Upsets']} {how}\n", markdown_table(shown)],
+            ["<h2>Upsets</h2>", f"<p>{html.escape(NOTES['Upsets'] + ' ' + how)}</p>", html_table(shown)])
 
 
 def _stderr(message: str) -> None:
@@ -148,11 +198,28 @@ def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[st
     games = frame["game_id"].nunique()
     forfeits = int(frame["forfeit"].sum())
     stalled = int((frame.drop_duplicates("game_id")["termination"] == "stalled").sum())
+    heading = f"Report: {name} — {game.title} ({game.variant})"
     intro = (f"{games} games of {game.title} ({game.variant}), {frame['entrant'].nunique()} entrants, "
              f"{', '.join(str(n) for n in sorted(frame['num_players'].unique()))} players; "
              f"{forfeits} forfeited, {stalled} stalled.")
-    md = [f"# Report: {name}\n", intro + "\n"]
-    page = [f"<h1>Report: {html.escape(str(name))}</h1>", f"<p>{html.escape(intro)}</p>"]
+    md = [f"# {heading}\n", intro + "\n"]
+    page = [f"<h1>{html.escape(heading)}</h1>", f"<p>{html.escape(intro)}</p>"]
+    said = verdict_of(sections, frame, game)
+    key, caption = KEY_FIGURE, next(c for k, c, _ in figs if k == KEY_FIGURE)
+    short = presented("Verdict", explaining(said.differences).drop(columns="description", errors="ignore"))
+    md += ["## Verdict\n", *(line + "\n" for line in said.sentences),
+           f"![{caption}](report/{key}.png)\n", markdown_table(short) if len(short) else ""]
+    encoded = base64.b64encode(images[key]).decode()
+    page.append(
+        '<section id="verdict"><h2>Verdict</h2><div class="verdict"><div class="words">'
+        + "".join(f'<p{" class=headline" if i == 0 else ""}>{html.escape(line)}</p>' for i, line in enumerate(said.sentences))
+        + (html_table(short) if len(short) else "")
+        + f'<p class="note">{html.escape(NOTES["Verdict"])}</p></div>'
+        + f'<figure><img alt="{html.escape(caption, quote=True)}" src="data:image/png;base64,{encoded}">'
+        + f"<figcaption>{html.escape(caption)}</figcaption></figure></div></section>")
+    md_upsets, page_upsets = _upsets_section(folder, upsets_of(sections, frame))
+    md += md_upsets
+    page += page_upsets
     for title, note, table, index in sections:
         shown = presented(title, table)
         md += [f"## {title}\n", note + "\n", markdown_table(shown, index=index)]
@@ -165,7 +232,7 @@ def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[st
         alt = html.escape(caption, quote=True)
         page.append(f'<figure><img alt="{alt}" src="data:image/png;base64,{encoded}"><figcaption>{alt}</figcaption></figure>')
     (folder / "report.md").write_text("\n".join(md), encoding="utf-8")
-    document = (f"<!doctype html><html><head><meta charset='utf-8'><title>Report: {html.escape(str(name))}</title>"
+    document = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(heading)}</title>"
                 f"<style>{CSS}</style></head><body>{''.join(page)}</body></html>")
     (folder / "report.html").write_text(document, encoding="utf-8")
     step("written")

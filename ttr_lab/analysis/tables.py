@@ -80,14 +80,15 @@ def entrant_table(frame: pd.DataFrame, metrics: Sequence[Metric] = ()) -> pd.Dat
 
 
 def metric_table(frame: pd.DataFrame, metrics: Sequence[Metric]) -> pd.DataFrame:
-    """Every declared metric, one row each: its name, its one-line description, and its mean
-    per entrant (a column per entrant, best win rate first) over the games played out; blank
-    where the metric is not summarised (ids, flags) or not recorded in these results."""
+    """Every declared metric these results record, one row each: its name, its one-line
+    description, and its mean per entrant (a column per entrant, best win rate first) over the
+    games played out; blank where the metric is not summarised (ids, lists). A metric no row
+    records (another map's bonus, say) is left out rather than shown as an empty row."""
     order = entrant_order(frame)
     shown = summarised_metrics(frame, metrics)
     means = _metric_means(_scored(frame), shown).reindex(order) if shown else pd.DataFrame(index=order)
     rows = []
-    for m in metrics:
+    for m in (m for m in metrics if _recorded(frame, m.name)):
         row: dict[str, Any] = {"metric": m.name, "description": m.description}
         for entrant in order:
             row[entrant] = float(means.loc[entrant, m.name]) if m.name in means else np.nan
@@ -180,8 +181,9 @@ def ahead_share(frame: pd.DataFrame, a: str, b: str) -> tuple[float, int, float,
 
 def head_to_head(frame: pd.DataFrame) -> pd.DataFrame:
     """Matrix: how often the row entrant finished ahead of the column entrant in games where
-    both played (ties count half)."""
-    names = sorted(frame["entrant"].unique())
+    both played (ties count half); rows and columns strongest first (by win rate, as in every
+    per-entrant table and the head-to-head figure; by name in a frame of ranks alone)."""
+    names = entrant_order(frame) if "win" in frame else sorted(frame["entrant"].unique())
     means = seat_pairs(frame).groupby(["a", "b"])["score"].mean()
     matrix = means.unstack().reindex(index=names, columns=names).astype(float)
     matrix.index.name = matrix.columns.name = None

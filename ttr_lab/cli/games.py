@@ -1,9 +1,9 @@
-"""Commands about single games and strategies: ``play``, ``replay``, ``strategies``."""
+"""Commands about single games and strategies: ``play``, ``replay``, ``strategies``, ``maps``."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 import typer
 
@@ -69,13 +69,17 @@ def play(
 
 
 def replay(
-    record: Path = typer.Argument(..., help="A game record (JSON), e.g. from ttr-lab play --record."),
+    record: Path = typer.Argument(..., help="A game record (JSON), e.g. from ttr-lab play --record; or a "
+                                           "tournament's results folder, with --game."),
+    game_id: Optional[str] = typer.Option(None, "--game", help="With a results folder: the game to replay (its "
+                                          "game_id, as the report's Upsets table lists them), or 'upset' for the "
+                                          "biggest upset."),
     turn: Optional[int] = typer.Option(None, "--turn", help="Show the state after this many turns (default: the end)."),
     action: Optional[int] = typer.Option(None, "--action", help="Or after this many actions."),
     picture: Optional[Path] = typer.Option(None, "--picture", help="Save the board (PNG or SVG) here."),
     html_page: Optional[Path] = typer.Option(None, "--html", help="Write the whole game as one offline HTML viewer here."),
 ) -> None:
-    """Replay a recorded game (of any game) to a turn: scores, hands, the last actions, and a picture."""
+    """Replay a recorded game (of any game; a tournament's with RESULTS_DIR --game GAME_ID) to a turn: scores, hands, the last actions, and a picture."""
     from ttr_lab.core.record import GameRecord
 
     try:
@@ -84,7 +88,15 @@ def replay(
     except TTRLabError as exc:
         fail(exc)
     try:
-        rec = GameRecord.load(record)
+        if record.is_dir() or game_id is not None:
+            from ttr_lab.analysis.records import stored_game
+
+            if game_id is None:
+                raise ConfigError("it is a folder: name the game to replay with --game GAME_ID (or --game upset)")
+            game_id, rec = stored_game(record, game_id)
+            typer.echo(f"game {game_id} of {record}")
+        else:
+            rec = GameRecord.load(record)
         game = rec.load_game()
         state, index = rec.state_at(turn=turn, action=action)
         views = game.views
@@ -131,3 +143,52 @@ def strategies(
         ranges = documented_ranges(cls)
         if ranges:
             typer.echo(f"{'':20s} worth tuning: {_plain('; '.join(r.describe() for r in ranges.values()))}")
+
+
+def maps(
+    game_name: Optional[str] = typer.Option(None, "--game", "-g", help="Only this game's variants."),
+    copy: Optional[Tuple[str, Path]] = typer.Option(None, "--copy", metavar="NAME DIR",
+                                                    help="Copy the shipped variant NAME's folder to DIR, to start a new one."),
+) -> None:
+    """List each game's shipped variants (maps, decks), where their data folders are, and how to start a new one (--copy)."""
+    import shutil
+
+    from ttr_lab.core.game import available_games, load_game
+
+    try:
+        names = [game_name] if game_name else available_games()
+        shipped = []  # (game, option, variant, folder)
+        for name in names:
+            game = load_game(name)
+            hook = getattr(game, "data_folders", None)  # a game without data folders has nothing to list
+            if hook is None:
+                if copy is None:
+                    typer.echo(f"{name} ({game.title}): no data folders (its variants are options only)")
+                continue
+            option, folders, how = hook()
+            if copy is None:
+                typer.echo(f"{name} ({game.title}), variants by {option}:")
+                for variant, folder in folders:
+                    typer.echo(f"  {variant:16s} {folder}")
+                typer.echo(f"  new one: {how}")
+            shipped += [(name, option, variant, folder) for variant, folder in folders]
+        if copy is None:
+            return
+        source, target = copy
+        found = [s for s in shipped if s[2] == source]
+        if not found:
+            raise ConfigError(f"--copy: no shipped variant {source!r}; shipped: {', '.join(s[2] for s in shipped)}")
+        if len(found) > 1:
+            raise ConfigError(f"--copy: {source!r} is a variant of {', '.join(s[0] for s in found)}; choose with --game")
+        if target.exists():
+            raise ConfigError(f"--copy: {target} already exists (give a new folder)")
+        if not target.parent.is_dir():
+            raise ConfigError(f"--copy: the folder {target.parent} does not exist")
+        name, option, _, folder = found[0]
+        shutil.copytree(folder, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    except TTRLabError as exc:
+        fail(exc)
+    except OSError as exc:
+        fail(ConfigError(f"--copy: cannot copy to {target}: {exc.strerror or exc}"))
+    typer.echo(f"copied {source} ({name}) to {target}; edit its files, then play it with {option}={target} "
+               f"(ttr-lab play --game {name} -o {option}={target})")

@@ -64,7 +64,11 @@ def print_tournament_summary(console: Console, config: "TournamentConfig", run: 
     extra = list(table.attrs.get("extra", []))
     percent = set(table.attrs.get("percent", []))
     caption = "score: mean points" + (f"; {table.attrs['caption']}" if table.attrs.get("caption") else "")
-    out = Table(title=escape(f"{config.name}: {config.players} players, {config.design}, {config.load_game().title}"),
+    game = config.load_game()
+    # The variant (map and every rule override) is named, on a line of its own so that a long one
+    # is not folded into the table's width: a rule change shows in its own results.
+    console.print(f"[bold]{escape(game.title)}[/bold] ({escape(game.variant)})")
+    out = Table(title=escape(f"{config.name}: {config.players} players, {config.design}"),
                 box=box.SIMPLE_HEAD, pad_edge=False, caption=caption)
     for col in ("entrant", "games", "win rate [95% CI]", "score", *extra, "forfeits"):
         out.add_column(col, justify="left" if col == "entrant" else "right",

@@ -56,6 +56,11 @@ _PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held
                                                          "ticket_points_failed", "route_points_per_train"))
 
 
+def _plain(value: Any) -> str:
+    """A ruleset value as a config writes it: ``15``, ``[0, 1, 2, 4]``."""
+    return "[" + ", ".join(map(str, value)) + "]" if isinstance(value, (list, tuple)) else str(value)
+
+
 class TicketToRide:
     """Ticket to Ride on one map with one ruleset: immutable, picklable, equal by content."""
 
@@ -74,6 +79,19 @@ class TicketToRide:
     def variants() -> list[dict[str, Any]]:
         """The options of every shipped variant: one per map (``load_game(NAME, **options)``)."""
         return [{"map": name} for name in available_maps()]
+
+    @staticmethod
+    def data_folders() -> tuple[str, list[tuple[str, str]], str]:
+        """Where the shipped maps' files are (``ttr-lab maps``): the option that takes a map
+        folder, each shipped map with its folder, and how to start a new one."""
+        from importlib import resources
+
+        root = resources.files("ttr_lab.games.ticket_to_ride.maps")
+        return ("map", [(name, str(root / name)) for name in available_maps()],
+                "copy a map's folder, give it a new name and title in map.toml, edit its CSV files (cities, "
+                "routes, tickets, positions) and its [ruleset] table, then play it with the folder as the map "
+                "(--map DIR, or map: DIR in a config); a rule change alone needs no copy: options: {ruleset: "
+                "{longest_path_bonus: 15}}")
 
     def __repr__(self) -> str:
         extra = ", custom ruleset" if self.ruleset != self.board.ruleset else ""
@@ -95,7 +113,11 @@ class TicketToRide:
 
     @property
     def variant(self) -> str:
-        return self.board.name
+        """The map and every ruleset field this game changes from the map's own, e.g.
+        ``usa, longest_path_bonus=15``: a rule variant is named wherever results are."""
+        base, mine = self.board.ruleset.to_dict(), self.ruleset.to_dict()
+        changed = [f"{key}={_plain(value)}" for key, value in mine.items() if base.get(key) != value]
+        return ", ".join([self.board.name, *changed])
 
     @property
     def options(self) -> dict[str, Any]:

@@ -55,40 +55,97 @@ def _segments(board: Board, xy: Mapping[int, tuple[float, float]]) -> dict[int, 
     return out
 
 
-def _label_offsets(board: Board, xy: Mapping[int, tuple[float, float]]) -> dict[int, tuple[float, float]]:
-    """For each city, a unit direction for its label that keeps clear of its tracks: of eight
-    compass directions, the one farthest (in angle) from every track leaving the city."""
-    leaving: dict[int, list[float]] = {i: [] for i in xy}
-    for t in board.tracks:
-        for a, b in ((t.a, t.b), (t.b, t.a)):
-            (x1, y1), (x2, y2) = xy[a], xy[b]
-            leaving[a].append(math.atan2(y2 - y1, x2 - x1))
-    out = {}
-    for city, angles in leaving.items():
-        def clearance(candidate: float) -> float:
-            return min((abs(math.remainder(candidate - a, 2 * math.pi)) for a in angles), default=math.pi)
+_DIRECTIONS = tuple(math.pi / 4 * k for k in (1, 0, 2, 7, 3, 6, 4, 5))  # up-right first: labels read best above a dot
+_LABEL_SIZE = 6.5  # points
+_LABEL_GAP = 4.0  # points between a dot and its label
 
-        # Ties go to up-right, then the other directions in turn (labels read best above a dot).
-        best = max((math.pi / 4 * k for k in (1, 0, 2, 7, 3, 6, 4, 5)), key=clearance)
-        out[city] = (math.cos(best), math.sin(best))
+
+def _label_box(at: tuple[float, float], angle: float, width: float, height: float, gap: float) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) of a label of ``width`` x ``height`` set ``gap`` from ``at`` in
+    direction ``angle``, anchored as ``_cities`` anchors it (left of the box at the gap when the
+    direction points right, and so on)."""
+    dx, dy = math.cos(angle), math.sin(angle)
+    x, y = at[0] + gap * dx, at[1] + gap * dy
+    x0 = x if dx > 0.3 else x - width if dx < -0.3 else x - width / 2
+    y0 = y if dy > 0.3 else y - height if dy < -0.3 else y - height / 2
+    return (x0, y0, x0 + width, y0 + height)
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _crosses(box: tuple[float, float, float, float], p: tuple[float, float], q: tuple[float, float]) -> bool:
+    """Whether the segment p-q passes through ``box`` (Liang-Barsky clipping)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    for edge_p, edge_q in ((-dx, p[0] - box[0]), (dx, box[2] - p[0]), (-dy, p[1] - box[1]), (dy, box[3] - p[1])):
+        if edge_p == 0:
+            if edge_q < 0:
+                return False
+            continue
+        t = edge_q / edge_p
+        if edge_p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def _label_angles(board: Board, points: Mapping[int, tuple[float, float]], scale: float) -> dict[int, float]:
+    """For each city, the direction of its label, chosen on the drawn page (``points``: each
+    city's position in pixels, ``scale``: pixels per typographic point). Of eight compass
+    directions, the one whose label box covers the fewest other labels and city dots (a label
+    hidden under its neighbour's is the worst outcome), then crosses the fewest tracks; ties go
+    to up-right and then the other directions in turn. Crowded cities choose first, so their
+    labels get the free sides."""
+    height, gap, dot = 1.25 * _LABEL_SIZE * scale, _LABEL_GAP * scale, 3.0 * scale
+    widths = {i: 0.6 * _LABEL_SIZE * scale * len(board.cities[i]) for i in points}
+    segments = [(points[t.a], points[t.b]) for t in board.tracks]
+    dots = {i: (x - dot, y - dot, x + dot, y + dot) for i, (x, y) in points.items()}
+    reach = 12 * _LABEL_SIZE * scale
+
+    def crowding(i: int) -> int:
+        return sum(math.dist(points[i], points[j]) < reach for j in points if j != i)
+
+    placed: dict[int, tuple[float, float, float, float]] = {}
+    out: dict[int, float] = {}
+    for city in sorted(points, key=lambda i: (-crowding(i), i)):
+        def cost(angle: float) -> tuple[float, int]:
+            box = _label_box(points[city], angle, widths[city], height, gap)
+            covered = sum(_overlap(box, other) for other in placed.values())
+            covered += sum(_overlap(box, d) for j, d in dots.items() if j != city)
+            # A track that starts at the city itself crosses the box only where it leaves on that side.
+            return (covered, sum(_crosses(box, p, q) for p, q in segments))
+
+        out[city] = min(_DIRECTIONS, key=cost)
+        placed[city] = _label_box(points[city], out[city], widths[city], height, gap)
     return out
 
 
 def _cities(ax: Any, board: Board, xy: Mapping[int, tuple[float, float]], labels: bool = True) -> None:
+    """The city dots and names. Call it after everything that changes the axes' size (a colour
+    bar): the labels are placed on the laid-out page, where their size in points is known."""
     from matplotlib import patheffects
 
     xs, ys = zip(*(xy[i] for i in range(len(board.cities))))
     ax.scatter(xs, ys, s=18, c="#333333", zorder=3)
-    if labels:
-        halo = [patheffects.withStroke(linewidth=2.2, foreground="white")]  # readable over a track
-        for i, (dx, dy) in _label_offsets(board, xy).items():
-            ha = "left" if dx > 0.3 else "right" if dx < -0.3 else "center"
-            va = "bottom" if dy > 0.3 else "top" if dy < -0.3 else "center"
-            ax.annotate(board.cities[i], xy[i], fontsize=6.5, xytext=(4 * dx, 4 * dy), textcoords="offset points",
-                        ha=ha, va=va, zorder=4, path_effects=halo, annotation_clip=False)
     ax.set_aspect("equal")
     ax.margins(0.06)  # room for the labels of the outermost cities inside the figure
     ax.axis("off")
+    if labels:
+        fig = ax.get_figure()
+        fig.draw_without_rendering()  # lays the figure out, so data positions map onto pixels
+        points = {i: tuple(ax.transData.transform(xy[i])) for i in range(len(board.cities))}
+        halo = [patheffects.withStroke(linewidth=2.2, foreground="white")]  # readable over a track
+        for i, angle in _label_angles(board, points, fig.dpi / 72).items():
+            dx, dy = math.cos(angle), math.sin(angle)
+            ha = "left" if dx > 0.3 else "right" if dx < -0.3 else "center"
+            va = "bottom" if dy > 0.3 else "top" if dy < -0.3 else "center"
+            ax.annotate(board.cities[i], xy[i], fontsize=_LABEL_SIZE, xytext=(_LABEL_GAP * dx, _LABEL_GAP * dy),
+                        textcoords="offset points", ha=ha, va=va, zorder=4, path_effects=halo, annotation_clip=False)
 
 
 def draw_state(state: "GameState", title: str | None = None, names: Sequence[str] | None = None) -> "Figure":
@@ -117,8 +174,8 @@ def draw_state(state: "GameState", title: str | None = None, names: Sequence[str
         ax.plot([], [], color=PLAYER_COLOURS[p % len(PLAYER_COLOURS)], lw=4, path_effects=outline,
                 label=f"{who}: {state.points[p]} route points, {state.trains[p]} trains")
     ax.legend(loc="lower left", fontsize=7, frameon=False)
-    _cities(ax, board, xy)
     ax.set_title(title or f"{board.title}: turn {state.turns}" + (" (game over)" if state.is_terminal() else ""), fontsize=10)
+    _cities(ax, board, xy)
     return fig
 
 
@@ -142,9 +199,9 @@ def draw_track_heat(board: Board, values: Sequence[float], title: str, label: st
         v = values[t.id]
         ax.plot([x1, x2], [y1, y2], color=colours(norm(v)) if v > 0 else "#dddddd", lw=1.0 + 4.0 * v / top,
                 zorder=1 + v / top, solid_capstyle="butt")
-    _cities(ax, board, xy)
     fig.colorbar(ScalarMappable(norm=norm, cmap=colours), ax=ax, shrink=0.6, label=label)
     ax.set_title(title, fontsize=10)
+    _cities(ax, board, xy)
     return fig
 
 
@@ -181,14 +238,29 @@ def draw_track_lift(board: Board, lift: Sequence[float | None], weight: Sequence
             strength = abs(math.log(max(v, 1e-9)))
             ax.plot([x1, x2], [y1, y2], color=colours(norm(max(v, 1 / reach))), lw=1.2 + 4.5 * weight[t.id] / heaviest,
                     zorder=2 + strength, solid_capstyle="butt")
-    _cities(ax, board, xy)
-    fig.colorbar(ScalarMappable(norm=norm, cmap=colours), ax=ax, shrink=0.6,
-                 label="lift: winners' share of claims over everyone's (log scale)")
+    bar = fig.colorbar(ScalarMappable(norm=norm, cmap=colours), ax=ax, shrink=0.6,
+                       label="lift: winners' share of claims over everyone's (log scale)")
+    _ratio_ticks(bar, 1 / reach, reach)
     ax.legend(handles=[Line2D([], [], color="#cccccc", lw=0.8, label="too few claims to say"),
                        Line2D([], [], color="#888888", lw=5, label="thicker: claimed more often")],
               loc="lower left", fontsize=7, frameon=False)
     ax.set_title(title, fontsize=10)
+    _cities(ax, board, xy)
     return fig
+
+
+RATIO_TICKS = (0.25, 0.5, 1.0, 2.0, 4.0)
+
+
+def _ratio_ticks(bar: Any, low: float, high: float) -> None:
+    """Plain ratios on a log colour bar (0.5, 1, 2), not matplotlib's ``4x10^-1``: the ticks
+    of ``RATIO_TICKS`` within the bar's range, and no minor ticks."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+    ticks = [t for t in RATIO_TICKS if low * 0.999 <= t <= high * 1.001]
+    bar.ax.yaxis.set_major_locator(FixedLocator(ticks))
+    bar.ax.yaxis.set_minor_locator(NullLocator())
+    bar.ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
 
 
 def record_html(record: Any) -> str:

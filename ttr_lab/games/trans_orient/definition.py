@@ -76,6 +76,21 @@ class TransOrientExpress:
 
         return [{"deck": name} for name in available_decks()]
 
+    @staticmethod
+    def data_folders() -> tuple[str, list[tuple[str, str]], str]:
+        """Where the shipped decks' files are (``ttr-lab maps``): the option that takes a deck
+        folder, each shipped deck (and the blank template) with its folder, and how to start a
+        new one."""
+        from importlib import resources
+
+        from ttr_lab.games.trans_orient.deck import available_decks
+
+        root = resources.files("ttr_lab.games.trans_orient.decks")
+        return ("deck", [(name, str(root / name)) for name in [*available_decks(), "template"]],
+                "copy the template folder (or a deck), fill in deck.toml and its CSV files (travel, luggage, "
+                "objectives), then play it with the folder as the deck (-o deck=DIR, or options: {deck: DIR} "
+                "in a config)")
+
     def new_game(self, num_players: int, seed: int) -> "TOEState":
         from ttr_lab.games.trans_orient.state import TOEState
 
