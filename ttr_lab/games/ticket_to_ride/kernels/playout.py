@@ -12,6 +12,7 @@ from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.rng import next_below
 from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
+from ttr_lab.games.ticket_to_ride.kernels.setup import new_state
 
 
 @njit(cache=True)
@@ -40,6 +41,25 @@ def random_playouts(g: np.ndarray, start: np.ndarray, seeds: np.ndarray, scores:
     decisions = 0
     for i in range(seeds.shape[0]):
         s = start.copy()
+        decisions += random_playout(g, s, np.uint64(seeds[i]), ids, scratch)
+        score_game(g, s, out, completed)
+        for p in range(n):
+            scores[i, p] = out[p, L.R_TOTAL]
+    return decisions
+
+
+@njit(cache=True)
+def random_games(g: np.ndarray, deal_seeds: np.ndarray, seeds: np.ndarray, scores: np.ndarray) -> int:
+    """Whole random games, dealt and scored: game ``i`` is dealt from ``deal_seeds[i]`` (a
+    ``derive_seed(seed, 0x7772)``, as ``GameState.new``) and played with ``seeds[i]``."""
+    n = g[L.N_PLAYERS]
+    ids = np.empty(g[L.N_ACTIONS], dtype=np.int64)
+    scratch = np.empty(g[L.N_ACTIONS], dtype=np.int64)
+    out = np.zeros((n, L.RESULT_COLUMNS), dtype=np.int64)
+    completed = np.zeros((n, g[L.N_TICKETS]), dtype=np.bool_)
+    decisions = 0
+    for i in range(seeds.shape[0]):
+        s = new_state(g, np.uint64(deal_seeds[i]))
         decisions += random_playout(g, s, np.uint64(seeds[i]), ids, scratch)
         score_game(g, s, out, completed)
         for p in range(n):

@@ -7,8 +7,13 @@ integers only, so ``_high_product`` builds it from 32-bit halves (exact while ``
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
-from numba import njit
+from numba import config, njit
+
+if config.DISABLE_JIT:  # interpreted, numpy warns where the compiled code wraps around, as meant
+    warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning, __name__)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -11,64 +11,65 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 
 
 @njit(cache=True)
-def longest_trail(g: np.ndarray, s: np.ndarray, player: int) -> int:
-    """The longest trail (no track used twice; cities may repeat) through the player's tracks, in
-    trains: a depth-first search over every trail from every city, with an explicit stack."""
-    owner, a_of, b_of, length = g[L.S_OWNER], g[L.T_CITY_A], g[L.T_CITY_B], g[L.T_LENGTH]
-    mine = np.empty(g[L.N_TRACKS], dtype=np.int64)
-    m = 0
-    for t in range(g[L.N_TRACKS]):
-        if s[owner + t] == player:
-            mine[m] = t
-            m += 1
+def trail_length(city_a: np.ndarray, city_b: np.ndarray, length: np.ndarray, cities: int) -> int:
+    """The longest trail (no track used twice; cities may repeat) through the tracks joining
+    ``city_a[i]`` and ``city_b[i]``, the sum of their ``length``s: a depth-first search over every
+    trail from every city, with an explicit stack (a player's few dozen tracks keep it small)."""
+    m = city_a.shape[0]
     if m == 0:
         return 0
     used = np.zeros(m, dtype=np.bool_)
-    city = np.empty(m + 1, dtype=np.int64)  # the trail's cities, then the next edge to try there
-    nexte = np.empty(m + 1, dtype=np.int64)
+    city = np.empty(m + 1, dtype=np.int64)  # the trail's cities, depth by depth
+    nexte = np.empty(m + 1, dtype=np.int64)  # at each depth, the next track to try from there
+    started = np.zeros(cities, dtype=np.bool_)
     best = 0
-    for start in range(g[L.N_CITIES]):
-        touches = False
-        for i in range(m):
-            t = mine[i]
-            if g[a_of + t] == start or g[b_of + t] == start:
-                touches = True
-                break
-        if not touches:
+    for e in range(2 * m):
+        start = city_a[e // 2] if e % 2 == 0 else city_b[e // 2]
+        if started[start]:
             continue
+        started[start] = True
         depth = 0
         city[0] = start
         nexte[0] = 0
         total = 0
         while depth >= 0:
             here = city[depth]
-            moved = False
             i = nexte[depth]
-            while i < m:
-                t = mine[i]
+            while i < m and (used[i] or (city_a[i] != here and city_b[i] != here)):
                 i += 1
-                if used[i - 1]:
-                    continue
-                a, b = g[a_of + t], g[b_of + t]
-                if a == here or b == here:
-                    nexte[depth] = i
-                    used[i - 1] = True
-                    total += g[length + t]
-                    if total > best:
-                        best = total
-                    depth += 1
-                    city[depth] = b if a == here else a
-                    nexte[depth] = 0
-                    moved = True
-                    break
-            if not moved:
-                # Back up over the edge that led here (the last one marked at the level below).
+            if i < m:  # walk on along track i
+                nexte[depth] = i + 1
+                used[i] = True
+                total += length[i]
+                if total > best:
+                    best = total
+                depth += 1
+                city[depth] = city_b[i] if city_a[i] == here else city_a[i]
+                nexte[depth] = 0
+            else:  # back up over the track that led here
                 depth -= 1
                 if depth >= 0:
-                    edge = nexte[depth] - 1
-                    used[edge] = False
-                    total -= g[length + mine[edge]]
+                    i = nexte[depth] - 1
+                    used[i] = False
+                    total -= length[i]
     return best
+
+
+@njit(cache=True)
+def longest_trail(g: np.ndarray, s: np.ndarray, player: int) -> int:
+    """The player's longest trail, in trains."""
+    owner = g[L.S_OWNER]
+    count = 0
+    for t in range(g[L.N_TRACKS]):
+        if s[owner + t] == player:
+            count += 1
+    a, b, w = np.empty(count, np.int64), np.empty(count, np.int64), np.empty(count, np.int64)
+    m = 0
+    for t in range(g[L.N_TRACKS]):
+        if s[owner + t] == player:
+            a[m], b[m], w[m] = g[g[L.T_CITY_A] + t], g[g[L.T_CITY_B] + t], g[g[L.T_LENGTH] + t]
+            m += 1
+    return trail_length(a, b, w, g[L.N_CITIES])
 
 
 @njit(cache=True)
