@@ -15,6 +15,8 @@ from ttr_lab.games.ticket_to_ride import Action, Observation
 
 class Random:
     name = "random"
+    observes = False  # it never reads its observation, so play_game hands it None
 
-    def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+
+    def act(self, observation: Observation | None, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         return legal_actions[rng.randrange(len(legal_actions))]

@@ -59,6 +59,9 @@ def hidden_shuffle(state: GameState, viewer: int, rng: random.Random) -> GameSta
     reordered, opponents' unseen cards and tickets swapped with unseen ones elsewhere."""
     s = state.clone()
     n = s.game.num_players
+    # The fields are read as plain lists, changed, then written back whole (a state's fields
+    # are copies: changing one in place would not reach the state).
+    hands, known = s.hands, s.known
     # Cards the viewer cannot see: opponents' hands beyond what is publicly known, and the pile.
     pool = list(s.pile)
     hidden_counts = {}
@@ -67,40 +70,44 @@ def hidden_shuffle(state: GameState, viewer: int, rng: random.Random) -> GameSta
             continue
         hidden = []
         for c in range(_K):
-            extra = s.hands[q * _K + c] - s.known[q * _K + c]
+            extra = hands[q * _K + c] - known[q * _K + c]
             hidden += [c] * extra
         hidden_counts[q] = len(hidden)
         pool += hidden
         for c in range(_K):
-            s.hands[q * _K + c] = s.known[q * _K + c]
+            hands[q * _K + c] = known[q * _K + c]
     rng.shuffle(pool)
     for q, count in hidden_counts.items():
         for _ in range(count):
-            s.hands[q * _K + pool.pop()] += 1
+            hands[q * _K + pool.pop()] += 1
+    s.hands = hands
     s.pile = pool
     # Tickets the viewer cannot see: opponents' held and offered tickets and the deck, except
     # the deck positions of tickets the viewer itself put back.
-    mine = [i for i, r in enumerate(s.returned_by) if r == viewer]
-    tpool = [t for i, t in enumerate(s.ticket_deck) if s.returned_by[i] != viewer]
+    returned_by = s.returned_by
+    mine = [i for i, r in enumerate(returned_by) if r == viewer]
+    tpool = [t for i, t in enumerate(s.ticket_deck) if returned_by[i] != viewer]
     boxed_mine = [t for t, r in zip(s.boxed, s.boxed_by) if r == viewer]
     boxed_other = [t for t, r in zip(s.boxed, s.boxed_by) if r != viewer]
     tpool += boxed_other
     shapes = []
+    tickets, offers = s.tickets, s.offers
     for q in range(n):
         if q != viewer:
-            shapes.append((q, len(s.tickets[q]), len(s.offers[q])))
-            tpool += list(s.tickets[q]) + list(s.offers[q])
+            shapes.append((q, len(tickets[q]), len(offers[q])))
+            tpool += list(tickets[q]) + list(offers[q])
     rng.shuffle(tpool)
-    s.tickets = s.tickets[:]
-    s.offers = s.offers[:]
     for q, held, offered in shapes:
-        s.tickets[q] = tuple(tpool.pop() for _ in range(held))
-        s.offers[q] = tuple(tpool.pop() for _ in range(offered))
+        tickets[q] = tuple(tpool.pop() for _ in range(held))
+        offers[q] = tuple(tpool.pop() for _ in range(offered))
+    s.tickets = tickets
+    s.offers = offers
     deck = list(s.ticket_deck)
     for i in range(len(deck)):
         if i not in mine:
             deck[i] = tpool.pop()
     s.ticket_deck = tuple(deck)
+    s.returned_by = returned_by
     s.boxed = tuple(boxed_mine) + tuple(tpool.pop() for _ in boxed_other)
     s.boxed_by = (viewer,) * len(boxed_mine) + (-1,) * len(boxed_other)
     s.rng = rng.getrandbits(64)

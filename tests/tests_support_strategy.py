@@ -109,7 +109,9 @@ class Cheat(Random):
             if self.marker:
                 open(self.marker, "a").close()
             kinds = len(observation.hand)
-            state.hands[observation.player * kinds + kinds - 1] += 10  # the last kind: locomotives
+            hands = state.hands  # a copy: written back whole, through the state's own setter
+            hands[observation.player * kinds + kinds - 1] += 10  # the last kind: locomotives
+            state.hands = hands
         return super().act(observation, legal_actions, rng)
 
 

@@ -49,7 +49,7 @@ def sample_states(board: Any, num_players: int, games: int, seed: int) -> list:
 
 
 def engine_benchmark(seconds: float = 3.0, seed: int = 1, on_item: Callable[[Item], None] | None = None,
-                     game: str = "ticket_to_ride") -> BenchResult:
+                     game: str = "ticket_to_ride", calibration: str | None = None) -> BenchResult:
     """Random games per second at 2 and 4 players, per-operation rates, games per second by map.
     Another ``game`` (a registered name) gets the game-agnostic part: ``any_game_benchmark``."""
     if game != "ticket_to_ride":
@@ -130,6 +130,14 @@ def engine_benchmark(seconds: float = 3.0, seed: int = 1, on_item: Callable[[Ite
         by_map.append((map_name, *rates))
     result.show(FigureTable.of("4-player games per second by map (play_game, one core)", ("map", "random", "greedy"),
                                by_map, right=("random", "greedy")))
+    from importlib import resources
+    from pathlib import Path
+
+    from ttr_lab.bench.native import native_benchmark
+
+    folder = Path(str(resources.files("ttr_lab.games.ticket_to_ride.maps") / "usa"))
+    native = native_benchmark(game, seconds, seed, calibration, on_item, map_folder=folder)
+    figures.update(native.figures)
     return result
 
 

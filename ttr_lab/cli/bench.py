@@ -15,12 +15,14 @@ def engine(
     seconds: float = typer.Option(3.0, help="Time per measurement, in seconds."),
     seed: int = typer.Option(1, help="First game seed."),
     game: str = typer.Option("ticket_to_ride", "--game", help="A registered game, e.g. trans_orient."),
+    calibration: Optional[str] = typer.Option(
+        None, "--calibration", help="A folder with a plain C play-out (ttr.c, mkmap.py) to build and time beside ours."),
 ) -> None:
     """Random games per second at 2 and 4 players, legal-action generations and clones per second."""
     from ttr_lab.bench.engine import engine_benchmark
 
     try:
-        engine_benchmark(seconds=seconds, seed=seed, on_item=show_items(), game=game)
+        engine_benchmark(seconds=seconds, seed=seed, on_item=show_items(), game=game, calibration=calibration)
     except (ValueError, TTRLabError) as exc:
         fail(exc)
 

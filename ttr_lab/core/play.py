@@ -24,6 +24,7 @@ def play_game(game: Game | str, strategies: Sequence[Any], seed: int, **options:
     state = game.new_game(len(players), seed)
     rngs = [random.Random(derive_seed(seed, 0x5EA7, seat)) for seat in range(len(players))]
     listeners = [(seat, s.on_event) for seat, s in enumerate(players) if hasattr(s, "on_event")]
+    observes = [reads_observations(s) for s in players]
     for seat, s in enumerate(players):
         if hasattr(s, "on_game_start"):
             _call(seat, names[seat], s.on_game_start, state.observation(seat))
@@ -31,7 +32,8 @@ def play_game(game: Game | str, strategies: Sequence[Any], seed: int, **options:
     while not state.is_terminal():
         seat = state.current_player
         legal = state.legal_actions()
-        action = _call(seat, names[seat], players[seat].act, state.observation(seat), legal, rngs[seat])
+        observation = state.observation(seat) if observes[seat] else None
+        action = _call(seat, names[seat], players[seat].act, observation, legal, rngs[seat])
         try:
             state.apply(action)
         except IllegalActionError as exc:
@@ -49,6 +51,21 @@ def play_game(game: Game | str, strategies: Sequence[Any], seed: int, **options:
         game=game.name, options=game.options, num_players=len(players), seed=seed, strategies=names,
         actions=tuple(actions), result=state.result_data(), _outcome=outcome,
     )
+
+
+def reads_observations(strategy: Any) -> bool:
+    """False when the class whose ``act`` the strategy runs declares ``observes = False`` in its
+    own body: then ``act`` is handed None instead of an observation, since building an
+    information set nobody reads is a large part of a fast strategy's game. A subclass that
+    overrides ``act`` reads observations again unless it says otherwise. A wrapper (a timing
+    guard, say) forwards its strategy's answer as an ``observes`` attribute of its own."""
+    own = getattr(strategy, "__dict__", {}).get("observes")
+    if own is not None:
+        return own is not False
+    for cls in type(strategy).__mro__:
+        if "act" in vars(cls):
+            return vars(cls).get("observes", True) is not False
+    return True
 
 
 def _call(seat: int, name: str, fn: Any, *args: Any) -> Any:

@@ -15,7 +15,7 @@ from ttr_lab.core.errors import StrategyError
 from ttr_lab.core.game import Game
 from ttr_lab.core.isolation import IsolatedStrategy, StrategyHost, raised_as, shared_values
 from ttr_lab.core.outcome import Outcome, Termination
-from ttr_lab.core.play import play_game
+from ttr_lab.core.play import reads_observations, play_game
 from ttr_lab.tournament.design import GameSpec
 from ttr_lab.tournament.integrity import SharedValues
 
@@ -41,6 +41,7 @@ class _Guarded:
         self.guard, self.seat = guard, seat
         self.limit = limit
         self.name = getattr(inner, "name", type(inner).__name__.lower())
+        self.observes = reads_observations(inner)
         self.seconds = 0.0
         self.decisions = 0
         for hook in ("on_game_start", "on_event", "on_game_end"):

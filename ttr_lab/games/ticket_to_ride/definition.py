@@ -61,6 +61,9 @@ def _plain(value: Any) -> str:
     return "[" + ", ".join(map(str, value)) + "]" if isinstance(value, (list, tuple)) else str(value)
 
 
+_MASK = (1 << 64) - 1
+
+
 class TicketToRide:
     """Ticket to Ride on one map with one ruleset: immutable, picklable, equal by content."""
 
@@ -137,6 +140,35 @@ class TicketToRide:
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.board)
+
+    def random_playouts(self, state: "GameState", seeds: Sequence[int]) -> "np.ndarray":
+        """Play ``state`` to the end once per seed, every seat uniformly random, in one native
+        call (the compiled kernels): each play-out's final scores, shape ``(len(seeds), players)``.
+        ``state`` itself is left as it is."""
+        import numpy as np
+
+        from ttr_lab.games.ticket_to_ride.kernels.playout import random_playouts
+
+        scores = np.zeros((len(seeds), state.num_players), dtype=np.int64)
+        random_playouts(state.face.g, state.s, np.array([s & _MASK for s in seeds], dtype=np.uint64), scores)
+        return scores
+
+    def random_games(self, num_players: int, seeds: Sequence[int]) -> "np.ndarray":
+        """Whole uniformly random games in one native call: game ``i`` dealt as
+        ``new_game(num_players, seeds[i])`` deals it, then played out; final scores per game."""
+        import numpy as np
+
+        from ttr_lab.core.rng import derive_seed
+        from ttr_lab.games.ticket_to_ride.kernels.playout import random_games
+        from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
+        from ttr_lab.games.ticket_to_ride.game import game_for
+
+        g = game_array(game_for(self.board, num_players, self.ruleset))
+        deals = np.array([derive_seed(s, 0x7772) for s in seeds], dtype=np.uint64)
+        policy = np.array([derive_seed(s, 0x5EA7) for s in seeds], dtype=np.uint64)
+        scores = np.zeros((len(seeds), num_players), dtype=np.int64)
+        random_games(g, deals, policy, scores)
+        return scores
 
     @property
     def action_space(self) -> ActionSpace:

@@ -125,23 +125,24 @@ def observe(state: "GameState", player: int) -> Observation:
     n = game.num_players
     if not 0 <= player < n:
         raise ValueError(f"no player {player} in a {n}-player game")
-    hands = state.hands
-    known = state.known
+    f = state.fields()
+    hands = f.hands
+    known = f.known
     k = NUM_CARD_KINDS
     base = player * k
     ends = range(k, k * n + 1, k)
     return Observation(
-        game.board, game.ruleset, player, n, state.player, _PHASES[state.phase],
-        tuple(hands[base:base + k]), state.tickets[player], state.offers[player],
-        tuple(state.market), tuple(state.discard), len(state.pile), len(state.ticket_deck),
-        tuple(state.owner), tuple(state.trains), tuple(state.points),
+        game.board, game.ruleset, player, n, f.player, _PHASES[f.phase],
+        tuple(hands[base:base + k]), f.tickets[player], f.offers[player],
+        tuple(f.market), tuple(f.discard), len(f.pile), len(f.ticket_deck),
+        tuple(f.owner), tuple(f.trains), tuple(f.points),
         tuple([sum(hands[e - k:e]) for e in ends]),
-        tuple([len(t) for t in state.tickets]),
+        tuple([len(t) for t in f.tickets]),
         tuple([tuple(known[e - k:e]) for e in ends]),
-        tuple([len(o) for o in state.offers]),
-        _own_returns(state.ticket_deck, state.returned_by, player),
-        state.passes, tuple([t for t, r in zip(state.boxed, state.boxed_by) if r == player]) if player in state.boxed_by else (),
-        state.final_turns >= 0, state.final_turns, state.turns, state.log_len, state.log,
+        tuple([len(o) for o in f.offers]),
+        _own_returns(f.ticket_deck, f.returned_by, player),
+        f.passes, tuple([t for t, r in zip(f.boxed, f.boxed_by) if r == player]) if player in f.boxed_by else (),
+        f.final_turns >= 0, f.final_turns, f.turns, state.log_len, state.log,
     )
 
 

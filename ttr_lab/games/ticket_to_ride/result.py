@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from ttr_lab.core.history import unroll
 from ttr_lab.games.ticket_to_ride.actions import DrawTickets, TicketsKept
 from ttr_lab.games.ticket_to_ride.board import TicketDeck
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.ruleset import Rejects
-from ttr_lab.games.ticket_to_ride.ruleset import TieBreak
-from ttr_lab.games.ticket_to_ride.network import connected_components, ticket_connected
-from ttr_lab.games.ticket_to_ride.scoring import longest_trail, rank_order
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game as kernel_score
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.state import GameState
@@ -83,10 +83,6 @@ _PLAYER_FIELDS = tuple(f.name for f in fields(PlayerResult) if f.name not in _DE
 _OPTIONAL = ("largest_network", "explorer_bonus", "mountain_routes")
 
 
-def player_tracks(state: "GameState", player: int) -> list[int]:
-    return [t for t, owner in enumerate(state.owner) if owner == player]
-
-
 def ticket_draws(state: "GameState") -> tuple[list[int], list[int]]:
     """Per player: how many times it drew tickets in play, and how many tickets it was offered
     in all (setup included). The public history records a draw and the number kept, not the
@@ -117,51 +113,36 @@ def ticket_draws(state: "GameState") -> tuple[list[int], list[int]]:
 
 
 def score_game(state: "GameState") -> GameResult:
-    """Score a finished game from the board itself (route points are rechecked, not trusted)."""
+    """Score a finished game from the board itself (route points are rechecked, not trusted):
+    the numbers come from the scoring kernel, the names and the history's counts from here."""
     game = state.game
     board, rules = game.board, game.ruleset
     n = game.num_players
-    routes, trails, ticket_rows, networks, mountains = [], [], [], [], []
-    for p in range(n):
-        mine = [board.tracks[t] for t in player_tracks(state, p)]
-        routes.append(sum(game.track_points[t.id] for t in mine))
-        trails.append(longest_trail([(t.a, t.b, t.length) for t in mine]))
-        roots = connected_components(len(board.cities), [(t.a, t.b) for t in mine])
-        ticket_rows.append(tuple(
-            TicketResult(tid, board.tickets[tid].label, board.tickets[tid].points,
-                         ticket_connected(board.tickets[tid], roots))
-            for tid in state.tickets[p]
-        ))
-        touched = {c for t in mine for c in (t.a, t.b)}
-        sizes = Counter(roots[c] for c in touched)
-        networks.append(max(sizes.values(), default=0))
-        mountains.append(sum(1 for t in mine if t.mountain_spaces))
-    best = max(trails)
-    bonus = [rules.longest_path_bonus if best > 0 and trails[p] == best else 0 for p in range(n)]
-    widest = max(networks)
-    explorer = [rules.explorer_bonus if rules.explorer_bonus and widest > 0 and networks[p] == widest else 0 for p in range(n)]
-    ticket_points = [sum(t.points if t.completed else -t.points for t in rows) for rows in ticket_rows]
-    completed = [sum(t.completed for t in rows) for rows in ticket_rows]
-    totals = [routes[p] + ticket_points[p] + bonus[p] + explorer[p] for p in range(n)]
-    # Ties on points: the ruleset's tie-breaks in order (USA: more completed tickets, then holding
-    # the longest-trail bonus); players still tied share the rank.
-    breakers = {
-        TieBreak.TICKETS: completed, TieBreak.LONGEST: [b > 0 for b in bonus],
-        TieBreak.EXPLORER: [e > 0 for e in explorer], TieBreak.MOUNTAINS: mountains,
-    }
-    ranks = rank_order([(totals[p], *(breakers[k][p] for k in rules.tie_breaks)) for p in range(n)])
+    out = np.zeros((n, L.RESULT_COLUMNS), dtype=np.int64)
+    joined = np.zeros((n, len(board.tickets)), dtype=np.bool_)
+    kernel_score(state.face.g, state.s, out, joined)
+    rows = out.tolist()
+    held = state.tickets
+    ticket_rows = [
+        tuple(
+            TicketResult(tid, board.tickets[tid].label, board.tickets[tid].points, bool(joined[p, i]))
+            for i, tid in enumerate(held[p])
+        )
+        for p in range(n)
+    ]
     has_mountains = any(t.mountain_spaces for t in board.tracks)
     draws, offered = ticket_draws(state)
     players = tuple(
         PlayerResult(
-            player=p, route_points=routes[p], tickets=ticket_rows[p], ticket_points=ticket_points[p],
-            tickets_completed=completed[p], tickets_failed=len(ticket_rows[p]) - completed[p],
-            longest_trail=trails[p], longest_bonus=bonus[p], total=totals[p], rank=ranks[p],
+            player=p, route_points=rows[p][L.R_ROUTES], tickets=ticket_rows[p], ticket_points=rows[p][L.R_TICKET_POINTS],
+            tickets_completed=rows[p][L.R_COMPLETED], tickets_failed=rows[p][L.R_FAILED],
+            longest_trail=rows[p][L.R_TRAIL], longest_bonus=rows[p][L.R_LONGEST_BONUS], total=rows[p][L.R_TOTAL],
+            rank=rows[p][L.R_RANK],
             trains_left=state.trains[p], cards_left=sum(state.hands[p * NUM_CARD_KINDS:(p + 1) * NUM_CARD_KINDS]),
             trains_placed=rules.trains_per_player - state.trains[p], ticket_draws=draws[p], tickets_drawn=offered[p],
-            largest_network=networks[p] if rules.explorer_bonus else None,
-            explorer_bonus=explorer[p] if rules.explorer_bonus else None,
-            mountain_routes=mountains[p] if has_mountains else None,
+            largest_network=rows[p][L.R_NETWORK] if rules.explorer_bonus else None,
+            explorer_bonus=rows[p][L.R_EXPLORER_BONUS] if rules.explorer_bonus else None,
+            mountain_routes=rows[p][L.R_MOUNTAINS] if has_mountains else None,
         )
         for p in range(n)
     )

@@ -9,6 +9,9 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Sequence
 
+import numpy as np
+
+from ttr_lab.games.ticket_to_ride.kernels.scoring import trail_length
 from ttr_lab.games.ticket_to_ride.network import connected_components
 
 if TYPE_CHECKING:
@@ -32,29 +35,12 @@ def points_per_track(board: "Board", ruleset: "Ruleset") -> tuple[int, ...]:
 
 def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
     """Length of the longest trail (no track used twice; cities may repeat) through ``edges``,
-    each ``(city_a, city_b, length)``; the sum of the lengths along it. Exact: a depth-first search
-    over every trail from every city, which a player's few dozen tracks keep small."""
+    each ``(city_a, city_b, length)``; the sum of the lengths along it. Exact: the scoring
+    kernel's search over every trail from every city (``kernels.scoring.trail_length``)."""
     if not edges:
         return 0
-    adjacency: dict[int, list[tuple[int, int, int]]] = {}
-    for i, (a, b, w) in enumerate(edges):
-        adjacency.setdefault(a, []).append((1 << i, b, w))
-        adjacency.setdefault(b, []).append((1 << i, a, w))
-    best = 0
-
-    def walk(city: int, used: int, length: int) -> None:
-        nonlocal best
-        extended = False
-        for bit, other, w in adjacency[city]:
-            if not used & bit:
-                extended = True
-                walk(other, used | bit, length + w)
-        if not extended and length > best:
-            best = length
-
-    for city in adjacency:
-        walk(city, 0, 0)
-    return best
+    a, b, w = (np.array(column, dtype=np.int64) for column in zip(*edges))
+    return int(trail_length(a, b, w, int(max(a.max(), b.max())) + 1))
 
 
 def rank_order(keys: Sequence[tuple]) -> list[int]:

@@ -1,319 +1,336 @@
-"""``GameState``: the whole game as plain integers, and the hot path (apply, clone; the legal
-actions come from ``LegalActions`` in legal.py, the card moves from ``CardFlow`` in card_flow.py).
+"""``GameState``: one position, as the compiled kernels' state array with a thin Python face.
 
-Everything a search runs millions of times lives in these three modules, over compact state:
-hands are one flat list of counts (``hands[p * NUM_CARD_KINDS + kind]``), the draw pile a list
-of card kinds (top = end), the discard pile a count per kind, track ownership a list of seats, the
-ticket deck and each player's tickets tuples (shared between clones until changed), the public
-history an immutable linked list (shared by every clone). The slower, friendlier views
-(``observation``, ``snapshot``, ``result``, ``history``) and the named readers strategies use
-instead of these slots (``hand``, ``held_tickets``, ``track_owners``...) come from ``StateViews``
-in views.py. The module is long because the hot path is kept in one class on purpose.
+The rules live once, in ``kernels/`` (setup, card flow, legal action ids, apply, scoring): this
+face hands a kernel the game's table array and the state array, and turns what comes back into
+the values strategies and users know (the shared action objects, ``IllegalActionError`` with the
+rule's reason). What a kernel does not keep stays here: the public history (an immutable linked
+list shared by every clone) and the cached result.
+
+Strategies and views read a position through the named fields below (``hands``, ``owner``,
+``tickets``...): each is a fresh Python list or tuple read off the array, so nothing a caller
+does to it reaches the game; assigning a field (``state.pile = [...]``) writes it back, for
+tools that build positions by hand. The friendlier queries (``observation``, ``snapshot``,
+``result``, ``history``...) come from ``StateViews`` in views.py.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import functools
+from typing import TYPE_CHECKING, Any, Sequence
 
-from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS
+import numpy as np
+
 from ttr_lab.core.errors import IllegalActionError
-from ttr_lab.core.rng import derive_seed, shuffle
-from ttr_lab.games.ticket_to_ride.actions import (
-    DRAW_BLIND, DRAW_TICKETS, PASS, Action, Claim, DrawBlind, DrawMarket, DrawTickets,
-    KeepTickets, Pass, TicketsKept,
-)
+from ttr_lab.core.rng import derive_seed
+from ttr_lab.games.ticket_to_ride.actions import Action, Claim, DrawMarket, KeepTickets, TicketsKept, all_actions
 from ttr_lab.games.ticket_to_ride.game import Game, Phase, game_for
-from ttr_lab.games.ticket_to_ride.network import twin_blocks, twin_closes
-from ttr_lab.games.ticket_to_ride.card_flow import NO_CARD, CardFlow
-from ttr_lab.games.ticket_to_ride.legal import LegalActions
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
+from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
+from ttr_lab.games.ticket_to_ride.kernels.setup import new_state
+from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
+from ttr_lab.games.ticket_to_ride.refusals import refusal
 from ttr_lab.games.ticket_to_ride.views import StateViews
-from ttr_lab.games.ticket_to_ride.board import TicketDeck
-from ttr_lab.games.ticket_to_ride.ruleset import Rejects
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.board import Board
     from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
-_SETUP, _TURN, _SECOND, _KEEP, _OVER = (int(p) for p in Phase)
-_K = NUM_CARD_KINDS  # the stride of a hand in the flat ``hands`` list
-_NO_CARD = NO_CARD
+_NO_CARD = L.NO_CARD
+_MASK = (1 << 64) - 1
 _new_object = object.__new__
 
 
-class GameState(LegalActions, CardFlow, StateViews):
-    """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it.
+class Face:
+    """What every state of one ``Game`` shares: the kernels' table array, the action objects by
+    id (the action space's own), their ids by object and by value, and the kernels' buffers."""
 
-    Every slot is set in ``assemble_state`` (below the class), whoever builds the state, except
-    the ``scored`` cache, which ``result()`` sets when first asked."""
+    __slots__ = ("game", "g", "actions", "by_object", "by_value", "ids", "scratch", "fields", "size")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.g = g = game_array(game)
+        self.actions = all_actions(game.board, game.ruleset)
+        self.by_object = {id(a): i for i, a in enumerate(self.actions)}
+        self.by_value = {a: i for i, a in enumerate(self.actions)}
+        self.ids = np.empty(int(g[L.N_ACTIONS]), dtype=np.int64)
+        self.scratch = np.empty(int(g[L.N_ACTIONS]), dtype=np.int64)
+        self.size = int(g[L.S_SIZE])
+        n, nt = game.num_players, int(g[L.N_TICKETS])
+        # Per field: where it starts and how long it is (fixed-length fields only).
+        self.fields = {
+            "hands": (int(g[L.S_HANDS]), n * L.KINDS), "known": (int(g[L.S_KNOWN]), n * L.KINDS),
+            "discard": (int(g[L.S_DISCARD]), L.KINDS), "owner": (int(g[L.S_OWNER]), len(game.track_length)),
+            "trains": (int(g[L.S_TRAINS]), n), "points": (int(g[L.S_POINTS]), n),
+            "tickets_n": (int(g[L.S_TICKETS_N]), n), "offers_n": (int(g[L.S_OFFERS_N]), n),
+            "pile": (int(g[L.S_PILE]), len(game.deck)), "market": (int(g[L.S_MARKET]), game.ruleset.market_size),
+            "tickets": (int(g[L.S_TICKETS]), nt), "offers": (int(g[L.S_OFFERS]), int(g[L.MAX_OFFER])),
+            "deck": (int(g[L.S_DECK]), nt), "returned": (int(g[L.S_RETURNED]), nt),
+            "boxed": (int(g[L.S_BOXED]), nt), "boxed_by": (int(g[L.S_BOXED_BY]), nt),
+        }
+
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Its ids by object are this process's ``id()``s: a copy elsewhere is built afresh.
+        return face_of, (self.game,)
+
+
+@functools.lru_cache(maxsize=256)
+def face_of(game: Game) -> Face:
+    return Face(game)
+
+
+def _fixed(name: str, doc: str) -> property:
+    def get(self: "GameState") -> list[int]:
+        at, count = self.face.fields[name]
+        return self.s[at:at + count].tolist()
+
+    def put(self: "GameState", values: Sequence[int]) -> None:
+        at, count = self.face.fields[name]
+        if len(values) != count:
+            raise ValueError(f"{name} holds {count} numbers, not {len(values)}")
+        self.s[at:at + count] = values
+        self.scored = None
+
+    return property(get, put, doc=doc)
+
+
+def _counted(name: str, count_slot: int, doc: str, kind: type = list) -> property:
+    """A field whose length the state keeps in one of its fixed slots (the pile, the market...)."""
+
+    def get(self: "GameState") -> Any:
+        at = self.face.fields[name][0]
+        values = self.s[at:at + int(self.s[count_slot])].tolist()
+        return values if kind is list else kind(values)
+
+    def put(self: "GameState", values: Sequence[int]) -> None:
+        at, room = self.face.fields[name]
+        if len(values) > room:
+            raise ValueError(f"{name} has room for {room}, not {len(values)}")
+        self.s[at:at + len(values)] = values
+        self.s[count_slot] = len(values)
+        self.scored = None
+
+    return property(get, put, doc=doc)
+
+
+def _per_player(name: str, doc: str) -> property:
+    """Tickets held or on offer: a tuple of ticket ids per player."""
+
+    def get(self: "GameState") -> list[tuple[int, ...]]:
+        at, room = self.face.fields[name]
+        counts = self.s[self.face.fields[name + "_n"][0]:][:self.face.game.num_players].tolist()
+        flat = self.s[at:at + room * len(counts)].tolist()
+        return [tuple(flat[p * room:p * room + c]) for p, c in enumerate(counts)]
+
+    def put(self: "GameState", values: Sequence[Sequence[int]]) -> None:
+        at, room = self.face.fields[name]
+        for p, row in enumerate(values):
+            if len(row) > room:
+                raise ValueError(f"{name} of player {p} has room for {room}, not {len(row)}")
+            self.s[at + p * room:at + p * room + len(row)] = row
+            self.s[self.face.fields[name + "_n"][0] + p] = len(row)
+        self.scored = None
+
+    return property(get, put, doc=doc)
+
+
+def _ring(name: str, doc: str) -> property:
+    """The ticket deck (top first) or, per deck position, who put that ticket back: one ring in
+    the array, read from its head."""
+
+    def get(self: "GameState") -> tuple[int, ...]:
+        at, room = self.face.fields[name]
+        head, count = int(self.s[L.DECK_HEAD]), int(self.s[L.DECK_N])
+        if head + count <= room:
+            return tuple(self.s[at + head:at + head + count].tolist())
+        ring = self.s[at:at + room].tolist()
+        return tuple(ring[head:] + ring[:head + count - room])
+
+    def put(self: "GameState", values: Sequence[int]) -> None:
+        deck, returned = (values, self.returned_by) if name == "deck" else (self.ticket_deck, values)
+        if len(returned) != len(deck):  # a new deck: nobody has put any of it back
+            returned = (-1,) * len(deck)
+        at, room = self.face.fields["deck"]
+        if len(deck) > room:
+            raise ValueError(f"the ticket deck has room for {room}, not {len(deck)}")
+        r_at = self.face.fields["returned"][0]
+        self.s[at:at + len(deck)] = deck
+        self.s[r_at:r_at + len(deck)] = returned
+        self.s[L.DECK_HEAD] = 0
+        self.s[L.DECK_N] = len(deck)
+        self.scored = None
+
+    return property(get, put, doc=doc)
+
+
+def _slot(index: int, doc: str, kind: type = int) -> property:
+    def get(self: "GameState") -> Any:
+        return kind(self.s[index])
+
+    def put(self: "GameState", value: Any) -> None:
+        self.s[index] = int(value)
+        self.scored = None
+
+    return property(get, put, doc=doc)
+
+
+class Fields:
+    """Every field of a position as plain Python values, read off the array in one pass: what
+    the observation and the tensor writer read many fields of at once (a field of the state
+    itself is a fresh read each time it is asked)."""
 
     __slots__ = (
-        "game", "phase", "player", "hands", "known", "pile", "discard", "market", "owner",
-        "open_groups", "trains", "points", "tickets", "offers", "ticket_deck", "returned_by", "boxed", "boxed_by",
-        "rng", "final_turns",
-        "passes", "turns", "stalled", "log", "log_len",
-        "scored",  # the GameResult, cached once the game is over; unset before (clone stays lean)
+        "phase", "player", "final_turns", "passes", "turns", "hands", "known", "pile", "discard", "market",
+        "owner", "trains", "points", "tickets", "offers", "ticket_deck", "returned_by", "boxed", "boxed_by",
     )
+
+    def __init__(self, face: Face, s: np.ndarray) -> None:
+        v = s.tolist()
+        f = face.fields
+        self.phase, self.player, self.final_turns, self.passes, self.turns = v[0], v[1], v[2], v[3], v[4]
+
+        def run(name: str, count: int | None = None) -> list[int]:
+            at, room = f[name]
+            return v[at:at + (room if count is None else count)]
+
+        self.hands, self.known, self.discard = run("hands"), run("known"), run("discard")
+        self.owner, self.trains, self.points = run("owner"), run("trains"), run("points")
+        self.pile, self.market = run("pile", v[L.PILE_N]), run("market", v[L.MARKET_N])
+        self.boxed, self.boxed_by = tuple(run("boxed", v[L.BOXED_N])), tuple(run("boxed_by", v[L.BOXED_N]))
+        n = face.game.num_players
+        for name in ("tickets", "offers"):
+            at, room = f[name]
+            counts = run(name + "_n")
+            setattr(self, name, [tuple(v[at + p * room:at + p * room + counts[p]]) for p in range(n)])
+        at, room = f["deck"]
+        r_at = f["returned"][0]
+        head, count = v[L.DECK_HEAD], v[L.DECK_N]
+        if head + count <= room:
+            self.ticket_deck = tuple(v[at + head:at + head + count])
+            self.returned_by = tuple(v[r_at + head:r_at + head + count])
+        else:
+            ring, returned = v[at:at + room], v[r_at:r_at + room]
+            self.ticket_deck = tuple(ring[head:] + ring[:head + count - room])
+            self.returned_by = tuple(returned[head:] + returned[:head + count - room])
+
+
+class GameState(StateViews):
+    """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
+
+    __slots__ = ("game", "face", "s", "log", "log_len", "scored")
+
+    phase = _slot(L.PHASE, "The phase number (``Phase``).")
+    player = _slot(L.PLAYER, "The seat to move.")
+    final_turns = _slot(L.FINAL_TURNS, "Turns left in the final round; -1 before it starts.")
+    passes = _slot(L.PASSES, "Passes in a row.")
+    turns = _slot(L.TURNS, "Normal turns played.")
+    stalled = _slot(L.STALLED, "Whether a full round of passes ended the game.", bool)
+    hands = _fixed("hands", "Every hand: ``hands[p * 9 + kind]`` cards of that kind.")
+    known = _fixed("known", "Cards each player is publicly known to hold, as ``hands``.")
+    discard = _fixed("discard", "The discard pile, a count per kind.")
+    owner = _fixed("owner", "Per track, the seat holding it, or -1.")
+    trains = _fixed("trains", "Trains left per player.")
+    points = _fixed("points", "Route points scored so far per player.")
+    pile = _counted("pile", L.PILE_N, "The draw pile, card kinds, top last.")
+    market = _counted("market", L.MARKET_N, "The face-up cards, slot by slot.")
+    boxed = _counted("boxed", L.BOXED_N, "Tickets out of the game.", tuple)
+    boxed_by = _counted("boxed_by", L.BOXED_N, "Who put each boxed ticket there (-1: nobody saw it).", tuple)
+    tickets = _per_player("tickets", "Per player, the tickets held.")
+    offers = _per_player("offers", "Per player, the tickets on offer (empty when not choosing).")
+    ticket_deck = _ring("deck", "The ticket deck, top first.")
+    returned_by = _ring("returned", "Per deck position, the seat that put that ticket back, or -1.")
+
+    @property
+    def rng(self) -> int:
+        """The engine's SplitMix64 state (shuffles)."""
+        return int(self.s[L.RNG]) & _MASK
+
+    @rng.setter
+    def rng(self, value: int) -> None:
+        x = int(value) & _MASK
+        self.s[L.RNG] = x - (1 << 64) if x >> 63 else x
+
+    def fields(self) -> Fields:
+        """Every field at once, as plain Python values (a copy)."""
+        return Fields(self.face, self.s)
+
+    @property
+    def open_groups(self) -> list[tuple[int, ...]]:
+        """The still-claimable tracks of each payment group."""
+        return self.game.open_groups(self.owner)
 
     # -- construction ----------------------------------------------------------------------
 
     @classmethod
     def new(cls, game: Game, seed: int) -> "GameState":
         """Shuffle, deal cards and market, deal the initial tickets (each player then chooses)."""
-        rules, n = game.ruleset, game.num_players
-        pile = list(game.deck)
-        rng = shuffle(pile, derive_seed(seed, 0x7772))
-        hands = [0] * (n * _K)
-        for p in range(n):
-            for _ in range(rules.initial_hand):
-                hands[p * _K + pile.pop()] += 1
-        deck = [t.id for t in game.board.tickets if t.deck is TicketDeck.REGULAR]
-        rng = shuffle(deck, rng)
-        deal = rules.initial_tickets
-        longs: list[int] = []
-        if rules.initial_long_tickets:  # e.g. Legendary Asia: a long ticket first in each offer
-            longs = [t.id for t in game.board.tickets if t.deck is TicketDeck.LONG]
-            rng = shuffle(longs, rng)
-        k = rules.initial_long_tickets
-        ticket_deck = tuple(deck[n * deal:])
-        # Tickets out of the game: long tickets nobody was dealt (and, when the ruleset sends
-        # them to the box, the ones rejected at setup).
-        boxed = tuple(longs[n * k:])
-        s = assemble_state(
-            game, _SETUP, 0, hands=hands,
-            known=[0] * (n * _K),  # cards each player is publicly known to hold
-            pile=pile, discard=[0] * _K, market=[], owner=[-1] * len(game.track_length),
-            trains=[rules.trains_per_player] * n, points=[0] * n, tickets=[()] * n,
-            offers=[tuple(longs[p * k:(p + 1) * k] + deck[p * deal:(p + 1) * deal]) for p in range(n)],
-            ticket_deck=ticket_deck,
-            # Per deck position, the seat that put that ticket back (-1: never seen): a player
-            # knows where the tickets it returned lie, since the deck is drawn from the top only.
-            returned_by=(-1,) * len(ticket_deck),
-            boxed=boxed, boxed_by=(-1,) * len(boxed),  # who put each boxed ticket there (-1: nobody saw it)
-            rng=rng, open_groups=list(game.initial_groups),  # open tracks, by payment group
-        )
-        s._refill_market()
-        return s
+        face = face_of(game)
+        return _state(face, new_state(face.g, np.uint64(derive_seed(seed, 0x7772))), None, 0)
 
     def clone(self) -> "GameState":
-        """An independent copy. Tuples and the history are shared (never mutated), and so are
-        ``tickets`` and ``offers``: they change rarely, so every change copies them first."""
-        return assemble_state(
-            self.game, self.phase, self.player, self.hands[:], self.known[:], self.pile[:],
-            self.discard[:], self.market[:], self.owner[:], self.trains[:], self.points[:],
-            self.tickets, self.offers, self.ticket_deck, self.returned_by, self.boxed,
-            self.boxed_by, self.rng, self.final_turns, self.passes, self.turns, self.stalled,
-            self.log, self.log_len, self.open_groups[:],
-        )
+        """An independent copy (the history is shared: it is never mutated)."""
+        return _state(self.face, self.s.copy(), self.log, self.log_len)
 
     __copy__ = clone
 
-    # -- queries -------------------------------------------------------------------------------
+    # -- the rules, through the kernels ----------------------------------------------------------
 
     def is_terminal(self) -> bool:
-        return self.phase == _OVER
+        return int(self.s[L.PHASE]) == L.OVER
 
-    # -- apply -------------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Every legal action, in a fixed order: draws, tickets, then claims (by track colour,
+        length, track id, payment colour, locomotives); during a ticket choice, the subsets to
+        keep. ``[PASS]`` when nothing else is legal; ``[]`` once the game is over. The actions are
+        the game's shared objects (those of ``action_space``)."""
+        face = self.face
+        count = legal_ids(face.g, self.s, face.ids)
+        return list(map(face.actions.__getitem__, face.ids[:count].tolist()))
+
+    def legal_action_ids(self) -> list[int]:
+        """The ids (``action_space``) of ``legal_actions()``, in the same order."""
+        face = self.face
+        return face.ids[:legal_ids(face.g, self.s, face.ids)].tolist()
 
     def apply(self, action: Action) -> None:
         """Play ``action`` for the current player; ``IllegalActionError`` says why if it can't be."""
-        kind = type(action)
-        phase = self.phase
-        if kind is Claim and phase == _TURN:
-            self._claim(action)
-        elif kind is DrawBlind and (phase == _TURN or phase == _SECOND):
-            self._draw_blind()
-        elif kind is DrawMarket and (phase == _TURN or phase == _SECOND):
-            self._draw_market(action)
-        elif kind is KeepTickets and (phase == _KEEP or phase == _SETUP):
-            self._keep(action)
-        elif kind is DrawTickets and phase == _TURN:
-            self._draw_tickets()
-        elif kind is Pass and phase == _TURN:
-            self._pass()
+        face = self.face
+        index = face.by_object.get(id(action))
+        if index is None:
+            try:
+                index = face.by_value.get(action)
+            except TypeError:  # an unhashable object is no action
+                index = None
+            if index is None:
+                raise IllegalActionError(self._refusal_text(action, refusal(self, action, None)))
+        player = int(self.s[L.PLAYER])
+        code = apply_action(face.g, self.s, index, face.scratch)
+        if code:
+            raise IllegalActionError(self._refusal_text(action, refusal(self, action, code)))
+        if type(action) is KeepTickets:
+            public: Any = TicketsKept(len(action.indices))
+            card = _NO_CARD
         else:
-            self._refuse(action, self._phase_reason(action))
-
-    def _refuse(self, action: Any, reason: str) -> None:
-        raise IllegalActionError(f"illegal action {str(action)!r} for player {self.player}: {reason}")
-
-    def _log(self, action: Any, card: int = _NO_CARD) -> None:
-        self.log = (self.player, action, card, self.log)
+            public = action
+            card = int(self.s[L.LAST_CARD]) if type(action) is DrawMarket else _NO_CARD
+        self.log = (player, public, card, self.log)
         self.log_len += 1
+        self.scored = None
 
-    def _claim(self, a: Claim) -> None:
-        g = self.game
-        t, colour, cards, locos = a.track, a.colour, a.cards, a.locomotives
-        p = self.player
-        base = p * _K
-        hands = self.hands
-        if not 0 <= t < len(self.owner):
-            self._refuse(a, f"there is no track #{t}")
-        owner = self.owner
-        if owner[t] >= 0:
-            self._refuse(a, f"the track is already claimed by player {owner[t]}")
-        twin = g.track_twin[t]
-        if twin >= 0 and twin_blocks(owner[twin], p, g.doubles_shared):
-            if twin_closes(owner[twin], g.doubles_shared):
-                self._refuse(a, f"with {g.num_players} players only one track of a double route may be claimed")
-            self._refuse(a, "a player may not claim both tracks of a double route")
-        length = g.track_length[t]
-        if cards + locos != length or cards < 0 or locos < 0:
-            self._refuse(a, f"the track needs {length} cards, the payment is {cards} + {locos} locomotives")
-        track_colour = g.track_colour[t]
-        if cards == 0:
-            if colour != LOCOMOTIVE:
-                self._refuse(a, "a payment of only locomotives is written with colour LOCOMOTIVE")
-        elif colour == LOCOMOTIVE or not 0 <= colour < NUM_COLOURS or (track_colour != GRAY and colour != track_colour):
-            self._refuse(a, f"a {CARD_NAMES[track_colour] if track_colour != GRAY else 'gray'} track cannot be paid with {CARD_NAMES[colour] if 0 <= colour < NUM_CARD_KINDS else colour}")
-        if locos < g.track_ferry[t]:
-            self._refuse(a, f"this ferry needs at least {g.track_ferry[t]} locomotive(s)")
-        if cards and hands[base + colour] < cards:
-            self._refuse(a, f"the player has {hands[base + colour]} {CARD_NAMES[colour]}, not {cards}")
-        if hands[base + LOCOMOTIVE] < locos:
-            self._refuse(a, f"the player has {hands[base + LOCOMOTIVE]} locomotives, not {locos}")
-        need = g.track_trains[t]
-        if self.trains[p] < need:
-            self._refuse(a, f"the track needs {need} trains and the player has {self.trains[p]}")
-        discard = self.discard
-        known = self.known
-        if cards:
-            hands[base + colour] -= cards
-            discard[colour] += cards
-            k = known[base + colour] - cards
-            known[base + colour] = k if k > 0 else 0
-        if locos:
-            hands[base + LOCOMOTIVE] -= locos
-            discard[LOCOMOTIVE] += locos
-            k = known[base + LOCOMOTIVE] - locos
-            known[base + LOCOMOTIVE] = k if k > 0 else 0
-        if not self.pile:  # the paid cards form the new draw pile at once
-            self._restock()
-        owner[t] = p
-        self.trains[p] -= need
-        self.points[p] += g.track_points[t]
-        groups = self.open_groups
-        gi = g.track_group[t]
-        groups[gi] = tuple(x for x in groups[gi] if x != t)
-        if twin >= 0 and twin_closes(p, g.doubles_shared):
-            gi = g.track_group[twin]
-            groups[gi] = tuple(x for x in groups[gi] if x != twin)
-        self._log(a)
-        if len(self.market) < g.ruleset.market_size:
-            self._refill_market()
-        self._end_turn(passed=False)
+    def _refusal_text(self, action: Any, reason: str) -> str:
+        return f"illegal action {str(action)!r} for player {int(self.s[L.PLAYER])}: {reason}"
 
-    def _draw_blind(self) -> None:
-        card = self._take_from_pile()
-        if card == _NO_CARD:
-            self._refuse(DRAW_BLIND, "the draw pile and the discard pile are both empty")
-        self.hands[self.player * _K + card] += 1
-        self._log(DRAW_BLIND)
-        self._after_draw(locomotive_from_market=False)
 
-    def _draw_market(self, a: DrawMarket) -> None:
-        market = self.market
-        slot = a.slot
-        if not 0 <= slot < len(market):
-            self._refuse(a, f"the market has {len(market)} cards (slots 0..{len(market) - 1})")
-        card = market[slot]
-        if self.phase == _SECOND and card == LOCOMOTIVE:
-            self._refuse(a, "a face-up locomotive may not be taken as the second card")
-        i = self.player * _K + card
-        self.hands[i] += 1
-        self.known[i] += 1
-        self._log(a, card)
-        replacement = self._take_from_pile()
-        if replacement == _NO_CARD:
-            del market[slot]
-        else:
-            market[slot] = replacement
-            self._check_locomotives()
-        self._after_draw(locomotive_from_market=card == LOCOMOTIVE)
-
-    def _after_draw(self, locomotive_from_market: bool) -> None:
-        if self.phase == _SECOND or locomotive_from_market:
-            self._end_turn(passed=False)
-            return
-        self.phase = _SECOND
-        # Decision: with no legal second draw the action ends after one card.
-        if not self.pile and _only_locomotives(self.market):
-            self._end_turn(passed=False)
-
-    def _draw_tickets(self) -> None:
-        if not self.ticket_deck:
-            self._refuse(DRAW_TICKETS, "the ticket deck is empty")
-        k = self.game.ruleset.ticket_draw
-        offers = self.offers[:]
-        offers[self.player] = self.ticket_deck[:k]
-        self.offers = offers
-        self.ticket_deck = self.ticket_deck[k:]
-        self.returned_by = self.returned_by[k:]
-        self._log(DRAW_TICKETS)
-        self.phase = _KEEP
-
-    def _keep(self, a: KeepTickets) -> None:
-        p = self.player
-        offered = self.offers[p]
-        rules = self.game.ruleset
-        minimum = rules.initial_keep_min if self.phase == _SETUP else rules.ticket_keep_min
-        idx = a.indices
-        if any(not 0 <= i < len(offered) for i in idx) or len(set(idx)) != len(idx):
-            self._refuse(a, f"{len(offered)} tickets are on offer (indices 0..{len(offered) - 1}), each kept once")
-        if len(idx) < min(minimum, len(offered)):
-            self._refuse(a, f"at least {min(minimum, len(offered))} of the {len(offered)} offered tickets must be kept")
-        kept = tuple(offered[i] for i in sorted(idx))
-        returned = tuple(t for i, t in enumerate(offered) if i not in idx)
-        self.tickets = self.tickets[:]
-        self.tickets[p] = self.tickets[p] + kept
-        self.offers = self.offers[:]
-        self.offers[p] = ()
-        if self.phase == _SETUP and rules.initial_rejects is Rejects.BOX:
-            self.boxed = self.boxed + returned
-            self.boxed_by = self.boxed_by + (p,) * len(returned)
-        else:
-            self.ticket_deck = self.ticket_deck + returned  # to the bottom
-            self.returned_by = self.returned_by + (p,) * len(returned)
-        self._log(TicketsKept(len(kept)))
-        if self.phase == _SETUP:
-            if p + 1 < self.game.num_players:
-                self.player = p + 1
-            else:
-                self.player = 0
-                self.phase = _TURN
-        else:
-            self._end_turn(passed=False)
-
-    def _pass(self) -> None:
-        if self._draw_actions(first=True) or self.ticket_deck or self._has_claim():
-            self._refuse(PASS, "a player may pass only when no other action is legal")
-        self._log(PASS)
-        self._end_turn(passed=True)
-
-    def _has_claim(self) -> bool:
-        out: list = []
-        self._claims_into(out)
-        return bool(out)
-
-    def _end_turn(self, passed: bool) -> None:
-        n = self.game.num_players
-        self.turns += 1
-        if passed:
-            self.passes += 1
-            if self.passes >= n:  # Decision: a full round of passes ends the game
-                self.stalled = True
-                self.phase = _OVER
-                return
-        else:
-            self.passes = 0
-        if self.final_turns > 0:
-            self.final_turns -= 1
-            if self.final_turns == 0:
-                self.phase = _OVER
-                return
-        elif self.final_turns < 0 and self.trains[self.player] <= self.game.ruleset.end_trains:
-            self.final_turns = n  # everyone else once more, and the trigger player too
-        self.player = (self.player + 1) % n
-        self.phase = _TURN
+def _state(face: Face, s: np.ndarray, log: Any, log_len: int) -> GameState:
+    st = _new_object(GameState)
+    st.game = face.game
+    st.face = face
+    st.s = s
+    st.log = log
+    st.log_len = log_len
+    st.scored = None
+    return st
 
 
 def assemble_state(
@@ -322,49 +339,25 @@ def assemble_state(
     tickets: list[tuple[int, ...]], offers: list[tuple[int, ...]], ticket_deck: tuple[int, ...],
     returned_by: tuple[int, ...], boxed: tuple[int, ...], boxed_by: tuple[int, ...], rng: int,
     final_turns: int = -1, passes: int = 0, turns: int = 0, stalled: bool = False, log: Any = None,
-    log_len: int = 0, open_groups: list[tuple[int, ...]] | None = None,
+    log_len: int = 0, open_groups: Any = None,
 ) -> GameState:
-    """The one place a ``GameState`` is assembled: ``GameState.new``, ``clone``, ``restore_state``
-    and ``determinize`` all come through here, so a new slot is added here once. To start or
-    rebuild a game use those, not this. ``open_groups`` is derived from ``owner`` unless given.
-
-    A function rather than ``__init__``: ``clone`` runs it millions of times in a search, and a
-    class call costs about a tenth more than this."""
-    s = _new_object(GameState)
-    s.game = game
-    s.phase = phase
-    s.player = player
-    s.hands = hands
-    s.known = known
-    s.pile = pile
-    s.discard = discard
-    s.market = market
-    s.owner = owner
-    s.open_groups = game.open_groups(owner) if open_groups is None else open_groups
-    s.trains = trains
-    s.points = points
-    s.tickets = tickets
-    s.offers = offers
-    s.ticket_deck = ticket_deck
-    s.returned_by = returned_by
-    s.boxed = boxed
-    s.boxed_by = boxed_by
-    s.rng = rng
-    s.final_turns = final_turns
-    s.passes = passes
-    s.turns = turns
-    s.stalled = stalled
-    s.log = log
-    s.log_len = log_len
-    return s
-
-
-def _only_locomotives(market: list[int]) -> bool:
-    """True when no market card may be taken as a second draw."""
-    for card in market:
-        if card != LOCOMOTIVE:
-            return False
-    return True
+    """The one place a ``GameState`` is built from its parts: ``restore_state`` and ``determinize``
+    come through here, so a new field is added here once. To start or rebuild a game use those,
+    not this. (``open_groups`` is derived from ``owner``; the argument is accepted and ignored.)"""
+    face = face_of(game)
+    st = _state(face, np.zeros(face.size, dtype=np.int64), log, log_len)
+    s = st.s
+    s[L.PHASE], s[L.PLAYER], s[L.FINAL_TURNS] = phase, player, final_turns
+    s[L.PASSES], s[L.TURNS], s[L.STALLED] = passes, turns, int(stalled)
+    s[L.LAST_CARD] = log[2] if log is not None and type(log[1]) is DrawMarket else _NO_CARD
+    st.rng = rng
+    st.hands, st.known, st.discard, st.owner = hands, known, discard, owner
+    st.trains, st.points = trains, points
+    st.pile, st.market, st.boxed, st.boxed_by = pile, market, boxed, boxed_by
+    st.tickets, st.offers = tickets, offers
+    st.ticket_deck = ticket_deck
+    st.returned_by = returned_by
+    return st
 
 
 def new_game(board: "Board", num_players: int, seed: int, ruleset: "Ruleset | None" = None) -> GameState:
@@ -377,3 +370,6 @@ def restore_state(board: "Board", snapshot: dict[str, Any], ruleset: "Ruleset | 
     from ttr_lab.games.ticket_to_ride.snapshot import restore
 
     return restore(board, snapshot, ruleset)
+
+
+__all__ = ["Claim", "GameState", "Phase", "assemble_state", "face_of", "new_game", "restore_state"]

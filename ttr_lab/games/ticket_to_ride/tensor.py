@@ -171,7 +171,8 @@ class TensorWriter(SeatTensorWriter):
         self._owner = [-1] * len(state.owner)
         self._tracks = range(len(state.owner))
 
-    def _write(self, state: "GameState") -> np.ndarray:
+    def _write(self, game_state: "GameState") -> np.ndarray:
+        state = game_state.fields()
         plan, me, n, template = self._plan, self.me, self._n, self._template
         source, write = template.sources.get, template.write
         owner = state.owner

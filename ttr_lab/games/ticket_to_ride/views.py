@@ -1,6 +1,6 @@
 """The friendly, slower side of ``GameState``: queries and views built from its plain fields.
 
-Kept apart from state.py so the hot path there stays small; ``GameState`` inherits these.
+Kept apart from state.py, the face over the kernels; ``GameState`` inherits these.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import operator
 from typing import TYPE_CHECKING, Any
 
 from ttr_lab.core.errors import IllegalActionError
-from ttr_lab.games.ticket_to_ride.actions import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Pass
+from ttr_lab.games.ticket_to_ride.actions import Claim
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.game import Phase
 from ttr_lab.core.history import Event, unroll
@@ -25,15 +25,6 @@ if TYPE_CHECKING:
     from ttr_lab.core.outcome import Outcome
 
 _PHASES = tuple(Phase)
-_PHASE_REASONS = {
-    Phase.OVER: "the game is over",
-    Phase.INITIAL_TICKETS: "the player must first choose which initial tickets to keep",
-    Phase.KEEP_TICKETS: "the player must first choose which drawn tickets to keep",
-    Phase.SECOND_DRAW: "this is the second card draw; only 'draw blind' or a non-locomotive 'draw market N' is allowed",
-    Phase.TURN: "that is only allowed in the middle of another action",
-}
-
-
 class StateViews:
     __slots__ = ()
 
@@ -117,11 +108,6 @@ class StateViews:
         """Per city, the label of its piece of ``player``'s network (``network.player_components``)."""
         return player_components(self.game.board, self.owner, player)
 
-    def _phase_reason(self, action: Any) -> str:
-        if not isinstance(action, (Claim, DrawBlind, DrawMarket, KeepTickets, DrawTickets, Pass)):
-            return f"{type(action).__name__} is not an action (use legal_actions() or parse_action())"
-        return _PHASE_REASONS[Phase(self.phase)]
-
     def observation_tensor(self, player: int) -> "np.ndarray":
         """``game.observation_tensor(self.observation(player))`` without building the
         ``Observation`` (OpenSpiel's ``state.observation_tensor``; what the RL environments call)."""
@@ -147,7 +133,7 @@ class StateViews:
 
         if self.phase != Phase.OVER:
             raise IllegalActionError("result() is only available once the game is over")
-        scored = getattr(self, "scored", None)
+        scored = self.scored
         if scored is None:  # the outcome and the record both ask; scoring walks every trail
             scored = self.scored = score_game(self)
         return scored

@@ -1,0 +1,111 @@
+"""The compiled kernels against independent statements of the same rules: whole play-outs in one
+native call against the Python face stepped action by action (same seeds, same games), the
+kernels' shuffle against the engine's generator, the longest trail against brute force."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from ttr_lab.core.game import load_game
+from ttr_lab.core.rng import _GOLDEN, _MASK, mix64, shuffle
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.games.ticket_to_ride.kernels.playout import random_playouts
+from ttr_lab.games.ticket_to_ride.kernels.rng import shuffle as kernel_shuffle
+from ttr_lab.games.ticket_to_ride.kernels.scoring import trail_length
+from ttr_lab.games.ticket_to_ride.kernels.canonical import canonical
+from ttr_lab.games.ticket_to_ride.state import assemble_state
+
+VARIANTS = [(m, n) for m in ("usa", "legendary_asia") for n in (2, 3, 4, 5)]
+
+
+def _next_below(state: int, bound: int) -> tuple[int, int]:
+    """The play-out policy's draw, restated with the engine's Python generator."""
+    state = (state + _GOLDEN) & _MASK
+    return state, (mix64(state) * bound) >> 64
+
+
+@pytest.mark.parametrize("map_name,players", VARIANTS)
+def test_compiled_playouts_play_the_games_the_face_plays(map_name, players):
+    game = load_game("ticket_to_ride", map=map_name)
+    space = game.action_space
+    seeds = [3, 17, 2**63 + 5]
+    for deal in range(2):
+        start = game.new_game(players, deal)
+        for _ in range(3 * deal):  # a later position too, not only a fresh deal
+            start.apply(start.legal_actions()[0])
+        scores = np.zeros((len(seeds), players), dtype=np.int64)
+        decisions = random_playouts(start.face.g, start.s, np.array(seeds, dtype=np.uint64), scores)
+        stepped = 0
+        for i, seed in enumerate(seeds):
+            state, rng = start.clone(), seed
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                rng, pick = _next_below(rng, len(legal))
+                state.apply(legal[pick])
+                stepped += 1
+            assert [p.total for p in state.result().players] == list(scores[i])
+        assert decisions == stepped
+
+
+@pytest.mark.parametrize("length", [0, 1, 2, 7, 110])
+def test_the_kernel_shuffle_is_the_engines_bit_for_bit(length):
+    for seed in (0, 1, 2**64 - 1, 0x7772, 123456789123456789):
+        items = list(range(length))
+        array = np.array([-1] + items + [-1], dtype=np.int64)
+        after = shuffle(items, seed)
+        state = kernel_shuffle(array, 1, length, np.uint64(seed))
+        assert array[1:1 + length].tolist() == items and int(state) == after
+        assert array[0] == -1 and array[-1] == -1  # only its range is touched
+
+
+def _brute_force_trail(edges: list[tuple[int, int, int]]) -> int:
+    """Longest trail by trying every ordering of every subset of edges (tiny graphs only)."""
+    best = 0
+    for size in range(1, len(edges) + 1):
+        for order in itertools.permutations(range(len(edges)), size):
+            a, b, _ = edges[order[0]]
+            for start in (a, b):
+                here, total, ok = start, 0, True
+                for i in order:
+                    x, y, w = edges[i]
+                    if here not in (x, y):
+                        ok = False
+                        break
+                    here, total = (y if here == x else x), total + w
+                if ok:
+                    best = max(best, total)
+    return best
+
+
+def test_longest_trail_kernel_against_brute_force():
+    rng = random.Random(5)
+    for _ in range(150):
+        cities = rng.randint(2, 5)
+        edges = [(rng.randrange(cities), rng.randrange(cities), rng.randint(1, 6)) for _ in range(rng.randint(0, 6))]
+        edges = [e for e in edges if e[0] != e[1]]
+        columns = [np.array([e[k] for e in edges], dtype=np.int64) for k in range(3)]
+        assert trail_length(*columns, cities) == _brute_force_trail(edges), edges
+
+
+@pytest.mark.parametrize("map_name,players", [("usa", 4), ("legendary_asia", 2)])
+def test_a_state_rebuilt_from_its_fields_is_the_same_array(map_name, players):
+    game = load_game("ticket_to_ride", map=map_name)
+    state, r = game.new_game(players, 9), random.Random(9)
+    while True:
+        f = state.fields()
+        rebuilt = assemble_state(
+            state.game, f.phase, f.player, f.hands, f.known, f.pile, f.discard, f.market, f.owner, f.trains,
+            f.points, f.tickets, f.offers, f.ticket_deck, f.returned_by, f.boxed, f.boxed_by, state.rng,
+            f.final_turns, f.passes, f.turns, state.stalled, state.log, state.log_len,
+        )
+        assert (canonical(rebuilt.face.g, rebuilt.s) == canonical(state.face.g, state.s)).all()
+        assert rebuilt.legal_actions() == state.legal_actions() and rebuilt.snapshot() == state.snapshot()
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply(legal[r.randrange(len(legal))])
+    assert int(state.s[L.PHASE]) == L.OVER

@@ -1,0 +1,14 @@
+"""Ticket to Ride's rules as compiled kernels (numba) over two flat integer arrays: the game's
+tables ``g`` and a position ``s`` (``layout`` says where everything lives).
+
+One kernel module per part of the rules, named after it: ``setup`` (a new game), ``cards`` (the
+draw pile, the market and its redeal), ``legal`` (legal action ids in the engine's order),
+``apply`` (an action id played, or a refusal code), ``scoring`` (the final scoring with the
+exact longest trail), ``playout`` (whole games in one call), ``rng`` (the engine's SplitMix64
+shuffle, bit for bit). ``tables`` builds ``g`` from the game's own tables and action space;
+``canonical`` compares positions. ``GameState`` (state.py) is the Python face over them.
+
+Compiled on first use and cached on disk (``cache=True``, in ``__pycache__`` beside these files
+or under ``NUMBA_CACHE_DIR``); ``NUMBA_DISABLE_JIT=1`` runs the very same functions as plain
+Python.
+"""

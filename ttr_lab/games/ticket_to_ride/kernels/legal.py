@@ -1,0 +1,141 @@
+"""Legal action ids, as a kernel, in the order ``GameState.legal_actions()`` promises: draws,
+tickets, then claims (by track colour, length, track id, payment colour, locomotives); during a
+ticket choice, the subsets to keep; pass when nothing else is legal; none once the game is over.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
+
+
+@njit(cache=True)
+def track_open(g: np.ndarray, s: np.ndarray, t: int, player: int) -> bool:
+    """Whether ``player`` may claim track ``t`` as far as ownership goes (network.track_open):
+    nobody holds it, and its twin (if any) is neither the player's nor closing it for everyone."""
+    owner = g[L.S_OWNER]
+    if s[owner + t] >= 0:
+        return False
+    twin = g[g[L.T_TWIN] + t]
+    if twin < 0:
+        return True
+    held = s[owner + twin]
+    return held < 0 or (held != player and g[L.DOUBLES_SHARED] == 1)
+
+
+@njit(cache=True)
+def claim_id(g: np.ndarray, t: int, colour: int, locos: int) -> int:
+    return g[g[L.CLAIM_ID] + (t * L.KINDS + colour) * (g[L.MAX_LENGTH] + 1) + locos]
+
+
+@njit(cache=True)
+def draw_ids(g: np.ndarray, s: np.ndarray, first: bool, out: np.ndarray, n: int) -> int:
+    if s[L.PILE_N] > 0:
+        out[n] = 0
+        n += 1
+    m = g[L.S_MARKET]
+    for i in range(s[L.MARKET_N]):
+        if first or s[m + i] != L.LOCOMOTIVE:
+            out[n] = g[L.ID_MARKET] + i
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def claim_ids(g: np.ndarray, s: np.ndarray, out: np.ndarray, n: int) -> int:
+    """Every payable claim of the player to move, appended to ``out`` from ``n``."""
+    p = s[L.PLAYER]
+    hand = g[L.S_HANDS] + p * L.KINDS
+    locos = s[hand + L.LOCOMOTIVE]
+    trains = s[g[L.S_TRAINS] + p]
+    cg_start, cg_count, order = g[L.COLOUR_GROUP_START], g[L.COLOUR_GROUP_COUNT], g[L.GROUP_ORDER]
+    gs, gc, members = g[L.GROUP_START], g[L.GROUP_COUNT], g[L.GROUP_TRACKS]
+    for colour in range(L.COLOURS):
+        have = s[hand + colour]
+        available = have + locos
+        if available == 0:
+            continue
+        for k in range(g[cg_count + colour]):
+            gi = g[order + g[cg_start + colour] + k]
+            length = g[g[L.GROUP_LENGTH] + gi]
+            if length > available:
+                break
+            if g[g[L.GROUP_NEED] + gi] > trains:
+                continue
+            ferry = g[g[L.GROUP_FERRY] + gi]
+            kmin = max(length - have, ferry)
+            if kmin > locos:
+                continue
+            kmax = min(length, locos)
+            for j in range(g[gc + gi]):
+                t = g[members + g[gs + gi] + j]
+                if not track_open(g, s, t, p):
+                    continue
+                for k2 in range(kmin, kmax + 1):
+                    out[n] = claim_id(g, t, colour if k2 < length else L.LOCOMOTIVE, k2)
+                    n += 1
+    most = locos
+    for c in range(L.COLOURS):
+        if s[hand + c] > 0 and s[hand + c] + locos > most:
+            most = s[hand + c] + locos
+    for k in range(g[cg_count + L.GRAY]):
+        gi = g[order + g[cg_start + L.GRAY] + k]
+        length = g[g[L.GROUP_LENGTH] + gi]
+        if length > most:
+            break
+        if g[g[L.GROUP_NEED] + gi] > trains:
+            continue
+        ferry = g[g[L.GROUP_FERRY] + gi]
+        kmax = length - 1 if locos >= length else locos
+        only_locos = locos >= length
+        for j in range(g[gc + gi]):
+            t = g[members + g[gs + gi] + j]
+            if not track_open(g, s, t, p):
+                continue
+            for c in range(L.COLOURS):
+                have = s[hand + c]
+                if have == 0:
+                    continue
+                for k2 in range(max(length - have, ferry), kmax + 1):
+                    out[n] = claim_id(g, t, c, k2)
+                    n += 1
+            if only_locos:
+                out[n] = claim_id(g, t, L.LOCOMOTIVE, length)
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def keep_ids(g: np.ndarray, s: np.ndarray, minimum: int, out: np.ndarray, n: int) -> int:
+    offered = s[g[L.S_OFFERS_N] + s[L.PLAYER]]
+    key = offered * (g[L.MAX_OFFER] + 1) + min(minimum, g[L.MAX_OFFER])
+    start = g[g[L.KEEP_START] + key]
+    for i in range(g[g[L.KEEP_COUNT] + key]):
+        out[n] = g[L.ID_KEEP] + g[g[L.KEEP_MASKS] + start + i]
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_ids(g: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal action ids into ``out`` (room for every action); return their count."""
+    phase = s[L.PHASE]
+    if phase == L.TURN:
+        n = draw_ids(g, s, True, out, 0)
+        if s[L.DECK_N] > 0:
+            out[n] = g[L.ID_TICKETS]
+            n += 1
+        n = claim_ids(g, s, out, n)
+        if n == 0:
+            out[0] = g[L.ID_PASS]
+            n = 1
+        return n
+    if phase == L.SECOND:
+        return draw_ids(g, s, False, out, 0)
+    if phase == L.SETUP:
+        return keep_ids(g, s, g[L.INITIAL_KEEP_MIN], out, 0)
+    if phase == L.KEEP:
+        return keep_ids(g, s, g[L.TICKET_KEEP_MIN], out, 0)
+    return 0

@@ -1,0 +1,53 @@
+"""The engine's SplitMix64 shuffle as a kernel: bit for bit ``ttr_lab.core.rng.shuffle``, so a
+seed deals in a kernel what it deals in Python.
+
+Python's ``(z * (i + 1)) >> 64`` takes the high half of a 128-bit product; a kernel has 64-bit
+integers only, so ``_high_product`` builds it from 32-bit halves (exact while ``i + 1 < 2**32``).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from numba import config, njit
+
+if config.DISABLE_JIT:  # interpreted, numpy warns where the compiled code wraps around, as meant
+    warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning, __name__)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_LOW = np.uint64(0xFFFFFFFF)
+_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+
+
+@njit(cache=True)
+def mix64(z: np.uint64) -> np.uint64:
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def _high_product(z: np.uint64, m: np.uint64) -> np.uint64:
+    """``(z * m) >> 64`` for ``m < 2**32``."""
+    return (((z >> _S32) * m) + (((z & _LOW) * m) >> _S32)) >> _S32
+
+
+@njit(cache=True)
+def next_below(state: np.uint64, bound: int) -> tuple[np.uint64, int]:
+    """Advance the generator; a draw in ``range(bound)`` by multiply-shift (as ``shuffle``)."""
+    state = state + _GOLDEN
+    return state, np.int64(_high_product(mix64(state), np.uint64(bound)))
+
+
+@njit(cache=True)
+def shuffle(a: np.ndarray, start: int, count: int, state: np.uint64) -> np.uint64:
+    """Fisher-Yates over ``a[start:start + count]`` in place; returns the advanced state."""
+    for i in range(count - 1, 0, -1):
+        state, j = next_below(state, i + 1)
+        x = a[start + i]
+        a[start + i] = a[start + j]
+        a[start + j] = x
+    return state

@@ -1,0 +1,184 @@
+"""Final scoring as kernels (``result.score_game``): route points, the exact longest trail,
+tickets joined or not, the longest-trail and explorer bonuses, and ranks with the ruleset's
+tie-breaks."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
+
+
+@njit(cache=True)
+def trail_length(city_a: np.ndarray, city_b: np.ndarray, length: np.ndarray, cities: int) -> int:
+    """The longest trail (no track used twice; cities may repeat) through the tracks joining
+    ``city_a[i]`` and ``city_b[i]``, the sum of their ``length``s: a depth-first search over every
+    trail from every city, with an explicit stack (a player's few dozen tracks keep it small)."""
+    m = city_a.shape[0]
+    if m == 0:
+        return 0
+    used = np.zeros(m, dtype=np.bool_)
+    city = np.empty(m + 1, dtype=np.int64)  # the trail's cities, depth by depth
+    nexte = np.empty(m + 1, dtype=np.int64)  # at each depth, the next track to try from there
+    started = np.zeros(cities, dtype=np.bool_)
+    best = 0
+    for e in range(2 * m):
+        start = city_a[e // 2] if e % 2 == 0 else city_b[e // 2]
+        if started[start]:
+            continue
+        started[start] = True
+        depth = 0
+        city[0] = start
+        nexte[0] = 0
+        total = 0
+        while depth >= 0:
+            here = city[depth]
+            i = nexte[depth]
+            while i < m and (used[i] or (city_a[i] != here and city_b[i] != here)):
+                i += 1
+            if i < m:  # walk on along track i
+                nexte[depth] = i + 1
+                used[i] = True
+                total += length[i]
+                if total > best:
+                    best = total
+                depth += 1
+                city[depth] = city_b[i] if city_a[i] == here else city_a[i]
+                nexte[depth] = 0
+            else:  # back up over the track that led here
+                depth -= 1
+                if depth >= 0:
+                    i = nexte[depth] - 1
+                    used[i] = False
+                    total -= length[i]
+    return best
+
+
+@njit(cache=True)
+def longest_trail(g: np.ndarray, s: np.ndarray, player: int) -> int:
+    """The player's longest trail, in trains."""
+    owner = g[L.S_OWNER]
+    count = 0
+    for t in range(g[L.N_TRACKS]):
+        if s[owner + t] == player:
+            count += 1
+    a, b, w = np.empty(count, np.int64), np.empty(count, np.int64), np.empty(count, np.int64)
+    m = 0
+    for t in range(g[L.N_TRACKS]):
+        if s[owner + t] == player:
+            a[m], b[m], w[m] = g[g[L.T_CITY_A] + t], g[g[L.T_CITY_B] + t], g[g[L.T_LENGTH] + t]
+            m += 1
+    return trail_length(a, b, w, g[L.N_CITIES])
+
+
+@njit(cache=True)
+def _root(parent: np.ndarray, x: int) -> int:
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@njit(cache=True)
+def components(g: np.ndarray, s: np.ndarray, player: int) -> np.ndarray:
+    """Per city, a label of its piece of the player's network (equal labels: connected)."""
+    parent = np.arange(g[L.N_CITIES])
+    owner = g[L.S_OWNER]
+    for t in range(g[L.N_TRACKS]):
+        if s[owner + t] == player:
+            a, b = _root(parent, g[g[L.T_CITY_A] + t]), _root(parent, g[g[L.T_CITY_B] + t])
+            if a != b:
+                parent[a] = b
+    for x in range(g[L.N_CITIES]):
+        parent[x] = _root(parent, x)
+    return parent
+
+
+@njit(cache=True)
+def score_game(g: np.ndarray, s: np.ndarray, out: np.ndarray, completed: np.ndarray) -> None:
+    """Each player's row of ``out`` (the ``R_*`` columns of ``layout``); ``completed[p, i]``:
+    whether the player's i-th held ticket is joined."""
+    n, nt, cities = g[L.N_PLAYERS], g[L.N_TICKETS], g[L.N_CITIES]
+    owner = g[L.S_OWNER]
+    for p in range(n):
+        routes, mountains = 0, 0
+        for t in range(g[L.N_TRACKS]):
+            if s[owner + t] == p:
+                routes += g[g[L.T_POINTS] + t]
+                if g[g[L.T_MOUNTAIN] + t] > 0:
+                    mountains += 1
+        out[p, L.R_ROUTES] = routes
+        out[p, L.R_MOUNTAINS] = mountains
+        out[p, L.R_TRAIL] = longest_trail(g, s, p)
+        labels = components(g, s, p)
+        points, done = 0, 0
+        held = s[g[L.S_TICKETS_N] + p]
+        for i in range(held):
+            ticket = s[g[L.S_TICKETS] + p * nt + i]
+            joined = labels[g[g[L.TICKET_A] + ticket]] == labels[g[g[L.TICKET_B] + ticket]]
+            completed[p, i] = joined
+            value = g[g[L.TICKET_POINTS] + ticket]
+            if joined:
+                points += value
+                done += 1
+            else:
+                points -= value
+        out[p, L.R_TICKET_POINTS] = points
+        out[p, L.R_COMPLETED] = done
+        out[p, L.R_FAILED] = held - done
+        # The largest network: most cities touched by the player's tracks with one label.
+        size = np.zeros(cities, dtype=np.int64)
+        touched = np.zeros(cities, dtype=np.bool_)
+        for t in range(g[L.N_TRACKS]):
+            if s[owner + t] == p:
+                touched[g[g[L.T_CITY_A] + t]] = True
+                touched[g[g[L.T_CITY_B] + t]] = True
+        widest = 0
+        for c in range(cities):
+            if touched[c]:
+                size[labels[c]] += 1
+                if size[labels[c]] > widest:
+                    widest = size[labels[c]]
+        out[p, L.R_NETWORK] = widest
+    best, widest = 0, 0
+    for p in range(n):
+        best = max(best, out[p, L.R_TRAIL])
+        widest = max(widest, out[p, L.R_NETWORK])
+    for p in range(n):
+        out[p, L.R_LONGEST_BONUS] = g[L.LONGEST_BONUS] if best > 0 and out[p, L.R_TRAIL] == best else 0
+        explorer = g[L.EXPLORER_BONUS]
+        out[p, L.R_EXPLORER_BONUS] = explorer if explorer > 0 and widest > 0 and out[p, L.R_NETWORK] == widest else 0
+        out[p, L.R_TOTAL] = (
+            out[p, L.R_ROUTES] + out[p, L.R_TICKET_POINTS] + out[p, L.R_LONGEST_BONUS] + out[p, L.R_EXPLORER_BONUS]
+        )
+    for p in range(n):
+        rank = 1
+        for q in range(n):
+            if _better(g, out, q, p):
+                rank += 1
+        out[p, L.R_RANK] = rank
+
+
+@njit(cache=True)
+def _tie_key(g: np.ndarray, out: np.ndarray, p: int, k: int) -> int:
+    code = g[L.TIE_BREAKS + k]
+    if code == L.TIE_TICKETS:
+        return out[p, L.R_COMPLETED]
+    if code == L.TIE_LONGEST:
+        return 1 if out[p, L.R_LONGEST_BONUS] > 0 else 0
+    if code == L.TIE_EXPLORER:
+        return 1 if out[p, L.R_EXPLORER_BONUS] > 0 else 0
+    return out[p, L.R_MOUNTAINS]
+
+
+@njit(cache=True)
+def _better(g: np.ndarray, out: np.ndarray, q: int, p: int) -> bool:
+    """Whether q's sort key (points, then the tie-breaks in order) is larger than p's."""
+    if out[q, L.R_TOTAL] != out[p, L.R_TOTAL]:
+        return out[q, L.R_TOTAL] > out[p, L.R_TOTAL]
+    for k in range(g[L.N_TIE_BREAKS]):
+        a, b = _tie_key(g, out, q, k), _tie_key(g, out, p, k)
+        if a != b:
+            return a > b
+    return False

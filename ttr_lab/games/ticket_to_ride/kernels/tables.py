@@ -1,0 +1,159 @@
+"""The game array ``g`` of one (board, ruleset, player count), built once from the engine's own
+tables, so the kernels read the very numbers the rules were written with (``layout`` says where
+each lives).
+
+Built in Python, from ``game.Game`` and the action space's order (``actions.all_actions``): an
+action id in a kernel is the id ``TicketToRide.action_space`` gives the same action.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import numpy as np
+
+from ttr_lab.games.ticket_to_ride.actions import Claim, DrawMarket, KeepTickets, all_actions, max_offer
+from ttr_lab.games.ticket_to_ride.board import TicketDeck
+from ttr_lab.games.ticket_to_ride.game import Game
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.games.ticket_to_ride.ruleset import Rejects, TieBreak
+
+_TIE_CODES = {
+    TieBreak.TICKETS: L.TIE_TICKETS, TieBreak.LONGEST: L.TIE_LONGEST,
+    TieBreak.EXPLORER: L.TIE_EXPLORER, TieBreak.MOUNTAINS: L.TIE_MOUNTAINS,
+}
+
+
+class _Builder:
+    """Appends tables after the header and records their offsets in it."""
+
+    def __init__(self) -> None:
+        self.header = [0] * L.GAME_HEADER
+        self.body: list[int] = []
+
+    def table(self, slot: int, values: list[int]) -> None:
+        self.header[slot] = L.GAME_HEADER + len(self.body)
+        self.body.extend(int(v) for v in values)
+
+    def array(self) -> np.ndarray:
+        return np.array(self.header + self.body, dtype=np.int64)
+
+
+def _keep_subsets(offered: int, minimum: int) -> list[int]:
+    """The keep options of ``ActionTable.keep_options`` as masks, in its order."""
+    if offered == 0:
+        return [0]
+    size_min = max(min(minimum, offered), 1)
+    combos = [c for size in range(size_min, offered + 1) for c in itertools.combinations(range(offered), size)]
+    combos.sort()
+    return [sum(1 << i for i in c) for c in combos]
+
+
+@functools.lru_cache(maxsize=256)
+def game_array(game: Game) -> np.ndarray:
+    """The ``g`` array of ``game`` (cached: one per Game, which is itself shared)."""
+    board, rules, n = game.board, game.ruleset, game.num_players
+    tracks, tickets = board.tracks, board.tickets
+    b = _Builder()
+    h = b.header
+    offer = max_offer(rules)
+    actions = all_actions(board, rules)
+    h[L.N_PLAYERS], h[L.N_TRACKS], h[L.N_CITIES] = n, len(tracks), len(board.cities)
+    h[L.N_TICKETS], h[L.N_CARDS], h[L.MARKET_SIZE], h[L.MAX_OFFER] = len(tickets), len(game.deck), rules.market_size, offer
+    h[L.INITIAL_HAND], h[L.INITIAL_TICKETS], h[L.INITIAL_LONG] = rules.initial_hand, rules.initial_tickets, rules.initial_long_tickets
+    h[L.INITIAL_KEEP_MIN], h[L.TICKET_DRAW], h[L.TICKET_KEEP_MIN] = rules.initial_keep_min, rules.ticket_draw, rules.ticket_keep_min
+    h[L.LOCO_LIMIT], h[L.MAX_REDEALS], h[L.REDEAL_MIN] = rules.market_locomotive_limit, rules.max_redeals, rules.redeal_min_non_locomotives
+    h[L.END_TRAINS], h[L.DOUBLES_SHARED] = rules.end_trains, int(game.doubles_shared)
+    h[L.TRAINS_PER_PLAYER], h[L.LONGEST_BONUS], h[L.EXPLORER_BONUS] = rules.trains_per_player, rules.longest_path_bonus, rules.explorer_bonus
+    h[L.REJECTS_BOX] = int(rules.initial_rejects is Rejects.BOX)
+    if len(rules.tie_breaks) > 4:
+        raise ValueError("at most four tie-breaks")
+    h[L.N_TIE_BREAKS] = len(rules.tie_breaks)
+    for i, t in enumerate(rules.tie_breaks):
+        h[L.TIE_BREAKS + i] = _TIE_CODES[t]
+    h[L.HAS_MOUNTAINS] = int(any(t.mountain_spaces for t in tracks))
+    # Action ids, read off the action space's own order rather than restated.
+    kinds = [type(a) for a in actions]
+    h[L.ID_MARKET] = kinds.index(DrawMarket)
+    h[L.ID_TICKETS] = 1 + rules.market_size
+    h[L.ID_PASS] = 2 + rules.market_size
+    h[L.ID_KEEP] = kinds.index(KeepTickets)
+    h[L.ID_CLAIM] = kinds.index(Claim)
+    h[L.N_ACTIONS] = len(actions)
+    longest = max(t.length for t in tracks)
+    h[L.MAX_LENGTH] = longest
+    h[L.N_GROUPS] = len(game.groups)
+    regular = [t.id for t in tickets if t.deck is TicketDeck.REGULAR]
+    longs = [t.id for t in tickets if t.deck is TicketDeck.LONG]
+    h[L.N_REGULAR], h[L.N_LONG] = len(regular), len(longs)
+
+    b.table(L.T_LENGTH, list(game.track_length))
+    b.table(L.T_COLOUR, list(game.track_colour))
+    b.table(L.T_FERRY, list(game.track_ferry))
+    b.table(L.T_TRAINS, list(game.track_trains))
+    b.table(L.T_POINTS, list(game.track_points))
+    b.table(L.T_TWIN, list(game.track_twin))
+    b.table(L.T_CITY_A, [t.a for t in tracks])
+    b.table(L.T_CITY_B, [t.b for t in tracks])
+    b.table(L.T_GROUP, list(game.track_group))
+    b.table(L.T_MOUNTAIN, [t.mountain_spaces for t in tracks])
+    claim_id = [-1] * (len(tracks) * L.KINDS * (longest + 1))
+    claims = [a for a in actions if type(a) is Claim]
+    for i, a in enumerate(claims):
+        claim_id[(a.track * L.KINDS + a.colour) * (longest + 1) + a.locomotives] = h[L.ID_CLAIM] + i
+    b.table(L.CLAIM_ID, claim_id)
+    b.table(L.CLAIM_TRACK, [a.track for a in claims])
+    b.table(L.CLAIM_COLOUR, [a.colour for a in claims])
+    b.table(L.CLAIM_CARDS, [a.cards for a in claims])
+    b.table(L.CLAIM_LOCOS, [a.locomotives for a in claims])
+    starts, counts, members = [], [], []
+    for group in game.initial_groups:
+        starts.append(len(members))
+        counts.append(len(group))
+        members.extend(group)
+    b.table(L.GROUP_START, starts)
+    b.table(L.GROUP_COUNT, counts)
+    b.table(L.GROUP_TRACKS, members)
+    b.table(L.GROUP_LENGTH, [k[1] for k in game.groups])
+    b.table(L.GROUP_FERRY, [k[2] for k in game.groups])
+    b.table(L.GROUP_NEED, [k[3] for k in game.groups])
+    starts, counts, order = [], [], []
+    for row in game.colour_groups:
+        starts.append(len(order))
+        counts.append(len(row))
+        order.extend(gi for _, _, _, gi in row)
+    b.table(L.COLOUR_GROUP_START, starts)
+    b.table(L.COLOUR_GROUP_COUNT, counts)
+    b.table(L.GROUP_ORDER, order)
+    b.table(L.TICKET_A, [t.a for t in tickets])
+    b.table(L.TICKET_B, [t.b for t in tickets])
+    b.table(L.TICKET_POINTS, [t.points for t in tickets])
+    b.table(L.REGULAR_TICKETS, regular)
+    b.table(L.LONG_TICKETS, longs)
+    b.table(L.DECK_CARDS, list(game.deck))
+    starts, counts, masks = [], [], []
+    for offered in range(offer + 1):
+        for minimum in range(offer + 1):
+            subsets = _keep_subsets(offered, minimum)
+            starts.append(len(masks))
+            counts.append(len(subsets))
+            masks.extend(subsets)
+    b.table(L.KEEP_START, starts)
+    b.table(L.KEEP_COUNT, counts)
+    b.table(L.KEEP_MASKS, masks)
+    # The state's fields, after its fixed slots.
+    size = L.STATE_HEADER
+    nt = len(tickets)
+    for slot, length in (
+        (L.S_HANDS, n * L.KINDS), (L.S_KNOWN, n * L.KINDS), (L.S_PILE, len(game.deck)), (L.S_DISCARD, L.KINDS),
+        (L.S_MARKET, rules.market_size), (L.S_OWNER, len(tracks)), (L.S_TRAINS, n), (L.S_POINTS, n),
+        (L.S_TICKETS, n * nt), (L.S_TICKETS_N, n), (L.S_OFFERS, n * offer), (L.S_OFFERS_N, n),
+        (L.S_DECK, nt), (L.S_RETURNED, nt), (L.S_BOXED, nt), (L.S_BOXED_BY, nt),
+    ):
+        h[slot] = size
+        size += length
+    h[L.S_SIZE] = size
+    g = b.array()
+    g.setflags(write=False)
+    return g

@@ -1,0 +1,104 @@
+"""Why an action is refused, in words: the kernels decide (``apply_action`` returns a refusal
+code and leaves the state unchanged), this module says it, reading the numbers from the state.
+
+An action the action space does not hold at all (a track id off the board, a payment no track
+accepts, a ticket index beyond any offer) never reaches a kernel; ``refusal`` names what is wrong
+with it, checking in the order the rules are told (docs/rules.md), so the reason is the one a
+player at the table would be given first.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ttr_lab.games.ticket_to_ride.actions import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Pass
+from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS
+from ttr_lab.games.ticket_to_ride.game import Phase
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.games.ticket_to_ride.network import twin_blocks, twin_closes
+
+if TYPE_CHECKING:
+    from ttr_lab.games.ticket_to_ride.state import GameState
+
+_PHASE_REASONS = {
+    Phase.OVER: "the game is over",
+    Phase.INITIAL_TICKETS: "the player must first choose which initial tickets to keep",
+    Phase.KEEP_TICKETS: "the player must first choose which drawn tickets to keep",
+    Phase.SECOND_DRAW: "this is the second card draw; only 'draw blind' or a non-locomotive 'draw market N' is allowed",
+    Phase.TURN: "that is only allowed in the middle of another action",
+}
+
+# The phases in which each kind of action may be played at all.
+_PHASES_OF = {
+    Claim: (Phase.TURN,), DrawBlind: (Phase.TURN, Phase.SECOND_DRAW), DrawMarket: (Phase.TURN, Phase.SECOND_DRAW),
+    KeepTickets: (Phase.KEEP_TICKETS, Phase.INITIAL_TICKETS), DrawTickets: (Phase.TURN,), Pass: (Phase.TURN,),
+}
+
+
+def phase_reason(state: "GameState", action: Any) -> str:
+    if type(action) not in _PHASES_OF:
+        return f"{type(action).__name__} is not an action (use legal_actions() or parse_action())"
+    return _PHASE_REASONS[Phase(state.phase)]
+
+
+def refusal(state: "GameState", action: Any, code: int | None) -> str:
+    """The reason ``action`` is refused: ``code`` from ``apply_action``, or None for an action the
+    game's action space does not hold."""
+    kind = type(action)
+    if code == L.E_PHASE or kind not in _PHASES_OF or Phase(state.phase) not in _PHASES_OF[kind]:
+        return phase_reason(state, action)
+    p = state.player
+    if kind is Claim:
+        return _claim_reason(state, action, code)
+    if kind is DrawBlind:
+        return "the draw pile and the discard pile are both empty"
+    if kind is DrawMarket:
+        if code == L.E_SECOND_LOCO:
+            return "a face-up locomotive may not be taken as the second card"
+        n = len(state.market)
+        return f"the market has {n} cards (slots 0..{n - 1})"
+    if kind is DrawTickets:
+        return "the ticket deck is empty"
+    if kind is Pass:
+        return "a player may pass only when no other action is legal"
+    offered = len(state.offers[p])
+    rules = state.game.ruleset
+    minimum = rules.initial_keep_min if state.phase == Phase.INITIAL_TICKETS else rules.ticket_keep_min
+    if code == L.E_KEEP_FEW:
+        return f"at least {min(minimum, offered)} of the {offered} offered tickets must be kept"
+    return f"{offered} tickets are on offer (indices 0..{offered - 1}), each kept once"
+
+
+def _claim_reason(state: "GameState", a: Claim, code: int | None) -> str:
+    g = state.game
+    t, colour, cards, locos = a.track, a.colour, a.cards, a.locomotives
+    p = state.player
+    if not isinstance(t, int) or not 0 <= t < len(g.track_length):
+        return f"there is no track #{t}"
+    owner = state.owner
+    if owner[t] >= 0:
+        return f"the track is already claimed by player {owner[t]}"
+    twin = g.track_twin[t]
+    if twin >= 0 and twin_blocks(owner[twin], p, g.doubles_shared):
+        if twin_closes(owner[twin], g.doubles_shared):
+            return f"with {g.num_players} players only one track of a double route may be claimed"
+        return "a player may not claim both tracks of a double route"
+    length = g.track_length[t]
+    if code is None:  # not a payment this track accepts: say which rule of payment it breaks
+        if cards + locos != length or cards < 0 or locos < 0:
+            return f"the track needs {length} cards, the payment is {cards} + {locos} locomotives"
+        track_colour = g.track_colour[t]
+        if cards == 0 and colour != LOCOMOTIVE:
+            return "a payment of only locomotives is written with colour LOCOMOTIVE"
+        if cards and (colour == LOCOMOTIVE or not 0 <= colour < NUM_COLOURS or (track_colour != GRAY and colour != track_colour)):
+            shown = CARD_NAMES[colour] if isinstance(colour, int) and 0 <= colour < NUM_CARD_KINDS else colour
+            return f"a {CARD_NAMES[track_colour] if track_colour != GRAY else 'gray'} track cannot be paid with {shown}"
+        if locos < g.track_ferry[t]:
+            return f"this ferry needs at least {g.track_ferry[t]} locomotive(s)"
+        return f"{a} is not a payment of this track"
+    hand = state.hands[p * NUM_CARD_KINDS:(p + 1) * NUM_CARD_KINDS]
+    if code == L.E_CARDS:
+        return f"the player has {hand[colour]} {CARD_NAMES[colour]}, not {cards}"
+    if code == L.E_LOCOS:
+        return f"the player has {hand[LOCOMOTIVE]} locomotives, not {locos}"
+    return f"the track needs {g.track_trains[t]} trains and the player has {state.trains[p]}"
