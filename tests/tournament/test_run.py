@@ -19,7 +19,7 @@ from ttr_lab.tournament.config import parse_config
 from ttr_lab.core.results import read_records, read_results
 
 ROOT = Path(__file__).resolve().parents[2]
-TIMING = ["think_seconds"]
+TIMING = ["think_seconds", "think_cpu_seconds"]
 
 
 def config(tmp_path, **changes):
@@ -48,7 +48,7 @@ def test_serial_run_stores_rows_records_config_and_resumes(tmp_path):
     assert {"route_points", "ticket_points", "tickets_completed", "longest_bonus", "rank", "turns", "termination",
             "error", "params_hash", "deal_seed", "seat"} <= set(frame.columns)
     records = read_records(c.output)
-    assert len(records) == 6 and {r["game_id"] for r in records} == set(frame["game_id"])
+    assert len(records) == 6 and {r.game_id for r in records} == set(frame["game_id"])
     assert (Path(c.output) / "config.yaml").exists()
     meta = json.loads((Path(c.output) / "meta.json").read_text())
     assert meta["game"] == {"name": "ticket_to_ride", "options": {"map": "usa"}}  # resolved: the config names no map
@@ -140,7 +140,7 @@ def test_ray_gives_the_serial_games_and_retries_a_dead_worker(tmp_path):
     assert (tmp_path / "died").exists(), "a worker should have died and been replaced"
     assert run.complete and run.played == 12
     pd.testing.assert_frame_equal(stable(read_results(tmp_path / "serial")), stable(read_results(tmp_path / "ray")))
-    by_id = lambda rs: sorted((r["game_id"], r["actions"]) for r in rs)  # noqa: E731
+    by_id = lambda rs: sorted((r.game_id, r.record.actions) for r in rs)  # noqa: E731
     assert by_id(read_records(tmp_path / "serial")) == by_id(read_records(tmp_path / "ray"))
 
 

@@ -21,6 +21,8 @@ from ttr_lab.tournament import run_tournament
 from ttr_lab.tournament.config import parse_config
 from ttr_lab.tournament.lock import FolderLock
 
+TIMING = ["think_seconds", "think_cpu_seconds"]  # the only columns a replay of the same games changes
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -96,7 +98,7 @@ def test_reads_count_each_game_once_whatever_is_on_disk(tmp_path):
     twice = read_results(c.output)
     assert len(twice) == 8 and twice["game_id"].nunique() == 4
     assert twice.groupby("game_id")["win"].sum().round(9).eq(1).all()  # never mixed from two plays
-    assert twice.drop(columns="think_seconds").equals(once.drop(columns="think_seconds"))
+    assert twice.drop(columns=TIMING).equals(once.drop(columns=TIMING))
 
 
 def test_a_damaged_part_is_named_by_reads_and_set_aside_and_replayed_on_resume(tmp_path):
@@ -112,7 +114,7 @@ def test_a_damaged_part_is_named_by_reads_and_set_aside_and_replayed_on_resume(t
     assert run.played == len(lost) and run.complete
     assert part.with_name(part.name + ".damaged").exists()  # kept, not deleted
     again = read_results(c.output)
-    assert again.drop(columns="think_seconds").equals(whole.drop(columns="think_seconds"))
+    assert again.drop(columns=TIMING).equals(whole.drop(columns=TIMING))
 
 
 @pytest.mark.parametrize("files", [{"config.yaml": "mine: true\n"}, {"report.md": "# my notes\n"},
@@ -152,7 +154,7 @@ def test_parts_are_compacted_on_finish_and_resume_and_an_interrupted_compaction_
     assert len(result_parts(c.output)) == 1
     whole, records = read_results(c.output), read_records(c.output)
     assert whole["game_id"].nunique() == 24 and len(whole) == 48
-    assert sorted(r["game_id"] for r in records) == sorted(whole["game_id"].unique())
+    assert sorted(r.game_id for r in records) == sorted(whole["game_id"].unique())
     # A compaction killed after its merged part landed, before it deleted the sources.
     results, recs = tmp_path / "out" / "results", tmp_path / "out" / "records"
     saved = [(p, p.read_bytes()) for p in [*results.iterdir(), *recs.iterdir()]]
@@ -167,8 +169,8 @@ def test_parts_are_compacted_on_finish_and_resume_and_an_interrupted_compaction_
             p.write_bytes(data)  # the sources, still there
     finally:
         store.close()
-    assert read_results(c.output).drop(columns="think_seconds").equals(whole.drop(columns="think_seconds"))
-    assert sorted(r["game_id"] for r in read_records(c.output)) == sorted(r["game_id"] for r in records)
+    assert read_results(c.output).drop(columns=TIMING).equals(whole.drop(columns=TIMING))
+    assert sorted(r.game_id for r in read_records(c.output)) == sorted(r.game_id for r in records)
     assert run_tournament(more, show_progress=False).played == 0  # and a resume merges them again
     assert len(result_parts(c.output)) == 1
 

@@ -18,7 +18,6 @@ from ttr_lab.core.results import read_results
 from ttr_lab.tournament.backends import make_backend
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import GameSpec, Schedule, plan_games
-from ttr_lab.tournament.match import entrant_row
 from ttr_lab.tournament.store import ResultStore
 from ttr_lab.tournament.summary import error_summary, summary_inputs, summary_table
 
@@ -134,7 +133,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
     todo = Remaining(plan, stored)
     del stored
     run = TournamentRun(Path(config.output), len(plan), stored_count)
-    entrants = [entrant_row(e) for e in config.entrants]
+    entrants = [config.entrant(i) for i in range(len(config.entrants))]
     if beyond > 0:
         # --games smaller than a previous run's: nothing is deleted, and the summary (and the
         # report) count every stored game; say so rather than disagree silently with the config.
