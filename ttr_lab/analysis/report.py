@@ -12,7 +12,7 @@ import html
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import pandas as pd
 
@@ -61,10 +61,11 @@ FIGURES: dict[str, tuple[Callable[..., Any], str]] = {
 }
 
 
-def report_sections(frame: pd.DataFrame, game: Game) -> list[tuple[str, str, pd.DataFrame, bool]]:
+def report_sections(frame: pd.DataFrame, game: Game, records: Sequence[Any] = ()) -> list[tuple[str, str, pd.DataFrame, bool]]:
     """The report's tables, raw (as the analysis functions return them), in order: (title, note,
     table, whether its index is shown). The generic sections, with the game's own tables (its
-    ``report_tables``) after the score parts. ``present`` turns each into what the report prints."""
+    ``report_tables``, handed ``records``: the folder's game records) after the score parts.
+    ``present`` turns each into what the report prints."""
     generic = [
         ("Entrants", entrant_table(frame), False),
         ("Ratings", bradley_terry(frame), False),
@@ -73,7 +74,7 @@ def report_sections(frame: pd.DataFrame, game: Game) -> list[tuple[str, str, pd.
         ("Metrics", metric_table(frame, game.metrics), False),
         ("Score parts", score_parts(frame, score_parts_of(game)), False),
     ]
-    own = game_tables(game, frame)
+    own = game_tables(game, frame, records)
     clash = [title for title, _, _ in own if title in NOTES or title == "Figures"]
     if clash:
         raise ValueError(f"{game.name}: report table title(s) {', '.join(clash)} clash with the report's own sections")
@@ -90,12 +91,14 @@ def presented(title: str, table: pd.DataFrame) -> pd.DataFrame:
     return present(table, all_percent=title == "Head to head", one_precision=title == "Metrics")
 
 
-def report_figures(frame: pd.DataFrame, game: Game, ratings: pd.DataFrame | None = None) -> list[tuple[str, str, Any]]:
+def report_figures(frame: pd.DataFrame, game: Game, ratings: pd.DataFrame | None = None,
+                   records: Sequence[Any] = ()) -> list[tuple[str, str, Any]]:
     """The report's figures, in order: (key, caption, Figure); the generic ones, then the
-    game's own (its ``report_figures``). ``ratings``: the Ratings table if already computed."""
+    game's own (its ``report_figures``, handed ``records``). ``ratings``: the Ratings table if
+    already computed."""
     out = [(key, caption, figures.ratings(frame, ratings) if key == "ratings" else draw(frame, game))
            for key, (draw, caption) in FIGURES.items()]
-    own = game_figures(game, frame)
+    own = game_figures(game, frame, records)
     keys = [key for key, _, _ in out + own]
     clash = sorted({key for key in keys if keys.count(key) > 1})
     if clash:
@@ -111,7 +114,7 @@ def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[st
     """Write ``report.md``, ``report.html`` and ``report/`` figures into the results folder.
     Each step is announced (with the seconds it took) to ``progress``, by default standard
     error; ``quiet`` says nothing."""
-    from ttr_lab.core.results import read_results
+    from ttr_lab.core.results import read_records, read_results
 
     say = (lambda _: None) if quiet else (progress or _stderr)
     started = time.perf_counter()
@@ -132,11 +135,11 @@ def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[st
 
         name = (yaml.safe_load(config_file.read_text()) or {}).get("name", name)
     game = game_of(folder, frame)
-    frame.attrs["folder"] = str(folder)  # a game's hooks may read the folder's game records (records/)
+    records = read_records(folder)  # once, for the game's hooks (what the rows do not hold)
     step(f"read {frame['game_id'].nunique()} games; computing tables (ratings resample whole deals)")
-    sections = report_sections(frame, game)
+    sections = report_sections(frame, game, records)
     step("tables done; drawing figures")
-    figs = report_figures(frame, game, next(t for title, _, t, _ in sections if title == "Ratings"))
+    figs = report_figures(frame, game, next(t for title, _, t, _ in sections if title == "Ratings"), records)
     out = folder / "report"
     out.mkdir(exist_ok=True)
     images: dict[str, bytes] = {}

@@ -16,7 +16,7 @@ import gzip
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -192,11 +192,9 @@ class StoredRecord:
         return json.dumps(data, ensure_ascii=True)
 
 
-def read_records(folder: str | Path) -> list[StoredRecord]:
-    """Every stored game record, each game once (the first part holding it, as ``read_results``);
-    a line that is not a game record is a ResultsError naming its part and line."""
-    out = []
-    seen: set[Any] = set()
+def _stored_records(folder: str | Path) -> Iterator[StoredRecord]:
+    """The stored records in part order, repeats included; a line that is not a game record is
+    a ResultsError naming its part and line."""
     for part in sorted(Path(folder, "records").glob("*.jsonl.gz")):
         with gzip.open(part, "rt", encoding="utf-8") as f:
             for number, line in enumerate(f, 1):
@@ -207,12 +205,24 @@ def read_records(folder: str | Path) -> list[StoredRecord]:
                     record = GameRecord.from_dict(data)
                 except (ValueError, TTRLabError) as exc:
                     raise ResultsError(f"records part {part}, line {number}: {exc}") from None
-                key = data.get("game_id")
-                if key is not None:
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                entrants = data.get("entrants")
-                out.append(StoredRecord(record, None if key is None else str(key),
-                                        None if entrants is None else tuple(str(e) for e in entrants)))
+                key, entrants = data.get("game_id"), data.get("entrants")
+                yield StoredRecord(record, None if key is None else str(key),
+                                   None if entrants is None else tuple(str(e) for e in entrants))
+
+
+def read_records(folder: str | Path) -> list[StoredRecord]:
+    """Every stored game record, each game once (the first part holding it, as ``read_results``)."""
+    out = []
+    seen: set[str] = set()
+    for stored in _stored_records(folder):
+        if stored.game_id is not None:
+            if stored.game_id in seen:
+                continue
+            seen.add(stored.game_id)
+        out.append(stored)
     return out
+
+
+def first_record(folder: str | Path) -> StoredRecord | None:
+    """The first stored game record (None if the folder keeps none), read without the rest."""
+    return next(_stored_records(folder), None)

@@ -199,17 +199,18 @@ class TicketToRide:
 
         return report.summary_columns(self, frame)
 
-    def report_tables(self, frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
-        """The report's "Tickets and bonuses" section (ticket completion, end-bonus rates)."""
+    def report_tables(self, frame: "pd.DataFrame", records: Sequence[Any] = ()) -> list[tuple[str, str, "pd.DataFrame"]]:
+        """The report's "Tickets and bonuses" section (ticket completion, end-bonus rates);
+        ``records`` (the folder's ``StoredRecord``s) add completion by ticket length."""
         from ttr_lab.games.ticket_to_ride import report
 
-        return report.report_tables(self, frame)
+        return report.report_tables(self, frame, records)
 
-    def report_figures(self, frame: "pd.DataFrame") -> list[tuple[str, str, "Figure"]]:
-        """The report's ticket, end-bonus and track-heatmap figures."""
+    def report_figures(self, frame: "pd.DataFrame", records: Sequence[Any] = ()) -> list[tuple[str, str, "Figure"]]:
+        """The report's ticket, end-bonus and track-heatmap figures (``records`` as for ``report_tables``)."""
         from ttr_lab.games.ticket_to_ride import report
 
-        return report.report_figures(self, frame)
+        return report.report_figures(self, frame, records)
 
 
 @functools.lru_cache(maxsize=None)
