@@ -242,3 +242,28 @@ def _start_ray_head(ray_bin: str, env: dict, tries: int = 3) -> "tuple[subproces
         failures.append("exited" if head.poll() is not None else "did not report its CPUs within 300 s")
         _stop_group(head)
     pytest.fail(f"the Ray head did not come up in {tries} tries: {', '.join(failures)}")
+
+
+@pytest.mark.parametrize("isolation", ["none", "process"])
+def test_cpu_time_per_decision_is_recorded_beside_wall_time(tmp_path, isolation):
+    """Waiting is wall time, not CPU time; working is both (an isolated strategy's CPU time is its
+    own process's, read to the operating system's clock tick, hence the margin)."""
+    entrants = [{"name": "idle", "strategy": "tests_support_strategy:Idle", "params": {"seconds": 0.02}},
+                {"name": "busy", "strategy": "tests_support_strategy:Busy", "params": {"seconds": 0.02}}]
+    c = config(tmp_path, players=2, entrants=entrants, games=2, records=False, isolation=isolation)
+    assert run_tournament(c, show_progress=False).complete
+    frame = read_results(c.output).groupby("entrant")[["decisions", "think_seconds", "think_cpu_seconds"]].sum()
+    idle, busy = frame.loc["idle"], frame.loc["busy"]
+    assert idle["think_seconds"] >= 0.02 * idle["decisions"] > 0
+    assert idle["think_cpu_seconds"] < 0.5 * idle["think_seconds"]
+    assert busy["think_cpu_seconds"] >= 0.01 * busy["decisions"] > 0
+
+
+def test_a_few_games_on_a_local_ray_say_it_may_not_pay_back_its_start_up(tmp_path):
+    from ttr_lab.tournament.runner import RAY_PAYS_FROM, ray_startup_note
+
+    note = ray_startup_note(config(tmp_path, backend="ray"), 6)
+    assert note and "6 games" in note and "backend: serial" in note and "\n" not in note
+    assert ray_startup_note(config(tmp_path, backend="serial"), 6) is None
+    assert ray_startup_note(config(tmp_path, backend="ray", address="auto"), 6) is None  # a cluster: already up
+    assert ray_startup_note(config(tmp_path, backend="ray"), RAY_PAYS_FROM) is None

@@ -92,6 +92,20 @@ def stored_positions(plan: Schedule, game_ids: set[str]) -> list[int]:
     return out
 
 
+# Starting a local Ray takes about 15 s (2 cores), and 2 workers play 1.3-1.5x as fast as one:
+# it pays back only when the games take longer than that on one core, about 3,000 random games.
+RAY_PAYS_FROM = 3_000
+
+
+def ray_startup_note(config: TournamentConfig, games: int) -> str | None:
+    """One line for a run about to start a local Ray for ``games`` games, too few for it to pay
+    back its start-up unless they are slow ones; None otherwise (serial, a cluster, many games)."""
+    if config.backend != "ray" or config.address is not None or games >= RAY_PAYS_FROM:
+        return None
+    return (f"note: starting a local Ray (about 15 s) for {games} games; it pays back only when they take longer "
+            f"than that on one core (about {RAY_PAYS_FROM:,} random games): backend: serial (--backend serial) skips it")
+
+
 def _close(backend: Any, run: TournamentRun, console: Console) -> None:
     """Stop the backend without losing the summary: a Ctrl-C pressed again while Ray shuts
     down, or Ray failing to shut down cleanly, must not hide what is stored."""
@@ -143,6 +157,9 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
         console.print(f"resuming: {run.already_stored} of {len(plan)} games already stored in {config.output}", markup=False)
     started = time.perf_counter()
     if todo:
+        note = ray_startup_note(config, len(todo))
+        if note:
+            console.print(note, markup=False, highlight=False)
         backend = make_backend(config.backend, config.address, config.workers, config.runtime_env)
         progress = Progress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
