@@ -44,8 +44,9 @@ NOTES = {
     "Seats": "Win rate by seat and player count, whoever sat there (seat advantage).",
     "Player counts": "Win rate and mean score per entrant and number of players.",
     "Game length": "Per number of players: how many turns the games played out lasted.",
-    "Think time": "Per entrant: decisions taken and the time spent on them; the mean per decision over all of "
-                  "them, and the median and 90th percentile over games of each game's mean.",
+    "Think time": "Per entrant: decisions taken and the (wall-clock) time spent on them; the mean per decision "
+                  "over all of them, the median and 90th percentile over games of each game's mean, and the "
+                  "CPU time per decision (on a busy machine, well below the wall-clock time).",
 }
 # The generic figures: key -> (function of the frame and the game, caption).
 FIGURES: dict[str, tuple[Callable[..., Any], str]] = {
