@@ -73,7 +73,7 @@ class TournamentConfig(BaseModel):
         if unnamed:
             raise ValueError(f"every entrant needs a name (the results and the report call it by it); "
                              f"entrants {', '.join(unnamed)} have none")
-        names = [e.name for e in entrants]
+        names = [e.label for e in entrants]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ValueError(f"entrant names must be unique; repeated: {', '.join(duplicates)}")
@@ -95,8 +95,8 @@ class TournamentConfig(BaseModel):
         if self.design == "one_vs_field":
             if self.focus is None:
                 raise ValueError("design 'one_vs_field' needs 'focus': the entrant that plays against the field")
-            if self.focus not in {e.name for e in self.entrants}:
-                raise ValueError(f"focus {self.focus!r} is not an entrant; entrants: {', '.join(e.name for e in self.entrants)}")
+            if self.focus not in {e.label for e in self.entrants}:
+                raise ValueError(f"focus {self.focus!r} is not an entrant; entrants: {', '.join(e.label for e in self.entrants)}")
             if k < 2:
                 raise ValueError("design 'one_vs_field' needs the focus and at least one other entrant")
         if self.rotation is None:
