@@ -118,3 +118,16 @@ def test_tournament_tuning_and_envs_share_the_cores_strategy_spec():
 
     assert EntrantConfig is StrategySpec
     assert TournamentConfig.model_fields["entrants"].annotation == list[StrategySpec]
+
+
+def test_parameters_are_checked_once_on_their_way_from_the_config_to_the_constructor(tmp_path, monkeypatch):
+    from ttr_lab.core import registry
+    from ttr_lab.tournament import run_tournament
+
+    checked = []
+    real = registry.validate_parameters
+    monkeypatch.setattr(registry, "validate_parameters", lambda name, *a: checked.append(name) or real(name, *a))
+    c = cfg(backend="serial", output=str(tmp_path / "out"))
+    assert sorted(checked) == ["greedy", "random"]
+    assert run_tournament(c, show_progress=False).complete
+    assert sorted(checked) == ["greedy", "random"]  # the games built their strategies from the checked values
