@@ -49,6 +49,7 @@ class _Guarded:
         self.name = getattr(inner, "name", type(inner).__name__.lower())
         self.seconds = 0.0
         self.cpu_seconds = 0.0
+        self._cpu = _cpu_clock(inner)
         self.decisions = 0
         for hook in ("on_game_start", "on_event", "on_game_end"):
             if hasattr(inner, hook):
@@ -57,7 +58,7 @@ class _Guarded:
         self._alarm = limit is not None and not isolated and threading.current_thread() is threading.main_thread()
 
     def act(self, observation: Any, legal: Any, rng: Any) -> Any:
-        cpu = _cpu_seconds(self.inner)
+        cpu = self._cpu()
         start = time.perf_counter()
         if self._alarm:
             previous = signal.signal(signal.SIGALRM, _raise_timeout)
@@ -79,7 +80,7 @@ class _Guarded:
             self._check()
         spent = time.perf_counter() - start
         self.seconds += spent
-        self.cpu_seconds += _cpu_seconds(self.inner) - cpu
+        self.cpu_seconds += self._cpu() - cpu
         self.decisions += 1
         if self.limit is not None and spent > self.limit:
             raise MoveTimeLimitExceeded(f"took {spent:.2f} s for one move (move time limit {self.limit:g} s)")
@@ -106,19 +107,27 @@ class _Guarded:
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def _cpu_seconds(inner: Any) -> float:
-    """CPU seconds used so far by this process and, for an isolated strategy, by the process
-    hosting it (read from ``/proc``, to the operating system's clock tick; 0 where unreadable)."""
-    total = time.process_time()
-    proc = getattr(getattr(inner, "host", None), "proc", None)
-    if proc is not None:
-        try:
-            with open(f"/proc/{proc.pid}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / _TICK  # utime, stime
-        except (OSError, IndexError, ValueError):
-            pass
-    return total
+def _cpu_clock(inner: Any) -> Any:
+    """A clock of the CPU seconds a strategy can use: this process's (``time.process_time``,
+    called as is: it is read twice per decision) and, for an isolated strategy, also those of the
+    process hosting it (read from ``/proc``, to the operating system's clock tick; 0 where
+    unreadable)."""
+    host = getattr(inner, "host", None)
+    if host is None:
+        return time.process_time
+
+    def with_host() -> float:
+        total = time.process_time()
+        if host.proc is not None:
+            try:
+                with open(f"/proc/{host.proc.pid}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / _TICK  # utime, stime
+            except (OSError, IndexError, ValueError):
+                pass
+        return total
+
+    return with_host
 
 
 _thinking = [False]  # the alarm interrupts only a decision, never the handling of its end
