@@ -191,3 +191,35 @@ class ExitsInEvent(Random):
 
         if self.me == self.seat and player == self.me:
             os._exit(self.code)
+
+
+class Idle(Random):
+    """Waits ``seconds`` of wall-clock time at every decision without using the CPU."""
+
+    name = "idle"
+
+    def __init__(self, *, seconds: float = 0.02) -> None:
+        self.seconds = seconds
+
+    def act(self, observation, legal_actions, rng):
+        import time
+
+        time.sleep(self.seconds)
+        return super().act(observation, legal_actions, rng)
+
+
+class Busy(Random):
+    """Uses ``seconds`` of CPU time (its process's) at every decision."""
+
+    name = "busy"
+
+    def __init__(self, *, seconds: float = 0.01) -> None:
+        self.seconds = seconds
+
+    def act(self, observation, legal_actions, rng):
+        import time
+
+        until = time.process_time() + self.seconds
+        while time.process_time() < until:
+            pass
+        return super().act(observation, legal_actions, rng)

@@ -47,7 +47,10 @@ def test_win_rate_over_games_follows_the_schedule_with_wilson_bounds():
 def test_think_times_and_game_lengths():
     f = results()
     f.loc[f["entrant"] == "B", "think_seconds"] = 1.0  # 10 decisions a game: 100 ms each
+    assert breakdowns.think_times(f)["cpu_seconds_per_decision"].isna().all()  # stored before CPU time was
+    f["think_cpu_seconds"] = 0.05  # 5 ms per decision
     t = breakdowns.think_times(f).set_index("entrant")
+    assert t["cpu_seconds_per_decision"].tolist() == pytest.approx([0.005, 0.005])
     assert t.loc["B", "seconds_per_decision"] == pytest.approx(0.1) and t.loc["A", "decisions"] == 50
     assert t.loc["A", "median_game_seconds_per_decision"] == pytest.approx(0.01)
     lengths = breakdowns.game_length_table(f)

@@ -83,3 +83,51 @@ def test_games_round_up_to_whole_deals_with_stable_ids_and_seeds():
     assert len({s.deal_seed for s in specs}) == 3
     again = plan_games(cfg(players=4, entrants=four, games=20, rotation="cyclic"))
     assert again[:12] == specs  # more games extend the same deals, never reshuffle them
+
+
+def test_an_entrant_is_its_validated_parameters_with_defaults_filled_in():
+    """greedy with {ticket_bonus: 3}, {ticket_bonus: 3.0} (its default) and {} is one strategy:
+    one params_hash, one params column, one tournament."""
+    from ttr_lab.tournament.match import entrant_specs
+
+    spellings = [{"ticket_bonus": 3}, {"ticket_bonus": 3.0}, {}]
+    configs = [cfg(entrants=[{"name": "a", "strategy": "greedy", "params": p}, {"name": "b", "strategy": "random"}])
+               for p in spellings]
+    entrants = [c.entrants[0] for c in configs]
+    assert len({e.params_hash() for e in entrants}) == 1 and len({e.params_json() for e in entrants}) == 1
+    assert entrants[0].params["ticket_bonus"] == 3.0 and isinstance(entrants[0].params["ticket_bonus"], float)
+    assert set(entrants[0].params) == {"ticket_bonus", "min_points", "locomotive_weight"}
+    assert len({c.identity_hash() for c in configs}) == 1
+    assert entrants[0].name == "a"  # the name given stays the entrant's name
+    game = configs[0].load_game()
+    matched = entrant_specs([{"name": "a", "strategy": "greedy", "params": p} for p in spellings], game)
+    assert {m.params_hash() for m in matched} == {entrants[0].params_hash()}
+    other = cfg(entrants=[{"name": "a", "strategy": "greedy", "params": {"ticket_bonus": 4}}, {"name": "b", "strategy": "random"}])
+    assert other.entrants[0].params_hash() != entrants[0].params_hash() and other.identity_hash() != configs[0].identity_hash()
+
+
+def test_an_entrant_without_a_name_is_a_one_line_error():
+    with pytest.raises(ConfigError, match=r"test.yaml: entrants: .*every entrant needs a name.*entrants 1 have none"):
+        cfg(entrants=[{"name": "a", "strategy": "random"}, {"strategy": "random"}])
+
+
+def test_tournament_tuning_and_envs_share_the_cores_strategy_spec():
+    from ttr_lab.core.registry import StrategySpec
+    from ttr_lab.tournament import EntrantConfig
+    from ttr_lab.tournament.config import TournamentConfig
+
+    assert EntrantConfig is StrategySpec
+    assert TournamentConfig.model_fields["entrants"].annotation == list[StrategySpec]
+
+
+def test_parameters_are_checked_once_on_their_way_from_the_config_to_the_constructor(tmp_path, monkeypatch):
+    from ttr_lab.core import registry
+    from ttr_lab.tournament import run_tournament
+
+    checked = []
+    real = registry.validate_parameters
+    monkeypatch.setattr(registry, "validate_parameters", lambda name, *a: checked.append(name) or real(name, *a))
+    c = cfg(backend="serial", output=str(tmp_path / "out"))
+    assert sorted(checked) == ["greedy", "random"]
+    assert run_tournament(c, show_progress=False).complete
+    assert sorted(checked) == ["greedy", "random"]  # the games built their strategies from the checked values

@@ -19,7 +19,7 @@ from ttr_lab.tournament.config import parse_config
 from ttr_lab.core.results import read_records, read_results
 
 ROOT = Path(__file__).resolve().parents[2]
-TIMING = ["think_seconds"]
+TIMING = ["think_seconds", "think_cpu_seconds"]
 
 
 def config(tmp_path, **changes):
@@ -48,7 +48,7 @@ def test_serial_run_stores_rows_records_config_and_resumes(tmp_path):
     assert {"route_points", "ticket_points", "tickets_completed", "longest_bonus", "rank", "turns", "termination",
             "error", "params_hash", "deal_seed", "seat"} <= set(frame.columns)
     records = read_records(c.output)
-    assert len(records) == 6 and {r["game_id"] for r in records} == set(frame["game_id"])
+    assert len(records) == 6 and {r.game_id for r in records} == set(frame["game_id"])
     assert (Path(c.output) / "config.yaml").exists()
     meta = json.loads((Path(c.output) / "meta.json").read_text())
     assert meta["game"] == {"name": "ticket_to_ride", "options": {"map": "usa"}}  # resolved: the config names no map
@@ -140,7 +140,7 @@ def test_ray_gives_the_serial_games_and_retries_a_dead_worker(tmp_path):
     assert (tmp_path / "died").exists(), "a worker should have died and been replaced"
     assert run.complete and run.played == 12
     pd.testing.assert_frame_equal(stable(read_results(tmp_path / "serial")), stable(read_results(tmp_path / "ray")))
-    by_id = lambda rs: sorted((r["game_id"], r["actions"]) for r in rs)  # noqa: E731
+    by_id = lambda rs: sorted((r.game_id, r.record.actions) for r in rs)  # noqa: E731
     assert by_id(read_records(tmp_path / "serial")) == by_id(read_records(tmp_path / "ray"))
 
 
@@ -242,3 +242,28 @@ def _start_ray_head(ray_bin: str, env: dict, tries: int = 3) -> "tuple[subproces
         failures.append("exited" if head.poll() is not None else "did not report its CPUs within 300 s")
         _stop_group(head)
     pytest.fail(f"the Ray head did not come up in {tries} tries: {', '.join(failures)}")
+
+
+@pytest.mark.parametrize("isolation", ["none", "process"])
+def test_cpu_time_per_decision_is_recorded_beside_wall_time(tmp_path, isolation):
+    """Waiting is wall time, not CPU time; working is both (an isolated strategy's CPU time is its
+    own process's, read to the operating system's clock tick, hence the margin)."""
+    entrants = [{"name": "idle", "strategy": "tests_support_strategy:Idle", "params": {"seconds": 0.02}},
+                {"name": "busy", "strategy": "tests_support_strategy:Busy", "params": {"seconds": 0.02}}]
+    c = config(tmp_path, players=2, entrants=entrants, games=2, records=False, isolation=isolation)
+    assert run_tournament(c, show_progress=False).complete
+    frame = read_results(c.output).groupby("entrant")[["decisions", "think_seconds", "think_cpu_seconds"]].sum()
+    idle, busy = frame.loc["idle"], frame.loc["busy"]
+    assert idle["think_seconds"] >= 0.02 * idle["decisions"] > 0
+    assert idle["think_cpu_seconds"] < 0.5 * idle["think_seconds"]
+    assert busy["think_cpu_seconds"] >= 0.01 * busy["decisions"] > 0
+
+
+def test_a_few_games_on_a_local_ray_say_it_may_not_pay_back_its_start_up(tmp_path):
+    from ttr_lab.tournament.runner import RAY_PAYS_FROM, ray_startup_note
+
+    note = ray_startup_note(config(tmp_path, backend="ray"), 6)
+    assert note and "6 games" in note and "backend: serial" in note and "\n" not in note
+    assert ray_startup_note(config(tmp_path, backend="serial"), 6) is None
+    assert ray_startup_note(config(tmp_path, backend="ray", address="auto"), 6) is None  # a cluster: already up
+    assert ray_startup_note(config(tmp_path, backend="ray"), RAY_PAYS_FROM) is None

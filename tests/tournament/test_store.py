@@ -21,6 +21,8 @@ from ttr_lab.tournament import run_tournament
 from ttr_lab.tournament.config import parse_config
 from ttr_lab.tournament.lock import FolderLock
 
+TIMING = ["think_seconds", "think_cpu_seconds"]  # the only columns a replay of the same games changes
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -96,7 +98,7 @@ def test_reads_count_each_game_once_whatever_is_on_disk(tmp_path):
     twice = read_results(c.output)
     assert len(twice) == 8 and twice["game_id"].nunique() == 4
     assert twice.groupby("game_id")["win"].sum().round(9).eq(1).all()  # never mixed from two plays
-    assert twice.drop(columns="think_seconds").equals(once.drop(columns="think_seconds"))
+    assert twice.drop(columns=TIMING).equals(once.drop(columns=TIMING))
 
 
 def test_a_damaged_part_is_named_by_reads_and_set_aside_and_replayed_on_resume(tmp_path):
@@ -112,7 +114,7 @@ def test_a_damaged_part_is_named_by_reads_and_set_aside_and_replayed_on_resume(t
     assert run.played == len(lost) and run.complete
     assert part.with_name(part.name + ".damaged").exists()  # kept, not deleted
     again = read_results(c.output)
-    assert again.drop(columns="think_seconds").equals(whole.drop(columns="think_seconds"))
+    assert again.drop(columns=TIMING).equals(whole.drop(columns=TIMING))
 
 
 @pytest.mark.parametrize("files", [{"config.yaml": "mine: true\n"}, {"report.md": "# my notes\n"},
@@ -152,7 +154,7 @@ def test_parts_are_compacted_on_finish_and_resume_and_an_interrupted_compaction_
     assert len(result_parts(c.output)) == 1
     whole, records = read_results(c.output), read_records(c.output)
     assert whole["game_id"].nunique() == 24 and len(whole) == 48
-    assert sorted(r["game_id"] for r in records) == sorted(whole["game_id"].unique())
+    assert sorted(r.game_id for r in records) == sorted(whole["game_id"].unique())
     # A compaction killed after its merged part landed, before it deleted the sources.
     results, recs = tmp_path / "out" / "results", tmp_path / "out" / "records"
     saved = [(p, p.read_bytes()) for p in [*results.iterdir(), *recs.iterdir()]]
@@ -167,8 +169,8 @@ def test_parts_are_compacted_on_finish_and_resume_and_an_interrupted_compaction_
             p.write_bytes(data)  # the sources, still there
     finally:
         store.close()
-    assert read_results(c.output).drop(columns="think_seconds").equals(whole.drop(columns="think_seconds"))
-    assert sorted(r["game_id"] for r in read_records(c.output)) == sorted(r["game_id"] for r in records)
+    assert read_results(c.output).drop(columns=TIMING).equals(whole.drop(columns=TIMING))
+    assert sorted(r.game_id for r in read_records(c.output)) == sorted(r.game_id for r in records)
     assert run_tournament(more, show_progress=False).played == 0  # and a resume merges them again
     assert len(result_parts(c.output)) == 1
 
@@ -225,3 +227,75 @@ def test_a_long_run_merges_its_batches_parts_as_it_goes(tmp_path, monkeypatch):
     # At any time: one merged part per 3 batches so far, and at most 3 fresh ones.
     assert all(parts <= (i + 1) // 3 + 3 for i, parts in enumerate(seen)) and max(seen) < 20
     assert read_results(c.output)["game_id"].nunique() == 40 and len(result_parts(c.output)) == 1
+
+
+def _played_rows(c):
+    """The rows of the config's games as the worker builds them, and the game."""
+    from ttr_lab.tournament.design import plan_games
+    from ttr_lab.tournament.worker import play_batch
+
+    game = c.load_game()
+    rows, _ = play_batch(game, [c.entrant(i) for i in range(len(c.entrants))], list(plan_games(c))[:1], None, False)
+    return rows, game
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda r: r.update(think_second=r.pop("think_seconds")), r"missing think_seconds; unknown think_second"),
+    (lambda r: r.pop("tickets_completed"), r"missing tickets_completed$"),
+    (lambda r: r.update(mood=1), r"unknown mood$"),
+])
+def test_a_row_with_a_missing_or_unknown_column_is_refused_naming_it_and_nothing_is_stored(tmp_path, change, message):
+    from ttr_lab.tournament.store import ResultStore
+
+    c = config(tmp_path / "out")
+    rows, game = _played_rows(c)
+    change(rows[1])
+    store = ResultStore(c.output, c, game)
+    try:
+        with pytest.raises(ResultsError, match=rf"result row of game d0-t0-s0 seat 1 does not match the results table: {message}"):
+            store.append(rows)
+    finally:
+        store.close()
+    assert read_results(c.output).empty  # refused whole, before any part is written
+
+
+def test_a_result_row_is_one_declared_dataclass_with_the_games_metrics():
+    from dataclasses import fields
+
+    from ttr_lab.core.outcome import Metric
+    from ttr_lab.core.results import FIXED_NAMES, ResultRow, rows_table, schema
+
+    assert FIXED_NAMES == tuple(f.name for f in fields(ResultRow) if f.name != "metrics")
+    assert "think_cpu_seconds" in FIXED_NAMES
+    metrics = [Metric("trains", "trains left")]
+    text = {"game_id", "game", "variant", "entrant", "strategy", "params", "params_hash", "termination", "error"}
+    values = {name: "x" if name in text else 0 for name in FIXED_NAMES} | {"forfeit": False}
+    row = ResultRow(**{**values, "metrics": {"trains": 3}})
+    assert rows_table([row], schema(metrics)).to_pylist()[0]["trains"] == 3
+    assert rows_table([ResultRow(**values)], schema(metrics)).to_pylist()[0]["trains"] is None  # a forfeit has none
+    with pytest.raises(ResultsError, match=r"metric\(s\) wagons are not among the game's declared metrics \(trains\)"):
+        rows_table([ResultRow(**{**values, "metrics": {"wagons": 3}})], schema(metrics))
+
+
+def test_an_old_folder_whose_identity_hashed_the_parameters_as_written_resumes(tmp_path):
+    """Folders written before an entrant's identity was its validated parameters stored another
+    hash for the same games: their own config, checked today, says they are the same."""
+    import json
+
+    import yaml
+
+    c = config(tmp_path / "out", entrants=[{"name": "g", "strategy": "greedy", "params": {"ticket_bonus": 3}},
+                                           {"name": "r", "strategy": "random"}])
+    run_tournament(c, show_progress=False)
+    meta_file, config_file = tmp_path / "out" / "meta.json", tmp_path / "out" / "config.yaml"
+    meta = json.loads(meta_file.read_text())
+    meta["identity_hash"] = "0123456789abcdef"  # as an earlier ttr-lab hashed {ticket_bonus: 3}
+    meta_file.write_text(json.dumps(meta))
+    saved = yaml.safe_load(config_file.read_text())
+    saved["entrants"][0]["params"] = {"ticket_bonus": 3}  # as written then
+    config_file.write_text(yaml.safe_dump(saved))
+    run = run_tournament(config(tmp_path / "out"), show_progress=False)  # {} : the same entrant
+    assert run.already_stored == 4 and run.played == 0
+    meta_file.write_text(json.dumps(meta))
+    with pytest.raises(ConfigError, match=r"holds a different tournament"):
+        run_tournament(config(tmp_path / "out", seed=4), show_progress=False)

@@ -71,8 +71,10 @@ def game_length_table(frame: pd.DataFrame) -> pd.DataFrame:
 def think_times(frame: pd.DataFrame) -> pd.DataFrame:
     """Per entrant (best win rate first): decisions taken, total think time, and the mean think
     time per decision (seconds; the report shows milliseconds) with the median and 90th
-    percentile over games of each game's mean per decision."""
+    percentile over games of each game's mean per decision; then the mean CPU time per decision
+    (NaN for results stored before it was recorded). Think time is wall-clock."""
     rows = []
+    cpu = "think_cpu_seconds" in frame.columns
     for entrant, g in frame.groupby("entrant"):
         played = g[g["decisions"] > 0]
         per_game = played["think_seconds"] / played["decisions"]
@@ -80,14 +82,18 @@ def think_times(frame: pd.DataFrame) -> pd.DataFrame:
         rows.append({"entrant": entrant, "decisions": decisions, "think_seconds": float(g["think_seconds"].sum()),
                      "seconds_per_decision": float(g["think_seconds"].sum()) / decisions if decisions else np.nan,
                      "median_game_seconds_per_decision": float(per_game.median()) if len(per_game) else np.nan,
-                     "p90_game_seconds_per_decision": float(per_game.quantile(0.9)) if len(per_game) else np.nan})
+                     "p90_game_seconds_per_decision": float(per_game.quantile(0.9)) if len(per_game) else np.nan,
+                     "cpu_seconds_per_decision": float(g["think_cpu_seconds"].sum()) / decisions
+                     if cpu and decisions else np.nan})
     out = pd.DataFrame(rows, columns=["entrant", "decisions", "think_seconds", "seconds_per_decision",
-                                      "median_game_seconds_per_decision", "p90_game_seconds_per_decision"])
+                                      "median_game_seconds_per_decision", "p90_game_seconds_per_decision",
+                                      "cpu_seconds_per_decision"])
     if not out.empty:
         out = out.set_index("entrant").reindex([e for e in entrant_order(frame) if e in set(out["entrant"])]).reset_index()
     out.attrs["labels"] = {"think_seconds": "think time (s)",
                            "median_game_seconds_per_decision": "median game (ms / decision)",
-                           "p90_game_seconds_per_decision": "90th pct game (ms / decision)"}
+                           "p90_game_seconds_per_decision": "90th pct game (ms / decision)",
+                           "cpu_seconds_per_decision": "CPU / decision (ms)"}
     return out
 
 

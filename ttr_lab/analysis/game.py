@@ -7,15 +7,17 @@ descriptions, whether to summarise them) and three parts of its views (``game.vi
     score_parts                 metric names whose sum is the score, then useful sub-parts
     report_tables(frame)        [(title, note, DataFrame)]: the game's own report sections
     report_figures(frame)       [(key, caption, Figure)]: the game's own report figures
+
+A hook that also takes ``records`` is handed the folder's game records (``StoredRecord``s,
+``ttr_lab.core.results.read_records``), for what the rows do not hold.
 """
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game, load_game
@@ -55,15 +57,10 @@ def _from_config(folder: Path) -> Game | None:
 
 
 def _from_records(folder: Path) -> Game | None:
-    from ttr_lab.core.record import GameRecord
+    from ttr_lab.core.results import first_record
 
-    for part in sorted(folder.glob("records/*.jsonl.gz")):
-        with gzip.open(part, "rt", encoding="utf-8") as f:
-            for line in f:
-                if line.strip():
-                    record = GameRecord.from_dict(json.loads(line))
-                    return load_game(record.game, **record.options)
-    return None
+    stored = first_record(folder)
+    return None if stored is None else stored.record.load_game()
 
 
 def _from_rows(frame: "pd.DataFrame") -> Game:
@@ -108,14 +105,15 @@ def score_parts_of(game: Game) -> tuple[str, ...]:
     return parts
 
 
-def game_tables(game: Game, frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
-    """The game's own report tables (its views' ``report_tables``)."""
-    return [(str(title), str(note), table) for title, note, table in game.views.report_tables(frame)]
+def game_tables(game: Game, frame: "pd.DataFrame", records: Sequence[Any] = ()) -> list[tuple[str, str, "pd.DataFrame"]]:
+    """The game's own report tables (its views' ``report_tables``); ``records``: the folder's
+    stored game records."""
+    return [(str(title), str(note), table) for title, note, table in game.views.report_tables(frame, records)]
 
 
-def game_figures(game: Game, frame: "pd.DataFrame") -> list[tuple[str, str, "Figure"]]:
-    """The game's own report figures (its views' ``report_figures``)."""
-    out = [(str(key), str(caption), fig) for key, caption, fig in game.views.report_figures(frame)]
+def game_figures(game: Game, frame: "pd.DataFrame", records: Sequence[Any] = ()) -> list[tuple[str, str, "Figure"]]:
+    """The game's own report figures (its views' ``report_figures``; ``records`` as for ``game_tables``)."""
+    out = [(str(key), str(caption), fig) for key, caption, fig in game.views.report_figures(frame, records)]
     bad = [key for key, _, _ in out if not _KEY.match(key)]
     if bad:
         raise ValueError(f"{game.name}: figure key(s) {', '.join(map(repr, bad))} are not plain file names")

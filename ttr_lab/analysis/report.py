@@ -13,7 +13,7 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import pandas as pd
 
@@ -54,8 +54,9 @@ NOTES = {
     "Seats": "Win rate by seat and player count, whoever sat there (seat advantage).",
     "Player counts": "Win rate and mean score per entrant and number of players.",
     "Game length": "Per number of players: how many turns the games played out lasted.",
-    "Think time": "Per entrant: decisions taken and the time spent on them; the mean per decision over all of "
-                  "them, and the median and 90th percentile over games of each game's mean.",
+    "Think time": "Per entrant: decisions taken and the (wall-clock) time spent on them; the mean per decision "
+                  "over all of them, the median and 90th percentile over games of each game's mean, and the "
+                  "CPU time per decision (on a busy machine, well below the wall-clock time).",
 }
 # The generic figures: key -> (function of the frame and the game, caption).
 FIGURES: dict[str, tuple[Callable[..., Any], str]] = {
@@ -71,10 +72,11 @@ FIGURES: dict[str, tuple[Callable[..., Any], str]] = {
 }
 
 
-def report_sections(frame: pd.DataFrame, game: Game) -> list[tuple[str, str, pd.DataFrame, bool]]:
+def report_sections(frame: pd.DataFrame, game: Game, records: Sequence[Any] = ()) -> list[tuple[str, str, pd.DataFrame, bool]]:
     """The report's tables, raw (as the analysis functions return them), in order: (title, note,
     table, whether its index is shown). The generic sections, with the game's own tables (its
-    ``report_tables``) after the score parts. ``present`` turns each into what the report prints."""
+    ``report_tables``, handed ``records``: the folder's game records) after the score parts.
+    ``present`` turns each into what the report prints."""
     generic = [
         ("Entrants", entrant_table(frame), False),
         ("Ratings", bradley_terry(frame), False),
@@ -84,7 +86,7 @@ def report_sections(frame: pd.DataFrame, game: Game) -> list[tuple[str, str, pd.
         ("Metrics", metric_table(frame, game.metrics), False),
         ("Score parts", score_parts(frame, score_parts_of(game)), False),
     ]
-    own = game_tables(game, frame)
+    own = game_tables(game, frame, records)
     clash = [title for title, _, _ in own if title in NOTES or title == "Figures"]
     if clash:
         raise ValueError(f"{game.name}: report table title(s) {', '.join(clash)} clash with the report's own sections")
@@ -118,12 +120,14 @@ def presented(title: str, table: pd.DataFrame) -> pd.DataFrame:
                    one_precision=title in ("Metrics", "Verdict", "Leader against runner-up"))
 
 
-def report_figures(frame: pd.DataFrame, game: Game, ratings: pd.DataFrame | None = None) -> list[tuple[str, str, Any]]:
+def report_figures(frame: pd.DataFrame, game: Game, ratings: pd.DataFrame | None = None,
+                   records: Sequence[Any] = ()) -> list[tuple[str, str, Any]]:
     """The report's figures, in order: (key, caption, Figure); the generic ones, then the
-    game's own (its ``report_figures``). ``ratings``: the Ratings table if already computed."""
+    game's own (its ``report_figures``, handed ``records``). ``ratings``: the Ratings table if
+    already computed."""
     out = [(key, caption, figures.ratings(frame, ratings) if key == "ratings" else draw(frame, game))
            for key, (draw, caption) in FIGURES.items()]
-    own = game_figures(game, frame)
+    own = game_figures(game, frame, records)
     keys = [key for key, _, _ in out + own]
     clash = sorted({key for key in keys if keys.count(key) > 1})
     if clash:
@@ -161,7 +165,7 @@ def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[st
     """Write ``report.md``, ``report.html`` and ``report/`` figures into the results folder.
     Each step is announced (with the seconds it took) to ``progress``, by default standard
     error; ``quiet`` says nothing."""
-    from ttr_lab.core.results import read_results
+    from ttr_lab.core.results import read_records, read_results
 
     say = (lambda _: None) if quiet else (progress or _stderr)
     started = time.perf_counter()
@@ -182,11 +186,11 @@ def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[st
 
         name = (yaml.safe_load(config_file.read_text()) or {}).get("name", name)
     game = game_of(folder, frame)
-    frame.attrs["folder"] = str(folder)  # a game's hooks may read the folder's game records (records/)
+    records = read_records(folder)  # once, for the game's hooks (what the rows do not hold)
     step(f"read {frame['game_id'].nunique()} games; computing tables (ratings resample whole deals)")
-    sections = report_sections(frame, game)
+    sections = report_sections(frame, game, records)
     step("tables done; drawing figures")
-    figs = report_figures(frame, game, next(t for title, _, t, _ in sections if title == "Ratings"))
+    figs = report_figures(frame, game, next(t for title, _, t, _ in sections if title == "Ratings"), records)
     out = folder / "report"
     out.mkdir(exist_ok=True)
     images: dict[str, bytes] = {}

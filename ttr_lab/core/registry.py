@@ -3,13 +3,21 @@
 A strategy's tunable parameters are its constructor's keyword arguments, each with a type
 annotation and a default. ``build("greedy", {"ticket_weight": 2.0})`` checks the names and
 values against that signature (with pydantic) and says what is valid when something is not.
+
+``StrategySpec`` is a strategy with its parameters wherever one is named (a tournament's
+entrants, tuning's opponents, an environment's opponents). ``StrategySpec.validated(game)``
+checks it once and fills in every default, so its identity (``params_hash``) is that of the
+strategy it builds: greedy with ``{ticket_bonus: 3}``, ``{ticket_bonus: 3.0}`` and ``{}`` is one
+strategy.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib
 import inspect
+import json
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import pydantic
@@ -132,7 +140,8 @@ def _validator(cls: type) -> type[pydantic.BaseModel]:
 
 
 def validate_parameters(name: str, cls: type, params: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Checked and converted keyword arguments for ``cls``; a ConfigError names every problem."""
+    """Checked and converted keyword arguments for ``cls``, every parameter it takes with its
+    default filled in; a ConfigError names every problem."""
     params = dict(params or {})
     valid = parameters(cls)
     unknown = [k for k in params if k not in valid]
@@ -145,7 +154,7 @@ def validate_parameters(name: str, cls: type, params: Mapping[str, Any] | None) 
     except pydantic.ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
         raise ConfigError(f"strategy {name!r}: bad parameter value ({problems}); its parameters: {describe_parameters(cls)}") from None
-    return {k: getattr(model, k) for k in params}
+    return {k: getattr(model, k) for k in valid}
 
 
 def factory(name: str, params: Mapping[str, Any] | None = None, game: str | None = None) -> Callable[[], Any]:
@@ -172,13 +181,19 @@ def build_strategies(names: Sequence[str], players: int, game: str | None = None
 
 class StrategySpec(pydantic.BaseModel):
     """A strategy with its parameters, as a config or an environment's opponents list gives it:
-    ``{"strategy": name, "params": {...}}`` with an optional display ``name``, or just the name."""
+    ``{"strategy": name, "params": {...}}`` with an optional display ``name``, or just the name.
+
+    ``validated(game)`` gives the same spec checked, its parameters converted and complete (the
+    constructor's defaults filled in); its ``params_json`` and ``params_hash`` are then the
+    strategy's identity, whatever spelling of a value or omitted default the config used."""
 
     model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
 
     strategy: str = pydantic.Field(min_length=1)
     params: dict[str, Any] = pydantic.Field(default_factory=dict)
     name: str | None = None
+    # Set by validated(): the game the parameters were checked for (factory then builds directly).
+    _checked_for: tuple[str | None] | None = pydantic.PrivateAttr(default=None)
 
     @classmethod
     def of(cls, value: Any) -> "StrategySpec":
@@ -192,7 +207,31 @@ class StrategySpec(pydantic.BaseModel):
             raise ConfigError(f"strategy {value!r} is neither a name nor {{'strategy': name, 'params': {{...}}}} "
                               f"({problems})") from None
 
-    def factory(self, game: str | None = None) -> Callable[[], Any]:
-        """A maker of fresh, validated instances (``factory`` of this module)."""
-        return factory(self.strategy, self.params, game)
+    @property
+    def label(self) -> str:
+        """The display name: ``name`` if given, else the strategy's name."""
+        return self.name or self.strategy
 
+    def validated(self, game: str | None = None) -> "StrategySpec":
+        """This spec checked for ``game`` (as ``resolve``), its parameters converted and complete;
+        a ConfigError names what is wrong. Checking a checked spec again costs nothing."""
+        if self._checked_for == (game,):
+            return self
+        cls = resolve(self.strategy, game)
+        spec = self.model_copy(update={"params": validate_parameters(self.strategy, cls, self.params)})
+        spec._checked_for = (game,)
+        return spec
+
+    def params_json(self) -> str:
+        """The parameters as canonical JSON (the ``params`` column of a results row)."""
+        return json.dumps(self.params, sort_keys=True, separators=(",", ":"), default=str)
+
+    def params_hash(self) -> str:
+        """The strategy's identity: its name and parameters (validate first for a canonical one)."""
+        return hashlib.sha256(f"{self.strategy}|{self.params_json()}".encode()).hexdigest()[:12]
+
+    def factory(self, game: str | None = None) -> Callable[[], Any]:
+        """A maker of fresh, validated instances; a spec ``validated`` for ``game`` is not checked again."""
+        if self._checked_for == (game,):
+            return functools.partial(resolve(self.strategy, game), **self.params)
+        return factory(self.strategy, self.params, game)

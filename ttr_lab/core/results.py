@@ -1,56 +1,123 @@
-"""Results tables: the columns every game's rows share, the game's own metric columns, and the
-reader the tournament (resume) and the analysis (reports) both use.
+"""Results tables: one declared row (``ResultRow``) from which the Parquet schema, the writer's
+check and the readers are derived, the game's own metric columns, and the readers the
+tournament (resume) and the analysis (reports) both use.
 
 A results folder holds ``results/*.parquet`` (one row per player per game) and, when asked,
-``records/*.jsonl.gz`` (one game record per line). Fixed columns:
-
-    game_id, deal, deal_seed, table, seating   which game of the schedule
-    game, variant, num_players, seat           what was played, where
-    entrant, strategy, params, params_hash     who played it
-    score, rank, win                           the outcome (win: share of the win, ties split)
-    turns, termination, forfeit, error         how it ended (forfeit: this seat forfeited)
-    decisions, think_seconds                   the strategy's effort
-
-then one column per metric the game declares (``Game.metrics``), named as declared.
+``records/*.jsonl.gz`` (one game record per line, read by ``read_records``). The columns are
+``ResultRow``'s fields in order, then one column per metric the game declares
+(``Game.metrics``), named as declared. A table is built only from rows holding exactly those
+keys (``rows_table``): a missing, extra or misspelt key is refused, named, never stored as null.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ttr_lab.core.errors import TTRLabError
 from ttr_lab.core.outcome import Metric
+from ttr_lab.core.record import GameRecord
 
 
 class ResultsError(TTRLabError, ValueError):
-    """A results folder that cannot be read as it is (a damaged part, rows that are not ttr-lab's)."""
+    """A results folder that cannot be read as it is (a damaged part, rows that are not ttr-lab's),
+    or rows that do not match the results table (a missing or unknown column)."""
 
 
-FIXED = [
-    ("game_id", pa.string()), ("deal", pa.int64()), ("deal_seed", pa.uint64()), ("table", pa.int64()),
-    ("seating", pa.int64()), ("game", pa.string()), ("variant", pa.string()), ("num_players", pa.int64()),
-    ("seat", pa.int64()), ("entrant", pa.string()), ("strategy", pa.string()), ("params", pa.string()),
-    ("params_hash", pa.string()), ("score", pa.float64()), ("rank", pa.int64()), ("win", pa.float64()),
-    ("turns", pa.int64()), ("termination", pa.string()), ("forfeit", pa.bool_()), ("error", pa.string()),
-    ("decisions", pa.int64()), ("think_seconds", pa.float64()),
-]
+def _arrow(kind: Any) -> Any:
+    return field(metadata={"arrow": kind})
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One player's result in one game: a row of every results table. The fields are the fixed
+    columns, in order (their Arrow types are declared beside them); ``metrics`` holds the
+    game's own columns, by the names ``Game.metrics`` declares."""
+
+    # which game of the schedule
+    game_id: str = _arrow(pa.string())
+    deal: int = _arrow(pa.int64())
+    deal_seed: int = _arrow(pa.uint64())
+    table: int = _arrow(pa.int64())
+    seating: int = _arrow(pa.int64())
+    # what was played, where
+    game: str = _arrow(pa.string())
+    variant: str = _arrow(pa.string())
+    num_players: int = _arrow(pa.int64())
+    seat: int = _arrow(pa.int64())
+    # who played it: the entrant's name, its strategy, its validated parameters (JSON) and their hash
+    entrant: str = _arrow(pa.string())
+    strategy: str = _arrow(pa.string())
+    params: str = _arrow(pa.string())
+    params_hash: str = _arrow(pa.string())
+    # the outcome (score: None in a forfeited game; win: this seat's share of the win, ties split)
+    score: float | None = _arrow(pa.float64())
+    rank: int = _arrow(pa.int64())
+    win: float = _arrow(pa.float64())
+    # how it ended (forfeit: this seat forfeited)
+    turns: int | None = _arrow(pa.int64())
+    termination: str = _arrow(pa.string())
+    forfeit: bool = _arrow(pa.bool_())
+    error: str = _arrow(pa.string())
+    # the strategy's effort: decisions, their wall-clock seconds and the CPU seconds they used
+    decisions: int = _arrow(pa.int64())
+    think_seconds: float = _arrow(pa.float64())
+    think_cpu_seconds: float = _arrow(pa.float64())
+    metrics: Mapping[str, Any] = field(default_factory=dict)
+
+    def columns(self, metrics: Sequence[Metric]) -> dict[str, Any]:
+        """The row as the table's columns: the fixed ones, then exactly the game's ``metrics``
+        (a metric the outcome lacks is None: a forfeited game has none; one it has that the game
+        does not declare is refused)."""
+        unknown = sorted(set(self.metrics) - {m.name for m in metrics})
+        if unknown:
+            raise ResultsError(f"result row of game {self.game_id}: metric(s) {', '.join(unknown)} are not among the "
+                               f"game's declared metrics ({', '.join(m.name for m in metrics) or 'none'})")
+        out = {name: getattr(self, name) for name in FIXED_NAMES}
+        for m in metrics:
+            out[m.name] = self.metrics.get(m.name)
+        return out
+
+
+FIXED = [(f.name, f.metadata["arrow"]) for f in dataclasses.fields(ResultRow) if f.name != "metrics"]
+FIXED_NAMES = tuple(name for name, _ in FIXED)
 _KEYS = ("game_id", "deal", "table", "seating", "seat", "entrant", "win")  # what every read relies on
 _ARROW = {"int": pa.int64(), "float": pa.float64(), "bool": pa.bool_(), "ints": pa.list_(pa.int64())}
 
 
 def schema(metrics: Sequence[Metric]) -> pa.Schema:
-    """The Parquet schema of a game's rows: the fixed columns, then its metrics."""
-    fixed = {name for name, _ in FIXED}
-    clash = [m.name for m in metrics if m.name in fixed]
+    """The Parquet schema of a game's rows: ``ResultRow``'s columns, then its metrics."""
+    clash = [m.name for m in metrics if m.name in FIXED_NAMES or m.name == "metrics"]
     if clash:
         raise ValueError(f"metric name(s) {', '.join(clash)} clash with fixed result columns")
     return pa.schema(FIXED + [(m.name, _ARROW[m.kind]) for m in metrics])
+
+
+def rows_table(rows: Iterable[ResultRow | Mapping[str, Any]], table_schema: pa.Schema) -> pa.Table:
+    """The rows as a table of ``table_schema``; a row with a column missing or one the schema
+    lacks is a ResultsError naming it (``pa.Table.from_pylist`` alone would store null)."""
+    names = table_schema.names
+    wanted = set(names)
+    metrics = [Metric(n, "") for n in names[len(FIXED_NAMES):]]
+    checked = []
+    for row in rows:
+        data = row.columns(metrics) if isinstance(row, ResultRow) else row
+        if data.keys() != wanted:
+            missing = [n for n in names if n not in data]
+            extra = sorted(str(k) for k in data if k not in wanted)
+            problems = ([f"missing {', '.join(missing)}"] if missing else []) + \
+                       ([f"unknown {', '.join(extra)}"] if extra else [])
+            raise ResultsError(f"result row of game {data.get('game_id', '?')} seat {data.get('seat', '?')} does not "
+                               f"match the results table: {'; '.join(problems)}")
+        checked.append(data)
+    return pa.Table.from_pylist(checked, schema=table_schema)
 
 
 def result_parts(folder: str | Path) -> list[Path]:
@@ -106,20 +173,56 @@ def _wanted(part: Path, columns: Sequence[str]) -> list[str]:
     return [c for c in names if c in wanted]
 
 
-def read_records(folder: str | Path) -> list[dict[str, Any]]:
-    """Every stored game record, each game once (the first part holding it, as ``read_results``)."""
-    out = []
-    seen: set[Any] = set()
+@dataclass(frozen=True)
+class StoredRecord:
+    """A game record as a results folder keeps it: the game (``GameRecord``), its id in the
+    schedule and the entrant at each seat (None in folders written before records named them)."""
+
+    record: GameRecord
+    game_id: str | None = None
+    entrants: tuple[str, ...] | None = None
+
+    def to_json(self) -> str:
+        """The line ``records/*.jsonl.gz`` holds: the record's JSON with ``game_id`` and ``entrants``."""
+        data = self.record.to_dict()
+        if self.game_id is not None:
+            data["game_id"] = self.game_id
+        if self.entrants is not None:
+            data["entrants"] = list(self.entrants)
+        return json.dumps(data, ensure_ascii=True)
+
+
+def _stored_records(folder: str | Path) -> Iterator[StoredRecord]:
+    """The stored records in part order, repeats included; a line that is not a game record is
+    a ResultsError naming its part and line."""
     for part in sorted(Path(folder, "records").glob("*.jsonl.gz")):
         with gzip.open(part, "rt", encoding="utf-8") as f:
-            for line in f:
+            for number, line in enumerate(f, 1):
                 if not line.strip():
                     continue
-                record = json.loads(line)
-                key = record.get("game_id")
-                if key is not None:
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                out.append(record)
+                try:
+                    data = json.loads(line)
+                    record = GameRecord.from_dict(data)
+                except (ValueError, TTRLabError) as exc:
+                    raise ResultsError(f"records part {part}, line {number}: {exc}") from None
+                key, entrants = data.get("game_id"), data.get("entrants")
+                yield StoredRecord(record, None if key is None else str(key),
+                                   None if entrants is None else tuple(str(e) for e in entrants))
+
+
+def read_records(folder: str | Path) -> list[StoredRecord]:
+    """Every stored game record, each game once (the first part holding it, as ``read_results``)."""
+    out = []
+    seen: set[str] = set()
+    for stored in _stored_records(folder):
+        if stored.game_id is not None:
+            if stored.game_id in seen:
+                continue
+            seen.add(stored.game_id)
+        out.append(stored)
     return out
+
+
+def first_record(folder: str | Path) -> StoredRecord | None:
+    """The first stored game record (None if the folder keeps none), read without the rest."""
+    return next(_stored_records(folder), None)

@@ -47,12 +47,13 @@ class GameViews:
 
     # -- tournament report and summary ------------------------------------------------------------
 
-    def report_tables(self, frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
+    def report_tables(self, frame: "pd.DataFrame", records: Sequence[Any] = ()) -> list[tuple[str, str, "pd.DataFrame"]]:
         """Report sections of the game's own, as (title, one-line note, table); ``frame``: the
-        results, one row per player per game, forfeited games included with no score."""
+        results, one row per player per game, forfeited games included with no score;
+        ``records``: the folder's stored game records (``StoredRecord``s), when it kept them."""
         return []
 
-    def report_figures(self, frame: "pd.DataFrame") -> list[tuple[str, str, "Figure"]]:
+    def report_figures(self, frame: "pd.DataFrame", records: Sequence[Any] = ()) -> list[tuple[str, str, "Figure"]]:
         """Report figures of the game's own, as (key, caption, Figure); ``key`` names the files
         ``report/<key>.png`` and ``.svg``, so it is a plain file name."""
         return []

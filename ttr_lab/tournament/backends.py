@@ -13,6 +13,7 @@ from typing import Any, Iterator, Sequence
 
 from ttr_lab.core.game import Game
 from ttr_lab.core.errors import ConfigError
+from ttr_lab.core.registry import StrategySpec
 from ttr_lab.tournament import ray_watchdog
 from ttr_lab.tournament.design import GameSpec
 from ttr_lab.tournament.worker import play_batch
@@ -55,7 +56,7 @@ class _Sizer:
         return max(1, min(MAX_BATCH, int(TARGET_BATCH_SECONDS / max(per_game, 1e-6))))
 
 
-def _timed_batch(game: Game, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool,
+def _timed_batch(game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], limit: float | None, records: bool,
                  isolation: str = "none") -> tuple:
     start = time.perf_counter()
     rows, recs = play_batch(game, entrants, specs, limit, records, isolation)
@@ -69,7 +70,7 @@ class SerialBackend:
     def start(self) -> None:
         pass
 
-    def run(self, game: Game, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool,
+    def run(self, game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], limit: float | None, records: bool,
             isolation: str = "none") -> Iterator[Batch]:
         sizer = _Sizer()
         i = 0
@@ -174,7 +175,7 @@ class RayBackend:
         warm = ray.remote(num_cpus=1)(_warm_up)
         ray.get([warm.remote() for _ in range(self.workers)])
 
-    def run(self, game: Game, entrants: Sequence[dict], specs: Sequence[GameSpec], limit: float | None, records: bool,
+    def run(self, game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], limit: float | None, records: bool,
             isolation: str = "none") -> Iterator[Batch]:
         import ray
 

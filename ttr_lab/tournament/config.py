@@ -34,25 +34,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game, load_game
-from ttr_lab.core.registry import build
-from ttr_lab.tournament.config_files import check_game, check_strategy, read_yaml, validate
+from ttr_lab.core.registry import StrategySpec
+from ttr_lab.tournament.config_files import check_game, read_yaml, validate
 
 
 MAX_GAMES = 10_000_000
-
-
-class EntrantConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: str = Field(min_length=1)
-    strategy: str = Field(min_length=1)
-    params: dict[str, Any] = Field(default_factory=dict)
-
-    def params_json(self) -> str:
-        return json.dumps(self.params, sort_keys=True, separators=(",", ":"), default=str)
-
-    def params_hash(self) -> str:
-        return hashlib.sha256(f"{self.strategy}|{self.params_json()}".encode()).hexdigest()[:12]
 
 
 class TournamentConfig(BaseModel):
@@ -63,7 +49,7 @@ class TournamentConfig(BaseModel):
     map: Optional[str] = None  # Ticket to Ride's map: shorthand for options.map
     options: dict[str, Any] = Field(default_factory=dict)
     players: int = Field(ge=1)
-    entrants: list[EntrantConfig] = Field(min_length=1)
+    entrants: list[StrategySpec] = Field(min_length=1)
     design: Literal["fixed", "round_robin", "one_vs_field"] = "fixed"
     focus: Optional[str] = None  # one_vs_field: the entrant that plays against the field
     rotation: Optional[Literal["cyclic", "all"]] = None  # default: all at 2-3 players, cyclic at 4-5
@@ -82,8 +68,12 @@ class TournamentConfig(BaseModel):
 
     @field_validator("entrants")
     @classmethod
-    def _unique_names(cls, entrants: list[EntrantConfig]) -> list[EntrantConfig]:
-        names = [e.name for e in entrants]
+    def _unique_names(cls, entrants: list[StrategySpec]) -> list[StrategySpec]:
+        unnamed = [str(i) for i, e in enumerate(entrants) if not e.name]
+        if unnamed:
+            raise ValueError(f"every entrant needs a name (the results and the report call it by it); "
+                             f"entrants {', '.join(unnamed)} have none")
+        names = [e.label for e in entrants]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ValueError(f"entrant names must be unique; repeated: {', '.join(duplicates)}")
@@ -105,8 +95,8 @@ class TournamentConfig(BaseModel):
         if self.design == "one_vs_field":
             if self.focus is None:
                 raise ValueError("design 'one_vs_field' needs 'focus': the entrant that plays against the field")
-            if self.focus not in {e.name for e in self.entrants}:
-                raise ValueError(f"focus {self.focus!r} is not an entrant; entrants: {', '.join(e.name for e in self.entrants)}")
+            if self.focus not in {e.label for e in self.entrants}:
+                raise ValueError(f"focus {self.focus!r} is not an entrant; entrants: {', '.join(e.label for e in self.entrants)}")
             if k < 2:
                 raise ValueError("design 'one_vs_field' needs the focus and at least one other entrant")
         if self.rotation is None:
@@ -125,8 +115,14 @@ class TournamentConfig(BaseModel):
         return {
             "game": self.game, "options": self.game_options(), "players": self.players, "design": self.design, "focus": self.focus,
             "rotation": self.rotation, "seed": self.seed, "move_time_limit": self.move_time_limit,
-            "entrants": [e.model_dump() for e in self.entrants],
+            # Validated: the parameters as the strategy takes them, defaults filled in, so that
+            # {ticket_bonus: 3}, {ticket_bonus: 3.0} and {} (its default) are one tournament.
+            "entrants": [self.entrant(i).model_dump(mode="json") for i in range(len(self.entrants))],
         }
+
+    def entrant(self, i: int) -> StrategySpec:
+        """Entrant ``i`` checked for the game (``parse_config`` has already done so)."""
+        return self.entrants[i].validated(self.game)
 
     def identity_hash(self) -> str:
         text = json.dumps(self.identity(), sort_keys=True, default=str)
@@ -141,14 +137,24 @@ def parse_config(data: Any, source: str = "config", overrides: dict[str, Any] | 
 
 
 def _check_strategies(config: TournamentConfig, source: str) -> None:
+    """Every entrant checked once: its name, its parameters (converted, defaults filled in, kept
+    as the config's entrants) and its constructor (built once, so one that rejects its
+    parameters is a config error)."""
     check_game(config.game, config.game_options(), config.players, source)
+    checked = []
     for i, e in enumerate(config.entrants):
-        check_strategy(e.strategy, e.params, f"{source}: entrants.{i} ({e.name})", config.game)
-        try:  # built once now, so a constructor that rejects its parameters is a config error
-            build(e.strategy, e.params, config.game)
+        where = f"{source}: entrants.{i} ({e.name})"
+        try:
+            spec = e.validated(config.game)
+        except ConfigError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+        try:
+            spec.factory(config.game)()
         except Exception as exc:  # noqa: BLE001 - whatever the constructor raises
-            raise ConfigError(f"{source}: entrants.{i} ({e.name}): strategy {e.strategy!r} cannot be built with "
+            raise ConfigError(f"{where}: strategy {e.strategy!r} cannot be built with "
                               f"params {e.params}: {type(exc).__name__}: {exc}") from None
+        checked.append(spec)
+    config.entrants = checked
 
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TournamentConfig:

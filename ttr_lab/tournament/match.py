@@ -9,8 +9,8 @@ from typing import Any, Mapping, Sequence
 
 from ttr_lab.core.errors import TTRLabError
 from ttr_lab.core.game import Game
+from ttr_lab.core.registry import StrategySpec
 from ttr_lab.tournament.backends import Backend, SerialBackend
-from ttr_lab.tournament.config import EntrantConfig
 from ttr_lab.tournament.design import GameSpec
 
 
@@ -18,25 +18,20 @@ class MatchError(TTRLabError, RuntimeError):
     """A match could not be played out: a batch of games failed, or a strategy forfeited."""
 
 
-def entrant_row(entrant: EntrantConfig) -> dict[str, Any]:
-    """An entrant in the form the tournament's game player expects."""
-    return {**entrant.model_dump(), "params_json": entrant.params_json(), "params_hash": entrant.params_hash()}
-
-
-def entrant_rows(entrants: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Entrants given as ``{name, strategy, params}`` in the form the game player expects."""
-    return [entrant_row(EntrantConfig(name=e["name"], strategy=e["strategy"], params=dict(e["params"])))
-            for e in entrants]
+def entrant_specs(entrants: Sequence[Mapping[str, Any] | StrategySpec], game: Game) -> list[StrategySpec]:
+    """Entrants (specs, or ``{name, strategy, params}``) validated for ``game``, as the
+    tournament's game player takes them; a bad one is a one-line ConfigError."""
+    return [StrategySpec.of(e).validated(game.name) for e in entrants]
 
 
 def play_match(
-    entrants: Sequence[Mapping[str, Any]], games: Sequence[GameSpec], game: Game, backend: Backend | None = None,
+    entrants: Sequence[Mapping[str, Any] | StrategySpec], games: Sequence[GameSpec], game: Game, backend: Backend | None = None,
 ) -> list[dict[str, Any]]:
     """Play ``games`` (on ``backend``, already started; in this process without one): one row
     per player per game, in the order of ``games`` whatever order they finished in. A match measures strength, so a
     forfeit is a fault to report rather than a result: it raises MatchError."""
     rows: list[dict[str, Any]] = []
-    for batch in (backend or SerialBackend()).run(game, entrant_rows(entrants), games, None, False):
+    for batch in (backend or SerialBackend()).run(game, entrant_specs(entrants, game), games, None, False):
         if batch.error:
             raise MatchError(f"{len(batch.specs)} games failed: {batch.error}")
         rows += batch.rows

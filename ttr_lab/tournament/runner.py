@@ -18,7 +18,6 @@ from ttr_lab.core.results import read_results
 from ttr_lab.tournament.backends import make_backend
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import GameSpec, Schedule, plan_games
-from ttr_lab.tournament.match import entrant_row
 from ttr_lab.tournament.store import ResultStore
 from ttr_lab.tournament.summary import error_summary, summary_inputs, summary_table
 
@@ -93,6 +92,20 @@ def stored_positions(plan: Schedule, game_ids: set[str]) -> list[int]:
     return out
 
 
+# Starting a local Ray takes about 15 s (2 cores), and 2 workers play 1.3-1.5x as fast as one:
+# it pays back only when the games take longer than that on one core, about 3,000 random games.
+RAY_PAYS_FROM = 3_000
+
+
+def ray_startup_note(config: TournamentConfig, games: int) -> str | None:
+    """One line for a run about to start a local Ray for ``games`` games, too few for it to pay
+    back its start-up unless they are slow ones; None otherwise (serial, a cluster, many games)."""
+    if config.backend != "ray" or config.address is not None or games >= RAY_PAYS_FROM:
+        return None
+    return (f"note: starting a local Ray (about 15 s) for {games} games; it pays back only when they take longer "
+            f"than that on one core (about {RAY_PAYS_FROM:,} random games): backend: serial (--backend serial) skips it")
+
+
 def _close(backend: Any, run: TournamentRun, console: Console) -> None:
     """Stop the backend without losing the summary: a Ctrl-C pressed again while Ray shuts
     down, or Ray failing to shut down cleanly, must not hide what is stored."""
@@ -134,7 +147,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
     todo = Remaining(plan, stored)
     del stored
     run = TournamentRun(Path(config.output), len(plan), stored_count)
-    entrants = [entrant_row(e) for e in config.entrants]
+    entrants = [config.entrant(i) for i in range(len(config.entrants))]
     if beyond > 0:
         # --games smaller than a previous run's: nothing is deleted, and the summary (and the
         # report) count every stored game; say so rather than disagree silently with the config.
@@ -144,6 +157,9 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
         console.print(f"resuming: {run.already_stored} of {len(plan)} games already stored in {config.output}", markup=False)
     started = time.perf_counter()
     if todo:
+        note = ray_startup_note(config, len(todo))
+        if note:
+            console.print(note, markup=False, highlight=False)
         backend = make_backend(config.backend, config.address, config.workers, config.runtime_env)
         progress = Progress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),

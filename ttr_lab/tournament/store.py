@@ -29,7 +29,7 @@ import yaml
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game
-from ttr_lab.core.results import ResultsError, read_part, result_parts, schema
+from ttr_lab.core.results import ResultRow, ResultsError, read_part, result_parts, rows_table, schema
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.lock import LOCK_NAME, FolderLock
 
@@ -91,7 +91,7 @@ class ResultStore:
             if not isinstance(meta, dict) or "identity_hash" not in meta:
                 raise ConfigError(f"output folder {self.folder} is not a tournament's results folder (its meta.json "
                                   "names no tournament); give another output folder (--out)")
-            if meta.get("identity_hash") != self.config.identity_hash():
+            if meta.get("identity_hash") != self.config.identity_hash() and not self._same_when_revalidated():
                 raise ConfigError(
                     f"output folder {self.folder} holds a different tournament (its games were defined by "
                     f"{self.folder / 'config.yaml'}); give another output folder (--out) or remove it"
@@ -106,6 +106,20 @@ class ResultStore:
             if not (self.results / orphan.name.replace(".jsonl.gz", ".parquet")).exists():
                 orphan.unlink()
         self._write_meta()
+
+    def _same_when_revalidated(self) -> bool:
+        """Whether the folder's own config.yaml, checked as today's ttr-lab checks it, defines
+        this tournament: a folder written before an entrant's identity was its validated
+        parameters (defaults filled in) hashed the parameters as written, so its stored hash
+        differs though the games are the same. Its stored rows keep their old ``params`` and
+        ``params_hash``; the rows of the games played now carry the validated ones."""
+        from ttr_lab.tournament.config import parse_config
+
+        try:
+            saved = parse_config(yaml.safe_load((self.folder / "config.yaml").read_text(encoding="utf-8")), "saved")
+        except Exception:  # noqa: BLE001 - an unreadable or no longer valid config defines nothing
+            return False
+        return saved.identity_hash() == self.config.identity_hash()
 
     def close(self) -> None:
         self.lock.release()
@@ -209,12 +223,15 @@ class ResultStore:
         pa.default_memory_pool().release_unused()
         return len(small)
 
-    def append(self, rows: Sequence[dict[str, Any]], records: Sequence[str] = ()) -> None:
-        """Store one finished batch: its rows (and records) become visible all at once. Every
+    def append(self, rows: Sequence[ResultRow | dict[str, Any]], records: Sequence[str] = ()) -> None:
+        """Store one finished batch: its rows (and records) become visible all at once. A row
+        that does not hold exactly the table's columns is refused (ResultsError naming the
+        column) before anything is written. Every
         ``COMPACT_EVERY`` parts, the batches' parts are merged, so that even a run killed
         after days leaves a few hundred files, not tens of thousands."""
         if not rows:
             return
+        table = rows_table(rows, self.schema)
         if self._parts and self._parts % COMPACT_EVERY == 0:
             self.compact(fresh_only=True)
         name = f"part-{time.time_ns()}-{os.getpid()}-{self._parts}"
@@ -225,7 +242,6 @@ class ResultStore:
                 for line in records:
                     f.write(line + "\n")
             os.replace(tmp, self.records / f"{name}.jsonl.gz")
-        table = pa.Table.from_pylist(list(rows), schema=self.schema)
         tmp = self.results / f"{name}.parquet.tmp"
         pq.write_table(table, tmp)
         os.replace(tmp, self.results / f"{name}.parquet")

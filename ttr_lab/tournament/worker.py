@@ -1,11 +1,15 @@
 """Playing a batch of tournament games: the same function runs in-process (serial backend) or
 as a Ray task. A strategy that raises, returns an illegal move or thinks past the move time
-limit forfeits its game: the row says why, and the tournament goes on."""
+limit forfeits its game: the row says why, and the tournament goes on.
+
+Each decision is timed twice: wall-clock (``think_seconds``, what the move time limit counts)
+and CPU (``think_cpu_seconds``: this process's CPU time, all its threads, plus that of the
+strategy's own process when isolated). On a busy machine the first grows, the second does not."""
 
 from __future__ import annotations
 
 import atexit
-import json
+import os
 import signal
 import threading
 import time
@@ -15,7 +19,9 @@ from ttr_lab.core.errors import StrategyError
 from ttr_lab.core.game import Game
 from ttr_lab.core.isolation import IsolatedStrategy, StrategyHost, raised_as, shared_values
 from ttr_lab.core.outcome import Outcome, Termination
-from ttr_lab.core.play import reads_observations, play_game
+from ttr_lab.core.play import play_game, reads_observations
+from ttr_lab.core.registry import StrategySpec
+from ttr_lab.core.results import ResultRow, StoredRecord
 from ttr_lab.tournament.design import GameSpec
 from ttr_lab.tournament.integrity import SharedValues
 
@@ -43,6 +49,8 @@ class _Guarded:
         self.name = getattr(inner, "name", type(inner).__name__.lower())
         self.observes = reads_observations(inner)
         self.seconds = 0.0
+        self.cpu_seconds = 0.0
+        self._cpu = _cpu_clock(inner)
         self.decisions = 0
         for hook in ("on_game_start", "on_event", "on_game_end"):
             if hasattr(inner, hook):
@@ -51,6 +59,7 @@ class _Guarded:
         self._alarm = limit is not None and not isolated and threading.current_thread() is threading.main_thread()
 
     def act(self, observation: Any, legal: Any, rng: Any) -> Any:
+        cpu = self._cpu()
         start = time.perf_counter()
         if self._alarm:
             previous = signal.signal(signal.SIGALRM, _raise_timeout)
@@ -72,6 +81,7 @@ class _Guarded:
             self._check()
         spent = time.perf_counter() - start
         self.seconds += spent
+        self.cpu_seconds += self._cpu() - cpu
         self.decisions += 1
         if self.limit is not None and spent > self.limit:
             raise MoveTimeLimitExceeded(f"took {spent:.2f} s for one move (move time limit {self.limit:g} s)")
@@ -93,6 +103,32 @@ class _Guarded:
 
         checked.__name__ = getattr(hook, "__name__", "hook")
         return checked
+
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _cpu_clock(inner: Any) -> Any:
+    """A clock of the CPU seconds a strategy can use: this process's (``time.process_time``,
+    called as is: it is read twice per decision) and, for an isolated strategy, also those of the
+    process hosting it (read from ``/proc``, to the operating system's clock tick; 0 where
+    unreadable)."""
+    host = getattr(inner, "host", None)
+    if host is None:
+        return time.process_time
+
+    def with_host() -> float:
+        total = time.process_time()
+        if host.proc is not None:
+            try:
+                with open(f"/proc/{host.proc.pid}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / _TICK  # utime, stime
+            except (OSError, IndexError, ValueError):
+                pass
+        return total
+
+    return with_host
 
 
 _thinking = [False]  # the alarm interrupts only a decision, never the handling of its end
@@ -123,14 +159,13 @@ def _raise_timeout(signum: int, frame: Any) -> None:
 
 
 def play_batch(
-    game: Game, entrants: Sequence[dict[str, Any]], specs: Sequence[GameSpec],
+    game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec],
     move_time_limit: float | None, keep_records: bool, isolation: str = "none",
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """Play ``specs``; return one row per player per game, and the records' JSON if asked.
-    ``isolation="process"`` runs every strategy in a process of its own (``core.isolation``)."""
-    from ttr_lab.core.registry import factory
-
-    factories = [factory(e["strategy"], e["params"], game.name) for e in entrants]
+    ``isolation="process"`` runs every strategy in a process of its own (``core.isolation``).
+    ``entrants``: named specs, validated for the game (``StrategySpec.validated``)."""
+    factories = [e.factory(game.name) for e in entrants]
     shared = shared_values(game) if isolation == "process" else {}
     # In-process strategies hold the engine's own values: check them after every game.
     guard = SharedValues(game) if isolation != "process" else None
@@ -147,7 +182,7 @@ def play_batch(
     return rows, records
 
 
-def _play_specs(game: Game, entrants: Sequence[dict[str, Any]], specs: Sequence[GameSpec], factories: Sequence[Any],
+def _play_specs(game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], factories: Sequence[Any],
                 shared: dict[int, Any], guard: SharedValues | None, move_time_limit: float | None, isolation: str,
                 keep_records: bool, rows: list[dict[str, Any]], records: list[str]) -> None:
     for spec in specs:
@@ -172,10 +207,7 @@ def _play_specs(game: Game, entrants: Sequence[dict[str, Any]], specs: Sequence[
         if record is None:
             continue
         if keep_records:
-            data = record.to_dict()
-            data["game_id"] = spec.game_id
-            data["entrants"] = [entrants[e]["name"] for e in spec.seats]
-            records.append(json.dumps(data, ensure_ascii=True))
+            records.append(StoredRecord(record, spec.game_id, tuple(entrants[e].label for e in spec.seats)).to_json())
 
 
 def _play(game: Game, players: Sequence[_Guarded], spec: GameSpec) -> tuple[Any, Outcome]:
@@ -187,7 +219,7 @@ def _play(game: Game, players: Sequence[_Guarded], spec: GameSpec) -> tuple[Any,
     return record, record.outcome()
 
 
-def _players(entrants: Sequence[dict[str, Any]], factories: Sequence[Any], spec: GameSpec, shared: dict[int, Any],
+def _players(entrants: Sequence[StrategySpec], factories: Sequence[Any], spec: GameSpec, shared: dict[int, Any],
              limit: float | None, isolation: str, guard: SharedValues | None = None) -> list[_Guarded]:
     """A fresh strategy per seat of ``spec`` (the same way for a game and for its checked replay,
     so isolated copies of one strategy keep a process each)."""
@@ -196,13 +228,13 @@ def _players(entrants: Sequence[dict[str, Any]], factories: Sequence[Any], spec:
             for seat, e in enumerate(spec.seats)]
 
 
-def _copies_before(entrants: Sequence[dict[str, Any]], seats: Sequence[int], seat: int) -> int:
+def _copies_before(entrants: Sequence[StrategySpec], seats: Sequence[int], seat: int) -> int:
     """How many seats before ``seat`` hold the same strategy and parameters as it does."""
-    mine = entrants[seats[seat]]["params_hash"]
-    return sum(entrants[e]["params_hash"] == mine for e in seats[:seat])
+    mine = entrants[seats[seat]].params_hash()
+    return sum(entrants[e].params_hash() == mine for e in seats[:seat])
 
 
-def _build(entrants: Sequence[dict[str, Any]], factories: Sequence[Any], e: int, seat: int, shared: dict[int, Any],
+def _build(entrants: Sequence[StrategySpec], factories: Sequence[Any], e: int, seat: int, shared: dict[int, Any],
            limit: float | None, isolation: str, guard: SharedValues | None = None, copy: int = 0) -> _Guarded:
     """A fresh strategy for ``seat``; one that cannot be built forfeits the game, named.
     ``copy``: how many seats before this one hold the same strategy and parameters."""
@@ -213,7 +245,7 @@ def _build(entrants: Sequence[dict[str, Any]], factories: Sequence[Any], e: int,
         else:
             inner = factories[e]()
     except Exception as exc:  # noqa: BLE001 - any failure to build is the strategy's
-        name = entrants[e]["name"]
+        name = entrants[e].label
         raise StrategyError(f"seat {seat} ({name}) could not be built: {type(exc).__name__}: {exc}", seat, name) from None
     return _Guarded(inner, limit, isolated=isolation == "process", guard=guard, seat=seat)
 
@@ -221,13 +253,13 @@ def _build(entrants: Sequence[dict[str, Any]], factories: Sequence[Any], e: int,
 _HOSTS: dict[tuple[str, int], StrategyHost] = {}
 
 
-def host_for(entrant: dict[str, Any], copy: int = 0) -> StrategyHost:
+def host_for(entrant: StrategySpec, copy: int = 0) -> StrategyHost:
     """This process's child process for an entrant (by strategy and parameters), kept across
     batches so that starting one is paid once per worker, not once per game. ``copy`` tells
     apart the seats one entrant (or two with the same strategy and parameters) holds at one
     table: each has a process of its own, so one ending its process (``os._exit`` in
     ``on_event``) cannot take the other down or be blamed on it."""
-    key = (entrant["params_hash"], copy)
+    key = (entrant.params_hash(), copy)
     if key not in _HOSTS:
         _HOSTS[key] = StrategyHost()
     return _HOSTS[key]
@@ -243,26 +275,29 @@ atexit.register(stop_hosts)
 
 
 def result_rows(
-    game: Game, entrants: Sequence[dict[str, Any]], spec: GameSpec, players: Sequence[_Guarded] | None,
+    game: Game, entrants: Sequence[StrategySpec], spec: GameSpec, players: Sequence[_Guarded] | None,
     outcome: Outcome,
 ) -> list[dict[str, Any]]:
-    """One row per seat: the fixed columns (see ``ttr_lab.core.results``), then the game's metrics."""
+    """One row per seat, built as a ``ResultRow`` (``ttr_lab.core.results``) and handed on as
+    its columns: the fixed ones, then the game's metrics."""
     shares = outcome.win_shares()
     forfeit = outcome.termination is Termination.FORFEIT
+    identity = {i: (entrants[i].params_json(), entrants[i].params_hash()) for i in set(spec.seats)}
     out = []
     for seat, p in enumerate(outcome.players):
         e = entrants[spec.seats[seat]]
-        row = {
-            "game_id": spec.game_id, "deal": spec.deal, "deal_seed": spec.deal_seed, "table": spec.table,
-            "seating": spec.seating, "game": game.name, "variant": game.variant, "num_players": len(spec.seats),
-            "seat": seat, "entrant": e["name"], "strategy": e["strategy"], "params": e["params_json"],
-            "params_hash": e["params_hash"], "score": None if forfeit else p.score, "rank": p.rank,
-            "win": shares[seat], "turns": outcome.turns, "termination": outcome.termination.value,
-            "forfeit": forfeit and seat == outcome.forfeited_by, "error": outcome.error,
-            "decisions": players[seat].decisions if players else 0,
-            "think_seconds": players[seat].seconds if players else 0.0,
-        }
-        for m in game.metrics:
-            row[m.name] = p.metrics.get(m.name)
-        out.append(row)
+        params, params_hash = identity[spec.seats[seat]]
+        row = ResultRow(
+            game_id=spec.game_id, deal=spec.deal, deal_seed=spec.deal_seed, table=spec.table,
+            seating=spec.seating, game=game.name, variant=game.variant, num_players=len(spec.seats),
+            seat=seat, entrant=e.label, strategy=e.strategy, params=params,
+            params_hash=params_hash, score=None if forfeit else p.score, rank=p.rank,
+            win=shares[seat], turns=outcome.turns, termination=outcome.termination.value,
+            forfeit=forfeit and seat == outcome.forfeited_by, error=outcome.error,
+            decisions=players[seat].decisions if players else 0,
+            think_seconds=players[seat].seconds if players else 0.0,
+            think_cpu_seconds=players[seat].cpu_seconds if players else 0.0,
+            metrics=p.metrics,
+        )
+        out.append(row.columns(game.metrics))
     return out

@@ -269,17 +269,18 @@ def record_html(record: Any) -> str:
     import html
 
     from ttr_lab.games.ticket_to_ride.replay_html import viewer_html
+    from ttr_lab.games.ticket_to_ride.result import GameResult
 
-    result = record.result
+    result = GameResult.from_dict(record.result)
     rows = "".join(
-        f"<tr><td>{p['rank']}</td><td>{p['player']}</td><td>{html.escape(record.strategies[p['player']])}</td>"
-        f"<td>{p['route_points']}</td><td>{p['ticket_points']:+d} ({p['tickets_completed']}/{len(p['tickets'])})</td>"
-        f"<td>{p['longest_trail']}</td><td>{p['longest_bonus']}</td><td><b>{p['total']}</b></td></tr>"
-        for p in sorted(result["players"], key=lambda p: (p["rank"], p["player"]))
+        f"<tr><td>{p.rank}</td><td>{p.player}</td><td>{html.escape(record.strategies[p.player])}</td>"
+        f"<td>{p.route_points}</td><td>{p.ticket_points:+d} ({p.tickets_completed}/{len(p.tickets)})</td>"
+        f"<td>{p.longest_trail}</td><td>{p.longest_bonus}</td><td><b>{p.total}</b></td></tr>"
+        for p in sorted(result.players, key=lambda p: (p.rank, p.player))
     )
     return (
         f"<p>{html.escape(record.options.get('map', ''))}, {record.num_players} players, seed {record.seed}: "
-        f"{result['turns']} turns{' (stalled)' if result['stalled'] else ''}</p><table><tr><th>rank</th><th>seat</th>"
+        f"{result.turns} turns{' (stalled)' if result.stalled else ''}</p><table><tr><th>rank</th><th>seat</th>"
         f"<th>strategy</th><th>routes</th><th>tickets</th><th>longest</th><th>bonus</th><th>total</th></tr>{rows}</table>"
         + viewer_html(record)
     )

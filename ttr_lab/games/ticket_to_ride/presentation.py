@@ -81,14 +81,14 @@ class TicketToRideViews(GameViews):
 
         return report.summary_columns(self.game, frame)
 
-    def report_tables(self, frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
+    def report_tables(self, frame: "pd.DataFrame", records: Sequence[Any] = ()) -> list[tuple[str, str, "pd.DataFrame"]]:
         """The report's "Tickets and bonuses" section (ticket completion, end-bonus rates)."""
         from ttr_lab.games.ticket_to_ride import report
 
-        return report.report_tables(self.game, frame)
+        return report.report_tables(self.game, frame, records)
 
-    def report_figures(self, frame: "pd.DataFrame") -> list[tuple[str, str, "Figure"]]:
+    def report_figures(self, frame: "pd.DataFrame", records: Sequence[Any] = ()) -> list[tuple[str, str, "Figure"]]:
         """The report's ticket, end-bonus and track-heatmap figures."""
         from ttr_lab.games.ticket_to_ride import report
 
-        return report.report_figures(self.game, frame)
+        return report.report_figures(self.game, frame, records)

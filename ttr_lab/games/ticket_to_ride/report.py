@@ -14,11 +14,15 @@ none of them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ttr_lab.games.ticket_to_ride.result import GameResult
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
+
+    from ttr_lab.core.results import StoredRecord
 
     from ttr_lab.games.ticket_to_ride.definition import TicketToRide
 
@@ -146,7 +150,8 @@ def points_by_source(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.DataFra
     return table
 
 
-def report_tables(game: "TicketToRide", frame: "pd.DataFrame") -> list[tuple[str, str, "pd.DataFrame"]]:
+def report_tables(game: "TicketToRide", frame: "pd.DataFrame",
+                  records: Sequence["StoredRecord"] = ()) -> list[tuple[str, str, "pd.DataFrame"]]:
     if _explorer(game, frame):
         bonus = ("; the share of games with the Asian Explorer bonus (most cities in one network), the largest "
                  "network and the mountain routes claimed")
@@ -161,7 +166,7 @@ def report_tables(game: "TicketToRide", frame: "pd.DataFrame") -> list[tuple[str
                "Per entrant, mean points per game from each source; the sources add up to the score.")
     out = [("Points by source", sources, points_by_source(game, frame)),
            ("Tickets and bonuses", note, tickets_and_bonuses(game, frame))]
-    by_length = completion_by_length(frame)
+    by_length = completion_by_length(frame, records)
     if len(by_length):
         out.append(("Tickets by length", "Per entrant and ticket length (its points): tickets held at the end of the "
                     "recorded games and the share completed, with a 95% Wilson interval. From the game records.",
@@ -279,20 +284,15 @@ def track_maps(game: "TicketToRide", frame: "pd.DataFrame") -> tuple["Figure", "
 LENGTH_BINS = ((0, 8, "4-8"), (9, 12, "9-12"), (13, 16, "13-16"), (17, 20, "17-20"), (21, 99, "21+"))
 
 
-def ticket_outcomes(frame: "pd.DataFrame") -> "pd.DataFrame":
+def ticket_outcomes(frame: "pd.DataFrame", records: Sequence["StoredRecord"]) -> "pd.DataFrame":
     """Every ticket held at the end of every recorded game, one row each: entrant, its points
     (the length of the ticket's shortest connection on the printed table) and whether it was
-    completed. From the game records of the results folder (``frame.attrs["folder"]``, set by the
-    report), since results rows hold counts, not tickets; empty when the folder keeps no records.
-    Only the records of games in ``frame``; a record names its entrants (older ones are matched by
-    seed and the strategy in each seat)."""
+    completed. From the results folder's game records (``read_records``), since results rows
+    hold counts, not tickets; empty without records. Only the records of games in ``frame``; a
+    record names its entrants (older ones are matched by seed and the strategy in each seat)."""
     import pandas as pd
 
-    from ttr_lab.core.results import read_records
-
     columns = ["entrant", "points", "completed"]
-    folder = frame.attrs.get("folder")
-    records = read_records(folder) if folder else []
     if not records:
         return pd.DataFrame(columns=columns)
     games = set(frame["game_id"])
@@ -300,25 +300,26 @@ def ticket_outcomes(frame: "pd.DataFrame") -> "pd.DataFrame":
     for _, g in frame.sort_values("seat").groupby("game_id", sort=False):
         seats.setdefault((int(g["deal_seed"].iloc[0]), tuple(g["strategy"])), list(g["entrant"]))
     rows = []
-    for record in records:
-        if "game_id" in record and record["game_id"] not in games:
+    for stored in records:
+        if stored.game_id is not None and stored.game_id not in games:
             continue
-        entrants = record.get("entrants") or seats.get((int(record["seed"]), tuple(record["strategies"])))
+        record = stored.record
+        entrants = stored.entrants or seats.get((record.seed, record.strategies))
         if entrants is None:
             continue
-        for player in record["result"]["players"]:
-            for ticket in player["tickets"]:
-                rows.append((entrants[player["player"]], int(ticket["points"]), bool(ticket["completed"])))
+        for player in GameResult.from_dict(record.result).players:
+            for ticket in player.tickets:
+                rows.append((entrants[player.player], ticket.points, ticket.completed))
     return pd.DataFrame(rows, columns=columns)
 
 
-def completion_by_length(frame: "pd.DataFrame") -> "pd.DataFrame":
+def completion_by_length(frame: "pd.DataFrame", records: Sequence["StoredRecord"]) -> "pd.DataFrame":
     """Per entrant and ticket length (points, in bins), tickets held at the end, the share
     completed and its 95% Wilson interval; empty when the results keep no game records."""
     import pandas as pd
     from scipy.stats import binomtest
 
-    tickets = ticket_outcomes(frame)
+    tickets = ticket_outcomes(frame, records)
     rows = []
     for low, high, label in LENGTH_BINS:
         chunk = tickets[(tickets["points"] >= low) & (tickets["points"] <= high)]
@@ -332,14 +333,14 @@ def completion_by_length(frame: "pd.DataFrame") -> "pd.DataFrame":
     return table
 
 
-def completion_by_length_figure(frame: "pd.DataFrame") -> "Figure":
+def completion_by_length_figure(frame: "pd.DataFrame", records: Sequence["StoredRecord"]) -> "Figure":
     """Share of tickets completed by ticket length, one line per entrant, with 95% intervals;
     lengths are categories, each point on its tick."""
     from matplotlib.ticker import PercentFormatter
 
     from ttr_lab.core.figures import new_figure, no_data_figure
 
-    table = completion_by_length(frame)
+    table = completion_by_length(frame, records)
     labels = [label for _, _, label in LENGTH_BINS]
     fig = new_figure(7, 3.6)
     ax = fig.add_subplot()
@@ -360,15 +361,16 @@ def completion_by_length_figure(frame: "pd.DataFrame") -> "Figure":
     return fig
 
 
-def report_figures(game: "TicketToRide", frame: "pd.DataFrame") -> list[tuple[str, str, "Figure"]]:
+def report_figures(game: "TicketToRide", frame: "pd.DataFrame",
+                   records: Sequence["StoredRecord"] = ()) -> list[tuple[str, str, "Figure"]]:
     bonus = "Asian Explorer bonus frequency" if _explorer(game, frame) else "Longest-route bonus frequency"
     claimed, by_winners = track_maps(game, frame)
     out = [("ticket_completion", "Tickets completed and failed", ticket_completion(frame))]
     if _explorer(game, frame) or game.ruleset.longest_path_bonus:
         out.append(("longest_route", bonus, end_bonus(game, frame)))
-    if frame.attrs.get("folder") and len(ticket_outcomes(frame)):
+    if len(ticket_outcomes(frame, records)):
         out.append(("completion_by_length", "Ticket completion by ticket length (from the game records)",
-                    completion_by_length_figure(frame)))
+                    completion_by_length_figure(frame, records)))
     out += [("tracks_claimed", "How often each track is claimed", claimed),
             ("tracks_claimed_by_winners", "Tracks winners favour (lift: winners' share of claims over everyone's)",
              by_winners)]

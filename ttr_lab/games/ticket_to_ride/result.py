@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.history import unroll
 from ttr_lab.games.ticket_to_ride.actions import DrawTickets, TicketsKept
 from ttr_lab.games.ticket_to_ride.board import TicketDeck
@@ -41,9 +42,10 @@ class PlayerResult:
     rank: int  # 1 = winner; tied players share a rank
     trains_left: int
     cards_left: int
-    trains_placed: int  # trains on the board (the trains the player started with, less those left)
-    ticket_draws: int  # times the player drew tickets during play (setup not counted)
-    tickets_drawn: int  # tickets offered to the player, setup included
+    # Derived from the history when a game is scored; not stored in records (None when read from one).
+    trains_placed: int | None = None  # trains on the board (the trains the player started with, less those left)
+    ticket_draws: int | None = None  # times the player drew tickets during play (setup not counted)
+    tickets_drawn: int | None = None  # tickets offered to the player, setup included
     # Only on maps that use them (left out of to_dict otherwise, so USA results stay as they were):
     largest_network: int | None = None  # most cities in one network of the player's own tracks
     explorer_bonus: int | None = None  # points from the explorer bonus
@@ -74,6 +76,26 @@ class GameResult:
             ]
             players.append(row)
         return {"players": players, "stalled": self.stalled, "turns": self.turns}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "GameResult":
+        """The result a game record stores (``to_dict``), as values; the fields derived from the
+        history are not stored, so they are None. A malformed one is a ConfigError naming the field."""
+        try:
+            players = tuple(
+                PlayerResult(
+                    tickets=tuple(TicketResult(int(t["ticket"]), str(t["name"]), int(t["points"]), bool(t["completed"]))
+                                  for t in p["tickets"]),
+                    **{k: p[k] if k in _OPTIONAL and p.get(k) is None else int(p[k])
+                       for k in _PLAYER_FIELDS if k != "tickets" and (k in p or k not in _OPTIONAL)},
+                )
+                for p in data["players"]
+            )
+            return cls(players=players, stalled=bool(data["stalled"]), turns=int(data["turns"]))
+        except KeyError as exc:
+            raise ConfigError(f"a Ticket to Ride result needs the field {exc.args[0]!r}") from None
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"a Ticket to Ride result has a malformed field: {exc}") from None
 
 
 # Derived from the history when a game is scored, and left out of records' results so records
