@@ -142,6 +142,9 @@ def parse_config(data: Any, source: str = "config", overrides: dict[str, Any] | 
 
 def _check_strategies(config: TournamentConfig, source: str) -> None:
     check_game(config.game, config.game_options(), config.players, source)
+    if config.isolation == "process":
+        _check_isolated(config, source)
+        return
     for i, e in enumerate(config.entrants):
         check_strategy(e.strategy, e.params, f"{source}: entrants.{i} ({e.name})", config.game)
         try:  # built once now, so a constructor that rejects its parameters is a config error
@@ -149,6 +152,21 @@ def _check_strategies(config: TournamentConfig, source: str) -> None:
         except Exception as exc:  # noqa: BLE001 - whatever the constructor raises
             raise ConfigError(f"{source}: entrants.{i} ({e.name}): strategy {e.strategy!r} cannot be built with "
                               f"params {e.params}: {type(exc).__name__}: {exc}") from None
+
+
+def _check_isolated(config: TournamentConfig, source: str) -> None:
+    """The same checks, in a child process: isolated, the engine never imports a strategy."""
+    from ttr_lab.core.isolation import check_strategies
+
+    problems = check_strategies([(e.strategy, e.params, config.game) for e in config.entrants])
+    for i, (e, problem) in enumerate(zip(config.entrants, problems)):
+        if problem is None:
+            continue
+        kind, text = problem
+        if kind == "ConfigError":
+            raise ConfigError(f"{source}: entrants.{i} ({e.name}): {text}")
+        raise ConfigError(f"{source}: entrants.{i} ({e.name}): strategy {e.strategy!r} cannot be built with "
+                          f"params {e.params}: {kind}: {text}")
 
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TournamentConfig:
