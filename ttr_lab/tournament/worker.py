@@ -138,7 +138,7 @@ def play_batch(
     # In-process strategies hold the engine's own values (its board, its action objects): check
     # them after the batch; when they changed, put them back and play the batch again checking
     # after every game, so that no changed value reaches a stored result or record.
-    guard = SharedValues(game) if isolation != "process" else None
+    guard = _guard_for(game) if isolation != "process" else None
     rows: list[dict[str, Any]] = []
     records: list[str] = []
     _ctrl_c[0] = False
@@ -159,6 +159,17 @@ def play_batch(
         if watch:
             signal.signal(signal.SIGINT, previous)
     return rows, records
+
+
+_GUARD: list[Any] = [None, None]  # the last game and its snapshot: a worker's batches share one game
+
+
+def _guard_for(game: Game) -> SharedValues:
+    """The snapshot of ``game``'s shared values, taken once per game object (a thousand objects
+    and more: milliseconds), valid across batches since every batch leaves them as they were."""
+    if _GUARD[0] is not game:
+        _GUARD[:] = [game, SharedValues(game)]
+    return _GUARD[1]
 
 
 class _ProcessState:
