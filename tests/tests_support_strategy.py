@@ -221,6 +221,26 @@ class Smuggler(Random):
         return _Runs(self.marker)
 
 
+class Forger(Random):
+    """Writes a pickle of its own onto its process's connection to the engine, as if it were the
+    answer, then plays on: the engine must read it as data, not run it."""
+
+    name = "forger"
+
+    def __init__(self, *, marker: str = "") -> None:
+        self.marker = marker
+
+    def act(self, observation, legal_actions, rng):
+        import os
+        import pickle
+        import struct
+        import sys
+
+        data = pickle.dumps(_Runs(self.marker))
+        os.write(int(sys.argv[1]), struct.pack("!i", len(data)) + data)  # multiprocessing's framing
+        return super().act(observation, legal_actions, rng)
+
+
 class Prober(Random):
     """Tries to signal every other strategy process it sees, and the engine, and to open the
     engine's memory; forfeits naming what it reached (signal 0: it checks, it does not harm)."""

@@ -206,6 +206,18 @@ def test_an_answer_that_runs_code_when_unpickled_is_never_unpickled_by_the_engin
                                       regex=False).all(), lost["error"].tolist()
 
 
+def test_a_pickle_a_strategy_writes_onto_its_connection_is_read_as_data_and_refused(tmp_path):
+    marker = tmp_path / "ran"
+    forger = {"name": "f", "strategy": "tests_support_strategy:Forger", "params": {"marker": str(marker)}}
+    run = run_tournament(config(tmp_path / "out", forger, "process", games=2), show_progress=False)
+    assert run.complete and run.played == 2
+    assert not marker.exists()
+    lost = read_results(tmp_path / "out").query("forfeit")
+    assert list(lost["entrant"]) == ["f", "f"]
+    assert lost["error"].str.contains("(forger) raised StrategyProcessError in act: its process sent an answer that "
+                                      "is not JSON", regex=False).all(), lost["error"].tolist()
+
+
 def test_isolated_the_engine_never_imports_the_strategy_module_not_even_to_check_the_config(tmp_path):
     import sys
 

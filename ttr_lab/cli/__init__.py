@@ -14,7 +14,6 @@ import typer
 from ttr_lab.cli import bench, games, tournament, tune
 
 
-
 class _App(typer.Typer):
     """The command, which does not wait at its exit for threads a strategy left running (Python
     joins every non-daemon thread before it exits: an endless one would hold the command forever)."""
