@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import resource
 import signal
 import stat
 import sys
@@ -101,6 +100,8 @@ def missing() -> list[str]:
 
 def confine(uid: int | None) -> None:
     """In the child, before any strategy code runs: limits, its own user, no new privileges."""
+    import resource  # POSIX only: this module also loads where it has nothing to confine
+
     for limit, value in ((resource.RLIMIT_AS, MEMORY_BYTES), (resource.RLIMIT_NOFILE, OPEN_FILES),
                          (resource.RLIMIT_CORE, 0)):
         _lower(limit, value)
@@ -119,6 +120,8 @@ def confine(uid: int | None) -> None:
 
 
 def _lower(limit: int, value: int) -> None:
+    import resource
+
     soft, hard = resource.getrlimit(limit)
     value = value if hard == resource.RLIM_INFINITY else min(value, hard)
     resource.setrlimit(limit, (value, value))
