@@ -192,3 +192,62 @@ def test_names_and_errors_with_markup_are_printed_as_they_are(tmp_path, monkeypa
                                 terminal_width=200)
     assert result.exit_code == 0, (result.output, result.exception)
     assert "greedy [v2]" in result.output and "[/bold]r" in result.output
+
+
+# ---- a strategy's objects: whatever it returns or raises, a forfeit naming its seat --------------
+
+_HEAD = "from dataclasses import replace\nfrom strategies.random import Random\nclass X(Random):\n" \
+        "    def act(self, observation, legal, rng):\n"
+_CLAIM = "        claims = [a for a in legal if type(a).__name__ == 'Claim' and a.cards]\n" \
+         "        if not claims:\n            return super().act(observation, legal, rng)\n"
+STRATEGY_FAULTS = {
+    # (the body of act, what the forfeit says in-process[, what it says isolated])
+    "half_a_card": (_CLAIM + "        return replace(claims[0], cards=claims[0].cards - 0.5, "
+                    "locomotives=claims[0].locomotives + 0.5)\n",
+                    "raised IllegalActionError in act: Claim.cards must be a whole number (int), not float"),
+    "a_float_from_a_division": (_CLAIM + "        return replace(claims[0], cards=claims[0].cards * 2 / 2)\n",
+                                "raised IllegalActionError in act: Claim.cards must be a whole number (int), "
+                                "not float"),
+    "str_raises": ("        class Odd:\n            def __str__(self):\n                raise RuntimeError('no text')\n"
+                   "        return Odd()\n",
+                   "chose something that is not an action of the game (Odd): RuntimeError: no text",
+                   "chose an illegal action: '<Odd whose str() raised RuntimeError>' is not legal"),
+    "base_exception": ("        class Boom(BaseException):\n            pass\n        raise Boom('boom')\n",
+                       "raised Boom in act: boom"),
+    "generator_exit": ("        raise GeneratorExit('bye')\n", "raised GeneratorExit in act: bye"),
+    "error_whose_str_raises": ("        class Mute(Exception):\n            def __str__(self):\n"
+                               "                raise ValueError('mute')\n        raise Mute()\n",
+                               "raised Mute in act: <its str() raised ValueError>",
+                               "raised Mute in act: <Mute whose str() raised ValueError>"),
+}
+
+
+@pytest.mark.parametrize("isolate", [False, True], ids=["in_process", "isolated"])
+@pytest.mark.parametrize("fault", list(STRATEGY_FAULTS))
+def test_what_a_strategy_returns_or_raises_is_a_forfeit_naming_it(tmp_path, monkeypatch, fault, isolate):
+    from ttr_lab.core.results import read_results
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    body, in_process, *isolated = STRATEGY_FAULTS[fault]
+    module = _module(tmp_path, _HEAD + body)
+    args = ["tournament", _config(tmp_path, f"{module}:X"), "--out", str(tmp_path / "o"), "--no-report", "--no-progress"]
+    result = CliRunner().invoke(app, args + (["--isolate"] if isolate else []))
+    assert result.exit_code == 0, (result.output, result.exception)
+    frame = read_results(tmp_path / "o")
+    lost = frame[frame["forfeit"]]
+    assert sorted(lost["game_id"]) == sorted(frame["game_id"].unique()) and set(lost["entrant"]) == {"e"}
+    cause = (isolated or [in_process])[0] if isolate else in_process
+    assert lost["error"].str.contains(cause, regex=False).all(), lost["error"].tolist()
+
+
+def test_an_action_field_that_is_a_bool_or_a_float_is_refused_naming_the_field():
+    from ttr_lab.core.errors import IllegalActionError
+    from ttr_lab.games.ticket_to_ride.actions import Claim, DrawMarket, KeepTickets
+    from ttr_lab.games.trans_orient.actions import GiveToken, Play
+
+    for make, field in [(lambda: Claim(1, 2, True, 1), "Claim.cards"), (lambda: Claim(1, 2, 3.0, 1), "Claim.cards"),
+                        (lambda: DrawMarket(1.0), "DrawMarket.slot"), (lambda: KeepTickets((0.0,)), "KeepTickets.indices"),
+                        (lambda: Play(False), "Play.card"), (lambda: GiveToken(2.0), "GiveToken.colour")]:
+        with pytest.raises(IllegalActionError, match=field):
+            make()

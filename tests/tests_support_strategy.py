@@ -171,6 +171,11 @@ class Tamper(Random):
             object.__setattr__(observation.ruleset, "route_scores", (0, 50, 50, 50, 50, 50, 50))
         elif self.what == "track":
             object.__setattr__(observation.board.tracks[0], "length", 1)
+        elif self.what in ("claim", "label"):  # an action it is handed, and does not choose
+            claims = [a for a in legal_actions if type(a).__name__ == "Claim"]
+            if len(claims) > 1:
+                object.__setattr__(claims[-1], *(("track", -1) if self.what == "claim" else ("label", "Nowhere")))
+                legal_actions = [a for a in legal_actions if a is not claims[-1]]
         return super().act(observation, legal_actions, rng)
 
 
@@ -222,4 +227,131 @@ class Busy(Random):
         until = time.process_time() + self.seconds
         while time.process_time() < until:
             pass
+
+
+# ---- strategies that try the isolation's boundaries ------------------------------------------
+
+
+class _Runs:
+    """Unpickled, runs code: writes the id of the process that unpickled it into ``marker``."""
+
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return exec, (f"import os; open({self.marker!r}, 'w').write(str(os.getpid()))",)
+
+
+class Smuggler(Random):
+    """Answers with an object whose unpickling runs code, rather than a legal action."""
+
+    name = "smuggler"
+
+    def __init__(self, *, marker: str = "") -> None:
+        self.marker = marker
+
+    def act(self, observation, legal_actions, rng):
+        return _Runs(self.marker)
+
+
+class Forger(Random):
+    """Writes a pickle of its own onto its process's connection to the engine, as if it were the
+    answer, then plays on: the engine must read it as data, not run it."""
+
+    name = "forger"
+
+    def __init__(self, *, marker: str = "") -> None:
+        self.marker = marker
+
+    def act(self, observation, legal_actions, rng):
+        import os
+        import pickle
+        import struct
+        import sys
+
+        data = pickle.dumps(_Runs(self.marker))
+        os.write(int(sys.argv[1]), struct.pack("!i", len(data)) + data)  # multiprocessing's framing
+        return super().act(observation, legal_actions, rng)
+
+
+class Prober(Random):
+    """Tries to signal every other strategy process it sees, and the engine, and to open the
+    engine's memory; forfeits naming what it reached (signal 0: it checks, it does not harm)."""
+
+    name = "prober"
+
+    def act(self, observation, legal_actions, rng):
+        import os
+        from pathlib import Path
+
+        reached = []
+        others = []
+        for entry in Path("/proc").iterdir():
+            try:
+                if entry.name.isdigit() and int(entry.name) != os.getpid() and \
+                        b"ttr_lab.core.isolation" in (entry / "cmdline").read_bytes():
+                    others.append(int(entry.name))
+            except OSError:
+                continue
+        for pid in [*others, os.getppid()]:
+            try:
+                os.kill(pid, 0)
+                reached.append(f"signal {pid}")
+            except OSError:
+                pass
+        try:
+            open(f"/proc/{os.getppid()}/mem", "rb").close()
+            reached.append("the engine's memory")
+        except OSError:
+            pass
+        if reached:
+            raise RuntimeError(f"reached {', '.join(reached)}")
+        return super().act(observation, legal_actions, rng)
+
+
+class Spawner(Random):
+    """Starts ``sleep <token>`` in a session of its own at its first decision: it must not outlive its seat."""
+
+    name = "spawner"
+
+    def __init__(self, *, token: str = "600") -> None:
+        self.token = token
+        self.started = False
+
+    def act(self, observation, legal_actions, rng):
+        import subprocess
+
+        if not self.started:
+            self.started = True
+            subprocess.Popen(["sleep", self.token], start_new_session=True, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        return super().act(observation, legal_actions, rng)
+
+
+class Careless(Random):
+    """Changes its process at its first decision: ``chdir``, closing standard output (``close``,
+    or ``os_close`` its file descriptor), or leaving a thread that never ends (``thread``)."""
+
+    name = "careless"
+
+    def __init__(self, *, how: str = "chdir", to: str = "/") -> None:
+        self.how, self.to, self.done = how, to, False
+
+    def act(self, observation, legal_actions, rng):
+        import os
+        import sys
+        import threading
+        import time
+
+        if not self.done:
+            self.done = True
+            if self.how == "chdir":
+                os.chdir(self.to)
+            elif self.how == "close":
+                sys.stdout.close()
+            elif self.how == "os_close":
+                sys.stdout.flush()
+                os.close(1)
+            elif self.how == "thread":
+                threading.Thread(target=lambda: [time.sleep(1) for _ in iter(int, 1)], name="endless").start()
         return super().act(observation, legal_actions, rng)

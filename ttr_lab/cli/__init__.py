@@ -3,11 +3,48 @@ imports what it runs when it runs, so that ``ttr-lab --help`` stays quick."""
 
 from __future__ import annotations
 
+import atexit
+import os
+import sys
+import threading
+from typing import Any
+
 import typer
 
 from ttr_lab.cli import bench, games, tournament, tune
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="AI strategies play Ticket to Ride against each other.")
+
+class _App(typer.Typer):
+    """The command, which does not wait at its exit for threads a strategy left running (Python
+    joins every non-daemon thread before it exits: an endless one would hold the command forever)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().__call__(*args, **kwargs)
+        except SystemExit as exc:
+            _exit_without_waiting(exc.code)
+            raise
+
+
+def _exit_without_waiting(code: Any) -> None:
+    """With threads still running, say so in one line, run the exit handlers (strategy processes
+    stopped, files closed) and exit at once; else return (the usual exit follows)."""
+    left = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    if not left:
+        return
+    names = ", ".join(t.name for t in left[:5]) + (", ..." if len(left) > 5 else "")
+    print(f"note: not waiting for {len(left)} thread(s) still running at exit ({names}); a strategy may have left them",
+          file=sys.stderr)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code if isinstance(code, int) else 0 if code is None else 1)
+
+
+app = _App(add_completion=False, no_args_is_help=True, help="AI strategies play Ticket to Ride against each other.")
 bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks (figures, not pass/fail).")
 app.add_typer(bench_app, name="bench")
 

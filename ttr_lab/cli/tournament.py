@@ -33,6 +33,11 @@ def tournament(
     console = make_console()
     try:
         cfg = load_config(config, overrides)
+        if cfg.isolation == "process":
+            from ttr_lab.core.confinement import missing
+
+            for line in missing():  # a boundary the machine does not give, said rather than promised
+                typer.echo(f"note: {line}", err=True)
         run = run_tournament(cfg, console=console, show_progress=progress)
     except TTRLabError as exc:
         fail(exc)

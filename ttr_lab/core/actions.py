@@ -76,3 +76,13 @@ class ActionSpace:
         for i in self.ids(actions):
             out[i] = True
         return out
+
+
+def check_whole_numbers(action: Any, *names: str) -> None:
+    """``IllegalActionError`` unless each named field of ``action`` is an ``int`` (a bool, a float
+    such as ``3.0`` or an int subclass is not): the rules count cards with them."""
+    for name in names:
+        value = getattr(action, name)
+        if type(value) is not int:
+            raise IllegalActionError(f"{type(action).__name__}.{name} must be a whole number (int), "
+                                     f"not {type(value).__name__} {value!r}")

@@ -3,8 +3,12 @@
 In-process, a strategy shares the interpreter with the engine: it can walk the call stack
 (``sys._getframe``) or the heap (``gc``) to the live state (every hand, the deck) and change it.
 Isolated, each strategy lives in a child process (``python -m ttr_lab.core.isolation``) that
-receives, per decision, only the pickled observation and legal actions, and answers with the
-index of its choice among them; the engine keeps every object it owns. The child also takes the
+builds it (the engine's process never imports a strategy's module), receives, per decision,
+only the pickled observation and legal actions, and answers with the index of its choice among
+them; the engine keeps every object it owns. A child's answers are JSON that the engine decodes
+and checks (an index, "not legal" with a text, an error's name and text): nothing a child sends
+is unpickled, so no object of the strategy's runs code in the engine. The operating system's
+boundaries around the child (its own user, limits, its own session) are ``core.confinement``'s. The child also takes the
 blows a strategy can deal its process: ``sys.exit``, ``os._exit``, ``KeyboardInterrupt``, a
 crash or a decision that never returns (the parent stops waiting at the move time limit and
 kills it) become one named error for that seat, and a fresh child serves the next game.
@@ -18,6 +22,7 @@ events since the seat's last one, not the map and the whole game again.
 from __future__ import annotations
 
 import io
+import json
 import os
 import pickle
 import signal
@@ -27,10 +32,12 @@ import sys
 from multiprocessing.connection import Connection
 from typing import Any, Callable, Sequence
 
-from ttr_lab.core.strategy import strategy_name
+from ttr_lab.core import confinement
 
 HOOKS = ("on_game_start", "on_event", "on_game_end")
 _PRIMITIVE = (int, float, str, bytes, bool, type(None))
+_MAX_REPLY = 1 << 16  # bytes: an index, a name, a text; a child sending more is stopped
+_MAX_TEXT = 500  # characters of a child's text kept in an error message
 
 
 class StrategyProcessError(RuntimeError):
@@ -58,7 +65,31 @@ def shared_values(game: Any) -> dict[int, Any]:
 
 def raised_as(name: str, message: str) -> StrategyProcessError:
     """An error whose class name is what the strategy raised, for the usual forfeit message."""
-    return type(name, (StrategyProcessError,), {})(message)
+    return type(name if name.isidentifier() else "StrategyError", (StrategyProcessError,), {})(message)
+
+
+class NotLegal(StrategyProcessError):
+    """The strategy chose something that is not one of the legal actions (the text says what)."""
+
+
+def _reply(data: bytes) -> tuple[str, Any]:
+    """A child's reply, decoded and checked: ``("ok", index or None)``, ``("new", (name, hooks))``,
+    ``("not legal", text)`` or ``("error", (name, text))``; anything else is a ``StrategyProcessError``."""
+    try:
+        reply = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        raise StrategyProcessError("its process sent an answer that is not JSON") from None
+    ok = isinstance(reply, list) and reply and isinstance(reply[0], str)
+    kind = reply[0] if ok else None
+    if kind == "ok" and len(reply) == 2 and (reply[1] is None or type(reply[1]) is int):
+        return kind, reply[1]
+    if kind == "new" and len(reply) == 3 and isinstance(reply[1], str) and isinstance(reply[2], list):
+        return kind, (reply[1][:100], [h for h in reply[2] if h in HOOKS])
+    if kind == "not legal" and len(reply) == 2 and isinstance(reply[1], str):
+        return kind, reply[1][:_MAX_TEXT]
+    if kind == "error" and len(reply) == 3 and isinstance(reply[1], str) and isinstance(reply[2], str):
+        return kind, (reply[1][:100], reply[2][:_MAX_TEXT])
+    raise StrategyProcessError("its process sent an answer the engine does not read")
 
 
 class StrategyHost:
@@ -75,15 +106,18 @@ class StrategyHost:
         self._keep: list[Any] = []  # keeps those values alive, so their ids stay theirs
         self._logs: dict[int, Any] = {}  # per seat, the last history node the child was sent
         self._known: dict[int, int] = {}  # id -> key of everything the child holds by key
+        self.uid: int | None = None  # the child's own user, when this process can give it one
 
     def _start(self) -> None:
         parent, child = socket.socketpair()
         env = dict(os.environ)
         # The child imports strategies as this process does: give it this process's path.
         env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys([os.getcwd(), *(p for p in sys.path if p)]))
+        confinement.protect_parent()
+        self.uid = confinement.next_uid()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ttr_lab.core.isolation", str(child.fileno())],
-            pass_fds=[child.fileno()], env=env, stdin=subprocess.DEVNULL,
+            [sys.executable, "-m", "ttr_lab.core.isolation", str(child.fileno()), str(self.uid or -1)],
+            pass_fds=[child.fileno()], env=env, stdin=subprocess.DEVNULL, start_new_session=True,
         )
         child.close()
         self.conn = Connection(parent.detach())
@@ -94,6 +128,7 @@ class StrategyHost:
 
     def stop(self) -> None:
         if self.proc is not None:
+            confinement.end_all(self.proc.pid, self.uid)  # before the wait: the session's id is still its
             if self.proc.poll() is None:
                 self.proc.kill()
             self.proc.wait()
@@ -149,15 +184,25 @@ class StrategyHost:
             if timeout is not None and not self.conn.poll(timeout):
                 self.stop()
                 raise DecisionTimeout(f"thought for more than {timeout:g} s; its process was stopped from outside")
-            status, *payload = pickle.loads(self.conn.recv_bytes())
-        except (EOFError, OSError):
+            data = self.conn.recv_bytes(_MAX_REPLY)
+        except (EOFError, OSError) as exc:
+            if isinstance(exc, OSError) and str(exc) == "bad message length":  # multiprocessing's words
+                self.stop()
+                raise StrategyProcessError(f"its process sent more than {_MAX_REPLY} bytes") from None
             code = self.proc.wait() if self.proc is not None else None
             self.stop()
             how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
             raise StrategyProcessDied(f"its process ended ({how})") from None
-        if status == "error":
-            raise raised_as(*payload)
-        return payload[0]
+        try:
+            kind, value = _reply(data)
+        except StrategyProcessError:
+            self.stop()
+            raise
+        if kind == "error":
+            raise raised_as(*value)
+        if kind == "not legal":
+            raise NotLegal(value)
+        return value
 
 
 class IsolatedStrategy:
@@ -166,16 +211,15 @@ class IsolatedStrategy:
     Hooks are forwarded only when the strategy defines them; events go without waiting for an
     answer (their errors come back with the next decision)."""
 
-    def __init__(self, host: StrategyHost, seat: int, factory: Callable[[], Any], shared: dict[int, Any],
-                 timeout: float | None = None) -> None:
-        cls = getattr(factory, "func", factory)
-        self.name = strategy_name(cls)
+    def __init__(self, host: StrategyHost, seat: int, spec: tuple[str, dict[str, Any], str | None],
+                 shared: dict[int, Any], timeout: float | None = None) -> None:
+        """``spec``: the strategy's name (or ``module:Class``), its parameters and the game's
+        name; the child resolves, checks and builds it, and says its name and hooks."""
         self.host, self.seat, self.shared, self.timeout = host, seat, shared, timeout
         self._rng_sent = False
-        host.call(("new", seat, factory), shared, None)
-        for hook in HOOKS:
-            if hasattr(cls, hook):
-                setattr(self, hook, self._forward(hook))
+        self.name, hooks = host.call(("new", seat, *spec), shared, None)
+        for hook in hooks:
+            setattr(self, hook, self._forward(hook))
 
     def _forward(self, hook: str) -> Callable[..., Any]:
         def forward(*args: Any) -> Any:
@@ -197,14 +241,47 @@ class IsolatedStrategy:
             choice = self.host.call(message, self.shared, self.timeout)
         finally:
             self.host.remember_log(self.seat, log)
-        if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(legal_actions):
+        if choice is not None and 0 <= choice < len(legal_actions):
             return legal_actions[choice]  # the engine's own object, never the child's copy
-        return choice[1]  # not one of the legal actions: the engine refuses it by name
+        raise NotLegal(f"its answer is not one of the {len(legal_actions)} legal actions")
 
     act.__name__ = "act"
 
 
 # ---- the child ---------------------------------------------------------------------------
+
+def check_strategies(specs: Sequence[tuple[str, dict[str, Any], str | None]]) -> list[tuple[str, str] | None]:
+    """Resolve, check and build each ``(strategy, params, game)`` once in a child process (the
+    engine's never imports a strategy): per spec, None, or what it raised (name, text)."""
+    host = StrategyHost()
+    out: list[tuple[str, str] | None] = []
+    try:
+        for spec in specs:
+            try:
+                host.call(("new", -1, *spec), {}, None)
+                out.append(None)
+            except StrategyProcessError as exc:
+                out.append((type(exc).__name__, str(exc)))
+    finally:
+        host.stop()
+    return out
+
+
+def _text(value: Any) -> str:
+    """``str(value)``, or a word on why it has none: a strategy's ``__str__`` may raise."""
+    try:
+        return str(value)[:_MAX_TEXT]
+    except BaseException as exc:  # noqa: BLE001 - whatever a strategy's object raises
+        return f"<{type(value).__name__} whose str() raised {type(exc).__name__}>"
+
+
+def _build(strategy: str, params: dict[str, Any], game: str | None) -> Any:
+    from ttr_lab.core.registry import factory
+    from ttr_lab.core.strategy import strategy_name
+
+    player = factory(strategy, params, game)()
+    return player, ["new", _text(strategy_name(player)), [h for h in HOOKS if hasattr(player, h)]]
+
 
 def _serve(conn: Connection) -> None:
     # Ctrl-C is the parent's to handle; a strategy raising KeyboardInterrupt is the strategy's fault.
@@ -231,10 +308,12 @@ def _serve(conn: Connection) -> None:
             shared.update(message[1])
             continue
         seat = message[1]
-        reply: tuple = ("ok", None)
+        reply: list = ["ok", None]
         try:
             if kind == "new":
-                players[seat] = message[2]()
+                player, reply = _build(*message[2:])
+                if seat >= 0:
+                    players[seat] = player
                 rngs.pop(seat, None)
                 pending.pop(seat, None)
             elif kind == "act":
@@ -251,25 +330,24 @@ def _serve(conn: Connection) -> None:
                 index = next((i for i, a in enumerate(legal) if a is action), None)
                 if index is None:
                     index = next((i for i, a in enumerate(legal) if a == action), None)
-                reply = ("ok", index if index is not None else ("not legal", action))
+                reply = ["ok", index] if index is not None else ["not legal", f"{_text(action)!r} is not legal"]
             else:
                 _, _, hook, args, answer = message
                 getattr(players[seat], hook)(*args)
                 if not answer:
                     continue
         except BaseException as exc:  # noqa: BLE001 - SystemExit and KeyboardInterrupt too: the seat's fault
-            text = f"exit code {exc.code}" if isinstance(exc, SystemExit) else str(exc)
+            text = f"exit code {_text(exc.code)}" if isinstance(exc, SystemExit) else _text(exc)
             if kind == "call" and not message[4]:
                 pending.setdefault(seat, (type(exc).__name__, text))
                 continue
-            reply = ("error", type(exc).__name__, text)
+            reply = ["error", type(exc).__name__, text]
         if seat in pending:
-            reply = ("error", *pending.pop(seat))
-        try:
-            conn.send_bytes(pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL))
-        except (pickle.PicklingError, TypeError, AttributeError) as exc:
-            conn.send_bytes(pickle.dumps(("error", "PicklingError", f"its answer cannot be sent: {exc}")))
+            reply = ["error", *pending.pop(seat)]
+        conn.send_bytes(json.dumps(reply).encode())
 
 
 if __name__ == "__main__":
+    uid = int(sys.argv[2])
+    confinement.confine(None if uid < 0 else uid)
     _serve(Connection(int(sys.argv[1])))

@@ -37,7 +37,15 @@ def play_game(game: Game | str, strategies: Sequence[Any], seed: int, **options:
         try:
             state.apply(action)
         except IllegalActionError as exc:
-            raise StrategyError(f"seat {seat} ({names[seat]}) chose an illegal action: {exc}", seat, names[seat]) from None
+            raise StrategyError(f"seat {seat} ({names[seat]}) chose an illegal action: {_text(exc)}", seat, names[seat]) from None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - an object's __str__ may raise anything
+            if any(a is action for a in legal):
+                raise  # the game's own action: the fault is the engine's
+            # Not an action the game offered: its fields (or its __eq__, __hash__, __str__) broke the rules' checks.
+            raise StrategyError(f"seat {seat} ({names[seat]}) chose something that is not an action of the game "
+                                f"({type(action).__name__}): {type(exc).__name__}: {_text(exc)}", seat, names[seat]) from None
         actions.append((seat, state.action_text(action)))
         if listeners:
             event = state.last_event()
@@ -71,8 +79,20 @@ def reads_observations(strategy: Any) -> bool:
 def _call(seat: int, name: str, fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
-    except StrategyError:
-        raise
-    except Exception as exc:
+    except (StrategyError, KeyboardInterrupt, SystemExit):
+        raise  # Ctrl-C and sys.exit end a single game; the tournament's guard makes them forfeits
+    except BaseException as exc:  # noqa: BLE001 - GeneratorExit or a strategy's own BaseException: its fault
+        from ttr_lab.core.isolation import NotLegal  # here: the module runs as its children's main
+
         where = getattr(fn, "__name__", "strategy")
-        raise StrategyError(f"seat {seat} ({name}) raised {type(exc).__name__} in {where}: {exc}", seat, name) from exc
+        if where == "act" and isinstance(exc, NotLegal):  # an isolated strategy's answer
+            raise StrategyError(f"seat {seat} ({name}) chose an illegal action: {_text(exc)}", seat, name) from None
+        raise StrategyError(f"seat {seat} ({name}) raised {type(exc).__name__} in {where}: {_text(exc)}", seat, name) from None
+
+
+def _text(value: Any) -> str:
+    """``str(value)``, or a word on why there is none: a strategy's exception may break ``__str__``."""
+    try:
+        return str(value)
+    except BaseException as exc:  # noqa: BLE001 - whatever its __str__ raises
+        return f"<its str() raised {type(exc).__name__}>"

@@ -141,6 +141,11 @@ def _check_strategies(config: TournamentConfig, source: str) -> None:
     as the config's entrants) and its constructor (built once, so one that rejects its
     parameters is a config error)."""
     check_game(config.game, config.game_options(), config.players, source)
+    if config.isolation == "process":
+        # Isolated, the engine never imports a strategy: a child checks it (the parameters stay
+        # as written, so the identity is the written parameters').
+        _check_isolated(config, source)
+        return
     checked = []
     for i, e in enumerate(config.entrants):
         where = f"{source}: entrants.{i} ({e.name})"
@@ -155,6 +160,21 @@ def _check_strategies(config: TournamentConfig, source: str) -> None:
                               f"params {e.params}: {type(exc).__name__}: {exc}") from None
         checked.append(spec)
     config.entrants = checked
+
+
+def _check_isolated(config: TournamentConfig, source: str) -> None:
+    """The same checks, in a child process: isolated, the engine never imports a strategy."""
+    from ttr_lab.core.isolation import check_strategies
+
+    problems = check_strategies([(e.strategy, e.params, config.game) for e in config.entrants])
+    for i, (e, problem) in enumerate(zip(config.entrants, problems)):
+        if problem is None:
+            continue
+        kind, text = problem
+        if kind == "ConfigError":
+            raise ConfigError(f"{source}: entrants.{i} ({e.name}): {text}")
+        raise ConfigError(f"{source}: entrants.{i} ({e.name}): strategy {e.strategy!r} cannot be built with "
+                          f"params {e.params}: {kind}: {text}")
 
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TournamentConfig:

@@ -3,7 +3,8 @@ on the ruleset or the board an observation hands it) cannot change the next game
 
 In-process, strategies receive the very objects the engine plays with (copying a map per game
 would cost more than the game). So the worker keeps a snapshot of everything reachable from the
-``Game`` (its attributes, their attributes, the items of their tuples and mappings), checks it
+``Game`` (its attributes, their attributes, the items of their tuples and mappings) and from its
+action space (the action objects every legal-action list hands out), checks it
 after every game (tens of microseconds: each object's attributes compared by identity), puts it
 back when it changed, and replays that game checking after every call into a strategy, to name
 the seat that did it (which forfeits). Isolated strategies (``isolation: process``) only ever
@@ -29,6 +30,19 @@ class SharedValues:
         self._containers: list[tuple[Any, Any]] = []  # (dict or list, a copy)
         self._seen: set[int] = set()
         self._walk(root)
+        # The actions a state offers are shared objects too (a game's action space lists each
+        # one; a state hands out the same objects): a strategy handed them may only read them.
+        space = getattr(root, "action_space", None)
+        if space is not None:
+            self._walk(space)
+        # Checked a class at a time (one C-level map and one list comparison per class): the
+        # action space holds a thousand objects, checked after every game.
+        groups: dict[tuple[type, tuple[str, ...]], tuple[Any, list[Any], list[Any]]] = {}
+        for obj, names, getter, saved in self._slots:
+            group = groups.setdefault((type(obj), names), (getter, [], []))
+            group[1].append(obj)
+            group[2].append(saved)
+        self._groups = [(cls.__name__, *group) for (cls, _), group in groups.items()]
 
     def _walk(self, value: Any) -> None:
         if isinstance(value, _SKIP) or id(value) in self._seen:
@@ -69,14 +83,14 @@ class SharedValues:
             now = obj.__dict__
             if now != saved and not _only_cached(type(obj), now, saved):
                 out.append(type(obj).__name__)
-        for obj, _, getter, saved in self._slots:
+        for name, getter, objects, values in self._groups:
             try:
-                if getter(obj) != saved:  # tuple equality: identical values compare in C
-                    out.append(type(obj).__name__)
+                if list(map(getter, objects)) != values:  # tuple equality: identical values compare in C
+                    out.append(name)
             except AttributeError:  # a slot emptied with object.__delattr__
-                out.append(type(obj).__name__)
+                out.append(name)
         for obj, saved in self._containers:
-            if obj != saved:
+            if not _same(obj, saved):
                 out.append(type(obj).__name__)
         return out
 
@@ -91,6 +105,18 @@ class SharedValues:
         for obj, saved in self._containers:
             obj.clear()
             obj.update(saved) if isinstance(obj, (dict, set)) else obj.extend(saved)
+
+
+def _same(container: Any, saved: Any) -> bool:
+    """Whether a dict, list or set holds what it held: by identity, in order, for dicts and
+    lists (an action space's dict of a thousand actions, without hashing them again)."""
+    if len(container) != len(saved):
+        return False
+    if isinstance(container, dict):
+        return all(map(operator.is_, container, saved)) and all(map(operator.is_, container.values(), saved.values()))
+    if isinstance(container, list):
+        return all(map(operator.is_, container, saved))
+    return container == saved
 
 
 def _only_cached(cls: type, now: dict[str, Any], saved: dict[str, Any]) -> bool:

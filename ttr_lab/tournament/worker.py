@@ -9,8 +9,10 @@ strategy's own process when isolated). On a busy machine the first grows, the se
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import signal
+import sys
 import threading
 import time
 from typing import Any, Sequence
@@ -165,26 +167,107 @@ def play_batch(
     """Play ``specs``; return one row per player per game, and the records' JSON if asked.
     ``isolation="process"`` runs every strategy in a process of its own (``core.isolation``).
     ``entrants``: named specs, validated for the game (``StrategySpec.validated``)."""
-    factories = [e.factory(game.name) for e in entrants]
+    # Isolated, the engine's process never imports a strategy: each child builds its own.
+    factories = ([(e.strategy, e.params, game.name) for e in entrants] if isolation == "process"
+                 else [e.factory(game.name) for e in entrants])
     shared = shared_values(game) if isolation == "process" else {}
-    # In-process strategies hold the engine's own values: check them after every game.
-    guard = SharedValues(game) if isolation != "process" else None
+    # In-process strategies hold the engine's own values (its board, its action objects): check
+    # them after the batch; when they changed, put them back and play the batch again checking
+    # after every game, so that no changed value reaches a stored result or record.
+    guard = _guard_for(game) if isolation != "process" else None
     rows: list[dict[str, Any]] = []
     records: list[str] = []
     _ctrl_c[0] = False
     watch = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler
     previous = signal.signal(signal.SIGINT, _on_sigint) if watch else None
+    process = _ProcessState()
     try:
-        _play_specs(game, entrants, specs, factories, shared, guard, move_time_limit, isolation, keep_records, rows, records)
+        _play_specs(game, entrants, specs, factories, shared, guard, move_time_limit, isolation, keep_records, rows,
+                    records, process, careful=False)
+        if guard is not None and guard.changed():
+            guard.restore()
+            rows.clear()
+            records.clear()
+            _play_specs(game, entrants, specs, factories, shared, guard, move_time_limit, isolation, keep_records, rows,
+                        records, process, careful=True)
     finally:
+        process.close()
         if watch:
             signal.signal(signal.SIGINT, previous)
     return rows, records
 
 
+_GUARD: list[Any] = [None, None]  # the last game and its snapshot: a worker's batches share one game
+
+
+def _guard_for(game: Game) -> SharedValues:
+    """The snapshot of ``game``'s shared values, taken once per game object (a thousand objects
+    and more: milliseconds), valid across batches since every batch leaves them as they were."""
+    if _GUARD[0] is not game:
+        _GUARD[:] = [game, SharedValues(game)]
+    return _GUARD[1]
+
+
+class _ProcessState:
+    """What an in-process strategy can change for the whole process: the working directory (a
+    relative output folder then points elsewhere) and the standard output and error streams (the
+    run's summary then fails). Put back after every game."""
+
+    def __init__(self) -> None:
+        self.cwd = os.getcwd()
+        self.streams = {"stdout": sys.stdout, "stderr": sys.stderr}
+        self.fds: dict[int, int] = {}
+        for fd in (1, 2):
+            try:
+                self.fds[fd] = os.dup(fd)
+            except OSError:
+                pass  # not open when the batch began: nothing to put back
+
+    def restore(self) -> None:
+        try:
+            moved = os.getcwd() != self.cwd
+        except OSError:  # its directory was removed
+            moved = True
+        if moved:
+            os.chdir(self.cwd)
+        self._streams()
+
+    def _streams(self) -> None:
+        for fd, copy in self.fds.items():
+            try:
+                os.fstat(fd)
+            except OSError:  # closed with os.close
+                os.dup2(copy, fd)
+        for name, stream in self.streams.items():
+            if getattr(sys, name) is not stream or getattr(stream, "closed", False):
+                self.streams[name] = _reopened(stream)
+                setattr(sys, name, self.streams[name])
+
+    def close(self) -> None:
+        self.restore()
+        for copy in self.fds.values():
+            os.close(copy)
+
+
+def _reopened(stream: Any) -> Any:
+    """``stream``, or when a strategy closed it, a new one on the same file descriptor."""
+    if not getattr(stream, "closed", False):
+        return stream
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError, AttributeError):
+        name = getattr(stream, "name", "")  # a closed stream hides its descriptor, not its name
+        fd = name if type(name) is int else {"<stdout>": 1, "<stderr>": 2}.get(name, -1)
+    if fd < 0:
+        return stream  # not a file (a test's capture): nothing to reopen
+    return open(fd, "w", encoding=getattr(stream, "encoding", None), errors=getattr(stream, "errors", None),
+                closefd=False, buffering=1 if getattr(stream, "line_buffering", False) else -1)
+
+
 def _play_specs(game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], factories: Sequence[Any],
                 shared: dict[int, Any], guard: SharedValues | None, move_time_limit: float | None, isolation: str,
-                keep_records: bool, rows: list[dict[str, Any]], records: list[str]) -> None:
+                keep_records: bool, rows: list[dict[str, Any]], records: list[str], process: "_ProcessState",
+                careful: bool) -> None:
     for spec in specs:
         try:
             players = _players(entrants, factories, spec, shared, move_time_limit, isolation)
@@ -192,12 +275,14 @@ def _play_specs(game: Game, entrants: Sequence[StrategySpec], specs: Sequence[Ga
             rows += result_rows(game, entrants, spec, None, Outcome.forfeit(len(spec.seats), exc.seat, str(exc)))
             continue
         record, outcome = _play(game, players, spec)
-        if guard is not None and guard.changed():
+        process.restore()
+        if careful and guard is not None and guard.changed():
             # Put the values back, then replay the game checking after every strategy call, so
             # the seat that changed them forfeits (games replay exactly from their seed).
             guard.restore()
             players = _players(entrants, factories, spec, shared, move_time_limit, isolation, guard)
             record, outcome = _play(game, players, spec)
+            process.restore()
             if guard.changed():
                 guard.restore()
             if outcome.termination is not Termination.FORFEIT:  # not reproduced: nobody is named

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Union
 
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, GRAY, LOCOMOTIVE, NUM_COLOURS, card_index
+from ttr_lab.core.actions import check_whole_numbers
 from ttr_lab.core.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -48,6 +49,9 @@ class DrawBlind:
 class DrawMarket:
     slot: int
 
+    def __post_init__(self) -> None:
+        check_whole_numbers(self, "slot")
+
     def __str__(self) -> str:
         return f"draw market {self.slot}"
 
@@ -61,6 +65,10 @@ class DrawTickets:
 @dataclass(frozen=True, slots=True)
 class KeepTickets:
     indices: tuple[int, ...]  # sorted indices into the tickets on offer
+
+    def __post_init__(self) -> None:
+        if type(self.indices) is not tuple or any(type(i) is not int for i in self.indices):
+            raise IllegalActionError(f"KeepTickets.indices must be a tuple of whole numbers (int), not {self.indices!r}")
 
     def __str__(self) -> str:
         return "keep " + (",".join(map(str, self.indices)) or "none")
@@ -80,6 +88,9 @@ class Claim:
     locomotives: int
     label: str = field(default="", compare=False)  # the track's name, for str()
 
+    def __post_init__(self) -> None:
+        check_whole_numbers(self, "track", "colour", "cards", "locomotives")
+
     def __str__(self) -> str:
         return f"claim {self.label or f'#{self.track}'} with {payment_text(self.colour, self.cards, self.locomotives)}"
 
@@ -95,6 +106,9 @@ class TicketsKept:
     """The public record of a ``keep`` by another player: how many, never which."""
 
     count: int
+
+    def __post_init__(self) -> None:
+        check_whole_numbers(self, "count")
 
     def __str__(self) -> str:
         return f"kept {self.count}"
@@ -137,10 +151,10 @@ class ActionTable:
         key = (offered, min(min_keep, offered))
         options = self._keep.get(key)
         if options is None and offered == 0:  # nothing was left to offer: keep nothing
-            options = self._keep[key] = (KeepTickets(()),)
+            options = self._keep[key] = (keep_action(()),)
         if options is None:
             subsets = [
-                KeepTickets(combo)
+                keep_action(combo)
                 for size in range(max(key[1], 1), offered + 1)
                 for combo in itertools.combinations(range(offered), size)
             ]
@@ -156,6 +170,13 @@ class ActionTable:
 def action_table(board: "Board", market_size: int | None = None) -> ActionTable:
     """The one ActionTable of a board and market size (the board's own ruleset's by default)."""
     return _table(board, board.ruleset.market_size if market_size is None else market_size)
+
+
+@functools.lru_cache(maxsize=None)
+def keep_action(indices: tuple[int, ...]) -> KeepTickets:
+    """The one shared ``KeepTickets(indices)``: the tables and the action space hold the same
+    objects, so checking the action space's objects checks every keep a state offers."""
+    return KeepTickets(indices)
 
 
 @functools.lru_cache(maxsize=None)
@@ -202,7 +223,7 @@ def all_actions(board: "Board", ruleset: "Ruleset") -> tuple[Action, ...]:
     track's only-locomotive payment once, after its coloured ones."""
     table = action_table(board, ruleset.market_size)
     k = max_offer(ruleset)
-    keeps = [KeepTickets(tuple(i for i in range(k) if mask >> i & 1)) for mask in range(1 << k)]
+    keeps = [keep_action(tuple(i for i in range(k) if mask >> i & 1)) for mask in range(1 << k)]
     claims: list[Claim] = []
     for t, options in enumerate(table.claims):
         for colour in sorted(options):

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Union
 
+from ttr_lab.core.actions import check_whole_numbers
 from ttr_lab.core.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -35,6 +36,9 @@ MAX_COLUMNS = 5  # the most columns any player count lays out
 class TakeCard:
     column: int
 
+    def __post_init__(self) -> None:
+        check_whole_numbers(self, "column")
+
     def __str__(self) -> str:
         return f"take card {self.column}"
 
@@ -42,6 +46,9 @@ class TakeCard:
 @dataclass(frozen=True, slots=True)
 class TakeTokens:
     column: int
+
+    def __post_init__(self) -> None:
+        check_whole_numbers(self, "column")
 
     def __str__(self) -> str:
         return f"take tokens {self.column}"
@@ -51,6 +58,9 @@ class TakeTokens:
 class PlaceMaster:
     column: int
 
+    def __post_init__(self) -> None:
+        check_whole_numbers(self, "column")
+
     def __str__(self) -> str:
         return f"station master {self.column}"
 
@@ -58,6 +68,9 @@ class PlaceMaster:
 @dataclass(frozen=True, slots=True)
 class Play:
     card: int
+
+    def __post_init__(self) -> None:
+        check_whole_numbers(self, "card")
 
     def __str__(self) -> str:
         return f"play {self.card}"
@@ -73,6 +86,9 @@ class NoPlay:
 class KeepLuggage:
     card: int
 
+    def __post_init__(self) -> None:
+        check_whole_numbers(self, "card")
+
     def __str__(self) -> str:
         return f"keep luggage {self.card}"
 
@@ -80,6 +96,9 @@ class KeepLuggage:
 @dataclass(frozen=True, slots=True)
 class GiveCard:
     card: int
+
+    def __post_init__(self) -> None:
+        check_whole_numbers(self, "card")
 
     def __str__(self) -> str:
         return f"give back card {self.card}"
@@ -89,6 +108,9 @@ class GiveCard:
 class GiveToken:
     colour: int
     label: str = field(default="", compare=False)  # the colour's name, for str()
+
+    def __post_init__(self) -> None:
+        check_whole_numbers(self, "colour")
 
     def __str__(self) -> str:
         return f"give back {self.label}" if self.label else f"give back token {self.colour}"

@@ -1,0 +1,167 @@
+"""The operating system's boundaries around a strategy's process (``core.isolation``'s children).
+
+A separate process alone keeps a strategy away from the engine's objects, not from the engine's
+process: as the same user it may signal any process of the run (kill the other seat's) and, as
+root, read the engine's memory through ``/proc/<pid>/mem``. So, on Linux, each child:
+
+- runs as a user of its own when the run has the rights to switch (root): no other process of
+  the run shares its user, so it can signal none of them and trace none of them;
+- sets no-new-privileges (``PR_SET_NO_NEW_PRIVS``): nothing it executes gains rights;
+- is not dumpable, and the engine's process is made not dumpable either, so a process of the
+  same user cannot read their memory;
+- has resource limits (address space, open files, core dumps; processes when it has a user of
+  its own, whose count is then its alone);
+- leads a session of its own (``setsid``), and the engine ends that session, and every process
+  of the child's user, when it stops the child: nothing a strategy started outlives it.
+
+Where the machine does not allow a boundary, ``missing()`` says so, in one line per boundary.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import stat
+import sys
+from pathlib import Path
+
+MEMORY_BYTES = 4 << 30  # address space: search trees fit, a runaway allocation does not
+OPEN_FILES = 256
+PROCESSES = 64  # threads count too (numpy's, numba's)
+
+_PR_SET_DUMPABLE, _PR_SET_KEEPCAPS, _PR_SET_NO_NEW_PRIVS = 4, 8, 38
+_CAP_DAC_READ_SEARCH = 2
+_UID_BASE = 1_500_000_000  # far above any account's uid; each child's uid is unique to its host
+_hosts_started = [0]
+
+
+def _libc() -> ctypes.CDLL | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+
+
+def _prctl(option: int, value: int) -> bool:
+    libc = _libc()
+    return libc is not None and libc.prctl(option, value, 0, 0, 0) == 0
+
+
+def can_switch_user() -> bool:
+    return sys.platform.startswith("linux") and os.geteuid() == 0
+
+
+def next_uid() -> int | None:
+    """A user id no other process of this machine's runs holds (this process's id and a
+    counter), or None when this process cannot switch users."""
+    if not can_switch_user():
+        return None
+    _hosts_started[0] += 1
+    return _UID_BASE + ((os.getpid() & 0x3FFFFF) << 8 | (_hosts_started[0] & 0xFF))
+
+
+def readable_by_anyone() -> bool:
+    """Whether a user without rights can read the interpreter and the import path (else a child
+    of its own user keeps the right to read files, and only that: ``_keep_read_rights``)."""
+    paths = [Path(sys.executable).resolve(), Path(sys.base_prefix).resolve(), *(Path(p) for p in sys.path if p)]
+    for path in paths:
+        for folder in [*reversed(path.parents), path]:
+            try:
+                mode = folder.stat().st_mode
+            except OSError:
+                break
+            if stat.S_ISDIR(mode) and not mode & stat.S_IXOTH:
+                return False
+    return True
+
+
+def protect_parent() -> None:
+    """Make this (the engine's) process not dumpable: no process of the same user reads its memory."""
+    _prctl(_PR_SET_DUMPABLE, 0)
+
+
+def missing() -> list[str]:
+    """One line per boundary this machine does not give a strategy's process."""
+    if _libc() is None:
+        return ["isolation: not Linux: strategies' processes run as this user, without no-new-privileges or "
+                "resource limits; a strategy could signal the other seats' processes"]
+    out = []
+    if not can_switch_user():
+        out.append("isolation: not root, so strategies' processes run as this user: a strategy could signal "
+                   "the other seats' processes (run as root to give each process a user of its own)")
+    elif not readable_by_anyone():
+        out.append(f"isolation: the interpreter ({sys.base_prefix}) is readable only by root, so each strategy's "
+                   "process keeps the right to read (never write) every file")
+    return out
+
+
+def confine(uid: int | None) -> None:
+    """In the child, before any strategy code runs: limits, its own user, no new privileges."""
+    import resource  # POSIX only: this module also loads where it has nothing to confine
+
+    for limit, value in ((resource.RLIMIT_AS, MEMORY_BYTES), (resource.RLIMIT_NOFILE, OPEN_FILES),
+                         (resource.RLIMIT_CORE, 0)):
+        _lower(limit, value)
+    if uid is not None:
+        keep_read = not readable_by_anyone()
+        if keep_read:
+            _prctl(_PR_SET_KEEPCAPS, 1)
+        os.setgroups([])
+        os.setgid(uid)
+        os.setuid(uid)
+        if keep_read:
+            _keep_read_rights()
+        _lower(resource.RLIMIT_NPROC, PROCESSES)  # counted per user: this user is the child's alone
+    _prctl(_PR_SET_NO_NEW_PRIVS, 1)
+    _prctl(_PR_SET_DUMPABLE, 0)
+
+
+def _lower(limit: int, value: int) -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(limit)
+    value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+    resource.setrlimit(limit, (value, value))
+
+
+def _keep_read_rights() -> None:
+    """Of root's capabilities, keep only reading files (CAP_DAC_READ_SEARCH): the interpreter lives
+    where only root can read. Not signalling, not tracing: those are other capabilities."""
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+    header = Header(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
+    data = (Data * 2)()
+    data[0].effective = data[0].permitted = 1 << _CAP_DAC_READ_SEARCH
+    libc = _libc()
+    if libc is None or libc.capset(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "capset failed")
+
+
+def end_all(pid: int, uid: int | None) -> None:
+    """End the child's session (``pid`` leads it) and, with its own user, every process of that
+    user: what a strategy started, even in a session of its own, ends with its process."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    if uid is None:
+        return
+    killer = os.fork()
+    if killer == 0:  # pragma: no cover - the forked child only switches user and signals
+        try:
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            os.kill(-1, signal.SIGKILL)  # every process of this user (never the caller)
+        except BaseException:  # noqa: BLE001 - nothing of that user is left, or nothing to do
+            pass
+        os._exit(0)
+    os.waitpid(killer, 0)
