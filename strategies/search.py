@@ -178,15 +178,19 @@ class Search:
                             fresh = m
                     else:
                         child.available += 1
-                if fresh is not None and (widening is None or len(children) < max(1, int(node.visits ** widening))):
-                    child = children[fresh] = Node(state.current_player)
-                    child.available = 1
-                    state.apply(fresh)
-                    path.append(child)
-                    break
-                options = [m for m in moves if m in children]
-                if not options:
-                    break
+                if fresh is None:
+                    options = moves
+                else:
+                    if widening is None or len(children) < max(1, int(node.visits ** widening)):
+                        child = children[fresh] = Node(state.current_player)
+                        child.available = 1
+                        state.apply(fresh)
+                        path.append(child)
+                        break
+                    # No room for another child: choose among those open (this sample may lack some).
+                    options = [m for m in moves if m in children]
+                    if not options:
+                        break
                 best = self.select(node, options)
                 node = children[best]
                 state.apply(best)
