@@ -1,6 +1,8 @@
 """``MCTS``: information-set Monte Carlo tree search over determinizations, anchored on a plan.
 
-The searching player never sees hidden information. Each round of the search samples one full
+A configuration of ``strategies.search`` (the one search engine): this module supplies the
+candidates at the root, the moves the tree opens below it, the play-out planners and the
+evaluation; the engine does the rest. The searching player never sees hidden information. Each round of the search samples one full
 state consistent with its observation (``ttr_lab.determinize``: opponents' hands and tickets
 and both decks, drawn from what it cannot see) and tries **every** candidate move on that same
 sample, so candidates are compared on equal luck (common random numbers). Below each
@@ -30,22 +32,24 @@ card of a draw take no search.
 
 from __future__ import annotations
 
-import math
 import random
-import time
 from typing import Annotated, Sequence
 
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt, StringConstraints
 
-from strategies.ismcts import Node
-from strategies.planning import PlanCache, claims_by_track
+from strategies.planning import claims_by_track
 from strategies.playout import Playout
+from strategies.search import Search
 from strategies.ticket_planner import TicketPlanner
 from ttr_lab.games.ticket_to_ride import (
     DRAW_TICKETS, Action, Claim, DrawMarket, GameState, Observation, Phase, determinize,
 )
 
+# A visit's fixed costs (the sample, the tree, final scoring) weigh like this many steps.
 _VISIT_COST = 30
+# Below the root, a move whose UCB value (in points of lead) is not above this does not displace
+# the fast policy's favourite (listed first): when every move looks lost, follow the policy.
+_FLOOR = -1.0
 
 
 # Comma-separated words from {tickets, points} (possibly none): a misspelt one is refused, not ignored.
@@ -103,7 +107,6 @@ class MCTS:
         """
         self.iterations = iterations
         self.steps = steps
-        self._steps_used = 0
         self.time_ms = time_ms
         self.exploration = exploration
         self.widening = widening
@@ -156,172 +159,65 @@ class MCTS:
                 unique.append(a)
         return unique
 
-    # -- the root: every candidate on every sample -----------------------------------------------
+    # -- the search: the one engine, configured -------------------------------------------------
 
     def _search(self, obs: Observation, moves: list[Action], rng: random.Random) -> Action:
-        me = obs.player
-        anchor = moves[0]
         playout = Playout(obs)
-        seed_plan = self.planner.plans
-        children = {m: Node(me) for m in moves}
-        # Per move, its reward in each round it was tried; every move still alive was tried in
-        # every round so far, so any two alive moves can be compared sample by sample.
-        results: dict[Action, list[float]] = {m: [] for m in moves}
-        alive = list(moves)
-        budget = max(len(moves), self.iterations)
-        deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000.0
-        rounds = playouts = 0
-        self._steps_used = 0
-        while True:
-            sample = determinize(obs, rng)
-            seed = rng.getrandbits(32)
-            for m in alive:
-                state = sample.clone()
-                state.apply(m)
-                results[m].append(self._visit(children[m], state, playout, seed_plan, seed)[me])
-            rounds += 1
-            playouts += len(alive)
-            if rounds >= 3 and len(alive) > 2:
-                alive = self._survivors(alive, results, anchor)
-            if deadline is not None:
-                if time.perf_counter() >= deadline:
-                    break
-            elif playouts + len(alive) > budget or (self._steps_used >= self.steps and rounds >= 2):
-                break
-        self.last_rounds, self.last_playouts = rounds, playouts
-        base = results[anchor]
-        best = max(alive, key=lambda m: (_mean_gain(results[m], base), m is anchor))
-        self.last_switch = False
-        if best is anchor or rounds < 2:
-            return anchor
+        root_plans = self.planner.plans
+
+        def planner() -> TicketPlanner:
+            # The searching player's plan is known: its play-out planner starts from it.
+            mine = TicketPlanner(plan_orders=1, keep_orders=1)
+            mine.plans.adopt(root_plans)
+            return mine
+
+        search = Search(
+            determinize, playout.values, planner,
+            opponent_model=lambda seat: TicketPlanner(plan_orders=1, keep_orders=1),
+            moves=lambda state: _moves(state, playout),
+            exploration=self.exploration, widening=self.widening, floor=_FLOOR,
+            rollout_depth=self.rollout_depth, iterations=self.iterations, steps=self.steps,
+            time_ms=self.time_ms, visit_cost=_VISIT_COST,
+        )
         bar = self.confidence if obs.phase != Phase.TURN else self.turn_confidence
-        if _t_statistic(results[best], base) < bar:
-            return anchor
-        self.last_switch = True
-        return best
+        choice = search.paired(obs, moves, rng, confidence=bar)
+        self.last_rounds, self.last_playouts, self.last_switch = search.rounds, search.playouts, search.switched
+        return choice
 
-    @staticmethod
-    def _survivors(alive: list[Action], results: dict[Action, list[float]], anchor: Action) -> list[Action]:
-        """Successive elimination: drop a move (never the anchor) that trails the leader by more
-        than two standard errors, so the rest of the budget goes to the close contenders."""
-        leader = max(alive, key=lambda m: sum(results[m]))
-        keep = []
-        for m in alive:
-            if m is anchor or m is leader or _t_statistic(results[leader], results[m]) < 2.0:
-                keep.append(m)
-        return keep
 
-    # -- below the root: SO-ISMCTS with progressive widening ---------------------------------------
-
-    def _visit(self, node: Node, state: GameState, playout: Playout, seed_plan: PlanCache, seed: int) -> list[float]:
-        """One visit from ``node`` (its move already applied to ``state``); returns the rewards."""
-        path = [node]
-        c = self.exploration
-        while not state.is_terminal() and node.visits:
-            moves = self._moves(state, playout)
-            children = node.children
-            for m in moves:
-                child = children.get(m)
-                if child is not None:
-                    child.available += 1
-            room = max(1, int(node.visits ** self.widening))
-            fresh = next((m for m in moves if m not in children), None) if len(children) < room else None
-            if fresh is not None:
-                child = children[fresh] = Node(state.current_player)
-                child.available = 1
-                state.apply(fresh)
-                path.append(child)
-                break
-            options = [m for m in moves if m in children]
-            if not options:
-                break
-            best, best_value = options[0], -1.0
-            for m in options:
-                child = children[m]
-                value = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
-                if value > best_value:
-                    best, best_value = m, value
-            node = children[best]
-            state.apply(best)
-            path.append(node)
-        # A visit's fixed costs (the sample, the tree, final scoring) weigh like this many steps.
-        self._steps_used += _VISIT_COST
-        rewards = self._playout(state, playout, seed_plan, seed)
-        for n in path:
-            n.visits += 1
-            n.reward += rewards[n.player]
-        return rewards
-
-    def _playout(self, state: GameState, playout: Playout, seed_plan: PlanCache, seed: int) -> list[float]:
-        """Every seat played by a ticket planner, to the end or for ``rollout_depth`` decisions."""
-        n = state.num_players
-        planners = [TicketPlanner(plan_orders=1, keep_orders=1) for _ in range(n)]
-        me = playout.obs.player
-        mine = planners[me].plans  # the searching player's plan is known: start from it
-        mine.key, mine.plan = seed_plan.key, seed_plan.plan
-        rng = random.Random(seed)
-        depth = self.rollout_depth or (1 << 30)
-        while depth and not state.is_terminal():
-            legal = state.legal_actions()
-            p = state.current_player
-            state.apply(legal[0] if len(legal) == 1 else planners[p].act(state.observation(p), legal, rng))
-            depth -= 1
-            self._steps_used += 1
-        return playout.leads(state)
-
-    # -- moves below the root ----------------------------------------------------------------------
-
-    @staticmethod
-    def _moves(state: GameState, playout: Playout) -> list[object]:
-        """The moves at a state, grouped (one payment per track, one face-up draw per colour),
-        the fast policy's choice first."""
-        legal = state.legal_actions()
-        phase = state.phase_name
-        if phase is not Phase.TURN and phase is not Phase.SECOND_DRAW:
-            return legal
-        hand = state.hand(state.current_player)
-        cheapest: dict[int, Claim] = {}
-        seen: set[int] = set()
-        moves: list[object] = []
-        for a in legal:
-            kind = type(a)
-            if kind is Claim:
-                held = cheapest.get(a.track)
-                if held is None or (a.locomotives, -hand[a.colour] if a.cards else 0) < (
-                    held.locomotives, -hand[held.colour] if held.cards else 0
-                ):
-                    cheapest[a.track] = a
-            elif kind is DrawMarket:
-                card = state.market_card(a.slot)
-                if card not in seen:
-                    seen.add(card)
-                    moves.append(a)
-            else:
+def _moves(state: GameState, playout: Playout) -> list[object]:
+    """The moves the tree opens at a state, grouped (one payment per track, one face-up draw per
+    colour), the fast policy's choice first."""
+    legal = state.legal_actions()
+    phase = state.phase_name
+    if phase is not Phase.TURN and phase is not Phase.SECOND_DRAW:
+        return legal
+    hand = state.hand(state.current_player)
+    cheapest: dict[int, Claim] = {}
+    seen: set[int] = set()
+    moves: list[object] = []
+    for a in legal:
+        kind = type(a)
+        if kind is Claim:
+            held = cheapest.get(a.track)
+            if held is None or (a.locomotives, -hand[a.colour] if a.cards else 0) < (
+                held.locomotives, -hand[held.colour] if held.cards else 0
+            ):
+                cheapest[a.track] = a
+        elif kind is DrawMarket:
+            card = state.market_card(a.slot)
+            if card not in seen:
+                seen.add(card)
                 moves.append(a)
-        moves += cheapest.values()
-        preferred = playout.choose(state, legal)
-        if type(preferred) is Claim:
-            preferred = cheapest[preferred.track]
-        elif type(preferred) is DrawMarket:
-            card = state.market_card(preferred.slot)
-            preferred = next(m for m in moves if type(m) is DrawMarket and state.market_card(m.slot) == card)
-        moves.remove(preferred)
-        moves.insert(0, preferred)
-        return moves
-
-
-def _mean_gain(rewards: Sequence[float], base: Sequence[float]) -> float:
-    """Mean paired difference over the rounds both were tried (the last ``len(rewards)``)."""
-    pairs = list(zip(rewards, base[-len(rewards):])) if rewards else []
-    return sum(a - b for a, b in pairs) / len(pairs) if pairs else float("-inf")
-
-
-def _t_statistic(rewards: Sequence[float], base: Sequence[float]) -> float:
-    """Paired t statistic of ``rewards`` over ``base`` (their common, most recent rounds)."""
-    n = min(len(rewards), len(base))
-    if n < 2:
-        return 0.0
-    diffs = [a - b for a, b in zip(rewards[-n:], base[-n:])]
-    mean = sum(diffs) / n
-    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean / math.sqrt(max(variance, 1e-12) / n)
+        else:
+            moves.append(a)
+    moves += cheapest.values()
+    preferred = playout.choose(state, legal)
+    if type(preferred) is Claim:
+        preferred = cheapest[preferred.track]
+    elif type(preferred) is DrawMarket:
+        card = state.market_card(preferred.slot)
+        preferred = next(m for m in moves if type(m) is DrawMarket and state.market_card(m.slot) == card)
+    moves.remove(preferred)
+    moves.insert(0, preferred)
+    return moves

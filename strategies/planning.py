@@ -369,6 +369,11 @@ class PlanCache:
         self.replans += 1
         return self.plan
 
+    def adopt(self, other: PlanCache) -> None:
+        """Start from ``other``'s current plan (a copy of a player's planner inside a search
+        then re-plans only when its position moves away from that plan's)."""
+        self.key, self.plan = other.key, other.plan
+
 
 def claims_by_track(legal: Sequence) -> dict[int, list[Claim]]:
     """Every legal claim, grouped by track id."""

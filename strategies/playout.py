@@ -1,4 +1,4 @@
-"""The fast play-out policy and the position evaluation behind ``mcts``.
+"""The fast policy and the position evaluation behind ``mcts``.
 
 Both run inside one search, on *determinized* states (sampled by ``ttr_lab.determinize`` from
 the searching player's observation), so reading the whole state here is not peeking: every
@@ -6,13 +6,15 @@ hidden part of it was sampled. They read it through the state's named readers (`
 ``held_tickets``, ``track_owners``, ``components``...), never its slots. They are built for
 speed, not for the last bit of judgement:
 
-- ``Playout.step(state)``: each simulated player follows the cheapest route for its tickets
-  (computed once per search on the board at the root), claims a route of it when it can pay,
-  else draws the colours it lacks; with no route to build it claims long tracks for points.
-- ``Playout.rewards(state)``: a projected final score per player (route points, tickets
-  completed or judged likely from the cards, trains and turns it still needs, and the points
-  its cards and remaining turns may still bring), turned into a reward in [0, 1] per player by
-  a logistic of its lead over the best other player.
+- ``Playout.choose(state, legal)``: the player to move follows the cheapest route for its
+  tickets (computed once per search on the board at the root), claims a route of it when it can
+  pay, else draws the colours it lacks; with no route to build it claims long tracks for points.
+  The search's tree opens this move first (``mcts._moves``); the play-outs below the tree are
+  played by ticket planners.
+- ``Playout.values(state)``: the final scores once the game is over, else a projected final
+  score per player (``projected_scores``: route points, tickets completed or judged likely from
+  the cards, trains and turns it still needs, and the points its cards and remaining turns may
+  still bring); the search turns them into each player's lead over the best other player.
 """
 
 from __future__ import annotations
@@ -28,17 +30,16 @@ from ttr_lab.games.ticket_to_ride import (
 
 
 class Playout:
-    """Play-out policy and evaluation for one root decision (caches the root board's routes)."""
+    """The fast policy and the evaluation for one root decision (caches the root board's routes)."""
 
     def __init__(
-        self, obs: Observation, eval_scale: float = 12.0, points_per_train: float = 1.6, train_rate: float = 1.3,
+        self, obs: Observation, points_per_train: float = 1.6, train_rate: float = 1.3,
         block_risk: float | None = None,
     ) -> None:
         self.obs = obs
         self.net = network(obs.board)
         self.points = obs.track_points
         self.tickets = obs.board.tickets
-        self.eval_scale = eval_scale
         self.points_per_train = points_per_train
         self.train_rate = train_rate
         # Chance that a track still to claim is taken by another player first.
@@ -78,11 +79,8 @@ class Playout:
 
     # -- the policy ------------------------------------------------------------------------------
 
-    def step(self, state: GameState) -> None:
-        """Play one decision for the player to move."""
-        state.apply(self.choose(state, state.legal_actions()))
-
     def choose(self, state: GameState, legal: Sequence) -> object:
+        """The move this fast policy makes for the player to move."""
         phase = state.phase_name
         if len(legal) == 1:
             return legal[0]
@@ -257,21 +255,9 @@ class Playout:
             scores.append(score)
         return scores
 
-    def leads(self, state: GameState) -> list[float]:
-        """Per player, its (projected, or final once the game is over) score minus the best
-        other player's."""
+    def values(self, state: GameState) -> list[float]:
+        """Per player, its final score once the game is over, else its projected score (the
+        search's evaluation)."""
         if state.is_terminal():
-            scores = [float(x) for x in state.result().scores]
-        else:
-            scores = self.projected_scores(state)
-        return [scores[p] - max(s for q, s in enumerate(scores) if q != p) for p in range(self.n)]
-
-    def rewards(self, state: GameState, baseline: Sequence[float] | None = None) -> list[float]:
-        """Per player, a reward in [0, 1]: a logistic of its lead, or of how much its lead grew
-        since ``baseline`` (the leads of the same sampled state at the root). The baseline is a
-        control variate: each sample's luck (the opponents' sampled tickets, the deck) shifts
-        every move's lead alike, so comparing moves by the change cuts that noise out."""
-        leads = self.leads(state)
-        if baseline is not None:
-            leads = [lead - base for lead, base in zip(leads, baseline)]
-        return [1.0 / (1.0 + math.exp(-lead / self.eval_scale)) for lead in leads]
+            return [float(x) for x in state.result().scores]
+        return self.projected_scores(state)

@@ -1,6 +1,7 @@
 """``MCTS`` for Trans-Orient Express: information-set MCTS over the game's determinizations.
 
-The search is ``strategies.ismcts`` (game-agnostic); greedy plays out, the planner evaluates.
+A configuration of ``strategies.search`` (the one search engine, its root a tree node like any
+other): greedy plays out, the planner evaluates.
 
 Each iteration samples a state from the observation (``ttr_lab.games.trans_orient.determinize``:
 the draw deck's order, the opponents' luggage, the bag's future draws), descends the shared
@@ -18,7 +19,7 @@ from typing import Any, Sequence
 
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
 
-from strategies.ismcts import ISMCTS
+from strategies.search import Search
 from strategies.trans_orient.greedy import Greedy
 from strategies.trans_orient.planner import Planner, position_value
 from ttr_lab.games.trans_orient import Observation, Phase, determinize
@@ -36,7 +37,8 @@ class MCTS:
     def __init__(self, *, iterations: PositiveInt = 100, exploration: NonNegativeFloat = 0.5,
                  rollout_depth: NonNegativeInt = 24, scale: PositiveFloat = 15.0) -> None:
         self.planner = Planner()
-        self.search = ISMCTS(determinize, Greedy(), self._evaluate, iterations=iterations,
+        greedy = Greedy()
+        self.search = Search(determinize, self._evaluate, lambda: greedy, iterations=iterations,
                              exploration=exploration, rollout_depth=rollout_depth, scale=scale)
 
     def act(self, obs: Observation, legal_actions: Sequence[Any], rng: random.Random) -> Any:
@@ -44,7 +46,7 @@ class MCTS:
             return legal_actions[0]
         if obs.phase not in _SEARCHED:
             return self.planner.act(obs, legal_actions, rng)
-        return self.search.search(obs, legal_actions, rng)
+        return self.search.tree(obs, legal_actions, rng)
 
     def _evaluate(self, state: Any) -> list[float]:
         if state.is_terminal():

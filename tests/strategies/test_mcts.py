@@ -45,18 +45,16 @@ def test_it_does_not_keep_a_ticket_that_is_cut_off():
     assert search.last_playouts >= 4 and search.last_rounds >= 1
 
 
-def test_play_outs_and_evaluation_run_on_samples():
+def test_the_fast_policy_and_evaluation_run_on_samples():
     state = make_state(2, hands=[{"red": 3}, {"blue": 2}], tickets_held=[[tk("Denver-El Paso")], [tk("Kansas City-Houston")]])
     obs = state.observation(0)
     playout = Playout(obs)
     sample = determinize(obs, random.Random(0))
-    scores = playout.projected_scores(sample)
-    assert len(scores) == 2
-    rewards = playout.rewards(sample)
-    assert all(0.0 < r < 1.0 for r in rewards)
+    assert playout.values(sample) == playout.projected_scores(sample) and len(playout.values(sample)) == 2
     while not sample.is_terminal():
-        playout.step(sample)
+        sample.apply(playout.choose(sample, sample.legal_actions()))
     assert sample.result().turns > 0
+    assert playout.values(sample) == [float(s) for s in sample.result().scores]
 
 
 def test_a_whole_game_is_reproducible_with_an_iteration_budget():

@@ -1,0 +1,258 @@
+"""``Search``: the one Monte Carlo tree search, for any game; each game's ``mcts`` configures it.
+
+Single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012). Each iteration
+samples one full state the searching player cannot rule out (``determinize(observation, rng)``,
+the game's own function), walks down one tree shared by all the samples, and plays out below it.
+Its parts are values, in the shape of OpenSpiel's ``MCTSBot``:
+
+- ``determinize``: observation, rng -> a full state consistent with the observation;
+- ``evaluate``: state -> one value per seat (the final scores once the game is over); a seat's
+  reward is its value less the best other seat's, divided by ``scale``;
+- ``playout_policy``: called at the start of each play-out, the strategy that plays the
+  searching player's seat; ``opponent_model(seat)`` the one for each other seat (default: the
+  play-out policy everywhere). A strategy here is anything with ``act(observation, legal, rng)``;
+- ``moves``: state -> the moves the tree considers there, in the order it opens them (default:
+  the state's legal actions); a game may group equivalent moves or list its policy's favourite
+  first;
+- ``widening``: a node may have ``max(1, int(visits ** widening))`` children (progressive
+  widening); None opens every move the first time it is met.
+
+Below the root, selection is UCB1 where a child's *availability* (the iterations in which its
+move was among ``moves``) stands for the parent's visits, so moves legal only in some samples
+(an opponent's, depending on its sampled hand) are not starved; one new child opens per
+iteration; every node on the path is credited with the reward of the player who chose the move
+into it. A move must score above ``floor`` to displace the first listed one.
+
+Two ways to spend the budget at the root (both over the same descent, ``visit``):
+
+- ``tree``: the root is a node like any other; the answer is its most visited legal action.
+- ``paired``: every candidate is tried on every sample, with the same play-out seed (common
+  random numbers), the weakest dropped by successive elimination; the answer is the first
+  candidate (the anchor) unless another beats it, paired sample by sample, by ``confidence``
+  standard errors.
+
+Budget: ``iterations`` play-outs; ``paired`` also stops at ``steps`` simulated decisions (each
+visit counting ``visit_cost`` more for its fixed costs) or on the clock at ``time_ms``. Without
+a clock a search is reproducible from the ``rng`` it is given.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Callable, Sequence
+
+
+class Node:
+    """A search tree node: statistics of the move into it, and its children by move."""
+
+    __slots__ = ("player", "visits", "reward", "available", "children")
+
+    def __init__(self, player: int) -> None:
+        self.player = player  # who chose the move into this node (its reward is theirs); -1 at a root
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
+        self.children: dict[Any, Node] = {}
+
+
+class Search:
+    """The search's parts and settings; call ``tree`` or ``paired`` for a decision."""
+
+    def __init__(
+        self,
+        determinize: Callable[[Any, random.Random], Any],
+        evaluate: Callable[[Any], Sequence[float]],
+        playout_policy: Callable[[], Any],
+        *,
+        opponent_model: Callable[[int], Any] | None = None,
+        moves: Callable[[Any], Sequence[Any]] | None = None,
+        exploration: float = 0.7,
+        widening: float | None = None,
+        floor: float = -math.inf,
+        rollout_depth: int = 0,
+        scale: float = 1.0,
+        iterations: int = 200,
+        steps: int | None = None,
+        time_ms: float | None = None,
+        visit_cost: int = 0,
+    ) -> None:
+        self.determinize = determinize
+        self.evaluate = evaluate
+        self.playout_policy = playout_policy
+        self.opponent_model = opponent_model
+        self.moves = moves
+        self.exploration = exploration
+        self.widening = widening
+        self.floor = floor
+        self.rollout_depth = rollout_depth  # 0: play to the end
+        self.scale = scale
+        self.iterations = iterations
+        self.steps = steps
+        self.time_ms = time_ms
+        self.visit_cost = visit_cost
+        self.player = -1  # the searching player, set by each search
+        # What the last search spent (read by benchmarks and tests).
+        self.rounds = 0
+        self.playouts = 0
+        self.steps_used = 0
+        self.switched = False
+
+    # -- the roots -------------------------------------------------------------------------------
+
+    def tree(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
+        """The most visited of ``legal_actions`` after ``iterations`` (ties: the first listed)."""
+        self.player = observation.player
+        self.steps_used = 0
+        root = Node(-1)
+        for _ in range(self.iterations):
+            self.visit(root, self.determinize(observation, rng), rng)
+        self.rounds = self.playouts = self.iterations
+        best, best_visits = legal_actions[0], -1
+        for a in legal_actions:
+            child = root.children.get(a)
+            visits = child.visits if child is not None else 0
+            if visits > best_visits:
+                best, best_visits = a, visits
+        return best
+
+    def paired(self, observation: Any, candidates: Sequence[Any], rng: random.Random, confidence: float = 0.0) -> Any:
+        """The anchor (``candidates[0]``) unless another candidate beats it by ``confidence``
+        standard errors of the paired difference of their rewards."""
+        me = self.player = observation.player
+        anchor = candidates[0]
+        children = {m: Node(me) for m in candidates}
+        # Per move, its reward in each round it was tried; every move still alive was tried in
+        # every round so far, so any two alive moves can be compared sample by sample.
+        results: dict[Any, list[float]] = {m: [] for m in candidates}
+        alive = list(candidates)
+        budget = max(len(candidates), self.iterations)
+        steps = self.steps
+        deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000.0
+        rounds = playouts = 0
+        self.steps_used = 0
+        while True:
+            sample = self.determinize(observation, rng)
+            seed = rng.getrandbits(32)
+            for m in alive:
+                state = sample.clone()
+                state.apply(m)
+                child = children[m]
+                # A candidate's first visit plays out from it: it was just opened.
+                results[m].append(self.visit(child, state, random.Random(seed), descend=child.visits > 0)[me])
+            rounds += 1
+            playouts += len(alive)
+            if rounds >= 3 and len(alive) > 2:
+                alive = _survivors(alive, results, anchor)
+            if deadline is not None:
+                if time.perf_counter() >= deadline:
+                    break
+            elif playouts + len(alive) > budget or (steps is not None and self.steps_used >= steps and rounds >= 2):
+                break
+        self.rounds, self.playouts = rounds, playouts
+        base = results[anchor]
+        best = max(alive, key=lambda m: (_mean_gain(results[m], base), m is anchor))
+        self.switched = False
+        if best is anchor or rounds < 2 or _t_statistic(results[best], base) < confidence:
+            return anchor
+        self.switched = True
+        return best
+
+    # -- below the root --------------------------------------------------------------------------
+
+    def visit(self, node: Node, state: Any, rng: random.Random, *, descend: bool = True) -> list[float]:
+        """One iteration from ``node`` (its move already applied to ``state``): descend, open one
+        child, play out, back up. Returns the rewards per seat."""
+        path = [node]
+        if descend:
+            moves_at, widening = self.moves, self.widening
+            while not state.is_terminal():
+                moves = moves_at(state) if moves_at is not None else state.legal_actions()
+                children = node.children
+                fresh = None
+                for m in moves:
+                    child = children.get(m)
+                    if child is None:
+                        if fresh is None:
+                            fresh = m
+                    else:
+                        child.available += 1
+                if fresh is None:
+                    options = moves
+                else:
+                    if widening is None or len(children) < max(1, int(node.visits ** widening)):
+                        child = children[fresh] = Node(state.current_player)
+                        child.available = 1
+                        state.apply(fresh)
+                        path.append(child)
+                        break
+                    # No room for another child: choose among those open (this sample may lack some).
+                    options = [m for m in moves if m in children]
+                    if not options:
+                        break
+                best = self.select(node, options)
+                node = children[best]
+                state.apply(best)
+                path.append(node)
+        rewards = self.play_out(state, rng)
+        for n in path:
+            n.visits += 1
+            if n.player >= 0:
+                n.reward += rewards[n.player]
+        return rewards
+
+    def select(self, node: Node, options: Sequence[Any]) -> Any:
+        """UCB1 over ``options`` (children of ``node``), exploring by availability."""
+        c = self.exploration
+        children = node.children
+        best, best_value = options[0], self.floor
+        for m in options:
+            child = children[m]
+            value = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if value > best_value:
+                best, best_value = m, value
+        return best
+
+    def play_out(self, state: Any, rng: random.Random) -> list[float]:
+        """Play ``state`` on (to the end, or for ``rollout_depth`` decisions); rewards per seat."""
+        self.steps_used += self.visit_cost
+        n = state.num_players
+        me, opponent = self.player, self.opponent_model
+        mine = self.playout_policy()
+        policies = [mine if p == me or opponent is None else opponent(p) for p in range(n)]
+        depth = self.rollout_depth or (1 << 30)
+        steps = 0
+        while steps < depth and not state.is_terminal():
+            legal = state.legal_actions()
+            p = state.current_player
+            state.apply(legal[0] if len(legal) == 1 else policies[p].act(state.observation(p), legal, rng))
+            steps += 1
+        self.steps_used += steps
+        values = self.evaluate(state)
+        scale = self.scale
+        return [(values[p] - max(values[q] for q in range(n) if q != p)) / scale for p in range(n)]
+
+
+def _survivors(alive: list[Any], results: dict[Any, list[float]], anchor: Any) -> list[Any]:
+    """Successive elimination: drop a move (never the anchor) that trails the leader by more
+    than two standard errors, so the rest of the budget goes to the close contenders."""
+    leader = max(alive, key=lambda m: sum(results[m]))
+    return [m for m in alive if m is anchor or m is leader or _t_statistic(results[leader], results[m]) < 2.0]
+
+
+def _mean_gain(rewards: Sequence[float], base: Sequence[float]) -> float:
+    """Mean paired difference over the rounds both were tried (the last ``len(rewards)``)."""
+    pairs = list(zip(rewards, base[-len(rewards):])) if rewards else []
+    return sum(a - b for a, b in pairs) / len(pairs) if pairs else float("-inf")
+
+
+def _t_statistic(rewards: Sequence[float], base: Sequence[float]) -> float:
+    """Paired t statistic of ``rewards`` over ``base`` (their common, most recent rounds)."""
+    n = min(len(rewards), len(base))
+    if n < 2:
+        return 0.0
+    diffs = [a - b for a, b in zip(rewards[-n:], base[-n:])]
+    mean = sum(diffs) / n
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean / math.sqrt(max(variance, 1e-12) / n)
