@@ -90,7 +90,9 @@ def out_is_someone_elses(tmp):
 
 
 def huge_games(tmp):
-    return ["tournament", _config(tmp, extra="games: 100000000000000\n")], "games: Input should be less than or equal to 10000000"
+    cfg = tmp / "cfg.yaml"
+    cfg.write_text((CONFIG % "random").replace("games: 2", "games: 100000000000000"))
+    return ["tournament", str(cfg)], "games: Input should be less than or equal to 10000000"
 
 
 def dead_address(tmp):

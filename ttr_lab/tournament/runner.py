@@ -140,6 +140,9 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
         # report) count every stored game; say so rather than disagree silently with the config.
         console.print(f"note: {config.output} already holds {beyond} games beyond the {len(plan)} asked for; the summary "
                       f"and the report cover all {stored_count + beyond} stored games", markup=False)
+    if len(plan) > config.games:  # e.g. a round robin's deal alone may be millions of games
+        console.print(f"note: games: {config.games} rounds up to {len(plan):,} games (whole deals of "
+                      f"{config.games_per_deal():,}: every table under every seating)", markup=False)
     if run.already_stored:
         console.print(f"resuming: {run.already_stored} of {len(plan)} games already stored in {config.output}", markup=False)
     started = time.perf_counter()

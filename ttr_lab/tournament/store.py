@@ -33,7 +33,8 @@ from ttr_lab.core.results import ResultsError, read_part, result_parts, schema
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.lock import LOCK_NAME, FolderLock
 
-# What a results folder may hold before its meta.json exists (a run killed while starting).
+# What a results folder may hold before its meta.json exists (a run killed while starting):
+# meta.json is written before any result, so these folders are then empty (see _adoptable).
 _OWN_BEFORE_META = {LOCK_NAME, "results", "records", "meta.json.tmp"}
 
 
@@ -44,12 +45,24 @@ def check_output_folder(folder: Path) -> None:
     if not folder.is_dir() or (folder / "meta.json").is_file():
         return
     foreign = sorted(p.name for p in folder.iterdir() if p.name not in _OWN_BEFORE_META)
+    held = sorted(p.name for p in folder.iterdir() if p.name in ("results", "records") and not _adoptable(p))
+    if held and not foreign:
+        raise ConfigError(
+            f"output folder {folder} holds {held[0]}/ but no meta.json, so nothing proves those games are this "
+            "tournament's (copied from another run?); give a new or empty folder (--out)"
+        )
     if foreign:
         shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
         raise ConfigError(
             f"output folder {folder} is not empty and is not a ttr-lab results folder (it holds {shown} and no "
             "meta.json); ttr-lab never writes over files it did not write: give a new or empty folder (--out)"
         )
+
+
+def _adoptable(path: Path) -> bool:
+    """A ``results``/``records`` entry that a run killed before its meta.json could have left: an
+    empty folder, or one holding only half-written ``.tmp`` files."""
+    return path.is_dir() and all(p.name.endswith(".tmp") for p in path.iterdir())
 
 
 COMPACT_ROWS = 4_000_000  # a merged part stops growing at about a million four-player games
@@ -96,6 +109,7 @@ class ResultStore:
                     f"output folder {self.folder} holds a different tournament (its games were defined by "
                     f"{self.folder / 'config.yaml'}); give another output folder (--out) or remove it"
                 )
+        self._write_meta()  # before any result: results without meta.json are never this run's
         self.results.mkdir(parents=True, exist_ok=True)
         if self.config.records:
             self.records.mkdir(parents=True, exist_ok=True)
@@ -105,7 +119,6 @@ class ResultStore:
         for orphan in self.records.glob("*.jsonl.gz"):  # records whose results never landed
             if not (self.results / orphan.name.replace(".jsonl.gz", ".parquet")).exists():
                 orphan.unlink()
-        self._write_meta()
 
     def close(self) -> None:
         self.lock.release()
@@ -122,7 +135,6 @@ class ResultStore:
                 return None
 
         config = self.config.model_dump(mode="json")
-        (self.folder / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
         meta = {
             "identity_hash": self.config.identity_hash(),
             "identity": self.config.identity(),
@@ -138,6 +150,8 @@ class ResultStore:
         tmp = self.folder / "meta.json.tmp"
         tmp.write_text(json.dumps(meta, indent=1), encoding="utf-8")
         os.replace(tmp, self.folder / "meta.json")
+        # After meta.json: a run killed between the two leaves a folder the next run adopts.
+        (self.folder / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
 
     def completed_ids(self) -> set[str]:
         """Game ids already stored (each game's rows are written together, in one part)."""
