@@ -11,7 +11,6 @@ descriptions, whether to summarise them) and three optional hooks, each asked fo
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 from pathlib import Path
@@ -57,12 +56,12 @@ def _from_config(folder: Path) -> Game | None:
 def _from_records(folder: Path) -> Game | None:
     from ttr_lab.core.record import GameRecord
 
+    from ttr_lab.core.results import record_lines
+
     for part in sorted(folder.glob("records/*.jsonl.gz")):
-        with gzip.open(part, "rt", encoding="utf-8") as f:
-            for line in f:
-                if line.strip():
-                    record = GameRecord.from_dict(json.loads(line))
-                    return load_game(record.game, **record.options)
+        for data in record_lines(part):
+            record = GameRecord.from_dict(data)
+            return load_game(record.game, **record.options)
     return None
 
 

@@ -19,7 +19,7 @@ import pandas as pd
 from ttr_lab.analysis import figures
 from ttr_lab.analysis.game import game_figures, game_of, game_tables, score_parts_of
 from ttr_lab.analysis.breakdowns import game_length_table, think_times
-from ttr_lab.analysis.presentation import CSS, html_table, markdown_table, present
+from ttr_lab.analysis.presentation import CSS, html_table, markdown_table, markdown_text, present
 from ttr_lab.analysis.ratings import bradley_terry
 from ttr_lab.analysis.tables import (
     entrant_table, head_to_head, metric_table, pairwise_tests, player_count_table, score_parts, seat_table,
@@ -151,7 +151,7 @@ def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[st
     intro = (f"{games} games of {game.title} ({game.variant}), {frame['entrant'].nunique()} entrants, "
              f"{', '.join(str(n) for n in sorted(frame['num_players'].unique()))} players; "
              f"{forfeits} forfeited, {stalled} stalled.")
-    md = [f"# Report: {name}\n", intro + "\n"]
+    md = [f"# Report: {markdown_text(name)}\n", intro + "\n"]
     page = [f"<h1>Report: {html.escape(str(name))}</h1>", f"<p>{html.escape(intro)}</p>"]
     for title, note, table, index in sections:
         shown = presented(title, table)

@@ -112,7 +112,9 @@ class GameRecord:
         return load_game(self.game, **self.options)
 
     def states(self) -> Iterator[State]:
-        """Replay: the state before each action, then the final state."""
+        """Replay: the state before each action, then the final state. A replay that ends the
+        game checks its result against the one stored in the record: an edited or damaged
+        record is an error, never another game shown as this one."""
         game = self.load_game()
         state = game.new_game(self.num_players, self.seed)
         for i, (seat, text) in enumerate(self.actions):
@@ -122,7 +124,17 @@ class GameRecord:
                     f"record action {i} ({text!r}) is for seat {seat}, but seat {state.current_player} is to move")
             state = state.clone()
             state.apply(game.parse_action(text))
+        if state.is_terminal() and self.result:
+            self._check_result(state.result_data())
         yield state
+
+    def _check_result(self, replayed: dict[str, Any]) -> None:
+        """ConfigError when ``replayed`` (the end of the replay) differs from the stored result."""
+        fresh, stored = json.loads(json.dumps(replayed)), json.loads(json.dumps(self.result))
+        changed = sorted(str(k) for k in set(fresh) | set(stored) if fresh.get(k) != stored.get(k))
+        if changed:
+            raise ConfigError(f"the record's actions replay to another result than the one stored in it (differs in "
+                              f"{', '.join(changed)}): the record was edited or is damaged")
 
     def replay(self) -> State:
         """The final state, rebuilt by replaying every action."""

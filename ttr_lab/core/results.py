@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import zlib
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -68,6 +69,18 @@ def read_part(part: Path, columns: Sequence[str] | None = None) -> pa.Table:
         ) from None
 
 
+def check_part(part: Path, table: pa.Table) -> pa.Table:
+    """``table`` (read from ``part``) when its key columns have their declared types; else a
+    ResultsError naming the column: a forged ``seat`` of text or ``game_id`` of numbers would
+    count one game several times, or stop a report with a traceback."""
+    declared = dict(FIXED)
+    for name in _KEYS:
+        if name in table.column_names and table.schema.field(name).type != declared[name]:
+            raise ResultsError(f"results part {part} is not a ttr-lab results table (its {name} column is "
+                               f"{table.schema.field(name).type}, not {declared[name]})")
+    return table
+
+
 def read_results(folder: str | Path, columns: Sequence[str] | None = None) -> Any:
     """All rows of a results folder as a pandas DataFrame (sorted by game and seat).
 
@@ -84,7 +97,7 @@ def read_results(folder: str | Path, columns: Sequence[str] | None = None) -> An
         return empty.to_pandas()
     tables = []
     for i, part in enumerate(parts):
-        table = read_part(part, _wanted(part, columns) if columns is not None else None)
+        table = check_part(part, read_part(part, _wanted(part, columns) if columns is not None else None))
         missing = [c for c in _KEYS if c not in table.column_names]
         if missing:
             raise ResultsError(f"results part {part} is not a ttr-lab results table (no {', '.join(missing)} column)")
@@ -111,15 +124,28 @@ def read_records(folder: str | Path) -> list[dict[str, Any]]:
     out = []
     seen: set[Any] = set()
     for part in sorted(Path(folder, "records").glob("*.jsonl.gz")):
+        for record in record_lines(part):
+            key = record.get("game_id")
+            if key is not None:
+                if key in seen:
+                    continue
+                seen.add(key)
+            out.append(record)
+    return out
+
+
+def record_lines(part: Path) -> Iterator[dict[str, Any]]:
+    """The records of one ``records/*.jsonl.gz`` part, each a JSON object; a truncated or
+    garbled part is a ResultsError naming it (gzip's EOFError would end a command as "Aborted.")."""
+    try:
         with gzip.open(part, "rt", encoding="utf-8") as f:
-            for line in f:
+            for n, line in enumerate(f, start=1):
                 if not line.strip():
                     continue
                 record = json.loads(line)
-                key = record.get("game_id")
-                if key is not None:
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                out.append(record)
-    return out
+                if not isinstance(record, dict):
+                    raise ValueError(f"line {n} is not a JSON object")
+                yield record
+    except (OSError, EOFError, zlib.error, ValueError) as exc:  # JSON and UTF-8 errors are ValueErrors
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ResultsError(f"records part {part} is damaged ({type(exc).__name__}: {first})") from None

@@ -45,12 +45,26 @@ MAX_GAMES = 10_000_000
 MAX_MOVE_TIME = 86_400.0
 
 
+def printable_name(name: str) -> str:
+    """``name`` when it prints as itself: a control character (an escape code, a newline) would
+    reach the terminal raw, or break a report's table row."""
+    bad = next((c for c in name if not c.isprintable()), None)
+    if bad is not None:
+        raise ValueError(f"{name!r} holds the control character {bad!r}; names are printed as they are")
+    return name
+
+
 class EntrantConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(min_length=1)
     strategy: str = Field(min_length=1)
     params: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("name")
+    @classmethod
+    def _printable(cls, name: str) -> str:
+        return printable_name(name)
 
     def params_json(self) -> str:
         return json.dumps(self.params, sort_keys=True, separators=(",", ":"), default=str)
@@ -83,6 +97,8 @@ class TournamentConfig(BaseModel):
     # How the games run, not which games: outside identity(), like backend and workers.
     isolation: Literal["none", "process"] = "none"
     runtime_env: Optional[dict[str, Any]] = None  # passed to ray.init (e.g. {working_dir: .})
+
+    _printable_name = field_validator("name")(lambda cls, name: printable_name(name))
 
     @field_validator("entrants")
     @classmethod

@@ -29,7 +29,7 @@ import yaml
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game
-from ttr_lab.core.results import ResultsError, read_part, result_parts, schema
+from ttr_lab.core.results import ResultsError, check_part, read_part, result_parts, schema
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.lock import LOCK_NAME, FolderLock
 
@@ -160,7 +160,7 @@ class ResultStore:
             try:
                 # Every column, not just game_id: a part whose other pages are garbled must be
                 # found now, when its games can still be replayed, not later by the report.
-                done.update(read_part(part).column("game_id").to_pylist())
+                done.update(check_part(part, read_part(part)).column("game_id").to_pylist())
             except ResultsError:
                 self._set_aside(part)
         pa.default_memory_pool().release_unused()  # the parts were read whole (see compact)
