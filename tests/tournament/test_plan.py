@@ -9,6 +9,7 @@ import tracemalloc
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.tournament.config import parse_config
 from ttr_lab.tournament.design import GameSpec, Schedule, plan_games, seatings
@@ -104,3 +105,16 @@ def test_a_resumes_driver_keeps_one_position_per_game_left():
     kept = _bytes_kept(lambda: Remaining(plan, stored))
     assert len(Remaining(plan, stored)) == 100_000
     assert kept < 9 * 100_000  # 8 bytes a position, and the array's room to grow
+
+
+@settings(max_examples=80, deadline=None)
+@given(players=st.integers(1, 5), entrants=st.integers(1, 7), games=st.integers(1, 50),
+       design=st.sampled_from(["fixed", "round_robin", "one_vs_field"]), rotation=st.sampled_from(["cyclic", "all"]))
+def test_the_games_a_config_counts_before_planning_are_the_games_planned(players, entrants, games, design, rotation):
+    data = {"players": players, "games": games, "backend": "serial", "design": design, "rotation": rotation,
+            "focus": "r0", "entrants": [{"name": f"r{i}", "strategy": "random"} for i in range(entrants)]}
+    try:
+        cfg = parse_config(data, "test")
+    except ConfigError:
+        return  # a design the entrants do not fit
+    assert cfg.planned_games() == len(plan_games(cfg)) and cfg.planned_games() % cfg.games_per_deal() == 0
