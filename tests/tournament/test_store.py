@@ -225,3 +225,78 @@ def test_a_long_run_merges_its_batches_parts_as_it_goes(tmp_path, monkeypatch):
     # At any time: one merged part per 3 batches so far, and at most 3 fresh ones.
     assert all(parts <= (i + 1) // 3 + 3 for i, parts in enumerate(seen)) and max(seen) < 20
     assert read_results(c.output)["game_id"].nunique() == 40 and len(result_parts(c.output)) == 1
+
+
+def _untimed(frame):
+    return frame.drop(columns="think_seconds")
+
+
+def test_a_full_disk_stops_the_run_in_one_line_and_the_rerun_matches_a_clean_run(tmp_path, monkeypatch):
+    import errno
+
+    from ttr_lab.core.errors import TTRLabError
+
+    clean = config(tmp_path / "clean", games=8)
+    run_tournament(clean, show_progress=False)
+    c = config(tmp_path / "out", games=8)
+    written = []
+    real = pq.write_table
+
+    def fills_up(table, where, *args, **kwargs):
+        if len(written) == 2:  # the third part finds the disk full
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(where)
+        return real(table, where, *args, **kwargs)
+
+    monkeypatch.setattr(pq, "write_table", fills_up)
+    with pytest.raises(TTRLabError, match=r"cannot write results into .*out: No space left on device; every game "
+                                          "stored before is intact"):
+        run_tournament(c, show_progress=False)
+    monkeypatch.setattr(pq, "write_table", real)
+    assert read_results(c.output)["game_id"].nunique() == 2  # the two parts written before
+    run = run_tournament(c, show_progress=False)
+    assert run.complete and run.already_stored == 2 and run.played == 6
+    assert _untimed(read_results(c.output)).equals(_untimed(read_results(clean.output)))
+
+
+@pytest.mark.parametrize("where", ["results", "records"])
+def test_results_without_meta_json_are_not_adopted(tmp_path, where):
+    source = config(tmp_path / "theirs", records=True)
+    run_tournament(source, show_progress=False)
+    out = tmp_path / "copy"
+    shutil.copytree(tmp_path / "theirs" / where, out / where)  # copied from another tournament
+    before = sorted(str(p.relative_to(out)) for p in out.rglob("*"))
+    with pytest.raises(ConfigError, match=rf"holds {where}/ but no meta.json, so nothing proves those games are this"):
+        run_tournament(config(out), show_progress=False)
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == before
+
+
+def test_a_run_killed_before_its_first_result_is_resumed_as_a_clean_run(tmp_path):
+    clean = config(tmp_path / "clean")
+    run_tournament(clean, show_progress=False)
+    out = tmp_path / "out"
+    (out / "results").mkdir(parents=True)  # what a run killed while starting leaves
+    (out / "results" / "part-1.parquet.tmp").write_bytes(b"half")
+    (out / "meta.json.tmp").write_text("{")
+    run = run_tournament(config(out), show_progress=False)
+    assert run.complete and run.played == 4
+    assert _untimed(read_results(out)).equals(_untimed(read_results(clean.output)))
+
+
+def test_a_part_with_forged_key_types_is_named_and_set_aside_on_resume(tmp_path):
+    import pyarrow as pa
+
+    c = config(tmp_path / "out")
+    run_tournament(c, show_progress=False)
+    whole = read_results(c.output)
+    part = sorted((tmp_path / "out" / "results").glob("*.parquet"))[0]
+    table = pq.read_table(part)
+    seat = table.schema.get_field_index("seat")
+    forged = table.set_column(seat, "seat", pa.array([str(v) for v in table.column("seat").to_pylist()]))
+    pq.write_table(forged, part)  # the same games, the seat column as text
+    with pytest.raises(ResultsError, match=r"its seat column is string, not int64"):
+        read_results(c.output)
+    run = run_tournament(c, show_progress=False)
+    assert run.complete and run.played == len(set(table.column("game_id").to_pylist()))
+    assert part.with_name(part.name + ".damaged").exists()
+    assert _untimed(read_results(c.output)).equals(_untimed(whole))

@@ -92,7 +92,7 @@ class GameRecord:
             if field_name == "map" and "format" not in data:
                 field_name = "game"  # an empty or foreign object: name the field of today's format
             raise ConfigError(f"a game record needs the field {field_name!r}") from None
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:  # OverflowError: a seed of 1e400 (infinity)
             raise ConfigError(f"a game record has a malformed field: {exc}") from None
 
     @classmethod

@@ -3,6 +3,7 @@ and hand back what happened with the summary of everything stored (the caller pr
 
 from __future__ import annotations
 
+import errno
 import time
 from array import array
 from collections.abc import Sequence
@@ -14,6 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from ttr_lab.core.errors import TTRLabError
 from ttr_lab.core.results import read_results
 from ttr_lab.tournament.backends import make_backend
 from ttr_lab.tournament.config import TournamentConfig
@@ -116,8 +118,19 @@ def run_tournament(config: TournamentConfig, console: Console | None = None, sho
     store = ResultStore(config.output, config, game)
     try:
         return _run(config, game, store, console, show_progress, on_batch)
+    except OSError as exc:
+        if exc.errno not in _STORAGE_FULL:
+            raise
+        # Parts are written whole or not at all (a temporary name, then a rename): what is
+        # stored is intact, and a rerun plays only the rest.
+        raise TTRLabError(f"cannot write results into {config.output}: {exc.strerror}; every game stored before "
+                          "is intact: make room and rerun to resume") from None
     finally:
         store.close()
+
+
+# Write failures that say the disk, not the data, is the problem.
+_STORAGE_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}
 
 
 def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Console, show_progress: bool,
