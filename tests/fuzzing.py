@@ -99,7 +99,9 @@ def config_texts(draw: Callable[..., Any]) -> str:
     depth, width = draw(st.integers(1, 12)), draw(st.integers(1, 12))  # an alias tree of width ** depth values
     rows = [f"a0: &a0 [{', '.join(['x'] * width)}]"]
     rows += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * width)}]" for i in range(1, depth)]
-    return GOOD_CONFIG + "\n".join(rows) + "\n"
+    key = draw(st.sampled_from(["entrants", "name", "options", "players"]))  # a setting that holds the tree
+    base = "\n".join(line for line in GOOD_CONFIG.splitlines() if not line.startswith(f"{key}:"))
+    return base + "\n" + "\n".join(rows) + f"\n{key}: *a{depth - 1}\n"
 
 
 def config_target(text: str) -> None:

@@ -37,4 +37,6 @@ def test_a_crash_is_told_apart_from_a_refusal():
     assert check(config_target, "players: [") == "refused"
     assert check(record_target, '{"format": 2, "game": "ticket_to_ride", "num_players": 2, "seed": 1e400, '
                                 '"strategies": ["a", "b"], "actions": []}') == "refused"  # was an OverflowError
+    record = '{"format": 2, "game": "ticket_to_ride", "num_players": 2, "seed": 1, "strategies": ["a", "b"], "actions": []'
+    assert check(record_target, record + ', "result": [{"a": 1}]}') == "refused"  # was an AttributeError
     assert check(lambda _: {}["x"], None).startswith("KeyError at ")

@@ -80,6 +80,8 @@ class GameRecord:
             num_players = int(data["num_players"])
             if len(strategies) != num_players:
                 raise ConfigError(f"the record names {len(strategies)} strategies for {num_players} players")
+            if not isinstance(data.get("result") or {}, dict):
+                raise ConfigError(f"a game record's result is a JSON object, not a {type(data['result']).__name__}")
             return cls(
                 game=game, options=options, num_players=num_players, seed=int(data["seed"]),
                 strategies=strategies, actions=tuple((int(p), str(a)) for p, a in data["actions"]),

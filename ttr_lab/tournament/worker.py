@@ -5,6 +5,7 @@ limit forfeits its game: the row says why, and the tournament goes on."""
 from __future__ import annotations
 
 import atexit
+import ctypes
 import json
 import signal
 import threading
@@ -32,6 +33,30 @@ class MoveTimeLimitExceeded(RuntimeError):
     """A decision took longer than the tournament's move time limit (the game is forfeited)."""
 
 
+class WorkerPaused(BaseException):
+    """This process was stopped (SIGSTOP, a suspended job) while a strategy was thinking: the
+    time it was not running is no strategy's, so the batch is played again instead of charging
+    the seat. A BaseException, so that neither a strategy nor the game loop takes it for a forfeit."""
+
+
+# The monotonic time of the last SIGCONT this process received (0: none), set by its handler.
+_continued = [0.0]
+
+
+def _on_sigcont(signum: int, frame: Any) -> None:
+    _continued[0] = time.monotonic()
+
+
+def _paused_since(start: float) -> bool:
+    """Whether this process was stopped and continued since ``start`` (a ``time.monotonic()``).
+    The SIGCONT that came with a SIGALRM may not be handled yet (Python runs the handlers in
+    signal order and stops at the alarm's exception, leaving the rest for an event that may be
+    long in coming): run the pending handlers first."""
+    if threading.current_thread() is threading.main_thread():
+        ctypes.pythonapi.PyErr_CheckSignals()
+    return _continued[0] >= start
+
+
 class _Guarded:
     """A strategy wrapped to time each decision and to enforce the move time limit."""
 
@@ -50,7 +75,7 @@ class _Guarded:
         self._alarm = limit is not None and not isolated and threading.current_thread() is threading.main_thread()
 
     def act(self, observation: Any, legal: Any, rng: Any) -> Any:
-        start = time.perf_counter()
+        start, began = time.perf_counter(), time.monotonic()
         if self._alarm:
             previous = signal.signal(signal.SIGALRM, _raise_timeout)
             signal.setitimer(signal.ITIMER_REAL, self.limit + _GRACE_SECONDS, 0.5)
@@ -59,6 +84,8 @@ class _Guarded:
             action = _contained(self.inner.act, observation, legal, rng)
         except _MoveTimeout:
             _thinking[0] = False
+            if _paused_since(began):
+                raise WorkerPaused(f"the process was stopped while seat {self.seat} ({self.name}) was thinking") from None
             raise MoveTimeLimitExceeded(
                 f"thought for more than {self.limit + _GRACE_SECONDS:g} s (move time limit {self.limit:g} s)"
             ) from None
@@ -73,6 +100,8 @@ class _Guarded:
         self.seconds += spent
         self.decisions += 1
         if self.limit is not None and spent > self.limit:
+            if _paused_since(began):
+                raise WorkerPaused(f"the process was stopped while seat {self.seat} ({self.name}) was thinking")
             raise MoveTimeLimitExceeded(f"took {spent:.2f} s for one move (move time limit {self.limit:g} s)")
         return action
 
@@ -136,13 +165,17 @@ def play_batch(
     rows: list[dict[str, Any]] = []
     records: list[str] = []
     _ctrl_c[0] = False
-    watch = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    main = threading.current_thread() is threading.main_thread()
+    watch = main and signal.getsignal(signal.SIGINT) is signal.default_int_handler
     previous = signal.signal(signal.SIGINT, _on_sigint) if watch else None
+    continued = signal.signal(signal.SIGCONT, _on_sigcont) if main else None
     try:
         _play_specs(game, entrants, specs, factories, shared, guard, move_time_limit, isolation, keep_records, rows, records)
     finally:
         if watch:
             signal.signal(signal.SIGINT, previous)
+        if main:
+            signal.signal(signal.SIGCONT, continued)
     return rows, records
 
 
