@@ -300,3 +300,35 @@ def test_a_part_with_forged_key_types_is_named_and_set_aside_on_resume(tmp_path)
     assert run.complete and run.played == len(set(table.column("game_id").to_pylist()))
     assert part.with_name(part.name + ".damaged").exists()
     assert _untimed(read_results(c.output)).equals(_untimed(whole))
+
+
+def test_a_backend_lost_under_the_run_keeps_the_summary_and_the_rerun_matches_a_clean_run(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from ttr_lab.cli import app
+    from ttr_lab.tournament import backends, runner
+
+    class LosesRay(backends.SerialBackend):
+        name = "ray"
+
+        def run(self, *args, **kwargs):
+            batches = super().run(*args, **kwargs)
+            yield next(batches)  # one batch stored, then the raylet is killed
+            raise RuntimeError("\x1b[31mThe actor died unexpectedly before finishing this task.\n  class_name: x\x1b[0m")
+
+    monkeypatch.setattr(runner, "make_backend", lambda *args: LosesRay())
+    path = tmp_path / "cfg.yaml"
+    path.write_text("name: t\nplayers: 2\ngames: 4\nseed: 3\nbackend: serial\nentrants: [{name: g, strategy: greedy}, "
+                    "{name: r, strategy: random}]\n")
+    result = CliRunner().invoke(app, ["tournament", str(path), "--out", str(tmp_path / "out"), "--no-report",
+                                      "--no-progress"], terminal_width=200)
+    assert result.exit_code == 1, (result.output, result.exception)
+    said = " ".join(result.output.split())  # the console wraps long lines
+    assert "ray failed under the run (RuntimeError: The actor died unexpectedly before finishing this task.): every " \
+           "stored game is intact; rerun to play the rest" in said, said
+    assert "results:" in result.output and "\x1b" not in result.output  # the summary, and no raw escape codes
+    monkeypatch.undo()
+    run = run_tournament(config(tmp_path / "out"), show_progress=False)
+    assert run.complete and run.already_stored == 1 and run.played == 3
+    run_tournament(config(tmp_path / "clean"), show_progress=False)
+    assert _untimed(read_results(tmp_path / "out")).equals(_untimed(read_results(tmp_path / "clean")))

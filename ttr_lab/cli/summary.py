@@ -101,6 +101,9 @@ def print_tournament_summary(console: Console, config: "TournamentConfig", run: 
                       "run the same command again to play the rest[/yellow]")
     for failure in run.failed_batches:
         console.print(f"[red]not played (worker failed after retries): {escape(failure)}; rerun to retry them[/red]")
+    if run.backend_error:
+        console.print(f"[red]{escape(printable(run.backend_error))}: every stored game is intact; rerun to play "
+                      "the rest[/red]")
     console.print(f"results: {escape(str(run.folder.resolve()))} ({run.played} games played now, {stored} stored, {run.seconds:.1f} s)")
 
 

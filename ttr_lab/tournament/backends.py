@@ -247,7 +247,7 @@ class RayBackend:
                     try:
                         rows, recs, seconds, paused = ray.get(ref)
                     except Exception as exc:  # noqa: BLE001 - retries exhausted
-                        error = _one_line(exc)
+                        error = one_line(exc)
                         if not died and isolation != "process":
                             again_ref = contained.remote(game_ref, entrants_ref, chunk, limit, records, "process")
                             in_flight[again_ref] = (chunk, f"their worker died twice ({error})", replays, time.monotonic())
@@ -306,7 +306,7 @@ def _stopped(why: str, replays: int) -> str:
     return f"played {replays + 1} times, stopped every time ({why}); not stored: rerun to retry"
 
 
-def _one_line(exc: Exception) -> str:
+def one_line(exc: BaseException) -> str:
     """Ray's error as one line: its type and first line, without colour codes."""
     import re
 

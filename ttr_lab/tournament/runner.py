@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ttr_lab.core.errors import TTRLabError
 from ttr_lab.core.results import read_results
-from ttr_lab.tournament.backends import make_backend
+from ttr_lab.tournament.backends import make_backend, one_line
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import GameSpec, Schedule, plan_games
 from ttr_lab.tournament.match import entrant_row
@@ -33,6 +33,7 @@ class TournamentRun:
     played: int = 0
     failed_batches: list[str] = field(default_factory=list)
     interrupted: bool = False
+    backend_error: str = ""  # the backend itself failed under the run (Ray's raylet killed, say)
     seconds: float = 0.0
     startup_seconds: float = 0.0  # starting or connecting to the backend (Ray), workers warmed up
     play_seconds: float = 0.0  # from the end of start-up to the last game stored
@@ -42,7 +43,7 @@ class TournamentRun:
 
     @property
     def complete(self) -> bool:
-        return not self.interrupted and not self.failed_batches
+        return not self.interrupted and not self.failed_batches and not self.backend_error
 
 
 def resident_mb() -> float:
@@ -171,7 +172,15 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
             run.startup_seconds = time.perf_counter() - started
             with progress:
                 bar = progress.add_task(escape(f"{config.name} ({backend.name})"), total=len(plan), completed=run.already_stored, rate=0.0)
-                for batch in backend.run(game, entrants, todo, config.move_time_limit, config.records, config.isolation):
+                batches = backend.run(game, entrants, todo, config.move_time_limit, config.records, config.isolation)
+                while True:
+                    try:
+                        batch = next(batches)
+                    except StopIteration:
+                        break
+                    except Exception as exc:  # noqa: BLE001 - the backend, not a game: say so, keep the summary
+                        run.backend_error = f"{backend.name} failed under the run ({one_line(exc)})"
+                        break
                     if batch.error:
                         run.failed_batches.append(f"{len(batch.specs)} games: {batch.error}")
                         continue
