@@ -47,10 +47,10 @@ class Game:
         cards = NUM_COLOURS * ruleset.cards_per_colour + ruleset.locomotive_cards
         if cards < cards_needed:
             raise ConfigError(f"ruleset has {cards} train cards, fewer than the {cards_needed} setup deals")
-        for deck, per_player in ((TicketDeck.REGULAR, ruleset.initial_tickets), (TicketDeck.LONG, ruleset.initial_long_tickets)):
-            held = sum(1 for t in board.tickets if t.deck is deck)
+        for kind, per_player in ((TicketDeck.REGULAR, ruleset.initial_tickets), (TicketDeck.LONG, ruleset.initial_long_tickets)):
+            held = sum(1 for t in board.tickets if t.deck is kind)
             if held < num_players * per_player:
-                raise ConfigError(f"the {board.name} map has {held} {deck.value} tickets, fewer than the "
+                raise ConfigError(f"the {board.name} map has {held} {kind.value} tickets, fewer than the "
                                   f"{num_players * per_player} dealt at setup to {num_players} players")
         self.board = board
         self.ruleset = ruleset
