@@ -15,11 +15,13 @@ more and counts inputs and crashes instead of stopping at the first::
 
 from __future__ import annotations
 
+import atexit
 import csv
 import io
 import itertools
 import json
 import random
+import shutil
 import sys
 import tempfile
 import traceback
@@ -31,6 +33,7 @@ from hypothesis import strategies as st
 from ttr_lab.core.errors import TTRLabError
 
 _FOLDER = Path(tempfile.mkdtemp(prefix="ttr-fuzz-"))
+atexit.register(shutil.rmtree, _FOLDER, ignore_errors=True)
 _SERIAL = itertools.count()
 
 # Characters that mean something to YAML, CSV, the action language or a terminal.
