@@ -90,7 +90,9 @@ def out_is_someone_elses(tmp):
 
 
 def huge_games(tmp):
-    return ["tournament", _config(tmp, extra="games: 100000000000000\n")], "games: Input should be less than or equal to 10000000"
+    cfg = tmp / "cfg.yaml"
+    cfg.write_text((CONFIG % "random").replace("games: 2", "games: 100000000000000"))
+    return ["tournament", str(cfg)], "games: Input should be less than or equal to 10000000"
 
 
 def dead_address(tmp):
@@ -168,6 +170,127 @@ PROBES = [non_utf8, import_raises, import_syntax_error, play_import_raises, cons
           out_is_someone_elses, huge_games, dead_address, report_foreign_parquet, report_damaged_part,
           replay_a_list, replay_an_empty_object, replay_too_few_strategies, replay_format_99, replay_negative_action,
           play_record_into_a_missing_folder, replay_picture_into_a_missing_folder, tune_into_a_tournament_folder]
+
+
+# Faults and data: loaders that refuse what would hang, lie or break later, in one line.
+
+def _map(tmp: Path, edit=None, ruleset: str = "") -> str:
+    """A copy of the USA map in ``tmp/map``, its CSV files passed through ``edit`` (name, text) -> text."""
+    import shutil
+
+    from ttr_lab.games.ticket_to_ride import board
+
+    folder = tmp / "map"
+    shutil.copytree(Path(board.__file__).parent / "maps" / "usa", folder)
+    for file in folder.glob("*.csv"):
+        if edit is not None:
+            file.write_text(edit(file.name, file.read_text()))
+    toml = folder / "map.toml"
+    toml.write_text(toml.read_text().replace('name = "usa"', f'name = "probe-{uuid.uuid4().hex[:6]}"') + ruleset)
+    return str(folder)
+
+
+def yaml_alias_bomb(tmp):
+    rows = ['a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    rows += [f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 9) + "]" for i in range(8)]
+    (tmp / "cfg.yaml").write_text("\n".join(rows) + "\n")
+    return ["tournament", str(tmp / "cfg.yaml")], "more than 100,000 values once its aliases are expanded"
+
+
+def yaml_duplicate_key(tmp):
+    return ["tournament", _config(tmp, extra="games: 40\n")], "key 'games' given twice (first at line 3)"
+
+
+def round_robin_counted_before_planning(tmp):
+    cfg = tmp / "cfg.yaml"
+    cfg.write_text("players: 5\ngames: 1\nbackend: serial\ndesign: round_robin\nentrants: ["
+                   + ", ".join(f"{{name: e{i}, strategy: random}}" for i in range(200)) + "]\n")
+    return ["tournament", str(cfg)], "is 12,678,250,200 games; at most 10,000,000"
+
+
+def move_time_limit_infinite(tmp):
+    return ["tournament", _config(tmp, extra="move_time_limit: .inf\n")], "move_time_limit: Input should be a finite number"
+
+
+def move_time_limit_1e300(tmp):
+    return ["tournament", _config(tmp, extra="move_time_limit: 1e300\n")], "move_time_limit: Input should be less than"
+
+
+def entrant_name_with_an_escape_code(tmp):
+    cfg = tmp / "cfg.yaml"
+    cfg.write_text(CONFIG.replace("{name: e,", '{name: "e\\e[2J\\e]0;pwned\\a",') % "random")
+    return ["tournament", str(cfg)], "holds the control character '\\x1b'"
+
+
+def ruleset_offering_100_tickets(tmp):
+    return ["play", "-p", "2", "--map", _map(tmp, ruleset="initial_tickets = 100\n")], \
+        "offers 100 tickets at once"
+
+
+def ruleset_drawing_40_tickets(tmp):
+    return ["play", "-p", "2", "--map", _map(tmp, ruleset="ticket_draw = 40\n")], "offers 40 tickets at once"
+
+
+def map_ticket_joining_a_city_to_itself(tmp):
+    folder = _map(tmp, lambda name, text: text.replace("Boston,Miami,12", "Boston,Boston,12") if name == "tickets.csv" else text)
+    return ["play", "-p", "2", "--map", folder], "tickets.csv line 2: the ticket joins Boston to itself"
+
+
+def map_with_too_few_tickets(tmp):
+    folder = _map(tmp, lambda name, text: "\n".join(text.splitlines()[:6]) + "\n" if name == "tickets.csv" else text)
+    return ["play", "-p", "3", "--map", folder], "has 5 regular tickets, fewer than the 9 dealt at setup to 3 players"
+
+
+def map_names_a_claim_cannot_be_read_back_from(tmp):
+    # North-East to South and North to East-South: both claims print "North-East-South gray".
+    def edit(name, text):
+        if name == "cities.csv":
+            return text + "North\nNorth-East\nEast-South\nSouth\n"
+        if name == "routes.csv":
+            return text + "North-East,South,2,gray,0,0\nNorth,East-South,2,gray,0,0\n"
+        return text
+    return ["play", "-p", "2", "--map", _map(tmp, edit)], "cannot be read back from its text"
+
+
+def map_city_with_a_tab(tmp):
+    folder = _map(tmp, lambda name, text: text.replace("Boston", "Bos\tton"))
+    return ["play", "-p", "2", "--map", folder], "holds a control character or a run of spaces"
+
+
+def results_without_meta_json(tmp):
+    (tmp / "other" / "results").mkdir(parents=True)
+    pq.write_table(pa.table({"game_id": ["d0-t0-s0"]}), tmp / "other" / "results" / "part-1.parquet")
+    return ["tournament", _config(tmp), "--out", str(tmp / "other")], "holds results/ but no meta.json"
+
+
+def tune_with_a_corrupt_tune_json(tmp):
+    (tmp / "t").mkdir()
+    (tmp / "t" / "tune.json").write_text('{"identity_hash": "3f')
+    config = Path(__file__).resolve().parents[1] / "configs" / "tune-greedy.yaml"
+    return ["tune", str(config), "--out", str(tmp / "t"), "--trials", "1"], "tune.json is unreadable (JSONDecodeError)"
+
+
+def report_forged_column_types(tmp):
+    (tmp / "r" / "results").mkdir(parents=True)
+    columns = {"game_id": ["g"] * 2, "deal": [0, 0], "table": [0, 0], "seating": [0, 0], "seat": ["0", "0"],
+               "entrant": ["a", "b"], "win": [1.0, 0.0]}
+    pq.write_table(pa.table(columns), tmp / "r" / "results" / "part-1.parquet")
+    return ["report", str(tmp / "r")], "its seat column is string, not int64"
+
+
+def replay_an_edited_record(tmp):
+    def edit(d):
+        d["result"]["players"][0]["route_points"] += 5
+    return ["replay", _record(tmp, edit)], "replay to another result than the one stored in it (differs in players)"
+
+
+FAULT_PROBES = [yaml_alias_bomb, yaml_duplicate_key, round_robin_counted_before_planning, move_time_limit_infinite,
+                move_time_limit_1e300, entrant_name_with_an_escape_code, ruleset_offering_100_tickets,
+                ruleset_drawing_40_tickets, map_ticket_joining_a_city_to_itself, map_with_too_few_tickets,
+                map_names_a_claim_cannot_be_read_back_from, map_city_with_a_tab, results_without_meta_json,
+                tune_with_a_corrupt_tune_json, report_forged_column_types,
+                replay_an_edited_record]
+PROBES += FAULT_PROBES
 
 
 @pytest.mark.parametrize("probe", PROBES, ids=[p.__name__ for p in PROBES])
@@ -251,3 +374,45 @@ def test_an_action_field_that_is_a_bool_or_a_float_is_refused_naming_the_field()
                         (lambda: Play(False), "Play.card"), (lambda: GiveToken(2.0), "GiveToken.colour")]:
         with pytest.raises(IllegalActionError, match=field):
             make()
+
+
+def test_a_truncated_records_file_is_named_by_report(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "r"
+    assert CliRunner().invoke(app, ["tournament", _config(tmp_path), "--out", str(out), "--records", "--no-report",
+                                    "--no-progress"]).exit_code == 0
+    (part,) = (out / "records").glob("*.jsonl.gz")
+    part.write_bytes(part.read_bytes()[:-40])  # a copy or a disk that stopped short
+    result = CliRunner().invoke(app, ["report", str(out)])
+    assert result.exit_code == 2, (result.output, result.exception)  # not click's bare "Aborted."
+    last = result.stderr.splitlines()[-1]  # after the report's progress lines
+    assert last.startswith("error: records part ") and f"{part.name} is damaged (EOFError" in last, result.stderr
+
+
+def test_a_map_city_with_a_hyphen_or_punctuation_plays_and_replays(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    folder = _map(tmp_path, lambda name, text: text.replace("Raleigh", "Winston-Salem").replace("Atlanta", "At<l(a=nta"))
+    toml = Path(folder) / "map.toml"  # named by its path, so the record's map option loads it again
+    toml.write_text("\n".join(f'name = "{folder}"' if line.startswith("name = ") else line
+                              for line in toml.read_text().splitlines()) + "\n")
+    record = tmp_path / "g.json"
+    for seed in range(3):
+        played = CliRunner().invoke(app, ["play", "-p", "2", "--map", folder, "--seed", str(seed), "--record", str(record)])
+        assert played.exit_code == 0, (played.output, played.exception)
+        replayed = CliRunner().invoke(app, ["replay", str(record)])
+        assert replayed.exit_code == 0 and "game over" in replayed.output, (replayed.output, replayed.stderr)
+    from ttr_lab.games.ticket_to_ride.actions import all_actions, parse_action
+    from ttr_lab.games.ticket_to_ride.board import load_board
+
+    board = load_board(folder)
+    assert all(parse_action(str(a), board) == a for a in all_actions(board, board.ruleset))
+
+
+def test_a_round_robin_says_how_many_games_its_deals_mean(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text("players: 2\ngames: 1\nbackend: serial\ndesign: round_robin\nentrants: ["
+                   + ", ".join(f"{{name: e{i}, strategy: random}}" for i in range(3)) + "]\n")
+    result = CliRunner().invoke(app, ["tournament", str(cfg), "--out", str(tmp_path / "o"), "--no-report", "--no-progress"])
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert "note: games: 1 rounds up to 6 games (whole deals of 6" in result.output

@@ -9,6 +9,7 @@ import tracemalloc
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.tournament.config import parse_config
 from ttr_lab.tournament.design import GameSpec, Schedule, plan_games, seatings
@@ -91,7 +92,7 @@ def _bytes_kept(build, tries: int = 3):
 def test_a_fresh_runs_driver_keeps_nothing_per_game(design):
     players = 2 if design == "round_robin" else 4
     small = _bytes_kept(lambda: Remaining(plan_games(config(1_000, design, players))))
-    huge = _bytes_kept(lambda: Remaining(plan_games(config(10_000_000, design, players))))
+    huge = _bytes_kept(lambda: Remaining(plan_games(config(9_999_996, design, players))))
     # Not a byte per game: 10,000,000 games more than the small plan, under 0.1 byte each (a list
     # of specs was 213 bytes each; an array of positions would be 8, a bit per game 1.25 MB). The
     # two differ by about 100-200 KB of bookkeeping in a fresh process, whatever the size.
@@ -104,3 +105,16 @@ def test_a_resumes_driver_keeps_one_position_per_game_left():
     kept = _bytes_kept(lambda: Remaining(plan, stored))
     assert len(Remaining(plan, stored)) == 100_000
     assert kept < 9 * 100_000  # 8 bytes a position, and the array's room to grow
+
+
+@settings(max_examples=80, deadline=None)
+@given(players=st.integers(1, 5), entrants=st.integers(1, 7), games=st.integers(1, 50),
+       design=st.sampled_from(["fixed", "round_robin", "one_vs_field"]), rotation=st.sampled_from(["cyclic", "all"]))
+def test_the_games_a_config_counts_before_planning_are_the_games_planned(players, entrants, games, design, rotation):
+    data = {"players": players, "games": games, "backend": "serial", "design": design, "rotation": rotation,
+            "focus": "r0", "entrants": [{"name": f"r{i}", "strategy": "random"} for i in range(entrants)]}
+    try:
+        cfg = parse_config(data, "test")
+    except ConfigError:
+        return  # a design the entrants do not fit
+    assert cfg.planned_games() == len(plan_games(cfg)) and cfg.planned_games() % cfg.games_per_deal() == 0

@@ -299,3 +299,110 @@ def test_an_old_folder_whose_identity_hashed_the_parameters_as_written_resumes(t
     meta_file.write_text(json.dumps(meta))
     with pytest.raises(ConfigError, match=r"holds a different tournament"):
         run_tournament(config(tmp_path / "out", seed=4), show_progress=False)
+
+
+def _untimed(frame):
+    return frame.drop(columns="think_seconds")
+
+
+def test_a_full_disk_stops_the_run_in_one_line_and_the_rerun_matches_a_clean_run(tmp_path, monkeypatch):
+    import errno
+
+    from ttr_lab.core.errors import TTRLabError
+
+    clean = config(tmp_path / "clean", games=8)
+    run_tournament(clean, show_progress=False)
+    c = config(tmp_path / "out", games=8)
+    written = []
+    real = pq.write_table
+
+    def fills_up(table, where, *args, **kwargs):
+        if len(written) == 2:  # the third part finds the disk full
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(where)
+        return real(table, where, *args, **kwargs)
+
+    monkeypatch.setattr(pq, "write_table", fills_up)
+    with pytest.raises(TTRLabError, match=r"cannot write results into .*out: No space left on device; every game "
+                                          "stored before is intact"):
+        run_tournament(c, show_progress=False)
+    monkeypatch.setattr(pq, "write_table", real)
+    assert read_results(c.output)["game_id"].nunique() == 2  # the two parts written before
+    run = run_tournament(c, show_progress=False)
+    assert run.complete and run.already_stored == 2 and run.played == 6
+    assert _untimed(read_results(c.output)).equals(_untimed(read_results(clean.output)))
+
+
+@pytest.mark.parametrize("where", ["results", "records"])
+def test_results_without_meta_json_are_not_adopted(tmp_path, where):
+    source = config(tmp_path / "theirs", records=True)
+    run_tournament(source, show_progress=False)
+    out = tmp_path / "copy"
+    shutil.copytree(tmp_path / "theirs" / where, out / where)  # copied from another tournament
+    before = sorted(str(p.relative_to(out)) for p in out.rglob("*"))
+    with pytest.raises(ConfigError, match=rf"holds {where}/ but no meta.json, so nothing proves those games are this"):
+        run_tournament(config(out), show_progress=False)
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == before
+
+
+def test_a_run_killed_before_its_first_result_is_resumed_as_a_clean_run(tmp_path):
+    clean = config(tmp_path / "clean")
+    run_tournament(clean, show_progress=False)
+    out = tmp_path / "out"
+    (out / "results").mkdir(parents=True)  # what a run killed while starting leaves
+    (out / "results" / "part-1.parquet.tmp").write_bytes(b"half")
+    (out / "meta.json.tmp").write_text("{")
+    run = run_tournament(config(out), show_progress=False)
+    assert run.complete and run.played == 4
+    assert _untimed(read_results(out)).equals(_untimed(read_results(clean.output)))
+
+
+def test_a_part_with_forged_key_types_is_named_and_set_aside_on_resume(tmp_path):
+    import pyarrow as pa
+
+    c = config(tmp_path / "out")
+    run_tournament(c, show_progress=False)
+    whole = read_results(c.output)
+    part = sorted((tmp_path / "out" / "results").glob("*.parquet"))[0]
+    table = pq.read_table(part)
+    seat = table.schema.get_field_index("seat")
+    forged = table.set_column(seat, "seat", pa.array([str(v) for v in table.column("seat").to_pylist()]))
+    pq.write_table(forged, part)  # the same games, the seat column as text
+    with pytest.raises(ResultsError, match=r"its seat column is string, not int64"):
+        read_results(c.output)
+    run = run_tournament(c, show_progress=False)
+    assert run.complete and run.played == len(set(table.column("game_id").to_pylist()))
+    assert part.with_name(part.name + ".damaged").exists()
+    assert _untimed(read_results(c.output)).equals(_untimed(whole))
+
+
+def test_a_backend_lost_under_the_run_keeps_the_summary_and_the_rerun_matches_a_clean_run(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from ttr_lab.cli import app
+    from ttr_lab.tournament import backends, runner
+
+    class LosesRay(backends.SerialBackend):
+        name = "ray"
+
+        def run(self, *args, **kwargs):
+            batches = super().run(*args, **kwargs)
+            yield next(batches)  # one batch stored, then the raylet is killed
+            raise RuntimeError("\x1b[31mThe actor died unexpectedly before finishing this task.\n  class_name: x\x1b[0m")
+
+    monkeypatch.setattr(runner, "make_backend", lambda *args: LosesRay())
+    path = tmp_path / "cfg.yaml"
+    path.write_text("name: t\nplayers: 2\ngames: 4\nseed: 3\nbackend: serial\nentrants: [{name: g, strategy: greedy}, "
+                    "{name: r, strategy: random}]\n")
+    result = CliRunner().invoke(app, ["tournament", str(path), "--out", str(tmp_path / "out"), "--no-report",
+                                      "--no-progress"], terminal_width=200)
+    assert result.exit_code == 1, (result.output, result.exception)
+    said = " ".join(result.output.split())  # the console wraps long lines
+    assert "ray failed under the run (RuntimeError: The actor died unexpectedly before finishing this task.): every " \
+           "stored game is intact; rerun to play the rest" in said, said
+    assert "results:" in result.output and "\x1b" not in result.output  # the summary, and no raw escape codes
+    monkeypatch.undo()
+    run = run_tournament(config(tmp_path / "out"), show_progress=False)
+    assert run.complete and run.already_stored == 1 and run.played == 3
+    run_tournament(config(tmp_path / "clean"), show_progress=False)
+    assert _untimed(read_results(tmp_path / "out")).equals(_untimed(read_results(tmp_path / "clean")))

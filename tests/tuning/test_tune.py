@@ -286,3 +286,37 @@ def test_when_the_defaults_win_validation_does_not_play_them_against_themselves(
     assert v["head_to_head"]["same"] and v["head_to_head"]["games"] == 0
     assert v["tuned_vs_field"] == v["default_vs_field"] and v["tuned_vs_field"]["games"] == 4
     assert "no better setting found" in (Path(cfg.output) / "best.yaml").read_text()
+
+
+def test_a_second_tuning_run_is_refused_while_the_first_holds_the_folder(tmp_path):
+    from ttr_lab.tournament.lock import FolderLock
+
+    out = tmp_path / "out"
+    out.mkdir()
+    holder = FolderLock(out, "a test holder").acquire()  # another open file: flock refuses it too
+    try:
+        with pytest.raises(ConfigError, match=r"in use by another run \(a test holder, pid "):
+            run_tuning(config(tmp_path, trials=1))
+        assert not (out / "trials.jsonl").exists()
+    finally:
+        holder.release()
+    assert run_tuning(config(tmp_path, trials=1)).ran_now == 1
+    FolderLock(out, "after").acquire().release()  # the finished run let go of it
+
+
+def test_a_torn_last_trial_is_run_again_and_swallows_nothing(tmp_path):
+    run_tuning(config(tmp_path, trials=2))
+    path = tmp_path / "out" / "trials.jsonl"
+    whole = path.read_text().splitlines()
+    path.write_text(whole[0] + "\n" + whole[1][: len(whole[1]) // 2])  # killed while writing the second
+    run = run_tuning(config(tmp_path, trials=3))
+    now = lines(tmp_path / "out")
+    assert run.ran_now == 2 and len(now) == 3 and now[0] == json.loads(whole[0])  # none lost, none twice
+    assert len({json.dumps(t["params"], sort_keys=True) for t in now}) == 3
+
+
+def test_an_unreadable_tune_json_is_one_line(tmp_path):
+    run_tuning(config(tmp_path, trials=1))
+    (tmp_path / "out" / "tune.json").write_text('{"identity_hash": "ab')
+    with pytest.raises(ConfigError, match=r"tune.json is unreadable \(JSONDecodeError\)"):
+        run_tuning(config(tmp_path, trials=2))

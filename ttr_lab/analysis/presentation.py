@@ -159,7 +159,7 @@ def markdown_table(frame: pd.DataFrame, index: bool = False) -> str:
         frame = frame.reset_index()
     if frame.empty:
         return "_(no rows)_\n"
-    head = "| " + " | ".join(map(str, frame.columns)) + " |"
+    head = "| " + " | ".join(markdown_text(c) for c in frame.columns) + " |"
     rule = "| " + " | ".join("---" for _ in frame.columns) + " |"
     body = ["| " + " | ".join(_cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
     return "\n".join([head, rule, *body]) + "\n"
@@ -170,7 +170,14 @@ def _cell(value: Any) -> str:
         if math.isnan(value):
             return ""
         return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
-    return str(value).replace("|", "\\|")
+    return markdown_text(value)
+
+
+def markdown_text(value: Any) -> str:
+    """``value`` as text inside Markdown: HTML in a name is shown, not rendered, and a ``|`` or a
+    line break in it does not end the table cell or row."""
+    text = html.escape(str(value), quote=False).replace("|", "\\|")
+    return " ".join(text.splitlines())
 
 
 def html_table(frame: pd.DataFrame, index: bool = False) -> str:

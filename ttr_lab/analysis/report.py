@@ -20,7 +20,7 @@ import pandas as pd
 from ttr_lab.analysis import figures
 from ttr_lab.analysis.game import game_figures, game_of, game_tables, score_parts_of
 from ttr_lab.analysis.breakdowns import game_length_table, think_times
-from ttr_lab.analysis.presentation import CSS, html_table, markdown_table, present
+from ttr_lab.analysis.presentation import CSS, html_table, markdown_table, markdown_text, present
 from ttr_lab.analysis.ratings import bradley_terry
 from ttr_lab.analysis.tables import (
     entrant_order, entrant_table, head_to_head, metric_table, pairwise_tests, player_count_table, score_parts, seat_table,
@@ -206,7 +206,7 @@ def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[st
     intro = (f"{games} games of {game.title} ({game.variant}), {frame['entrant'].nunique()} entrants, "
              f"{', '.join(str(n) for n in sorted(frame['num_players'].unique()))} players; "
              f"{forfeits} forfeited, {stalled} stalled.")
-    md = [f"# {heading}\n", intro + "\n"]
+    md = [f"# {markdown_text(heading)}\n", intro + "\n"]
     page = [f"<h1>{html.escape(heading)}</h1>", f"<p>{html.escape(intro)}</p>"]
     said = verdict_of(sections, frame, game)
     key, caption = KEY_FIGURE, next(c for k, c, _ in figs if k == KEY_FIGURE)

@@ -18,6 +18,14 @@ def make_console() -> Console:
 def fail(exc: Exception) -> NoReturn:
     """Say what went wrong in one line and exit with status 2 (a mistake in the input)."""
     # One line, whatever the message holds (a strategy's multi-line error, a path with a newline).
-    text = " ".join(str(exc).split()) or type(exc).__name__
+    text = printable(" ".join(str(exc).split())) or type(exc).__name__
     typer.echo(f"error: {text}", err=True)
     raise typer.Exit(code=2)
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character written as its escape (``\\x1b``): a strategy's
+    message or a name from a file must not move the cursor, clear or retitle the terminal."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

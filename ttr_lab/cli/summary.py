@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ttr_lab.cli.console import make_console
+from ttr_lab.cli.console import make_console, printable
 
 if TYPE_CHECKING:
     from ttr_lab.core.game import Game
@@ -75,7 +75,7 @@ def print_tournament_summary(console: Console, config: "TournamentConfig", run: 
                        no_wrap=col != "entrant", overflow="fold")
     for r in table.to_dict("records"):
         out.add_row(
-            escape(str(r["entrant"])), str(r["games"]), _share(r["win_rate"], r["win_low"], r["win_high"]),
+            escape(printable(str(r["entrant"]))), str(r["games"]), _share(r["win_rate"], r["win_low"], r["win_high"]),
             _number(r["mean_score"]), *(_share(r[c]) if c in percent else _number(r[c]) for c in extra),
             str(r["forfeits"]),
         )
@@ -83,13 +83,16 @@ def print_tournament_summary(console: Console, config: "TournamentConfig", run: 
     if len(run.errors):
         console.print("[red]forfeited games:[/red]")
         for r in run.errors.itertuples():
-            console.print(f"  {escape(r.entrant)}: {r.games} x {escape(r.error)}")
+            console.print(f"  {escape(printable(r.entrant))}: {r.games} x {escape(printable(r.error))}")
     stored = run.already_stored + run.played
     if run.interrupted:
         console.print(f"[yellow]interrupted: {stored} of {run.planned} games are stored; "
                       "run the same command again to play the rest[/yellow]")
     for failure in run.failed_batches:
         console.print(f"[red]not played (worker failed after retries): {escape(failure)}; rerun to retry them[/red]")
+    if run.backend_error:
+        console.print(f"[red]{escape(printable(run.backend_error))}: every stored game is intact; rerun to play "
+                      "the rest[/red]")
     console.print(f"results: {escape(str(run.folder.resolve()))} ({run.played} games played now, {stored} stored, {run.seconds:.1f} s)")
 
 

@@ -53,7 +53,7 @@ def tournament(
         typer.echo(f"report: {written} and {written.with_suffix('.html')}")
     if run.interrupted:
         raise typer.Exit(code=130)
-    if run.failed_batches:
+    if run.failed_batches or run.backend_error:
         raise typer.Exit(code=1)
 
 

@@ -26,3 +26,10 @@ class StrategyError(TTRLabError, RuntimeError):
         super().__init__(message)
         self.seat = seat
         self.strategy = strategy
+
+
+class GameInterrupted(BaseException):
+    """The game loop was stopped by something that is no strategy's doing (its process was
+    suspended while a strategy thought, say): the loop lets it through, never as a forfeit, and
+    the caller plays the game again. A BaseException, so that no ``except Exception`` takes it.
+    A strategy that raises it itself forfeits (the tournament's guard sees to that)."""

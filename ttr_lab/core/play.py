@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from ttr_lab.core.errors import IllegalActionError, StrategyError
+from ttr_lab.core.errors import GameInterrupted, IllegalActionError, StrategyError
 from ttr_lab.core.game import Game, load_game
 from ttr_lab.core.record import GameRecord
 from ttr_lab.core.rng import derive_seed
@@ -79,7 +79,7 @@ def reads_observations(strategy: Any) -> bool:
 def _call(seat: int, name: str, fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
-    except (StrategyError, KeyboardInterrupt, SystemExit):
+    except (StrategyError, KeyboardInterrupt, SystemExit, GameInterrupted):
         raise  # Ctrl-C and sys.exit end a single game; the tournament's guard makes them forfeits
     except BaseException as exc:  # noqa: BLE001 - GeneratorExit or a strategy's own BaseException: its fault
         from ttr_lab.core.isolation import NotLegal  # here: the module runs as its children's main

@@ -80,6 +80,8 @@ class GameRecord:
             num_players = int(data["num_players"])
             if len(strategies) != num_players:
                 raise ConfigError(f"the record names {len(strategies)} strategies for {num_players} players")
+            if not isinstance(data.get("result") or {}, dict):
+                raise ConfigError(f"a game record's result is a JSON object, not a {type(data['result']).__name__}")
             return cls(
                 game=game, options=options, num_players=num_players, seed=int(data["seed"]),
                 strategies=strategies, actions=tuple((int(p), str(a)) for p, a in data["actions"]),
@@ -92,7 +94,7 @@ class GameRecord:
             if field_name == "map" and "format" not in data:
                 field_name = "game"  # an empty or foreign object: name the field of today's format
             raise ConfigError(f"a game record needs the field {field_name!r}") from None
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:  # OverflowError: a seed of 1e400 (infinity)
             raise ConfigError(f"a game record has a malformed field: {exc}") from None
 
     @classmethod
@@ -112,7 +114,9 @@ class GameRecord:
         return load_game(self.game, **self.options)
 
     def states(self) -> Iterator[State]:
-        """Replay: the state before each action, then the final state."""
+        """Replay: the state before each action, then the final state. A replay that ends the
+        game checks its result against the one stored in the record: an edited or damaged
+        record is an error, never another game shown as this one."""
         game = self.load_game()
         state = game.new_game(self.num_players, self.seed)
         for i, (seat, text) in enumerate(self.actions):
@@ -122,7 +126,17 @@ class GameRecord:
                     f"record action {i} ({text!r}) is for seat {seat}, but seat {state.current_player} is to move")
             state = state.clone()
             state.apply(game.parse_action(text))
+        if state.is_terminal() and self.result:
+            self._check_result(state.result_data())
         yield state
+
+    def _check_result(self, replayed: dict[str, Any]) -> None:
+        """ConfigError when ``replayed`` (the end of the replay) differs from the stored result."""
+        fresh, stored = json.loads(json.dumps(replayed)), json.loads(json.dumps(self.result))
+        changed = sorted(str(k) for k in set(fresh) | set(stored) if fresh.get(k) != stored.get(k))
+        if changed:
+            raise ConfigError(f"the record's actions replay to another result than the one stored in it (differs in "
+                              f"{', '.join(changed)}): the record was edited or is damaged")
 
     def replay(self) -> State:
         """The final state, rebuilt by replaying every action."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
@@ -135,6 +136,18 @@ def read_part(part: Path, columns: Sequence[str] | None = None) -> pa.Table:
         ) from None
 
 
+def check_part(part: Path, table: pa.Table) -> pa.Table:
+    """``table`` (read from ``part``) when its key columns have their declared types; else a
+    ResultsError naming the column: a forged ``seat`` of text or ``game_id`` of numbers would
+    count one game several times, or stop a report with a traceback."""
+    declared = dict(FIXED)
+    for name in _KEYS:
+        if name in table.column_names and table.schema.field(name).type != declared[name]:
+            raise ResultsError(f"results part {part} is not a ttr-lab results table (its {name} column is "
+                               f"{table.schema.field(name).type}, not {declared[name]})")
+    return table
+
+
 def read_results(folder: str | Path, columns: Sequence[str] | None = None) -> Any:
     """All rows of a results folder as a pandas DataFrame (sorted by game and seat).
 
@@ -151,7 +164,7 @@ def read_results(folder: str | Path, columns: Sequence[str] | None = None) -> An
         return empty.to_pandas()
     tables = []
     for i, part in enumerate(parts):
-        table = read_part(part, _wanted(part, columns) if columns is not None else None)
+        table = check_part(part, read_part(part, _wanted(part, columns) if columns is not None else None))
         missing = [c for c in _KEYS if c not in table.column_names]
         if missing:
             raise ResultsError(f"results part {part} is not a ttr-lab results table (no {', '.join(missing)} column)")
@@ -193,21 +206,17 @@ class StoredRecord:
 
 
 def _stored_records(folder: str | Path) -> Iterator[StoredRecord]:
-    """The stored records in part order, repeats included; a line that is not a game record is
-    a ResultsError naming its part and line."""
+    """The stored records in part order, repeats included; a damaged part, or a line that is not
+    a game record, is a ResultsError naming its part (and line)."""
     for part in sorted(Path(folder, "records").glob("*.jsonl.gz")):
-        with gzip.open(part, "rt", encoding="utf-8") as f:
-            for number, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    data = json.loads(line)
-                    record = GameRecord.from_dict(data)
-                except (ValueError, TTRLabError) as exc:
-                    raise ResultsError(f"records part {part}, line {number}: {exc}") from None
-                key, entrants = data.get("game_id"), data.get("entrants")
-                yield StoredRecord(record, None if key is None else str(key),
-                                   None if entrants is None else tuple(str(e) for e in entrants))
+        for number, data in enumerate(record_lines(part), 1):
+            try:
+                record = GameRecord.from_dict(data)
+            except (ValueError, TTRLabError) as exc:
+                raise ResultsError(f"records part {part}, record {number}: {exc}") from None
+            key, entrants = data.get("game_id"), data.get("entrants")
+            yield StoredRecord(record, None if key is None else str(key),
+                               None if entrants is None else tuple(str(e) for e in entrants))
 
 
 def read_records(folder: str | Path) -> list[StoredRecord]:
@@ -226,3 +235,20 @@ def read_records(folder: str | Path) -> list[StoredRecord]:
 def first_record(folder: str | Path) -> StoredRecord | None:
     """The first stored game record (None if the folder keeps none), read without the rest."""
     return next(_stored_records(folder), None)
+
+
+def record_lines(part: Path) -> Iterator[dict[str, Any]]:
+    """The records of one ``records/*.jsonl.gz`` part, each a JSON object; a truncated or
+    garbled part is a ResultsError naming it (gzip's EOFError would end a command as "Aborted.")."""
+    try:
+        with gzip.open(part, "rt", encoding="utf-8") as f:
+            for n, line in enumerate(f, start=1):
+                if not line.strip():
+                    continue
+                record = json.loads(line)
+                if not isinstance(record, dict):
+                    raise ValueError(f"line {n} is not a JSON object")
+                yield record
+    except (OSError, EOFError, zlib.error, ValueError) as exc:  # JSON and UTF-8 errors are ValueErrors
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ResultsError(f"records part {part} is damaged ({type(exc).__name__}: {first})") from None

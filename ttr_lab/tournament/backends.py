@@ -16,7 +16,7 @@ from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.registry import StrategySpec
 from ttr_lab.tournament import ray_watchdog
 from ttr_lab.tournament.design import GameSpec
-from ttr_lab.tournament.worker import play_batch
+from ttr_lab.tournament.worker import WorkerPaused, play_batch
 
 # Batches aim at this many seconds of play: long enough that scheduling costs little,
 # short enough that the progress bar moves and an interrupted run loses little.
@@ -26,6 +26,14 @@ MAX_BATCH = 200
 # start-up deadlines (on 2 cores at load 9-15, three tries failed in 2 runs of 3, and five tries
 # in 3 runs of 3: the raylet stops waiting for its dashboard agent after about 16 s).
 START_TRIES = 5
+# A batch is played again when its process was stopped (SIGSTOP) during it, or (on Ray) when it
+# makes no progress for BATCH_DEADLINE_FACTOR times the time its games should take (at least
+# BATCH_DEADLINE_FLOOR s; FIRST_BATCH_DEADLINE s before any game was timed), at most
+# BATCH_REPLAYS times; then it is reported, not stored.
+BATCH_REPLAYS = 2
+BATCH_DEADLINE_FACTOR = 20.0
+BATCH_DEADLINE_FLOOR = 120.0
+FIRST_BATCH_DEADLINE = 600.0
 
 
 class Batch:
@@ -49,6 +57,12 @@ class _Sizer:
             self.games += len(batch.specs)
             self.seconds += batch.seconds
 
+    def deadline(self, games: int) -> float:
+        """Seconds a batch of ``games`` may go without finishing before it is played again."""
+        if not self.games:
+            return FIRST_BATCH_DEADLINE
+        return max(BATCH_DEADLINE_FLOOR, BATCH_DEADLINE_FACTOR * games * self.seconds / self.games)
+
     def size(self) -> int:
         if self.games < 2:
             return 1
@@ -58,9 +72,14 @@ class _Sizer:
 
 def _timed_batch(game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], limit: float | None, records: bool,
                  isolation: str = "none") -> tuple:
+    """``(rows, records, seconds, paused)``: ``paused`` says why the batch must be played again
+    (its process was stopped during it), with no rows; else it is empty."""
     start = time.perf_counter()
-    rows, recs = play_batch(game, entrants, specs, limit, records, isolation)
-    return rows, recs, time.perf_counter() - start
+    try:
+        rows, recs = play_batch(game, entrants, specs, limit, records, isolation)
+    except WorkerPaused as exc:
+        return [], [], time.perf_counter() - start, str(exc)
+    return rows, recs, time.perf_counter() - start, ""
 
 
 class SerialBackend:
@@ -77,8 +96,14 @@ class SerialBackend:
         while i < len(specs):
             chunk = specs[i:i + sizer.size()]
             i += len(chunk)
-            rows, recs, seconds = _timed_batch(game, entrants, chunk, limit, records, isolation)
-            batch = Batch(chunk, rows, recs, seconds)
+            why = ""
+            for replay in range(BATCH_REPLAYS + 1):
+                rows, recs, seconds, paused = _timed_batch(game, entrants, chunk, limit, records, isolation)
+                if not paused:
+                    break
+                why = paused
+            note = f"{len(chunk)} games played again: {why}" if replay and not paused else ""
+            batch = Batch(chunk, rows, recs, seconds, error=_stopped(paused, replay), note=note)
             sizer.observe(batch)
             yield batch
 
@@ -188,29 +213,57 @@ class RayBackend:
         game_ref = ray.put(game)  # once: every task reads the same copy from the object store
         entrants_ref = ray.put(list(entrants))
         sizer = _Sizer()
-        in_flight: dict[Any, tuple[Sequence[GameSpec], str]] = {}  # task -> (its games, the worker's death)
+        # task -> (its games, the worker's death, how often it was played again, when it was sent)
+        in_flight: dict[Any, tuple[Sequence[GameSpec], str, int, float]] = {}
         limit_in_flight = 3 * self.workers
         i = 0
+
+        def again(chunk: Sequence[GameSpec], died: str, replays: int, why: str) -> Batch | None:
+            """Send ``chunk`` once more (it was stopped or stalled), or the batch that reports it."""
+            if replays >= BATCH_REPLAYS:
+                return Batch(chunk, [], [], 0.0, error=_stopped(why, replays))
+            mode = "process" if died else isolation
+            ref = (contained if died else task).remote(game_ref, entrants_ref, chunk, limit, records, mode)
+            in_flight[ref] = (chunk, died, replays + 1, time.monotonic())
+            return None
+
         try:
             while i < len(specs) or in_flight:
                 while i < len(specs) and len(in_flight) < limit_in_flight:
                     chunk = specs[i:i + sizer.size()]
                     i += len(chunk)
-                    in_flight[task.remote(game_ref, entrants_ref, chunk, limit, records, isolation)] = (chunk, "")
-                ready, _ = ray.wait(list(in_flight), num_returns=1)
+                    in_flight[task.remote(game_ref, entrants_ref, chunk, limit, records, isolation)] = (chunk, "", 0, time.monotonic())
+                ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=_POLL_SECONDS)
+                now = time.monotonic()
+                for ref in [r for r, (chunk, _, _, sent) in in_flight.items()
+                            if r not in ready and now - sent > sizer.deadline(len(chunk))]:
+                    # No progress (a stopped or hung worker): ended, and its games played again.
+                    chunk, died, replays, sent = in_flight.pop(ref)
+                    ray.cancel(ref, force=True)
+                    failed = again(chunk, died, replays, f"their worker made no progress for {now - sent:.0f} s")
+                    if failed is not None:
+                        yield failed
                 for ref in ready:
-                    chunk, died = in_flight.pop(ref)
+                    chunk, died, replays, _ = in_flight.pop(ref)
                     try:
-                        rows, recs, seconds = ray.get(ref)
-                        note = f"{len(chunk)} games replayed with each strategy in its own process after {died}" if died else ""
-                        batch = Batch(chunk, rows, recs, seconds, note=note)
+                        rows, recs, seconds, paused = ray.get(ref)
                     except Exception as exc:  # noqa: BLE001 - retries exhausted
-                        error = _one_line(exc)
+                        error = one_line(exc)
                         if not died and isolation != "process":
-                            again = contained.remote(game_ref, entrants_ref, chunk, limit, records, "process")
-                            in_flight[again] = (chunk, f"their worker died twice ({error})")
+                            again_ref = contained.remote(game_ref, entrants_ref, chunk, limit, records, "process")
+                            in_flight[again_ref] = (chunk, f"their worker died twice ({error})", replays, time.monotonic())
                             continue
                         batch = Batch(chunk, [], [], 0.0, error=error)  # report, store nothing
+                    else:
+                        if paused:
+                            failed = again(chunk, died, replays, paused)
+                            if failed is not None:
+                                yield failed
+                            continue
+                        notes = [f"{len(chunk)} games replayed with each strategy in its own process after {died}"] if died else []
+                        if replays and not died:
+                            notes.append(f"{len(chunk)} games played again after their worker stopped or stalled")
+                        batch = Batch(chunk, rows, recs, seconds, note="; ".join(notes))
                     sizer.observe(batch)
                     yield batch
         finally:
@@ -244,7 +297,17 @@ def _probe(address: str, seconds: float = 10.0) -> None:
                           "on it shows its address)") from None
 
 
-def _one_line(exc: Exception) -> str:
+_POLL_SECONDS = 5.0  # how often the batches in flight are checked against their deadlines
+
+
+def _stopped(why: str, replays: int) -> str:
+    """The error of a batch given up after ``replays`` replays (empty: it was not)."""
+    if not why:
+        return ""
+    return f"played {replays + 1} times, stopped every time ({why}); not stored: rerun to retry"
+
+
+def one_line(exc: BaseException) -> str:
     """Ray's error as one line: its type and first line, without colour codes."""
     import re
 

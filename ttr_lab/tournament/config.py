@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from pathlib import Path
 from typing import Any, Literal, Optional
 
@@ -39,6 +40,18 @@ from ttr_lab.tournament.config_files import check_game, read_yaml, validate
 
 
 MAX_GAMES = 10_000_000
+# A move may think for at most a day: a limit beyond what a timer can hold (.inf, 1e300) is no
+# limit at all, and overflowed into a forfeit of every move.
+MAX_MOVE_TIME = 86_400.0
+
+
+def printable_name(name: str) -> str:
+    """``name`` when it prints as itself: a control character (an escape code, a newline) would
+    reach the terminal raw, or break a report's table row."""
+    bad = next((c for c in name if not c.isprintable()), None)
+    if bad is not None:
+        raise ValueError(f"{name!r} holds the control character {bad!r}; names are printed as they are")
+    return name
 
 
 class TournamentConfig(BaseModel):
@@ -56,7 +69,7 @@ class TournamentConfig(BaseModel):
     # Bounded: the schedule is planned whole before the first game (a million games plan in seconds).
     games: int = Field(default=100, ge=1, le=MAX_GAMES)
     seed: int = 0
-    move_time_limit: Optional[float] = Field(default=None, gt=0)
+    move_time_limit: Optional[float] = Field(default=None, gt=0, le=MAX_MOVE_TIME, allow_inf_nan=False)
     output: str = "results/tournament"
     backend: Literal["ray", "serial"] = "ray"
     address: Optional[str] = None
@@ -66,6 +79,8 @@ class TournamentConfig(BaseModel):
     isolation: Literal["none", "process"] = "none"
     runtime_env: Optional[dict[str, Any]] = None  # passed to ray.init (e.g. {working_dir: .})
 
+    _printable_name = field_validator("name")(lambda cls, name: printable_name(name))
+
     @field_validator("entrants")
     @classmethod
     def _unique_names(cls, entrants: list[StrategySpec]) -> list[StrategySpec]:
@@ -73,6 +88,8 @@ class TournamentConfig(BaseModel):
         if unnamed:
             raise ValueError(f"every entrant needs a name (the results and the report call it by it); "
                              f"entrants {', '.join(unnamed)} have none")
+        for e in entrants:
+            printable_name(e.label)
         names = [e.label for e in entrants]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
@@ -101,7 +118,26 @@ class TournamentConfig(BaseModel):
                 raise ValueError("design 'one_vs_field' needs the focus and at least one other entrant")
         if self.rotation is None:
             self.rotation = "all" if n <= 3 else "cyclic"
+        planned = self.planned_games()
+        if planned > MAX_GAMES:
+            raise ValueError(f"games: {self.games} rounded up to whole deals of {self.games_per_deal():,} games "
+                             f"({self.design}, {k} entrants at {n} players) is {planned:,} games; at most {MAX_GAMES:,}")
         return self
+
+    def games_per_deal(self) -> int:
+        """Games in one deal (every table under every seating), counted without listing them."""
+        n, k = self.players, len(self.entrants)
+        # The entrants at a table are distinct, except one_vs_field's (focus, other, other...),
+        # whose distinct seatings are the focus's n places either way.
+        tables = {"fixed": 1, "round_robin": math.comb(k, n), "one_vs_field": k - 1}[self.design]
+        if self.design == "one_vs_field" or self.rotation == "cyclic":
+            return tables * n
+        return tables * math.factorial(n)
+
+    def planned_games(self) -> int:
+        """The games this config plays: ``games`` rounded up to whole deals."""
+        per_deal = self.games_per_deal()
+        return math.ceil(self.games / per_deal) * per_deal
 
     def game_options(self) -> dict[str, Any]:
         """The options the game is built with (``map`` folded in)."""

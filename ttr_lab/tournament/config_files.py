@@ -13,6 +13,59 @@ from ttr_lab.core.errors import ConfigError
 
 Model = TypeVar("Model", bound=pydantic.BaseModel)
 
+# A config is a page of settings: far fewer values than this, even with aliases expanded.
+MAX_YAML_VALUES = 100_000
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader that refuses a key given twice in one mapping (the last would win
+    silently) and a document whose aliases expand to more than ``MAX_YAML_VALUES`` values (an
+    alias bomb: a few hundred bytes that expand to billions)."""
+
+    def get_single_node(self) -> Any:
+        node = super().get_single_node()
+        if node is not None:
+            _count_values(node)
+        return node
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[Any, Any] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = seen.setdefault(key, key_node)
+                except TypeError:  # an unhashable key: PyYAML's own error names it
+                    continue
+                if first is not key_node:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"key {key!r} given twice (first at line {first.start_mark.line + 1})",
+                        key_node.start_mark)
+        return super().construct_mapping(node, deep)
+
+
+def _count_values(root: Any) -> None:
+    """Raise a YAML error when the document under ``root`` holds more than ``MAX_YAML_VALUES``
+    values once every alias is expanded (counted per node, each node once)."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:  # iterative: a deeply nested document must not hit the recursion limit here
+        node, done = stack.pop()
+        if id(node) in sizes:
+            continue
+        children = [c for pair in node.value for c in pair] if isinstance(node, yaml.MappingNode) else \
+            node.value if isinstance(node, yaml.SequenceNode) else []
+        if not done:
+            stack.append((node, True))
+            stack.extend((c, False) for c in children if id(c) not in sizes)
+            continue
+        sizes[id(node)] = 1 + sum(sizes.get(id(c), 1) for c in children)
+        if sizes[id(node)] > MAX_YAML_VALUES:
+            raise yaml.composer.ComposerError(
+                None, None, f"more than {MAX_YAML_VALUES:,} values once its aliases are expanded", node.start_mark)
+
 
 def one_line(exc: pydantic.ValidationError, source: str) -> str:
     """pydantic's errors as one line: ``source: where: what; where: what``."""
@@ -49,7 +102,9 @@ def read_yaml(path: str | Path) -> Any:
         raise ConfigError(f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}); "
                           "save it as UTF-8") from None
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader, with two more checks
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid YAML: nested too deeply") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""

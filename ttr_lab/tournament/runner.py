@@ -3,6 +3,7 @@ and hand back what happened with the summary of everything stored (the caller pr
 
 from __future__ import annotations
 
+import errno
 import time
 from array import array
 from collections.abc import Sequence
@@ -14,8 +15,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from ttr_lab.core.errors import TTRLabError
 from ttr_lab.core.results import read_results
-from ttr_lab.tournament.backends import make_backend
+from ttr_lab.tournament.backends import make_backend, one_line
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import GameSpec, Schedule, plan_games
 from ttr_lab.tournament.store import ResultStore
@@ -30,6 +32,7 @@ class TournamentRun:
     played: int = 0
     failed_batches: list[str] = field(default_factory=list)
     interrupted: bool = False
+    backend_error: str = ""  # the backend itself failed under the run (Ray's raylet killed, say)
     seconds: float = 0.0
     startup_seconds: float = 0.0  # starting or connecting to the backend (Ray), workers warmed up
     play_seconds: float = 0.0  # from the end of start-up to the last game stored
@@ -39,7 +42,7 @@ class TournamentRun:
 
     @property
     def complete(self) -> bool:
-        return not self.interrupted and not self.failed_batches
+        return not self.interrupted and not self.failed_batches and not self.backend_error
 
 
 def resident_mb() -> float:
@@ -129,8 +132,19 @@ def run_tournament(config: TournamentConfig, console: Console | None = None, sho
     store = ResultStore(config.output, config, game)
     try:
         return _run(config, game, store, console, show_progress, on_batch)
+    except OSError as exc:
+        if exc.errno not in _STORAGE_FULL:
+            raise
+        # Parts are written whole or not at all (a temporary name, then a rename): what is
+        # stored is intact, and a rerun plays only the rest.
+        raise TTRLabError(f"cannot write results into {config.output}: {exc.strerror}; every game stored before "
+                          "is intact: make room and rerun to resume") from None
     finally:
         store.close()
+
+
+# Write failures that say the disk, not the data, is the problem.
+_STORAGE_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}
 
 
 def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Console, show_progress: bool,
@@ -153,6 +167,9 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
         # report) count every stored game; say so rather than disagree silently with the config.
         console.print(f"note: {config.output} already holds {beyond} games beyond the {len(plan)} asked for; the summary "
                       f"and the report cover all {stored_count + beyond} stored games", markup=False)
+    if len(plan) > config.games:  # e.g. a round robin's deal alone may be millions of games
+        console.print(f"note: games: {config.games} rounds up to {len(plan):,} games (whole deals of "
+                      f"{config.games_per_deal():,}: every table under every seating)", markup=False)
     if run.already_stored:
         console.print(f"resuming: {run.already_stored} of {len(plan)} games already stored in {config.output}", markup=False)
     started = time.perf_counter()
@@ -171,7 +188,15 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
             run.startup_seconds = time.perf_counter() - started
             with progress:
                 bar = progress.add_task(escape(f"{config.name} ({backend.name})"), total=len(plan), completed=run.already_stored, rate=0.0)
-                for batch in backend.run(game, entrants, todo, config.move_time_limit, config.records, config.isolation):
+                batches = backend.run(game, entrants, todo, config.move_time_limit, config.records, config.isolation)
+                while True:
+                    try:
+                        batch = next(batches)
+                    except StopIteration:
+                        break
+                    except Exception as exc:  # noqa: BLE001 - the backend, not a game: say so, keep the summary
+                        run.backend_error = f"{backend.name} failed under the run ({one_line(exc)})"
+                        break
                     if batch.error:
                         run.failed_batches.append(f"{len(batch.specs)} games: {batch.error}")
                         continue

@@ -29,11 +29,12 @@ import yaml
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game
-from ttr_lab.core.results import ResultRow, ResultsError, read_part, result_parts, rows_table, schema
+from ttr_lab.core.results import ResultRow, ResultsError, check_part, read_part, result_parts, rows_table, schema
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.lock import LOCK_NAME, FolderLock
 
-# What a results folder may hold before its meta.json exists (a run killed while starting).
+# What a results folder may hold before its meta.json exists (a run killed while starting):
+# meta.json is written before any result, so these folders are then empty (see _adoptable).
 _OWN_BEFORE_META = {LOCK_NAME, "results", "records", "meta.json.tmp"}
 
 
@@ -44,12 +45,24 @@ def check_output_folder(folder: Path) -> None:
     if not folder.is_dir() or (folder / "meta.json").is_file():
         return
     foreign = sorted(p.name for p in folder.iterdir() if p.name not in _OWN_BEFORE_META)
+    held = sorted(p.name for p in folder.iterdir() if p.name in ("results", "records") and not _adoptable(p))
+    if held and not foreign:
+        raise ConfigError(
+            f"output folder {folder} holds {held[0]}/ but no meta.json, so nothing proves those games are this "
+            "tournament's (copied from another run?); give a new or empty folder (--out)"
+        )
     if foreign:
         shown = ", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")
         raise ConfigError(
             f"output folder {folder} is not empty and is not a ttr-lab results folder (it holds {shown} and no "
             "meta.json); ttr-lab never writes over files it did not write: give a new or empty folder (--out)"
         )
+
+
+def _adoptable(path: Path) -> bool:
+    """A ``results``/``records`` entry that a run killed before its meta.json could have left: an
+    empty folder, or one holding only half-written ``.tmp`` files."""
+    return path.is_dir() and all(p.name.endswith(".tmp") for p in path.iterdir())
 
 
 COMPACT_ROWS = 4_000_000  # a merged part stops growing at about a million four-player games
@@ -96,6 +109,7 @@ class ResultStore:
                     f"output folder {self.folder} holds a different tournament (its games were defined by "
                     f"{self.folder / 'config.yaml'}); give another output folder (--out) or remove it"
                 )
+        self._write_meta()  # before any result: results without meta.json are never this run's
         self.results.mkdir(parents=True, exist_ok=True)
         if self.config.records:
             self.records.mkdir(parents=True, exist_ok=True)
@@ -105,7 +119,6 @@ class ResultStore:
         for orphan in self.records.glob("*.jsonl.gz"):  # records whose results never landed
             if not (self.results / orphan.name.replace(".jsonl.gz", ".parquet")).exists():
                 orphan.unlink()
-        self._write_meta()
 
     def _same_when_revalidated(self) -> bool:
         """Whether the folder's own config.yaml, checked as today's ttr-lab checks it, defines
@@ -136,7 +149,6 @@ class ResultStore:
                 return None
 
         config = self.config.model_dump(mode="json")
-        (self.folder / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
         meta = {
             "identity_hash": self.config.identity_hash(),
             "identity": self.config.identity(),
@@ -152,6 +164,8 @@ class ResultStore:
         tmp = self.folder / "meta.json.tmp"
         tmp.write_text(json.dumps(meta, indent=1), encoding="utf-8")
         os.replace(tmp, self.folder / "meta.json")
+        # After meta.json: a run killed between the two leaves a folder the next run adopts.
+        (self.folder / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
 
     def completed_ids(self) -> set[str]:
         """Game ids already stored (each game's rows are written together, in one part)."""
@@ -160,7 +174,7 @@ class ResultStore:
             try:
                 # Every column, not just game_id: a part whose other pages are garbled must be
                 # found now, when its games can still be replayed, not later by the report.
-                done.update(read_part(part).column("game_id").to_pylist())
+                done.update(check_part(part, read_part(part)).column("game_id").to_pylist())
             except ResultsError:
                 self._set_aside(part)
         pa.default_memory_pool().release_unused()  # the parts were read whole (see compact)

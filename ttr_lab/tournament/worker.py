@@ -9,6 +9,7 @@ strategy's own process when isolated). On a busy machine the first grows, the se
 from __future__ import annotations
 
 import atexit
+import ctypes
 import json
 import os
 import signal
@@ -17,7 +18,7 @@ import threading
 import time
 from typing import Any, Sequence
 
-from ttr_lab.core.errors import StrategyError
+from ttr_lab.core.errors import GameInterrupted, StrategyError
 from ttr_lab.core.game import Game
 from ttr_lab.core.isolation import IsolatedStrategy, StrategyHost, raised_as, shared_values
 from ttr_lab.core.outcome import Outcome, Termination
@@ -38,6 +39,30 @@ class _MoveTimeout(BaseException):
 
 class MoveTimeLimitExceeded(RuntimeError):
     """A decision took longer than the tournament's move time limit (the game is forfeited)."""
+
+
+class WorkerPaused(GameInterrupted):
+    """This process was stopped (SIGSTOP, a suspended job) while a strategy was thinking: the
+    time it was not running is no strategy's, so the batch is played again instead of charging
+    the seat. A BaseException, so that neither a strategy nor the game loop takes it for a forfeit."""
+
+
+# The monotonic time of the last SIGCONT this process received (0: none), set by its handler.
+_continued = [0.0]
+
+
+def _on_sigcont(signum: int, frame: Any) -> None:
+    _continued[0] = time.monotonic()
+
+
+def _paused_since(start: float) -> bool:
+    """Whether this process was stopped and continued since ``start`` (a ``time.monotonic()``).
+    The SIGCONT that came with a SIGALRM may not be handled yet (Python runs the handlers in
+    signal order and stops at the alarm's exception, leaving the rest for an event that may be
+    long in coming): run the pending handlers first."""
+    if threading.current_thread() is threading.main_thread():
+        ctypes.pythonapi.PyErr_CheckSignals()
+    return _continued[0] >= start
 
 
 class _Guarded:
@@ -62,7 +87,7 @@ class _Guarded:
 
     def act(self, observation: Any, legal: Any, rng: Any) -> Any:
         cpu = self._cpu()
-        start = time.perf_counter()
+        start, began = time.perf_counter(), time.monotonic()
         if self._alarm:
             previous = signal.signal(signal.SIGALRM, _raise_timeout)
             signal.setitimer(signal.ITIMER_REAL, self.limit + _GRACE_SECONDS, 0.5)
@@ -71,6 +96,8 @@ class _Guarded:
             action = _contained(self.inner.act, observation, legal, rng)
         except _MoveTimeout:
             _thinking[0] = False
+            if _paused_since(began):
+                raise WorkerPaused(f"the process was stopped while seat {self.seat} ({self.name}) was thinking") from None
             raise MoveTimeLimitExceeded(
                 f"thought for more than {self.limit + _GRACE_SECONDS:g} s (move time limit {self.limit:g} s)"
             ) from None
@@ -86,6 +113,8 @@ class _Guarded:
         self.cpu_seconds += self._cpu() - cpu
         self.decisions += 1
         if self.limit is not None and spent > self.limit:
+            if _paused_since(began):
+                raise WorkerPaused(f"the process was stopped while seat {self.seat} ({self.name}) was thinking")
             raise MoveTimeLimitExceeded(f"took {spent:.2f} s for one move (move time limit {self.limit:g} s)")
         return action
 
@@ -144,6 +173,8 @@ def _contained(fn: Any, *args: Any) -> Any:
         return fn(*args)
     except SystemExit as exc:
         raise raised_as("SystemExit", f"exit code {exc.code}") from None
+    except GameInterrupted:  # only the guard may say the process was stopped; a strategy saying it forfeits
+        raise raised_as("GameInterrupted", "raised by the strategy") from None
     except KeyboardInterrupt:
         if _ctrl_c[0]:
             raise
@@ -178,9 +209,11 @@ def play_batch(
     rows: list[dict[str, Any]] = []
     records: list[str] = []
     _ctrl_c[0] = False
-    watch = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    main = threading.current_thread() is threading.main_thread()
+    watch = main and signal.getsignal(signal.SIGINT) is signal.default_int_handler
     previous = signal.signal(signal.SIGINT, _on_sigint) if watch else None
     process = _ProcessState()
+    continued = signal.signal(signal.SIGCONT, _on_sigcont) if main else None
     try:
         _play_specs(game, entrants, specs, factories, shared, guard, move_time_limit, isolation, keep_records, rows,
                     records, process, careful=False)
@@ -194,6 +227,8 @@ def play_batch(
         process.close()
         if watch:
             signal.signal(signal.SIGINT, previous)
+        if main:
+            signal.signal(signal.SIGCONT, continued)
     return rows, records
 
 

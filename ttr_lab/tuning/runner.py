@@ -55,8 +55,15 @@ def run_tuning(config: TuneConfig, console: Console | None = None) -> TuningRun:
     """Run the trials not yet stored, then validate the best and write the outputs. Each trial
     shows on ``console`` as it finishes (default: a plain rich Console on standard output)."""
     console = console or Console()
-    folder = Path(config.output)
-    store = TrialStore(folder, config)
+    store = TrialStore(Path(config.output), config)
+    try:
+        return _run(config, store, console)
+    finally:
+        store.close()
+
+
+def _run(config: TuneConfig, store: TrialStore, console: Console) -> TuningRun:
+    folder = store.folder
     trials = store.load()
     ok = [t for t in trials if t.measure is not None]
     wanted = config.effective_trials()

@@ -5,11 +5,13 @@ and the Ray Tune callback all use these, so they live in a module below all of t
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
 from ttr_lab.core.errors import ConfigError
+from ttr_lab.tournament.lock import LOCK_NAME, FolderLock
 from ttr_lab.tuning.config import TuneConfig
 from ttr_lab.tuning.objective import Measure
 
@@ -65,44 +67,77 @@ class TuningRun:
 
 
 class TrialStore:
-    """``trials.jsonl`` in the output folder: one line per finished trial, written as it finishes."""
+    """``trials.jsonl`` in the output folder: one line per finished trial, written as it finishes.
+    The folder is locked for this run until ``close()``: one writer, as for tournaments."""
 
     def __init__(self, folder: Path, config: TuneConfig) -> None:
         self.folder = folder
         meta = folder / "tune.json"
         if folder.is_file():
             raise ConfigError(f"output folder {folder} is a file, not a folder")
-        if not meta.exists() and folder.is_dir() and any(folder.iterdir()):
+        theirs = sorted(p.name for p in folder.iterdir() if p.name not in (LOCK_NAME, "tune.json.tmp")) if folder.is_dir() else []
+        if not meta.exists() and theirs:
             # Never write into someone else's folder (a tournament's results, the user's files):
             # report.md and config files would overwrite theirs.
-            shown = ", ".join(sorted(p.name for p in folder.iterdir())[:3])
-            raise ConfigError(f"output folder {folder} is not empty and is not a tuning run's folder (it holds {shown} "
-                              "and no tune.json); choose another output folder")
+            raise ConfigError(f"output folder {folder} is not empty and is not a tuning run's folder (it holds "
+                              f"{', '.join(theirs[:3])} and no tune.json); choose another output folder")
         folder.mkdir(parents=True, exist_ok=True)
+        self.lock = FolderLock(folder, f"tuning {config.name!r}").acquire()
+        try:
+            self._open(meta, config)
+        except BaseException:
+            self.lock.release()
+            raise
+
+    def _open(self, meta: Path, config: TuneConfig) -> None:
         identity = {"identity_hash": config.identity_hash(), "identity": config.identity()}
         if meta.exists():
-            stored = json.loads(meta.read_text())
-            if stored.get("identity_hash") != identity["identity_hash"]:
+            try:
+                stored = json.loads(meta.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise ConfigError(f"{meta} is unreadable ({type(exc).__name__}); it says which trials this folder "
+                                  "holds: restore it, or choose another output folder") from None
+            if not isinstance(stored, dict) or stored.get("identity_hash") != identity["identity_hash"]:
                 raise ConfigError(
-                    f"{folder} holds trials of a different tuning run (strategy, space, field, games, objective, "
+                    f"{self.folder} holds trials of a different tuning run (strategy, space, field, games, objective, "
                     "search or seed differ); choose another output folder or remove it"
                 )
         else:
-            meta.write_text(json.dumps(identity, indent=2, default=str))
-        self.path = folder / "trials.jsonl"
+            tmp = meta.with_name(meta.name + ".tmp")
+            tmp.write_text(json.dumps(identity, indent=2, default=str), encoding="utf-8")
+            os.replace(tmp, meta)  # whole or absent: a kill never leaves half a tune.json
+        self.path = self.folder / "trials.jsonl"
+        self._cut_torn_line()
+
+    def _cut_torn_line(self) -> None:
+        """Drop a last line without its newline (a writer killed mid-line; safe under the lock):
+        appended to, it would swallow the next trial. Its trial runs again."""
+        if not self.path.exists():
+            return
+        with self.path.open("rb+") as f:
+            data = f.read()
+            if data and not data.endswith(b"\n"):
+                f.truncate(data.rfind(b"\n") + 1)
+
+    def close(self) -> None:
+        self.lock.release()
 
     def load(self) -> list[Outcome]:
         out = []
         if self.path.exists():
-            for index, line in enumerate(self.path.read_text().splitlines()):
+            for index, line in enumerate(self.path.read_text(encoding="utf-8").splitlines()):
                 try:
                     data = json.loads(line)
                 except json.JSONDecodeError:
-                    continue  # a line cut short by a kill: that trial runs again
-                m = data.get("measure")
-                # Trials stored before proposals were recorded: their line order stands in.
-                out.append(Outcome(data["params"], Measure(**m) if m else None, data.get("error", ""),
-                                   data.get("tune_id", ""), int(data.get("proposal", index))))
+                    continue  # a line cut short by a kill (stored before torn lines were cut): it runs again
+                try:
+                    m = data.get("measure")
+                    # Trials stored before proposals were recorded: their line order stands in.
+                    out.append(Outcome(dict(data["params"]), Measure(**m) if m else None, str(data.get("error", "")),
+                                       str(data.get("tune_id", "")), int(data.get("proposal", index))))
+                except (AttributeError, KeyError, TypeError, ValueError):
+                    raise ConfigError(f"{self.path} line {index + 1} is not a stored trial; restore the file or "
+                                      "choose another output folder") from None
         return out
 
     def append(self, outcome: Outcome) -> None:

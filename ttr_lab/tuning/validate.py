@@ -34,8 +34,11 @@ def validate(
     key = {"tuned": tuned, "defaults": defaults, "validation_games": config.validation_games, "identity": config.identity_hash()}
     cache = folder / "validation.json"
     if cache.exists():
-        stored = json.loads(cache.read_text())
-        if stored.get("key") == json.loads(json.dumps(key, default=str)):
+        try:
+            stored = json.loads(cache.read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # a cache cut short by a kill: measured again
+            stored = None
+        if isinstance(stored, dict) and stored.get("key") == json.loads(json.dumps(key, default=str)):
             return stored
     seed = derive_seed(config.seed, _VALIDATION_KEY)
     deals = config.deals(config.validation_games)

@@ -312,9 +312,24 @@ def parse_track(route: str, board: "Board") -> "Track":
         if not 0 <= tid < len(board.tracks):
             raise IllegalActionError(f"no track #{tid} on the {board.name} map")
         return board.tracks[tid]
-    first, dash, rest = route.partition("-")
-    if not dash:
+    if "-" not in route:
         raise IllegalActionError(f"cannot read track {route!r}; write 'CityA-CityB colour'")
+    # A city's own name may hold a hyphen (Winston-Salem): try every hyphen as the one between
+    # the cities, and read the route where both sides name cities.
+    unjoined: list[str] = []  # cuts naming two cities that no track joins
+    for cut in (i for i, ch in enumerate(route) if ch == "-"):
+        track = _track_at(route, route[:cut], route[cut + 1:], board, unjoined)
+        if track is not None:
+            return track
+    if unjoined:
+        raise IllegalActionError(f"no track joins {unjoined[0]} on the {board.name} map")
+    raise IllegalActionError(f"cannot read track {route!r}: unknown city in it")
+
+
+def _track_at(route: str, first: str, rest: str, board: "Board", unjoined: list[str]) -> "Track | None":
+    """The track ``route`` names when ``first`` is its first city and ``rest`` the second city
+    with an optional colour; None when the cut leaves a side that is no city, or names two
+    cities no track joins (then noted in ``unjoined``)."""
     candidates = [(rest, None)]
     head, _, last = rest.rpartition(" ")
     if head:
@@ -325,7 +340,8 @@ def parse_track(route: str, board: "Board") -> "Track":
         except Exception:
             continue
         if not tracks:
-            raise IllegalActionError(f"no track joins {first.strip()} and {city_b.strip()} on the {board.name} map")
+            unjoined.append(f"{first.strip()} and {city_b.strip()}")
+            continue
         if spec is None:
             if len(tracks) == 1:
                 return tracks[0]
@@ -344,4 +360,4 @@ def parse_track(route: str, board: "Board") -> "Track":
         if loose:
             raise IllegalActionError(f"{route!r} is ambiguous; name the track: {names}")
         raise IllegalActionError(f"no {spec} track between {first.strip()} and {city_b.strip()}; tracks: {names}")
-    raise IllegalActionError(f"cannot read track {route!r}: unknown city in it")
+    return None

@@ -215,6 +215,7 @@ def _load(folder: Any, source: str) -> Board:
     cities = tuple(r["city"].strip() for r in _read_csv(folder, "cities.csv", ("city",), source))
     if len(set(cities)) != len(cities):
         raise BoardDataError(f"map {source}: cities.csv lists a city twice")
+    _check_city_names(cities, source)
     ids = {c: i for i, c in enumerate(cities)}
 
     def city_id(name: str, where: str) -> int:
@@ -265,6 +266,8 @@ def _load(folder: Any, source: str) -> Board:
         except ValueError:
             raise BoardDataError(f"{where}: deck must be one of {', '.join(d.value for d in TicketDeck)}, "
                                  f"got {deck_name!r}") from None
+        if a == b:
+            raise BoardDataError(f"{where}: the ticket joins {cities[a]} to itself")
         tickets.append(Ticket(len(tickets), a, b, points, deck, f"{cities[a]}-{cities[b]} ({points})"))
 
     positions = {}
@@ -283,4 +286,38 @@ def _load(folder: Any, source: str) -> Board:
         max_players=int(meta.get("max_players", 5)),
         positions=positions,
     )
+    _check_labels_read_back(board, source)
     return _INTERNED.setdefault(board.fingerprint, board)
+
+
+def _check_city_names(cities: tuple[str, ...], source: str) -> None:
+    """Every city name can be written in an action's text and read back (records are replayed
+    from that text): not empty, one line, single spaces, unique whatever the case."""
+    seen: dict[str, str] = {}
+    for n, city in enumerate(cities, start=2):
+        where = f"map {source}: cities.csv line {n}"
+        if not city:
+            raise BoardDataError(f"{where}: a city needs a name")
+        if not city.isprintable() or "  " in city:
+            raise BoardDataError(f"{where}: city {city!r} holds a control character or a run of spaces")
+        if city.startswith("#"):
+            raise BoardDataError(f"{where}: city {city!r} starts with '#', which names a track by id")
+        other = seen.setdefault(city.lower(), city)
+        if other != city:
+            raise BoardDataError(f"{where}: cities {other!r} and {city!r} differ only in case")
+
+
+def _check_labels_read_back(board: Board, source: str) -> None:
+    """Each track's label, as a claim prints it, is parsed back to that track: a name the
+    action parser would misread is refused here rather than in a replay."""
+    from ttr_lab.core.errors import IllegalActionError
+    from ttr_lab.games.ticket_to_ride.actions import parse_track
+
+    for t in board.tracks:
+        try:
+            back = parse_track(t.label, board)
+        except IllegalActionError:
+            back = None
+        if back is not t:
+            raise BoardDataError(f"map {source}: track {t.label!r} cannot be read back from its text; "
+                                 "rename a city so the two names and the colour stay apart")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from enum import IntEnum
 
-from ttr_lab.games.ticket_to_ride.board import Board
+from ttr_lab.games.ticket_to_ride.board import Board, TicketDeck
 from ttr_lab.games.ticket_to_ride.colours import LOCOMOTIVE, NUM_COLOURS, NUM_TRACK_COLOURS
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride.actions import ActionTable, action_table
@@ -47,6 +47,11 @@ class Game:
         cards = NUM_COLOURS * ruleset.cards_per_colour + ruleset.locomotive_cards
         if cards < cards_needed:
             raise ConfigError(f"ruleset has {cards} train cards, fewer than the {cards_needed} setup deals")
+        for kind, per_player in ((TicketDeck.REGULAR, ruleset.initial_tickets), (TicketDeck.LONG, ruleset.initial_long_tickets)):
+            held = sum(1 for t in board.tickets if t.deck is kind)
+            if held < num_players * per_player:
+                raise ConfigError(f"the {board.name} map has {held} {kind.value} tickets, fewer than the "
+                                  f"{num_players * per_player} dealt at setup to {num_players} players")
         self.board = board
         self.ruleset = ruleset
         self.num_players = num_players

@@ -37,6 +37,9 @@ class Rejects(str, Enum):
 
 
 TIE_BREAKS = tuple(t.value for t in TieBreak)
+# The most tickets on offer at once: every subset of an offer a player may keep is an action
+# (2^N of them, listed in the action space), so a larger offer is refused, not enumerated.
+MAX_OFFER = 10
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,10 @@ class Ruleset:
                 raise ConfigError(f"ruleset {f.name} must be a non-negative integer, got {value!r}")
         if self.market_size < 1 or self.ticket_draw < 1 or self.trains_per_player < 1:
             raise ConfigError("ruleset market_size, ticket_draw and trains_per_player must be at least 1")
+        offer = max(self.initial_tickets + self.initial_long_tickets, self.ticket_draw)
+        if offer > MAX_OFFER:
+            raise ConfigError(f"ruleset offers {offer} tickets at once (initial_tickets + initial_long_tickets, "
+                              f"ticket_draw); at most {MAX_OFFER}, as each subset kept is an action (2^{offer})")
         if not 1 <= self.ticket_keep_min <= self.ticket_draw:
             raise ConfigError(f"ruleset ticket_keep_min must be in 1..ticket_draw, got {self.ticket_keep_min}")
         if not 1 <= self.initial_keep_min <= max(1, self.initial_tickets):
