@@ -53,7 +53,7 @@ def config(out, strategy, **changes):
 
 
 def _untimed(frame):
-    return frame.drop(columns="think_seconds")
+    return frame.drop(columns=["think_seconds", "think_cpu_seconds"], errors="ignore")
 
 
 def test_a_stopped_process_charges_no_seat_and_its_batch_is_played_again(tmp_path, monkeypatch, capsys):
