@@ -220,7 +220,7 @@ class Search:
         n = state.num_players
         me, opponent = self.player, self.opponent_model
         mine = self.playout_policy()
-        policies = [mine if p == me or opponent is None else opponent(p) for p in range(n)]
+        policies = (mine,) * n if opponent is None else [mine if p == me else opponent(p) for p in range(n)]
         depth = self.rollout_depth or (1 << 30)
         steps = 0
         while steps < depth and not state.is_terminal():
