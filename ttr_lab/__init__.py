@@ -8,6 +8,12 @@ The game-agnostic core is ``ttr_lab.core``; each game is a package under ``ttr_l
 (Ticket to Ride's rules API: ``ttr_lab.games.ticket_to_ride``).
 """
 
+from pathlib import Path as _Path
+
+from ttr_lab import compat as _compat
+
+_compat.install_source_checkout(_Path(__file__).resolve().parent)
+
 from ttr_lab.core.errors import BoardDataError, ConfigError, IllegalActionError, StrategyError, TTRLabError
 from ttr_lab.core.game import Game, State, available_games, load_game
 from ttr_lab.core.outcome import Metric, Outcome, PlayerOutcome, Termination

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 import inspect
+import warnings
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import pydantic
@@ -85,7 +87,7 @@ def resolve(name: str, game: str | None = None) -> type:
         raise ConfigError(f"unknown strategy {name!r}; registered: {known} (or give module:Class)")
     module_name, _, attr = path.partition(":")
     try:
-        module = importlib.import_module(module_name)
+        module = _import_strategy_module(module_name)
     except ImportError as exc:
         raise ConfigError(f"strategy {name!r}: cannot import {module_name!r} ({exc})") from None
     except Exception as exc:  # noqa: BLE001 - a module that fails while importing: a syntax error, a raise
@@ -99,6 +101,31 @@ def resolve(name: str, game: str | None = None) -> type:
     if not inspect.isclass(cls) or not callable(getattr(cls, "act", None)):
         raise ConfigError(f"strategy {name!r}: {path} is not a class with an act() method")
     return cls
+
+
+# The shipped strategies' import name before they became ttr_lab.strategies.
+OLD_PACKAGE, NEW_PACKAGE = "strategies", "ttr_lab.strategies"
+
+
+def _import_strategy_module(module_name: str) -> Any:
+    """The module ``module_name``; a shipped strategy's old path (``strategies.greedy``) that no
+    longer imports is the same module of ``ttr_lab.strategies``, with a DeprecationWarning."""
+    try:
+        return importlib.import_module(module_name)
+    except ImportError:
+        root, dot, rest = module_name.partition(".")
+        if root != OLD_PACKAGE:
+            raise
+        new_name = NEW_PACKAGE + dot + rest
+        try:
+            found = importlib.util.find_spec(new_name) is not None
+        except ImportError:
+            found = False
+        if not found:
+            raise
+    warnings.warn(f"strategy path {module_name!r} is deprecated: the shipped strategies are "
+                  f"{new_name!r} now", DeprecationWarning, stacklevel=3)
+    return importlib.import_module(new_name)
 
 
 def parameters(cls: type) -> dict[str, inspect.Parameter]:
