@@ -1,5 +1,5 @@
 """``TicketToRide``: the game as the platform sees it (the core's ``Game`` protocol), the
-per-player metrics it records, and its part of a tournament report (the protocol's optional
+metrics it records (``result.METRICS``), and its part of a tournament report (the protocol's optional
 ``score_parts``, ``report_tables`` and ``report_figures``; the work is in ``report.py``).
 
     game = TicketToRide("usa")                      # or load_game("ticket_to_ride", map="usa")
@@ -13,9 +13,10 @@ import functools
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ttr_lab.core.actions import ActionSpace
-from ttr_lab.core.outcome import Metric, Outcome, PlayerOutcome, Termination
+from ttr_lab.core.outcome import Metric
 from ttr_lab.games.ticket_to_ride.actions import Action, all_actions, parse_action
 from ttr_lab.games.ticket_to_ride.board import Board, available_maps, load_board
+from ttr_lab.games.ticket_to_ride.result import METRICS
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -23,34 +24,9 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-    from ttr_lab.games.ticket_to_ride.result import GameResult
     from ttr_lab.games.ticket_to_ride.state import GameState
 
 NAME = "ticket_to_ride"
-
-METRICS: tuple[Metric, ...] = (
-    Metric("route_points", "points from claimed routes (route table, plus mountain points)"),
-    Metric("ticket_points", "points from tickets: completed ones added, failed ones subtracted"),
-    Metric("tickets_held", "tickets kept (at setup and later): held at the end"),
-    Metric("tickets_completed", "tickets whose two cities the player connected"),
-    Metric("tickets_failed", "tickets not connected at the end (their points subtracted)"),
-    Metric("ticket_points_completed", "points of the completed tickets"),
-    Metric("ticket_points_failed", "points of the failed tickets (subtracted)"),
-    Metric("longest_trail", "length in trains of the player's longest continuous trail"),
-    Metric("longest_bonus", "points from the longest-trail bonus (0 where the map has none)"),
-    Metric("trains_left", "trains not placed at the end"),
-    Metric("trains_placed", "trains placed on the board"),
-    Metric("route_points_per_train", "route points per train placed (how well trains were turned into points)",
-           kind="float"),
-    Metric("ticket_draws", "times the player drew tickets during play"),
-    Metric("tickets_drawn", "tickets offered to the player, setup included (kept ones are tickets_held)"),
-    Metric("cards_left", "train cards in hand at the end"),
-    Metric("tracks", "ids of the tracks the player claimed", kind="ints", summarise=False),
-    # Only on maps that use them (empty otherwise):
-    Metric("explorer_bonus", "points from the Asian Explorer bonus (Legendary Asia)"),
-    Metric("largest_network", "most cities in one network of the player's own tracks (Legendary Asia)"),
-    Metric("mountain_routes", "claimed tracks with mountain spaces (Legendary Asia)"),
-)
 
 # The metrics whose sum is the score (route points, ticket points, the end bonus the ruleset
 # awards: the longest trail or the Asian Explorer), first, so the report can stack them; then the
@@ -58,10 +34,6 @@ METRICS: tuple[Metric, ...] = (
 SCORE_PARTS = ("route_points", "ticket_points", "longest_bonus", "explorer_bonus", "ticket_points_completed",
                "ticket_points_failed")
 _BONUS_RULE = {"longest_bonus": "longest_path_bonus", "explorer_bonus": "explorer_bonus"}
-
-_PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held", "ticket_points_completed",
-                                                         "ticket_points_failed", "route_points_per_train"))
-
 
 class TicketToRide:
     """Ticket to Ride on one map with one ruleset: immutable, picklable, equal by content."""
@@ -180,7 +152,7 @@ class TicketToRide:
 
     def record_html(self, record: Any) -> str:
         """A record in Jupyter: its result table and the replay viewer (``replay_html``)."""
-        from ttr_lab.games.ticket_to_ride.drawing import record_html
+        from ttr_lab.games.ticket_to_ride.replay_html import record_html
 
         return record_html(record)
 
@@ -215,21 +187,3 @@ class TicketToRide:
 @functools.lru_cache(maxsize=None)
 def _action_space(board: Board, ruleset: Ruleset) -> ActionSpace:
     return ActionSpace(all_actions(board, ruleset), f"Ticket to Ride ({board.name})")
-
-
-def outcome_of(result: "GameResult", owner: list[int]) -> Outcome:
-    """The core ``Outcome`` of a scored game (``owner``: the player owning each track, or -1)."""
-    players = []
-    for p in result.players:
-        metrics: dict[str, Any] = {name: getattr(p, name) for name in _PLAIN}
-        completed = sum(t.points for t in p.tickets if t.completed)
-        metrics.update({
-            "tickets_held": len(p.tickets),
-            "route_points_per_train": p.route_points / p.trains_placed if p.trains_placed else 0.0,
-            "ticket_points_completed": completed,
-            "ticket_points_failed": sum(t.points for t in p.tickets) - completed,
-            "tracks": [t for t, o in enumerate(owner) if o == p.player],
-        })
-        players.append(PlayerOutcome(score=p.total, rank=p.rank, metrics=metrics))
-    termination = Termination.STALLED if result.stalled else Termination.NORMAL
-    return Outcome(tuple(players), termination, result.turns)

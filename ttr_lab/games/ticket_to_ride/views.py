@@ -160,7 +160,7 @@ class StateViews:
 
     def outcome(self) -> "Outcome":
         """The game-agnostic end: score, rank and this game's metrics per player."""
-        from ttr_lab.games.ticket_to_ride.definition import outcome_of
+        from ttr_lab.games.ticket_to_ride.result import outcome_of
 
         return outcome_of(self.result(), self.owner)
 

@@ -152,7 +152,7 @@ class TransOrientExpress:
 
     def restore(self, snapshot: dict[str, Any]) -> "TOEState":
         """The state a ``snapshot()`` describes (for hand-built positions)."""
-        from ttr_lab.games.trans_orient.snapshot import restore
+        from ttr_lab.games.trans_orient.restore import restore
 
         return restore(self.deck, snapshot)
 
