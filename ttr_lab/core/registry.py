@@ -128,7 +128,7 @@ def _import_strategy_module(module_name: str) -> Any:
     return importlib.import_module(new_name)
 
 
-def parameters(cls: type) -> dict[str, inspect.Parameter]:
+def parameters(cls: type[Any]) -> dict[str, inspect.Parameter]:
     """The tunable parameters of a strategy class: its constructor's keyword arguments."""
     signature = inspect.signature(cls.__init__)
     return {

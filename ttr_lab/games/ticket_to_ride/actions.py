@@ -294,7 +294,7 @@ def parse_track(route: str, board: "Board") -> "Track":
     first, dash, rest = route.partition("-")
     if not dash:
         raise IllegalActionError(f"cannot read track {route!r}; write 'CityA-CityB colour'")
-    candidates = [(rest, None)]
+    candidates: list[tuple[str, str | None]] = [(rest, None)]
     head, _, last = rest.rpartition(" ")
     if head:
         candidates.append((head, last))

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from ttr_lab.core.rng import shuffle
 from ttr_lab.games.ticket_to_ride.colours import LOCOMOTIVE, NUM_CARD_KINDS
+from ttr_lab.games.ticket_to_ride.slots import StateSlots
 
 _K = NUM_CARD_KINDS
 NO_CARD = -1
 
 
-class CardFlow:
+class CardFlow(StateSlots):
     __slots__ = ()
 
     def _take_from_pile(self) -> int:

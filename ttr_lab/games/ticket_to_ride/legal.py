@@ -10,12 +10,13 @@ from __future__ import annotations
 from ttr_lab.games.ticket_to_ride.actions import DRAW_BLIND, DRAW_TICKETS, PASS, Action
 from ttr_lab.games.ticket_to_ride.colours import GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS
 from ttr_lab.games.ticket_to_ride.game import Phase
+from ttr_lab.games.ticket_to_ride.slots import StateSlots
 
 _SETUP, _TURN, _SECOND, _KEEP, _OVER = (int(p) for p in Phase)
 _K = NUM_CARD_KINDS
 
 
-class LegalActions:
+class LegalActions(StateSlots):
     __slots__ = ()
 
     def legal_actions(self) -> list[Action]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ttr_lab.core.history import unroll
 from ttr_lab.core.outcome import Metric, Outcome, PlayerOutcome, Termination
@@ -174,7 +174,7 @@ def score_game(state: "GameState") -> GameResult:
     totals = [routes[p] + ticket_points[p] + bonus[p] + explorer[p] for p in range(n)]
     # Ties on points: the ruleset's tie-breaks in order (USA: more completed tickets, then holding
     # the longest-trail bonus); players still tied share the rank.
-    breakers = {
+    breakers: dict[TieBreak, Sequence[int]] = {
         TieBreak.TICKETS: completed, TieBreak.LONGEST: [b > 0 for b in bonus],
         TieBreak.EXPLORER: [e > 0 for e in explorer], TieBreak.MOUNTAINS: mountains,
     }
