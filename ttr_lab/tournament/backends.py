@@ -87,10 +87,10 @@ class SerialBackend:
 
 def _warm_up() -> int:
     from ttr_lab.core.game import available_games
-    from ttr_lab.core.registry import REGISTRY
+    from ttr_lab.core.registry import game_strategies
 
-    len(REGISTRY)  # loads the table of registered strategies
-    available_games()  # imports every game package
+    for game in available_games():  # imports every game package
+        game_strategies(game)  # loads the tables of registered strategies
     return os.getpid()
 
 
