@@ -1,11 +1,11 @@
-"""The shipped strategies by registered name (``ttr_lab.core.registry`` reads these tables; any
-``package.module:Class`` import path works too).
+"""The shipped strategies by registered name, one table per game (``ttr_lab.core.registry``
+reads them; any ``package.module:Class`` import path works too).
 
-``REGISTRY`` holds Ticket to Ride's (the default game). A game with strategies of its own lists
-them in ``GAME_REGISTRY`` under its name, with the same names where the idea is the same, so
-``greedy`` is Trans-Orient Express's greedy player in a ``trans_orient`` tournament."""
+Every game lists its own, under its registered name, with the same names where the idea is the
+same: ``greedy`` is Trans-Orient Express's greedy player in a ``trans_orient`` tournament and
+Ticket to Ride's in a ``ticket_to_ride`` one. A game with no table here has no shipped names."""
 
-REGISTRY: dict[str, str] = {
+TICKET_TO_RIDE: dict[str, str] = {
     "random": "strategies.random:Random",
     "greedy": "strategies.greedy:Greedy",
     "ticket_planner": "strategies.ticket_planner:TicketPlanner",
@@ -17,6 +17,7 @@ REGISTRY: dict[str, str] = {
 }
 
 GAME_REGISTRY: dict[str, dict[str, str]] = {
+    "ticket_to_ride": TICKET_TO_RIDE,
     "trans_orient": {
         "random": "strategies.random:Random",
         "greedy": "strategies.trans_orient.greedy:Greedy",

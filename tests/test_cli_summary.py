@@ -24,7 +24,7 @@ def _rows(text: str) -> list[list[str]]:
                                                      ("usa", "longest", "explorer")])
 def test_a_game_summary_adds_up_and_shows_only_the_maps_bonus(map_name, bonus, absent):
     game = TicketToRide(map_name)
-    record = play_game(game, [build("greedy"), build("ticket_planner")], seed=4)
+    record = play_game(game, [build("greedy", game=game.name), build("ticket_planner", game=game.name)], seed=4)
     console = Console(width=160, record=True)
     print_game_summary(game, record, console)
     text = console.export_text()

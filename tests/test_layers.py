@@ -4,21 +4,34 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
 
 ROOT = Path(__file__).resolve().parent.parent
 
+def installed_layout(folder: Path) -> Path:
+    """This checkout's packages laid out as an install has them (the top-level strategies/ folder
+    as ttr_lab/strategies, pyproject.toml's package-dir): the import graph is read from folders."""
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", "*.csv", "*.toml", "*.json")
+    shutil.copytree(ROOT / "ttr_lab", folder / "ttr_lab", ignore=skip)
+    shutil.copytree(ROOT / "strategies", folder / "ttr_lab" / "strategies", ignore=skip)
+    shutil.copytree(ROOT / "strategies", folder / "strategies", ignore=skip)  # its old import name
+    return folder
+
+
 def lint_imports(config: Path | None = None) -> subprocess.CompletedProcess:
-    # This checkout's packages, whatever else the environment has installed.
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
-    command = [str(Path(sys.executable).parent / "lint-imports"), "--no-cache"]
-    if config is not None:
-        command += ["--config", str(config)]
-    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    with tempfile.TemporaryDirectory() as tmp:
+        # This checkout's packages, whatever else the environment has installed.
+        tree = installed_layout(Path(tmp))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(tree), os.environ.get("PYTHONPATH")])))
+        command = [str(Path(sys.executable).parent / "lint-imports"), "--no-cache",
+                   "--config", str(config or ROOT / "pyproject.toml")]
+        return subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=600)
 
 
 def test_the_import_contracts_hold():

@@ -141,7 +141,7 @@ def test_replay_command_and_jupyter_views(tmp_path):
     from ttr_lab import TicketToRide, GameRecord, play_game
     from ttr_lab.core.registry import build
 
-    record = play_game(TicketToRide("usa"), [build("greedy"), build("ticket_planner")], seed=3)
+    record = play_game(TicketToRide("usa"), [build("greedy", game="ticket_to_ride"), build("ticket_planner", game="ticket_to_ride")], seed=3)
     path = tmp_path / "game.json"
     record.save(path)
     picture = tmp_path / "board.png"

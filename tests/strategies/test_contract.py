@@ -9,7 +9,7 @@ import pytest
 
 from games import TTR_MAPS, per_variant, player_counts
 from strategies.random import Random
-from ttr_lab.core.registry import REGISTRY, build, factory, resolve
+from ttr_lab.core.registry import build, factory, game_strategies, resolve
 from ttr_lab import ConfigError
 from ttr_lab.core.testing import RandomPlayer, StrategyContractError, check_strategy
 
@@ -18,12 +18,12 @@ SMALL = {"mcts": {"iterations": 6, "rollout_depth": 2}}
 
 
 @pytest.mark.parametrize("map_name", TTR_MAPS)
-@pytest.mark.parametrize("name", sorted(REGISTRY))
+@pytest.mark.parametrize("name", sorted(game_strategies("ticket_to_ride")))
 def test_shipped_strategy_passes_the_contract(name, map_name):
     params = SMALL.get(name, {})
     counts = player_counts(map_name)  # all the map allows; MCTS (slow) at the fewest and one more
     players = tuple(counts) if name != "mcts" else tuple(counts[:1]) + tuple(counts[2:3])
-    report = check_strategy(factory(name, params), players=players, seeds=(1, 2) if name != "mcts" else (1,),
+    report = check_strategy(factory(name, params, "ticket_to_ride"), players=players, seeds=(1, 2) if name != "mcts" else (1,),
                             map=map_name)
     assert report.games >= 2 * len(players) + 1
     assert report.decisions > 0
@@ -102,13 +102,16 @@ def test_contract_catches(cls, message):
         check_strategy(cls, players=(2,), seeds=(1,))
 
 
+TTR = "ticket_to_ride"
+
+
 def test_parameters_are_checked_by_name_and_type():
-    assert build("greedy", {"ticket_bonus": "2.5"}).ticket_bonus == 2.5  # converted from text
+    assert build("greedy", {"ticket_bonus": "2.5"}, TTR).ticket_bonus == 2.5  # converted from text
     with pytest.raises(ConfigError, match=r"strategy 'greedy' has no parameter 'bonus'; its parameters: ticket_bonus: float = 3.0"):
-        build("greedy", {"bonus": 1})
+        build("greedy", {"bonus": 1}, TTR)
     with pytest.raises(ConfigError, match=r"strategy 'mcts': bad parameter value \(iterations: "):
-        build("mcts", {"iterations": "many"})
-    assert resolve("strategies.greedy:Greedy") is resolve("greedy")
+        build("mcts", {"iterations": "many"}, TTR)
+    assert resolve("strategies.greedy:Greedy") is resolve("greedy", TTR)
 
 
 def test_a_user_strategy_by_import_path():

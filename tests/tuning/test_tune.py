@@ -200,7 +200,7 @@ def test_documented_ranges_hold_the_defaults_and_play_at_their_ends(name):
     fixed = {"steps": 150} if name == "mcts" else {}
     board = load_board("usa")
     for corner in corners(ranges):
-        record = play_game(TicketToRide(board), [build(name, {**fixed, **corner}), build("greedy")], seed=3)
+        record = play_game(TicketToRide(board), [build(name, {**fixed, **corner}, "ticket_to_ride"), build("greedy", game="ticket_to_ride")], seed=3)
         assert record.result["turns"] > 0
 
 

@@ -283,10 +283,10 @@ def games_per_second(name: str, players: int = 4, seconds: float = 3.0, seed: in
     from ttr_lab.core.play import play_game
     from ttr_lab.games.ticket_to_ride.definition import TicketToRide
 
-    board = load_board("usa")
+    game = TicketToRide(load_board("usa"))
     games, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        play_game(TicketToRide(board), [build(name) for _ in range(players)], seed + games)
+        play_game(game, [build(name, game=game.name) for _ in range(players)], seed + games)
         games += 1
     return games / (time.perf_counter() - start)
 

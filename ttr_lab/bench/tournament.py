@@ -45,7 +45,7 @@ class BarePlay:
         from ttr_lab.core.registry import factory
 
         self.game = config.load_game()
-        self.make = [factory(e.strategy, e.params) for e in config.entrants]
+        self.make = [factory(e.strategy, e.params, self.game.name) for e in config.entrants]
         self.every = every
         self.seen = 0
         self.cpu = 0.0  # everything spent in after_batch, to subtract from the tournament's CPU

@@ -74,13 +74,14 @@ def _setup(
     version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
                                  help="Print the version and exit."),
 ) -> None:
-    # Strategies named by import path are looked up from the current directory too, as
-    # `python -m` would (a console script does not put it on the path by itself).
+    # Strategies named by import path are looked up from the current directory too (a console
+    # script does not put it on the path by itself), last, so a user's folder never shadows an
+    # installed package.
     import os
     import sys
 
     if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
+        sys.path.append(os.getcwd())
 
 
 def main() -> None:  # pragma: no cover - entry point

@@ -14,15 +14,14 @@ _GAME_HELP = "Game name (ttr-lab play --game NAME); see the README for the regis
 
 
 def game_options(game: str, map_name: Optional[str], option: List[str]) -> dict[str, Any]:
-    """The options ``load_game`` gets from ``--map`` (Ticket to Ride's usual one) and
-    ``--option key=value`` (values read as YAML: numbers and lists come out typed)."""
+    """The options ``load_game`` gets from ``--map`` (for a game with maps; without it, the
+    game's own default) and ``--option key=value`` (values read as YAML: numbers and lists come
+    out typed)."""
     import yaml
 
     options: dict[str, Any] = {}
     if map_name is not None:
         options["map"] = map_name
-    elif game == "ticket_to_ride":
-        options["map"] = "usa"
     for item in option:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
@@ -131,18 +130,24 @@ def strategies(
     """List the registered strategies and their tunable parameters."""
     import sys
 
-    from ttr_lab.core.registry import REGISTRY, describe_parameters, game_strategies, resolve
+    from ttr_lab.core.game import available_games
+    from ttr_lab.core.registry import describe_parameters, game_strategies, resolve
     from ttr_lab.tuning.space import documented_ranges
 
-    for name in game_strategies(game_name) or REGISTRY:
-        cls = resolve(name, game_name)
-        doc = cls.__doc__ or sys.modules[cls.__module__].__doc__ or ""
-        summary = doc.strip().splitlines()[0] if doc.strip() else ""
-        typer.echo(f"{name:20s} {_plain(summary)}")
-        typer.echo(f"{'':20s} parameters: {describe_parameters(cls)}")
-        ranges = documented_ranges(cls)
-        if ranges:
-            typer.echo(f"{'':20s} worth tuning: {_plain('; '.join(r.describe() for r in ranges.values()))}")
+    # Each game's own names (a name may be a different player in each game).
+    listed = [(game_name, game_strategies(game_name))] if game_name else [(g, game_strategies(g)) for g in available_games()]
+    for game, names in listed:
+        if not game_name:
+            typer.echo(f"{game}:")
+        for name in names:
+            cls = resolve(name, game)
+            doc = cls.__doc__ or sys.modules[cls.__module__].__doc__ or ""
+            summary = doc.strip().splitlines()[0] if doc.strip() else ""
+            typer.echo(f"{name:20s} {_plain(summary)}")
+            typer.echo(f"{'':20s} parameters: {describe_parameters(cls)}")
+            ranges = documented_ranges(cls)
+            if ranges:
+                typer.echo(f"{'':20s} worth tuning: {_plain('; '.join(r.describe() for r in ranges.values()))}")
 
 
 def maps(

@@ -9,7 +9,7 @@ id is its position in that list. Same game and options, same ids, on every machi
 from __future__ import annotations
 
 import operator
-from typing import Any, Hashable, Iterable, Sequence
+from typing import Any, Hashable, Iterable, Sequence, cast
 
 from ttr_lab.core.errors import IllegalActionError
 
@@ -67,8 +67,8 @@ class ActionSpace:
         out = list(map(self._by_object.get, map(id, actions)))  # C loops: no bytecode per action
         if None in out:  # an equal action that is not the space's own object (parsed, rebuilt)
             ids = self._ids
-            out = [ids[a] for a in actions]
-        return out
+            return [ids[a] for a in actions]
+        return cast("list[int]", out)
 
     def mask(self, actions: Sequence[Any]) -> list[bool]:
         """A ``size``-long list, True at the ids of ``actions`` (a legal-action mask)."""

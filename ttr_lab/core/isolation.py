@@ -163,7 +163,7 @@ class StrategyHost:
         if message[0] == "new" and not self.alive():
             self.stop()
             self._start()
-        if not self.alive():
+        if not self.alive() or self.conn is None:
             return  # it died: the next call reports how
         missing = {k: v for k, v in shared.items() if k not in self._sent}
         try:
@@ -294,7 +294,7 @@ def _serve(conn: Connection) -> None:
 
     def loads(data: bytes) -> Any:
         unpickler = pickle.Unpickler(io.BytesIO(data))
-        unpickler.persistent_load = shared.__getitem__  # type: ignore[assignment]
+        unpickler.persistent_load = shared.__getitem__  # type: ignore[method-assign]
         return unpickler.load()
 
     while True:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from ttr_lab.core.errors import GameInterrupted, IllegalActionError, StrategyError
+from ttr_lab.core.errors import ConfigError, GameInterrupted, IllegalActionError, StrategyError
 from ttr_lab.core.game import Game, load_game
 from ttr_lab.core.record import GameRecord
 from ttr_lab.core.rng import derive_seed
@@ -18,6 +18,10 @@ def play_game(game: Game | str, strategies: Sequence[Any], seed: int, **options:
 
     ``game`` is a ``Game`` or a registered name (then ``options`` choose its variant, e.g.
     ``play_game("ticket_to_ride", players, 7, map="usa")``)."""
+    if not isinstance(game, str) and not callable(getattr(game, "new_game", None)):
+        # The old signature took Ticket to Ride's Board.
+        raise ConfigError(f"play_game takes a Game or a game's name, not a {type(game).__name__}: pass "
+                          "load_game(...), e.g. play_game(load_game('ticket_to_ride', map='usa'), strategies, seed)")
     game = load_game(game, **options)
     players = [s() if isinstance(s, type) or not hasattr(s, "act") else s for s in strategies]
     names = tuple(strategy_name(s) for s in players)

@@ -16,84 +16,51 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib
+import importlib.util
 import inspect
 import json
+import warnings
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import pydantic
 
 from ttr_lab.core.errors import ConfigError
 
-class _Registry(Mapping[str, str]):
-    """Registered name -> ``module:Class``. The names come from the ``REGISTRY`` table in
-    ``strategies/shipped.py`` (looked up by name when first needed: the core imports no
-    strategy) and from ``register_strategy``."""
-
-    def __init__(self) -> None:
-        self._names: dict[str, str] | None = None
-        self._extra: dict[str, str] = {}
-
-    def _load(self) -> dict[str, str]:
-        if self._names is None:
-            shipped = dict(importlib.import_module(SHIPPED_TABLE).REGISTRY)
-            self._names = {**shipped, **self._extra}
-        return self._names
-
-    def add(self, name: str, path: str) -> None:
-        self._extra[name] = path
-        if self._names is not None:
-            self._names[name] = path
-
-    def __getitem__(self, name: str) -> str:
-        return self._load()[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._load())
-
-    def __len__(self) -> int:
-        return len(self._load())
-
-
 # A module, not the package's __init__: a test folder named "strategies" on the path would
 # shadow the package as a namespace package, and submodule imports still resolve.
 SHIPPED_TABLE = "strategies.shipped"
-REGISTRY = _Registry()
+# Names registered with register_strategy: the user's, for every game.
+REGISTRY: dict[str, str] = {}
 
 
 def register_strategy(name: str, path: str) -> None:
-    """Make ``name`` stand for ``path`` (``package.module:Class``) in configs and on the command line."""
-    REGISTRY.add(name, path)
+    """Make ``name`` stand for ``path`` (``package.module:Class``) in configs and on the command
+    line, in every game."""
+    REGISTRY[name] = path
 
+
+def _shipped() -> dict[str, dict[str, str]]:
+    """Each game's shipped names (``GAME_REGISTRY`` of ``strategies/shipped.py``), looked up by
+    name when first needed: the core imports no strategy."""
+    return importlib.import_module(SHIPPED_TABLE).GAME_REGISTRY
 
 
 def game_strategies(game: str | None) -> dict[str, str]:
-    """The names a game registers for itself (``GAME_REGISTRY`` of ``strategies/shipped.py``);
-    ``{}`` for a game that plays the default table (Ticket to Ride)."""
-    if not game:
-        return {}
-    return dict(getattr(importlib.import_module(SHIPPED_TABLE), "GAME_REGISTRY", {}).get(game, {}))
+    """The names ``game`` registers for itself (``{}`` for a game that ships none, or no game),
+    then the names registered with ``register_strategy``."""
+    return {**(_shipped().get(game, {}) if game else {}), **REGISTRY}
 
 
 def resolve(name: str, game: str | None = None) -> type:
     """The strategy class for ``name``: a registered name (``greedy``) or ``package.module:Class``.
 
-    With ``game`` (a game's registered name), the names that game registers come first, so
-    ``greedy`` is that game's greedy player; a shipped name of the default game that the game
-    does not register is refused rather than handed a game it cannot play."""
-    own = game_strategies(game)
-    if name in own:
-        path = own[name]
-    elif own and name in REGISTRY and name not in REGISTRY._extra:
-        raise ConfigError(f"strategy {name!r} plays Ticket to Ride, not {game}; {game} strategies: "
-                          f"{', '.join(own)} (or give module:Class)")
-    else:
-        path = REGISTRY.get(name, name)
-    if ":" not in path:
-        known = ", ".join(own) if own else ", ".join(REGISTRY)
-        raise ConfigError(f"unknown strategy {name!r}; registered: {known} (or give module:Class)")
+    A registered name means what ``game`` (a game's registered name) registers. Without a game,
+    a name every game that registers it gives the same class (``random``) needs none; another
+    (``greedy``) is refused, naming the games."""
+    path = _path_of(name, game)
     module_name, _, attr = path.partition(":")
     try:
-        module = importlib.import_module(module_name)
+        module = _import_strategy_module(module_name)
     except ImportError as exc:
         raise ConfigError(f"strategy {name!r}: cannot import {module_name!r} ({exc})") from None
     except Exception as exc:  # noqa: BLE001 - a module that fails while importing: a syntax error, a raise
@@ -109,7 +76,55 @@ def resolve(name: str, game: str | None = None) -> type:
     return cls
 
 
-def parameters(cls: type) -> dict[str, inspect.Parameter]:
+def _path_of(name: str, game: str | None) -> str:
+    if ":" in name:
+        return name
+    if game:
+        own = game_strategies(game)
+        if name in own:
+            return own[name]
+        elsewhere = sorted(g for g, table in _shipped().items() if name in table)
+        where = f" (registered by {', '.join(elsewhere)})" if elsewhere else ""
+        raise ConfigError(f"unknown strategy {name!r} for {game}{where}; registered: "
+                          f"{', '.join(own) or 'none'} (or give module:Class)")
+    if name in REGISTRY:
+        return REGISTRY[name]
+    paths = {g: table[name] for g, table in _shipped().items() if name in table}
+    if len(set(paths.values())) == 1:
+        return next(iter(paths.values()))
+    if paths:
+        raise ConfigError(f"strategy {name!r} is a different player in each of {', '.join(sorted(paths))}: "
+                          "name the game (resolve(name, game))")
+    known = sorted({n for table in _shipped().values() for n in table} | set(REGISTRY))
+    raise ConfigError(f"unknown strategy {name!r}; registered: {', '.join(known)} (or give module:Class)")
+
+
+# The shipped strategies' import name before they became ttr_lab.strategies.
+OLD_PACKAGE, NEW_PACKAGE = "strategies", "ttr_lab.strategies"
+
+
+def _import_strategy_module(module_name: str) -> Any:
+    """The module ``module_name``; a shipped strategy's old path (``strategies.greedy``) that no
+    longer imports is the same module of ``ttr_lab.strategies``, with a DeprecationWarning."""
+    try:
+        return importlib.import_module(module_name)
+    except ImportError:
+        root, dot, rest = module_name.partition(".")
+        if root != OLD_PACKAGE:
+            raise
+        new_name = NEW_PACKAGE + dot + rest
+        try:
+            found = importlib.util.find_spec(new_name) is not None
+        except ImportError:
+            found = False
+        if not found:
+            raise
+    warnings.warn(f"strategy path {module_name!r} is deprecated: the shipped strategies are "
+                  f"{new_name!r} now", DeprecationWarning, stacklevel=3)
+    return importlib.import_module(new_name)
+
+
+def parameters(cls: type[Any]) -> dict[str, inspect.Parameter]:
     """The tunable parameters of a strategy class: its constructor's keyword arguments."""
     signature = inspect.signature(cls.__init__)
     return {

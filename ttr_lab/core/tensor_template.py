@@ -71,7 +71,7 @@ class SeatTensorWriter:
         return (self.me,)
 
     def __setstate__(self, state: tuple[int]) -> None:
-        self.__init__(*state)
+        type(self).__init__(self, *state)
 
     def __call__(self, state: Any) -> np.ndarray:
         game = self._game_of(state)

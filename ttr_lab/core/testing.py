@@ -128,7 +128,7 @@ def check_strategy(
     checked: list[_Checked] = []
 
     def play(n: int, seed: int, mine: Sequence[int]) -> str:
-        seats = []
+        seats: list[Any] = []
         for seat in range(n):
             if seat in mine:
                 wrapper = _Checked(factory(), f"{name} (seat {seat}, {n} players, seed {seed})")

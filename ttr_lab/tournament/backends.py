@@ -113,10 +113,10 @@ class SerialBackend:
 
 def _warm_up() -> int:
     from ttr_lab.core.game import available_games
-    from ttr_lab.core.registry import REGISTRY
+    from ttr_lab.core.registry import game_strategies
 
-    len(REGISTRY)  # loads the table of registered strategies
-    available_games()  # imports every game package
+    for game in available_games():  # imports every game package
+        game_strategies(game)  # loads the tables of registered strategies
     return os.getpid()
 
 
@@ -169,10 +169,11 @@ class RayBackend:
             self.workers = min(self.requested, cpus) if self.requested else cpus
         else:
             # Workers on this machine import strategies as the driver does: give them its path
-            # (the current directory first), so `my_module:MyStrategy` works without packaging.
+            # (the current directory last, as the driver has it), so `my_module:MyStrategy` works
+            # without packaging and a user's folder never shadows an installed package.
             env = dict(options.get("runtime_env") or {})
             env_vars = dict(env.get("env_vars") or {})
-            paths = [os.getcwd()] + [p for p in sys.path if p and os.path.isdir(p)]
+            paths = [p for p in sys.path if p and os.path.isdir(p)] + [os.getcwd()]
             if env_vars.get("PYTHONPATH"):
                 paths.insert(0, env_vars["PYTHONPATH"])
             env_vars["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))

@@ -13,7 +13,7 @@ from toe_helpers import DECK, GAME, Phase, check_invariants, hidden_shuffle, ran
 from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.games.trans_orient import determinize
 from ttr_lab.games.trans_orient.actions import action_table
-from ttr_lab.games.trans_orient.snapshot import restore
+from ttr_lab.games.trans_orient.restore import restore
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 per_count = pytest.mark.parametrize("n", [2, 3, 4])

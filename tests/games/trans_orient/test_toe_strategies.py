@@ -31,7 +31,7 @@ def test_the_same_names_mean_this_games_strategies_when_the_game_is_given():
     from strategies.trans_orient.mcts import MCTS
     from strategies.trans_orient.planner import Planner
 
-    assert resolve("greedy", TOE) is Greedy and resolve("greedy") is TicketToRideGreedy
+    assert resolve("greedy", TOE) is Greedy
     assert resolve("greedy", "ticket_to_ride") is TicketToRideGreedy
     assert (resolve("planner", TOE), resolve("mcts", TOE), resolve("random", TOE)) == (Planner, MCTS, Random)
     assert resolve("strategies.trans_orient.planner:Planner") is Planner  # import paths need no game
@@ -39,9 +39,12 @@ def test_the_same_names_mean_this_games_strategies_when_the_game_is_given():
 
 
 @pytest.mark.parametrize("name,game,message", [
-    ("ticket_planner", TOE, "plays Ticket to Ride, not trans_orient"),
+    ("ticket_planner", TOE, "unknown strategy 'ticket_planner' for trans_orient \\(registered by ticket_to_ride\\)"),
+    # A game that ships no strategies plays none of the others' by name: no game is the default.
+    ("greedy", "a_third_game", "unknown strategy 'greedy' for a_third_game \\(registered by ticket_to_ride, trans_orient\\)"),
     ("nope", TOE, "registered: random, greedy, planner, mcts"),
-    ("planner", None, "unknown strategy 'planner'"),
+    ("greedy", None, "'greedy' is a different player in each of ticket_to_ride, trans_orient: name the game"),
+    ("nope", None, "unknown strategy 'nope'"),
 ])
 def test_names_a_game_does_not_know_are_refused_with_the_reason(name, game, message):
     with pytest.raises(ConfigError, match=message):

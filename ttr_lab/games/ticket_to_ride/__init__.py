@@ -24,7 +24,8 @@ from ttr_lab.games.ticket_to_ride.scoring import longest_trail, points_per_track
 from ttr_lab.games.ticket_to_ride.game import Game, Phase, game_for
 from ttr_lab.core.history import Event
 from ttr_lab.games.ticket_to_ride.observation import Observation
-from ttr_lab.games.ticket_to_ride.state import GameState, new_game, restore_state
+from ttr_lab.games.ticket_to_ride.state import GameState, new_game
+from ttr_lab.games.ticket_to_ride.restore import restore_state
 from ttr_lab.games.ticket_to_ride.determinize import determinize
 from ttr_lab.games.ticket_to_ride.result import GameResult, PlayerResult, TicketResult
 from ttr_lab.games.ticket_to_ride.definition import TicketToRide

@@ -330,7 +330,7 @@ def _track_at(route: str, first: str, rest: str, board: "Board", unjoined: list[
     """The track ``route`` names when ``first`` is its first city and ``rest`` the second city
     with an optional colour; None when the cut leaves a side that is no city, or names two
     cities no track joins (then noted in ``unjoined``)."""
-    candidates = [(rest, None)]
+    candidates: list[tuple[str, str | None]] = [(rest, None)]
     head, _, last = rest.rpartition(" ")
     if head:
         candidates.append((head, last))

@@ -255,7 +255,7 @@ def _load(folder: Any, source: str) -> Board:
             label += f"#{group.index(i) + 1}"
         tracks.append(Track(i, a, b, length, colour, ferry, mountain, twin, label))
 
-    tickets = []
+    tickets: list[Ticket] = []
     for n, row in enumerate(_read_csv(folder, "tickets.csv", ("city_a", "city_b", "points"), source), start=2):
         where = f"map {source}: tickets.csv line {n}"
         a, b = city_id(row["city_a"], where), city_id(row["city_b"], where)

@@ -14,9 +14,10 @@ import random
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ttr_lab.core.actions import ActionSpace
-from ttr_lab.core.outcome import Metric, Outcome, PlayerOutcome, Termination
+from ttr_lab.core.outcome import Metric
 from ttr_lab.games.ticket_to_ride.actions import Action, all_actions, parse_action
 from ttr_lab.games.ticket_to_ride.board import Board, available_maps, load_board
+from ttr_lab.games.ticket_to_ride.result import METRICS
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -27,30 +28,6 @@ if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.state import GameState
 
 NAME = "ticket_to_ride"
-
-METRICS: tuple[Metric, ...] = (
-    Metric("route_points", "points from claimed routes (route table, plus mountain points)"),
-    Metric("ticket_points", "points from tickets: completed ones added, failed ones subtracted"),
-    Metric("tickets_held", "tickets kept (at setup and later): held at the end"),
-    Metric("tickets_completed", "tickets whose two cities the player connected"),
-    Metric("tickets_failed", "tickets not connected at the end (their points subtracted)"),
-    Metric("ticket_points_completed", "points of the completed tickets"),
-    Metric("ticket_points_failed", "points of the failed tickets (subtracted)"),
-    Metric("longest_trail", "length in trains of the player's longest continuous trail"),
-    Metric("longest_bonus", "points from the longest-trail bonus (0 where the map has none)"),
-    Metric("trains_left", "trains not placed at the end"),
-    Metric("trains_placed", "trains placed on the board"),
-    Metric("route_points_per_train", "route points per train placed (how well trains were turned into points)",
-           kind="float"),
-    Metric("ticket_draws", "times the player drew tickets during play"),
-    Metric("tickets_drawn", "tickets offered to the player, setup included (kept ones are tickets_held)"),
-    Metric("cards_left", "train cards in hand at the end"),
-    Metric("tracks", "ids of the tracks the player claimed", kind="ints", summarise=False),
-    # Only on maps that use them (empty otherwise):
-    Metric("explorer_bonus", "points from the Asian Explorer bonus (Legendary Asia)"),
-    Metric("largest_network", "most cities in one network of the player's own tracks (Legendary Asia)"),
-    Metric("mountain_routes", "claimed tracks with mountain spaces (Legendary Asia)"),
-)
 
 _PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held", "ticket_points_completed",
                                                          "ticket_points_failed", "route_points_per_train"))
@@ -204,9 +181,9 @@ class TicketToRide:
 
     def restore(self, snapshot: dict[str, Any]) -> "GameState":
         """The state a ``snapshot()`` describes, on this game's board and ruleset."""
-        from ttr_lab.games.ticket_to_ride.snapshot import restore
+        from ttr_lab.games.ticket_to_ride.restore import restore_state
 
-        return restore(self.board, snapshot, self.ruleset)
+        return restore_state(self.board, snapshot, self.ruleset)
 
     @property
     def views(self) -> "TicketToRideViews":
@@ -219,21 +196,3 @@ class TicketToRide:
 @functools.lru_cache(maxsize=None)
 def _action_space(board: Board, ruleset: Ruleset) -> ActionSpace:
     return ActionSpace(all_actions(board, ruleset), f"Ticket to Ride ({board.name})")
-
-
-def outcome_of(result: "GameResult", owner: list[int]) -> Outcome:
-    """The core ``Outcome`` of a scored game (``owner``: the player owning each track, or -1)."""
-    players = []
-    for p in result.players:
-        metrics: dict[str, Any] = {name: getattr(p, name) for name in _PLAIN}
-        completed = sum(t.points for t in p.tickets if t.completed)
-        metrics.update({
-            "tickets_held": len(p.tickets),
-            "route_points_per_train": p.route_points / p.trains_placed if p.trains_placed else 0.0,
-            "ticket_points_completed": completed,
-            "ticket_points_failed": sum(t.points for t in p.tickets) - completed,
-            "tracks": [t for t, o in enumerate(owner) if o == p.player],
-        })
-        players.append(PlayerOutcome(score=p.total, rank=p.rank, metrics=metrics))
-    termination = Termination.STALLED if result.stalled else Termination.NORMAL
-    return Outcome(tuple(players), termination, result.turns)

@@ -40,7 +40,7 @@ def city_xy(board: Board) -> dict[int, tuple[float, float]]:
     return out
 
 
-def _segments(board: Board, xy: Mapping[int, tuple[float, float]]) -> dict[int, tuple[tuple[float, float], tuple[float, float]]]:
+def track_segments(board: Board, xy: Mapping[int, tuple[float, float]]) -> dict[int, tuple[tuple[float, float], tuple[float, float]]]:
     """Each track's line; the two tracks of a double route are drawn side by side."""
     out = {}
     for t in board.tracks:
@@ -159,7 +159,7 @@ def draw_state(state: "GameState", title: str | None = None, names: Sequence[str
     fig = new_figure()
     ax = fig.add_subplot()
     xy = city_xy(board)
-    lines = _segments(board, xy)
+    lines = track_segments(board, xy)
     for t in board.tracks:
         (x1, y1), (x2, y2) = lines[t.id]
         owner = state.owner[t.id]
@@ -190,7 +190,7 @@ def draw_track_heat(board: Board, values: Sequence[float], title: str, label: st
     fig = new_figure()
     ax = fig.add_subplot()
     xy = city_xy(board)
-    lines = _segments(board, xy)
+    lines = track_segments(board, xy)
     top = max(max(values, default=0.0), 1e-9)
     norm = Normalize(vmin=0.0, vmax=top)
     colours = ListedColormap(colormaps[cmap](_span(0.18, 1.0)))
@@ -223,7 +223,7 @@ def draw_track_lift(board: Board, lift: Sequence[float | None], weight: Sequence
     fig = new_figure()
     ax = fig.add_subplot()
     xy = city_xy(board)
-    lines = _segments(board, xy)
+    lines = track_segments(board, xy)
     known = [v for v in lift if v]
     # The scale spans the lifts seen, at least 1/2..2 and at most 1/4..4 (beyond, the darkest shade).
     reach = min(max([max(known, default=2.0), 1 / min(known, default=0.5), 2.0]), 4.0)
@@ -261,26 +261,3 @@ def _ratio_ticks(bar: Any, low: float, high: float) -> None:
     bar.ax.yaxis.set_major_locator(FixedLocator(ticks))
     bar.ax.yaxis.set_minor_locator(NullLocator())
     bar.ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-
-
-def record_html(record: Any) -> str:
-    """A record as HTML for Jupyter: its result table, then the replay viewer (board, controls,
-    players, points over time; ``replay_html.viewer_html``) opened at the end of the game."""
-    import html
-
-    from ttr_lab.games.ticket_to_ride.replay_html import viewer_html
-    from ttr_lab.games.ticket_to_ride.result import GameResult
-
-    result = GameResult.from_dict(record.result)
-    rows = "".join(
-        f"<tr><td>{p.rank}</td><td>{p.player}</td><td>{html.escape(record.strategies[p.player])}</td>"
-        f"<td>{p.route_points}</td><td>{p.ticket_points:+d} ({p.tickets_completed}/{len(p.tickets)})</td>"
-        f"<td>{p.longest_trail}</td><td>{p.longest_bonus}</td><td><b>{p.total}</b></td></tr>"
-        for p in sorted(result.players, key=lambda p: (p.rank, p.player))
-    )
-    return (
-        f"<p>{html.escape(record.options.get('map', ''))}, {record.num_players} players, seed {record.seed}: "
-        f"{result.turns} turns{' (stalled)' if result.stalled else ''}</p><table><tr><th>rank</th><th>seat</th>"
-        f"<th>strategy</th><th>routes</th><th>tickets</th><th>longest</th><th>bonus</th><th>total</th></tr>{rows}</table>"
-        + viewer_html(record)
-    )

@@ -1,6 +1,6 @@
-"""``Game``: the immutable facts every state of one game shares (board, ruleset, players).
+"""``Game``: the precomputed tables every state of one game shares (board, ruleset, players).
 
-Like OpenSpiel's ``Game``, it is made once per (board, ruleset, player count) and holds the
+Made once per (board, ruleset, player count), as OpenSpiel makes its game object once, it holds the
 per-track numbers the hot path reads as flat tuples, so ``GameState`` itself stays small.
 """
 

@@ -65,7 +65,7 @@ class TicketToRideViews(GameViews):
 
     def record_html(self, record: Any) -> str:
         """A record in Jupyter: its result table and the replay viewer (``replay_html``)."""
-        from ttr_lab.games.ticket_to_ride.drawing import record_html
+        from ttr_lab.games.ticket_to_ride.replay_html import record_html
 
         return record_html(record)
 

@@ -19,7 +19,7 @@ from typing import Any
 from ttr_lab.core import replay_page as page
 from ttr_lab.core.replay_page import Chart, new_uid, player_list
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, NUM_CARD_KINDS, TRACK_COLOUR_NAMES
-from ttr_lab.games.ticket_to_ride.drawing import PLAYER_COLOURS, TRACK_COLOURS, _segments, city_xy
+from ttr_lab.games.ticket_to_ride.drawing import PLAYER_COLOURS, TRACK_COLOURS, city_xy, track_segments
 
 CARD_COLOURS = {**TRACK_COLOURS, "locomotive": "#d4a017"}
 
@@ -55,7 +55,7 @@ def board_svg(board: Any, uid: str) -> str:
     """The board: every track a line (``data-track``: its id) in its printed colour, cities with
     their names; the script recolours claimed tracks."""
     xy = city_xy(board)
-    lines = _segments(board, xy)
+    lines = track_segments(board, xy)
     xs = [p[0] for p in xy.values()]
     ys = [p[1] for p in xy.values()]
     pad = 0.08 * max(max(xs) - min(xs), max(ys) - min(ys))
@@ -135,3 +135,23 @@ def viewer_html(record: Any) -> str:
 def viewer_page(record: Any) -> str:
     """The viewer as a whole self-contained HTML page (opens offline in any browser)."""
     return page.record_page(record, viewer_html(record))
+
+
+def record_html(record: Any) -> str:
+    """A record as HTML for Jupyter: its result table, then the replay viewer (board, controls,
+    players, points over time; ``viewer_html``) opened at the end of the game."""
+    from ttr_lab.games.ticket_to_ride.result import GameResult
+
+    result = GameResult.from_dict(record.result)
+    rows = "".join(
+        f"<tr><td>{p.rank}</td><td>{p.player}</td><td>{html.escape(record.strategies[p.player])}</td>"
+        f"<td>{p.route_points}</td><td>{p.ticket_points:+d} ({p.tickets_completed}/{len(p.tickets)})</td>"
+        f"<td>{p.longest_trail}</td><td>{p.longest_bonus}</td><td><b>{p.total}</b></td></tr>"
+        for p in sorted(result.players, key=lambda p: (p.rank, p.player))
+    )
+    return (
+        f"<p>{html.escape(record.options.get('map', ''))}, {record.num_players} players, seed {record.seed}: "
+        f"{result.turns} turns{' (stalled)' if result.stalled else ''}</p><table><tr><th>rank</th><th>seat</th>"
+        f"<th>strategy</th><th>routes</th><th>tickets</th><th>longest</th><th>bonus</th><th>total</th></tr>{rows}</table>"
+        + viewer_html(record)
+    )

@@ -1,14 +1,16 @@
-"""The end of a game as values: ``GameResult`` with one ``PlayerResult`` per seat."""
+"""The end of a game as values: ``GameResult`` with one ``PlayerResult`` per seat; the per-player
+metrics a record holds (``METRICS``) and the core ``Outcome`` of a result (``outcome_of``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.history import unroll
+from ttr_lab.core.outcome import Metric, Outcome, PlayerOutcome, Termination
 from ttr_lab.games.ticket_to_ride.actions import DrawTickets, TicketsKept
 from ttr_lab.games.ticket_to_ride.board import TicketDeck
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
@@ -18,6 +20,33 @@ from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game as kernel_sc
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.state import GameState
+
+METRICS: tuple[Metric, ...] = (
+    Metric("route_points", "points from claimed routes (route table, plus mountain points)"),
+    Metric("ticket_points", "points from tickets: completed ones added, failed ones subtracted"),
+    Metric("tickets_held", "tickets kept (at setup and later): held at the end"),
+    Metric("tickets_completed", "tickets whose two cities the player connected"),
+    Metric("tickets_failed", "tickets not connected at the end (their points subtracted)"),
+    Metric("ticket_points_completed", "points of the completed tickets"),
+    Metric("ticket_points_failed", "points of the failed tickets (subtracted)"),
+    Metric("longest_trail", "length in trains of the player's longest continuous trail"),
+    Metric("longest_bonus", "points from the longest-trail bonus (0 where the map has none)"),
+    Metric("trains_left", "trains not placed at the end"),
+    Metric("trains_placed", "trains placed on the board"),
+    Metric("route_points_per_train", "route points per train placed (how well trains were turned into points)",
+           kind="float"),
+    Metric("ticket_draws", "times the player drew tickets during play"),
+    Metric("tickets_drawn", "tickets offered to the player, setup included (kept ones are tickets_held)"),
+    Metric("cards_left", "train cards in hand at the end"),
+    Metric("tracks", "ids of the tracks the player claimed", kind="ints", summarise=False),
+    # Only on maps that use them (empty otherwise):
+    Metric("explorer_bonus", "points from the Asian Explorer bonus (Legendary Asia)"),
+    Metric("largest_network", "most cities in one network of the player's own tracks (Legendary Asia)"),
+    Metric("mountain_routes", "claimed tracks with mountain spaces (Legendary Asia)"),
+)
+
+_PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held", "ticket_points_completed",
+                                                         "ticket_points_failed", "route_points_per_train"))
 
 
 @dataclass(frozen=True)
@@ -169,3 +198,21 @@ def score_game(state: "GameState") -> GameResult:
         for p in range(n)
     )
     return GameResult(players=players, stalled=state.stalled, turns=state.turns)
+
+
+def outcome_of(result: "GameResult", owner: list[int]) -> Outcome:
+    """The core ``Outcome`` of a scored game (``owner``: the player owning each track, or -1)."""
+    players = []
+    for p in result.players:
+        metrics: dict[str, Any] = {name: getattr(p, name) for name in _PLAIN}
+        completed = sum(t.points for t in p.tickets if t.completed)
+        metrics.update({
+            "tickets_held": len(p.tickets),
+            "route_points_per_train": p.route_points / p.trains_placed if p.trains_placed else 0.0,
+            "ticket_points_completed": completed,
+            "ticket_points_failed": sum(t.points for t in p.tickets) - completed,
+            "tracks": [t for t, o in enumerate(owner) if o == p.player],
+        })
+        players.append(PlayerOutcome(score=p.total, rank=p.rank, metrics=metrics))
+    termination = Termination.STALLED if result.stalled else Termination.NORMAL
+    return Outcome(tuple(players), termination, result.turns)

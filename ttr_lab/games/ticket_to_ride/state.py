@@ -363,13 +363,3 @@ def assemble_state(
 def new_game(board: "Board", num_players: int, seed: int, ruleset: "Ruleset | None" = None) -> GameState:
     """A new seeded game: cards and tickets dealt; player 0 first chooses initial tickets."""
     return GameState.new(game_for(board, num_players, ruleset), seed)
-
-
-def restore_state(board: "Board", snapshot: dict[str, Any], ruleset: "Ruleset | None" = None) -> GameState:
-    """The state described by a ``snapshot()`` dict (history starts empty); see ``snapshot.restore``."""
-    from ttr_lab.games.ticket_to_ride.snapshot import restore
-
-    return restore(board, snapshot, ruleset)
-
-
-__all__ = ["Claim", "GameState", "Phase", "assemble_state", "face_of", "new_game", "restore_state"]

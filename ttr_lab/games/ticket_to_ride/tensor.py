@@ -68,7 +68,7 @@ def _scales(board: Board, rules: Ruleset, n: int) -> np.ndarray:
     m, k = board.max_players, NUM_CARD_KINDS
     colour = float(rules.cards_per_colour)
     all_cards = rules.cards_per_colour * (k - 1) + rules.locomotive_cards
-    parts = [[1.0, n, _TURN_SCALE, n], [colour] * k, [float(rules.market_size)] * k, [colour] * k,
+    parts: list[list[float]] = [[1.0, n, _TURN_SCALE, n], [colour] * k, [float(rules.market_size)] * k, [colour] * k,
              [all_cards, max(len(board.tickets), 1)],
              [rules.trains_per_player] * m, [100.0] * m, [colour] * m, [3.0 * rules.initial_tickets] * m,
              [float(max(rules.ticket_draw, rules.initial_tickets))] * m, [colour] * (m * k)]

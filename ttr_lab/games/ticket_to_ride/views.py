@@ -6,7 +6,7 @@ Kept apart from state.py, the face over the kernels; ``GameState`` inherits thes
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.games.ticket_to_ride.actions import Claim
@@ -14,8 +14,10 @@ from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.game import Phase
 from ttr_lab.core.history import Event, unroll
 from ttr_lab.games.ticket_to_ride.network import player_components
+from ttr_lab.games.ticket_to_ride.slots import StateSlots
 
 if TYPE_CHECKING:
+    from ttr_lab.games.ticket_to_ride.state import GameState
     import numpy as np
 
     from ttr_lab.games.ticket_to_ride.board import Board
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
     from ttr_lab.core.outcome import Outcome
 
 _PHASES = tuple(Phase)
-class StateViews:
+class StateViews(StateSlots):
     __slots__ = ()
 
     # A C-level getter: the game loop asks this once per action.
@@ -113,19 +115,19 @@ class StateViews:
         ``Observation`` (OpenSpiel's ``state.observation_tensor``; what the RL environments call)."""
         from ttr_lab.games.ticket_to_ride.tensor import state_tensor
 
-        return state_tensor(self, player)
+        return state_tensor(cast("GameState", self), player)
 
     def observation(self, player: int) -> "Observation":
         """What ``player`` may know: own hand and tickets, public board and counts, public history."""
         from ttr_lab.games.ticket_to_ride.observation import observe
 
-        return observe(self, player)
+        return observe(cast("GameState", self), player)
 
     def snapshot(self) -> dict[str, Any]:
         """The full state (hidden parts included) as a plain JSON-serialisable dict."""
         from ttr_lab.games.ticket_to_ride.snapshot import snapshot
 
-        return snapshot(self)
+        return snapshot(cast("GameState", self))
 
     def result(self) -> "GameResult":
         """Final scores, tickets, longest trails and ranks; only once the game is over."""
@@ -135,7 +137,7 @@ class StateViews:
             raise IllegalActionError("result() is only available once the game is over")
         scored = self.scored
         if scored is None:  # the outcome and the record both ask; scoring walks every trail
-            scored = self.scored = score_game(self)
+            scored = self.scored = score_game(cast("GameState", self))
         return scored
 
     def history(self) -> list[Event]:
@@ -146,7 +148,7 @@ class StateViews:
 
     def outcome(self) -> "Outcome":
         """The game-agnostic end: score, rank and this game's metrics per player."""
-        from ttr_lab.games.ticket_to_ride.definition import outcome_of
+        from ttr_lab.games.ticket_to_ride.result import outcome_of
 
         return outcome_of(self.result(), self.owner)
 
@@ -178,7 +180,7 @@ class StateViews:
         """A state draws its board in Jupyter (the drawing is the game's own; matplotlib loads lazily)."""
         from ttr_lab.games.ticket_to_ride.drawing import draw_state, png_bytes
 
-        return png_bytes(draw_state(self))
+        return png_bytes(draw_state(cast("GameState", self)))
 
     def __repr__(self) -> str:
         return (

@@ -132,8 +132,8 @@ class TransOrientExpress:
         return determinize(observation, rng)
 
     def restore(self, snapshot: dict[str, Any]) -> "TOEState":
-        """The state a ``snapshot()`` describes (for stored or hand-built positions)."""
-        from ttr_lab.games.trans_orient.snapshot import restore
+        """The state a ``snapshot()`` describes (for hand-built positions)."""
+        from ttr_lab.games.trans_orient.restore import restore
 
         return restore(self.deck, snapshot)
 

@@ -51,7 +51,7 @@ class GameResult:
     termination: Termination
     rounds: int
     turns: int
-    objectives: tuple[int, int, int]  # the shared visa, season and route objectives
+    objectives: tuple[int, ...]  # the shared visa, season and route objectives, in that order
 
     @property
     def winners(self) -> tuple[int, ...]:

@@ -6,7 +6,7 @@ hypothetical tableaux with the same code the end of the game uses.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Sequence, TypeVar
 
 from ttr_lab.games.trans_orient.cards import Deck, Effect, LuggageEffect, Objective, ObjectiveType, Scoring
 
@@ -93,7 +93,10 @@ def threshold_points(objective: Objective, value: int) -> int:
     return best
 
 
-def ranks(values: Sequence[float | tuple]) -> list[int]:
+_Rankable = TypeVar("_Rankable", float, tuple)  # all numbers or all sort keys
+
+
+def ranks(values: Sequence[_Rankable]) -> list[int]:
     """Competition ranks, highest value first: 1, 1, 3 for two tied leaders (Further decision 7)."""
     return [1 + sum(1 for w in values if w > v) for v in values]
 

@@ -35,12 +35,7 @@ _DISCOUNT, _CAPACITY, _LUGGAGE_EFFECT = int(Effect.DISCOUNT), int(Effect.CAPACIT
 class TOEState(Station):
     """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
 
-    __slots__ = (
-        "setup", "phase", "player", "round", "tidx", "order", "starter", "master", "mcol",
-        "lower", "upper", "piles", "deck", "deck_known", "hands", "played", "reserves", "bag",
-        "discounts", "capacity", "luggage", "lug_deck", "lug_by", "offer", "objectives",
-        "final", "stalled", "rng", "turns", "counters", "log", "log_len",
-    )
+    __slots__ = ()  # every slot is StateSlots' (slots.py)
 
     # -- construction ----------------------------------------------------------------------
 

@@ -66,7 +66,7 @@ def layout(deck: Deck) -> TensorLayout:
 def _scales(deck: Deck) -> np.ndarray:
     """The divisor of every count (the blocks from ``clock`` to ``seat_counts``)."""
     m, cols, c = MAX_PLAYERS, _MAX_COLUMNS, deck.num_colours
-    parts = [[RULES.max_rounds, 1.0, 1.0, 4.0], [len(deck.travel)], [RULES.pile_size] * (cols * c),
+    parts: list[list[float]] = [[RULES.max_rounds, 1.0, 1.0, 4.0], [len(deck.travel)], [RULES.pile_size] * (cols * c),
              [RULES.tokens_per_colour] * c, [RULES.reserve_limit] * (m * c), [3.0] * (m * c), [20.0] * (m * K),
              [3.0, 4.0, RULES.end_cards] * m]
     return 1.0 / np.array([x for part in parts for x in part], dtype=np.float32)
@@ -214,7 +214,7 @@ class TensorWriter(SeatTensorWriter):
         at_c, at_k = me * c, me * K
         reserves, discounts, counters = state.reserves, state.discounts, state.counters
         capacity, luggage = state.capacity, state.luggage
-        seat_counts = []
+        seat_counts: list[int] = []
         for s in self._order:
             seat_counts += (capacity[s], len(luggage[s]), len(played[s]))
         head = plan.counts.pack(

@@ -5,15 +5,17 @@ Kept apart from state.py so the hot path there stays small; ``TOEState`` inherit
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.games.trans_orient.actions import ACTION_TYPES, GiveToken
 from ttr_lab.core.history import Event, unroll
 from ttr_lab.games.trans_orient.observation import observe
 from ttr_lab.games.trans_orient.rules import Phase
+from ttr_lab.games.trans_orient.slots import StateSlots
 
 if TYPE_CHECKING:
+    from ttr_lab.games.trans_orient.state import TOEState
     import numpy as np
 
     from ttr_lab.core.outcome import Outcome
@@ -32,7 +34,7 @@ _PHASE_REASONS = {
 }
 
 
-class StateViews:
+class StateViews(StateSlots):
     __slots__ = ()
 
     @property
@@ -61,17 +63,17 @@ class StateViews:
         ``Observation`` (OpenSpiel's ``state.observation_tensor``; what the RL environments call)."""
         from ttr_lab.games.trans_orient.tensor import state_tensor
 
-        return state_tensor(self, player)
+        return state_tensor(cast("TOEState", self), player)
 
     def observation(self, player: int) -> "Observation":
         """What ``player`` may know: everything public, its own luggage, its own luggage draw."""
-        return observe(self, player)
+        return observe(cast("TOEState", self), player)
 
     def snapshot(self) -> dict[str, Any]:
         """The full state (hidden parts included) as a plain JSON-serialisable dict."""
         from ttr_lab.games.trans_orient.snapshot import snapshot
 
-        return snapshot(self)
+        return snapshot(cast("TOEState", self))
 
     def history(self) -> list[Event]:
         return unroll(self.log)
@@ -80,9 +82,10 @@ class StateViews:
         """Final scores and their parts; only once the game is over."""
         from ttr_lab.games.trans_orient.result import score_game
 
-        if not self.is_terminal():
+        state = cast("TOEState", self)  # this mixin is only ever part of the state
+        if not state.is_terminal():
             raise IllegalActionError("result() is only available once the game is over")
-        return score_game(self)
+        return score_game(state)
 
     # -- the core's State protocol (see ttr_lab.core.game) -----------------------------------
 

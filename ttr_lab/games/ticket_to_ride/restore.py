@@ -1,0 +1,82 @@
+"""``restore_state``: the state a ``snapshot()`` describes, read back (``snapshot.py`` writes
+one; reading needs the state, which writing must not import: the state's ``snapshot()`` calls it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ttr_lab.games.ticket_to_ride.board import Board
+from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS, card_index
+from ttr_lab.games.ticket_to_ride.game import Phase, game_for
+from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
+from ttr_lab.games.ticket_to_ride.state import GameState, assemble_state
+
+
+def restore_state(board: Board, snap: dict[str, Any], ruleset: Ruleset | None = None) -> GameState:
+    """The state a ``snapshot()`` describes. A snapshot is the position, not the path: the public
+    history is counted, not listed (a record lists it), so a restored state's ``history()``
+    starts empty.
+
+    For debugging, bug reports and hand-built test positions. Checks that cards and tickets are
+    conserved, so a position cannot silently contain 111 cards.
+    """
+    game = game_for(board, int(snap["num_players"]), ruleset)
+    n = game.num_players
+
+    def counts(named: dict[str, int]) -> list[int]:
+        out = [0] * NUM_CARD_KINDS
+        for name, count in named.items():
+            out[card_index(name)] += int(count)
+        return out
+
+    phase = int(Phase[str(snap["phase"]).upper()])
+    hands = [c for p in range(n) for c in counts(snap["hands"][p])]
+    known = snap.get("known_cards") or [{}] * n
+    discard = [0] * NUM_CARD_KINDS
+    for c in snap["discard"]:
+        discard[card_index(c)] += 1
+    owner = [-1] * len(board.tracks)
+    for t, p in snap["claimed"].items():
+        owner[int(t)] = int(p)
+    ticket_deck = tuple(int(t) for t in snap["ticket_deck"])
+    returned_by = tuple(int(r) for r in snap.get("ticket_deck_returned_by") or [-1] * len(ticket_deck))
+    if len(returned_by) != len(ticket_deck):
+        raise ValueError("snapshot's ticket_deck_returned_by must have one entry per ticket in the deck")
+    boxed = tuple(int(t) for t in snap.get("boxed_tickets") or ())
+    s = assemble_state(
+        game,
+        phase=int(Phase.OVER) if snap.get("terminal") else phase,
+        player=int(snap["current_player"]),
+        hands=hands,
+        known=[min(k, h) for k, h in zip((c for p in range(n) for c in counts(known[p])), hands)],
+        pile=[card_index(c) for c in reversed(snap["draw_pile"])],
+        discard=discard,
+        market=[card_index(c) for c in snap["market"]],
+        owner=owner,
+        trains=[int(x) for x in snap["trains"]],
+        points=[int(x) for x in snap["route_points"]],
+        tickets=[tuple(int(t) for t in held) for held in snap["tickets_held"]],
+        offers=[tuple(int(t) for t in o) for o in snap["offered_tickets"]],
+        ticket_deck=ticket_deck,
+        returned_by=returned_by,
+        boxed=boxed,
+        boxed_by=tuple(int(r) for r in snap.get("boxed_by") or [-1] * len(boxed)),
+        rng=int(snap.get("rng_state", 0)),
+        final_turns=int(snap.get("final_turns_left", 0 if snap.get("final_round") else -1)),
+        passes=int(snap.get("passes_in_a_row", 0)),
+        turns=int(snap.get("turns", 0)),
+        stalled=bool(snap.get("stalled", False)),
+        log_len=int(snap.get("history_length", 0)),  # the count, not the events
+    )
+    cards = sum(s.hands) + len(s.pile) + sum(s.discard) + len(s.market)
+    if cards != len(game.deck):
+        raise ValueError(f"snapshot holds {cards} train cards, the game has {len(game.deck)}")
+    if not s.pile and any(s.discard):
+        raise ValueError("snapshot has an empty draw pile beside a non-empty discard pile; the rules reshuffle at once")
+    if len(s.market) < game.ruleset.market_size and s.pile:
+        raise ValueError("snapshot has a short market while the draw pile holds cards; the rules refill at once")
+    tickets = [t for held in s.tickets for t in held] + [t for o in s.offers for t in o] + list(s.ticket_deck) + list(s.boxed)
+    if len(tickets) != len(set(tickets)):
+        raise ValueError("snapshot lists a ticket twice")
+    return s

@@ -1,0 +1,51 @@
+"""``StateSlots``: what a ``GameState`` holds, with its types, declared once for the views.
+
+``GameState`` (state.py) keeps a position in the kernels' state array and reads each field off
+it (``hands``, ``owner``...); its views (``views.StateViews``) read those fields by name. This
+base names them and their types for the type checker; at run time it adds nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ttr_lab.games.ticket_to_ride.game import Game
+    from ttr_lab.games.ticket_to_ride.result import GameResult
+
+
+class StateSlots:
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        game: Game  # the shared tables of this board, ruleset and player count
+        face: Any  # what every state of the game shares: the kernels' tables and buffers
+        s: np.ndarray  # the position, as the kernels' state array
+        log: Any  # the public history (ttr_lab.core.history)
+        log_len: int
+        scored: GameResult | None  # cached once the game is over
+        # Read off the state array (fresh Python values each time):
+        phase: int  # a Phase
+        player: int  # the player to move
+        hands: list[int]  # per player, per card kind (stride NUM_CARD_KINDS)
+        known: list[int]  # the cards of each hand the others have seen enter it (same layout)
+        pile: list[int]  # the draw pile, top last
+        discard: list[int]  # per card kind
+        market: list[int]  # the face-up cards
+        owner: list[int]  # per track: the owning player, or -1
+        trains: list[int]  # per player: trains left
+        points: list[int]  # per player: route points
+        tickets: list[tuple[int, ...]]  # per player: the tickets held
+        offers: list[tuple[int, ...]]  # per player: the tickets offered and not yet chosen
+        ticket_deck: tuple[int, ...]  # top first
+        returned_by: tuple[int, ...]  # per deck position: the seat that put the ticket back, or -1
+        boxed: tuple[int, ...]  # the tickets out of the game
+        boxed_by: tuple[int, ...]  # per boxed ticket: the seat that put it there, or -1
+        rng: int  # the state of the game's own random number generator
+        final_turns: int  # turns left in the final round, -1 before it
+        passes: int  # passes in a row
+        turns: int
+        stalled: bool
+        open_groups: list[tuple[int, ...]]  # the open tracks by payment group
