@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 
 class StateSlots:
-    __slots__ = ()
+    if not TYPE_CHECKING:  # the type checker reads the names below as the state's attributes
+        __slots__ = ()
 
     if TYPE_CHECKING:
         game: Game  # the shared tables of this board, ruleset and player count
@@ -48,4 +49,8 @@ class StateSlots:
         passes: int  # passes in a row
         turns: int
         stalled: bool
-        open_groups: list[tuple[int, ...]]  # the open tracks by payment group
+
+        @property
+        def open_groups(self) -> list[tuple[int, ...]]: ...  # the open tracks by payment group
+
+        def is_terminal(self) -> bool: ...

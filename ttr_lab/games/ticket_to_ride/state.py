@@ -199,10 +199,12 @@ class Fields:
         self.pile, self.market = run("pile", v[L.PILE_N]), run("market", v[L.MARKET_N])
         self.boxed, self.boxed_by = tuple(run("boxed", v[L.BOXED_N])), tuple(run("boxed_by", v[L.BOXED_N]))
         n = face.game.num_players
-        for name in ("tickets", "offers"):
-            at, room = f[name]
-            counts = run(name + "_n")
-            setattr(self, name, [tuple(v[at + p * room:at + p * room + counts[p]]) for p in range(n)])
+        at, room = f["tickets"]
+        counts = run("tickets_n")
+        self.tickets = [tuple(v[at + p * room:at + p * room + counts[p]]) for p in range(n)]
+        at, room = f["offers"]
+        counts = run("offers_n")
+        self.offers = [tuple(v[at + p * room:at + p * room + counts[p]]) for p in range(n)]
         at, room = f["deck"]
         r_at = f["returned"][0]
         head, count = v[L.DECK_HEAD], v[L.DECK_N]

@@ -53,3 +53,6 @@ class StateSlots:
     counters: list[int]  # per player, per counter (stride K)
     log: Any  # the public history (ttr_lab.core.history)
     log_len: int
+
+    if TYPE_CHECKING:
+        def is_terminal(self) -> bool: ...

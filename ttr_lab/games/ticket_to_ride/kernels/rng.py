@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 from numba import config, njit
 
-if config.DISABLE_JIT:  # interpreted, numpy warns where the compiled code wraps around, as meant
+if getattr(config, "DISABLE_JIT", 0):  # interpreted, numpy warns where the compiled code wraps around, as meant
     warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning, __name__)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -36,7 +36,7 @@ def _high_product(z: np.uint64, m: np.uint64) -> np.uint64:
 
 
 @njit(cache=True)
-def next_below(state: np.uint64, bound: int) -> tuple[np.uint64, int]:
+def next_below(state: np.uint64, bound: int) -> tuple[np.uint64, np.int64]:
     """Advance the generator; a draw in ``range(bound)`` by multiply-shift (as ``shuffle``)."""
     state = state + _GOLDEN
     return state, np.int64(_high_product(mix64(state), np.uint64(bound)))

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import functools
 import itertools
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ttr_lab.games.ticket_to_ride.actions import Claim, DrawMarket, KeepTickets, all_actions, max_offer
 from ttr_lab.games.ticket_to_ride.board import TicketDeck
-from ttr_lab.games.ticket_to_ride.game import Game
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.ruleset import Rejects, TieBreak
+
+if TYPE_CHECKING:
+    from ttr_lab.games.ticket_to_ride.game import Game
 
 _TIE_CODES = {
     TieBreak.TICKETS: L.TIE_TICKETS, TieBreak.LONGEST: L.TIE_LONGEST,
@@ -51,7 +54,7 @@ def _keep_subsets(offered: int, minimum: int) -> list[int]:
 
 
 @functools.lru_cache(maxsize=256)
-def game_array(game: Game) -> np.ndarray:
+def game_array(game: "Game") -> np.ndarray:
     """The ``g`` array of ``game`` (cached: one per Game, which is itself shared)."""
     board, rules, n = game.board, game.ruleset, game.num_players
     tracks, tickets = board.tracks, board.tickets
@@ -107,7 +110,9 @@ def game_array(game: Game) -> np.ndarray:
     b.table(L.CLAIM_COLOUR, [a.colour for a in claims])
     b.table(L.CLAIM_CARDS, [a.cards for a in claims])
     b.table(L.CLAIM_LOCOS, [a.locomotives for a in claims])
-    starts, counts, members = [], [], []
+    starts: list[int] = []
+    counts: list[int] = []
+    members: list[int] = []
     for group in game.initial_groups:
         starts.append(len(members))
         counts.append(len(group))
@@ -118,7 +123,8 @@ def game_array(game: Game) -> np.ndarray:
     b.table(L.GROUP_LENGTH, [k[1] for k in game.groups])
     b.table(L.GROUP_FERRY, [k[2] for k in game.groups])
     b.table(L.GROUP_NEED, [k[3] for k in game.groups])
-    starts, counts, order = [], [], []
+    starts, counts = [], []
+    order: list[int] = []
     for row in game.colour_groups:
         starts.append(len(order))
         counts.append(len(row))
@@ -132,7 +138,8 @@ def game_array(game: Game) -> np.ndarray:
     b.table(L.REGULAR_TICKETS, regular)
     b.table(L.LONG_TICKETS, longs)
     b.table(L.DECK_CARDS, list(game.deck))
-    starts, counts, masks = [], [], []
+    starts, counts = [], []
+    masks: list[int] = []
     for offered in range(offer + 1):
         for minimum in range(offer + 1):
             subsets = _keep_subsets(offered, minimum)
