@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from heapq import heappop, heappush
 from typing import Iterable, Sequence
 
-from strategies.planning import Network
+from ttr_lab.strategies.planning import Network
 from ttr_lab.games.ticket_to_ride import NUM_COLOURS
 
 UNREACHED = 1 << 30

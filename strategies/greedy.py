@@ -17,7 +17,7 @@ from typing import Sequence
 
 from pydantic import NonNegativeFloat, NonNegativeInt
 
-from strategies.planning import PlanCache, choose_draw, choose_payment, claims_by_track, network, track_costs
+from ttr_lab.strategies.planning import PlanCache, choose_draw, choose_payment, claims_by_track, network, track_costs
 from ttr_lab.games.ticket_to_ride import GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Observation, Phase
 
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from strategies.planning import network
-from strategies.reference_common import fewest_points_keep, keep_options
-from strategies.step_agent import StepAgent
+from ttr_lab.strategies.planning import network
+from ttr_lab.strategies.reference_common import fewest_points_keep, keep_options
+from ttr_lab.strategies.step_agent import StepAgent
 from ttr_lab.games.ticket_to_ride import Action, KeepTickets, Observation
 
 

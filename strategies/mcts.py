@@ -1,6 +1,6 @@
 """``MCTS``: information-set Monte Carlo tree search over determinizations, anchored on a plan.
 
-A configuration of ``strategies.search`` (the one search engine): this module supplies the
+A configuration of ``ttr_lab.strategies.search`` (the one search engine): this module supplies the
 candidates at the root, the moves the tree opens below it, the play-out planners and the
 evaluation; the engine does the rest. The searching player never sees hidden information. Each round of the search samples one full
 state consistent with its observation (``ttr_lab.determinize``: opponents' hands and tickets
@@ -11,7 +11,7 @@ counts the samples in which it was legal (an opponent's claims depend on its sam
 and progressive widening, so the tree follows the play-out policy's favourite move first and
 opens alternatives as visits accumulate. Every visit ends with a play-out by the ticket
 planner for every seat, to the end of the game (or for ``rollout_depth`` decisions, then the
-projected-score evaluation of ``strategies.playout``), and backs up a reward per player: its
+projected-score evaluation of ``ttr_lab.strategies.playout``), and backs up a reward per player: its
 lead in points over the best other player (a logistic of the lead would flatten exactly the
 differences a player far ahead or far behind must still tell apart).
 
@@ -37,10 +37,10 @@ from typing import Annotated, Sequence
 
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt, StringConstraints
 
-from strategies.planning import claims_by_track
-from strategies.playout import Playout
-from strategies.search import Search
-from strategies.ticket_planner import TicketPlanner
+from ttr_lab.strategies.planning import claims_by_track
+from ttr_lab.strategies.playout import Playout
+from ttr_lab.strategies.search import Search
+from ttr_lab.strategies.ticket_planner import TicketPlanner
 from ttr_lab.games.ticket_to_ride import (
     DRAW_TICKETS, Action, Claim, DrawMarket, GameState, Observation, Phase, determinize,
 )

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from strategies.planning import costs_for, network, shortest_path, track_costs
+from ttr_lab.strategies.planning import costs_for, network, shortest_path, track_costs
 from ttr_lab.games.ticket_to_ride import (
     GRAY, LOCOMOTIVE, NUM_COLOURS, Claim, DrawBlind, DrawMarket, GameState, KeepTickets, Observation, Phase,
     ticket_connected,

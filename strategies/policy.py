@@ -5,7 +5,7 @@ example (notebooks/rl.ipynb) trains and saves.
     player = PolicyPlayer(my_policy, game="trans_orient")
     player = PolicyPlayer("results/rl/linear-usa.npz")      # the game comes from the file
 
-In a tournament config: ``strategies.policy:PolicyPlayer`` with ``{policy: path/to/weights.npz}``
+In a tournament config: ``ttr_lab.strategies.policy:PolicyPlayer`` with ``{policy: path/to/weights.npz}``
 or ``{policy: "package.module:function", game: ..., options: {...}}``. The tensor and the mask
 are exactly the RL environments' (``game.observation_tensor``, ``game.action_space``), so a
 policy trained in ``ttr_lab.envs`` plays here unchanged.

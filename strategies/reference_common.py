@@ -14,8 +14,8 @@ engine gives all of them are collected here:
 - ``engine_payment``, ``engine_rank``, ``engine_draw``: the engine's claim order and payment, its
   ranking of equally long routes, and its card draws.
 
-The one-route-at-a-time play of One Step Thinking and Long Route is ``strategies.step_agent``;
-Destination Hungry's network is ``strategies.engine_plan``. Everything reads only the
+The one-route-at-a-time play of One Step Thinking and Long Route is ``ttr_lab.strategies.step_agent``;
+Destination Hungry's network is ``ttr_lab.strategies.engine_plan``. Everything reads only the
 ``Observation`` given to the agent.
 """
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from strategies.planning import Network, network
+from ttr_lab.strategies.planning import Network, network
 from ttr_lab.games.ticket_to_ride import (
     GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Observation,
 )

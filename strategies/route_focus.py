@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from strategies.planning import network, shortest_path, track_costs
-from strategies.reference_common import (
+from ttr_lab.strategies.planning import network, shortest_path, track_costs
+from ttr_lab.strategies.reference_common import (
     ENGINE_COLOURS, engine_draw, engine_payment, fallback, hop_costs, keep_everything, pair_claims, payable_claims,
     plain_payment,
 )

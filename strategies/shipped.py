@@ -6,22 +6,22 @@ same: ``greedy`` is Trans-Orient Express's greedy player in a ``trans_orient`` t
 Ticket to Ride's in a ``ticket_to_ride`` one. A game with no table here has no shipped names."""
 
 TICKET_TO_RIDE: dict[str, str] = {
-    "random": "strategies.random:Random",
-    "greedy": "strategies.greedy:Greedy",
-    "ticket_planner": "strategies.ticket_planner:TicketPlanner",
-    "mcts": "strategies.mcts:MCTS",
-    "destination_hungry": "strategies.destination_hungry:DestinationHungry",
-    "route_focus": "strategies.route_focus:RouteFocus",
-    "one_step": "strategies.one_step_thinking:OneStepThinking",
-    "long_route": "strategies.long_route:LongRoute",
+    "random": "ttr_lab.strategies.random:Random",
+    "greedy": "ttr_lab.strategies.greedy:Greedy",
+    "ticket_planner": "ttr_lab.strategies.ticket_planner:TicketPlanner",
+    "mcts": "ttr_lab.strategies.mcts:MCTS",
+    "destination_hungry": "ttr_lab.strategies.destination_hungry:DestinationHungry",
+    "route_focus": "ttr_lab.strategies.route_focus:RouteFocus",
+    "one_step": "ttr_lab.strategies.one_step_thinking:OneStepThinking",
+    "long_route": "ttr_lab.strategies.long_route:LongRoute",
 }
 
 GAME_REGISTRY: dict[str, dict[str, str]] = {
     "ticket_to_ride": TICKET_TO_RIDE,
     "trans_orient": {
-        "random": "strategies.random:Random",
-        "greedy": "strategies.trans_orient.greedy:Greedy",
-        "planner": "strategies.trans_orient.planner:Planner",
-        "mcts": "strategies.trans_orient.mcts:MCTS",
+        "random": "ttr_lab.strategies.random:Random",
+        "greedy": "ttr_lab.strategies.trans_orient.greedy:Greedy",
+        "planner": "ttr_lab.strategies.trans_orient.planner:Planner",
+        "mcts": "ttr_lab.strategies.trans_orient.mcts:MCTS",
     },
 }

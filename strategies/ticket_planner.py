@@ -27,7 +27,7 @@ from typing import Sequence
 
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
 
-from strategies.planning import (
+from ttr_lab.strategies.planning import (
     PlanCache, best_twins, card_deficits, cards_missing, choose_draw, choose_payment, claimable, claims_by_track,
     ferry_locomotives, network, plan_tickets, track_costs,
 )

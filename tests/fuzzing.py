@@ -202,7 +202,7 @@ _RECORD: list[dict[str, Any]] = []
 
 def base_record() -> dict[str, Any]:
     if not _RECORD:
-        from strategies.random import Random
+        from ttr_lab.strategies.random import Random
         from ttr_lab.core.play import play_game
 
         _RECORD.append(play_game("ticket_to_ride", [Random(), Random()], 3, map="usa").to_dict())

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable, Sequence
 
-from ttr_lab import CARD_NAMES, GameState, load_board, parse_action, restore_state
-from ttr_lab.games.ticket_to_ride.game import game_for
+from ttr_lab.games.ticket_to_ride import CARD_NAMES, GameState, load_board, parse_action, restore_state
+from ttr_lab.games.ticket_to_ride.tables import tables_for
 
 
 def make_state(
@@ -35,7 +35,7 @@ def make_state(
     to the box). ``claimed`` maps track ids or
     track labels ("Atlanta-Miami blue") to seats; trains and route points follow from it unless given."""
     board = board or load_board("usa")
-    game = game_for(board, num_players, ruleset)
+    game = tables_for(board, num_players, ruleset)
     hands = list(hands or [{} for _ in range(num_players)])
     by_label = {t.label: t.id for t in board.tracks}
     owner = {int(by_label.get(k, k)): p for k, p in (claimed or {}).items()}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ttr_lab import GameState
+from ttr_lab.games.ticket_to_ride import GameState
 
 _K = 9
 
@@ -48,7 +48,7 @@ def check_invariants(state: GameState) -> None:
 
 def random_game_states(board, num_players: int, seed: int):
     """Yield every state of a random game (before each action) with the action then taken."""
-    from ttr_lab import new_game
+    from ttr_lab.games.ticket_to_ride import new_game
     from ttr_lab.core.testing import random_walk
 
     return random_walk(new_game(board, num_players, seed), seed)

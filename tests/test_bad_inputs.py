@@ -58,7 +58,7 @@ def play_import_raises(tmp):
 
 
 def constructor_rejects(tmp):
-    module = _module(tmp, "from strategies.random import Random\nclass X(Random):\n"
+    module = _module(tmp, "from ttr_lab.strategies.random import Random\nclass X(Random):\n"
                           "    def __init__(self, *, depth: int = 1):\n"
                           "        if depth > 3:\n            raise ValueError(f'depth {depth} is too deep')\n")
     cfg = tmp / "cfg.yaml"
@@ -115,7 +115,7 @@ def report_damaged_part(tmp):
 
 def _record(tmp: Path, change) -> str:
     from ttr_lab.core.play import play_game
-    from strategies.random import Random
+    from ttr_lab.strategies.random import Random
 
     data = play_game("ticket_to_ride", [Random(), Random()], 3, map="usa").to_dict()
     change(data)
@@ -319,7 +319,7 @@ def test_names_and_errors_with_markup_are_printed_as_they_are(tmp_path, monkeypa
 
 # ---- a strategy's objects: whatever it returns or raises, a forfeit naming its seat --------------
 
-_HEAD = "from dataclasses import replace\nfrom strategies.random import Random\nclass X(Random):\n" \
+_HEAD = "from dataclasses import replace\nfrom ttr_lab.strategies.random import Random\nclass X(Random):\n" \
         "    def act(self, observation, legal, rng):\n"
 _CLAIM = "        claims = [a for a in legal if type(a).__name__ == 'Claim' and a.cards]\n" \
          "        if not claims:\n            return super().act(observation, legal, rng)\n"

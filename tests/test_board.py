@@ -5,7 +5,8 @@ from collections import Counter
 import networkx as nx
 import pytest
 
-from ttr_lab import BoardDataError, ConfigError, GRAY, COLOURS, Ruleset, load_board
+from ttr_lab import BoardDataError, ConfigError
+from ttr_lab.games.ticket_to_ride import GRAY, COLOURS, Ruleset, load_board
 
 
 @pytest.fixture(scope="module")

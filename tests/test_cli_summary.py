@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 from rich.console import Console
 
-from ttr_lab import TicketToRide, play_game
+from ttr_lab import play_game
+from ttr_lab.games.ticket_to_ride import TicketToRide
 from ttr_lab.cli.summary import print_game_summary, print_tournament_summary
 from ttr_lab.core.registry import build
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from games import per_map, per_map_and_count, player_counts
 from helpers import act
 from invariants import check_invariants, hidden_shuffle, random_game_states
-from ttr_lab import determinize, load_board, new_game
+from ttr_lab.games.ticket_to_ride import determinize, load_board, new_game
 
 BOARD = load_board("usa")
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from strategies.random import Random
-from ttr_lab import TicketToRide, GameRecord, play_game
+from ttr_lab.strategies.random import Random
+from ttr_lab import GameRecord, play_game
+from ttr_lab.games.ticket_to_ride import TicketToRide
 from ttr_lab.games.ticket_to_ride.board import available_maps
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from strategies.random import Random
+from ttr_lab.strategies.random import Random
 from ttr_lab.core.game import available_games
 from ttr_lab.core.registry import build_strategies, resolve
-from ttr_lab import TicketToRide, ConfigError, GameRecord, StrategyError, load_board, play_game
+from ttr_lab import ConfigError, GameRecord, StrategyError, play_game
+from ttr_lab.games.ticket_to_ride import TicketToRide, load_board
 from ttr_lab.cli import app
 
 BOARD = load_board("usa")
@@ -93,7 +94,7 @@ def test_strategy_classes_are_built_fresh():
 
 def test_registry_names_and_import_paths():
     assert resolve("random") is Random
-    assert resolve("strategies.random:Random") is Random
+    assert resolve("ttr_lab.strategies.random:Random") is Random
     with pytest.raises(ConfigError, match="unknown strategy 'nope'; registered: .*greedy.*random"):
         resolve("nope")
     with pytest.raises(ConfigError, match="cannot import"):

@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from games import per_map, per_map_and_count, player_counts
 from invariants import check_invariants, hidden_shuffle, random_game_states
-from strategies.random import Random
-from ttr_lab import TicketToRide, IllegalActionError, load_board, new_game, play_game
+from ttr_lab.strategies.random import Random
+from ttr_lab import IllegalActionError, play_game
+from ttr_lab.games.ticket_to_ride import TicketToRide, load_board, new_game
 from ttr_lab.games.ticket_to_ride.actions import action_table
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
@@ -50,7 +51,7 @@ def test_every_offered_action_is_accepted_and_nothing_else(map_name, n, seed):
     table = action_table(BOARD)
     candidates = [a for row in table.claims for options in row.values() for a in options]
     candidates += list(table.draw_market[:6]) + [table.keep_options(3, 1)[i] for i in range(7)]
-    from ttr_lab import DRAW_BLIND, DRAW_TICKETS, PASS
+    from ttr_lab.games.ticket_to_ride import DRAW_BLIND, DRAW_TICKETS, PASS
     candidates += [DRAW_BLIND, DRAW_TICKETS, PASS]
     rng = random.Random(seed)
     for state, legal, action in random_game_states(BOARD, n, seed):

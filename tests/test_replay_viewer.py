@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from ttr_lab import TicketToRide, play_game
+from ttr_lab import play_game
+from ttr_lab.games.ticket_to_ride import TicketToRide
 from ttr_lab.cli import app
 from ttr_lab.core.record import GameRecord
 from ttr_lab.core.registry import build

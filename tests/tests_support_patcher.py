@@ -4,7 +4,7 @@ importing it in the engine's process would be enough to win. The engine must nev
 import os
 
 import ttr_lab.core.isolation as isolation
-from strategies.random import Random
+from ttr_lab.strategies.random import Random
 
 IMPORTED_BY = os.getpid()
 isolation.IsolatedStrategy.act = lambda self, observation, legal, rng: legal[0]  # type: ignore[method-assign]

@@ -1,6 +1,6 @@
 """A user strategy defined outside the package, loaded by import path in the tests."""
 
-from strategies.random import Random
+from ttr_lab.strategies.random import Random
 
 
 class Cautious(Random):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from strategies.trans_orient.tokens import needs, price, shortfall
+from ttr_lab.strategies.trans_orient.tokens import needs, price, shortfall
 from ttr_lab.games.trans_orient import GiveToken, KeepLuggage, Observation, Phase, Play, TakeCard
 
 

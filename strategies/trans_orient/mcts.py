@@ -1,6 +1,6 @@
 """``MCTS`` for Trans-Orient Express: information-set MCTS over the game's determinizations.
 
-A configuration of ``strategies.search`` (the one search engine, its root a tree node like any
+A configuration of ``ttr_lab.strategies.search`` (the one search engine, its root a tree node like any
 other): greedy plays out, the planner evaluates.
 
 Each iteration samples a state from the observation (``ttr_lab.games.trans_orient.determinize``:
@@ -19,9 +19,9 @@ from typing import Any, Sequence
 
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
 
-from strategies.search import Search
-from strategies.trans_orient.greedy import Greedy
-from strategies.trans_orient.planner import Planner, position_value
+from ttr_lab.strategies.search import Search
+from ttr_lab.strategies.trans_orient.greedy import Greedy
+from ttr_lab.strategies.trans_orient.planner import Planner, position_value
 from ttr_lab.games.trans_orient import Observation, Phase, determinize
 
 _SEARCHED = (Phase.TAKE, Phase.PLAY)

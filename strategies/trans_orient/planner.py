@@ -18,8 +18,8 @@ import math
 import random
 from typing import Any, Sequence
 
-from strategies.trans_orient.tokens import shortfall, token_limit
-from strategies.trans_orient.valuation import Projection
+from ttr_lab.strategies.trans_orient.tokens import shortfall, token_limit
+from ttr_lab.strategies.trans_orient.valuation import Projection
 from ttr_lab.games.trans_orient import RULES, Effect, Observation, Phase, Play, TakeCard
 
 _LUGGAGE_VP = 2.5  # about what a kept luggage card brings in the stand-in deck

@@ -138,7 +138,8 @@ def test_tournament_cli_writes_the_report(smoke_results):
 
 
 def test_replay_command_and_jupyter_views(tmp_path):
-    from ttr_lab import TicketToRide, GameRecord, play_game
+    from ttr_lab import GameRecord, play_game
+    from ttr_lab.games.ticket_to_ride import TicketToRide
     from ttr_lab.core.registry import build
 
     record = play_game(TicketToRide("usa"), [build("greedy", game="ticket_to_ride"), build("ticket_planner", game="ticket_to_ride")], seed=3)

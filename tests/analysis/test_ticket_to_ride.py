@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from test_tables import frame_of, game
-from ttr_lab.games.ticket_to_ride.definition import TicketToRide
+from ttr_lab.games.ticket_to_ride.game import TicketToRide
 
 
 def test_tickets_and_bonuses_on_the_usa_map():
@@ -87,7 +87,7 @@ def test_score_parts_follow_the_ruleset():
 
 
 def test_the_rules_import_no_tables_or_plots():
-    code = ("import sys, ttr_lab.games.ticket_to_ride.definition, ttr_lab.games.ticket_to_ride.report; "
+    code = ("import sys, ttr_lab.games.ticket_to_ride.game, ttr_lab.games.ticket_to_ride.report; "
             "print(sorted(m for m in ('pandas', 'numpy', 'matplotlib') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

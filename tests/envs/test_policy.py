@@ -1,4 +1,4 @@
-"""The policy adapter (strategies.policy): a policy function or a saved linear policy plays as a
+"""The policy adapter (ttr_lab.strategies.policy): a policy function or a saved linear policy plays as a
 strategy, through the strategy contract, on every game and variant."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from games import VARIANTS
-from strategies.policy import LinearPolicy, PolicyPlayer
+from ttr_lab.strategies.policy import LinearPolicy, PolicyPlayer
 from ttr_lab.core.errors import ConfigError, StrategyError
 from ttr_lab.core.play import play_game
 from ttr_lab.core.testing import RandomPlayer, check_strategy

@@ -5,9 +5,8 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from ttr_lab import (
-    CARD_NAMES, DRAW_BLIND, DRAW_TICKETS, PASS, DrawMarket, IllegalActionError, KeepTickets,
-)
+from ttr_lab import IllegalActionError
+from ttr_lab.games.ticket_to_ride import CARD_NAMES, DRAW_BLIND, DRAW_TICKETS, PASS, DrawMarket, KeepTickets
 from ttr_lab.games.ticket_to_ride.actions import action_table
 
 DECK = {name: (14 if name == "locomotive" else 12) for name in CARD_NAMES}

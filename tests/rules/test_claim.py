@@ -7,9 +7,8 @@ import pytest
 
 from helpers import act, legal_texts, make_state
 from rules_common import assert_legal_agrees, discard, hand
-from ttr_lab import (
-    CARD_NAMES, GRAY, LOCOMOTIVE, Claim, IllegalActionError, Phase, load_board, parse_action,
-)
+from ttr_lab import IllegalActionError
+from ttr_lab.games.ticket_to_ride import CARD_NAMES, GRAY, LOCOMOTIVE, Claim, Phase, load_board, parse_action
 
 BOARD = load_board("usa")
 L = "locomotive"

@@ -7,7 +7,8 @@ import pytest
 
 from helpers import act, legal_texts, make_state
 from rules_common import assert_legal_agrees, discard, hand, market, pile, rest_of_deck, total_cards
-from ttr_lab import DRAW_BLIND, DrawMarket, IllegalActionError, LOCOMOTIVE, Phase, load_board, restore_state
+from ttr_lab import IllegalActionError
+from ttr_lab.games.ticket_to_ride import DRAW_BLIND, DrawMarket, LOCOMOTIVE, Phase, load_board, restore_state
 
 BOARD = load_board("usa")
 L = "locomotive"

@@ -4,7 +4,8 @@ import pytest
 
 from helpers import act, legal_texts, make_state
 from rules_common import assert_legal_agrees, rest_of_deck
-from ttr_lab import IllegalActionError, Phase, load_board
+from ttr_lab import IllegalActionError
+from ttr_lab.games.ticket_to_ride import Phase, load_board
 
 BOARD = load_board("usa")
 L = "locomotive"

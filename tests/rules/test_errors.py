@@ -3,7 +3,8 @@
 import pytest
 
 from helpers import act, make_state
-from ttr_lab import IllegalActionError, load_board, parse_action
+from ttr_lab import IllegalActionError
+from ttr_lab.games.ticket_to_ride import load_board, parse_action
 
 BOARD = load_board("usa")
 L = "locomotive"

@@ -11,10 +11,9 @@ import pytest
 
 from helpers import act, legal_texts, make_state, ticket_id, track_id
 from rules_common import assert_legal_agrees, discard, hand, play_out, total_cards
-from strategies.random import Random
-from ttr_lab import (
-    CARD_NAMES, TicketToRide, Claim, IllegalActionError, KeepTickets, Phase, load_board, new_game, play_game, restore_state,
-)
+from ttr_lab.strategies.random import Random
+from ttr_lab import IllegalActionError, play_game
+from ttr_lab.games.ticket_to_ride import CARD_NAMES, TicketToRide, Claim, KeepTickets, Phase, load_board, new_game, restore_state
 
 BOARD = load_board("legendary_asia")
 L = "locomotive"

@@ -4,7 +4,8 @@ import pytest
 
 from helpers import act, legal_texts, make_state
 from rules_common import assert_legal_agrees, hand, market
-from ttr_lab import DrawMarket, IllegalActionError, Phase, load_board, new_game
+from ttr_lab import IllegalActionError
+from ttr_lab.games.ticket_to_ride import DrawMarket, Phase, load_board, new_game
 
 BOARD = load_board("usa")
 SEVEN = ["red", "orange", "yellow", "green", "blue", "pink", "black"]

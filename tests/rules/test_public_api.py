@@ -54,7 +54,7 @@ def test_track_open_agrees_with_the_engine(players):
 
 def test_track_points_include_mountains():
     rules_ = ASIA.ruleset
-    game = rules.game_for(ASIA, 3)
+    game = rules.tables_for(ASIA, 3)
     for t in ASIA.tracks:
         assert track_points(t, rules_) == rules_.route_scores[t.length] + rules_.mountain_points_per_space * t.mountain_spaces
         assert game.track_points[t.id] == track_points(t, rules_)

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from rules_common import assert_legal_agrees, total_cards
-from ttr_lab import LOCOMOTIVE, DrawMarket, load_board, new_game
+from ttr_lab.games.ticket_to_ride import LOCOMOTIVE, DrawMarket, load_board, new_game
 
 BOARD = load_board("usa")
 

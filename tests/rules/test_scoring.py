@@ -7,7 +7,7 @@ import pytest
 
 from helpers import make_state
 from rules_common import play_out
-from ttr_lab import load_board
+from ttr_lab.games.ticket_to_ride import load_board
 from ttr_lab.games.ticket_to_ride.scoring import connected_components, longest_trail, rank_order
 
 BOARD = load_board("usa")

@@ -7,7 +7,8 @@ import pytest
 
 from helpers import act, legal_texts
 from rules_common import assert_legal_agrees, discard, hand, market, total_cards
-from ttr_lab import IllegalActionError, KeepTickets, Phase, load_board, new_game
+from ttr_lab import IllegalActionError
+from ttr_lab.games.ticket_to_ride import KeepTickets, Phase, load_board, new_game
 
 BOARD = load_board("usa")
 

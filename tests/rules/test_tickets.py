@@ -4,7 +4,8 @@ import pytest
 
 from helpers import act, legal_texts, make_state
 from rules_common import assert_legal_agrees
-from ttr_lab import IllegalActionError, KeepTickets, Phase, TicketsKept, load_board, parse_action
+from ttr_lab import IllegalActionError
+from ttr_lab.games.ticket_to_ride import KeepTickets, Phase, TicketsKept, load_board, parse_action
 
 BOARD = load_board("usa")
 ALL_KEEPS_OF_3 = ["keep 0", "keep 0,1", "keep 0,1,2", "keep 0,2", "keep 1", "keep 1,2", "keep 2"]

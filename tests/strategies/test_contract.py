@@ -8,7 +8,7 @@ import random
 import pytest
 
 from games import TTR_MAPS, per_variant, player_counts
-from strategies.random import Random
+from ttr_lab.strategies.random import Random
 from ttr_lab.core.registry import build, factory, game_strategies, resolve
 from ttr_lab import ConfigError
 from ttr_lab.core.testing import RandomPlayer, StrategyContractError, check_strategy
@@ -51,7 +51,7 @@ class ReturnsACopy(Random):
     name = "bad_keep"
 
     def act(self, observation, legal_actions, rng):
-        from ttr_lab import KeepTickets
+        from ttr_lab.games.ticket_to_ride import KeepTickets
 
         if observation.phase.name == "INITIAL_TICKETS":
             return KeepTickets(())
@@ -111,7 +111,7 @@ def test_parameters_are_checked_by_name_and_type():
         build("greedy", {"bonus": 1}, TTR)
     with pytest.raises(ConfigError, match=r"strategy 'mcts': bad parameter value \(iterations: "):
         build("mcts", {"iterations": "many"}, TTR)
-    assert resolve("strategies.greedy:Greedy") is resolve("greedy", TTR)
+    assert resolve("ttr_lab.strategies.greedy:Greedy") is resolve("greedy", TTR)
 
 
 def test_a_user_strategy_by_import_path():

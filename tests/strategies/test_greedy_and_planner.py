@@ -8,10 +8,11 @@ import pytest
 from helpers import decide, make_state
 from helpers import ticket_id as tk
 from helpers import track_id as tid
-from strategies.greedy import Greedy
-from strategies.planning import card_deficits, network, plan_tickets, shortest_path, track_costs
-from strategies.ticket_planner import TicketPlanner
-from ttr_lab import TicketToRide, Claim, DrawMarket, DrawTickets, KeepTickets, load_board, play_game
+from ttr_lab.strategies.greedy import Greedy
+from ttr_lab.strategies.planning import card_deficits, network, plan_tickets, shortest_path, track_costs
+from ttr_lab.strategies.ticket_planner import TicketPlanner
+from ttr_lab import play_game
+from ttr_lab.games.ticket_to_ride import TicketToRide, Claim, DrawMarket, DrawTickets, KeepTickets, load_board
 
 BOARD = load_board("usa")
 L = "locomotive"
@@ -123,7 +124,7 @@ def test_planner_completes_most_of_its_tickets():
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_planner_beats_greedy_which_beats_random(players):
-    from strategies.random import Random
+    from ttr_lab.strategies.random import Random
 
     for strong, weak in ((TicketPlanner, Greedy), (Greedy, Random)):
         wins = 0

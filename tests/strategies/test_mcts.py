@@ -6,9 +6,10 @@ import random
 
 from helpers import make_state
 from invariants import hidden_shuffle, random_game_states
-from strategies.mcts import MCTS
-from strategies.playout import Playout
-from ttr_lab import TicketToRide, KeepTickets, determinize, load_board, play_game
+from ttr_lab.strategies.mcts import MCTS
+from ttr_lab.strategies.playout import Playout
+from ttr_lab import play_game
+from ttr_lab.games.ticket_to_ride import TicketToRide, KeepTickets, determinize, load_board
 
 BOARD = load_board("usa")
 

@@ -13,13 +13,14 @@ from helpers import decide, make_state
 from ttr_lab.games.ticket_to_ride import LOCOMOTIVE as LOCO
 from helpers import ticket_id as tk
 from helpers import track_id as tid
-from strategies.destination_hungry import DestinationHungry
-from strategies.long_route import LongRoute
-from strategies.one_step_thinking import OneStepThinking
-from strategies.planning import network, shortest_path, track_costs
-from strategies.random import Random
-from strategies.route_focus import RouteFocus
-from ttr_lab import TicketToRide, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, load_board, new_game, play_game
+from ttr_lab.strategies.destination_hungry import DestinationHungry
+from ttr_lab.strategies.long_route import LongRoute
+from ttr_lab.strategies.one_step_thinking import OneStepThinking
+from ttr_lab.strategies.planning import network, shortest_path, track_costs
+from ttr_lab.strategies.random import Random
+from ttr_lab.strategies.route_focus import RouteFocus
+from ttr_lab import play_game
+from ttr_lab.games.ticket_to_ride import TicketToRide, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, load_board, new_game
 
 BOARD = load_board("usa")
 AGENTS = [DestinationHungry, RouteFocus, OneStepThinking, LongRoute]

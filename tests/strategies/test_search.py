@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
-from strategies.search import Node, Search
+from ttr_lab.strategies.search import Node, Search
 
 
 class Obs(NamedTuple):

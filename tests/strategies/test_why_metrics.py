@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from strategies.one_step_thinking import OneStepThinking
-from ttr_lab import TicketToRide, load_board, play_game
+from ttr_lab.strategies.one_step_thinking import OneStepThinking
+from ttr_lab import play_game
+from ttr_lab.games.ticket_to_ride import TicketToRide, load_board
 from ttr_lab.games.ticket_to_ride import DrawTickets, KeepTickets, Phase, new_game
 from ttr_lab.games.ticket_to_ride.result import ticket_draws
 

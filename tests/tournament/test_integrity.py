@@ -11,7 +11,7 @@ from ttr_lab.core.results import read_results
 from ttr_lab.tournament import run_tournament
 from ttr_lab.tournament.config import parse_config
 from ttr_lab.tournament.integrity import SharedValues
-from strategies.random import Random
+from ttr_lab.strategies.random import Random
 
 
 def honest_game() -> str:

@@ -286,7 +286,7 @@ def test_a_memory_hungry_isolated_strategy_hits_its_limit_and_forfeits_named(tmp
     if not os.path.exists("/proc/self/limits"):
         pytest.skip("needs Linux")
     module = tmp_path / "hungry_strategy.py"
-    module.write_text("from strategies.random import Random\nclass Hungry(Random):\n"
+    module.write_text("from ttr_lab.strategies.random import Random\nclass Hungry(Random):\n"
                       "    def act(self, observation, legal, rng):\n        bytearray(8 << 30)\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     hungry = {"name": "h", "strategy": "hungry_strategy:Hungry"}

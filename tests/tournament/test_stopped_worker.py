@@ -17,7 +17,7 @@ from ttr_lab.tournament.config import parse_config
 STOPPER = """
 import os, signal, subprocess
 from pathlib import Path
-from strategies.random import Random
+from ttr_lab.strategies.random import Random
 
 MARKER = Path({marker!r})
 PAUSE = {pause}

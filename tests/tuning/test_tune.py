@@ -186,7 +186,8 @@ def test_the_command_line_on_a_tiny_budget(tmp_path):
 @pytest.mark.parametrize("name", ["greedy", "ticket_planner", "mcts"])
 def test_documented_ranges_hold_the_defaults_and_play_at_their_ends(name):
     from ttr_lab.core.registry import build, parameters, resolve
-    from ttr_lab import TicketToRide, load_board, play_game
+    from ttr_lab import play_game
+    from ttr_lab.games.ticket_to_ride import TicketToRide, load_board
     from ttr_lab.tuning.space import corners, documented_ranges
 
     cls = resolve(name)

@@ -33,7 +33,7 @@ def _pin_to_one_core() -> str:
 
 def sample_states(board: Any, num_players: int, games: int, seed: int) -> list:
     """States at the start of normal turns of random games, for per-operation timings."""
-    from ttr_lab.games.ticket_to_ride.game import Phase
+    from ttr_lab.games.ticket_to_ride.tables import Phase
     from ttr_lab.games.ticket_to_ride.state import new_game
 
     rng = random.Random(seed)
@@ -54,10 +54,10 @@ def engine_benchmark(seconds: float = 3.0, seed: int = 1, on_item: Callable[[Ite
     Another ``game`` (a registered name) gets the game-agnostic part: ``any_game_benchmark``."""
     if game != "ticket_to_ride":
         return any_game_benchmark(game, seconds, seed, on_item)
-    from strategies.random import Random
+    from ttr_lab.strategies.random import Random
     from ttr_lab.games.ticket_to_ride.board import load_board
     from ttr_lab.core.play import play_game
-    from ttr_lab.games.ticket_to_ride.definition import TicketToRide
+    from ttr_lab.games.ticket_to_ride.game import TicketToRide
     from ttr_lab.games.ticket_to_ride.state import new_game
 
     pinned = _pin_to_one_core()
@@ -112,7 +112,7 @@ def engine_benchmark(seconds: float = 3.0, seed: int = 1, on_item: Callable[[Ite
     goal = figures["play_game random 4p games/s"] / 100.0
     result.show(f"4-player random games via play_game: {goal:.2f}x the goal of 100 games/s on one core")
 
-    from strategies.greedy import Greedy
+    from ttr_lab.strategies.greedy import Greedy
     from ttr_lab.games.ticket_to_ride.board import available_maps
 
     by_map = []

@@ -281,7 +281,7 @@ def games_per_second(name: str, players: int = 4, seconds: float = 3.0, seed: in
     from ttr_lab.core.registry import build
     from ttr_lab.games.ticket_to_ride.board import load_board
     from ttr_lab.core.play import play_game
-    from ttr_lab.games.ticket_to_ride.definition import TicketToRide
+    from ttr_lab.games.ticket_to_ride.game import TicketToRide
 
     game = TicketToRide(load_board("usa"))
     games, start = 0, time.perf_counter()
@@ -293,8 +293,8 @@ def games_per_second(name: str, players: int = 4, seconds: float = 3.0, seed: in
 
 def playouts_per_second(decisions: int = 30, seed: int = 3) -> float:
     """MCTS play-outs per second, over the searched decisions of a 2-player game."""
-    from strategies.mcts import MCTS
-    from strategies.ticket_planner import TicketPlanner
+    from ttr_lab.strategies.mcts import MCTS
+    from ttr_lab.strategies.ticket_planner import TicketPlanner
     from ttr_lab.games.ticket_to_ride.board import load_board
     from ttr_lab.games.ticket_to_ride.state import new_game
 

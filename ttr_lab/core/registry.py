@@ -28,7 +28,7 @@ from ttr_lab.core.errors import ConfigError
 
 # A module, not the package's __init__: a test folder named "strategies" on the path would
 # shadow the package as a namespace package, and submodule imports still resolve.
-SHIPPED_TABLE = "strategies.shipped"
+SHIPPED_TABLE = "ttr_lab.strategies.shipped"
 # Names registered with register_strategy: the user's, for every game.
 REGISTRY: dict[str, str] = {}
 
@@ -104,7 +104,7 @@ OLD_PACKAGE, NEW_PACKAGE = "strategies", "ttr_lab.strategies"
 
 
 def _import_strategy_module(module_name: str) -> Any:
-    """The module ``module_name``; a shipped strategy's old path (``strategies.greedy``) that no
+    """The module ``module_name``; a shipped strategy's old path (``ttr_lab.strategies.greedy``) that no
     longer imports is the same module of ``ttr_lab.strategies``, with a DeprecationWarning."""
     try:
         return importlib.import_module(module_name)

@@ -82,7 +82,7 @@ def test_an_observation_holds_nothing_the_player_may_not_know(n, seed):
             assert obs.revealed_luggage == (tuple(state.luggage) if state.is_terminal() else ())
             known = {x for x in obs.luggage_deck_known if x}
             assert known <= {x for x, by in zip(state.lug_deck, state.lug_by) if by == viewer}
-            assert b"TOEState" not in pickle.dumps(obs)  # no way back to the state
+            assert b"GameState" not in pickle.dumps(obs)  # no way back to the state
             json.dumps(obs.to_dict())
 
 

@@ -25,16 +25,16 @@ def test_each_strategy_passes_the_contract_on_this_game(name):
 
 
 def test_the_same_names_mean_this_games_strategies_when_the_game_is_given():
-    from strategies.greedy import Greedy as TicketToRideGreedy
-    from strategies.random import Random
-    from strategies.trans_orient.greedy import Greedy
-    from strategies.trans_orient.mcts import MCTS
-    from strategies.trans_orient.planner import Planner
+    from ttr_lab.strategies.greedy import Greedy as TicketToRideGreedy
+    from ttr_lab.strategies.random import Random
+    from ttr_lab.strategies.trans_orient.greedy import Greedy
+    from ttr_lab.strategies.trans_orient.mcts import MCTS
+    from ttr_lab.strategies.trans_orient.planner import Planner
 
     assert resolve("greedy", TOE) is Greedy
     assert resolve("greedy", "ticket_to_ride") is TicketToRideGreedy
     assert (resolve("planner", TOE), resolve("mcts", TOE), resolve("random", TOE)) == (Planner, MCTS, Random)
-    assert resolve("strategies.trans_orient.planner:Planner") is Planner  # import paths need no game
+    assert resolve("ttr_lab.strategies.trans_orient.planner:Planner") is Planner  # import paths need no game
     assert type(build("planner", {"patience": 0.6}, TOE)).__name__ == "Planner"
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterator, Mapping, Sequence
 
-from ttr_lab.games.trans_orient import Effect, LuggageEffect, Phase, TOEState, TransOrientExpress, round_order
+from ttr_lab.games.trans_orient import Effect, LuggageEffect, Phase, GameState, TransOrientExpress, round_order
 from ttr_lab.games.trans_orient.rules import K, columns_for
 from ttr_lab.games.trans_orient.snapshot import check
 
@@ -49,7 +49,7 @@ def make_state(
     round: int = 1,
     objectives: Sequence[int] = (1, 7, 13),
     final: bool = False,
-) -> TOEState:
+) -> GameState:
     cols = columns_for(n)
     order = round_order(starter, n)
     lower = list(lower) if lower is not None else list(range(40, 40 + cols))
@@ -91,35 +91,35 @@ def find_luggage(**conditions: Any) -> list[int]:
     return [c.number for c in DECK.luggage if all(getattr(c, k) == v for k, v in conditions.items())]
 
 
-def act(state: TOEState, *texts: str) -> TOEState:
+def act(state: GameState, *texts: str) -> GameState:
     """Apply actions written in the action language."""
     for text in texts:
         state.apply(GAME.parse_action(text))
     return state
 
 
-def texts(state: TOEState) -> list[str]:
+def texts(state: GameState) -> list[str]:
     return [state.action_text(a) for a in state.legal_actions()]
 
 
-def reserve(state: TOEState, p: int) -> dict[str, int]:
+def reserve(state: GameState, p: int) -> dict[str, int]:
     C = len(COLOURS)
     return dict(zip(COLOURS, state.reserves[p * C:(p + 1) * C]))
 
 
-def pile(state: TOEState, col: int) -> dict[str, int]:
+def pile(state: GameState, col: int) -> dict[str, int]:
     C = len(COLOURS)
     return dict(zip(COLOURS, state.piles[col * C:(col + 1) * C]))
 
 
-def random_game_states(n: int, seed: int, game: TransOrientExpress = GAME) -> Iterator[tuple[TOEState, list, Any]]:
+def random_game_states(n: int, seed: int, game: TransOrientExpress = GAME) -> Iterator[tuple[GameState, list, Any]]:
     """Every state of a uniformly random game (before each action), with the action then taken."""
     from ttr_lab.core.testing import random_walk
 
     return random_walk(game.new_game(n, seed), seed)
 
 
-def check_invariants(state: TOEState) -> None:
+def check_invariants(state: GameState) -> None:
     """Conservation of cards and tokens, derived fields, and the limits at every turn's start."""
     check(state)  # 72 travel, 16 luggage cards each in one place; 10 tokens of each colour
     setup = state.setup
@@ -147,7 +147,7 @@ def check_invariants(state: TOEState) -> None:
         assert 1 <= state.round <= rules.max_rounds
 
 
-def hidden_shuffle(state: TOEState, viewer: int, rng: random.Random) -> TOEState:
+def hidden_shuffle(state: GameState, viewer: int, rng: random.Random) -> GameState:
     """A state ``viewer`` cannot tell apart from ``state``: the shuffled part of the draw deck
     reordered, opponents' luggage (held and on offer) swapped with the unknown luggage deck
     positions, and the bag's future draws changed."""

@@ -21,14 +21,14 @@ from ttr_lab.games.ticket_to_ride.network import (
     connected_components, doubles_shared, player_components, ticket_connected, track_open, twin_blocks, twin_closes,
 )
 from ttr_lab.games.ticket_to_ride.scoring import longest_trail, points_per_track, rank_order, track_points
-from ttr_lab.games.ticket_to_ride.game import Game, Phase, game_for
+from ttr_lab.games.ticket_to_ride.tables import Tables, Phase, tables_for
 from ttr_lab.core.history import Event
 from ttr_lab.games.ticket_to_ride.observation import Observation
 from ttr_lab.games.ticket_to_ride.state import GameState, new_game
 from ttr_lab.games.ticket_to_ride.restore import restore_state
 from ttr_lab.games.ticket_to_ride.determinize import determinize
 from ttr_lab.games.ticket_to_ride.result import GameResult, PlayerResult, TicketResult
-from ttr_lab.games.ticket_to_ride.definition import TicketToRide
+from ttr_lab.games.ticket_to_ride.game import TicketToRide
 
 GAME = TicketToRide  # what ttr_lab.core.load_game("ticket_to_ride", map=...) builds
 
@@ -45,8 +45,8 @@ __all__ = [
     "connected_components", "doubles_shared", "longest_trail", "player_components", "points_per_track",
     "rank_order", "ticket_connected", "track_open", "track_points", "twin_blocks", "twin_closes",
     # games, states and what they show
-    "Event", "Game", "GameResult", "GameState", "Observation", "Phase", "PlayerResult", "TicketResult",
-    "determinize", "game_for", "new_game", "restore_state",
+    "Event", "Tables", "GameResult", "GameState", "Observation", "Phase", "PlayerResult", "TicketResult",
+    "determinize", "tables_for", "new_game", "restore_state",
     # the game as the platform sees it
     "GAME", "TicketToRide",
 ]

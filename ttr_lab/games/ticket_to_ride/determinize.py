@@ -17,7 +17,7 @@ import random
 from typing import TYPE_CHECKING
 
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
-from ttr_lab.games.ticket_to_ride.game import game_for
+from ttr_lab.games.ticket_to_ride.tables import tables_for
 from ttr_lab.games.ticket_to_ride.observation import Observation
 from ttr_lab.games.ticket_to_ride.state import GameState, assemble_state
 from ttr_lab.games.ticket_to_ride.board import TicketDeck
@@ -31,7 +31,7 @@ _K = NUM_CARD_KINDS
 def determinize(observation: Observation, rng: random.Random) -> GameState:
     """A state consistent with ``observation``, the unknowns sampled with ``rng``."""
     obs = observation
-    game = game_for(obs.board, obs.num_players, obs.ruleset)
+    game = tables_for(obs.board, obs.num_players, obs.ruleset)
     n, me = obs.num_players, obs.player
 
     # Cards: whatever is not in sight is in an opponent's unknown hand slots or in the pile.

@@ -1,125 +1,198 @@
-"""``Game``: the precomputed tables every state of one game shares (board, ruleset, players).
+"""``TicketToRide``: the game as the platform sees it (the core's ``Game`` protocol) and the
+per-player metrics it records; its presentation (report sections, summaries, replays) is
+``TicketToRideViews`` in presentation.py (``game.views``).
 
-Made once per (board, ruleset, player count), as OpenSpiel makes its game object once, it holds the
-per-track numbers the hot path reads as flat tuples, so ``GameState`` itself stays small.
+    game = TicketToRide("usa")                      # or load_game("ticket_to_ride", map="usa")
+    state = game.new_game(4, seed=7)
+    outcome = ...; outcome.players[0].metrics["tickets_completed"]
 """
 
 from __future__ import annotations
 
 import functools
-from enum import IntEnum
+import random
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from ttr_lab.games.ticket_to_ride.board import Board, TicketDeck
-from ttr_lab.games.ticket_to_ride.colours import LOCOMOTIVE, NUM_COLOURS, NUM_TRACK_COLOURS
-from ttr_lab.core.errors import ConfigError
-from ttr_lab.games.ticket_to_ride.actions import ActionTable, action_table
-from ttr_lab.games.ticket_to_ride.network import doubles_shared, twin_blocks, twin_closes
+from ttr_lab.core.actions import ActionSpace
+from ttr_lab.core.outcome import Metric
+from ttr_lab.games.ticket_to_ride.actions import Action, all_actions, parse_action
+from ttr_lab.games.ticket_to_ride.board import Board, available_maps, load_board
+from ttr_lab.games.ticket_to_ride.result import METRICS
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
-from ttr_lab.games.ticket_to_ride.scoring import points_per_track
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ttr_lab.games.ticket_to_ride.presentation import TicketToRideViews
+    from ttr_lab.games.ticket_to_ride.result import GameResult
+    from ttr_lab.games.ticket_to_ride.state import GameState
+
+NAME = "ticket_to_ride"
+
+_PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held", "ticket_points_completed",
+                                                         "ticket_points_failed", "route_points_per_train"))
 
 
-class Phase(IntEnum):
-    """What the current player is doing."""
-
-    INITIAL_TICKETS = 0  # setup: choose which dealt tickets to keep
-    TURN = 1  # the start of a turn: draw, claim or take tickets
-    SECOND_DRAW = 2  # the second card of a draw-cards turn
-    KEEP_TICKETS = 3  # choose which drawn tickets to keep
-    OVER = 4
+def _plain(value: Any) -> str:
+    """A ruleset value as a config writes it: ``15``, ``[0, 1, 2, 4]``."""
+    return "[" + ", ".join(map(str, value)) + "]" if isinstance(value, (list, tuple)) else str(value)
 
 
-class Game:
-    """Immutable facts of a game. Get one with ``game_for``; every state points to its Game."""
+_MASK = (1 << 64) - 1
 
-    __slots__ = (
-        "board", "ruleset", "num_players", "actions", "track_length", "track_colour",
-        "track_ferry", "track_trains", "track_points", "track_twin", "doubles_shared", "twin_blocks_for",
-        "twin_blocks_open",
-        "deck", "all_tracks", "twin_or_self", "groups", "track_group", "initial_groups", "colour_groups",
-    )
 
-    def __init__(self, board: Board, num_players: int, ruleset: Ruleset) -> None:
-        if not board.min_players <= num_players <= board.max_players:
-            raise ConfigError(
-                f"the {board.name} map is for {board.min_players}-{board.max_players} players, not {num_players}"
-            )
-        cards_needed = num_players * ruleset.initial_hand + ruleset.market_size
-        cards = NUM_COLOURS * ruleset.cards_per_colour + ruleset.locomotive_cards
-        if cards < cards_needed:
-            raise ConfigError(f"ruleset has {cards} train cards, fewer than the {cards_needed} setup deals")
-        for kind, per_player in ((TicketDeck.REGULAR, ruleset.initial_tickets), (TicketDeck.LONG, ruleset.initial_long_tickets)):
-            held = sum(1 for t in board.tickets if t.deck is kind)
-            if held < num_players * per_player:
-                raise ConfigError(f"the {board.name} map has {held} {kind.value} tickets, fewer than the "
-                                  f"{num_players * per_player} dealt at setup to {num_players} players")
+class TicketToRide:
+    """Ticket to Ride on one map with one ruleset: immutable, picklable, equal by content."""
+
+    name = NAME
+
+    def __init__(self, map: str | Board = "usa", ruleset: Ruleset | Mapping[str, Any] | None = None) -> None:
+        board = map if isinstance(map, Board) else load_board(str(map))
+        if ruleset is not None and not isinstance(ruleset, Ruleset):
+            ruleset = Ruleset.from_mapping(ruleset, base=board.ruleset)
         self.board = board
-        self.ruleset = ruleset
-        self.num_players = num_players
-        self.actions: ActionTable = action_table(board, ruleset.market_size)
-        tracks = board.tracks
-        self.track_length = tuple(t.length for t in tracks)
-        self.track_colour = tuple(t.colour for t in tracks)
-        self.track_ferry = tuple(t.ferry_locomotives for t in tracks)
-        self.track_trains = tuple(t.trains for t in tracks)
-        self.track_points = points_per_track(board, ruleset)
-        self.track_twin = tuple(t.twin for t in tracks)
-        self.doubles_shared = doubles_shared(num_players, ruleset)
-        # ``twin_blocks`` tabulated for the legal-claim generator: ``twin_blocks_for[player]
-        # [owner]``, the last entry standing for owner -1 (nobody), so the lookup needs no branch.
-        self.twin_blocks_for = tuple(
-            tuple(twin_blocks(owner, player, self.doubles_shared) for owner in (*range(num_players), -1))
-            for player in range(num_players)
-        )
-        # Whether a twin can block a player while it stays open to others; if not (double routes
-        # not shared), a blocked track has already left ``open_groups`` and the generator skips
-        # the lookup.
-        self.twin_blocks_open = any(
-            twin_blocks(owner, player, self.doubles_shared) and not twin_closes(owner, self.doubles_shared)
-            for player in range(num_players) for owner in range(num_players)
-        )
-        # The train deck in colour order, before shuffling.
-        deck: list[int] = []
-        for c in range(NUM_COLOURS):
-            deck += [c] * ruleset.cards_per_colour
-        deck += [LOCOMOTIVE] * ruleset.locomotive_cards
-        self.deck = tuple(deck)
-        self.all_tracks = tuple(range(len(tracks)))
-        # For the twin test without a branch: a single track is its own "twin" (never owned
-        # by the player while it is open).
-        self.twin_or_self = tuple(t.twin if t.twin >= 0 else t.id for t in tracks)
-        # Tracks with the same (colour, length, ferry, trains) accept the same payments, so the
-        # legal-claim generator works out the payment range once per group, not once per track.
-        keys = sorted({(t.colour, t.length, t.ferry_locomotives, self.track_trains[t.id]) for t in tracks})
-        self.groups = tuple(keys)
-        index = {k: i for i, k in enumerate(keys)}
-        self.track_group = tuple(
-            index[(t.colour, t.length, t.ferry_locomotives, self.track_trains[t.id])] for t in tracks
-        )
-        # Per track colour (GRAY included), its groups by length, so the generator stops at the first
-        # group longer than the hand could pay for.
-        self.colour_groups = tuple(
-            tuple((length, ferry, need, gi) for gi, (c, length, ferry, need) in enumerate(keys) if c == colour)
-            for colour in range(NUM_TRACK_COLOURS)
-        )
-        self.initial_groups = tuple(
-            tuple(t.id for t in tracks if self.track_group[t.id] == g) for g in range(len(keys))
-        )
+        self.ruleset: Ruleset = ruleset or board.ruleset
+        self.min_players = board.min_players
+        self.max_players = board.max_players
+
+    @staticmethod
+    def variants() -> list[dict[str, Any]]:
+        """The options of every shipped variant: one per map (``load_game(NAME, **options)``)."""
+        return [{"map": name} for name in available_maps()]
+
+    @staticmethod
+    def data_folders() -> tuple[str, list[tuple[str, str]], str]:
+        """Where the shipped maps' files are (``ttr-lab maps``): the option that takes a map
+        folder, each shipped map with its folder, and how to start a new one."""
+        from importlib import resources
+
+        root = resources.files("ttr_lab.games.ticket_to_ride.maps")
+        return ("map", [(name, str(root / name)) for name in available_maps()],
+                "copy a map's folder, give it a new name and title in map.toml, edit its CSV files (cities, "
+                "routes, tickets, positions) and its [ruleset] table, then play it with the folder as the map "
+                "(--map DIR, or map: DIR in a config); a rule change alone needs no copy: options: {ruleset: "
+                "{longest_path_bonus: 15}}")
 
     def __repr__(self) -> str:
-        return f"<Game {self.board.name}, {self.num_players} players>"
+        extra = ", custom ruleset" if self.ruleset != self.board.ruleset else ""
+        return f"<TicketToRide {self.board.name}{extra}>"
 
-    def open_groups(self, owner: list[int]) -> list[tuple[int, ...]]:
-        """The still-claimable tracks of each payment group, given who owns which track."""
-        shared = self.doubles_shared
-        closed = {self.track_twin[t] for t, p in enumerate(owner) if p >= 0 and twin_closes(p, shared)}
-        return [tuple(t for t in group if owner[t] < 0 and t not in closed) for group in self.initial_groups]
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TicketToRide) and self.board.fingerprint == other.board.fingerprint \
+            and self.ruleset == other.ruleset
+
+    def __hash__(self) -> int:
+        return hash((self.board.fingerprint, self.ruleset))
+
+    def __reduce__(self) -> tuple:
+        return (TicketToRide, (self.board, self.ruleset))
 
     @property
-    def total_cards(self) -> int:
-        return len(self.deck)
+    def title(self) -> str:
+        return self.board.title
+
+    @property
+    def variant(self) -> str:
+        """The map and every ruleset field this game changes from the map's own, e.g.
+        ``usa, longest_path_bonus=15``: a rule variant is named wherever results are."""
+        base, mine = self.board.ruleset.to_dict(), self.ruleset.to_dict()
+        changed = [f"{key}={_plain(value)}" for key, value in mine.items() if base.get(key) != value]
+        return ", ".join([self.board.name, *changed])
+
+    @property
+    def options(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"map": self.board.name}
+        if self.ruleset != self.board.ruleset:
+            out["ruleset"] = self.ruleset.to_dict()
+        return out
+
+    @property
+    def metrics(self) -> tuple[Metric, ...]:
+        return METRICS
+
+    def new_game(self, num_players: int, seed: int) -> "GameState":
+        from ttr_lab.games.ticket_to_ride.state import new_game
+
+        return new_game(self.board, num_players, seed, self.ruleset)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text, self.board)
+
+    def random_playouts(self, state: "GameState", seeds: Sequence[int]) -> "np.ndarray":
+        """Play ``state`` to the end once per seed, every seat uniformly random, in one native
+        call (the compiled kernels): each play-out's final scores, shape ``(len(seeds), players)``.
+        ``state`` itself is left as it is."""
+        import numpy as np
+
+        from ttr_lab.games.ticket_to_ride.kernels.playout import random_playouts
+
+        scores = np.zeros((len(seeds), state.num_players), dtype=np.int64)
+        random_playouts(state.face.g, state.s, np.array([s & _MASK for s in seeds], dtype=np.uint64), scores)
+        return scores
+
+    def random_games(self, num_players: int, seeds: Sequence[int]) -> "np.ndarray":
+        """Whole uniformly random games in one native call: game ``i`` dealt as
+        ``new_game(num_players, seeds[i])`` deals it, then played out; final scores per game."""
+        import numpy as np
+
+        from ttr_lab.core.rng import derive_seed
+        from ttr_lab.games.ticket_to_ride.kernels.playout import random_games
+        from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
+        from ttr_lab.games.ticket_to_ride.tables import tables_for
+
+        g = game_array(tables_for(self.board, num_players, self.ruleset))
+        deals = np.array([derive_seed(s, 0x7772) for s in seeds], dtype=np.uint64)
+        policy = np.array([derive_seed(s, 0x5EA7) for s in seeds], dtype=np.uint64)
+        scores = np.zeros((len(seeds), num_players), dtype=np.int64)
+        random_games(g, deals, policy, scores)
+        return scores
+
+    @property
+    def action_space(self) -> ActionSpace:
+        """Every action with its integer id; the order is ``actions.all_actions``'s."""
+        return _action_space(self.board, self.ruleset)
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """The shape of ``observation_tensor``'s arrays (the same at every player count)."""
+        from ttr_lab.games.ticket_to_ride.tensor import observation_shape
+
+        return observation_shape(self.board, self.ruleset)
+
+    def tensor_writer(self, player: int) -> "Callable[[Any], np.ndarray]":
+        """A seat's ``state -> state.observation_tensor(player)`` that keeps its multi-hot
+        blocks between calls and writes only what changed (one per seat of an RL environment)."""
+        from ttr_lab.games.ticket_to_ride.tensor import TensorWriter
+
+        return TensorWriter(player)
+
+    def observation_tensor(self, observation: Any) -> "np.ndarray":
+        """An ``Observation`` as a float32 vector (layout: ``tensor.layout``, docs/rl.md)."""
+        from ttr_lab.games.ticket_to_ride.tensor import observation_tensor
+
+        return observation_tensor(observation)
+
+    def determinize(self, observation: Any, rng: random.Random) -> "GameState":
+        """A state consistent with ``observation``, its unknowns sampled with ``rng``
+        (``determinize.py``)."""
+        from ttr_lab.games.ticket_to_ride.determinize import determinize
+
+        return determinize(observation, rng)
+
+    def restore(self, snapshot: dict[str, Any]) -> "GameState":
+        """The state a ``snapshot()`` describes, on this game's board and ruleset."""
+        from ttr_lab.games.ticket_to_ride.restore import restore_state
+
+        return restore_state(self.board, snapshot, self.ruleset)
+
+    @property
+    def views(self) -> "TicketToRideViews":
+        """Its presentation: report sections, summaries, replays, drawings (``presentation.py``)."""
+        from ttr_lab.games.ticket_to_ride.presentation import TicketToRideViews
+
+        return TicketToRideViews(self)
 
 
-@functools.lru_cache(maxsize=256)
-def game_for(board: Board, num_players: int, ruleset: Ruleset | None = None) -> Game:
-    """The shared Game for a board, player count and ruleset (the board's own by default)."""
-    return Game(board, num_players, ruleset or board.ruleset)
+@functools.lru_cache(maxsize=None)
+def _action_space(board: Board, ruleset: Ruleset) -> ActionSpace:
+    return ActionSpace(all_actions(board, ruleset), f"Ticket to Ride ({board.name})")

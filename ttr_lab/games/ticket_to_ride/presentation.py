@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-    from ttr_lab.games.ticket_to_ride.definition import TicketToRide
+    from ttr_lab.games.ticket_to_ride.game import TicketToRide
     from ttr_lab.games.ticket_to_ride.state import GameState
 
 # The metrics whose sum is the score (route points, ticket points, the end bonus the ruleset

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ttr_lab.games.ticket_to_ride.actions import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Pass
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS
-from ttr_lab.games.ticket_to_ride.game import Phase
+from ttr_lab.games.ticket_to_ride.tables import Phase
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.network import twin_blocks, twin_closes
 

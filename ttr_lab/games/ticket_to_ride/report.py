@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from ttr_lab.core.results import StoredRecord
 
-    from ttr_lab.games.ticket_to_ride.definition import TicketToRide
+    from ttr_lab.games.ticket_to_ride.game import TicketToRide
 
 
 def _scored(frame: "pd.DataFrame") -> "pd.DataFrame":

@@ -8,7 +8,7 @@ from typing import Any
 
 from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS, card_index
-from ttr_lab.games.ticket_to_ride.game import Phase, game_for
+from ttr_lab.games.ticket_to_ride.tables import Phase, tables_for
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 from ttr_lab.games.ticket_to_ride.state import GameState, assemble_state
 
@@ -21,7 +21,7 @@ def restore_state(board: Board, snap: dict[str, Any], ruleset: Ruleset | None = 
     For debugging, bug reports and hand-built test positions. Checks that cards and tickets are
     conserved, so a position cannot silently contain 111 cards.
     """
-    game = game_for(board, int(snap["num_players"]), ruleset)
+    game = tables_for(board, int(snap["num_players"]), ruleset)
     n = game.num_players
 
     def counts(named: dict[str, int]) -> list[int]:

@@ -2,7 +2,7 @@
 
 Designers playtest a rule change by overriding a field, never by editing the engine::
 
-    from ttr_lab import load_board, new_game, Ruleset
+    from ttr_lab.games.ticket_to_ride import load_board, new_game, Ruleset
     board = load_board("usa")
     rules = board.ruleset.replace(longest_path_bonus=15, trains_per_player=40)
     state = new_game(board, 4, seed=1, ruleset=rules)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
 
-    from ttr_lab.games.ticket_to_ride.game import Game
+    from ttr_lab.games.ticket_to_ride.tables import Tables
     from ttr_lab.games.ticket_to_ride.result import GameResult
 
 
@@ -21,7 +21,7 @@ class StateSlots:
         __slots__ = ()
 
     if TYPE_CHECKING:
-        game: Game  # the shared tables of this board, ruleset and player count
+        game: Tables  # the shared tables of this board, ruleset and player count
         face: Any  # what every state of the game shares: the kernels' tables and buffers
         s: np.ndarray  # the position, as the kernels' state array
         log: Any  # the public history (ttr_lab.core.history)

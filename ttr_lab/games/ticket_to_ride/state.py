@@ -23,7 +23,7 @@ import numpy as np
 from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.games.ticket_to_ride.actions import Action, Claim, DrawMarket, KeepTickets, TicketsKept, all_actions
-from ttr_lab.games.ticket_to_ride.game import Game, Phase, game_for
+from ttr_lab.games.ticket_to_ride.tables import Tables, Phase, tables_for
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
@@ -42,12 +42,12 @@ _new_object = object.__new__
 
 
 class Face:
-    """What every state of one ``Game`` shares: the kernels' table array, the action objects by
+    """What every state of one ``Tables`` shares: the kernels' table array, the action objects by
     id (the action space's own), their ids by object and by value, and the kernels' buffers."""
 
     __slots__ = ("game", "g", "actions", "by_object", "by_value", "ids", "scratch", "fields", "size")
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Tables) -> None:
         self.game = game
         self.g = g = game_array(game)
         self.actions = all_actions(game.board, game.ruleset)
@@ -76,7 +76,7 @@ class Face:
 
 
 @functools.lru_cache(maxsize=256)
-def face_of(game: Game) -> Face:
+def face_of(game: Tables) -> Face:
     return Face(game)
 
 
@@ -265,7 +265,7 @@ class GameState(StateViews):
     # -- construction ----------------------------------------------------------------------
 
     @classmethod
-    def new(cls, game: Game, seed: int) -> "GameState":
+    def new(cls, game: Tables, seed: int) -> "GameState":
         """Shuffle, deal cards and market, deal the initial tickets (each player then chooses)."""
         face = face_of(game)
         return _state(face, new_state(face.g, np.uint64(derive_seed(seed, 0x7772))), None, 0)
@@ -336,7 +336,7 @@ def _state(face: Face, s: np.ndarray, log: Any, log_len: int) -> GameState:
 
 
 def assemble_state(
-    game: Game, phase: int, player: int, hands: list[int], known: list[int], pile: list[int],
+    game: Tables, phase: int, player: int, hands: list[int], known: list[int], pile: list[int],
     discard: list[int], market: list[int], owner: list[int], trains: list[int], points: list[int],
     tickets: list[tuple[int, ...]], offers: list[tuple[int, ...]], ticket_deck: tuple[int, ...],
     returned_by: tuple[int, ...], boxed: tuple[int, ...], boxed_by: tuple[int, ...], rng: int,
@@ -364,4 +364,4 @@ def assemble_state(
 
 def new_game(board: "Board", num_players: int, seed: int, ruleset: "Ruleset | None" = None) -> GameState:
     """A new seeded game: cards and tickets dealt; player 0 first chooses initial tickets."""
-    return GameState.new(game_for(board, num_players, ruleset), seed)
+    return GameState.new(tables_for(board, num_players, ruleset), seed)

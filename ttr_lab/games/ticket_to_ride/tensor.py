@@ -22,7 +22,7 @@ from ttr_lab.core.tensor_layout import TensorLayout
 from ttr_lab.core.tensor_template import SeatTensorWriter, TensorTemplate
 from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
-from ttr_lab.games.ticket_to_ride.game import Phase
+from ttr_lab.games.ticket_to_ride.tables import Phase
 from ttr_lab.games.ticket_to_ride.observation import Observation
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 

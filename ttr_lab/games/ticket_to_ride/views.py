@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.games.ticket_to_ride.actions import Claim
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
-from ttr_lab.games.ticket_to_ride.game import Phase
+from ttr_lab.games.ticket_to_ride.tables import Phase
 from ttr_lab.core.history import Event, unroll
 from ttr_lab.games.ticket_to_ride.network import player_components
 from ttr_lab.games.ticket_to_ride.slots import StateSlots

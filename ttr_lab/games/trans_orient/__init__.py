@@ -14,12 +14,12 @@ from ttr_lab.games.trans_orient.cards import (
     Deck, Effect, LuggageCard, LuggageEffect, Objective, ObjectiveType, Scoring, TravelCard,
 )
 from ttr_lab.games.trans_orient.deck import DeckDataError, available_decks, load_deck
-from ttr_lab.games.trans_orient.definition import TransOrientExpress
+from ttr_lab.games.trans_orient.game import TransOrientExpress
 from ttr_lab.games.trans_orient.determinize import determinize
 from ttr_lab.games.trans_orient.observation import Observation
 from ttr_lab.games.trans_orient.result import METRICS, GameResult, PlayerResult
 from ttr_lab.games.trans_orient.rules import RULES, Phase, Rules, columns_for, round_order
-from ttr_lab.games.trans_orient.state import TOEState
+from ttr_lab.games.trans_orient.state import GameState
 
 GAME = TransOrientExpress  # what ttr_lab.core.load_game("trans_orient", deck=...) builds
 
@@ -27,6 +27,6 @@ __all__ = [
     "Action", "Deck", "DeckDataError", "Effect", "GAME", "GameResult", "GiveCard", "GiveToken", "KeepLuggage",
     "LUGGAGE_KEPT", "LuggageCard", "LuggageEffect", "LuggageKept", "METRICS", "NO_PLAY", "NoPlay", "Objective",
     "ObjectiveType", "Observation", "Phase", "PlaceMaster", "Play", "PlayerResult", "RULES", "Rules", "Scoring",
-    "TOEState", "TakeCard", "TakeTokens", "TransOrientExpress", "TravelCard", "available_decks", "columns_for",
+    "GameState", "TakeCard", "TakeTokens", "TransOrientExpress", "TravelCard", "available_decks", "columns_for",
     "determinize", "load_deck", "parse_action", "round_order", "scoring",
 ]

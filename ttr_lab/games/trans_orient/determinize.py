@@ -16,15 +16,15 @@ from __future__ import annotations
 import random
 
 from ttr_lab.games.trans_orient.observation import Observation
-from ttr_lab.games.trans_orient.rules import setup_for
-from ttr_lab.games.trans_orient.state import TOEState
+from ttr_lab.games.trans_orient.rules import tables_for
+from ttr_lab.games.trans_orient.state import GameState
 
 
-def determinize(observation: Observation, rng: random.Random) -> TOEState:
+def determinize(observation: Observation, rng: random.Random) -> GameState:
     """A state consistent with ``observation``, the unknowns sampled with ``rng``."""
     obs = observation
     deck, n, me = obs.deck, obs.num_players, obs.player
-    setup = setup_for(deck, n)
+    setup = tables_for(deck, n)
 
     seen = {x for x in obs.lower + obs.upper if x} | set(obs.deck_bottom)
     for p in range(n):
@@ -55,7 +55,7 @@ def determinize(observation: Observation, rng: random.Random) -> TOEState:
     if pool:
         raise ValueError(f"observation is inconsistent: {len(pool)} luggage cards unaccounted for")
 
-    s = object.__new__(TOEState)
+    s = object.__new__(GameState)
     s.setup = setup
     s.phase = int(obs.phase)
     s.player = obs.current_player

@@ -16,7 +16,7 @@ from ttr_lab.core.figures import new_figure
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from ttr_lab.games.trans_orient.state import TOEState
+    from ttr_lab.games.trans_orient.state import GameState
 
 _W, _H = 1.0, 1.3  # a card's size in the picture's units
 
@@ -38,7 +38,7 @@ def _card(ax: Any, x: float, y: float, number: int, deck: Any, outline: bool = F
             fontsize=7)
 
 
-def draw_state(state: "TOEState", names: Sequence[str] | None = None) -> "Figure":
+def draw_state(state: "GameState", names: Sequence[str] | None = None) -> "Figure":
     """The position as a picture; ``names`` (each seat's strategy) label the seats."""
     deck, C, n = state.setup.deck, state.setup.colours, state.num_players
     fig = new_figure(10, 2.2 + 1.6 * n)

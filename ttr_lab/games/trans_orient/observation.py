@@ -21,7 +21,7 @@ from ttr_lab.core.history import Event, unroll
 
 if TYPE_CHECKING:
     from ttr_lab.games.trans_orient.cards import Deck
-    from ttr_lab.games.trans_orient.state import TOEState
+    from ttr_lab.games.trans_orient.state import GameState
 
 _PHASES = tuple(Phase)
 _OVER = int(Phase.OVER)
@@ -108,7 +108,7 @@ class Observation(NamedTuple):
         return out
 
 
-def observe(state: "TOEState", player: int) -> Observation:
+def observe(state: "GameState", player: int) -> Observation:
     setup = state.setup
     n = setup.num_players
     if not 0 <= player < n:

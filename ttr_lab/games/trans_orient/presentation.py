@@ -13,26 +13,26 @@ from ttr_lab.core.views import GameViews
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from ttr_lab.games.trans_orient.state import TOEState
+    from ttr_lab.games.trans_orient.state import GameState
 
 
 class TransOrientViews(GameViews):
     # The metrics that add up to the score (the report's "Score parts" table).
     score_parts = ("vp_travel", "vp_colour_bonus", "vp_luggage", "vp_visa", "vp_season", "vp_route")
 
-    def turn_number(self, state: "TOEState", index: int) -> int | None:
+    def turn_number(self, state: "GameState", index: int) -> int | None:
         """Turns completed, at a turn boundary (``ttr-lab replay --turn``)."""
         from ttr_lab.games.trans_orient.replay import turn_number
 
         return turn_number(state)
 
-    def describe_state(self, state: "TOEState", record: Any, index: int) -> str:
+    def describe_state(self, state: "GameState", record: Any, index: int) -> str:
         """A replayed position in words (``ttr-lab replay``)."""
         from ttr_lab.games.trans_orient.replay import describe_state
 
         return describe_state(state, record, index)
 
-    def draw_state(self, state: "TOEState", names: Sequence[str] | None = None) -> "Figure":
+    def draw_state(self, state: "GameState", names: Sequence[str] | None = None) -> "Figure":
         """The station and every seat's cards as a picture (``ttr-lab replay --picture``);
         ``names``: each seat's strategy."""
         from ttr_lab.games.trans_orient.drawing import draw_state

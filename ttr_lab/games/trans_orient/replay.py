@@ -9,17 +9,17 @@ from ttr_lab.games.trans_orient.cards import count_text
 from ttr_lab.games.trans_orient.rules import Phase
 
 if TYPE_CHECKING:
-    from ttr_lab.games.trans_orient.state import TOEState
+    from ttr_lab.games.trans_orient.state import GameState
 
 _TAKE, _OVER = int(Phase.TAKE), int(Phase.OVER)
 
 
-def turn_number(state: "TOEState") -> int | None:
+def turn_number(state: "GameState") -> int | None:
     """Turns completed, at a turn boundary (a player about to take, or the game over)."""
     return state.turns if state.phase in (_TAKE, _OVER) else None
 
 
-def describe_state(state: "TOEState", record: Any, index: int) -> str:
+def describe_state(state: "GameState", record: Any, index: int) -> str:
     """Where a replayed game is: the round, the station's two rows and piles, each player's
     hand, reserve and tableau (luggage only as a count until the end), the last actions."""
     deck = state.setup.deck

@@ -8,17 +8,17 @@ from typing import Any
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.trans_orient.cards import Deck, Effect
-from ttr_lab.games.trans_orient.rules import Phase, setup_for
+from ttr_lab.games.trans_orient.rules import Phase, tables_for
 from ttr_lab.games.trans_orient.snapshot import COUNTER_NAMES, check
-from ttr_lab.games.trans_orient.state import TOEState
+from ttr_lab.games.trans_orient.state import GameState
 
 
-def restore(deck: Deck, snap: dict[str, Any]) -> TOEState:
+def restore(deck: Deck, snap: dict[str, Any]) -> GameState:
     """The state a ``snapshot()`` describes (discounts and capacity are recomputed from the
     cards placed). A snapshot is the position, not the path: the public history is counted, not
     listed (a record lists it), so a restored state's ``history()`` starts empty."""
     n = int(snap["num_players"])
-    setup = setup_for(deck, n)
+    setup = tables_for(deck, n)
     C, cols, names = setup.colours, setup.columns, deck.colours
 
     def flat(rows: list[dict[str, int]], what: str, size: int) -> list[int]:
@@ -34,7 +34,7 @@ def restore(deck: Deck, snap: dict[str, Any]) -> TOEState:
             raise ConfigError(f"snapshot: {what} holds a negative count")
         return out
 
-    s = object.__new__(TOEState)
+    s = object.__new__(GameState)
     s.setup = setup
     try:
         s.phase = int(Phase[str(snap["phase"]).upper()])

@@ -12,7 +12,7 @@ from ttr_lab.games.trans_orient.cards import Effect, ObjectiveType
 from ttr_lab.games.trans_orient.rules import CARD_TAKES, CARDS_GIVEN, K, PILE_TAKES, TOKENS_PAID, TOKENS_WASTED
 
 if TYPE_CHECKING:
-    from ttr_lab.games.trans_orient.state import TOEState
+    from ttr_lab.games.trans_orient.state import GameState
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ METRICS: tuple[Metric, ...] = (
 )
 
 
-def score_game(state: "TOEState") -> GameResult:
+def score_game(state: "GameState") -> GameResult:
     """Score a finished game: travel cards, luggage, the three shared objectives, the tie-break."""
     setup = state.setup
     deck, n, C = setup.deck, setup.num_players, setup.colours

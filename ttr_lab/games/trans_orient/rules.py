@@ -1,6 +1,6 @@
-"""The rules' numbers and the facts every state of one game shares (``Setup``).
+"""The rules' numbers and the facts every state of one game shares (``Tables``).
 
-``Rules`` holds the component counts and limits of the rules file; ``Setup`` is made once per
+``Rules`` holds the component counts and limits of the rules file; ``Tables`` is made once per
 (deck, player count) and holds what the hot path reads: columns, the turn order of a round for
 each starting player, and the actions of this deck, built once.
 """
@@ -71,8 +71,8 @@ def round_order(starter: int, num_players: int) -> tuple[int, ...]:
     return tuple((starter + i) % num_players for i in range(num_players))
 
 
-class Setup:
-    """Immutable facts of one (deck, player count). Get one with ``setup_for``."""
+class Tables:
+    """Immutable facts of one (deck, player count). Get one with ``tables_for``."""
 
     __slots__ = ("deck", "rules", "num_players", "columns", "turns", "orders", "actions", "colours",
                  "passes_master")
@@ -95,9 +95,9 @@ class Setup:
                               f"{num_players} players need at least {2 * self.columns}")
 
     def __reduce__(self) -> tuple:
-        return (setup_for, (self.deck, self.num_players))
+        return (tables_for, (self.deck, self.num_players))
 
 
 @functools.lru_cache(maxsize=None)
-def setup_for(deck: Deck, num_players: int) -> Setup:
-    return Setup(deck, num_players)
+def tables_for(deck: Deck, num_players: int) -> Tables:
+    return Tables(deck, num_players)

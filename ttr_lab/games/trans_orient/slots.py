@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ttr_lab.games.trans_orient.rules import Setup
+    from ttr_lab.games.trans_orient.rules import Tables
 
 
 class StateSlots:
@@ -21,7 +21,7 @@ class StateSlots:
         "objectives", "final", "stalled", "rng", "turns", "counters", "log", "log_len",
     )
 
-    setup: Setup  # the shared tables of this deck and player count
+    setup: Tables  # the shared tables of this deck and player count
     phase: int  # a Phase
     player: int  # the player to move
     round: int

@@ -14,12 +14,12 @@ from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.trans_orient.rules import K, Phase
 
 if TYPE_CHECKING:
-    from ttr_lab.games.trans_orient.state import TOEState
+    from ttr_lab.games.trans_orient.state import GameState
 
 COUNTER_NAMES = ("card_takes", "pile_takes", "tokens_paid", "tokens_wasted", "cards_given_back")
 
 
-def snapshot(state: "TOEState") -> dict[str, Any]:
+def snapshot(state: "GameState") -> dict[str, Any]:
     setup = state.setup
     n, C, names = setup.num_players, setup.colours, setup.deck.colours
 
@@ -63,7 +63,7 @@ def snapshot(state: "TOEState") -> dict[str, Any]:
     }
 
 
-def check(s: "TOEState") -> None:
+def check(s: "GameState") -> None:
     """Raise ``ConfigError`` unless every card and token is in exactly one place."""
     setup = s.setup
     deck, n, C = setup.deck, setup.num_players, setup.colours

@@ -1,4 +1,4 @@
-"""``TOEState``: the whole game as plain integers, and the hot path (legal actions, apply, clone).
+"""``GameState``: the whole game as plain integers, and the hot path (legal actions, apply, clone).
 
 Cards are their printed numbers (0 = no card). The central station is two lists of one card per
 column (``lower``: takeable this round; ``upper``: next round's); a column is open while its
@@ -24,7 +24,7 @@ from ttr_lab.games.trans_orient.actions import (
 )
 from ttr_lab.games.trans_orient.cards import Effect
 from ttr_lab.games.trans_orient.rules import (
-    CARD_TAKES, CARDS_GIVEN, K, PILE_TAKES, TOKENS_PAID, TOKENS_WASTED, Phase, Setup,
+    CARD_TAKES, CARDS_GIVEN, K, PILE_TAKES, TOKENS_PAID, TOKENS_WASTED, Phase, Tables,
 )
 from ttr_lab.games.trans_orient.station import Station
 
@@ -32,7 +32,7 @@ _TAKE, _STATION, _PLAY, _LUGGAGE, _GIVE_CARD, _GIVE_TOKEN, _OVER = (int(p) for p
 _DISCOUNT, _CAPACITY, _LUGGAGE_EFFECT = int(Effect.DISCOUNT), int(Effect.CAPACITY), int(Effect.LUGGAGE)
 
 
-class TOEState(Station):
+class GameState(Station):
     """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
 
     __slots__ = ()  # every slot is StateSlots' (slots.py)
@@ -40,15 +40,15 @@ class TOEState(Station):
     # -- construction ----------------------------------------------------------------------
 
     @classmethod
-    def new(cls, setup: Setup, seed: int) -> "TOEState":
+    def new(cls, setup: Tables, seed: int) -> "GameState":
         """A new seeded game, set up as the rules say (see ``Station._deal``)."""
         s = object.__new__(cls)
         s._deal(setup, seed)
         return s
 
-    def clone(self) -> "TOEState":
+    def clone(self) -> "GameState":
         """An independent copy (tuples and the history are shared: they are never mutated)."""
-        c = object.__new__(TOEState)
+        c = object.__new__(GameState)
         c.setup = self.setup
         c.phase = self.phase
         c.player = self.player

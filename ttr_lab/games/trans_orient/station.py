@@ -1,6 +1,6 @@
 """The central station between turns: the deal at setup, the end of a round, and the bag.
 
-A mixin of ``TOEState`` (state.py), kept apart so each file stays small. Every chance event of
+A mixin of ``GameState`` (state.py), kept apart so each file stays small. Every chance event of
 the game is here: the shuffles of setup and the tokens drawn from the bag, all from the state's
 SplitMix64 generator (``ttr_lab.core.rng``), so a game is a function of its seed.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ttr_lab.core.rng import derive_seed, next_u64, shuffle
 from ttr_lab.games.trans_orient.cards import ObjectiveType
-from ttr_lab.games.trans_orient.rules import K, Phase, Setup
+from ttr_lab.games.trans_orient.rules import K, Phase, Tables
 from ttr_lab.games.trans_orient.views import StateViews
 
 _TAKE, _OVER = int(Phase.TAKE), int(Phase.OVER)
@@ -19,7 +19,7 @@ _MASK = (1 << 64) - 1
 class Station(StateViews):
     __slots__ = ()
 
-    def _deal(self, setup: Setup, seed: int) -> None:
+    def _deal(self, setup: Tables, seed: int) -> None:
         """Setup in the order of the rules: tokens to the reserves, the two rows (lower first,
         left to right: Further decision 5), the piles, the objectives, the luggage deck, then
         the first player (Decision: chosen by the seed)."""

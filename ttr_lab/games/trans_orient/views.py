@@ -1,6 +1,6 @@
-"""The friendly, slower side of ``TOEState``: queries and views built from its plain fields.
+"""The friendly, slower side of ``GameState``: queries and views built from its plain fields.
 
-Kept apart from state.py so the hot path there stays small; ``TOEState`` inherits these.
+Kept apart from state.py so the hot path there stays small; ``GameState`` inherits these.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from ttr_lab.games.trans_orient.rules import Phase
 from ttr_lab.games.trans_orient.slots import StateSlots
 
 if TYPE_CHECKING:
-    from ttr_lab.games.trans_orient.state import TOEState
+    from ttr_lab.games.trans_orient.state import GameState
     import numpy as np
 
     from ttr_lab.core.outcome import Outcome
@@ -63,17 +63,17 @@ class StateViews(StateSlots):
         ``Observation`` (OpenSpiel's ``state.observation_tensor``; what the RL environments call)."""
         from ttr_lab.games.trans_orient.tensor import state_tensor
 
-        return state_tensor(cast("TOEState", self), player)
+        return state_tensor(cast("GameState", self), player)
 
     def observation(self, player: int) -> "Observation":
         """What ``player`` may know: everything public, its own luggage, its own luggage draw."""
-        return observe(cast("TOEState", self), player)
+        return observe(cast("GameState", self), player)
 
     def snapshot(self) -> dict[str, Any]:
         """The full state (hidden parts included) as a plain JSON-serialisable dict."""
         from ttr_lab.games.trans_orient.snapshot import snapshot
 
-        return snapshot(cast("TOEState", self))
+        return snapshot(cast("GameState", self))
 
     def history(self) -> list[Event]:
         return unroll(self.log)
@@ -82,7 +82,7 @@ class StateViews(StateSlots):
         """Final scores and their parts; only once the game is over."""
         from ttr_lab.games.trans_orient.result import score_game
 
-        state = cast("TOEState", self)  # this mixin is only ever part of the state
+        state = cast("GameState", self)  # this mixin is only ever part of the state
         if not state.is_terminal():
             raise IllegalActionError("result() is only available once the game is over")
         return score_game(state)
@@ -118,5 +118,5 @@ class StateViews(StateSlots):
         return player, action, card or None
 
     def __repr__(self) -> str:
-        return (f"<TOEState {self.setup.deck.name} {self.num_players}p: round {self.round}, player {self.player}, "
+        return (f"<GameState {self.setup.deck.name} {self.num_players}p: round {self.round}, player {self.player}, "
                 f"{Phase(self.phase).name}, turn {self.turns}>")

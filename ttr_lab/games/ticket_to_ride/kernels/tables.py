@@ -2,7 +2,7 @@
 tables, so the kernels read the very numbers the rules were written with (``layout`` says where
 each lives).
 
-Built in Python, from ``game.Game`` and the action space's order (``actions.all_actions``): an
+Built in Python, from ``game.Tables`` and the action space's order (``actions.all_actions``): an
 action id in a kernel is the id ``TicketToRide.action_space`` gives the same action.
 """
 
@@ -20,7 +20,7 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.ruleset import Rejects, TieBreak
 
 if TYPE_CHECKING:
-    from ttr_lab.games.ticket_to_ride.game import Game
+    from ttr_lab.games.ticket_to_ride.tables import Tables
 
 _TIE_CODES = {
     TieBreak.TICKETS: L.TIE_TICKETS, TieBreak.LONGEST: L.TIE_LONGEST,
@@ -54,8 +54,8 @@ def _keep_subsets(offered: int, minimum: int) -> list[int]:
 
 
 @functools.lru_cache(maxsize=256)
-def game_array(game: "Game") -> np.ndarray:
-    """The ``g`` array of ``game`` (cached: one per Game, which is itself shared)."""
+def game_array(game: "Tables") -> np.ndarray:
+    """The ``g`` array of ``game`` (cached: one per Tables, which is itself shared)."""
     board, rules, n = game.board, game.ruleset, game.num_players
     tracks, tickets = board.tracks, board.tickets
     b = _Builder()

@@ -20,13 +20,13 @@ from ttr_lab.games.trans_orient.actions import Action, all_actions, parse_action
 from ttr_lab.games.trans_orient.cards import Deck
 from ttr_lab.games.trans_orient.deck import DEFAULT_DECK, load_deck
 from ttr_lab.games.trans_orient.result import METRICS
-from ttr_lab.games.trans_orient.rules import MAX_PLAYERS, MIN_PLAYERS, setup_for
+from ttr_lab.games.trans_orient.rules import MAX_PLAYERS, MIN_PLAYERS, tables_for
 
 if TYPE_CHECKING:
     import numpy as np
 
     from ttr_lab.games.trans_orient.presentation import TransOrientViews
-    from ttr_lab.games.trans_orient.state import TOEState
+    from ttr_lab.games.trans_orient.state import GameState
 
 NAME = "trans_orient"
 
@@ -91,10 +91,10 @@ class TransOrientExpress:
                 "objectives), then play it with the folder as the deck (-o deck=DIR, or options: {deck: DIR} "
                 "in a config)")
 
-    def new_game(self, num_players: int, seed: int) -> "TOEState":
-        from ttr_lab.games.trans_orient.state import TOEState
+    def new_game(self, num_players: int, seed: int) -> "GameState":
+        from ttr_lab.games.trans_orient.state import GameState
 
-        return TOEState.new(setup_for(self.deck, num_players), seed)
+        return GameState.new(tables_for(self.deck, num_players), seed)
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text, self.deck)
@@ -124,14 +124,14 @@ class TransOrientExpress:
 
         return observation_tensor(observation)
 
-    def determinize(self, observation: Any, rng: random.Random) -> "TOEState":
+    def determinize(self, observation: Any, rng: random.Random) -> "GameState":
         """A state consistent with ``observation``, its unknowns sampled with ``rng``
         (``determinize.py``)."""
         from ttr_lab.games.trans_orient.determinize import determinize
 
         return determinize(observation, rng)
 
-    def restore(self, snapshot: dict[str, Any]) -> "TOEState":
+    def restore(self, snapshot: dict[str, Any]) -> "GameState":
         """The state a ``snapshot()`` describes (for hand-built positions)."""
         from ttr_lab.games.trans_orient.restore import restore
 
