@@ -1,2 +1,8 @@
 """Strategies for Ticket to Ride: one module per strategy; their registered names are in
 ``strategies/shipped.py``."""
+
+if __name__ == "strategies":
+    # This folder on the path (a source checkout's root) under its old import name: the shipped
+    # strategies are one package, ttr_lab.strategies, never a second copy named strategies.
+    raise ImportError("the shipped strategies are ttr_lab.strategies now (strategies.x is ttr_lab.strategies.x; "
+                      "strategies.registry is ttr_lab.core.registry)", name="strategies")

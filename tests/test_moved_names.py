@@ -49,3 +49,28 @@ def test_play_game_with_a_board_says_to_pass_load_game():
 class _First:
     def act(self, observation, legal_actions, rng):
         return legal_actions[0]
+
+
+def test_an_old_strategy_path_in_a_config_warns_and_names_the_new_one():
+    from ttr_lab.core.registry import resolve
+    from ttr_lab.strategies.greedy import Greedy
+
+    with pytest.warns(DeprecationWarning, match="'strategies.greedy' is deprecated: the shipped strategies are "
+                                                "'ttr_lab.strategies.greedy' now"):
+        assert resolve("strategies.greedy:Greedy") is Greedy
+
+
+def test_the_old_import_name_of_the_shipped_strategies_fails_naming_the_new_one():
+    importlib.invalidate_caches()
+    with pytest.raises(ImportError, match="ttr_lab.strategies"):
+        importlib.import_module("strategies.random")
+
+
+@pytest.mark.parametrize("package,old,new", [
+    ("ttr_lab.games.ticket_to_ride", "Game", "Tables"), ("ttr_lab.games.ticket_to_ride", "game_for", "tables_for"),
+    ("ttr_lab.games.trans_orient", "TOEState", "GameState"),
+])
+def test_a_renamed_name_of_a_game_package_warns_and_names_the_new_one(package, old, new):
+    module = importlib.import_module(package)
+    with pytest.warns(DeprecationWarning, match=f"it is {package}.{new} now"):
+        assert getattr(module, old) is getattr(module, new)

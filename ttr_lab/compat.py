@@ -54,7 +54,7 @@ MOVED_MODULES: dict[str, str] = {
     "ttr_lab.rules": "ttr_lab.games.ticket_to_ride",
     "ttr_lab.rules.actions": "ttr_lab.games.ticket_to_ride.actions",
     "ttr_lab.rules.determinize": "ttr_lab.games.ticket_to_ride.determinize",
-    "ttr_lab.rules.game": "ttr_lab.games.ticket_to_ride.game",
+    "ttr_lab.rules.game": "ttr_lab.games.ticket_to_ride.tables",
     "ttr_lab.rules.history": "ttr_lab.core.history",
     "ttr_lab.rules.observation": "ttr_lab.games.ticket_to_ride.observation",
     "ttr_lab.rules.result": "ttr_lab.games.ticket_to_ride.result",
@@ -63,7 +63,9 @@ MOVED_MODULES: dict[str, str] = {
     "ttr_lab.rules.state": "ttr_lab.games.ticket_to_ride.state",
     "ttr_lab.rules.views": "ttr_lab.games.ticket_to_ride.views",
     "ttr_lab.analysis.board_plot": "ttr_lab.games.ticket_to_ride.drawing",
+    "ttr_lab.games.ticket_to_ride.definition": "ttr_lab.games.ticket_to_ride.game",
     "ttr_lab.games.ticket_to_ride.history": "ttr_lab.core.history",
+    "ttr_lab.games.trans_orient.definition": "ttr_lab.games.trans_orient.game",
     "ttr_lab.games.trans_orient.history": "ttr_lab.core.history",
     "ttr_lab.errors": "ttr_lab.core.errors",
     "ttr_lab.play": "ttr_lab.core.play",
@@ -105,15 +107,33 @@ def install_moved_modules() -> None:
 # Ticket to Ride's names the top level used to re-export: each still works, with a
 # DeprecationWarning naming the import to use instead. The top level keeps the core's names.
 TICKET_TO_RIDE = "ttr_lab.games.ticket_to_ride"
-OLD_TOP_LEVEL: dict[str, tuple[str, str]] = {
+OLD_TOP_LEVEL: dict[str, tuple[str, str]] = {"game_for": (TICKET_TO_RIDE, "tables_for")} | {
     name: (TICKET_TO_RIDE, name) for name in (
         "DRAW_BLIND", "DRAW_TICKETS", "PASS", "Action", "Claim", "DrawBlind", "DrawMarket", "DrawTickets",
         "KeepTickets", "Pass", "TicketsKept", "parse_action", "Board", "Ticket", "Track", "available_maps",
         "load_board", "CARD_NAMES", "COLOURS", "GRAY", "LOCOMOTIVE", "TicketToRide", "determinize", "Phase",
-        "game_for", "Observation", "GameResult", "PlayerResult", "TicketResult", "Ruleset", "GameState",
+        "Observation", "GameResult", "PlayerResult", "TicketResult", "Ruleset", "GameState",
         "new_game", "restore_state",
     )
 }
+
+
+# Names a game package renamed (one vocabulary across games): old -> new, per package.
+RENAMED: dict[str, dict[str, str]] = {
+    TICKET_TO_RIDE: {"Game": "Tables", "game_for": "tables_for"},
+    "ttr_lab.games.trans_orient": {"TOEState": "GameState"},
+}
+
+
+def renamed_name(package: str, name: str) -> object:
+    """What a game package's renamed ``name`` now is, with a DeprecationWarning naming it."""
+    import warnings
+
+    new = RENAMED.get(package, {}).get(name)
+    if new is None:
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    warnings.warn(f"{package}.{name} is deprecated: it is {package}.{new} now", DeprecationWarning, stacklevel=3)
+    return getattr(importlib.import_module(package), new)
 
 
 def old_top_level_name(name: str) -> object:

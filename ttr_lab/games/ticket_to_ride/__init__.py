@@ -50,3 +50,10 @@ __all__ = [
     # the game as the platform sees it
     "GAME", "TicketToRide",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # Names renamed for one vocabulary across games (ttr_lab.compat.RENAMED).
+    from ttr_lab.compat import renamed_name
+
+    return renamed_name(__name__, name)

@@ -30,3 +30,10 @@ __all__ = [
     "GameState", "TakeCard", "TakeTokens", "TransOrientExpress", "TravelCard", "available_decks", "columns_for",
     "determinize", "load_deck", "parse_action", "round_order", "scoring",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # Names renamed for one vocabulary across games (ttr_lab.compat.RENAMED).
+    from ttr_lab.compat import renamed_name
+
+    return renamed_name(__name__, name)
