@@ -29,7 +29,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shuti
 @pytest.fixture(scope="module")
 def page(tmp_path_factory) -> tuple[Path, GameRecord]:
     folder = tmp_path_factory.mktemp("viewer")
-    record = play_game(TicketToRide("usa"), [build("greedy"), build("ticket_planner"), build("random")], seed=5)
+    record = play_game(TicketToRide("usa"), [build(name, game="ticket_to_ride") for name in ("greedy", "ticket_planner", "random")], seed=5)
     record.save(folder / "game.json")
     result = CliRunner().invoke(app, ["replay", str(folder / "game.json"), "--html", str(folder / "game.html")])
     assert result.exit_code == 0, result.output

@@ -190,7 +190,7 @@ def test_documented_ranges_hold_the_defaults_and_play_at_their_ends(name):
     from ttr_lab.games.ticket_to_ride import TicketToRide, load_board
     from ttr_lab.tuning.space import corners, documented_ranges
 
-    cls = resolve(name)
+    cls = resolve(name, "ticket_to_ride")
     ranges = documented_ranges(cls)
     assert len(ranges) >= 2
     signature = parameters(cls)

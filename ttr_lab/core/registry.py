@@ -84,8 +84,8 @@ def _path_of(name: str, game: str | None) -> str:
         if name in own:
             return own[name]
         elsewhere = sorted(g for g, table in _shipped().items() if name in table)
-        where = f" (registered by {', '.join(elsewhere)})" if elsewhere else ""
-        raise ConfigError(f"unknown strategy {name!r} for {game}{where}; registered: "
+        where = f" (a strategy of {', '.join(elsewhere)}, not of {game})" if elsewhere else ""
+        raise ConfigError(f"unknown strategy {name!r}{where}; registered: "
                           f"{', '.join(own) or 'none'} (or give module:Class)")
     if name in REGISTRY:
         return REGISTRY[name]

@@ -39,9 +39,9 @@ def test_the_same_names_mean_this_games_strategies_when_the_game_is_given():
 
 
 @pytest.mark.parametrize("name,game,message", [
-    ("ticket_planner", TOE, "unknown strategy 'ticket_planner' for trans_orient \\(registered by ticket_to_ride\\)"),
+    ("ticket_planner", TOE, "unknown strategy 'ticket_planner' \\(a strategy of ticket_to_ride, not of trans_orient\\)"),
     # A game that ships no strategies plays none of the others' by name: no game is the default.
-    ("greedy", "a_third_game", "unknown strategy 'greedy' for a_third_game \\(registered by ticket_to_ride, trans_orient\\)"),
+    ("greedy", "a_third_game", "unknown strategy 'greedy' \\(a strategy of ticket_to_ride, trans_orient, not of a_third_game\\); registered: none"),
     ("nope", TOE, "registered: random, greedy, planner, mcts"),
     ("greedy", None, "'greedy' is a different player in each of ticket_to_ride, trans_orient: name the game"),
     ("nope", None, "unknown strategy 'nope'"),

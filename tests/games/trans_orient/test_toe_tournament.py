@@ -48,7 +48,7 @@ def test_the_toe_table_runs_resumes_and_reports_the_games_metrics(tmp_path):
 
 
 @pytest.mark.parametrize("strategy,message", [
-    ("ticket_planner", r"entrants\.0 \(x\): strategy 'ticket_planner' plays Ticket to Ride, not trans_orient"),
+    ("ticket_planner", r"entrants\.0 \(x\): unknown strategy 'ticket_planner' \(a strategy of ticket_to_ride, not of trans_orient\)"),
     ("plannr", "unknown strategy 'plannr'; registered: random, greedy, planner, mcts"),
 ])
 def test_a_config_naming_another_games_strategy_is_refused_in_one_line(tmp_path, strategy, message):
