@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from ttr_lab.cli import bench, games, tournament, tune
+from ttr_lab.cli import bench, games, study, tournament, tune
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="AI strategies play Ticket to Ride against each other.")
 bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks (figures, not pass/fail).")
@@ -15,6 +15,8 @@ app.command()(games.play)
 app.command()(tournament.tournament)
 app.command()(tune.tune)
 app.command("report")(tournament.report)
+app.command()(study.study)
+app.command()(study.compare)
 app.command()(games.replay)
 app.command()(games.strategies)
 bench_app.command("engine")(bench.engine)

@@ -11,7 +11,7 @@ Every mistake is a one-line ConfigError.
       - {rule: longest_path_bonus, levels: [0, 5, 10, 15, 20, 25]}    # a rule parameter
       - {rule: trains_per_player, range: {low: 35, high: 55, step: 10}}
       - {edit: remove_track, levels: [null, "Denver-Kansas City black"]}  # map edits (null: none)
-      - {edit: track_length, target: "Seattle-Portland gray#1", levels: [1, 2, 3]}
+      - {edit: track_length, target: "Portland-Seattle gray#1", levels: [1, 2, 3]}
       - {edit: remove_track, levels: each}   # "what if this track did not exist?": every one in turn
     baseline: {longest_path_bonus: 10}   # the cell the others are compared with (default: the
                                          # game's own value of each factor, else its first level)
