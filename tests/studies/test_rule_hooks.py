@@ -53,7 +53,7 @@ def test_ticket_to_ride_map_edits():
     partner = next(t for t in board.tracks if {t.a, t.b} == {twin.a, twin.b})
     assert partner.twin == -1  # the other track of the double route is single now
     assert next(t for t in board.tracks if t.label == "Denver-Kansas City black").length == 6
-    assert board.tickets[0].points == 30 and board.tracks[-1].label == "Chicago-Denver gray"
+    assert board.tickets[0].points == 30 and board.tracks[-1].label == "Denver-Chicago gray"
     assert load_game("ticket_to_ride", **edited.options) == edited and pickle.loads(pickle.dumps(edited)).options == edited.options
     record = play_game(edited, [build("greedy", {}, "ticket_to_ride") for _ in range(3)], 5)
     assert record.outcome is not None
