@@ -8,7 +8,7 @@ import pickle
 
 import pytest
 
-from ttr_lab.core.errors import ConfigError
+from ttr_lab.core.errors import BoardDataError, ConfigError
 from ttr_lab.core.game import load_game
 from ttr_lab.core.play import play_game
 from ttr_lab.core.registry import build
@@ -57,7 +57,7 @@ def test_ticket_to_ride_map_edits():
     assert load_game("ticket_to_ride", **edited.options) == edited and pickle.loads(pickle.dumps(edited)).options == edited.options
     record = play_game(edited, [build("greedy", {}, "ticket_to_ride") for _ in range(3)], 5)
     assert record.outcome is not None
-    with pytest.raises(ConfigError, match="no track labelled"):
+    with pytest.raises(BoardDataError, match="no track labelled"):
         load_game("ticket_to_ride", map="usa", edits=[{"remove_track": "Atlantis-Denver gray"}])
-    with pytest.raises(ConfigError, match="unknown map edit"):
+    with pytest.raises(BoardDataError, match="unknown map edit"):
         load_game("ticket_to_ride", map="usa", edits=[{"flood": 3}])
