@@ -339,9 +339,12 @@ def findings(results: StudyResults, paired: pd.DataFrame, bal: pd.DataFrame) -> 
         if sig.empty:
             out.append("No entrant's win rate changed significantly in any cell against the baseline "
                        "(paired by deal, Holm-corrected p < 0.05).")
-        changed = paired.groupby("cell")[["changed_winner", "games_compared"]].first()
+        changed = paired.groupby("cell", sort=False)[["changed_winner", "games_compared"]].first()
+        many = len(changed) > 8
+        if many:  # a "remove each" study: the cells that change most
+            changed = changed.sort_values("changed_winner", ascending=False, kind="stable").head(8)
         text = "; ".join(f"{k}: {int(r['changed_winner'])}/{int(r['games_compared'])}" for k, r in changed.iterrows())
-        out.append(f"Games whose winner changed against the baseline: {text}.")
+        out.append(f"Games whose winner changed against the baseline{' (the 8 cells changing most)' if many else ''}: {text}.")
     return out
 
 

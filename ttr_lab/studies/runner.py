@@ -17,7 +17,11 @@ from typing import Any
 from rich.console import Console
 
 from ttr_lab.core.errors import ConfigError
+from ttr_lab.core.results import read_results, result_parts
 from ttr_lab.studies.config import STUDY_FILE, StudyConfig
+from ttr_lab.tournament.backends import make_backend
+from ttr_lab.tournament.config import TournamentConfig
+from ttr_lab.tournament.design import plan_games
 from ttr_lab.tournament.runner import TournamentRun, run_tournament
 
 
@@ -77,11 +81,31 @@ def run_study(study: StudyConfig, console: Console | None = None, show_progress:
     _write_meta(study)
     run = StudyRun(study.output)
     baseline = study.baseline_cell
-    for cell in [baseline, *(c for c in study.cells if c is not baseline)]:
-        console.print(f"cell {cell.key}", markup=False, highlight=False)
-        result = run_tournament(cell.config, console=console, show_progress=show_progress)
-        run.cells[cell.key] = result
-        if result.interrupted:
-            run.interrupted = True
-            break
+    shared = None
+    if study.base.backend == "ray" and any(not _complete(c.config) for c in study.cells):
+        # One Ray for every cell (each tournament uses the session it finds open), not a start-up per cell.
+        base = study.base
+        shared = make_backend("ray", base.address, base.workers, base.runtime_env)
+        shared.start()
+    try:
+        for cell in [baseline, *(c for c in study.cells if c is not baseline)]:
+            console.print(f"cell {cell.key}", markup=False, highlight=False)
+            result = run_tournament(cell.config, console=console, show_progress=show_progress)
+            run.cells[cell.key] = result
+            if result.interrupted:
+                run.interrupted = True
+                break
+    except KeyboardInterrupt:
+        run.interrupted = True
+    finally:
+        if shared is not None:
+            shared.close()
     return run
+
+
+def _complete(config: TournamentConfig) -> bool:
+    """Whether every planned game of a cell is stored already."""
+    if not result_parts(config.output):
+        return False
+    stored = set(read_results(config.output, columns=["game_id"])["game_id"])
+    return all(spec.game_id in stored for spec in plan_games(config))
