@@ -137,7 +137,8 @@ def _key(levels: dict[str, Any]) -> str:
 
 
 def _cell_options(base: dict[str, Any], factors: list[FactorConfig], levels: dict[str, Any]) -> dict[str, Any]:
-    options = {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v) for k, v in base.items()}
+    options: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
+                               for k, v in base.items()}
     for f in factors:
         value = levels[f.name]
         if f.rule is not None:
@@ -212,7 +213,8 @@ def parse_study(data: Any, source: str = "study", overrides: dict[str, Any] | No
     if len(combos) > MAX_CELLS:
         raise ConfigError(f"{source}: factors: {len(combos)} cells; at most {MAX_CELLS}")
     output = Path(base.output)
-    cells, keys = [], set()
+    cells: list[Cell] = []
+    keys: set[str] = set()
     for combo in combos:
         cell_levels = dict(zip(names, combo))
         key = _key(cell_levels)

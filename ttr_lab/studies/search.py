@@ -36,6 +36,7 @@ from rich.console import Console
 from ttr_lab.analysis.compare import Balance, Comparison, balance, compare
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.studies.config import TARGETED
+from ttr_lab.tournament.backends import make_backend
 from ttr_lab.tournament.config import TournamentConfig, parse_config
 from ttr_lab.tournament.config_files import read_yaml, validate
 from ttr_lab.tournament.design import plan_games
@@ -93,7 +94,8 @@ def is_search(path: str | Path) -> bool:
 
 
 def _options(base: dict[str, Any], values: dict[str, int]) -> dict[str, Any]:
-    options = {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v) for k, v in base.items()}
+    options: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
+                               for k, v in base.items()}
     for name, value in values.items():
         m = _EDIT.match(name)
         if m:
@@ -112,7 +114,7 @@ def parse_search(data: Any, source: str = "search", overrides: dict[str, Any] | 
     tournament = {k: v for k, v in data.items() if k != "search"}
     base = parse_config(tournament, source, overrides)
     game = base.load_game()
-    known = getattr(game, "rule_parameters", lambda: {})()
+    known: dict[str, Any] = getattr(game, "rule_parameters", dict)()
     for name in settings.parameters:
         m = _EDIT.match(name)
         if m and m["kind"] not in TARGETED:
@@ -216,7 +218,8 @@ def run_search(config: SearchConfig, console: Console | None = None) -> SearchRe
     folder = config.output
     folder.mkdir(parents=True, exist_ok=True)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    space = {n: optuna.distributions.IntDistribution(r.low, r.high) for n, r in config.settings.parameters.items()}
+    space: dict[str, Any] = {n: optuna.distributions.IntDistribution(r.low, r.high)
+                             for n, r in config.settings.parameters.items()}
     done = [t for t in _stored(folder) if set(t["params"]) == set(space)]
     todo = config.settings.trials - len(done)
     sampler = optuna.samplers.TPESampler(seed=config.base.seed, n_startup_trials=min(5, config.settings.trials))
@@ -265,14 +268,21 @@ def _run_ray(config: SearchConfig, space: dict[str, Any], sampler: Any, done: li
              folder: Path) -> None:
     import os
 
-    import ray
+    os.environ.setdefault("RAY_AIR_NEW_OUTPUT", "0")  # no Ray Tune banner and trial tables
     from ray import tune
     from ray.tune.search.optuna import OptunaSearch
 
-    os.environ.setdefault("TUNE_DISABLE_AUTO_CALLBACK_LOGGERS", "1")
-    if not ray.is_initialized():
-        ray.init(address=config.base.address, num_cpus=config.base.workers, include_dashboard=False,
-                 log_to_driver=False, runtime_env=config.base.runtime_env)
+    # The tournament's Ray start-up (a local Ray stopped with the driver even after a kill -9).
+    backend = make_backend("ray", config.base.address, config.base.workers, config.base.runtime_env)
+    backend.start()
+    try:
+        _tune(config, space, sampler, done, todo, folder, tune, OptunaSearch)
+    finally:
+        backend.close()
+
+
+def _tune(config: SearchConfig, space: dict[str, Any], sampler: Any, done: list[dict[str, Any]], todo: int,
+          folder: Path, tune: Any, OptunaSearch: Any) -> None:
     searcher = OptunaSearch(space=space, metric="objective", mode="min", sampler=sampler,
                             points_to_evaluate=[t["params"] for t in done] or None,
                             evaluated_rewards=[t["objective"] for t in done] or None)
@@ -283,6 +293,6 @@ def _run_ray(config: SearchConfig, space: dict[str, Any], sampler: Any, done: li
         run_config=tune.RunConfig(name="balance", storage_path=str((folder / "ray").resolve()), verbose=0),
     )
     grid = tuner.fit()
-    for r in grid:
+    for r in (grid[i] for i in range(len(grid))):
         if r.metrics and "objective" in r.metrics:
             _store(folder, {k: r.metrics[k] for k in ("params", "objective", "spread", "win_rates")})

@@ -245,7 +245,7 @@ class TicketToRide:
 def _rebuilt(board: Board, ruleset: Ruleset, edits: Sequence[Mapping[str, Any]]) -> "TicketToRide":
     """Unpickle: ``board`` is already edited; the edits are kept for ``options``."""
     game = TicketToRide(board, ruleset)
-    game.edits = tuple(edits)
+    game.edits = tuple(dict(e) for e in edits)
     return game
 
 

@@ -100,8 +100,9 @@ def _edit(board: Board, kind: str, value: Any) -> Board:
         tickets = [dataclasses.replace(t, id=i) for i, t in enumerate(t for t in tickets if t.id != gone_ticket)]
     elif kind == "ticket_points":
         ref, points = _pair(value, kind)
-        t = _ticket(board, ref)
-        tickets[t.id] = dataclasses.replace(t, points=points, label=f"{board.cities[t.a]}-{board.cities[t.b]} ({points})")
+        ticket = _ticket(board, ref)
+        tickets[ticket.id] = dataclasses.replace(ticket, points=points,
+                                                 label=f"{board.cities[ticket.a]}-{board.cities[ticket.b]} ({points})")
     else:
         raise BoardDataError(f"unknown map edit {kind!r}; edits: {', '.join(EDIT_KINDS)}")
     return dataclasses.replace(board, tracks=_renumber_tracks(board, tracks), tickets=tuple(tickets))
