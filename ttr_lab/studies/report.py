@@ -23,12 +23,12 @@ import numpy as np
 import pandas as pd
 
 from ttr_lab.analysis.compare import balance, compare
-from ttr_lab.analysis.game import game_of, score_parts_of
+from ttr_lab.analysis.game import score_parts_of
 from ttr_lab.analysis.presentation import CSS
 from ttr_lab.analysis.stats import wilson
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.figures import new_figure, png_bytes
-from ttr_lab.core.game import Game
+from ttr_lab.core.game import Game, load_game
 from ttr_lab.core.results import read_results, result_parts
 from ttr_lab.studies.config import STUDY_FILE
 
@@ -75,7 +75,10 @@ def load_study_results(folder: str | Path) -> StudyResults:
     baseline = next(c["key"] for c in meta["cells"] if c["levels"] == meta["baseline"])
     if baseline not in frames:
         raise ConfigError(f"{folder}: the baseline cell {baseline} has no stored games yet")
-    return StudyResults(folder, meta, game_of(folder / "cells" / baseline), frames)
+    # The game as the study's config built it (a map folder by its path, as given), not as
+    # the cell's meta.json names it.
+    options = next(c["options"] for c in meta["cells"] if c["key"] == baseline)
+    return StudyResults(folder, meta, load_game(meta["game"], **options), frames)
 
 
 def _t_band(values: np.ndarray) -> tuple[float, float, float]:
