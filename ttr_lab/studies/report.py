@@ -26,6 +26,7 @@ from ttr_lab.analysis.compare import balance, compare
 from ttr_lab.analysis.game import score_parts_of
 from ttr_lab.analysis.presentation import CSS
 from ttr_lab.analysis.stats import wilson
+from ttr_lab.analysis.tables import summarised_metrics
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.figures import new_figure, png_bytes
 from ttr_lab.core.game import Game, load_game
@@ -100,11 +101,19 @@ def measures_of(results: StudyResults) -> list[str]:
     return ["score", *parts]
 
 
+def all_measures(results: StudyResults) -> list[str]:
+    """The score and every metric the game declares that is summarised in every stored cell."""
+    shown = [set(m.name for m in summarised_metrics(f, results.game.metrics)) for f in results.frames.values()]
+    common = set.intersection(*shown) if shown else set()
+    return ["score", *(m.name for m in results.game.metrics if m.name in common)]
+
+
 def effects(results: StudyResults) -> pd.DataFrame:
     """Per factor, level and entrant (over the cells at that level, the other factors mixed):
-    the win rate with its Wilson 95% interval and each measure's mean with a t 95% interval."""
+    the win rate with its Wilson 95% interval, and the mean of the score and of each metric the
+    game declares with a t 95% interval (the factor figures draw the score's parts)."""
     rows = []
-    measures = measures_of(results)
+    measures = all_measures(results)
     for factor in results.factors:
         for level in results.meta["levels"][factor]:
             keys = [k for k in results.frames if results.levels_of(k)[factor] == level]
