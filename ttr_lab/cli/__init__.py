@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from ttr_lab.cli import bench, games, tournament, tune
+from ttr_lab.cli import bench, games, study, tournament, tune
 
 
 class _App(typer.Typer):
@@ -52,6 +52,8 @@ app.command()(games.play)
 app.command()(tournament.tournament)
 app.command()(tune.tune)
 app.command("report")(tournament.report)
+app.command()(study.study)
+app.command()(study.compare)
 app.command()(games.replay)
 app.command()(games.strategies)
 app.command()(games.maps)

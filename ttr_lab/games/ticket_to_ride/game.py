@@ -46,10 +46,16 @@ class TicketToRide:
 
     name = NAME
 
-    def __init__(self, map: str | Board = "usa", ruleset: Ruleset | Mapping[str, Any] | None = None) -> None:
+    def __init__(self, map: str | Board = "usa", ruleset: Ruleset | Mapping[str, Any] | None = None,
+                 edits: Sequence[Mapping[str, Any]] = ()) -> None:
         board = map if isinstance(map, Board) else load_board(str(map))
         if ruleset is not None and not isinstance(ruleset, Ruleset):
             ruleset = Ruleset.from_mapping(ruleset, base=board.ruleset)
+        self.edits = tuple(dict(e) for e in edits)  # map edits (edits.py), kept to name them in options
+        if self.edits:
+            from ttr_lab.games.ticket_to_ride.edits import edit_board
+
+            board = edit_board(board, self.edits)
         self.board = board
         self.ruleset: Ruleset = ruleset or board.ruleset
         self.min_players = board.min_players
@@ -85,7 +91,7 @@ class TicketToRide:
         return hash((self.board.fingerprint, self.ruleset))
 
     def __reduce__(self) -> tuple:
-        return (TicketToRide, (self.board, self.ruleset))
+        return (_rebuilt, (self.board, self.ruleset, self.edits))
 
     @property
     def title(self) -> str:
@@ -104,7 +110,31 @@ class TicketToRide:
         out: dict[str, Any] = {"map": self.board.name}
         if self.ruleset != self.board.ruleset:
             out["ruleset"] = self.ruleset.to_dict()
+        if self.edits:
+            out["edits"] = [dict(e) for e in self.edits]
         return out
+
+    def rule_parameters(self) -> dict[str, Any]:
+        """The rule numbers a study may vary (every ``Ruleset`` field), with this game's values;
+        overrides go in the ``ruleset`` option."""
+        return self.ruleset.to_dict()
+
+    def edit_targets(self, kind: str) -> list[tuple[Any, str]]:
+        """For a "remove each" study: (value of the ``edits`` option's ``kind``, label) of every
+        track (``remove_track``) or ticket (``remove_ticket``) of the map."""
+        from ttr_lab.games.ticket_to_ride.edits import edit_targets
+
+        return edit_targets(self.board, kind)
+
+    def draw_edit_effects(self, kind: str, effects: Mapping[Any, float], title: str, label: str) -> "Figure":
+        """The board with each removed track coloured by its effect (``effects``: edit value ->
+        number, e.g. the change in the spread of win rates when it is gone)."""
+        from ttr_lab.games.ticket_to_ride.drawing import draw_track_heat
+
+        if kind != "remove_track":
+            raise ValueError(f"only remove_track effects are drawn on the board, not {kind}")
+        values = [float(effects.get(t.label, 0.0)) for t in self.board.tracks]
+        return draw_track_heat(self.board, values, title, label)
 
     @property
     def metrics(self) -> tuple[Metric, ...]:
@@ -191,6 +221,13 @@ class TicketToRide:
         from ttr_lab.games.ticket_to_ride.presentation import TicketToRideViews
 
         return TicketToRideViews(self)
+
+
+def _rebuilt(board: Board, ruleset: Ruleset, edits: Sequence[Mapping[str, Any]]) -> "TicketToRide":
+    """Unpickle: ``board`` is already edited; the edits are kept for ``options``."""
+    game = TicketToRide(board, ruleset)
+    game.edits = tuple(dict(e) for e in edits)
+    return game
 
 
 @functools.lru_cache(maxsize=None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 
 class Effect(IntEnum):
@@ -113,6 +114,9 @@ class Deck:
     luggage: tuple[LuggageCard, ...]
     objectives: tuple[Objective, ...]  # sorted by number
     source: str = ""  # where it was loaded from (not part of the fingerprint)
+    # The rules' numbers played with this deck (``rules.Rules``); None: the rules file's own.
+    # Carried by the deck so that every setup, determinization and restore built from it uses them.
+    rules: Any = None
 
     def __repr__(self) -> str:
         return (f"<Deck {self.name} ({self.status}): {len(self.travel)} travel, {len(self.luggage)} luggage, "
@@ -120,7 +124,7 @@ class Deck:
 
     def __reduce__(self) -> tuple:
         return (Deck, (self.name, self.title, self.status, self.colours, self.travel, self.luggage,
-                       self.objectives, self.source))
+                       self.objectives, self.source, self.rules))
 
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, Deck) and self.fingerprint == other.fingerprint)
@@ -132,7 +136,8 @@ class Deck:
     def fingerprint(self) -> str:
         import hashlib
 
-        text = repr((self.name, self.colours, self.travel, self.luggage, self.objectives))
+        text = repr((self.name, self.colours, self.travel, self.luggage, self.objectives)
+                    + ((self.rules,) if self.rules is not None else ()))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     @property

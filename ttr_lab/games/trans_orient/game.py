@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import TYPE_CHECKING, Any, Callable
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.outcome import Metric
@@ -20,7 +21,7 @@ from ttr_lab.games.trans_orient.actions import Action, all_actions, parse_action
 from ttr_lab.games.trans_orient.cards import Deck
 from ttr_lab.games.trans_orient.deck import DEFAULT_DECK, load_deck
 from ttr_lab.games.trans_orient.result import METRICS
-from ttr_lab.games.trans_orient.rules import MAX_PLAYERS, MIN_PLAYERS, tables_for
+from ttr_lab.games.trans_orient.rules import MAX_PLAYERS, MIN_PLAYERS, RULES, tables_for, with_rules
 
 if TYPE_CHECKING:
     import numpy as np
@@ -38,8 +39,10 @@ class TransOrientExpress:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
 
-    def __init__(self, deck: str | Deck = DEFAULT_DECK) -> None:
+    def __init__(self, deck: str | Deck = DEFAULT_DECK, ruleset: Mapping[str, Any] | None = None) -> None:
         self.deck = deck if isinstance(deck, Deck) else load_deck(str(deck))
+        if ruleset:
+            self.deck = with_rules(self.deck, ruleset)
 
     def __repr__(self) -> str:
         return f"<TransOrientExpress {self.deck.name} ({self.deck.status})>"
@@ -63,7 +66,15 @@ class TransOrientExpress:
 
     @property
     def options(self) -> dict[str, Any]:
-        return {"deck": self.deck.source or self.deck.name}
+        out: dict[str, Any] = {"deck": self.deck.source or self.deck.name}
+        if self.deck.rules is not None:
+            out["ruleset"] = asdict(self.deck.rules)
+        return out
+
+    def rule_parameters(self) -> dict[str, Any]:
+        """The rules' numbers a study may vary (deck counts, hand and reserve limits...), with
+        this game's values; overrides go in the ``ruleset`` option."""
+        return asdict(self.deck.rules or RULES)
 
     @property
     def metrics(self) -> tuple[Metric, ...]:

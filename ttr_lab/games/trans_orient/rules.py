@@ -8,8 +8,9 @@ each starting player, and the actions of this deck, built once.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields, replace
 from enum import IntEnum
+from typing import Any, Mapping
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.trans_orient.actions import ActionTable, action_table
@@ -100,4 +101,24 @@ class Tables:
 
 @functools.lru_cache(maxsize=None)
 def tables_for(deck: Deck, num_players: int) -> Tables:
-    return Tables(deck, num_players)
+    return Tables(deck, num_players, deck.rules or RULES)
+
+
+def with_rules(deck: Deck, overrides: Mapping[str, Any]) -> Deck:
+    """``deck`` played with some of the rules' numbers changed (``overrides``: field -> value)."""
+    known = {f.name for f in fields(Rules)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise ConfigError(f"Trans-Orient Express has no rule {', '.join(map(repr, unknown))}; rules: {', '.join(sorted(known))}")
+    base = deck.rules or RULES
+    try:
+        rules = replace(base, **{k: int(v) for k, v in overrides.items()})
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"Trans-Orient Express rules must be whole numbers: {exc}") from None
+    bad = sorted(k for k, v in asdict(rules).items() if v < (1 if k in _AT_LEAST_ONE else 0))
+    if bad:
+        raise ConfigError(f"Trans-Orient Express rules out of range: {', '.join(f'{k}={getattr(rules, k)}' for k in bad)}")
+    return replace(deck, rules=None if rules == RULES else rules)
+
+
+_AT_LEAST_ONE = {"tokens_per_colour", "luggage_draw", "end_cards", "max_rounds"}
