@@ -125,6 +125,10 @@ def check_game(name: str, options: dict[str, Any], players: int, source: str) ->
     if not game.min_players <= players <= game.max_players:
         raise ConfigError(f"{source}: players: {game.title} is for {game.min_players}-{game.max_players} players, "
                           f"not {players}")
+    try:  # a ruleset that cannot deal this many players (too few cards or tickets) says so now
+        game.new_game(players, 0)
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: options: {exc}") from None
 
 
 def check_strategy(strategy: str, params: dict[str, Any], where: str, game: str | None = None) -> type:
