@@ -6,21 +6,26 @@ from __future__ import annotations
 import typer
 
 from ttr_lab.cli import bench, games, tournament, tune
+from ttr_lab.cli.help import Command, Group
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="AI strategies play Ticket to Ride against each other.")
-bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks (figures, not pass/fail).")
+app = typer.Typer(add_completion=False, no_args_is_help=True, cls=Group,
+                  help="AI strategies play board games against each other: Ticket to Ride (USA, Legendary "
+                       "Asia and other maps) and Trans-Orient Express; tournaments, reports, tuning, RL "
+                       "environments. ttr-lab games lists the games.")
+bench_app = typer.Typer(no_args_is_help=True, cls=Group, help="Speed benchmarks (figures, not pass/fail).")
 app.add_typer(bench_app, name="bench")
 
-app.command()(games.play)
-app.command()(tournament.tournament)
-app.command()(tune.tune)
-app.command("report")(tournament.report)
-app.command()(games.replay)
-app.command()(games.strategies)
-bench_app.command("engine")(bench.engine)
-bench_app.command("tournament")(bench.tournament)
-bench_app.command("strength")(bench.strength)
-bench_app.command("env")(bench.env)
+app.command(cls=Command)(games.play)
+app.command(cls=Command)(tournament.tournament)
+app.command(cls=Command)(tune.tune)
+app.command("report", cls=Command)(tournament.report)
+app.command(cls=Command)(games.replay)
+app.command(cls=Command)(games.games)
+app.command(cls=Command)(games.strategies)
+bench_app.command("engine", cls=Command)(bench.engine)
+bench_app.command("tournament", cls=Command)(bench.tournament)
+bench_app.command("strength", cls=Command)(bench.strength)
+bench_app.command("env", cls=Command)(bench.env)
 
 
 def _print_version(value: bool) -> None:
