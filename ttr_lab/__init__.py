@@ -30,6 +30,12 @@ from ttr_lab.games.ticket_to_ride.state import GameState, new_game, restore_stat
 
 __version__ = "0.2.0"
 
+# A library is silent unless its user asks: records go to the "ttr_lab" logger, shown only once
+# the application configures logging (``ttr-lab --verbose`` does).
+import logging as _logging
+
+_logging.getLogger(__name__).addHandler(_logging.NullHandler())
+
 __all__ = [
     "Action", "Board", "BoardDataError", "CARD_NAMES", "COLOURS", "Claim", "ConfigError", "DRAW_BLIND",
     "DRAW_TICKETS", "DrawBlind", "DrawMarket", "DrawTickets", "GRAY", "Game", "GameRecord", "GameResult",

@@ -54,8 +54,14 @@ def test_serial_run_stores_rows_records_config_and_resumes(tmp_path):
     assert meta["game"] == {"name": "ticket_to_ride", "options": {"map": "usa"}}  # resolved: the config names no map
     import numpy, pandas, pyarrow, scipy  # noqa: E401 - the versions the results were made with
 
-    assert meta["package_versions"] == {"numpy": numpy.__version__, "pandas": pandas.__version__,
-                                        "scipy": scipy.__version__, "pyarrow": pyarrow.__version__}
+    assert {k: meta["package_versions"][k] for k in ("numpy", "pandas", "scipy", "pyarrow")} == {
+        "numpy": numpy.__version__, "pandas": pandas.__version__, "scipy": scipy.__version__,
+        "pyarrow": pyarrow.__version__}
+    import networkx, pydantic, yaml  # noqa: E401 - and every other key dependency
+
+    assert meta["package_versions"]["networkx"] == networkx.__version__
+    assert meta["package_versions"]["pydantic"] == pydantic.VERSION and meta["package_versions"]["pyyaml"] == yaml.__version__
+    assert None not in meta["package_versions"].values()
     again = run_tournament(c, show_progress=False)  # nothing left to play
     assert again.played == 0 and again.already_stored == 6
     more = run_tournament(config(tmp_path, games=12), show_progress=False)  # extends with a new deal

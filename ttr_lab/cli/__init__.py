@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from ttr_lab.cli import bench, games, tournament, tune
+from ttr_lab.cli import bench, games, starter, tournament, tune
 from ttr_lab.cli.help import Command, Group
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, cls=Group,
@@ -22,6 +22,7 @@ app.command("report", cls=Command)(tournament.report)
 app.command(cls=Command)(games.replay)
 app.command(cls=Command)(games.games)
 app.command(cls=Command)(games.strategies)
+app.command(cls=Command)(starter.init)
 bench_app.command("engine", cls=Command)(bench.engine)
 bench_app.command("tournament", cls=Command)(bench.tournament)
 bench_app.command("strength", cls=Command)(bench.strength)
@@ -40,12 +41,22 @@ def _print_version(value: bool) -> None:
 def _setup(
     version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
                                  help="Print the version and exit."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show what the library logs (backend start-up, "
+                                 "games played) on standard error."),
 ) -> None:
     # Strategies named by import path are looked up from the current directory too, as
     # `python -m` would (a console script does not put it on the path by itself).
     import os
     import sys
 
+    if verbose:
+        import logging
+
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s", "%H:%M:%S"))
+        logger = logging.getLogger("ttr_lab")
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
 
