@@ -84,3 +84,17 @@ def test_init_copies_the_configs_and_notebooks_and_never_writes_over(tmp_path):
 def test_the_examples_are_installed_with_a_wheel():
     data_files = PYPROJECT["tool"]["setuptools"]["data-files"]
     assert data_files == {"share/ttr-lab/configs": ["configs/*.yaml"], "share/ttr-lab/notebooks": ["notebooks/*.ipynb"]}
+
+
+def test_init_finds_the_examples_of_a_wheel_install(tmp_path, monkeypatch):
+    import sys
+
+    from ttr_lab.cli import starter
+
+    prefix = tmp_path / "venv"
+    (prefix / "share" / "ttr-lab" / "configs").mkdir(parents=True)
+    (prefix / "share" / "ttr-lab" / "configs" / "mine.yaml").write_text("name: mine\n")
+    monkeypatch.setattr(starter, "__file__", str(tmp_path / "site-packages" / "ttr_lab" / "cli" / "starter.py"))
+    monkeypatch.setattr(sys, "prefix", str(prefix))
+    assert starter.examples_folder() == prefix / "share" / "ttr-lab"
+    assert [p.name for p in starter.copy_examples(tmp_path / "lab")] == ["mine.yaml"]

@@ -9,14 +9,15 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-import click
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+
+# Contexts and parameters are typed Any: typer ships its own copy of click, whose classes these are.
 
 # Python's type names as a command line user reads them (click's own words).
 _WORDS = {"int": "INTEGER", "float": "FLOAT", "str": "TEXT", "Path": "PATH", "path": "PATH"}
 
 
-def _label(param: Any, ctx: click.Context) -> str:
+def _label(param: Any, ctx: Any) -> str:
     shown = TyperOption.display_type(param, ctx).strip("<>")
     element = shown[5:-1] if shown.startswith("list[") else shown
     if "|" in element:  # a choice: its values are typed as shown
@@ -25,20 +26,20 @@ def _label(param: Any, ctx: click.Context) -> str:
 
 
 class _Option(TyperOption):
-    def display_type_rich(self, ctx: click.Context) -> Optional[str]:
+    def display_type_rich(self, ctx: Any) -> Optional[str]:
         if self.is_flag or self.count:
             return None  # --records/--no-records takes no value: a type beside it misleads
         if self.metavar is not None:
             return self.metavar
         return _label(self, ctx)
 
-    def display_type(self, ctx: click.Context) -> str:
+    def display_type(self, ctx: Any) -> str:
         shown = self.display_type_rich(ctx)
         return shown or ""
 
 
 class _Argument(TyperArgument):
-    def display_type_rich(self, ctx: click.Context) -> Optional[str]:
+    def display_type_rich(self, ctx: Any) -> Optional[str]:
         return None  # the argument's own name (CONFIG) already says what it is
 
     def _rich_display_name(self) -> str:
@@ -50,7 +51,7 @@ class _Argument(TyperArgument):
         return name + ("..." if self.nargs != 1 else "")
 
 
-def _plain_labels(params: list[click.Parameter]) -> list[click.Parameter]:
+def _plain_labels(params: list[Any]) -> list[Any]:
     for param in params:
         if type(param) is TyperOption:
             param.__class__ = _Option
@@ -75,7 +76,7 @@ class Command(TyperCommand):
         self.help = reflow(self.help)
         self.short_help = reflow(self.short_help)
 
-    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+    def get_params(self, ctx: Any) -> list[Any]:
         return _plain_labels(super().get_params(ctx))
 
 
@@ -88,5 +89,5 @@ class Group(TyperGroup):
         super().__init__(*args, **kwargs)
         self.help = reflow(self.help)
 
-    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+    def get_params(self, ctx: Any) -> list[Any]:
         return _plain_labels(super().get_params(ctx))

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ttr_lab.core.game import Game, load_game
+from ttr_lab.core.game import load_game
 from ttr_lab.core.rng import derive_seed
 
 SHORT_NAME = "python_ttr_lab"
@@ -46,7 +46,7 @@ def _digest(tensor: np.ndarray) -> str:
     return " ".join(f"{i}:{tensor[i]:g}" for i in nonzero)
 
 
-def _determinizer(game: Game) -> Any:
+def _determinizer(game: Any) -> Any:
     """The game's ``determinize(observation, rng)``: its own method, else its package's module."""
     own = getattr(game, "determinize", None)
     if own is not None:
@@ -56,15 +56,15 @@ def _determinizer(game: Game) -> Any:
     return importlib.import_module(f"ttr_lab.games.{game.name}.determinize").determinize
 
 
-def _load(params: dict[str, Any]) -> Game:
+def _load(params: dict[str, Any]) -> Any:
     options = {"map": params["map"]} if params["map"] else {}
     return load_game(str(params["game"]), **options)
 
 
 try:
-    import pyspiel
+    import pyspiel  # type: ignore[import-not-found]
 except ImportError:  # OpenSpiel is optional: without it this module defines nothing more
-    pyspiel = None
+    pyspiel = None  # noqa: N816
 
 
 if pyspiel is not None:
@@ -116,7 +116,7 @@ if pyspiel is not None:
         def __init__(self, game: "TTRLabGame", seed: int, engine: Any = None,
                      histories: list[list[str]] | None = None) -> None:
             super().__init__(game)
-            self.ttr_game: Game = game.ttr_game
+            self.ttr_game: Any = game.ttr_game  # a game with an observation tensor
             self.seed = seed
             self.max_length = game.max_length
             self.engine = engine if engine is not None else self.ttr_game.new_game(game.players, seed)
