@@ -112,6 +112,19 @@ def _kill_after_parts(cmd, folder: Path, parts: int, env) -> None:
     proc.wait()
 
 
+def test_a_slow_set_up_in_on_game_start_is_outside_the_move_time_limit(tmp_path):
+    # The set-up sleeps past the limit and its grace (sleep only ever lasts longer); a random
+    # move never takes half a second. Timed like a move, it would forfeit every game.
+    c = config(tmp_path, entrants=[
+        {"name": "slow_start", "strategy": "tests_support_strategy:SlowStart", "params": {"seconds": 1.6}},
+        {"name": "r", "strategy": "random"},
+    ], players=2, games=2, move_time_limit=0.5, records=False)
+    run = run_tournament(c, show_progress=False)
+    frame = read_results(c.output)
+    assert run.played == 2 and not frame["forfeit"].any()
+    assert (frame[frame["entrant"] == "slow_start"]["think_seconds"] < 1.6).all()  # not counted as thinking
+
+
 def test_a_killed_run_resumes_without_losing_or_repeating_games(tmp_path):
     cfg = {
         "name": "killed", "players": 2, "games": 300, "seed": 5, "backend": "serial",
