@@ -42,11 +42,15 @@ class _Argument(TyperArgument):
     def display_type_rich(self, ctx: Any) -> Optional[str]:
         return None  # the argument's own name (CONFIG) already says what it is
 
+    @property
+    def display_name_raw(self) -> str:  # CONFIG in the usage line, the table and errors alike
+        return (self.metavar or self.name or "").upper()
+
     def _rich_display_name(self) -> str:
-        return self.display_name_raw.upper() + ("..." if self.nargs != 1 else "")
+        return self.display_name_raw + ("..." if self.nargs != 1 else "")
 
     def _usage_display_name(self) -> str:
-        name = self.display_name_raw.upper()
+        name = self.display_name_raw
         name = name if self.required else f"[{name}]"
         return name + ("..." if self.nargs != 1 else "")
 
