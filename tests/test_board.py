@@ -1,4 +1,4 @@
-"""The USA board data: the invariants listed in shared/reference/README.md."""
+"""The USA board data: the invariants the published board satisfies."""
 
 from collections import Counter
 

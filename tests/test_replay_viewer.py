@@ -159,3 +159,63 @@ def test_the_browser_shows_the_trans_orient_final_scores(toe_page):
     assert "game over" in dom and 'class="final" style="display: block;"' in dom
     scores = [int(_cells(row, "score")) for row in re.findall(r'<tr data-seat="\d".*?</tr>', dom, re.S)]
     assert scores == [p["score"] for p in record.result["players"]]
+
+
+# Keys, clicks and the address, driven by a script added after the viewer's: it presses keys as a
+# user would (the viewer's own listeners receive them) and writes what the page shows after each.
+_PRESS = """<script>
+const trace = [], root = document.querySelector(".ttr-viewer");
+const press = key => { document.dispatchEvent(new KeyboardEvent("keydown", {key, bubbles: true}));
+  trace.push(root.getAttribute("data-step") + " " + location.hash); };
+%s
+const out = document.createElement("pre"); out.id = "trace"; out.textContent = trace.join("|"); document.body.append(out);
+</script>"""
+
+
+def dom_after(path: Path, fragment: str, script: str, tmp_path: Path, screenshot: Path | None = None) -> str:
+    """The DOM (or a screenshot) of the page opened at ``#fragment`` once ``script`` (using
+    ``press(key)``) has run."""
+    if CHROMIUM is None:
+        pytest.skip("no Chromium installed (apt-get install chromium; .ci/run installs it)")
+    driven = tmp_path / f"driven-{path.name}"
+    driven.write_text(path.read_text().replace("</body>", _PRESS % script + "</body>"), encoding="utf-8")
+    if screenshot is not None:
+        done = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                               f"--screenshot={screenshot}", "--window-size=1280,1100",
+                               f"{driven.resolve().as_uri()}#{fragment}"], capture_output=True, text=True, timeout=180)
+        assert done.returncode == 0 and screenshot.stat().st_size > 10_000, done.stderr[-2000:]
+    return dom_at(driven, fragment)
+
+
+def _trace(dom: str) -> list[tuple[int, str]]:
+    text = re.search(r'<pre id="trace">(.*?)</pre>', dom, re.S).group(1)
+    return [(int(step), address) for step, address in (item.split(" ") for item in text.split("|"))]
+
+
+def test_keys_step_through_the_game_and_the_address_follows(page, tmp_path):
+    path, record = page
+    last = len(record.actions)
+    script = "".join(f'press("{key}");' for key in ("ArrowRight", "ArrowRight", "ArrowLeft", "End", "Home", "ArrowRight", "x"))
+    shot = tmp_path / "after-keys.png"
+    trace = _trace(dom_after(path, "step=10", script, tmp_path, screenshot=shot))
+    steps = [11, 12, 11, last, 0, 1, 1]
+    assert trace == [(k, f"#step={k}") for k in steps]
+
+
+def test_the_last_claim_is_highlighted_and_a_players_tickets_drawn(page, tmp_path):
+    path, record = page
+    index = next(i for i, (_, text) in enumerate(record.actions, 1) if text.startswith("claim") and i > 20)
+    state, _ = record.state_at(action=index)
+    before, _ = record.state_at(action=index - 1)
+    track = next(t for t in range(len(state.owner)) if state.owner[t] != before.owner[t])
+    script = "root.querySelector('input[data-draw-tickets=\"1\"]').click();"
+    dom = dom_after(path, f"step={index}", script, tmp_path)
+    highlighted = re.findall(r'<line data-track="(\d+)"[^>]*class="last-claim"', dom)
+    assert highlighted == [str(track)]
+    drawn = sorted(int(t) for t in re.findall(r'data-ticket-of="1" data-ticket-id="(\d+)"', dom))
+    assert drawn == sorted(state.held_tickets(1)) and drawn
+
+
+def test_the_trans_orient_viewer_explains_its_card_notation(toe_page):
+    text = toe_page[0].read_text()
+    assert 'class="legend"' in text and "destination" in text and "passport" in text and "station master" in text

@@ -34,6 +34,20 @@ class Crashy(Random):
         return super().act(observation, legal_actions, rng)
 
 
+class SlowStart(Random):
+    """Sets up slowly (as a policy loading its model would), then plays at once."""
+
+    name = "slow_start"
+
+    def __init__(self, *, seconds: float = 0.3) -> None:
+        self.seconds = seconds
+
+    def on_game_start(self, observation):
+        import time
+
+        time.sleep(self.seconds)
+
+
 class Sleepy(Random):
     """Thinks too long once the first turns are over."""
 

@@ -25,6 +25,12 @@ from ttr_lab.core.strategy import Strategy
 
 __version__ = "0.2.0"
 
+# A library is silent unless its user asks: records go to the "ttr_lab" logger, shown only once
+# the application configures logging (``ttr-lab --verbose`` does).
+import logging as _logging
+
+_logging.getLogger(__name__).addHandler(_logging.NullHandler())
+
 __all__ = [
     "BoardDataError", "ConfigError", "Game", "GameRecord", "IllegalActionError", "Metric", "Outcome",
     "PlayerOutcome", "State", "Strategy", "StrategyError", "TTRLabError", "Termination", "available_games",

@@ -34,4 +34,9 @@ def test_the_rl_notebook_runs(tmp_path, monkeypatch):
     for entrant in ("linear", "untrained", "random", "greedy"):
         assert f"{entrant}: " in text and "win rate" in text, entrant
     assert any("image/png" in o.get("data", {}) for o in outputs)
+    stray = [o["data"]["text/plain"] for o in outputs if "text/plain" in o.get("data", {})
+             and "image/png" not in o["data"] and o["data"]["text/plain"].startswith(("Text(", "<Figure", "<Axes", "[<matplotlib", "<matplotlib"))]
+    assert not stray, stray  # a figure cell shows the figure, not the repr of its last call
+    source = "".join(cell.source for cell in nb.cells if cell.cell_type == "code")
+    assert "fill_between" in source  # the learning curve carries its band
     assert (tmp_path / "linear-trans_orient.npz").exists()

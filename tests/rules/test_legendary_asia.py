@@ -1,4 +1,4 @@
-"""Legendary Asia: the variant's rules (shared/reference/legendary_asia.md, "Rules of the variant")
+"""Legendary Asia: the variant's rules (the published rules of the variant)
 on hand-built positions: setup with long tickets and the box, ferries, mountain routes, double
 routes beside mountains, the Asian Explorer bonus, no longest-path bonus, the tie-breaks, long
 tickets, and whole random games on the map."""

@@ -54,8 +54,14 @@ def test_serial_run_stores_rows_records_config_and_resumes(tmp_path):
     assert meta["game"] == {"name": "ticket_to_ride", "options": {"map": "usa"}}  # resolved: the config names no map
     import numpy, pandas, pyarrow, scipy  # noqa: E401 - the versions the results were made with
 
-    assert meta["package_versions"] == {"numpy": numpy.__version__, "pandas": pandas.__version__,
-                                        "scipy": scipy.__version__, "pyarrow": pyarrow.__version__}
+    assert {k: meta["package_versions"][k] for k in ("numpy", "pandas", "scipy", "pyarrow")} == {
+        "numpy": numpy.__version__, "pandas": pandas.__version__, "scipy": scipy.__version__,
+        "pyarrow": pyarrow.__version__}
+    import networkx, pydantic, yaml  # noqa: E401 - and every other key dependency
+
+    assert meta["package_versions"]["networkx"] == networkx.__version__
+    assert meta["package_versions"]["pydantic"] == pydantic.VERSION and meta["package_versions"]["pyyaml"] == yaml.__version__
+    assert None not in meta["package_versions"].values()
     again = run_tournament(c, show_progress=False)  # nothing left to play
     assert again.played == 0 and again.already_stored == 6
     more = run_tournament(config(tmp_path, games=12), show_progress=False)  # extends with a new deal
@@ -104,6 +110,19 @@ def _kill_after_parts(cmd, folder: Path, parts: int, env) -> None:
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
+
+
+def test_a_slow_set_up_in_on_game_start_is_outside_the_move_time_limit(tmp_path):
+    # The set-up sleeps past the limit and its grace (sleep only ever lasts longer); a random
+    # move never takes half a second. Timed like a move, it would forfeit every game.
+    c = config(tmp_path, entrants=[
+        {"name": "slow_start", "strategy": "tests_support_strategy:SlowStart", "params": {"seconds": 1.6}},
+        {"name": "r", "strategy": "random"},
+    ], players=2, games=2, move_time_limit=0.5, records=False)
+    run = run_tournament(c, show_progress=False)
+    frame = read_results(c.output)
+    assert run.played == 2 and not frame["forfeit"].any()
+    assert (frame[frame["entrant"] == "slow_start"]["think_seconds"] < 1.6).all()  # not counted as thinking
 
 
 def test_a_killed_run_resumes_without_losing_or_repeating_games(tmp_path):

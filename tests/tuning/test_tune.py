@@ -259,6 +259,9 @@ def test_the_tuning_notebook_runs_on_a_tiny_budget(tmp_path, monkeypatch):
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
     assert not [o for o in outputs if o.output_type == "error"]
     assert sum("image/png" in o.get("data", {}) for o in outputs) >= 2  # the objective plot and the scatter
+    stray = [o["data"]["text/plain"] for o in outputs if "text/plain" in o.get("data", {})
+             and "image/png" not in o["data"] and o["data"]["text/plain"].startswith(("Text(", "<Figure", "<Axes", "[<matplotlib", "<matplotlib"))]
+    assert not stray, stray  # a figure cell shows the figure, not the repr of its last call
     assert "greedy-tuned" in "".join(o.get("text", "") for o in outputs)
     assert len((tmp_path / "nb" / "trials.jsonl").read_text().splitlines()) == 3
 
@@ -321,3 +324,20 @@ def test_an_unreadable_tune_json_is_one_line(tmp_path):
     (tmp_path / "out" / "tune.json").write_text('{"identity_hash": "ab')
     with pytest.raises(ConfigError, match=r"tune.json is unreadable \(JSONDecodeError\)"):
         run_tuning(config(tmp_path, trials=2))
+
+
+def test_the_objective_figures_legend_sits_beside_the_trials(tmp_path):
+    from ttr_lab.tuning.report import objective_figure
+
+    frame = pd.DataFrame({"trial": range(1, 9), "objective": [0.2, 0.5, 0.4, 0.9, 0.95, 0.3, 0.97, 0.1],
+                          "low": [0.1] * 8, "high": [0.99] * 8, "is_default": [True] + [False] * 7,
+                          "proposal": range(8)})
+    fig = objective_figure(frame, config(tmp_path), tmp_path / "objective.png")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    ax = fig.axes[0]
+    legend = ax.get_legend().get_window_extent(renderer)
+    assert legend.x0 >= ax.get_window_extent(renderer).x1  # outside the plotting area: it covers no trial

@@ -54,8 +54,8 @@ BEST = "mcts"  # our strongest strategy at its default settings (docs/strategies
 BEST_STEPS = 500  # its default budget (strategies/mcts.py), which ``budget`` multiplies by 4
 VERSUS4 = ("long_route",)  # the agents ``BEST`` meets as one against three (the strongest at 4p)
 
-# The 2017 study's engine, run unmodified with fresh agents over 1,748 seat-rotated 4-player games
-# (issue 13): win rate (ties shared), mean score, ticket completion, tickets held at the end,
+# The 2017 study's engine, run unmodified with fresh agents over 1,748 seat-rotated 4-player games:
+# win rate (ties shared), mean score, ticket completion, tickets held at the end,
 # longest-route bonus frequency. At 2 players, the win rate pooled over the three opponents and
 # both seats (226 games a pair).
 STUDY4 = {

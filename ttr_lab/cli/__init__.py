@@ -11,7 +11,8 @@ from typing import Any
 
 import typer
 
-from ttr_lab.cli import bench, games, study, tournament, tune
+from ttr_lab.cli import bench, games, starter, study, tournament, tune
+from ttr_lab.cli.help import Command, Group
 
 
 class _App(typer.Typer):
@@ -44,23 +45,28 @@ def _exit_without_waiting(code: Any) -> None:
     os._exit(code if isinstance(code, int) else 0 if code is None else 1)
 
 
-app = _App(add_completion=False, no_args_is_help=True, help="AI strategies play Ticket to Ride against each other.")
-bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks (figures, not pass/fail).")
+app = _App(add_completion=False, no_args_is_help=True, cls=Group,
+           help="AI strategies play board games against each other: Ticket to Ride (USA, Legendary "
+                "Asia and other maps) and Trans-Orient Express; tournaments, studies, reports, tuning, RL "
+                "environments. ttr-lab games lists the games.")
+bench_app = typer.Typer(no_args_is_help=True, cls=Group, help="Speed benchmarks (figures, not pass/fail).")
 app.add_typer(bench_app, name="bench")
 
-app.command()(games.play)
-app.command()(tournament.tournament)
-app.command()(tune.tune)
-app.command("report")(tournament.report)
-app.command()(study.study)
-app.command()(study.compare)
-app.command()(games.replay)
-app.command()(games.strategies)
-app.command()(games.maps)
-bench_app.command("engine")(bench.engine)
-bench_app.command("tournament")(bench.tournament)
-bench_app.command("strength")(bench.strength)
-bench_app.command("env")(bench.env)
+app.command(cls=Command)(games.play)
+app.command(cls=Command)(tournament.tournament)
+app.command(cls=Command)(tune.tune)
+app.command("report", cls=Command)(tournament.report)
+app.command(cls=Command)(study.study)
+app.command(cls=Command)(study.compare)
+app.command(cls=Command)(games.replay)
+app.command(cls=Command)(games.games)
+app.command(cls=Command)(games.strategies)
+app.command(cls=Command)(games.maps)
+app.command(cls=Command)(starter.init)
+bench_app.command("engine", cls=Command)(bench.engine)
+bench_app.command("tournament", cls=Command)(bench.tournament)
+bench_app.command("strength", cls=Command)(bench.strength)
+bench_app.command("env", cls=Command)(bench.env)
 
 
 def _print_version(value: bool) -> None:
@@ -75,6 +81,8 @@ def _print_version(value: bool) -> None:
 def _setup(
     version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
                                  help="Print the version and exit."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show what the library logs (backend start-up, "
+                                 "games played) on standard error."),
 ) -> None:
     # Strategies named by import path are looked up from the current directory too (a console
     # script does not put it on the path by itself), last, so a user's folder never shadows an
@@ -82,6 +90,14 @@ def _setup(
     import os
     import sys
 
+    if verbose:
+        import logging
+
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s", "%H:%M:%S"))
+        logger = logging.getLogger("ttr_lab")
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
     if os.getcwd() not in sys.path:
         sys.path.append(os.getcwd())
 

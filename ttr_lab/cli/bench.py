@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, List, Optional
+from typing import Callable, List, Literal, Optional
 
 import typer
 
@@ -45,7 +45,7 @@ def strength(
     workers: Optional[int] = typer.Option(None, help="Ray workers (default: every CPU)."),
     seed: int = typer.Option(1, help="Master seed of the deals."),
     section: List[str] = typer.Option([], "--section", help="Run only these sections (repeat): ladder2, ladder4, mixed4, time, reference, versus, table4, budget, speed."),
-    backend: str = typer.Option("ray", help="ray, or serial (in this process)."),
+    backend: Literal["ray", "serial"] = typer.Option("ray", help="ray, or serial (in this process)."),
 ) -> None:
     """Win rates with 95% intervals: the strategy ladder, mcts by thinking time and budget, the reference
     agents beside the 2017 study, ours against them."""

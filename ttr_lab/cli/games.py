@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 import typer
 
 from ttr_lab.cli.console import fail
 from ttr_lab.core.errors import ConfigError, TTRLabError
 
-_GAME_HELP = "Game name (ttr-lab play --game NAME); see the README for the registered games."
+if TYPE_CHECKING:
+    from ttr_lab.core.registry import StrategySpec
+
+_GAME_HELP = "Game name; ttr-lab games lists them."
 
 
 def game_options(game: str, map_name: Optional[str], option: List[str]) -> dict[str, Any]:
@@ -19,6 +22,8 @@ def game_options(game: str, map_name: Optional[str], option: List[str]) -> dict[
     out typed)."""
     import yaml
 
+    # No default map here: the game has its own, and an option the user did not give must not
+    # appear in an error about the ones they did.
     options: dict[str, Any] = {}
     if map_name is not None:
         options["map"] = map_name
@@ -33,6 +38,57 @@ def game_options(game: str, map_name: Optional[str], option: List[str]) -> dict[
     return options
 
 
+def seat_specs(values: List[str]) -> list[StrategySpec]:
+    """``--strategy`` values as specs: ``NAME`` or ``NAME:key=value,key=value`` per seat, seats
+    separated by commas or given by repeating the option (``-s mcts:steps=2000,c=1.4 -s random``).
+
+    A comma-separated piece with ``=`` and no ``:`` is one more parameter of the seat before it;
+    ``NAME`` may be ``module:Class`` (its parameters then follow a second colon)."""
+    import yaml
+
+    from ttr_lab.core.registry import StrategySpec
+
+    seats: list[tuple[str, dict[str, Any]]] = []
+    for value in values:
+        for piece in (p.strip() for p in value.split(",")):
+            if not piece:
+                continue
+            if "=" in piece and ":" not in piece:
+                if not seats:
+                    raise ConfigError(f"--strategy {value!r}: the parameter {piece!r} comes before any strategy name")
+                seats[-1][1].update(_parameter(piece, value, yaml))
+                continue
+            parts = piece.split(":")
+            name = ":".join(p for p in parts if "=" not in p and p.strip())
+            params: dict[str, Any] = {}
+            for part in (p for p in parts if "=" in p):
+                params.update(_parameter(part, value, yaml))
+            if not name:
+                raise ConfigError(f"--strategy {value!r}: no strategy name before {piece!r}")
+            seats.append((name, params))
+    return [StrategySpec(strategy=name, params=params) for name, params in seats]
+
+
+def _parameter(text: str, value: str, yaml: Any) -> dict[str, Any]:
+    key, _, raw = text.partition("=")
+    if not key.strip():
+        raise ConfigError(f"--strategy {value!r}: {text!r} is not key=value")
+    try:
+        return {key.strip(): yaml.safe_load(raw)}
+    except yaml.YAMLError:
+        raise ConfigError(f"--strategy {value!r}: cannot read the value of {key.strip()!r}") from None
+
+
+def build_seats(values: List[str], players: int, game: str) -> list[Any]:
+    """One fresh strategy per seat from ``--strategy`` values: one for every seat, or one per seat."""
+    specs = seat_specs(values)
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise ConfigError(f"{len(specs)} strategies given for {players} players; give one, or one per seat")
+    return [spec.factory(game)() for spec in specs]
+
+
 def _check_folder(path: Optional[Path], option: str) -> None:
     """Refuse an output path whose folder does not exist before any work is done."""
     if path is not None and not path.parent.is_dir():
@@ -41,7 +97,9 @@ def _check_folder(path: Optional[Path], option: str) -> None:
 
 def play(
     players: int = typer.Option(4, "--players", "-p", help="Number of players."),
-    strategy: List[str] = typer.Option(["random"], "--strategy", "-s", help="Strategy per seat (repeat, or one for all seats)."),
+    strategy: List[str] = typer.Option(["random"], "--strategy", "-s", metavar="NAME[:KEY=VALUE,...]",
+                                       help="Strategy per seat (repeat, or one for all seats), with parameters "
+                                       "after a colon, e.g. -s mcts:steps=2000 -s random."),
     seed: int = typer.Option(0, "--seed", help="Game seed."),
     game_name: str = typer.Option("ticket_to_ride", "--game", "-g", help=_GAME_HELP),
     map_name: Optional[str] = typer.Option(None, "--map", help="Ticket to Ride's map: a name or a map folder (default usa)."),
@@ -52,12 +110,11 @@ def play(
     from ttr_lab.cli.summary import print_game_summary
     from ttr_lab.core.game import load_game
     from ttr_lab.core.play import play_game
-    from ttr_lab.core.registry import build_strategies
 
     try:
         _check_folder(record, "--record")
         game = load_game(game_name, **game_options(game_name, map_name, option))
-        seats = build_strategies(strategy, players, game.name)  # a game's own names first
+        seats = build_seats(strategy, players, game.name)  # a game's own names first
         rec = play_game(game, seats, seed)
     except TTRLabError as exc:
         fail(exc)
@@ -122,6 +179,27 @@ def replay(
 def _plain(text: str) -> str:
     """A docstring line as plain text: no reStructuredText backticks (``x`` and `x` become x)."""
     return text.replace("``", "").replace("`", "")
+
+
+def games() -> None:
+    """List the registered games and the options each takes (ttr-lab play --game NAME -o KEY=VALUE)."""
+    import inspect
+
+    from ttr_lab.core.game import available_games, load_game
+
+    for name in available_games():
+        try:
+            game = load_game(name)
+        except TTRLabError as exc:  # a plug-in game that needs options: list it all the same
+            typer.echo(f"{name:20s} (needs options: {exc})")
+            continue
+        typer.echo(f"{name:20s} {game.title}")
+        try:
+            params = list(inspect.signature(type(game)).parameters.values())
+        except (TypeError, ValueError):
+            continue
+        described = ", ".join(p.name if p.default is p.empty else f"{p.name} = {p.default!r}" for p in params)
+        typer.echo(f"{'':20s} options: {described or 'none'}")
 
 
 def strategies(

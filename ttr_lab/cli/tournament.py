@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Literal, Optional
 
 import typer
 
@@ -17,7 +17,7 @@ def tournament(
     workers: Optional[int] = typer.Option(None, help="Worker processes (default: every CPU)."),
     address: Optional[str] = typer.Option(None, help="An existing Ray cluster (host:port or auto)."),
     out: Optional[str] = typer.Option(None, "--out", help="Output folder."),
-    backend: Optional[str] = typer.Option(None, help="ray or serial."),
+    backend: Optional[Literal["ray", "serial"]] = typer.Option(None, help="Where the games run (default: the config's)."),
     records: Optional[bool] = typer.Option(None, "--records/--no-records", help="Also keep every game record."),
     isolate: bool = typer.Option(False, "--isolate", help="Run each strategy in its own process (slower; "
                                  "strategies cannot reach the game's state; hard move time limits)."),

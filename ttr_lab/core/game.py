@@ -212,7 +212,8 @@ def load_game(name: str | Game, **options: Any) -> Game:
         except TypeError:
             # A misspelt or foreign option (``map=`` for a game without maps): name the valid ones.
             valid = ", ".join(signature.parameters) or "none"
-            raise ConfigError(f"game {name!r} takes the options {valid}, not {', '.join(options)}") from None
+            wrong = [k for k in options if k not in signature.parameters] or list(options)
+            raise ConfigError(f"game {name!r} takes the options {valid}, not {', '.join(wrong)}") from None
     return factory(**options)
 
 

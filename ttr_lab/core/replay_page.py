@@ -1,8 +1,9 @@
 """The half of an offline HTML replay viewer that knows no game: the page wrapper, the controls
 (« start, ◀ step, ▶ play / ❚❚ pause, step ▶, end », a slider over every step, a switch for hidden
-information), the line saying where the game is and what was last played, opening at ``#step=K``,
-``#turn=N`` (or any other per-step number, e.g. ``#round=R``) from the address, and a small chart
-of one number per player over the game.
+information), the keyboard (← → one step, Home / End, space plays), the line saying where the game
+is and what was last played, opening at ``#step=K``, ``#turn=N`` (or any other per-step number,
+e.g. ``#round=R``) from the address, the address following the step on a page of its own (so a
+position can be shared by its link), and a small chart of one number per player over the game.
 
 A game's viewer (``ttr_lab.games.<game>.replay_html``) computes its positions in Python and hands
 them over as JSON with the HTML of its own panels and a script ``setup(ctx)`` that returns
@@ -98,6 +99,11 @@ function show(k){
   if (D.chart){ const x = 1000 * step / Math.max(1, D.steps.length - 1);
                 q(".now").setAttribute("x1", x); q(".now").setAttribute("x2", x); }
   root.setAttribute("data-step", step);
+  // On a page of its own the address follows the step, so a link shares the position shown; a
+  // notebook's address is the notebook's and is left alone.
+  if (document.body && document.body.hasAttribute("data-ttr-page") && location.hash !== "#step=" + step){
+    try { history.replaceState(null, "", "#step=" + step); } catch (e) { /* a browser refusing it: keep the page */ }
+  }
 }
 function chart(){
   const key = D.chart.key;
@@ -117,6 +123,26 @@ q(".first").onclick = () => show(0); q(".back").onclick = () => show(step - 1);
 q(".next").onclick = () => show(step + 1); q(".last-step").onclick = () => show(D.steps.length - 1);
 q(".play").onclick = play; slider.oninput = () => show(+slider.value);
 q(".hidden-switch").onchange = e => root.classList.toggle("show-hidden", e.target.checked);
+// Keys step through the game: on a page of its own always, among several viewers (a notebook)
+// only in the one last clicked or focused.
+let active = false;
+root.addEventListener("pointerdown", () => { active = true; });
+root.addEventListener("focusin", () => { active = true; });
+document.addEventListener("pointerdown", e => { if (!root.contains(e.target)) active = false; });
+const KEYS = {ArrowRight: () => step + 1, ArrowLeft: () => step - 1, Home: () => 0, End: () => D.steps.length - 1,
+              PageDown: () => step + 10, PageUp: () => step - 10};
+document.addEventListener("keydown", e => {
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  if (!active && document.querySelectorAll(".ttr-viewer").length > 1) return;
+  const t = e.target;
+  if (t && (t.isContentEditable || /^(TEXTAREA|SELECT)$/.test(t.tagName) || (t.tagName === "INPUT" && t.type !== "checkbox"))) return;
+  if (e.key === " " && (!t || t.tagName !== "BUTTON")){ e.preventDefault(); play(); return; }
+  const to = KEYS[e.key];
+  if (!to) return;
+  e.preventDefault();
+  if (timer) play();  // a key takes over from playing
+  show(to());
+});
 function fromAddress(){
   // #step=K is a step; #turn=N (or #round=R...) the first step whose number has reached N.
   const m = /([a-z_]+)=(\d+)/.exec(location.hash || "");
@@ -151,7 +177,8 @@ def viewer_html(*, uid: str, title: str, data: dict[str, Any], body: str, game_s
         f'<button class="back" title="one step back">◀ step</button><button class="play">▶ play</button>'
         f'<button class="next" title="one step on">step ▶</button><button class="last-step" title="end">end »</button>'
         f'<input class="slider" type="range" min="0" value="0" aria-label="step">'
-        f'<label><input class="hidden-switch" type="checkbox"> {html.escape(hidden_label)}</label></div>'
+        f'<label><input class="hidden-switch" type="checkbox"> {html.escape(hidden_label)}</label>'
+        f'<span class="keys" style="color:#777">keys: ← → step, Home / End, space plays</span></div>'
         f'<div class="where"></div><div class="last"></div>'
         f"{body}{graph}"
         f'<script type="application/json" id="{uid}-data">{embed_json(data)}</script>'
@@ -173,4 +200,4 @@ def viewer_page(title: str, fragment: str) -> str:
     """A viewer fragment as a whole self-contained page (opens offline in any browser); ``title``
     is text."""
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title></head>"
-            f"<body style='margin:1em auto;max-width:1100px'>{fragment}</body></html>")
+            f"<body data-ttr-page style='margin:1em auto;max-width:1100px'>{fragment}</body></html>")

@@ -10,7 +10,8 @@
 The masked-discrete contract: the action space is ``Discrete(game.action_space.size)`` and
 ``info["action_mask"]`` (int8, 1 at the legal ids) says which ids are legal now; an id outside
 the mask ends the episode as the learner's forfeit (reward ``illegal_reward``, info
-``"illegal_action": True``). Opponents are strategy names, or ``{"strategy": name, "params":
+``"illegal_action": True``). ``env.action_masks()`` gives the same mask as booleans, the method
+sb3-contrib's ``MaskablePPO`` looks for, so it takes the env unwrapped. Opponents are strategy names, or ``{"strategy": name, "params":
 {...}}`` as a tournament's entrants give them (e.g. a cheaper ``mcts``); their parameters are
 checked when the env is made. They are built fresh each episode and play as in a tournament:
 their own seeded ``random.Random`` and the ``on_game_start`` / ``on_event`` / ``on_game_end``
@@ -129,6 +130,12 @@ class GameGymEnv(gymnasium.Env):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.table.mask(self.seat), "seat": self.seat}
+
+    def action_masks(self) -> np.ndarray:
+        """The legal ids now, as booleans (``info["action_mask"]``): what sb3-contrib's
+        ``MaskablePPO`` calls. All False once the episode is over: reset first (under gymnasium's
+        vector envs use ``autoreset_mode=SAME_STEP``, see docs/rl.md)."""
+        return self.table.mask(self.seat).astype(bool)
 
     def render(self) -> Any:
         names = ["learner" if s is None else getattr(s, "name", type(s).__name__.lower()) for s in self._seats]

@@ -4,6 +4,7 @@ and hand back what happened with the summary of everything stored (the caller pr
 from __future__ import annotations
 
 import errno
+import logging
 import time
 from array import array
 from collections.abc import Sequence
@@ -22,6 +23,8 @@ from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import GameSpec, Schedule, plan_games
 from ttr_lab.tournament.store import ResultStore
 from ttr_lab.tournament.summary import error_summary, summary_inputs, summary_table
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -184,8 +187,11 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
             console=console, disable=not show_progress, transient=False,
         )
         try:
+            _log.info("%s: %d of %d games to play on %s (%s workers)", config.name, len(todo), len(plan),
+                      backend.name, getattr(backend, "workers", 1))
             backend.start()
             run.startup_seconds = time.perf_counter() - started
+            _log.info("%s started in %.1f s", backend.name, run.startup_seconds)
             with progress:
                 bar = progress.add_task(escape(f"{config.name} ({backend.name})"), total=len(plan), completed=run.already_stored, rate=0.0)
                 batches = backend.run(game, entrants, todo, config.move_time_limit, config.records, config.isolation)
@@ -219,6 +225,8 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
         if not run.interrupted:
             store.compact()
     run.seconds = time.perf_counter() - started
+    _log.info("%s: %d games played in %.1f s, %d batches failed", config.name, run.played, run.seconds,
+              len(run.failed_batches))
     frame = read_results(config.output, columns=summary_inputs(game))  # not every column of every game
     run.summary, run.errors = summary_table(frame, game), error_summary(frame)
     return run

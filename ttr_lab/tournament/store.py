@@ -157,8 +157,11 @@ class ResultStore:
             "ttr_lab_version": __version__,
             "ray_version": installed("ray"),
             "python_version": platform.python_version(),
-            # The numbers in a report depend on these too (statistics, Parquet reading).
-            "package_versions": {name: installed(name) for name in ("numpy", "pandas", "scipy", "pyarrow")},
+            # The numbers in a report depend on these too (statistics, Parquet reading, validation,
+            # the figures): every dependency pyproject.toml declares, and numpy beneath them.
+            "package_versions": {name: installed(name) for name in (
+                "numpy", "pandas", "scipy", "pyarrow", "networkx", "pydantic", "optuna", "matplotlib",
+                "pyyaml", "typer", "rich")},
             "written": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
         tmp = self.folder / "meta.json.tmp"

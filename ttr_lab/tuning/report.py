@@ -28,12 +28,12 @@ def trials_frame(run: TuningRun, defaults: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def objective_figure(frame: pd.DataFrame, config: TuneConfig, path: Path) -> None:
+def objective_figure(frame: pd.DataFrame, config: TuneConfig, path: Path) -> Any:
     from matplotlib.figure import Figure
 
     # A bare Figure, not pyplot: no GUI backend needed, and a notebook's backend is left alone.
     ok = frame.dropna(subset=["objective"])
-    fig = Figure(figsize=(8, 4.2))
+    fig = Figure(figsize=(9.5, 4.2), layout="constrained")
     ax = fig.subplots()
     if len(ok):
         low = (ok["objective"] - ok["low"]).clip(lower=0).fillna(0)
@@ -54,9 +54,11 @@ def objective_figure(frame: pd.DataFrame, config: TuneConfig, path: Path) -> Non
     ax.set_title(f"{config.name}: {config.strategy} against {', '.join(o['name'] for o in config.opponent_entrants())}"
                  f" ({config.players} players)")
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8)
-    fig.tight_layout()
+    if ax.get_legend_handles_labels()[0]:
+        # Beside the axes: inside, some corner always holds trials (the best are often bottom right).
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, borderaxespad=0)
     fig.savefig(path, dpi=110)
+    return fig
 
 
 def entrant_snippet(config: TuneConfig, run: TuningRun) -> str:

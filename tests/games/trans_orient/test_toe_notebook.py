@@ -25,3 +25,8 @@ def test_the_trans_orient_notebook_runs():
         o.get("data", {}).get("text/plain", "") for o in outputs)
     assert "stand-in" in text and "win rate" in text and "after" in text and "stalled share" in text
     assert any("image/png" in o.get("data", {}) for o in outputs)
+    stray = [o["data"]["text/plain"] for o in outputs if "text/plain" in o.get("data", {})
+             and "image/png" not in o["data"] and o["data"]["text/plain"].startswith(("Text(", "<Figure", "<Axes", "[<matplotlib", "<matplotlib"))]
+    assert not stray, stray  # a figure cell shows the figure, not the repr of its last call
+    shown = text + "".join(o.get("data", {}).get("text/html", "") for o in outputs)
+    assert "vp_travel" not in shown and "travel" in shown  # score parts by name, not column

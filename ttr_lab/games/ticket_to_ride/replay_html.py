@@ -1,8 +1,9 @@
 """A recorded game as one self-contained, offline HTML viewer: the board as SVG with claims
 appearing as the game advances, step / play / slider controls, each player's public information
 at that moment (cards in hand as a count and the colours seen entering it, tickets as a count,
-trains, route points), a switch that shows the hidden hands and tickets for analysis after the
-game, and a small chart of each player's points over the game.
+trains, route points), the track the last action claimed drawn highlighted, a switch that shows
+the hidden hands and tickets for analysis after the game (with a box per player that draws that
+player's tickets on the board), and a small chart of each player's points over the game.
 
 ``viewer_html(record)`` is a fragment (Jupyter shows it inline through ``record_html``);
 ``viewer_page(record)`` wraps it as a whole page (``ttr-lab replay RECORD --html game.html``).
@@ -31,9 +32,11 @@ def positions(record: Any) -> list[dict[str, Any]]:
     player to act, the market and the last action."""
     game = record.load_game()
     board = game.board
-    out = []
+    out: list[dict[str, Any]] = []
     for index, state in enumerate(record.states()):
         public = state.observation(state.current_player)  # public parts are the same for every observer
+        before = out[-1]["owner"] if out else [-1] * len(state.owner)
+        claimed = next((t for t, (o, p) in enumerate(zip(state.owner, before)) if o != p), -1)
         out.append({
             "step": index, "turn": game.views.turn_number(state, index), "turns": state.turns,
             "to_play": -1 if state.is_terminal() else state.current_player,
@@ -43,6 +46,7 @@ def positions(record: Any) -> list[dict[str, Any]]:
             "known": [_cards(k) for k in public.known_cards], "market": [CARD_NAMES[c] for c in state.market],
             "hands": [_cards(state.hand(p)) for p in range(state.num_players)],
             "held": [[board.tickets[t].label for t in state.held_tickets(p)] for p in range(state.num_players)],
+            "held_ids": [list(state.held_tickets(p)) for p in range(state.num_players)], "claimed": claimed,
         })
     return out
 
@@ -53,7 +57,8 @@ def _cards(counts: Any) -> dict[str, int]:
 
 def board_svg(board: Any, uid: str) -> str:
     """The board: every track a line (``data-track``: its id) in its printed colour, cities with
-    their names; the script recolours claimed tracks."""
+    their names, and an empty layer the script draws tickets in (each ticket's two cities are
+    ``data-ticket`` coordinates on a hidden line); the script recolours claimed tracks."""
     xy = city_xy(board)
     lines = track_segments(board, xy)
     xs = [p[0] for p in xy.values()]
@@ -74,6 +79,12 @@ def board_svg(board: Any, uid: str) -> str:
         parts.append(f'<line data-track="{t.id}" data-colour="{colour}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" '
                      f'y2="{y2:.1f}" stroke="{colour}" stroke-width="2.5" stroke-opacity="0.45">'
                      f'<title>{html.escape(t.label)} ({t.length})</title></line>')
+    parts.append('<g class="ticket-layer"></g><g class="ticket-ends" style="display:none">')
+    for ticket in board.tickets:
+        (x1, y1), (x2, y2) = at(*xy[ticket.a]), at(*xy[ticket.b])
+        parts.append(f'<line data-ticket="{ticket.id}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}">'
+                     f'<title>{html.escape(ticket.label)} ({ticket.points})</title></line>')
+    parts.append("</g>")
     for i, name in enumerate(board.cities):
         x, y = at(*xy[i])
         parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#333"/>'
@@ -85,15 +96,35 @@ def board_svg(board: Any, uid: str) -> str:
 _STYLE = """
 .ttr-viewer .ttr-board{width:100%;height:auto;background:#fbfaf6;border:1px solid #ddd}
 .ttr-viewer .city{font-size:11px;paint-order:stroke;stroke:#fff;stroke-width:3px}
+.ttr-viewer line.last-claim{filter:drop-shadow(0 0 3px #000) drop-shadow(0 0 6px #ff0);stroke-dasharray:10 3}
+.ttr-viewer .ticket-layer line{stroke-width:3;stroke-dasharray:2 5;stroke-linecap:round;opacity:.9}
 """
 
 # The board, the market and the players' table at one step (ttr_lab.core.replay_page runs it).
 _SCRIPT = r"""
 function({D, root, q, esc, chips}){
 const lines = Array.from(root.querySelectorAll("line[data-track]"));
+const ends = Array.from(root.querySelectorAll("line[data-ticket]"));
+const layer = q(".ticket-layer");
 const cards = counts => chips(counts, D.cardColours);
+const drawn = new Set();  // seats whose tickets are drawn on the board
+let shown = null;
+function drawTickets(s){
+  layer.innerHTML = [...drawn].flatMap(i => s.held_ids[i].map(t => { const e = ends[t];
+    return `<line data-ticket-of="${i}" data-ticket-id="${t}" x1="${e.getAttribute("x1")}" y1="${e.getAttribute("y1")}" `
+      + `x2="${e.getAttribute("x2")}" y2="${e.getAttribute("y2")}" stroke="${D.players[i].colour}">`
+      + `<title>seat ${i}: ${esc(e.textContent)}</title></line>`; })).join("");
+}
+root.addEventListener("change", e => {
+  const seat = e.target.dataset && e.target.dataset.drawTickets;
+  if (seat === undefined) return;
+  if (e.target.checked) drawn.add(+seat); else drawn.delete(+seat);
+  if (shown) drawTickets(shown);
+});
 return function(s){
+  shown = s;
   lines.forEach((line, t) => {
+    line.classList.toggle("last-claim", t === s.claimed);
     const o = s.owner[t];
     line.setAttribute("data-owner", o);
     if (o >= 0){ line.setAttribute("stroke", D.players[o].colour); line.setAttribute("stroke-width", "7");
@@ -106,7 +137,9 @@ return function(s){
     <td class="l"><span class="swatch" style="background:${p.colour}"></span> ${p.name} (seat ${i})</td>
     <td class="points">${s.points[i]}</td><td class="trains">${s.trains[i]}</td><td class="cards">${s.cards[i]}</td>
     <td class="l known">${cards(s.known[i])}</td><td class="tickets">${s.tickets[i]}</td>
-    <td class="l hidden-info hand">${cards(s.hands[i])}</td><td class="l hidden-info held">${s.held[i].map(esc).join(", ")}</td></tr>`).join("");
+    <td class="l hidden-info hand">${cards(s.hands[i])}</td><td class="l hidden-info held">${s.held[i].map(esc).join(", ")}</td>
+    <td class="hidden-info"><input type="checkbox" data-draw-tickets="${i}" aria-label="draw seat ${i}'s tickets on the board"${drawn.has(i) ? " checked" : ""}></td></tr>`).join("");
+  drawTickets(s);
 };
 }
 """
@@ -123,7 +156,8 @@ def viewer_html(record: Any) -> str:
         f'<div class="market"></div>'
         f'<table><thead><tr><th class="l">player</th><th>route points</th><th>trains</th><th>cards</th>'
         f'<th class="l">cards seen entering the hand</th><th>tickets</th><th class="l hidden-info">hand (hidden)</th>'
-        f'<th class="l hidden-info">tickets (hidden)</th></tr></thead><tbody class="players"></tbody></table>'
+        f'<th class="l hidden-info">tickets (hidden)</th><th class="hidden-info">draw them</th></tr></thead>'
+        f'<tbody class="players"></tbody></table>'
     )
     chart = Chart("points", "route points",
                   "route points of each player over the game; the dashed line is the step shown")

@@ -160,6 +160,17 @@ return function(s){
 """
 
 
+# How to read the page's card notation (the labels ``catalogue`` gives the cards).
+_LEGEND = (
+    '<div class="legend" style="color:#444;margin-top:6px"><b>reading the cards</b>: a travel card reads '
+    '<span class="tcard" style="border-color:#888">12 · d3 · 2 VP ✈</span> = card 12, destination 3, worth 2 VP, '
+    "✈ a passport; its border is its colour, and hovering it shows the whole card (cost, effect). "
+    '<span class="lcard">L5</span> is luggage card 5 (hover: its VP and effect); coloured counters are tokens by '
+    "colour; ★ marks the station master (on a column's pile once placed, else beside its holder); the upper row holds "
+    "next round's cards.</div>"
+)
+
+
 def _final_table(record: Any) -> str:
     """The final scores (``ttr-lab play``'s table: one row per player adding up to the score)."""
     ending, headers, rows, lines = result_summary(record)
@@ -186,7 +197,7 @@ def viewer_html(record: Any) -> str:
         f'<th class="l">played</th><th class="l">reserve</th><th class="l">discounts</th><th>capacity</th>'
         f'<th>luggage</th><th class="l hidden-info">luggage cards (hidden)</th>'
         f'<th class="hidden-info">VP with luggage (hidden)</th></tr></thead><tbody class="players"></tbody></table>'
-        f"{_final_table(record)}"
+        f"{_final_table(record)}{_LEGEND}"
     )
     chart = Chart("score", "VP", "each player's score if the game ended at that step (luggage, secret until the "
                   "end, left out until then); the dashed line is the step shown")
