@@ -81,7 +81,7 @@ def test_play_passes_strategy_parameters(tmp_path):
 def test_an_unknown_option_is_named_alone():
     result = CliRunner().invoke(app, ["play", "-o", "steps=0"])
     assert result.exit_code == 2
-    assert result.output.strip() == "error: game 'ticket_to_ride' takes the options map, ruleset, not steps"
+    assert result.output.strip() == "error: game 'ticket_to_ride' takes the options map, ruleset, edits, not steps"
     result = CliRunner().invoke(app, ["play", "--map", "usa", "-o", "steps=0"])
     assert result.output.strip().endswith("not steps"), result.output
 

@@ -122,7 +122,7 @@ def test_cli_errors_are_one_line():
 
 @pytest.mark.parametrize("args, message", [
     (["play", "--game", "chess"], "error: unknown game 'chess'; registered games: " + ", ".join(available_games())),
-    (["play", "--game", "trans_orient", "--map", "usa"], "error: game 'trans_orient' takes the options deck, not map"),
+    (["play", "--game", "trans_orient", "--map", "usa"], "error: game 'trans_orient' takes the options deck, ruleset, not map"),
     (["play", "--option", "deck"], "error: --option takes key=value, not 'deck'"),
     (["play", "--game", "trans_orient", "-o", "deck=nowhere"], "error: "),
     (["play", "--game", "trans_orient", "-p", "5"], "error: "),

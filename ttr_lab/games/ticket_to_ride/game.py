@@ -21,6 +21,7 @@ from ttr_lab.games.ticket_to_ride.result import METRICS
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
     import numpy as np
 
     from ttr_lab.games.ticket_to_ride.presentation import TicketToRideViews
