@@ -165,3 +165,36 @@ def end_all(pid: int, uid: int | None) -> None:
             pass
         os._exit(0)
     os.waitpid(killer, 0)
+
+
+def compiled_cache(uid: int | None) -> str | None:
+    """For a child of its own user: a private copy of the compiled-kernel caches (numba's
+    ``__pycache__/*.nbi`` and ``*.nbc``) beside every module this process has loaded, owned by
+    that user, for its ``NUMBA_CACHE_DIR``; None when the child shares this process's user.
+
+    The child cannot write the caches beside the sources (they are the engine's), and numba uses
+    no cache it cannot write: without a copy of its own each child would compile every kernel
+    again (tens of seconds); with a shared writable one, a strategy could plant compiled code
+    that another seat then runs."""
+    if uid is None:
+        return None
+    import hashlib
+    import shutil
+    import tempfile
+
+    root = tempfile.mkdtemp(prefix="ttr-lab-kernels-")
+    folders = {os.path.dirname(f) for f in (getattr(m, "__file__", None) for m in list(sys.modules.values())) if f}
+    for folder in sorted(folders):
+        cached = [p for p in Path(folder, "__pycache__").glob("*.nb[ic]")] if os.path.isdir(folder) else []
+        if not cached:
+            continue
+        # numba's own layout under NUMBA_CACHE_DIR: the folder's name and a hash of its path.
+        target = Path(root, f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}")
+        target.mkdir()
+        for path in cached:
+            shutil.copy2(path, target / path.name)
+    for folder, _, files in os.walk(root):
+        os.chown(folder, uid, uid)
+        for name in files:
+            os.chown(os.path.join(folder, name), uid, uid)
+    return root

@@ -107,6 +107,7 @@ class StrategyHost:
         self._logs: dict[int, Any] = {}  # per seat, the last history node the child was sent
         self._known: dict[int, int] = {}  # id -> key of everything the child holds by key
         self.uid: int | None = None  # the child's own user, when this process can give it one
+        self._cache: str | None = None  # its private copy of the compiled kernels' caches
 
     def _start(self) -> None:
         parent, child = socket.socketpair()
@@ -115,6 +116,9 @@ class StrategyHost:
         env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys([os.getcwd(), *(p for p in sys.path if p)]))
         confinement.protect_parent()
         self.uid = confinement.next_uid()
+        self._cache = confinement.compiled_cache(self.uid)
+        if self._cache is not None:
+            env["NUMBA_CACHE_DIR"] = self._cache
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "ttr_lab.core.isolation", str(child.fileno()), str(self.uid or -1)],
             pass_fds=[child.fileno()], env=env, stdin=subprocess.DEVNULL, start_new_session=True,
@@ -134,7 +138,11 @@ class StrategyHost:
             self.proc.wait()
         if self.conn is not None:
             self.conn.close()
-        self.proc, self.conn = None, None
+        if self._cache is not None:
+            import shutil
+
+            shutil.rmtree(self._cache, ignore_errors=True)
+        self.proc, self.conn, self._cache = None, None, None
 
     def _dumps(self, message: Any) -> bytes:
         buffer = io.BytesIO()

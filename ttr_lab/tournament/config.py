@@ -157,7 +157,10 @@ class TournamentConfig(BaseModel):
         }
 
     def entrant(self, i: int) -> StrategySpec:
-        """Entrant ``i`` checked for the game (``parse_config`` has already done so)."""
+        """Entrant ``i`` checked for the game (``parse_config`` has already done so); isolated, as
+        written (a child checks it: the engine's process never imports a strategy)."""
+        if self.isolation == "process":
+            return self.entrants[i]
         return self.entrants[i].validated(self.game)
 
     def identity_hash(self) -> str:
