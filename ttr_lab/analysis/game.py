@@ -14,6 +14,8 @@ A hook that also takes ``records`` is handed the folder's game records (``Stored
 
 from __future__ import annotations
 
+import inspect
+
 import json
 import re
 from pathlib import Path
@@ -105,15 +107,25 @@ def score_parts_of(game: Game) -> tuple[str, ...]:
     return parts
 
 
+def _call(hook: Any, frame: "pd.DataFrame", records: Sequence[Any]) -> Any:
+    """``hook(frame)``, with the records too when the game's view takes them (a view written
+    before records were handed over takes the frame alone)."""
+    try:
+        takes = "records" in inspect.signature(hook).parameters
+    except (TypeError, ValueError):  # a builtin or C callable: no signature to read
+        takes = False
+    return hook(frame, records) if takes else hook(frame)
+
+
 def game_tables(game: Game, frame: "pd.DataFrame", records: Sequence[Any] = ()) -> list[tuple[str, str, "pd.DataFrame"]]:
     """The game's own report tables (its views' ``report_tables``); ``records``: the folder's
     stored game records."""
-    return [(str(title), str(note), table) for title, note, table in game.views.report_tables(frame, records)]
+    return [(str(title), str(note), table) for title, note, table in _call(game.views.report_tables, frame, records)]
 
 
 def game_figures(game: Game, frame: "pd.DataFrame", records: Sequence[Any] = ()) -> list[tuple[str, str, "Figure"]]:
     """The game's own report figures (its views' ``report_figures``; ``records`` as for ``game_tables``)."""
-    out = [(str(key), str(caption), fig) for key, caption, fig in game.views.report_figures(frame, records)]
+    out = [(str(key), str(caption), fig) for key, caption, fig in _call(game.views.report_figures, frame, records)]
     bad = [key for key, _, _ in out if not _KEY.match(key)]
     if bad:
         raise ValueError(f"{game.name}: figure key(s) {', '.join(map(repr, bad))} are not plain file names")

@@ -76,6 +76,10 @@ def resolve(name: str, game: str | None = None) -> type:
     return cls
 
 
+# Strategies of every game, whatever it registers: they use the protocol alone.
+ANY_GAME = {"random": "ttr_lab.core.testing:RandomPlayer"}
+
+
 def _path_of(name: str, game: str | None) -> str:
     if ":" in name:
         return name
@@ -83,6 +87,8 @@ def _path_of(name: str, game: str | None) -> str:
         own = game_strategies(game)
         if name in own:
             return own[name]
+        if name in ANY_GAME:
+            return ANY_GAME[name]
         elsewhere = sorted(g for g, table in _shipped().items() if name in table)
         where = f" (a strategy of {', '.join(elsewhere)}, not of {game})" if elsewhere else ""
         raise ConfigError(f"unknown strategy {name!r}{where}; registered: "

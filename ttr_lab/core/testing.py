@@ -105,6 +105,7 @@ class RandomPlayer:
     """The default opponent: a uniformly random legal action (knows no game)."""
 
     name = "random"
+    observes = False  # play_game hands it None: it reads no observation
 
     def act(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         return legal_actions[rng.randrange(len(legal_actions))]
