@@ -241,6 +241,7 @@ class Busy(Random):
         until = time.process_time() + self.seconds
         while time.process_time() < until:
             pass
+        return super().act(observation, legal_actions, rng)
 
 
 # ---- strategies that try the isolation's boundaries ------------------------------------------

@@ -268,10 +268,15 @@ def test_the_tuning_notebook_runs_on_a_tiny_budget(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("*.yaml")), ids=lambda p: p.name)
 def test_every_shipped_config_loads(path):
+    from ttr_lab.studies.config import load_study
+    from ttr_lab.studies.search import is_search, load_search
     from ttr_lab.tournament import load_config as load_tournament
     from ttr_lab.tuning import load_config as load_tuning
 
-    (load_tuning if path.name.startswith("tune-") else load_tournament)(path)
+    if path.name.startswith("study-"):
+        (load_search if is_search(path) else load_study)(path)
+    else:
+        (load_tuning if path.name.startswith("tune-") else load_tournament)(path)
 
 
 def test_defaults_outside_the_space_are_not_a_trial(tmp_path, capsys):
