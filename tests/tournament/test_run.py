@@ -286,3 +286,20 @@ def test_a_few_games_on_a_local_ray_say_it_may_not_pay_back_its_start_up(tmp_pat
     assert ray_startup_note(config(tmp_path, backend="serial"), 6) is None
     assert ray_startup_note(config(tmp_path, backend="ray", address="auto"), 6) is None  # a cluster: already up
     assert ray_startup_note(config(tmp_path, backend="ray"), RAY_PAYS_FROM) is None
+
+
+def test_a_batch_warms_its_game_up_once_per_process_before_any_timed_move(tmp_path, monkeypatch):
+    """Compiled rules are compiled (or loaded) on first use: that must happen before a strategy's
+    timed move, once per process and game, not in every batch."""
+    from ttr_lab.tournament import worker
+
+    played = []
+    real = worker.play_game
+    monkeypatch.setattr(worker, "_WARMED", set())
+    monkeypatch.setattr(worker, "play_game", lambda game, players, seed: played.append(
+        [type(p).__name__ for p in players]) or real(game, players, seed))
+    c = config(tmp_path, records=False)
+    assert run_tournament(c, show_progress=False).complete
+    warm = ["RandomPlayer"] * 3
+    assert played[0] == warm  # the warm-up, first
+    assert sum(p == warm for p in played) == 1 and len(played) == 7  # once, then the six games

@@ -191,6 +191,22 @@ def _raise_timeout(signum: int, frame: Any) -> None:
         raise _MoveTimeout()
 
 
+_WARMED: set[tuple[str, str, int]] = set()
+
+
+def warm_up(game: Game, players: int) -> None:
+    """Play one game of uniformly random seats, untimed, once per process and game: a game whose
+    rules are compiled kernels compiles them (or loads them from their cache) on first use, which
+    must not fall inside a strategy's timed move (a search calls the rules while it thinks)."""
+    key = (game.name, json.dumps(game.options, sort_keys=True, default=str), players)
+    if key in _WARMED:
+        return
+    from ttr_lab.core.testing import RandomPlayer
+
+    play_game(game, [RandomPlayer() for _ in range(players)], 0)
+    _WARMED.add(key)
+
+
 def play_batch(
     game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec],
     move_time_limit: float | None, keep_records: bool, isolation: str = "none",
@@ -198,6 +214,8 @@ def play_batch(
     """Play ``specs``; return one row per player per game, and the records' JSON if asked.
     ``isolation="process"`` runs every strategy in a process of its own (``core.isolation``).
     ``entrants``: named specs, validated for the game (``StrategySpec.validated``)."""
+    if specs:
+        warm_up(game, len(specs[0].seats))
     # Isolated, the engine's process never imports a strategy: each child builds its own.
     factories = ([(e.strategy, e.params, game.name) for e in entrants] if isolation == "process"
                  else [e.factory(game.name) for e in entrants])
