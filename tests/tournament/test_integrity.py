@@ -3,37 +3,56 @@ ruleset or board of its observation) forfeits, named, and cannot change the next
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from ttr_lab.core.game import load_game
-from ttr_lab.core.play import play_game
 from ttr_lab.core.results import read_results
 from ttr_lab.tournament import run_tournament
 from ttr_lab.tournament.config import parse_config
 from ttr_lab.tournament.integrity import SharedValues
-from ttr_lab.strategies.random import Random
-
-
-def honest_game() -> str:
-    return play_game(load_game("ticket_to_ride", map="usa"), [Random(), Random(), Random()], 99).to_json()
 
 
 @pytest.mark.parametrize("what, named", [("ruleset", "Ruleset"), ("track", "Track")])
 def test_a_strategy_changing_shared_values_forfeits_and_the_next_game_is_untouched(tmp_path, what, named):
-    before = honest_game()
-    game = load_game("ticket_to_ride", map="usa")
-    pristine = (game.ruleset.route_scores, game.board.tracks[0].length)
-    c = parse_config({"name": "t", "players": 3, "games": 6, "seed": 2, "backend": "serial", "output": str(tmp_path / "o"),
-                      "entrants": [{"name": "x", "strategy": "tests_support_strategy:Tamper", "params": {"what": what}},
-                                   {"name": "a", "strategy": "random"}, {"name": "b", "strategy": "greedy"}]}, "t")
-    run = run_tournament(c, show_progress=False)
-    assert run.played == 6
-    frame = read_results(c.output)
+    # In a process of its own, as a tournament runs: the game's shared values (the board and
+    # ruleset every test of this process loads) start as the maps define them.
+    import json
+    import os
+    import subprocess
+    import sys
+
+    config = {"name": "t", "players": 3, "games": 6, "seed": 2, "backend": "serial", "output": str(tmp_path / "o"),
+              "entrants": [{"name": "x", "strategy": "tests_support_strategy:Tamper", "params": {"what": what}},
+                           {"name": "a", "strategy": "random"}, {"name": "b", "strategy": "greedy"}]}
+    script = f"""
+import json
+from ttr_lab.core.game import load_game
+from ttr_lab.core.play import play_game
+from ttr_lab.strategies.random import Random
+from ttr_lab.tournament import run_tournament
+from ttr_lab.tournament.config import parse_config
+
+def honest():
+    return play_game(load_game("ticket_to_ride", map="usa"), [Random(), Random(), Random()], 99).to_json()
+
+before = honest()
+game = load_game("ticket_to_ride", map="usa")
+pristine = (game.ruleset.route_scores, game.board.tracks[0].length)
+run = run_tournament(parse_config(json.loads({json.dumps(json.dumps(config))}), "t"), show_progress=False)
+print(json.dumps({{"played": run.played, "untouched": (game.ruleset.route_scores, game.board.tracks[0].length) == pristine,
+                  "honest": honest() == before}}))
+"""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent.parent), *sys.path])}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    said = json.loads(done.stdout.strip().splitlines()[-1])
+    assert said == {"played": 6, "untouched": True, "honest": True}
+    frame = read_results(tmp_path / "o")
     lost = frame[frame["forfeit"]]
     assert list(lost["entrant"]) == ["x"] * 6
     assert lost["error"].str.contains(f"changed the game's shared values ({named})", regex=False).all()
-    assert (game.ruleset.route_scores, game.board.tracks[0].length) == pristine
-    assert honest_game() == before
 
 
 def test_the_snapshot_sees_and_undoes_changes_but_not_cached_properties():
