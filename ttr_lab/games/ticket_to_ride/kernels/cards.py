@@ -77,17 +77,14 @@ def check_locomotives(g: np.ndarray, s: np.ndarray) -> None:
         s[L.MARKET_N] = 0
         if s[L.PILE_N] == 0:
             restock(g, s)
-        while s[L.MARKET_N] < g[L.MARKET_SIZE]:
-            card = take_from_pile(g, s)
-            if card == L.NO_CARD:
-                break
-            s[m + s[L.MARKET_N]] = card
-            s[L.MARKET_N] += 1
+        fill_market(g, s)
         redeals += 1
 
 
 @njit(cache=True)
-def refill_market(g: np.ndarray, s: np.ndarray) -> None:
+def fill_market(g: np.ndarray, s: np.ndarray) -> bool:
+    """Deal from the pile until the market is full or the pile and discards are out; whether
+    any card was dealt."""
     m = g[L.S_MARKET]
     added = False
     while s[L.MARKET_N] < g[L.MARKET_SIZE]:
@@ -97,5 +94,10 @@ def refill_market(g: np.ndarray, s: np.ndarray) -> None:
         s[m + s[L.MARKET_N]] = card
         s[L.MARKET_N] += 1
         added = True
-    if added:
+    return added
+
+
+@njit(cache=True)
+def refill_market(g: np.ndarray, s: np.ndarray) -> None:
+    if fill_market(g, s):
         check_locomotives(g, s)

@@ -30,21 +30,26 @@ def random_playout(g: np.ndarray, s: np.ndarray, seed: np.uint64, ids: np.ndarra
 
 
 @njit(cache=True)
+def _scored(g: np.ndarray, s: np.ndarray, seed: np.uint64, ids: np.ndarray, scratch: np.ndarray,
+            out: np.ndarray, completed: np.ndarray, scores: np.ndarray) -> int:
+    """Play ``s`` out at random, score it, each seat's total into ``scores``; the decisions made."""
+    decisions = random_playout(g, s, seed, ids, scratch)
+    score_game(g, s, out, completed)
+    for p in range(g[L.N_PLAYERS]):
+        scores[p] = out[p, L.R_TOTAL]
+    return decisions
+
+
+@njit(cache=True)
 def random_playouts(g: np.ndarray, start: np.ndarray, seeds: np.ndarray, scores: np.ndarray) -> int:
     """One random play-out of a copy of ``start`` per seed; ``scores[i]``: the final score of
     each seat in play-out ``i``. Returns the decisions made in all."""
     n = g[L.N_PLAYERS]
-    ids = np.empty(g[L.N_ACTIONS], dtype=np.int64)
-    scratch = np.empty(g[L.N_ACTIONS], dtype=np.int64)
-    out = np.zeros((n, L.RESULT_COLUMNS), dtype=np.int64)
-    completed = np.zeros((n, g[L.N_TICKETS]), dtype=np.bool_)
+    ids, scratch = np.empty(g[L.N_ACTIONS], dtype=np.int64), np.empty(g[L.N_ACTIONS], dtype=np.int64)
+    out, completed = np.zeros((n, L.RESULT_COLUMNS), dtype=np.int64), np.zeros((n, g[L.N_TICKETS]), dtype=np.bool_)
     decisions = 0
     for i in range(seeds.shape[0]):
-        s = start.copy()
-        decisions += random_playout(g, s, np.uint64(seeds[i]), ids, scratch)
-        score_game(g, s, out, completed)
-        for p in range(n):
-            scores[i, p] = out[p, L.R_TOTAL]
+        decisions += _scored(g, start.copy(), np.uint64(seeds[i]), ids, scratch, out, completed, scores[i])
     return decisions
 
 
@@ -53,15 +58,10 @@ def random_games(g: np.ndarray, deal_seeds: np.ndarray, seeds: np.ndarray, score
     """Whole random games, dealt and scored: game ``i`` is dealt from ``deal_seeds[i]`` (a
     ``derive_seed(seed, 0x7772)``, as ``GameState.new``) and played with ``seeds[i]``."""
     n = g[L.N_PLAYERS]
-    ids = np.empty(g[L.N_ACTIONS], dtype=np.int64)
-    scratch = np.empty(g[L.N_ACTIONS], dtype=np.int64)
-    out = np.zeros((n, L.RESULT_COLUMNS), dtype=np.int64)
-    completed = np.zeros((n, g[L.N_TICKETS]), dtype=np.bool_)
+    ids, scratch = np.empty(g[L.N_ACTIONS], dtype=np.int64), np.empty(g[L.N_ACTIONS], dtype=np.int64)
+    out, completed = np.zeros((n, L.RESULT_COLUMNS), dtype=np.int64), np.zeros((n, g[L.N_TICKETS]), dtype=np.bool_)
     decisions = 0
     for i in range(seeds.shape[0]):
         s = new_state(g, np.uint64(deal_seeds[i]))
-        decisions += random_playout(g, s, np.uint64(seeds[i]), ids, scratch)
-        score_game(g, s, out, completed)
-        for p in range(n):
-            scores[i, p] = out[p, L.R_TOTAL]
+        decisions += _scored(g, s, np.uint64(seeds[i]), ids, scratch, out, completed, scores[i])
     return decisions
