@@ -129,3 +129,27 @@ def test_bad_map_data_is_named(tmp_path):
     (tmp_path / "tickets.csv").write_text("city_a,city_b,points\n")
     with pytest.raises(BoardDataError, match=r"routes.csv line 2: unknown city 'Z'"):
         load_board(str(tmp_path))
+
+
+def test_a_folder_map_is_named_by_its_folder_even_with_a_shipped_name(tmp_path, monkeypatch):
+    # A copy of the USA map, still called "usa" in its map.toml, with one ticket fewer: options,
+    # snapshots and records must load the folder again, never the shipped map of that name.
+    import shutil
+    from importlib import resources
+
+    from ttr_lab import load_game
+
+    folder = tmp_path / "my map"
+    shutil.copytree(str(resources.files("ttr_lab.games.ticket_to_ride.maps") / "usa"), folder)
+    lines = (folder / "tickets.csv").read_text().splitlines()
+    (folder / "tickets.csv").write_text("\n".join(lines[:-1]) + "\n")
+    monkeypatch.chdir(tmp_path)
+    game = load_game("ticket_to_ride", map="my map")
+    assert game.board.name == "usa" and len(game.board.tickets) == len(load_board("usa").tickets) - 1
+    assert game.options["map"] == str(folder.resolve())
+    state = game.new_game(2, seed=3)
+    assert state.snapshot()["map"] == str(folder.resolve())
+    monkeypatch.chdir("/")  # read back from elsewhere, as a report or a replay does
+    again = load_game("ticket_to_ride", **game.options)
+    assert again.board is game.board and again.board.reference == str(folder.resolve())
+    assert load_game("ticket_to_ride", map="usa").options == {"map": "usa"}  # shipped maps keep their name

@@ -87,6 +87,10 @@ class Board:
     min_players: int = 2
     max_players: int = 5
     positions: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    # The folder a map came from, absolute; None for a shipped map. Options and records name a
+    # folder map by it, never by its name alone: a folder whose map.toml reuses a shipped map's
+    # name must not be read back as the shipped map.
+    source: str | None = None
     city_ids: Mapping[str, int] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -96,7 +100,7 @@ class Board:
     def __reduce__(self) -> tuple:
         # Pickled by value (to send to Ray workers); the mapping views are rebuilt on load.
         return (_rebuild_board, (self.name, self.title, self.cities, self.tracks, self.tickets, self.ruleset,
-                                 self.min_players, self.max_players, dict(self.positions)))
+                                 self.min_players, self.max_players, dict(self.positions), self.source))
 
     @functools.cached_property
     def fingerprint(self) -> str:
@@ -105,6 +109,11 @@ class Board:
 
         text = repr((self.name, self.cities, self.tracks, self.tickets, self.ruleset, sorted(self.positions.items())))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @property
+    def reference(self) -> str:
+        """What ``load_board`` takes to load this map again: a shipped map's name, else its folder."""
+        return self.source or self.name
 
     def __repr__(self) -> str:
         return f"<Board {self.name}: {len(self.cities)} cities, {len(self.tracks)} tracks, {len(self.tickets)} tickets>"
@@ -174,7 +183,7 @@ def load_board(name: str = "usa") -> Board:
         return _load(shipped, name)
     path = Path(name)
     if path.is_dir():
-        return _load(path, str(path))
+        return _load(path, str(path), folder_path=str(path.resolve()))
     raise BoardDataError(f"unknown map {name!r}; shipped maps: {', '.join(available_maps())} (or give a map folder)")
 
 
@@ -202,7 +211,7 @@ def _int(row: dict[str, str], key: str, where: str, default: int | None = None) 
         raise BoardDataError(f"{where}: {key} must be an integer, got {raw!r}") from None
 
 
-def _load(folder: Any, source: str) -> Board:
+def _load(folder: Any, source: str, folder_path: str | None = None) -> Board:
     meta_file = folder / "map.toml"
     if not meta_file.is_file():
         raise BoardDataError(f"map {source}: missing map.toml")
@@ -285,6 +294,7 @@ def _load(folder: Any, source: str) -> Board:
         min_players=int(meta.get("min_players", 2)),
         max_players=int(meta.get("max_players", 5)),
         positions=positions,
+        source=folder_path,
     )
     _check_labels_read_back(board, source)
     return _INTERNED.setdefault(board.fingerprint, board)

@@ -108,7 +108,7 @@ class TicketToRide:
 
     @property
     def options(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"map": self.board.name}
+        out: dict[str, Any] = {"map": self.board.reference}
         if self.ruleset != self.board.ruleset:
             out["ruleset"] = self.ruleset.to_dict()
         if self.edits:

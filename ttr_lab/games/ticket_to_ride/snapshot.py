@@ -20,7 +20,7 @@ def snapshot(state: "GameState") -> dict[str, Any]:
     for c, count in enumerate(state.discard):
         discard += [names[c]] * count
     return {
-        "map": state.game.board.name,
+        "map": state.game.board.reference,
         "num_players": n,
         "current_player": state.player,
         "phase": state.phase_name.name.lower(),
