@@ -179,3 +179,10 @@ def test_a_shorthand_the_game_does_not_declare_is_one_line_naming_both(deck_game
     assert "\n" not in str(info.value)
     with pytest.raises(ConfigError, match=r"test.yaml: deck_size: game 'ticket_to_ride' declares no config shorthand"):
         cfg(game="ticket_to_ride", deck_size=3)
+
+
+def test_a_shorthand_given_as_null_is_not_given():
+    """As in the config.yaml an earlier ttr-lab wrote beside its results (``map: null`` for every game)."""
+    config = cfg(game="trans_orient", players=2, map=None)
+    assert config.game == "trans_orient" and config.game_options() == {}
+    assert cfg(map=None, options={"map": "legendary_asia"}).game_options() == {"map": "legendary_asia"}

@@ -89,11 +89,13 @@ def with_game(model: type[pydantic.BaseModel], data: Any) -> Any:
     if not isinstance(data, dict) or not isinstance(data.get("game"), (str, type(None))):
         return data
     declared = declared_shorthands()
-    given = {k: v for k, v in data.items() if k not in model.model_fields and k in declared}
+    shorthands = {k for k in data if k not in model.model_fields and k in declared}
+    # A shorthand given as null is not given (a config.yaml an earlier ttr-lab wrote has ``map: null``).
+    given = {k: data[k] for k in shorthands if data[k] is not None}
     game = game_for_shorthands(data.get("game"), list(given))
-    out = {k: v for k, v in data.items() if k not in given}
+    out = {k: v for k, v in data.items() if k not in shorthands}
     out["game"] = game
-    if given and isinstance(data.get("options", {}), dict):
+    if given and isinstance(data.get("options") or {}, dict):
         out["options"] = fold_shorthands(game, given, data.get("options") or {})
     return out
 
