@@ -165,11 +165,24 @@ def tune_into_a_tournament_folder(tmp):
     return ["tune", str(config), "--out", str(tmp / "t"), "--trials", "1"], "is not a tuning run's folder"
 
 
+def play_map_of_a_game_without_maps(tmp):
+    return ["play", "--game", "trans_orient", "-p", "3", "--map", "usa"], \
+        "--map: game 'trans_orient' declares no config shorthand 'map'"
+
+
+def tournament_shorthand_the_game_does_not_declare(tmp):
+    path = tmp / "cfg.yaml"
+    path.write_text("game: trans_orient\nmap: usa\nplayers: 3\nentrants: [{name: a, strategy: random}]\n"
+                    "design: round_robin\n")
+    return ["tournament", str(path)], "cfg.yaml: map: game 'trans_orient' declares no config shorthand 'map'"
+
+
 PROBES = [non_utf8, import_raises, import_syntax_error, play_import_raises, constructor_rejects,
           search_budget_out_of_range, misspelt_option_word, out_is_a_file,
           out_is_someone_elses, huge_games, dead_address, report_foreign_parquet, report_damaged_part,
           replay_a_list, replay_an_empty_object, replay_too_few_strategies, replay_format_99, replay_negative_action,
-          play_record_into_a_missing_folder, replay_picture_into_a_missing_folder, tune_into_a_tournament_folder]
+          play_record_into_a_missing_folder, replay_picture_into_a_missing_folder, tune_into_a_tournament_folder,
+          play_map_of_a_game_without_maps, tournament_shorthand_the_game_does_not_declare]
 
 
 # Faults and data: loaders that refuse what would hang, lie or break later, in one line.

@@ -10,6 +10,7 @@ import sys
 import tempfile
 import tomllib
 from pathlib import Path
+from typing import Sequence
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -18,7 +19,9 @@ def installed_layout(folder: Path) -> Path:
     """This checkout's packages laid out as an install has them (the top-level strategies/ folder
     as ttr_lab/strategies, pyproject.toml's package-dir): the import graph is read from folders."""
     skip = shutil.ignore_patterns("__pycache__", "*.pyc", "*.csv", "*.toml", "*.json")
-    shutil.copytree(ROOT / "ttr_lab", folder / "ttr_lab", ignore=skip)
+    # The checkout's ttr_lab/strategies is a link to strategies/: copied below as an install has it.
+    shutil.copytree(ROOT / "ttr_lab", folder / "ttr_lab", symlinks=True,
+                    ignore=lambda where, names: skip(where, names) | ({"strategies"} if Path(where) == ROOT / "ttr_lab" else set()))
     shutil.copytree(ROOT / "strategies", folder / "ttr_lab" / "strategies", ignore=skip)
     shutil.copytree(ROOT / "strategies", folder / "strategies", ignore=skip)  # its old import name
     return folder
@@ -37,6 +40,66 @@ def lint_imports(config: Path | None = None) -> subprocess.CompletedProcess:
 def test_the_import_contracts_hold():
     done = lint_imports()
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+
+
+def test_a_plain_lint_imports_from_the_source_tree_holds():
+    """What a developer (and the before-stop hook) types at the repository root: the source tree's
+    ttr_lab/strategies, a link to the top-level strategies/ folder, is read like an install's."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([str(Path(sys.executable).parent / "lint-imports"), "--no-cache"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and "0 broken" in done.stdout, done.stdout[-6000:] + done.stderr[-2000:]
+    assert (ROOT / "ttr_lab" / "strategies" / "shipped.py").samefile(ROOT / "strategies" / "shipped.py")
+
+
+# The layers every game shares: none of them may name a game (the games catalogue,
+# ttr_lab/games/__init__.py, and each game's own package do).
+SHARED_LAYERS = ("core", "analysis", "tournament", "tuning", "cli", "bench", "studies", "envs")
+
+
+def game_names_in(path: Path, games: Sequence[str]) -> list[str]:
+    """Where the module at ``path`` names one of ``games``: an import of its package, or a string
+    in the code (docstrings, which show examples, and comments are not code)."""
+    import ast
+    import re
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    word = re.compile(r"\b(" + "|".join(map(re.escape, games)) + r")\b")
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            found += [f"line {node.lineno}: imports {m}" for m in modules
+                      if any(m == f"ttr_lab.games.{g}" or m.startswith(f"ttr_lab.games.{g}.") for g in games)]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            if word.search(node.value):
+                found.append(f"line {node.lineno}: {node.value[:60]!r}")
+    return [f"{path.relative_to(ROOT)} {f}" for f in found]
+
+
+def test_no_shared_layer_names_a_game():
+    from ttr_lab.games import INSTALLED
+
+    named = [hit for layer in SHARED_LAYERS for path in sorted((ROOT / "ttr_lab" / layer).rglob("*.py"))
+             for hit in game_names_in(path, INSTALLED)]
+    assert not named, "\n".join(named)
+
+
+def test_the_game_name_check_finds_an_import_and_a_default(tmp_path):
+    """The check can fail: a default game and an import of a game's package are both found."""
+    module = ROOT / "ttr_lab" / "core" / f"_probe_{os.getpid()}.py"
+    module.write_text('"""Says ticket_to_ride in its docstring only."""\n'
+                      'from ttr_lab.games.trans_orient.rules import RULES\n'
+                      'def f(game: str = "ticket_to_ride") -> str:\n    return game\n')
+    try:
+        hits = game_names_in(module, ("ticket_to_ride", "trans_orient"))
+    finally:
+        module.unlink()
+    assert [h.split(" ", 1)[1] for h in hits] == ["line 2: imports ttr_lab.games.trans_orient.rules",
+                                                   "line 3: 'ticket_to_ride'"], hits
 
 
 def test_a_broken_contract_is_caught(tmp_path):

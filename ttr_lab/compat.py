@@ -2,8 +2,9 @@
 names, which fail with an ImportError naming the new module.
 
 An install maps ``ttr_lab.strategies`` to the repository's top-level ``strategies/`` folder
-(pyproject.toml, ``package-dir``); a source checkout on ``PYTHONPATH`` has no install to do that,
-so ``ShippedStrategies`` does it. Both finders sit at the end of ``sys.meta_path``: whatever an
+(pyproject.toml, ``package-dir``); a source checkout has ``ttr_lab/strategies``, a symbolic link to
+that folder (so Python and ``lint-imports`` read the tree as installed), and where a checkout
+keeps no links (a file stands in its place) ``ShippedStrategies`` serves the folder instead. Both finders sit at the end of ``sys.meta_path``: whatever an
 install provides comes first.
 """
 

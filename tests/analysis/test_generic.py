@@ -193,3 +193,13 @@ def test_the_game_of_a_results_folder(tmp_path, dice):
     folder = results_folder(tmp_path / "f", {"game": "dice", "options": {"sides": 6}})
     (folder / "meta.json").write_text(json.dumps({"game": {"name": "dice", "options": {"sides": 20}}}))
     assert game_of(folder).options == {"sides": 20}  # meta.json first: a tournament writes the resolved game
+
+
+def test_a_config_yaml_giving_its_games_shorthand_names_that_variant(tmp_path):
+    """A config.yaml an earlier ttr-lab wrote beside its results: ``map:`` beside empty options."""
+    from ttr_lab.analysis.game import _from_config
+
+    (tmp_path / "config.yaml").write_text("game: ticket_to_ride\nmap: legendary_asia\noptions: {}\n")
+    assert _from_config(tmp_path).options["map"] == "legendary_asia"
+    (tmp_path / "config.yaml").write_text("game: trans_orient\nmap: null\noptions: {}\n")
+    assert _from_config(tmp_path).name == "trans_orient"

@@ -11,7 +11,7 @@ def game(game_id, entrants, ranks, totals=None):
     """The rows of one game, seat by seat: wins shared between tied winners, as the game player writes them."""
     winners = sum(1 for r in ranks if r == 1)
     totals = totals or [0] * len(entrants)
-    return [{"game_id": game_id, "deal": 0, "seat": s, "entrant": e, "rank": r, "win": 1.0 / winners if r == 1 else 0.0,
+    return [{"game_id": game_id, "game": "ticket_to_ride", "deal": 0, "seat": s, "entrant": e, "rank": r, "win": 1.0 / winners if r == 1 else 0.0,
              "score": t, "tickets_completed": 1, "tickets_held": 2, "think_seconds": 0.5, "decisions": 5}
             for s, (e, r, t) in enumerate(zip(entrants, ranks, totals))]
 
@@ -29,14 +29,26 @@ def test_summaries_split_tied_wins():
     x, y = summarize(rows, ["x", "y"])
     assert (x.entrant, x.games) == ("x", 3) and x.win_rate == pytest.approx(1.5 / 3) and y.win_rate == pytest.approx(1.5 / 3)
     assert x.low < 0.5 < x.high and x.mean_score == pytest.approx(65 / 3)
-    assert x.completion == 0.5 and x.seconds_per_decision == pytest.approx(0.1)
+    assert x.metrics == {"completion": 0.5} and x.seconds_per_decision == pytest.approx(0.1)
     assert summarize(rows, ["nobody"])[0].games == 0
 
 
 def test_forfeited_games_count_for_wins_not_scores():
     rows = game("a", "xy", [1, 2], [30, 20]) + game("b", "xy", [2, 1], [None, None])
     x = summarize(rows, ["x"])[0]
-    assert x.games == 2 and x.win_rate == 0.5 and x.mean_score == 30 and x.completion == 0.5
+    assert x.games == 2 and x.win_rate == 0.5 and x.mean_score == 30 and x.metrics["completion"] == 0.5
+
+
+def test_the_summary_carries_the_metrics_the_rows_game_declares_by_name():
+    """Not a fixed ticket column: each game's own summary metrics (a ratio, or a mean per game)."""
+    from ttr_lab.core.outcome import SummaryMetric
+
+    rows = game("a", "xy", [1, 2], [30, 20])
+    orient = [{**r, "game": "trans_orient", "objectives_met": 2 * r["seat"]} for r in rows]
+    assert summarize(orient, ["y"])[0].metrics == {"objectives_met": 2.0}
+    assert summarize([{**r, "game": "high_card"} for r in rows], ["x"])[0].metrics == {}  # declares none
+    halves = SummaryMetric("held", "tickets held per game", "tickets_held")
+    assert summarize(rows, ["x"], [halves])[0].metrics == {"held": 2.0}
 
 
 def test_ahead_share_counts_head_to_head_at_the_table():

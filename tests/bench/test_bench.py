@@ -60,3 +60,34 @@ def test_strength_sections_for_our_best_strategy_name_every_opponent(monkeypatch
     assert budget.games == 2
     table = next(i for i in result.items if isinstance(i, FigureTable))
     assert [row[1] for row in table.rows] == ["160", "40"]
+
+
+def test_the_engine_bench_samples_the_turn_starts_the_game_itself_marks():
+    """The sample of per-operation timings is the states where a turn starts, as the game's views
+    say (Ticket to Ride: its TURN phase), found without the bench naming the game's phases."""
+    import random
+
+    from ttr_lab.bench.engine import sample_states
+    from ttr_lab.core.game import load_game
+    from ttr_lab.games.ticket_to_ride import Phase
+
+    game = load_game("ticket_to_ride", map="usa")
+    expected, rng = [], random.Random(1)
+    for g in range(2):  # the sample as it was taken when the bench read the phase itself
+        state = game.new_game(4, 1 + g)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if state.phase == Phase.TURN:
+                expected.append(state.snapshot())
+            state.apply(legal[rng.randrange(len(legal))])
+    assert [s.snapshot() for s in sample_states(game, 4, 2, 1)] == expected
+
+
+def test_what_each_bench_measures_comes_from_the_games_catalogue(monkeypatch):
+    from ttr_lab import games
+    from ttr_lab.bench.results import benchmarked
+
+    assert benchmarked("strength") == [("ticket_to_ride", {"map": "usa"})]
+    monkeypatch.setattr(games, "BENCHMARKED", {"engine": (("trans_orient", {}),)})
+    assert benchmarked("engine") == [("trans_orient", {})]
+    assert benchmarked("env") == [(games.DEFAULT, {})]  # the catalogue says nothing: the house game

@@ -261,3 +261,17 @@ def test_opponents_take_parameters_as_tournament_entrants_do():
     single = gym_env("trans_orient", players=2, opponents="greedy", seat=0)
     single.reset(seed=1)
     assert type(single._seats[1]).__name__ == "Greedy"
+
+
+def test_an_env_naming_no_game_is_the_house_games_and_openspiel_folds_its_map_shorthand():
+    from ttr_lab.envs import gym_env, pettingzoo_env
+    from ttr_lab.envs.openspiel import _DEFAULTS, _load
+    from ttr_lab.games import DEFAULT
+
+    assert pettingzoo_env(players=2).table.game.name == DEFAULT
+    assert gym_env(players=2).unwrapped.table.game.name == DEFAULT
+    # OpenSpiel's parameters: "" for the house game, and the map shorthand of the game declaring it.
+    assert _load(dict(_DEFAULTS)).name == DEFAULT
+    assert _load({**_DEFAULTS, "map": "legendary_asia"}).options["map"] == "legendary_asia"
+    with pytest.raises(ConfigError, match="map: game 'trans_orient' declares no config shorthand 'map'"):
+        _load({**_DEFAULTS, "game": "trans_orient", "map": "usa"})

@@ -131,3 +131,58 @@ def test_parameters_are_checked_once_on_their_way_from_the_config_to_the_constru
     assert sorted(checked) == ["greedy", "random"]
     assert run_tournament(c, show_progress=False).complete
     assert sorted(checked) == ["greedy", "random"]  # the games built their strategies from the checked values
+
+
+# ---- the game a config plays, and the shorthands each game declares for its options -------------
+
+class _Deck:
+    """A test-only game factory declaring a shorthand of its own (``deck_size`` for ``size``)."""
+
+    config_shorthands = {"deck_size": "size", "map": "board"}
+
+
+@pytest.fixture
+def deck_game(monkeypatch):
+    from ttr_lab.core import game
+
+    monkeypatch.setitem(game._GAMES, "deck_test", _Deck)
+    return "deck_test"
+
+
+def test_a_config_naming_no_game_plays_the_catalogues_house_game():
+    from ttr_lab.games import DEFAULT
+
+    assert cfg().game == DEFAULT and cfg().game_options() == {}
+
+
+def test_a_shorthand_folds_into_the_options_of_the_game_declaring_it():
+    config = cfg(map="legendary_asia")
+    assert config.game == "ticket_to_ride" and config.game_options() == {"map": "legendary_asia"}
+    # The identity reads the same as the written-out options': a rerun of either resumes the other.
+    assert config.identity_hash() == cfg(game="ticket_to_ride", options={"map": "legendary_asia"}).identity_hash()
+
+
+def test_a_shorthand_only_one_game_declares_names_that_game(deck_game):
+    from ttr_lab.tournament.config import TournamentConfig
+    from ttr_lab.tournament.config_files import with_game
+
+    assert with_game(TournamentConfig, {"deck_size": 12, "options": {"x": 1}}) == \
+        {"game": deck_game, "options": {"x": 1, "size": 12}}
+    # Declared by two games, the house game's wins; another game's declaring it changes nothing.
+    assert with_game(TournamentConfig, {"map": "usa"})["game"] == "ticket_to_ride"
+
+
+def test_a_shorthand_the_game_does_not_declare_is_one_line_naming_both(deck_game):
+    with pytest.raises(ConfigError) as info:
+        cfg(game="trans_orient", players=3, map="usa")
+    assert str(info.value).startswith("test.yaml: map: game 'trans_orient' declares no config shorthand 'map'")
+    assert "\n" not in str(info.value)
+    with pytest.raises(ConfigError, match=r"test.yaml: deck_size: game 'ticket_to_ride' declares no config shorthand"):
+        cfg(game="ticket_to_ride", deck_size=3)
+
+
+def test_a_shorthand_given_as_null_is_not_given():
+    """As in the config.yaml an earlier ttr-lab wrote beside its results (``map: null`` for every game)."""
+    config = cfg(game="trans_orient", players=2, map=None)
+    assert config.game == "trans_orient" and config.game_options() == {}
+    assert cfg(map=None, options={"map": "legendary_asia"}).game_options() == {"map": "legendary_asia"}

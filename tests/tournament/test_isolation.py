@@ -357,3 +357,22 @@ def test_a_strategy_closing_standard_output_or_leaving_a_thread_does_not_break_t
     assert "results:" in done.stdout, done.stdout
     if how == "thread":
         assert "thread" in done.stderr and "endless" in done.stderr
+
+
+def test_an_isolated_entrant_is_identified_by_the_parameters_its_child_validated(tmp_path):
+    """{ticket_bonus: 3}, {ticket_bonus: 3.0} and {} (greedy's default) are one isolated entrant,
+    and the same entrant as in process: the child sends its validated parameters back."""
+    import sys
+
+    def identity(params, isolation):
+        c = config(tmp_path / "out", {"name": "g", "strategy": "greedy", "params": params}, isolation)
+        return c.identity_hash(), c.entrant(0).params
+
+    written = identity({"ticket_bonus": 3}, "process")
+    assert written == identity({"ticket_bonus": 3.0}, "process") == identity({}, "process")
+    assert written == identity({}, "none")
+    assert written[1]["ticket_bonus"] == 3.0 and "min_points" in written[1]
+    assert identity({"ticket_bonus": 4}, "process") != written
+    # A plug-in of the user's is validated in its child too, never imported by the engine.
+    c = config(tmp_path / "out", {"name": "p", "strategy": "tests_support_patcher:Patcher"}, "process")
+    assert c.entrant(0).params == {} and "tests_support_patcher" not in sys.modules

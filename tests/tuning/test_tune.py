@@ -13,7 +13,7 @@ import yaml
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.tournament.config import parse_config as parse_tournament
 from ttr_lab.tuning import parse_config, run_tuning
-from ttr_lab.tuning.objective import evaluate, measure
+from ttr_lab.tuning.objective import Measure, evaluate, measure
 from ttr_lab.tuning.runner import match_spec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,7 +103,7 @@ def test_a_trial_is_the_objective_of_its_games(tmp_path):
 
 def test_measure_by_hand():
     def game(gid, deal, totals, ranks):
-        return [{"game_id": gid, "deal": deal, "entrant": e, "score": t, "rank": r, "win": 1.0 if r == 1 else 0.0,
+        return [{"game_id": gid, "game": "ticket_to_ride", "deal": deal, "entrant": e, "score": t, "rank": r, "win": 1.0 if r == 1 else 0.0,
                  "tickets_completed": 1, "tickets_held": 2, "think_seconds": 0.1, "decisions": 10}
                 for e, t, r in zip(("candidate", "other", "third"), totals, ranks)]
     rows = game("a", 0, (50, 40, 30), (1, 2, 3)) + game("b", 0, (20, 40, 10), (2, 1, 3)) + game("c", 1, (60, 30, 59), (1, 3, 2))
@@ -112,7 +112,19 @@ def test_measure_by_hand():
     assert math.isclose(m.margin, (10 - 20 + 1) / 3)
     # The interval is over deal means (-5 and 1): two deals.
     assert m.low < -2 < m.high and math.isclose((m.low + m.high) / 2, -2)
-    assert m.completion == 0.5 and math.isclose(m.seconds_per_decision, 0.01)
+    assert m.metrics == {"completion": 0.5} and math.isclose(m.seconds_per_decision, 0.01)
+    assert Measure.from_dict(m.to_dict()) == m and m.to_dict()["metric.completion"] == 0.5
+    # A trial stored before games declared their metrics reads back with its ticket completion.
+    old = {k: v for k, v in m.to_dict().items() if not k.startswith("metric.")}
+    assert Measure.from_dict({**old, "completion": 0.5}) == m
+
+
+def test_a_trans_orient_trial_reports_that_games_own_summary_metrics(tmp_path):
+    """Tuning names no ticket column: each game's declared summary metrics, whatever they are."""
+    cfg = config(tmp_path, game="trans_orient", players=3, strategy="planner", opponents=["random"],
+                 search_space=None, games_per_trial=3)
+    m = evaluate(match_spec(cfg), {})
+    assert set(m.metrics) == {"objectives_met"} and 0 <= m.metrics["objectives_met"] <= 3
 
 
 def test_rerunning_resumes_and_a_different_run_is_refused(tmp_path):
@@ -160,6 +172,8 @@ def test_grid_search_covers_the_grid_and_a_crashing_setting_fails_alone(tmp_path
     ({"opponents": [{"strategy": "greedy", "params": {"speed": 2}}]}, "opponents.0: strategy 'greedy' has no parameter 'speed'"),
     ({"players": 6}, "players"),
     ({"surprise": 1}, "surprise: unknown key"),
+    ({"game": "trans_orient", "players": 3, "map": "usa"},
+     "tiny.yaml: map: game 'trans_orient' declares no config shorthand 'map'"),
 ])
 def test_config_mistakes_are_one_line_errors(tmp_path, changes, message):
     with pytest.raises(ConfigError) as info:
@@ -346,3 +360,27 @@ def test_the_objective_figures_legend_sits_beside_the_trials(tmp_path):
     ax = fig.axes[0]
     legend = ax.get_legend().get_window_extent(renderer)
     assert legend.x0 >= ax.get_window_extent(renderer).x1  # outside the plotting area: it covers no trial
+
+
+def test_a_strategy_is_one_identity_however_its_parameters_are_written(tmp_path):
+    """Greedy with {ticket_bonus: 3}, {ticket_bonus: 3.0} and {} (its default) is one tuned
+    strategy and one opponent: the identity is computed from the validated parameters."""
+    def identity(params):
+        return config(tmp_path, params=params, search_space=["min_points"],
+                      opponents=[{"strategy": "greedy", "params": params}]).identity_hash()
+
+    assert identity({"ticket_bonus": 3}) == identity({"ticket_bonus": 3.0}) == identity({})
+    assert identity({"ticket_bonus": 4}) != identity({})
+
+
+def test_a_run_stored_with_its_parameters_as_written_resumes(tmp_path):
+    """A tune.json of an earlier ttr-lab (parameters hashed as written) defines the same trials."""
+    c = config(tmp_path, params={"ticket_bonus": 3}, search_space=["min_points"])
+    old = {**c.identity(), "params": {"ticket_bonus": 3}, "opponents": [{"name": "greedy", "strategy": "greedy"}]}
+    assert old != c.identity() and c.defines(old)
+    assert not c.defines({**old, "seed": 99}) and not c.defines({**old, "params": {"ticket_bonus": 4}})
+
+
+def test_a_tuning_config_plays_the_game_its_shorthand_names(tmp_path):
+    c = config(tmp_path, map="legendary_asia")
+    assert (c.game, c.game_options()) == ("ticket_to_ride", {"map": "legendary_asia"})

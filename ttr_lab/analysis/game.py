@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.core.game import Game, load_game
+from ttr_lab.core.game import Game, config_shorthands, fold_shorthands, load_game
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -55,7 +55,10 @@ def _from_config(folder: Path) -> Game | None:
     data = yaml.safe_load(config_file.read_text(encoding="utf-8")) or {}
     if not isinstance(data, dict) or not data.get("game"):
         return None
-    return load_game(str(data["game"]), **dict(data.get("options") or {}))
+    name = str(data["game"])
+    # The game's shorthands as a config may give them (``map: legendary_asia`` beside ``options``).
+    given = {k: data[k] for k in config_shorthands(name) if k in data}
+    return load_game(name, **fold_shorthands(name, given, dict(data.get("options") or {})))
 
 
 def _from_records(folder: Path) -> Game | None:

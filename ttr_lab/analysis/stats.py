@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from ttr_lab.core.outcome import SummaryMetric
+
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson score interval for a proportion (ties count as fractional successes)."""
@@ -26,27 +28,42 @@ class EntrantSummary:
     low: float  # Wilson 95% interval of the win rate
     high: float
     mean_score: float  # over the games played out (a forfeited game has no scores)
-    completion: float  # tickets completed / held (games without tickets: 0)
     seconds_per_decision: float
+    # The game's summary metrics (its views' ``summary_metrics``) over the games played out, by name.
+    metrics: Mapping[str, float]
 
 
-def summarize(rows: Iterable[Mapping[str, Any]], entrants: Sequence[str]) -> list[EntrantSummary]:
+def declared_summary_metrics(rows: Sequence[Mapping[str, Any]]) -> tuple[SummaryMetric, ...]:
+    """The summary metrics the game of ``rows`` (their ``game`` column) declares; none without rows."""
+    from ttr_lab.core.game import load_game
+
+    names = {r["game"] for r in rows if r.get("game")}
+    out: dict[str, SummaryMetric] = {}
+    for name in sorted(names):
+        for metric in load_game(name).views.summary_metrics:
+            out.setdefault(metric.name, metric)
+    return tuple(out.values())
+
+
+def summarize(rows: Iterable[Mapping[str, Any]], entrants: Sequence[str],
+              metrics: Sequence[SummaryMetric] | None = None) -> list[EntrantSummary]:
     """Per entrant, in the order given, over result rows (one per player per game, as the
-    tournament's game player makes them)."""
+    tournament's game player makes them), with the summary ``metrics`` (None: those the rows'
+    game declares)."""
     rows = list(rows)
+    if metrics is None:
+        metrics = declared_summary_metrics(rows)
     out = []
     for entrant in entrants:
         mine = [r for r in rows if r["entrant"] == entrant]
         played = [r for r in mine if r["score"] is not None]
         games, wins = len(mine), sum(r["win"] for r in mine)
-        # Ticket columns exist only in games that declare them (Ticket to Ride's metrics).
-        held = sum(r.get("tickets_held") or 0 for r in played)
         decisions = sum(r["decisions"] for r in mine)
         low, high = wilson(wins, games)
         out.append(EntrantSummary(
             entrant, games, wins / games if games else 0.0, low, high,
             sum(r["score"] for r in played) / len(played) if played else 0.0,
-            sum(r.get("tickets_completed") or 0 for r in played) / held if held else 0.0,
             sum(r["think_seconds"] for r in mine) / decisions if decisions else 0.0,
+            {m.name: m.of(played) for m in metrics},
         ))
     return out

@@ -8,7 +8,7 @@ import random
 import time
 from typing import Any, Callable
 
-from ttr_lab.bench.results import BenchResult, FigureTable, Item
+from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked
 
 
 def _rate(fn: Callable[[], int], seconds: float) -> tuple[float, int]:
@@ -31,52 +31,53 @@ def _pin_to_one_core() -> str:
         return "not pinned (no sched_setaffinity)"
 
 
-def sample_states(board: Any, num_players: int, games: int, seed: int) -> list:
-    """States at the start of normal turns of random games, for per-operation timings."""
-    from ttr_lab.games.ticket_to_ride.tables import Phase
-    from ttr_lab.games.ticket_to_ride.state import new_game
-
+def sample_states(game: Any, num_players: int, games: int, seed: int) -> list:
+    """States at the start of turns (the game's own turn boundaries, ``views.turn_number``) of
+    random games, for per-operation timings."""
     rng = random.Random(seed)
+    views = game.views
     states = []
     for g in range(games):
-        state = new_game(board, num_players, seed + g)
+        state = game.new_game(num_players, seed + g)
+        index = 0
         while not state.is_terminal():
             legal = state.legal_actions()
-            if state.phase == Phase.TURN:
+            if views.turn_number(state, index) is not None:
                 states.append(state.clone())
             state.apply(legal[rng.randrange(len(legal))])
+            index += 1
     return states
 
 
 def engine_benchmark(seconds: float = 3.0, seed: int = 1, on_item: Callable[[Item], None] | None = None,
-                     game: str = "ticket_to_ride", calibration: str | None = None) -> BenchResult:
-    """Random games per second at 2 and 4 players, per-operation rates, games per second by map.
+                     game: str | None = None, calibration: str | None = None) -> BenchResult:
+    """Random games per second at 2 and 4 players, per-operation rates, games per second by
+    variant, native play-outs, of the game the games catalogue benchmarks (``game`` None).
     Another ``game`` (a registered name) gets the game-agnostic part: ``any_game_benchmark``."""
-    if game != "ticket_to_ride":
+    name, options = benchmarked("engine")[0]
+    if game is not None and game != name:
         return any_game_benchmark(game, seconds, seed, on_item)
-    from ttr_lab.strategies.random import Random
-    from ttr_lab.games.ticket_to_ride.board import load_board
+    from ttr_lab.core.game import load_game
     from ttr_lab.core.play import play_game
-    from ttr_lab.games.ticket_to_ride.game import TicketToRide
-    from ttr_lab.games.ticket_to_ride.state import new_game
+    from ttr_lab.core.registry import factory
+    from ttr_lab.strategies.random import Random
 
     pinned = _pin_to_one_core()
-    board = load_board("usa")
-    game = TicketToRide(board)
+    the_game = load_game(name, **options)
     result = BenchResult(on_item=on_item)
     figures = result.figures
     counter = iter(range(seed, 1 << 62))
 
     for n in (2, 4):
         def games_via_play_game(n: int = n) -> int:
-            play_game(game, [Random() for _ in range(n)], next(counter))
+            play_game(the_game, [Random() for _ in range(n)], next(counter))
             return 1
 
         figures[f"play_game random {n}p games/s"], _ = _rate(games_via_play_game, seconds)
 
         def bare_playouts(n: int = n) -> int:
             rng = random.Random(next(counter))
-            state = new_game(board, n, next(counter))
+            state = the_game.new_game(n, next(counter))
             while not state.is_terminal():
                 legal = state.legal_actions()
                 state.apply(legal[rng.randrange(len(legal))])
@@ -84,7 +85,7 @@ def engine_benchmark(seconds: float = 3.0, seed: int = 1, on_item: Callable[[Ite
 
         figures[f"bare playout {n}p games/s"], _ = _rate(bare_playouts, seconds)
 
-    states = sample_states(board, 4, 20, seed)
+    states = sample_states(the_game, 4, 20, seed)
 
     def legal_generations() -> int:
         for s in states:
@@ -106,38 +107,45 @@ def engine_benchmark(seconds: float = 3.0, seed: int = 1, on_item: Callable[[Ite
     figures["observation() per s"], _ = _rate(observations, seconds)
 
     result.show(FigureTable.of(
-        f"ttr-lab engine benchmark (USA map; {pinned}; {seconds:g} s each)", ("measure", "rate"),
-        [(name, f"{value:,.0f}") for name, value in figures.items()], right=("rate",),
+        f"ttr-lab engine benchmark ({the_game.title}, {the_game.variant}; {pinned}; {seconds:g} s each)",
+        ("measure", "rate"), [(k, f"{value:,.0f}") for k, value in figures.items()], right=("rate",),
     ))
     goal = figures["play_game random 4p games/s"] / 100.0
     result.show(f"4-player random games via play_game: {goal:.2f}x the goal of 100 games/s on one core")
 
-    from ttr_lab.strategies.greedy import Greedy
-    from ttr_lab.games.ticket_to_ride.board import available_maps
-
-    by_map = []
-    for map_name in available_maps():
-        other = load_board(map_name)
+    # Every shipped variant (the game's optional variants() hook), with a random and the game's
+    # own greedy player where it registers one.
+    variants = getattr(the_game, "variants", lambda: [options])()
+    makers: dict[str, Callable[[], Any]] = {"random": Random}
+    try:
+        makers["greedy"] = factory("greedy", game=name)
+    except Exception:  # noqa: BLE001 - a game without a greedy player: random alone
+        pass
+    by_variant = []
+    for variant in variants:
+        other = load_game(name, **variant)
         rates = []
-        for cls in (Random, Greedy):
-            def games(cls: type = cls, other: object = other) -> int:
-                play_game(TicketToRide(other), [cls() for _ in range(4)], next(counter))
+        for label, make in makers.items():
+            def games(make: Callable[[], Any] = make, other: Any = other) -> int:
+                play_game(other, [make() for _ in range(4)], next(counter))
                 return 1
 
             rate, _ = _rate(games, seconds)
-            figures[f"{map_name} {cls.__name__.lower()} 4p games/s"] = rate
+            figures[f"{other.variant} {label} 4p games/s"] = rate
             rates.append(f"{rate:,.0f}")
-        by_map.append((map_name, *rates))
-    result.show(FigureTable.of("4-player games per second by map (play_game, one core)", ("map", "random", "greedy"),
-                               by_map, right=("random", "greedy")))
-    from importlib import resources
-    from pathlib import Path
+        by_variant.append((other.variant, *rates))
+    result.show(FigureTable.of("4-player games per second by variant (play_game, one core)", ("variant", *makers),
+                               by_variant, right=tuple(makers)))
+    if hasattr(the_game, "random_games"):  # whole play-outs in one native call
+        from pathlib import Path
 
-    from ttr_lab.bench.native import native_benchmark
+        from ttr_lab.bench.native import native_benchmark
 
-    folder = Path(str(resources.files("ttr_lab.games.ticket_to_ride.maps") / "usa"))
-    native = native_benchmark(game, seconds, seed, calibration, on_item, map_folder=folder)
-    figures.update(native.figures)
+        folders = dict(the_game.data_folders()[1]) if hasattr(the_game, "data_folders") else {}
+        folder = folders.get(the_game.variant)
+        native = native_benchmark(the_game, seconds, seed, calibration, on_item,
+                                  map_folder=Path(folder) if folder else None)
+        figures.update(native.figures)
     return result
 
 

@@ -33,3 +33,12 @@ class BenchResult:
         self.items.append(item)
         if self.on_item is not None:
             self.on_item(item)
+
+
+def benchmarked(bench: str) -> list[tuple[str, dict[str, Any]]]:
+    """The (game, options) the games catalogue says ``bench`` measures (``BENCHMARKED``); the
+    house game with its default options where it says nothing."""
+    from ttr_lab.core.game import catalogue_entry, default_game
+
+    cases = (catalogue_entry("BENCHMARKED") or {}).get(bench)
+    return [(name, dict(options)) for name, options in cases] if cases else [(default_game(), {})]

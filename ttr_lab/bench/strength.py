@@ -38,13 +38,15 @@ import pandas as pd
 
 from ttr_lab.analysis.stats import summarize
 from ttr_lab.analysis.tables import ahead_share
-from ttr_lab.bench.results import BenchResult, FigureTable, Item
+from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked
 from ttr_lab.tournament.backends import Backend, make_backend
 from ttr_lab.tournament.design import match_games, schedule, seatings
 from ttr_lab.core.game import load_game
 from ttr_lab.tournament.match import play_match
 
-USA = load_game("ticket_to_ride", map="usa")  # the strength figures are measured on the base game
+# The strength figures are measured on the game the games catalogue names (the base game).
+(GAME_NAME, GAME_OPTIONS), = benchmarked("strength")
+USA = load_game(GAME_NAME, **GAME_OPTIONS)
 
 SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "speed")
 MATCH_SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget")
@@ -110,7 +112,7 @@ def _ladder2(result: BenchResult, deals: int, seed: int, runner: Backend) -> Non
         s = summarize(games, [strong])[0]
         result.figures[f"ladder2 {strong}>{weak}"] = s
         rows.append((strong, weak, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
-                     "yes" if s.low > 0.5 else "no", f"{s.completion:.3f}", f"{s.seconds_per_decision:.4f}"))
+                     "yes" if s.low > 0.5 else "no", f"{s.metrics['completion']:.3f}", f"{s.seconds_per_decision:.4f}"))
     result.show(FigureTable.of(
         f"2 players, head to head ({deals} deals x 2 seatings)",
         ("stronger", "weaker", "games", "win rate", "95% interval", "significant", "completion", "s/decision"), rows,
@@ -145,7 +147,7 @@ def _mixed4(result: BenchResult, deals: int, seed: int, runner: Backend) -> None
         f"4 players, mixed table ({deals} deals x 4 seatings)",
         ("strategy", "games", "win rate", "95% interval", "mean score", "completion"),
         [(s.entrant, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high), f"{s.mean_score:.1f}",
-          f"{s.completion:.3f}") for s in summarize(games, LADDER)],
+          f"{s.metrics['completion']:.3f}") for s in summarize(games, LADDER)],
     ))
     frame = pd.DataFrame(games)
     steps = []
@@ -191,11 +193,11 @@ def _reference(result: BenchResult, deals: int, seed: int, runner: Backend) -> N
             if n == 4:
                 win, score, completion, study_held, study_bonus = STUDY4[s.entrant]
                 rows.append((s.entrant, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high), f"{win:.3f}",
-                             f"{s.mean_score:.1f} / {score:.1f}", f"{s.completion:.3f} / {completion:.3f}",
+                             f"{s.mean_score:.1f} / {score:.1f}", f"{s.metrics['completion']:.3f} / {completion:.3f}",
                              f"{held:.2f} / {study_held:.2f}", f"{bonus:.3f} / {study_bonus:.3f}"))
             else:
                 rows.append((s.entrant, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
-                             f"{STUDY2[s.entrant]:.3f}", f"{s.mean_score:.1f}", f"{s.completion:.3f}"))
+                             f"{STUDY2[s.entrant]:.3f}", f"{s.mean_score:.1f}", f"{s.metrics['completion']:.3f}"))
         columns = (("agent", "games", "win rate", "95% interval", "study", "score / study", "completion / study",
                     "tickets held / study", "longest bonus / study") if n == 4 else
                    ("agent", "games", "win rate", "95% interval", "study", "mean score", "completion"))
@@ -234,7 +236,7 @@ def _table4(result: BenchResult, deals: int, seed: int, runner: Backend) -> None
         f"4 players: {', '.join(names)} ({deals} deals x 4 seatings)",
         ("strategy", "games", "win rate", "95% interval", "mean score", "completion"),
         [(s.entrant, str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high), f"{s.mean_score:.1f}",
-          f"{s.completion:.3f}") for s in summaries],
+          f"{s.metrics['completion']:.3f}") for s in summaries],
     ))
     frame = pd.DataFrame(games)
     rows = []
@@ -279,11 +281,9 @@ def _speed(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
 
 def games_per_second(name: str, players: int = 4, seconds: float = 3.0, seed: int = 1) -> float:
     from ttr_lab.core.registry import build
-    from ttr_lab.games.ticket_to_ride.board import load_board
     from ttr_lab.core.play import play_game
-    from ttr_lab.games.ticket_to_ride.game import TicketToRide
 
-    game = TicketToRide(load_board("usa"))
+    game = USA
     games, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         play_game(game, [build(name, game=game.name) for _ in range(players)], seed + games)
@@ -295,10 +295,7 @@ def playouts_per_second(decisions: int = 30, seed: int = 3) -> float:
     """MCTS play-outs per second, over the searched decisions of a 2-player game."""
     from ttr_lab.strategies.mcts import MCTS
     from ttr_lab.strategies.ticket_planner import TicketPlanner
-    from ttr_lab.games.ticket_to_ride.board import load_board
-    from ttr_lab.games.ticket_to_ride.state import new_game
-
-    state = new_game(load_board("usa"), 2, seed)
+    state = USA.new_game(2, seed)
     search, other, rng = MCTS(), TicketPlanner(), random.Random(seed)
     playouts, seconds, searched = 0, 0.0, 0
     while not state.is_terminal() and searched < decisions:

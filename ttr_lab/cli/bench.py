@@ -14,7 +14,7 @@ from ttr_lab.core.errors import TTRLabError
 def engine(
     seconds: float = typer.Option(3.0, help="Time per measurement, in seconds."),
     seed: int = typer.Option(1, help="First game seed."),
-    game: str = typer.Option("ticket_to_ride", "--game", help="A registered game, e.g. trans_orient."),
+    game: Optional[str] = typer.Option(None, "--game", help="A registered game (default: the one the games catalogue benchmarks)."),
     calibration: Optional[str] = typer.Option(
         None, "--calibration", help="A folder with a plain C play-out (ttr.c, mkmap.py) to build and time beside ours."),
 ) -> None:

@@ -16,17 +16,28 @@ if TYPE_CHECKING:
 _GAME_HELP = "Game name; ttr-lab games lists them."
 
 
+def chosen_game(game: Optional[str], map_name: Optional[str]) -> str:
+    """The game ``--game`` names; without it, the game declaring the ``map`` shorthand when
+    ``--map`` is given, else the games catalogue's house game."""
+    from ttr_lab.core.game import game_for_shorthands
+
+    try:
+        return game_for_shorthands(game, ["map"] if map_name is not None else [])
+    except ConfigError as exc:
+        raise ConfigError(f"--{exc}") from None
+
+
 def game_options(game: str, map_name: Optional[str], option: List[str]) -> dict[str, Any]:
-    """The options ``load_game`` gets from ``--map`` (for a game with maps; without it, the
-    game's own default) and ``--option key=value`` (values read as YAML: numbers and lists come
-    out typed)."""
+    """The options ``load_game`` gets from ``--map`` (the ``map`` config shorthand, for a game
+    that declares it; without it, the game's own default) and ``--option key=value`` (values
+    read as YAML: numbers and lists come out typed)."""
     import yaml
+
+    from ttr_lab.core.game import fold_shorthands
 
     # No default map here: the game has its own, and an option the user did not give must not
     # appear in an error about the ones they did.
-    options: dict[str, Any] = {}
-    if map_name is not None:
-        options["map"] = map_name
+    options: dict[str, Any] = fold_shorthands(game, {"map": map_name}, {}) if map_name is not None else {}
     for item in option:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
@@ -101,8 +112,8 @@ def play(
                                        help="Strategy per seat (repeat, or one for all seats), with parameters "
                                        "after a colon, e.g. -s mcts:steps=2000 -s random."),
     seed: int = typer.Option(0, "--seed", help="Game seed."),
-    game_name: str = typer.Option("ticket_to_ride", "--game", "-g", help=_GAME_HELP),
-    map_name: Optional[str] = typer.Option(None, "--map", help="Ticket to Ride's map: a name or a map folder (default usa)."),
+    game_name: Optional[str] = typer.Option(None, "--game", "-g", help=_GAME_HELP + " Default: the house game."),
+    map_name: Optional[str] = typer.Option(None, "--map", help="The map, for a game with maps: a name or a map folder (default: the game's)."),
     option: List[str] = typer.Option([], "--option", "-o", help="A game option key=value (repeat), e.g. -o deck=standin."),
     record: Optional[Path] = typer.Option(None, "--record", help="Save the game record (JSON) here."),
 ) -> None:
@@ -113,7 +124,8 @@ def play(
 
     try:
         _check_folder(record, "--record")
-        game = load_game(game_name, **game_options(game_name, map_name, option))
+        name = chosen_game(game_name, map_name)
+        game = load_game(name, **game_options(name, map_name, option))
         seats = build_seats(strategy, players, game.name)  # a game's own names first
         rec = play_game(game, seats, seed)
     except TTRLabError as exc:
@@ -203,7 +215,7 @@ def games() -> None:
 
 
 def strategies(
-    game_name: Optional[str] = typer.Option(None, "--game", "-g", help="List this game's own strategies (e.g. trans_orient)."),
+    game_name: Optional[str] = typer.Option(None, "--game", "-g", help="List this game's own strategies (ttr-lab games lists the games)."),
 ) -> None:
     """List the registered strategies and their tunable parameters."""
     import sys

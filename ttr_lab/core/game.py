@@ -108,6 +108,10 @@ class Game(Protocol):
 
     Optional hooks, not part of the protocol check: tools look them up and work without them.
 
+    ``config_shorthands``: a class attribute mapping top-level config keys to the options they
+    stand for (Ticket to Ride's ``{"map": "map"}``: ``map: usa`` in a tournament or tuning config
+    is ``options: {map: usa}``); read from the factory ``GAME``, before any game is built.
+
     ``variants()``: a static or class method returning the options of every shipped variant
     (for Ticket to Ride, one ``{"map": ...}`` per map), so tests and tools can cover each with
     ``load_game(name, **options)``; without it, the defaults only.
@@ -220,3 +224,75 @@ def load_game(name: str | Game, **options: Any) -> Game:
 def game_from_record(data: Mapping[str, Any]) -> Game:
     """The game a record or a results row names (``game`` and ``options``)."""
     return load_game(data["game"], **dict(data.get("options") or {}))
+
+
+def catalogue_entry(name: str, default: Any = None) -> Any:
+    """``name`` of the games catalogue (the ``ttr_lab.games`` package: ``DEFAULT``,
+    ``FORMAT_1_GAME``, ``BENCHMARKED``...), or ``default`` when it declares none: the layers
+    above the games read what they need to know of one there, and name none themselves."""
+    return getattr(importlib.import_module(GAMES_PACKAGE), name, default)
+
+
+def default_game() -> str:
+    """The game played when a config or a command names none: the catalogue's house game, else
+    the first registered game."""
+    name = catalogue_entry("DEFAULT")
+    if name is None:
+        games = available_games()
+        if not games:
+            raise ConfigError("no game is registered; install one (ttr-lab games lists them)")
+        name = games[0]
+    return str(name)
+
+
+def config_shorthands(name: str) -> dict[str, str]:
+    """The top-level config keys game ``name`` takes for its options, each with the option it
+    stands for (Ticket to Ride's ``map: usa`` for ``options: {map: usa}``): the
+    ``config_shorthands`` its ``Game`` declares; ``{}`` for a game that declares none."""
+    _discover()
+    factory = _GAMES.get(name)
+    if factory is None:
+        raise ConfigError(f"unknown game {name!r}; registered games: {', '.join(sorted(_GAMES))}")
+    return dict(getattr(factory, "config_shorthands", None) or {})
+
+
+def declared_shorthands() -> dict[str, list[str]]:
+    """Every config shorthand some registered game declares, with the games declaring it."""
+    out: dict[str, list[str]] = {}
+    for name in available_games():
+        for key in config_shorthands(name):
+            out.setdefault(key, []).append(name)
+    return out
+
+
+def game_for_shorthands(game: str | None, keys: Sequence[str]) -> str:
+    """The game a config plays: ``game`` if it names one (each of its shorthand ``keys`` must be
+    one that game declares), else the one game declaring every key (the house game if it is one
+    of several), else the house game; a ConfigError names a key the game does not declare."""
+    if game is not None:
+        own = config_shorthands(game)
+        for key in keys:
+            if key not in own:
+                takes = ", ".join(own) or "none"
+                raise ConfigError(f"{key}: game {game!r} declares no config shorthand {key!r} "
+                                  f"(its shorthands: {takes}); give it in options")
+        return game
+    if not keys:
+        return default_game()
+    declared = declared_shorthands()
+    games = [g for g in available_games() if all(g in declared.get(k, ()) for k in keys)]
+    if len(games) == 1:
+        return games[0]
+    house = default_game()
+    if house in games:
+        return house
+    if games:
+        raise ConfigError(f"{', '.join(keys)}: a shorthand of each of {', '.join(games)}; name the game (game: ...)")
+    raise ConfigError(f"{', '.join(keys)}: no one game declares all of these shorthands; name the game (game: ...)")
+
+
+def fold_shorthands(game: str, values: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` with game ``game``'s shorthands in ``values`` folded in (a shorthand given as
+    None is not given)."""
+    own = config_shorthands(game)
+    return {**options, **{own[k]: v for k, v in values.items() if v is not None}}

@@ -74,6 +74,7 @@ class NotLegal(StrategyProcessError):
 
 def _reply(data: bytes) -> tuple[str, Any]:
     """A child's reply, decoded and checked: ``("ok", index or None)``, ``("new", (name, hooks))``,
+    ``("checked", validated parameters)``,
     ``("not legal", text)`` or ``("error", (name, text))``; anything else is a ``StrategyProcessError``."""
     try:
         reply = json.loads(data)
@@ -82,6 +83,8 @@ def _reply(data: bytes) -> tuple[str, Any]:
     ok = isinstance(reply, list) and reply and isinstance(reply[0], str)
     kind = reply[0] if ok else None
     if kind == "ok" and len(reply) == 2 and (reply[1] is None or type(reply[1]) is int):
+        return kind, reply[1]
+    if kind == "checked" and len(reply) == 2 and isinstance(reply[1], dict):
         return kind, reply[1]
     if kind == "new" and len(reply) == 3 and isinstance(reply[1], str) and isinstance(reply[2], list):
         return kind, (reply[1][:100], [h for h in reply[2] if h in HOOKS])
@@ -165,10 +168,11 @@ class StrategyHost:
     def send(self, message: tuple, shared: dict[int, Any]) -> None:
         """Send without waiting (events); a failure surfaces at the seat's next ``call``.
 
-        A fresh child is started only for a new strategy (``"new"``, a game's start): one that
+        A fresh child is started only for a new strategy (``"new"``, a game's start, or
+        ``"check"``, a config's): one that
         died during a game stays dead until the game's next call reports it, so the error
         names the death (not a fresh child's confusion) and the seat whose process it was."""
-        if message[0] == "new" and not self.alive():
+        if message[0] in ("new", "check") and not self.alive():
             self.stop()
             self._start()
         if not self.alive() or self.conn is None:
@@ -258,18 +262,20 @@ class IsolatedStrategy:
 
 # ---- the child ---------------------------------------------------------------------------
 
-def check_strategies(specs: Sequence[tuple[str, dict[str, Any], str | None]]) -> list[tuple[str, str] | None]:
+def check_strategies(specs: Sequence[tuple[str, dict[str, Any], str | None]]
+                     ) -> list[tuple[dict[str, Any] | None, tuple[str, str] | None]]:
     """Resolve, check and build each ``(strategy, params, game)`` once in a child process (the
-    engine's never imports a strategy): per spec, None, or what it raised (name, text)."""
+    engine's never imports a strategy): per spec, its validated parameters (converted, every
+    default filled in, as JSON: the strategy's identity) and None, or None and what it raised
+    (name, text)."""
     host = StrategyHost()
-    out: list[tuple[str, str] | None] = []
+    out: list[tuple[dict[str, Any] | None, tuple[str, str] | None]] = []
     try:
         for spec in specs:
             try:
-                host.call(("new", -1, *spec), {}, None)
-                out.append(None)
+                out.append((host.call(("check", -1, *spec), {}, None), None))
             except StrategyProcessError as exc:
-                out.append((type(exc).__name__, str(exc)))
+                out.append((None, (type(exc).__name__, str(exc))))
     finally:
         host.stop()
     return out
@@ -281,6 +287,14 @@ def _text(value: Any) -> str:
         return str(value)[:_MAX_TEXT]
     except BaseException as exc:  # noqa: BLE001 - whatever a strategy's object raises
         return f"<{type(value).__name__} whose str() raised {type(exc).__name__}>"
+
+
+def _validated(strategy: str, params: dict[str, Any], game: str | None) -> dict[str, Any]:
+    """The parameters as the strategy takes them, defaults filled in, as plain JSON."""
+    from ttr_lab.core.registry import resolve, validate_parameters
+
+    checked = validate_parameters(strategy, resolve(strategy, game), params)
+    return json.loads(json.dumps(checked, sort_keys=True, default=str))
 
 
 def _build(strategy: str, params: dict[str, Any], game: str | None) -> Any:
@@ -318,8 +332,10 @@ def _serve(conn: Connection) -> None:
         seat = message[1]
         reply: list = ["ok", None]
         try:
-            if kind == "new":
+            if kind in ("new", "check"):
                 player, reply = _build(*message[2:])
+                if kind == "check":
+                    reply = ["checked", _validated(*message[2:])]
                 if seat >= 0:
                     players[seat] = player
                 rngs.pop(seat, None)

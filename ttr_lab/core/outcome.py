@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 
 class Termination(str, Enum):
@@ -33,6 +33,28 @@ class Metric:
     def __post_init__(self) -> None:
         if self.kind not in METRIC_KINDS:
             raise ValueError(f"metric {self.name}: kind {self.kind!r} is not one of {', '.join(METRIC_KINDS)}")
+
+
+@dataclass(frozen=True)
+class SummaryMetric:
+    """A figure per entrant over its games played out, that a game declares for its summaries
+    (``GameViews.summary_metrics``; tuning reports it beside the objective): the sum of the
+    ``numerator`` metric over the sum of the ``denominator`` metric (Ticket to Ride's ticket
+    completion: tickets completed / tickets held; 0 when the denominator sums to 0), or without
+    a ``denominator`` the mean of ``numerator`` per game."""
+
+    name: str
+    description: str
+    numerator: str
+    denominator: str | None = None
+
+    def of(self, rows: "Sequence[Mapping[str, Any]]") -> float:
+        """This figure over ``rows`` (results rows of games played out; a missing value is 0)."""
+        top = sum(r.get(self.numerator) or 0 for r in rows)
+        if self.denominator is None:
+            return top / len(rows) if rows else 0.0
+        bottom = sum(r.get(self.denominator) or 0 for r in rows)
+        return top / bottom if bottom else 0.0
 
 
 @dataclass(frozen=True)

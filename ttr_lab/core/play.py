@@ -6,7 +6,7 @@ import random
 from typing import Any, Sequence
 
 from ttr_lab.core.errors import ConfigError, GameInterrupted, IllegalActionError, StrategyError
-from ttr_lab.core.game import Game, load_game
+from ttr_lab.core.game import Game, default_game, load_game
 from ttr_lab.core.record import GameRecord
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.core.strategy import strategy_name
@@ -21,7 +21,7 @@ def play_game(game: Game | str, strategies: Sequence[Any], seed: int, **options:
     if not isinstance(game, str) and not callable(getattr(game, "new_game", None)):
         # The old signature took Ticket to Ride's Board.
         raise ConfigError(f"play_game takes a Game or a game's name, not a {type(game).__name__}: pass "
-                          "load_game(...), e.g. play_game(load_game('ticket_to_ride', map='usa'), strategies, seed)")
+                          f"load_game(...), e.g. play_game(load_game({default_game()!r}), strategies, seed)")
     game = load_game(game, **options)
     players = [s() if isinstance(s, type) or not hasattr(s, "act") else s for s in strategies]
     names = tuple(strategy_name(s) for s in players)

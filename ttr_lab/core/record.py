@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ttr_lab.core.errors import ConfigError, IllegalActionError
-from ttr_lab.core.game import Game, State, load_game
+from ttr_lab.core.game import Game, State, catalogue_entry, load_game
 from ttr_lab.core.outcome import Outcome
 
 FORMAT = 2
-_LEGACY_GAME = "ticket_to_ride"  # the only game of format-1 records
 
 
 @dataclass(frozen=True)
@@ -71,7 +70,9 @@ class GameRecord:
             if version not in (1, FORMAT):
                 raise ConfigError(f"unknown record format {version} (this version reads formats 1 and {FORMAT})")
             if version == 1:
-                game, options = _LEGACY_GAME, {"map": data["map"]}
+                # Format 1 predates game names: every such record is of the one game the games
+                # catalogue names for it, and its "map" field is that game's option.
+                game, options = str(catalogue_entry("FORMAT_1_GAME")), {"map": data["map"]}
                 if data.get("ruleset"):
                     options["ruleset"] = data["ruleset"]
             else:

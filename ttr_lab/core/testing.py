@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from ttr_lab.core.errors import StrategyError
-from ttr_lab.core.game import Game, load_game
+from ttr_lab.core.game import Game, default_game, load_game
 from ttr_lab.core.play import play_game
 from ttr_lab.core.strategy import strategy_name
 
@@ -114,15 +114,16 @@ class RandomPlayer:
 def check_strategy(
     factory: Callable[[], Any],
     *,
-    game: Game | str = "ticket_to_ride",
+    game: Game | str | None = None,
     players: Sequence[int] | None = None,
     seeds: Sequence[int] = (1, 2),
     opponent: Callable[[], Any] | None = None,
     **options: Any,
 ) -> ContractReport:
     """Run ``factory`` (a strategy class or zero-argument factory) through the contract, in
-    ``game`` (a ``Game``, or a registered name with its ``options``, e.g. ``map="usa"``)."""
-    game = load_game(game, **options)
+    ``game`` (a ``Game``, or a registered name with its ``options``, e.g. ``map="usa"``; None:
+    the games catalogue's house game)."""
+    game = load_game(default_game() if game is None else game, **options)
     players = players or tuple(range(game.min_players, game.max_players + 1))
     opponent = opponent or RandomPlayer
     name = strategy_name(factory() if not isinstance(factory, type) else factory)

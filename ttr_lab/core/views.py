@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ttr_lab.core.game import Game
+    from ttr_lab.core.outcome import SummaryMetric
 
 
 class GameViews:
@@ -36,6 +37,9 @@ class GameViews:
     # The result columns ``summary_columns`` reads, so the summary of a large tournament reads
     # only those; None: it may read any column (all are read).
     summary_inputs: tuple[str, ...] | None = ()
+    # Figures per entrant over its games (``ttr_lab.core.outcome.SummaryMetric``), by name: what
+    # the generic summary (``analysis.stats.summarize``) and tuning report beside the win rate.
+    summary_metrics: tuple["SummaryMetric", ...] = ()
 
     def __init__(self, game: "Game") -> None:
         self.game = game

@@ -22,7 +22,7 @@ def _need(module: str) -> None:
         raise ConfigError(f"{module} is not installed: pip install 'ttr-lab[rl]'")
 
 
-def pettingzoo_env(game: Any = "ticket_to_ride", players: int = 4, seed: int | None = None, **options: Any) -> Any:
+def pettingzoo_env(game: Any = None, players: int = 4, seed: int | None = None, **options: Any) -> Any:
     """A PettingZoo AEC env (``ttr_lab.envs.multi_agent.pettingzoo_env``)."""
     _need("pettingzoo")
     _need("gymnasium")
@@ -31,7 +31,7 @@ def pettingzoo_env(game: Any = "ticket_to_ride", players: int = 4, seed: int | N
     return make(game, players=players, seed=seed, **options)
 
 
-def gym_env(game: Any = "ticket_to_ride", players: int = 4, **options: Any) -> Any:
+def gym_env(game: Any = None, players: int = 4, **options: Any) -> Any:
     """A Gymnasium env (``ttr_lab.envs.single_agent.gym_env``)."""
     _need("gymnasium")
     from ttr_lab.envs.single_agent import gym_env as make

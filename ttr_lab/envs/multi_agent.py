@@ -114,11 +114,11 @@ class GameAECEnv(AECEnv):
         pass
 
 
-def pettingzoo_env(game: str | Game = "ticket_to_ride", players: int = 4, seed: int | None = None,
+def pettingzoo_env(game: str | Game | None = None, players: int = 4, seed: int | None = None,
                    reward: str = "rank", illegal_reward: float = -1.0, render_mode: str | None = None,
                    **options: Any) -> GameAECEnv:
     """A PettingZoo AEC env of ``game`` (a registered name with its ``options``, e.g.
-    ``map="legendary_asia"``, or a ``Game``) at ``players`` seats. ``seed`` seeds the sequence
+    ``map="legendary_asia"``, or a ``Game``; None: the house game) at ``players`` seats. ``seed`` seeds the sequence
     of games played by ``reset()`` without a seed; ``reset(seed=s)`` restarts it at ``s``.
     ``reward``: ``"rank"`` (win share) or ``"margin"`` (score minus the best opponent's)."""
     built = make_game(game, options, players)

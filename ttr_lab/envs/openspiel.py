@@ -32,12 +32,13 @@ from typing import Any
 
 import numpy as np
 
-from ttr_lab.core.game import load_game
+from ttr_lab.core.game import fold_shorthands, game_for_shorthands, load_game
 from ttr_lab.core.rng import derive_seed
 
 SHORT_NAME = "python_ttr_lab"
 DEFAULT_MAX_GAME_LENGTH = 2000  # random play, 60 deals a variant: at most 513 actions (4-player Trans-Orient)
-_DEFAULTS = {"game": "ticket_to_ride", "players": 2, "map": "", "seed": 0, "max_game_length": DEFAULT_MAX_GAME_LENGTH}
+# game "": the games catalogue's house game; map "": the game's own (for a game declaring a map).
+_DEFAULTS = {"game": "", "players": 2, "map": "", "seed": 0, "max_game_length": DEFAULT_MAX_GAME_LENGTH}
 
 
 def _digest(tensor: np.ndarray) -> str:
@@ -57,8 +58,9 @@ def _determinizer(game: Any) -> Any:
 
 
 def _load(params: dict[str, Any]) -> Any:
-    options = {"map": params["map"]} if params["map"] else {}
-    return load_game(str(params["game"]), **options)
+    given = {"map": params["map"]} if params["map"] else {}
+    name = game_for_shorthands(str(params["game"]) or None, list(given))
+    return load_game(name, **fold_shorthands(name, given, {}))
 
 
 try:

@@ -146,11 +146,11 @@ class GameGymEnv(gymnasium.Env):
         return None
 
 
-def gym_env(game: str | Game = "ticket_to_ride", players: int = 4,
+def gym_env(game: str | Game | None = None, players: int = 4,
             opponents: Sequence[str | Mapping[str, Any]] = ("random",),
             seat: str | int = "rotate", reward: str = "rank", illegal_reward: float = -1.0,
             render_mode: str | None = None, **options: Any) -> GameGymEnv:
-    """A Gymnasium env of ``game`` (name with ``options``, or a ``Game``): the learner at ``seat``
+    """A Gymnasium env of ``game`` (name with ``options``, or a ``Game``; None: the house game): the learner at ``seat``
     against ``opponents`` (strategy names, or ``{"strategy": name, "params": {...}}``). See the
     module docstring for the mask contract."""
     built = make_game(game, options, players)

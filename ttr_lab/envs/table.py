@@ -16,15 +16,18 @@ from typing import Any
 import numpy as np
 
 from ttr_lab.core.errors import ConfigError, IllegalActionError
-from ttr_lab.core.game import Game, State, load_game
+from ttr_lab.core.game import Game, State, default_game, load_game
 from ttr_lab.core.record import GameRecord
 from ttr_lab.core.rng import derive_seed
 
 REWARDS = ("rank", "margin")
 
 
-def make_game(game: str | Game, options: dict[str, Any], players: int) -> Game:
-    """The game by name with its options, checked against ``players``."""
+def make_game(game: str | Game | None, options: dict[str, Any], players: int) -> Game:
+    """The game by name with its options (None: the games catalogue's house game), checked
+    against ``players``."""
+    if game is None:
+        game = default_game()
     built = load_game(game, **options) if isinstance(game, str) else load_game(game)
     if not hasattr(built, "observation_tensor"):
         raise ConfigError(f"game {built.name!r} has no observation tensor: it cannot be an RL environment")

@@ -31,7 +31,7 @@ from typing import Any, Literal, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.core.game import Game
+from ttr_lab.core.game import Game, config_shorthands
 from ttr_lab.tournament.config import TournamentConfig, parse_config
 from ttr_lab.tournament.config_files import read_yaml, validate
 
@@ -222,8 +222,9 @@ def parse_study(data: Any, source: str = "study", overrides: dict[str, Any] | No
             key = f"{key}-{len(cells)}"
         keys.add(key)
         data_cell = {**tournament, **{k: v for k, v in (overrides or {}).items() if v is not None}}
-        data_cell.pop("map", None)
-        data_cell.update(name=f"{base.name} {key}", output=str(output / "cells" / key),
+        for shorthand in config_shorthands(base.game):  # folded into the base's options
+            data_cell.pop(shorthand, None)
+        data_cell.update(name=f"{base.name} {key}", output=str(output / "cells" / key), game=base.game,
                          options=_cell_options(base.game_options(), settings.factors, cell_levels))
         try:
             config = parse_config(data_cell, f"{source}: cell {key}")

@@ -129,7 +129,7 @@ def parse_search(data: Any, source: str = "search", overrides: dict[str, Any] | 
     for bound in ("low", "high"):  # each corner of the box must make a game
         values = {n: getattr(r, bound) for n, r in settings.parameters.items()}
         try:
-            base.model_copy(update={"options": _options(base.game_options(), values), "map": None}).load_game()
+            base.model_copy(update={"options": _options(base.game_options(), values)}).load_game()
         except Exception as exc:  # noqa: BLE001 - the game's own one-line reason
             raise ConfigError(f"{source}: search.parameters: at {bound} {values}: {exc}") from None
     return SearchConfig(base, settings, tournament)
@@ -151,7 +151,7 @@ def objective(b: Balance, settings: SearchSettings) -> float:
 
 def play_cell(config: SearchConfig, values: dict[str, int], seed: int, games: int) -> pd.DataFrame:
     """The entrants' games under ``values`` (serially, in this process): a results frame."""
-    cell = config.base.model_copy(update={"options": _options(config.base.game_options(), values), "map": None,
+    cell = config.base.model_copy(update={"options": _options(config.base.game_options(), values),
                                           "seed": seed, "games": games})
     rows = play_match([e.model_dump() for e in cell.entrants], list(plan_games(cell)), cell.load_game())
     return pd.DataFrame(rows)

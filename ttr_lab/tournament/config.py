@@ -1,8 +1,8 @@
 """Tournament configuration: YAML checked by pydantic; every mistake is a one-line ConfigError.
 
     name: four-strategies
-    game: ticket_to_ride   # a registered game (ttr-lab games); default ticket_to_ride
-    map: usa               # Ticket to Ride's map (shorthand for options: {map: usa})
+    game: ticket_to_ride   # a registered game (ttr-lab games); default: the games catalogue's house game
+    map: usa               # a shorthand the game declares (Ticket to Ride's: options: {map: usa})
     options: {}            # the game's options, e.g. {map: legendary_asia}
     players: 4
     entrants:
@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game, load_game
 from ttr_lab.core.registry import StrategySpec
-from ttr_lab.tournament.config_files import check_game, read_yaml, validate
+from ttr_lab.tournament.config_files import check_game, read_yaml, validate, with_game
 
 
 MAX_GAMES = 10_000_000
@@ -57,9 +57,15 @@ def printable_name(name: str) -> str:
 class TournamentConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _named_game(cls, data: Any) -> Any:
+        return with_game(cls, data)
+
     name: str = "tournament"
-    game: str = "ticket_to_ride"
-    map: Optional[str] = None  # Ticket to Ride's map: shorthand for options.map
+    # Named before validation (with_game): the one game declaring the shorthands given (``map``),
+    # else the games catalogue's house game.
+    game: str
     options: dict[str, Any] = Field(default_factory=dict)
     players: int = Field(ge=1)
     entrants: list[StrategySpec] = Field(min_length=1)
@@ -140,8 +146,8 @@ class TournamentConfig(BaseModel):
         return math.ceil(self.games / per_deal) * per_deal
 
     def game_options(self) -> dict[str, Any]:
-        """The options the game is built with (``map`` folded in)."""
-        return {**self.options, **({"map": self.map} if self.map is not None else {})}
+        """The options the game is built with (the game's config shorthands folded in)."""
+        return dict(self.options)
 
     def load_game(self) -> Game:
         return load_game(self.game, **self.game_options())
@@ -157,8 +163,8 @@ class TournamentConfig(BaseModel):
         }
 
     def entrant(self, i: int) -> StrategySpec:
-        """Entrant ``i`` checked for the game (``parse_config`` has already done so); isolated, as
-        written (a child checks it: the engine's process never imports a strategy)."""
+        """Entrant ``i`` checked for the game (``parse_config`` has already done so); isolated,
+        as a child validated it (the engine's process never imports a strategy)."""
         if self.isolation == "process":
             return self.entrants[i]
         return self.entrants[i].validated(self.game)
@@ -181,8 +187,8 @@ def _check_strategies(config: TournamentConfig, source: str) -> None:
     parameters is a config error)."""
     check_game(config.game, config.game_options(), config.players, source)
     if config.isolation == "process":
-        # Isolated, the engine never imports a strategy: a child checks it (the parameters stay
-        # as written, so the identity is the written parameters').
+        # Isolated, the engine never imports a strategy: a child checks it, and sends back the
+        # parameters validated (JSON), so the identity is the same as in-process.
         _check_isolated(config, source)
         return
     checked = []
@@ -205,15 +211,19 @@ def _check_isolated(config: TournamentConfig, source: str) -> None:
     """The same checks, in a child process: isolated, the engine never imports a strategy."""
     from ttr_lab.core.isolation import check_strategies
 
-    problems = check_strategies([(e.strategy, e.params, config.game) for e in config.entrants])
-    for i, (e, problem) in enumerate(zip(config.entrants, problems)):
+    answers = check_strategies([(e.strategy, e.params, config.game) for e in config.entrants])
+    checked = []
+    for i, (e, (params, problem)) in enumerate(zip(config.entrants, answers)):
         if problem is None:
+            # The child's validated parameters: the identity, as the worker's child builds it.
+            checked.append(e.model_copy(update={"params": params}))
             continue
         kind, text = problem
         if kind == "ConfigError":
             raise ConfigError(f"{source}: entrants.{i} ({e.name}): {text}")
         raise ConfigError(f"{source}: entrants.{i} ({e.name}): strategy {e.strategy!r} cannot be built with "
                           f"params {e.params}: {kind}: {text}")
+    config.entrants = checked
 
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TournamentConfig:

@@ -79,12 +79,38 @@ def one_line(exc: pydantic.ValidationError, source: str) -> str:
     return f"{source}: " + "; ".join(problems)
 
 
+def with_game(model: type[pydantic.BaseModel], data: Any) -> Any:
+    """A config's raw settings ``data`` with its ``game`` named and that game's config shorthands
+    (top-level keys a game declares for its options, e.g. Ticket to Ride's ``map``) folded into
+    ``options``: no game named, the one game declaring them, else the games catalogue's house
+    game. A key that is no field and no game's shorthand is left for ``model`` to refuse."""
+    from ttr_lab.core.game import declared_shorthands, fold_shorthands, game_for_shorthands
+
+    if not isinstance(data, dict) or not isinstance(data.get("game"), (str, type(None))):
+        return data
+    declared = declared_shorthands()
+    shorthands = {k for k in data if k not in model.model_fields and k in declared}
+    # A shorthand given as null is not given (a config.yaml an earlier ttr-lab wrote has ``map: null``).
+    given = {k: data[k] for k in shorthands if data[k] is not None}
+    game = game_for_shorthands(data.get("game"), list(given))
+    out = {k: v for k, v in data.items() if k not in shorthands}
+    out["game"] = game
+    if given and isinstance(data.get("options") or {}, dict):
+        out["options"] = fold_shorthands(game, given, data.get("options") or {})
+    return out
+
+
 def validate(model: type[Model], data: Any, source: str, overrides: dict[str, Any] | None = None) -> Model:
     """``data`` (e.g. parsed YAML) with the non-None ``overrides`` on top, checked by ``model``."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of settings, got {type(data).__name__}")
     merged = dict(data)
     merged.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    if "game" in model.model_fields:
+        try:
+            merged = with_game(model, merged)
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: {exc}") from None
     try:
         return model.model_validate(merged)
     except pydantic.ValidationError as exc:

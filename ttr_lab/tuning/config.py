@@ -33,10 +33,10 @@ from pathlib import Path
 from typing import Any, Literal, Optional, Union
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ttr_lab.core.game import Game, load_game
-from ttr_lab.tournament.config_files import check_game, check_strategy, read_yaml, validate
+from ttr_lab.tournament.config_files import check_game, check_strategy, read_yaml, validate, with_game
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.registry import StrategySpec
 from ttr_lab.tuning.space import ParamRange, corners, grid_size, resolve_space
@@ -45,12 +45,18 @@ from ttr_lab.tuning.space import ParamRange, corners, grid_size, resolve_space
 class TuneConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _named_game(cls, data: Any) -> Any:
+        return with_game(cls, data)
+
     name: str = "tune"
     strategy: str = Field(min_length=1)
     params: dict[str, Any] = Field(default_factory=dict)
     search_space: Union[dict[str, Any], list[str], None] = None
-    game: str = "ticket_to_ride"
-    map: Optional[str] = None  # Ticket to Ride's map: shorthand for options.map
+    # Named before validation (with_game): the one game declaring the shorthands given (``map``),
+    # else the games catalogue's house game.
+    game: str
     options: dict[str, Any] = Field(default_factory=dict)
     players: int = Field(default=2, ge=1)
     opponents: list[Union[str, StrategySpec]] = Field(min_length=1)
@@ -76,6 +82,9 @@ class TuneConfig(BaseModel):
 
     # Filled in by parse_config once the strategy is resolved.
     _space: dict[str, ParamRange] = pydantic.PrivateAttr(default_factory=dict)
+    # The fixed parameters validated (defaults filled in, the searched ones left out): the
+    # tuned strategy's part of the identity, whatever spelling of a value or default is written.
+    _fixed: Optional[dict[str, Any]] = pydantic.PrivateAttr(default=None)
 
     @property
     def space(self) -> dict[str, ParamRange]:
@@ -107,8 +116,8 @@ class TuneConfig(BaseModel):
         return self.trials
 
     def game_options(self) -> dict[str, Any]:
-        """The options the game is built with (``map`` folded in)."""
-        return {**self.options, **({"map": self.map} if self.map is not None else {})}
+        """The options the game is built with (the game's config shorthands folded in)."""
+        return dict(self.options)
 
     def load_game(self) -> Game:
         return load_game(self.game, **self.game_options())
@@ -116,7 +125,8 @@ class TuneConfig(BaseModel):
     def identity(self) -> dict[str, Any]:
         """What defines the trials (not how many, nor where they run): a rerun must match to resume."""
         return {
-            "strategy": self.strategy, "params": self.params, "game": self.game, "options": self.game_options(),
+            "strategy": self.strategy, "params": self.params if self._fixed is None else self._fixed,
+            "game": self.game, "options": self.game_options(),
             "players": self.players,
             "opponents": self.opponent_entrants(), "games_per_trial": self.games_per_trial,
             "objective": self.objective, "search": self.search, "grid_points": self.grid_points,
@@ -126,6 +136,33 @@ class TuneConfig(BaseModel):
 
     def identity_hash(self) -> str:
         return hashlib.sha256(json.dumps(self.identity(), sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+    def defines(self, stored: Any) -> bool:
+        """Whether ``stored`` (the identity a run's ``tune.json`` holds) defines these trials:
+        it is this identity, or one an earlier ttr-lab wrote with the parameters as written
+        (not validated) that reads the same once they are validated."""
+        if self._fixed is None or not isinstance(stored, dict):
+            return False
+        try:
+            old = dict(stored)
+            old["params"] = _fixed_params(self.strategy, self.game, old.get("params") or {}, self.space)
+            old["opponents"] = [{**o, "params": StrategySpec(strategy=o["strategy"], params=o.get("params") or {})
+                                 .validated(self.game).params} for o in old.get("opponents") or []]
+        except (ConfigError, KeyError, TypeError, AttributeError, pydantic.ValidationError):
+            return False
+        return _plain(old) == _plain(self.identity())
+
+
+def _plain(value: Any) -> Any:
+    return json.loads(json.dumps(value, sort_keys=True, default=str))
+
+
+def _fixed_params(strategy: str, game: str, params: dict[str, Any], space: dict[str, Any]) -> dict[str, Any]:
+    """``params`` validated for the strategy, every default filled in except the searched ones."""
+    from ttr_lab.core.registry import resolve, validate_parameters
+
+    checked = validate_parameters(strategy, resolve(strategy, game), params)
+    return {k: v for k, v in checked.items() if k not in space}
 
 
 def parse_config(data: Any, source: str = "config", overrides: dict[str, Any] | None = None) -> TuneConfig:
@@ -146,8 +183,11 @@ def _check(config: TuneConfig, source: str) -> None:
     for corner in corners(space):
         check_strategy(config.strategy, {**config.params, **corner}, f"{source}: search_space", config.game)
     config._space = space
+    config._fixed = _fixed_params(config.strategy, config.game, config.params, space)
     for i, o in enumerate(config.opponents):
         check_strategy(o.strategy, o.params, f"{source}: opponents.{i}", config.game)
+    # Validated (converted, defaults filled in): the field's identity and what its games build.
+    config.opponents = [o.validated(config.game) for o in config.opponents]
 
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TuneConfig:

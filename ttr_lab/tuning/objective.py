@@ -18,17 +18,19 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Mapping, Sequence
 
 from ttr_lab.analysis.stats import summarize
 from ttr_lab.core.errors import TTRLabError
 from ttr_lab.core.game import Game, load_game
+from ttr_lab.core.outcome import SummaryMetric
 from ttr_lab.tournament.backends import Backend
 from ttr_lab.tournament.design import GameSpec, match_games
 from ttr_lab.tournament.match import MatchError, play_match
 
 CANDIDATE = "candidate"
+METRIC_PREFIX = "metric."
 
 
 class TrialError(TTRLabError, RuntimeError):
@@ -78,11 +80,25 @@ class Measure:
     margin_low: float
     margin_high: float
     mean_score: float
-    completion: float
     seconds_per_decision: float
+    # The game's summary metrics (its views' summary_metrics), by name: e.g. Ticket to Ride's
+    # ticket completion. Stored flat, as "metric.<name>", beside the fixed figures.
+    metrics: Mapping[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, float]:
-        return asdict(self)
+        out = asdict(self)
+        del out["metrics"]
+        return {**out, **{f"{METRIC_PREFIX}{k}": float(v) for k, v in self.metrics.items()}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Measure":
+        """A measure as ``to_dict`` writes it (other keys, a Ray Tune result's, are ignored);
+        one stored before games declared their metrics keeps its ticket ``completion``."""
+        fixed = {f.name for f in fields(cls)} - {"metrics"}
+        metrics = {k.removeprefix(METRIC_PREFIX): float(v) for k, v in data.items() if k.startswith(METRIC_PREFIX)}
+        if "completion" in data and not metrics:  # the one summary figure trials used to store
+            metrics = {"completion": float(data["completion"])}
+        return cls(**{k: data[k] for k in fixed}, metrics=metrics)
 
 
 def t_interval(values: Sequence[float]) -> tuple[float, float]:
@@ -98,9 +114,11 @@ def t_interval(values: Sequence[float]) -> tuple[float, float]:
     return (mean - half, mean + half)
 
 
-def measure(rows: Sequence[Mapping[str, Any]], entrant: str, objective: str) -> Measure:
-    """The objective of ``entrant`` over the games in ``rows`` (one row per player per game)."""
-    s = summarize(rows, [entrant])[0]
+def measure(rows: Sequence[Mapping[str, Any]], entrant: str, objective: str,
+            metrics: Sequence[SummaryMetric] | None = None) -> Measure:
+    """The objective of ``entrant`` over the games in ``rows`` (one row per player per game),
+    with the game's summary ``metrics`` (None: those the rows' game declares)."""
+    s = summarize(rows, [entrant], metrics)[0]
     if not s.games:
         raise TrialError(f"no games with {entrant!r} to measure")
     by_game: dict[str, list[Mapping[str, Any]]] = {}
@@ -121,15 +139,16 @@ def measure(rows: Sequence[Mapping[str, Any]], entrant: str, objective: str) -> 
     return Measure(
         objective=value, low=low, high=high, games=s.games, win_rate=s.win_rate, win_low=s.low, win_high=s.high,
         margin=margin, margin_low=margin_low, margin_high=margin_high, mean_score=s.mean_score,
-        completion=s.completion, seconds_per_decision=s.seconds_per_decision,
+        seconds_per_decision=s.seconds_per_decision, metrics=dict(s.metrics),
     )
 
 
 def evaluate(spec: MatchSpec, params: Mapping[str, Any]) -> Measure:
     """One trial: the tuned strategy with ``params`` (plus the fixed ones) against the field."""
     candidate = {"name": CANDIDATE, "strategy": spec.strategy, "params": {**spec.fixed, **params}}
-    rows = play([candidate, *spec.opponents], spec.games, load_game(spec.game, **spec.options))
-    return measure(rows, CANDIDATE, spec.objective)
+    game = load_game(spec.game, **spec.options)
+    rows = play([candidate, *spec.opponents], spec.games, game)
+    return measure(rows, CANDIDATE, spec.objective, game.views.summary_metrics)
 
 
 def ray_trial(config: dict[str, Any], spec: MatchSpec) -> None:

@@ -21,7 +21,9 @@ def trials_frame(run: TuningRun, defaults: dict[str, Any]) -> pd.DataFrame:
         row: dict[str, Any] = {"trial": i, "proposal": t.proposal, **{f"param.{k}": v for k, v in t.params.items()}}
         m = t.measure.to_dict() if t.measure else {}
         row.update({k: m.get(k, math.nan) for k in ("objective", "low", "high", "win_rate", "margin", "mean_score",
-                                                     "completion", "seconds_per_decision", "games")})
+                                                     "seconds_per_decision", "games")})
+        # The game's own summary metrics, by name (Ticket to Ride's ticket completion, say).
+        row.update(dict(t.measure.metrics) if t.measure else {})
         row["is_default"] = t.params == defaults
         row["error"] = t.error
         rows.append(row)
@@ -144,8 +146,13 @@ def write_outputs(config: TuneConfig, run: TuningRun, defaults: dict[str, Any]) 
     run.trials_table, run.summary, run.entrant = frame, lines, snippet
 
 
+# The trials table's columns the best-trials table leaves out (the game's metrics are shown).
+_NOT_SHOWN = {"trial", "proposal", "win_rate", "margin", "seconds_per_decision", "games", "is_default", "error"}
+
+
 def _markdown(frame: pd.DataFrame) -> str:
-    cols = [c for c in frame.columns if c.startswith("param.")] + ["objective", "low", "high", "mean_score", "completion"]
+    cols = [c for c in frame.columns if c.startswith("param.")] + ["objective", "low", "high", "mean_score"]
+    cols += [c for c in frame.columns if c not in cols and c not in _NOT_SHOWN and not c.startswith("param.")]
     header = "| trial | " + " | ".join(c.removeprefix("param.") for c in cols) + " |"
     lines = [header, "|" + "---|" * (len(cols) + 1)]
     for _, r in frame.iterrows():

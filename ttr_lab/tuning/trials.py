@@ -97,7 +97,8 @@ class TrialStore:
             except (OSError, ValueError) as exc:
                 raise ConfigError(f"{meta} is unreadable ({type(exc).__name__}); it says which trials this folder "
                                   "holds: restore it, or choose another output folder") from None
-            if not isinstance(stored, dict) or stored.get("identity_hash") != identity["identity_hash"]:
+            if not isinstance(stored, dict) or (stored.get("identity_hash") != identity["identity_hash"]
+                                                and not config.defines(stored.get("identity"))):
                 raise ConfigError(
                     f"{self.folder} holds trials of a different tuning run (strategy, space, field, games, objective, "
                     "search or seed differ); choose another output folder or remove it"
@@ -133,7 +134,7 @@ class TrialStore:
                 try:
                     m = data.get("measure")
                     # Trials stored before proposals were recorded: their line order stands in.
-                    out.append(Outcome(dict(data["params"]), Measure(**m) if m else None, str(data.get("error", "")),
+                    out.append(Outcome(dict(data["params"]), Measure.from_dict(m) if m else None, str(data.get("error", "")),
                                        str(data.get("tune_id", "")), int(data.get("proposal", index))))
                 except (AttributeError, KeyError, TypeError, ValueError):
                     raise ConfigError(f"{self.path} line {index + 1} is not a stored trial; restore the file or "

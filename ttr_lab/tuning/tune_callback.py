@@ -38,8 +38,7 @@ class TrialReporter(tune.Callback):
             self.on_outcome(Outcome(dict(trial.config), error=result["trial_error"], tune_id=trial.trial_id,
                                     proposal=self._proposal(trial)))
             return
-        fields = Measure.__dataclass_fields__
-        self.on_outcome(Outcome(dict(trial.config), Measure(**{k: result[k] for k in fields}),
+        self.on_outcome(Outcome(dict(trial.config), Measure.from_dict(result),
                                 tune_id=trial.trial_id, proposal=self._proposal(trial)))
 
     def on_trial_error(self, iteration: int, trials: list, trial: Any, **info: Any) -> None:

@@ -46,6 +46,8 @@ class TicketToRide:
     """Ticket to Ride on one map with one ruleset: immutable, picklable, equal by content."""
 
     name = NAME
+    # Top-level config keys for options (tournament and tuning configs): ``map: usa``.
+    config_shorthands = {"map": "map"}
 
     def __init__(self, map: str | Board = "usa", ruleset: Ruleset | Mapping[str, Any] | None = None,
                  edits: Sequence[Mapping[str, Any]] = ()) -> None:

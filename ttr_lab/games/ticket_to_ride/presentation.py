@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+from ttr_lab.core.outcome import SummaryMetric
 from ttr_lab.core.views import GameViews
 
 if TYPE_CHECKING:
@@ -31,6 +32,8 @@ class TicketToRideViews(GameViews):
 
     # The result columns summary_columns reads (the end-of-tournament summary reads only these).
     summary_inputs = ("score", "tickets_held", "tickets_completed", "longest_bonus", "explorer_bonus")
+    summary_metrics = (SummaryMetric("completion", "tickets completed / tickets held", "tickets_completed",
+                                     "tickets_held"),)
 
     @property
     def score_parts(self) -> tuple[str, ...]:  # type: ignore[override]

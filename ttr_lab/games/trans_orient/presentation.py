@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+from ttr_lab.core.outcome import SummaryMetric
 from ttr_lab.core.views import GameViews
 
 if TYPE_CHECKING:
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 class TransOrientViews(GameViews):
     # The metrics that add up to the score (the report's "Score parts" table).
     score_parts = ("vp_travel", "vp_colour_bonus", "vp_luggage", "vp_visa", "vp_season", "vp_route")
+    summary_metrics = (SummaryMetric("objectives_met", "shared objectives scored per game (0 to 3)", "objectives_met"),)
 
     def turn_number(self, state: "GameState", index: int) -> int | None:
         """Turns completed, at a turn boundary (``ttr-lab replay --turn``)."""
