@@ -26,7 +26,7 @@ import random
 from typing import Sequence
 
 from ttr_lab.strategies.engine_plan import engine_plan
-from ttr_lab.strategies.planning import costs_for, network
+from ttr_lab.strategies.planning import costs_for
 from ttr_lab.strategies.reference_common import (
     ENGINE_COLOURS, engine_payment, fallback, fewest_points_keep, keep_options, split_draws, ticket_draw,
 )
@@ -53,12 +53,12 @@ class DestinationHungry:
     def _costs(self, obs: Observation) -> list:
         """Held tracks at 0, open ones at their trains (however many trains the player has left:
         the engine's graph does not check), closed ones None."""
-        return costs_for(network(obs.board), obs.owner, obs.player, 1 << 20, obs.doubles_shared)
+        return costs_for(obs.tables, obs.owner, obs.player, 1 << 20)
 
     def _cities(self, obs: Observation, costs: list) -> list[int]:
         """The cities of the held tickets whose both cities some usable track still reaches."""
-        net = network(obs.board)
-        touched = {c for t, cost in enumerate(costs) if cost is not None for c in net.ends[t]}
+        ends = obs.tables.track_ends
+        touched = {c for t, cost in enumerate(costs) if cost is not None for c in ends[t]}
         out = []
         for tk in obs.tickets:
             t = obs.board.tickets[tk]
@@ -74,7 +74,7 @@ class DestinationHungry:
         if seen != self._seen:
             self._seen = seen
             costs = self._costs(obs)
-            plan = engine_plan(costs, network(obs.board), self._cities(obs, costs))
+            plan = engine_plan(costs, obs.tables, self._cities(obs, costs))
             self._plan = list(plan.tracks) if plan else []
             self._needs = list(plan.needs) if plan else [0] * (NUM_COLOURS + 1)
         return self._plan, self._needs
@@ -98,7 +98,7 @@ class DestinationHungry:
         return self._draw(obs, legal_actions, needs) or fallback(legal_actions, rng)
 
     def _claim(self, obs: Observation, plan: list[int], needs: list[int], legal: Sequence[Action]) -> Action | None:
-        net = network(obs.board)
+        tables = obs.tables
         hand = obs.hand
         claims: dict[int, list[Claim]] = {}
         for a in legal:
@@ -107,15 +107,16 @@ class DestinationHungry:
         if not claims:
             return None
         if not plan:  # nothing left to build: the longest route it can claim (first listed on ties)
-            longest = max(claims, key=lambda t: (net.length[t], -t))
-            return engine_payment(claims[longest], hand, net)
+            longest = max(claims, key=lambda t: (tables.track_length[t], -t))
+            return engine_payment(claims[longest], hand, tables)
         # The first listed claim of a planned track: a coloured one in its colour, a gray one in a
         # colour no coloured planned track needs.
         free = tuple(c for c in ENGINE_COLOURS if needs[c] <= 0)
         for t in sorted(plan):
             if t in claims:
-                colours = free if net.colour[t] == GRAY else (net.colour[t],)
-                claim = engine_payment(claims[t], hand, net, colours)
+                colour = tables.track_colour[t]
+                colours = free if colour == GRAY else (colour,)
+                claim = engine_payment(claims[t], hand, tables, colours)
                 if claim is not None:
                     return claim
         return None
@@ -145,7 +146,7 @@ class DestinationHungry:
         # The engine's offers come smallest first, each in deal order.
         options = sorted(keep_options(legal), key=lambda a: (len(a.indices), a.indices))
         board = obs.board
-        net = network(board)
+        tables = obs.tables
         costs = self._costs(obs)
         held = self._cities(obs, costs)
         points_of = obs.track_points
@@ -155,7 +156,7 @@ class DestinationHungry:
         need: float = NO_THRESHOLD
         for option in options:
             kept = [board.tickets[obs.offered[i]] for i in option.indices]
-            plan = engine_plan(costs, net, held + [c for t in kept for c in (t.a, t.b)])
+            plan = engine_plan(costs, tables, held + [c for t in kept for c in (t.a, t.b)])
             if plan is None:
                 need = NO_THRESHOLD
                 continue

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from heapq import heappop, heappush
 from typing import Iterable, Sequence
 
-from ttr_lab.strategies.planning import Network
-from ttr_lab.games.ticket_to_ride import NUM_COLOURS
+from ttr_lab.games.ticket_to_ride import NUM_COLOURS, Tables
 
 UNREACHED = 1 << 30
 
@@ -35,18 +34,19 @@ class EnginePlan:
     needs: tuple[int, ...]  # trains per track colour (GRAY last) over those tracks
 
 
-def distances(costs: Sequence[int | None], net: Network, source: int) -> tuple[list[int], list[int]]:
+def distances(costs: Sequence[int | None], tables: Tables, source: int) -> tuple[list[int], list[int]]:
     """Dijkstra from ``source``: the cost to each city (UNREACHED if cut off) and the track each
     city was reached by."""
-    dist = [UNREACHED] * len(net.adjacency)
-    via = [-1] * len(net.adjacency)
+    adjacency = tables.adjacency
+    dist = [UNREACHED] * len(adjacency)
+    via = [-1] * len(adjacency)
     dist[source] = 0
     heap = [(0, source)]
     while heap:
         d, city = heappop(heap)
         if d > dist[city]:
             continue
-        for t, other in net.adjacency[city]:
+        for t, other in adjacency[city]:
             c = costs[t]
             if c is None:
                 continue
@@ -58,7 +58,7 @@ def distances(costs: Sequence[int | None], net: Network, source: int) -> tuple[l
     return dist, via
 
 
-def _path(via: Sequence[int], net: Network, source: int, target: int) -> list[int]:
+def _path(via: Sequence[int], tables: Tables, source: int, target: int) -> list[int]:
     path = []
     city = target
     while city != source:
@@ -66,16 +66,16 @@ def _path(via: Sequence[int], net: Network, source: int, target: int) -> list[in
         if t < 0:
             return []
         path.append(t)
-        a, b = net.ends[t]
+        a, b = tables.track_ends[t]
         city = a if b == city else b
     return path
 
 
-def engine_plan(costs: Sequence[int | None], net: Network, cities: Iterable[int]) -> EnginePlan | None:
+def engine_plan(costs: Sequence[int | None], tables: Tables, cities: Iterable[int]) -> EnginePlan | None:
     """The engine's network for ``cities`` over ``costs`` (0 held, trains open, None closed), or
     None when it finds no plan."""
     key = sorted(set(cities))
-    table = {c: distances(costs, net, c) for c in key}
+    table = {c: distances(costs, tables, c) for c in key}
     far, start, end = 0, set(), set()
     for i, x in enumerate(key):
         dist = table[x][0]
@@ -95,7 +95,7 @@ def engine_plan(costs: Sequence[int | None], net: Network, cities: Iterable[int]
         if side is None:
             return None
         (start if side == "start" else end).add(x)
-        chosen += _path(table[x][1], net, x, which)
+        chosen += _path(table[x][1], tables, x, which)
     best = None
     for x in sorted(start):
         dist, via = table[x]
@@ -103,19 +103,19 @@ def engine_plan(costs: Sequence[int | None], net: Network, cities: Iterable[int]
             if dist[y] < UNREACHED and (best is None or dist[y] < best[0]):
                 best = (dist[y], x, y)
     if best is not None:
-        chosen += _path(table[best[1]][1], net, best[1], best[2])
-    return _price(costs, net, chosen)
+        chosen += _path(table[best[1]][1], tables, best[1], best[2])
+    return _price(costs, tables, chosen)
 
 
-def _price(costs: Sequence[int | None], net: Network, tracks: Sequence[int]) -> EnginePlan:
+def _price(costs: Sequence[int | None], tables: Tables, tracks: Sequence[int]) -> EnginePlan:
     needs = [0] * (NUM_COLOURS + 1)
+    colour, length = tables.track_colour, tables.track_length
     pairs: dict[tuple[int, int], list[int]] = {}
     for t in tracks:
-        a, b = net.ends[t]
+        a, b = tables.track_ends[t]
         pair = (min(a, b), max(a, b))
         if pair not in pairs:
-            twin = net.twin[t]
-            pairs[pair] = sorted(x for x in (t, twin) if x >= 0 and costs[x] is not None)
+            pairs[pair] = sorted(x for x in tables.twin_group[t] if costs[x] is not None)
     singles, doubles = [], []
     for options in pairs.values():
         if any(costs[x] == 0 for x in options) or not options:
@@ -123,12 +123,12 @@ def _price(costs: Sequence[int | None], net: Network, tracks: Sequence[int]) -> 
         (doubles if len(options) > 1 else singles).append(options)
     out = []
     for (t,) in singles:
-        needs[net.colour[t]] += net.length[t]
+        needs[colour[t]] += length[t]
         out.append(t)
     for options in doubles:
-        pick = next((x for x in options if needs[net.colour[x]] == 0), None)
+        pick = next((x for x in options if needs[colour[x]] == 0), None)
         if pick is None:
-            pick = min(options, key=lambda x: needs[net.colour[x]])
-        needs[net.colour[pick]] += net.length[pick]
+            pick = min(options, key=lambda x: needs[colour[x]])
+        needs[colour[pick]] += length[pick]
         out.append(pick)
-    return EnginePlan(tuple(out), sum(net.trains[t] for t in out), tuple(needs))
+    return EnginePlan(tuple(out), sum(tables.track_trains[t] for t in out), tuple(needs))

@@ -17,7 +17,7 @@ from typing import Sequence
 
 from pydantic import NonNegativeFloat, NonNegativeInt
 
-from ttr_lab.strategies.planning import PlanCache, choose_draw, choose_payment, claims_by_track, network, track_costs
+from ttr_lab.strategies.planning import PlanCache, choose_draw, choose_payment, claims_by_track, track_costs
 from ttr_lab.games.ticket_to_ride import GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Observation, Phase
 
 
@@ -76,7 +76,7 @@ class Greedy:
         return choose_payment(by_track[best], obs.hand)
 
     def _draw(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        net = network(obs.board)
+        tables = obs.tables
         costs = track_costs(obs)
         hand = obs.hand
         useful = set(self.plans.get(obs).tracks)
@@ -88,14 +88,15 @@ class Greedy:
         for t, cost in enumerate(costs):
             if not cost:
                 continue
-            colour = net.colour[t]
+            colour = tables.track_colour[t]
             have = hand[most if colour == GRAY else colour] + locos
-            missing = net.length[t] - have if net.length[t] > have else 0
+            length = tables.track_length[t]
+            missing = length - have if length > have else 0
             value = (points[t] + (self.ticket_bonus if t in useful else 0.0)) / (1 + missing)
             if value > target_value:
                 target, target_value = t, value
         weights = [0.0] * NUM_COLOURS
         if target is not None:
-            colour = net.colour[target]
+            colour = tables.track_colour[target]
             weights[most if colour == GRAY else colour] = 1.0
         return choose_draw(obs, legal, weights, locomotive_weight=self.locomotive_weight)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ttr_lab.strategies.planning import network
 from ttr_lab.strategies.reference_common import fewest_points_keep, keep_options
 from ttr_lab.strategies.step_agent import StepAgent
 from ttr_lab.games.ticket_to_ride import Action, KeepTickets, Observation
@@ -36,7 +35,7 @@ class LongRoute(StepAgent):
 
     def usable(self, obs: Observation, costs: list[int | None]) -> list[int | None]:
         shortest = min(self.min_length, obs.trains[obs.player])
-        length = network(obs.board).length
+        length = obs.tables.track_length
         return [c if c == 0 or (c is not None and length[t] >= shortest) else None for t, c in enumerate(costs)]
 
     def keep(self, obs: Observation, legal: Sequence[Action]) -> KeepTickets:

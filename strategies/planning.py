@@ -3,10 +3,12 @@
 Everything here reads only an ``Observation`` (never the game state), so a strategy built on it
 cannot use hidden information. Costs are in trains: a track the player owns costs 0, a track it
 may still claim costs its trains, anything else is impassable. The rules themselves (the
-double-route rule, track points, which cities a network joins) come from the rules package.
+double-route rule, track points, which cities a network joins) and the board's track tables
+(``Tables``: per track its ends, length, colour, trains, twin; per city its tracks) come from
+the rules package: ``obs.tables``, ``obs.claimable``, ``obs.components``.
 
 - ``track_costs(obs)``: per track, its cost for the viewer or ``None``.
-- ``shortest_path(costs, net, a, b)``: Dijkstra over those costs.
+- ``shortest_path(costs, tables, a, b)``: Dijkstra over those costs.
 - ``plan_tickets(obs, tickets)``: a cheap set of tracks completing the tickets, shared tracks
   counted once (a greedy Steiner tree, best of several ticket orders).
 - ``card_deficits`` / ``cards_missing``: cards still missing to pay for a set of tracks
@@ -16,61 +18,13 @@ double-route rule, track points, which cities a network joins) come from the rul
 
 from __future__ import annotations
 
-import functools
 from heapq import heappop, heappush
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from ttr_lab.games.ticket_to_ride import (
-    GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS, Board, Claim, DrawBlind, DrawMarket, Observation, ticket_connected,
-    twin_blocks,
+    GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS, Claim, DrawBlind, DrawMarket, Observation, Tables, ticket_connected,
 )
-
-
-@dataclass(frozen=True)
-class Network:
-    """Static facts of a board, arranged for fast path search."""
-
-    board: Board
-    adjacency: tuple[tuple[tuple[int, int], ...], ...]  # city -> ((track, other city), ...)
-    ends: tuple[tuple[int, int], ...]  # track -> (city a, city b)
-    length: tuple[int, ...]
-    colour: tuple[int, ...]
-    twin: tuple[int, ...]
-    trains: tuple[int, ...]  # trains a claim takes (length + mountain spaces)
-    ferry: tuple[int, ...]
-
-
-@functools.lru_cache(maxsize=None)
-def network(board: Board) -> Network:
-    adjacency: list[list[tuple[int, int]]] = [[] for _ in board.cities]
-    for t in board.tracks:
-        adjacency[t.a].append((t.id, t.b))
-        adjacency[t.b].append((t.id, t.a))
-    return Network(
-        board=board,
-        adjacency=tuple(tuple(a) for a in adjacency),
-        ends=tuple((t.a, t.b) for t in board.tracks),
-        length=tuple(t.length for t in board.tracks),
-        colour=tuple(t.colour for t in board.tracks),
-        twin=tuple(t.twin for t in board.tracks),
-        trains=tuple(t.trains for t in board.tracks),
-        ferry=tuple(t.ferry_locomotives for t in board.tracks),
-    )
-
-
-def claimable(obs: Observation, track: int, player: int | None = None) -> bool:
-    """Whether ``player`` (the viewer by default) may still claim ``track`` at some point:
-    unclaimed, not closed by its twin, and within the player's trains."""
-    p = obs.player if player is None else player
-    net = network(obs.board)
-    owner = obs.owner
-    if owner[track] >= 0 or net.trains[track] > obs.trains[p]:
-        return False
-    twin = net.twin[track]
-    # ``Observation.track_open`` is the same test; this runs for every planned track at every
-    # decision, so the double-route rule is asked only about a twin someone holds.
-    return twin < 0 or owner[twin] < 0 or not twin_blocks(owner[twin], p, obs.doubles_shared)
 
 
 def track_costs(
@@ -82,55 +36,56 @@ def track_costs(
     ``route_weight``, a track costs that much less per route point it scores beyond one a train,
     so plans lean towards the long routes that score best per train."""
     p = obs.player if player is None else player
-    shared = obs.doubles_shared
-    costs = costs_for(network(obs.board), obs.owner, p, obs.trains[p], shared, obs.hand if card_weight else None,
-                      card_weight)
-    return discount_points(costs, network(obs.board), obs.track_points, route_weight) if route_weight else costs
+    tables = obs.tables
+    costs = costs_for(tables, obs.owner, p, obs.trains[p], obs.hand if card_weight else None, card_weight)
+    return discount_points(costs, tables, obs.track_points, route_weight) if route_weight else costs
 
 
 def discount_points(
-    costs: list[float | None], net: "Network", points: Sequence[int], route_weight: float,
+    costs: list[float | None], tables: Tables, points: Sequence[int], route_weight: float,
 ) -> list[float | None]:
     """``costs`` with each claimable track ``route_weight`` cheaper per route point above one a
     train (a 6-train route scores 15: 9 above), never below a quarter of its trains."""
+    trains_of = tables.track_trains
     out: list[float | None] = []
     for t, c in enumerate(costs):
         if c:
-            extra = points[t] - net.trains[t]
-            c = max(c - route_weight * extra, 0.25 * net.trains[t]) if extra > 0 else c
+            extra = points[t] - trains_of[t]
+            c = max(c - route_weight * extra, 0.25 * trains_of[t]) if extra > 0 else c
         out.append(c)
     return out
 
 
 def costs_for(
-    net: Network, owner: Sequence[int], player: int, trains: int, shared: bool,
+    tables: Tables, owner: Sequence[int], player: int, trains: int,
     hand: Sequence[int] | None = None, card_weight: float = 0.0,
 ) -> list[float | None]:
     """``track_costs`` from plain facts (who owns what, the player's trains and hand), for callers
     that hold a (determinized) state rather than an observation."""
     most = max(hand[:NUM_COLOURS]) if hand is not None else 0
+    trains_of, colour_of, length_of, ferry_of = tables.track_trains, tables.track_colour, tables.track_length, tables.track_ferry
+    # ``Tables.claimable`` read inline (this runs over every track at most decisions): the
+    # double-route rule as the engine tabulates it, per owner of the twin (or of the track itself,
+    # which is nobody here, for a single track).
+    blocked, twin_or_self = tables.twin_blocks_for[player], tables.twin_or_self
     costs: list[float | None] = []
     for t, o in enumerate(owner):
         if o == player:
             costs.append(0)
-        elif o >= 0 or net.trains[t] > trains:
+        elif o >= 0 or trains_of[t] > trains or blocked[owner[twin_or_self[t]]]:
             costs.append(None)
+        elif card_weight and hand is not None:
+            colour = colour_of[t]
+            have = most if colour == GRAY else hand[colour]
+            length = length_of[t] - ferry_of[t]
+            lacking = (length - have if length > have else 0) + 2 * ferry_of[t]  # locomotives are scarce
+            costs.append(trains_of[t] + card_weight * lacking)
         else:
-            tw = net.twin[t]
-            if tw >= 0 and owner[tw] >= 0 and twin_blocks(owner[tw], player, shared):  # a free twin: no call
-                costs.append(None)
-            elif card_weight and hand is not None:
-                colour = net.colour[t]
-                have = most if colour == GRAY else hand[colour]
-                length = net.length[t] - net.ferry[t]
-                lacking = (length - have if length > have else 0) + 2 * net.ferry[t]  # locomotives are scarce
-                costs.append(net.trains[t] + card_weight * lacking)
-            else:
-                costs.append(net.trains[t])
+            costs.append(trains_of[t])
     return costs
 
 
-def shortest_path(costs: Sequence[float | None], net: Network, a: int, b: int) -> tuple[float, list[int]] | None:
+def shortest_path(costs: Sequence[float | None], tables: Tables, a: int, b: int) -> tuple[float, list[int]] | None:
     """Cheapest path from city ``a`` to ``b``: ``(cost, tracks)``, or None if cut off. Among equal
     costs, fewer tracks to claim wins (they are cheaper in turns); then the heap's order (lowest
     city first). Costs may be floats; a path costing 2**30 or more counts as cut off.
@@ -139,7 +94,7 @@ def shortest_path(costs: Sequence[float | None], net: Network, a: int, b: int) -
     tracks to claim per city, the track each city was reached by), not dicts of tuples."""
     if a == b:
         return 0, []
-    adjacency = net.adjacency
+    adjacency = tables.adjacency
     n = len(adjacency)
     best_cost: list[float] = [1 << 30] * n
     best_hops = [0] * n
@@ -150,7 +105,7 @@ def shortest_path(costs: Sequence[float | None], net: Network, a: int, b: int) -
         cost, hops, city = heappop(heap)
         if city == b:
             path = []
-            ends = net.ends
+            ends = tables.track_ends
             while city != a:
                 t = via[city]
                 path.append(t)
@@ -198,7 +153,7 @@ def plan_tickets(
     with tracks already chosen counted free (so shared routes count once); ``orders`` different
     first tickets are tried and the cheapest total kept. ``Plan.cost`` is in trains whatever
     the ``costs`` used to choose the routes."""
-    net = network(obs.board)
+    tables = obs.tables
     base = list(costs if costs is not None else track_costs(obs))
     board = obs.board
     roots = obs.components()
@@ -216,7 +171,7 @@ def plan_tickets(
         lost = []
         for tk in order:
             t = board.tickets[tk]
-            found = shortest_path(cost_now, net, t.a, t.b)
+            found = shortest_path(cost_now, tables, t.a, t.b)
             if found is None:
                 lost.append(tk)
                 continue
@@ -228,7 +183,7 @@ def plan_tickets(
                     cost_now[track] = 0
         key = (len(lost), objective)
         if best is None or key < best[0]:
-            trains = sum(net.trains[t] for t in chosen)
+            trains = sum(tables.track_trains[t] for t in chosen)
             best = (key, Plan(tuple(chosen), trains, tuple(sorted(lost)), tuple(done)))
     assert best is not None
     return best[1]
@@ -237,51 +192,54 @@ def plan_tickets(
 def best_twins(obs: Observation, tracks: Iterable[int]) -> list[int]:
     """Each planned track, or its parallel twin when that is claimable and better matches the
     hand (both join the same cities, so either serves the plan)."""
-    net = network(obs.board)
+    tables = obs.tables
+    colour = tables.track_colour
     hand = obs.hand
     most = max(hand[:NUM_COLOURS])
     out = []
     for t in tracks:
-        tw = net.twin[t]
-        if tw >= 0 and claimable(obs, tw):
+        tw = tables.track_twin[t]
+        if tw >= 0 and obs.claimable(tw):
             def have(x: int) -> int:
-                return most if net.colour[x] == GRAY else hand[net.colour[x]]
+                return most if colour[x] == GRAY else hand[colour[x]]
             if have(tw) > have(t):
                 t = tw
         out.append(t)
     return out
 
 
-def card_deficits(hand: Sequence[int], tracks: Iterable[int], net: Network) -> list[int]:
+def card_deficits(hand: Sequence[int], tracks: Iterable[int], tables: Tables) -> list[int]:
     """Per train colour, how many more cards the tracks need beyond the hand, not counting
     the spaces of ferries that only locomotives may pay (see ``ferry_locomotives``); gray tracks
     are assigned to the colour with the most spare cards. ``cards_missing`` turns this into how
     many cards are really missing once locomotives are counted."""
     need = [0] * NUM_COLOURS
     grays = []
+    colour, length, ferry = tables.track_colour, tables.track_length, tables.track_ferry
     for t in tracks:
-        c = net.colour[t]
+        c = colour[t]
         if c == GRAY:
-            grays.append(net.length[t] - net.ferry[t])
+            grays.append(length[t] - ferry[t])
         else:
-            need[c] += net.length[t] - net.ferry[t]
+            need[c] += length[t] - ferry[t]
     spare = [hand[c] - need[c] for c in range(NUM_COLOURS)]
-    for length in sorted(grays, reverse=True):
+    for size in sorted(grays, reverse=True):
         c = max(range(NUM_COLOURS), key=lambda k: (spare[k], -k))
-        need[c] += length
-        spare[c] -= length
+        need[c] += size
+        spare[c] -= size
     return [max(0, need[c] - hand[c]) for c in range(NUM_COLOURS)]
 
 
-def ferry_locomotives(tracks: Iterable[int], net: Network) -> int:
+def ferry_locomotives(tracks: Iterable[int], tables: Tables) -> int:
     """Locomotives the ferries among ``tracks`` require (no other card may pay those spaces)."""
-    return sum(net.ferry[t] for t in tracks)
+    ferry = tables.track_ferry
+    return sum(ferry[t] for t in tracks)
 
 
-def cards_missing(hand: Sequence[int], tracks: Sequence[int], net: Network) -> int:
+def cards_missing(hand: Sequence[int], tracks: Sequence[int], tables: Tables) -> int:
     """Cards still to draw to pay for ``tracks``: the colour deficits plus the ferries'
     locomotives, less the locomotives in hand (which pay either)."""
-    return max(0, sum(card_deficits(hand, tracks, net)) + ferry_locomotives(tracks, net) - hand[LOCOMOTIVE])
+    return max(0, sum(card_deficits(hand, tracks, tables)) + ferry_locomotives(tracks, tables) - hand[LOCOMOTIVE])
 
 
 def choose_payment(claims: Sequence[Claim], hand: Sequence[int], deficits: Sequence[int] | None = None) -> Claim:
@@ -337,30 +295,33 @@ class PlanCache:
         tickets = tuple(obs.tickets if tickets is None else tickets)
         me = obs.player
         owner = obs.owner
+        trains = obs.trains[me]
+        tables = obs.tables
+        claimable = tables.claimable
         plan = self.plan
         # The player's own tracks change only when its trains do: a cheap test first.
-        if (plan is not None and self.key is not None and tickets == self.key[0] and obs.trains[me] == self._trains
-                and all(claimable(obs, t) for t in plan.tracks)):
+        if (plan is not None and self.key is not None and tickets == self.key[0] and trains == self._trains
+                and all(claimable(owner, t, me, trains) for t in plan.tracks)):
             return plan
         mine = tuple(t for t, o in enumerate(owner) if o == me)
         key = (tickets, mine)
-        self._trains = obs.trains[me]
-        if plan is not None and key == self.key and all(claimable(obs, t) for t in plan.tracks):
+        self._trains = trains
+        if plan is not None and key == self.key and all(claimable(owner, t, me, trains) for t in plan.tracks):
             return plan
         if plan is not None and self.key is not None and tickets == self.key[0]:
             # The player's new tracks are all planned ones (or their parallel twins): the rest
             # of the plan stands, with no new search.
-            net = network(obs.board)
             before = set(self.key[1])
             planned = set(plan.tracks)
             new = [t for t in mine if t not in before]
-            if len(new) + len(before) == len(mine) and all(t in planned or net.twin[t] in planned for t in new):
-                rest = tuple(t for t in plan.tracks if owner[t] != me and not (net.twin[t] >= 0 and owner[net.twin[t]] == me))
-                if all(claimable(obs, t) for t in rest):
+            group = tables.twin_group
+            if len(new) + len(before) == len(mine) and all(not planned.isdisjoint(group[t]) for t in new):
+                rest = tuple(t for t in plan.tracks if not tables.holds_route(owner, t, me))
+                if all(claimable(owner, t, me, trains) for t in rest):
                     roots = obs.components()
                     board_tickets = obs.board.tickets
                     done = tuple(tk for tk in tickets if ticket_connected(board_tickets[tk], roots))
-                    self.plan = Plan(rest, sum(net.trains[t] for t in rest), plan.unreachable, done)
+                    self.plan = Plan(rest, sum(tables.track_trains[t] for t in rest), plan.unreachable, done)
                     self.key = key
                     return self.plan
         costs = track_costs(obs, card_weight=self.card_weight, route_weight=self.route_weight)

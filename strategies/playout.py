@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from ttr_lab.strategies.planning import costs_for, network, shortest_path, track_costs
+from ttr_lab.strategies.planning import costs_for, shortest_path, track_costs
 from ttr_lab.games.ticket_to_ride import (
     GRAY, LOCOMOTIVE, NUM_COLOURS, Claim, DrawBlind, DrawMarket, GameState, KeepTickets, Observation, Phase,
     ticket_connected,
@@ -37,7 +37,7 @@ class Playout:
         block_risk: float | None = None,
     ) -> None:
         self.obs = obs
-        self.net = network(obs.board)
+        self.tables = obs.tables
         self.points = obs.track_points
         self.tickets = obs.board.tickets
         self.points_per_train = points_per_train
@@ -59,7 +59,7 @@ class Playout:
         if costs is None:
             costs = self._costs[player] = track_costs(self.obs, player=player)
         t = self.tickets[ticket]
-        found = shortest_path(costs, self.net, t.a, t.b)
+        found = shortest_path(costs, self.tables, t.a, t.b)
         path = tuple(found[1]) if found else None
         self._paths[key] = path
         return path
@@ -74,7 +74,7 @@ class Playout:
                 for t in path:
                     if owner[t] < 0 and t not in out:
                         out.append(t)
-        out.sort(key=lambda t: -self.net.length[t])
+        out.sort(key=lambda t: -self.tables.track_length[t])
         return out
 
     # -- the policy ------------------------------------------------------------------------------
@@ -102,7 +102,7 @@ class Playout:
             total = 0
             for i in a.indices:
                 path = self.path(p, offered[i])
-                total += 99 if path is None else sum(self.net.length[t] for t in path)
+                total += 99 if path is None else sum(self.tables.track_length[t] for t in path)
             return (len(a.indices), total)
 
         return min(legal, key=cost)
@@ -112,32 +112,31 @@ class Playout:
         if not claims:
             return None
         wanted = set(targets)
-        net = self.net
+        tables = self.tables
         best, best_key = None, None
         trains = state.trains_left(state.current_player)
         for a in claims:
             t = a.track
-            twin = net.twin[t]
-            on_route = t in wanted or (twin >= 0 and twin in wanted)
+            on_route = not wanted.isdisjoint(tables.twin_group[t])
             if not on_route and targets and trains > 6:
                 continue  # keep the cards for the route
-            if not on_route and net.length[t] < 3 and trains > 3:
+            if not on_route and tables.track_length[t] < 3 and trains > 3:
                 continue
-            key = (on_route, net.length[t], -a.locomotives)
+            key = (on_route, tables.track_length[t], -a.locomotives)
             if best_key is None or key > best_key:
                 best, best_key = a, key
         return best
 
     def _draw(self, state: GameState, legal: Sequence, targets: list[int]) -> object:
-        net = self.net
+        tables = self.tables
         hand = state.hand(state.current_player)
         need = [0] * NUM_COLOURS
         for t in targets:
-            c = net.colour[t]
+            c = tables.track_colour[t]
             if c == GRAY:
                 c = max(range(NUM_COLOURS), key=lambda k: hand[k])
-            need[c] += net.length[t] - net.ferry[t]
-        ferries = sum(net.ferry[t] for t in targets)
+            need[c] += tables.track_length[t] - tables.track_ferry[t]
+        ferries = sum(tables.track_ferry[t] for t in targets)
         missing = sum(max(0, need[c] - hand[c]) for c in range(NUM_COLOURS)) + ferries - hand[LOCOMOTIVE]
         blind = None
         loco = None
@@ -179,10 +178,10 @@ class Playout:
 
     def current_path(self, state: GameState, player: int, ticket: int) -> tuple[int, ...] | None:
         """The cheapest route for a ticket on the board as it is now (for routes cut since the root)."""
-        net = self.net
-        costs = costs_for(net, state.track_owners, player, state.trains_left(player), state.doubles_shared)
+        tables = self.tables
+        costs = costs_for(tables, state.track_owners, player, state.trains_left(player))
         t = self.tickets[ticket]
-        found = shortest_path(costs, net, t.a, t.b)
+        found = shortest_path(costs, tables, t.a, t.b)
         return tuple(found[1]) if found else None
 
     def projected_scores(self, state: GameState) -> list[float]:
@@ -190,9 +189,8 @@ class Playout:
         points its cards and turns may still bring: about one point per card it holds or can
         draw (two a turn), but no more than its trains can carry (``points_per_train`` each)."""
         n = self.n
-        net = self.net
+        tables = self.tables
         owner = state.track_owners
-        shared = state.doubles_shared
         turns = self.turns_left(state)
         scores = []
         for p in range(n):
@@ -224,14 +222,14 @@ class Playout:
             cards = sum(hand)
             turns_free = turns[p]
             if needed:
-                trains_needed = sum(net.trains[t] for t in needed)
+                trains_needed = sum(tables.track_trains[t] for t in needed)
                 need = [0] * NUM_COLOURS
                 for t in needed:
-                    c = net.colour[t]
+                    c = tables.track_colour[t]
                     if c == GRAY:
                         c = max(range(NUM_COLOURS), key=lambda k: hand[k])
-                    need[c] += net.length[t] - net.ferry[t]
-                short = sum(max(0, need[c] - hand[c]) for c in range(NUM_COLOURS)) + sum(net.ferry[t] for t in needed)
+                    need[c] += tables.track_length[t] - tables.track_ferry[t]
+                short = sum(max(0, need[c] - hand[c]) for c in range(NUM_COLOURS)) + sum(tables.track_ferry[t] for t in needed)
                 missing = max(0, short - hand[LOCOMOTIVE])
                 turns_needed = len(needed) + missing / 2.0
                 if trains_needed > trains:
@@ -241,8 +239,7 @@ class Playout:
                     # Each track still to claim may be taken first by someone else; a free
                     # parallel track (open to it whoever takes this one) makes that much less likely.
                     for t in needed:
-                        tw = net.twin[t]
-                        spare = tw >= 0 and owner[tw] < 0 and shared
+                        spare = tables.spare_twin(owner, t)
                         chance *= 1.0 - self.block_risk * (0.3 if spare else 1.0)
                 plan_points = sum(self.points[t] for t in needed)
                 score += chance * plan_points + sum(v * (2.0 * chance - 1.0) for v in pending)

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from ttr_lab.strategies.planning import Network, network
 from ttr_lab.games.ticket_to_ride import (
     GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Observation,
+    Tables,
 )
 
 
@@ -68,8 +68,8 @@ def claims_for(legal: Sequence[Action], tracks: Iterable[int]) -> dict[int, list
 def payable_claims(obs: Observation, legal: Sequence[Action], tracks: Iterable[int]) -> dict[int, list[Claim]]:
     """``claims_for`` the tracks and their twins: the ones the hand can pay for now, as the
     engine's legal actions say (the payment rule is the game's, not restated here)."""
-    twin = network(obs.board).twin
-    return claims_for(legal, {option for t in tracks for option in (t, twin[t]) if option >= 0})
+    group = obs.tables.twin_group
+    return claims_for(legal, {option for t in tracks for option in group[t]})
 
 
 def keep_options(legal: Sequence[Action]) -> list[KeepTickets]:
@@ -109,13 +109,9 @@ def plain_payment(claims: Sequence[Claim], hand: Sequence[int]) -> Claim:
     return min(claims, key=lambda a: (a.locomotives, -_pile(hand, a), a.colour))
 
 
-def pair_claims(claims: dict[int, list[Claim]], track: int, net: Network) -> list[Claim]:
+def pair_claims(claims: dict[int, list[Claim]], track: int, tables: Tables) -> list[Claim]:
     """Legal claims of ``track`` or of its twin (both join the same two cities)."""
-    out = list(claims.get(track, ()))
-    twin = net.twin[track]
-    if twin >= 0:
-        out += claims.get(twin, ())
-    return out
+    return [a for t in tables.twin_group[track] for a in claims.get(t, ())]
 
 
 # --- the study's engine, as its agents see it --------------------------------------------------
@@ -132,14 +128,15 @@ def hop_costs(costs: Sequence[int | float | None]) -> list[int | None]:
     return [None if c is None else 1 for c in costs]
 
 
-def engine_payment(claims: Sequence[Claim], hand: Sequence[int], net: Network, colours: Iterable[int] = ENGINE_COLOURS) -> Claim | None:
+def engine_payment(claims: Sequence[Claim], hand: Sequence[int], tables: Tables, colours: Iterable[int] = ENGINE_COLOURS) -> Claim | None:
     """The claim the engine makes when asked for a route with colour ``c`` (tried in ``colours``
     order): on a track of colour ``c`` or gray, ``c`` cards first and locomotives for the rest (all
     locomotives when the hand has no ``c``). None when no listed colour pays."""
     by_track = sorted(claims, key=lambda a: a.track)
+    colour_of = tables.track_colour
     for c in colours:
         for a in by_track:
-            if net.colour[a.track] not in (c, GRAY):
+            if colour_of[a.track] not in (c, GRAY):
                 continue
             if hand[c] == 0:
                 if a.colour == LOCOMOTIVE:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from ttr_lab.strategies.planning import network, shortest_path, track_costs
+from ttr_lab.strategies.planning import shortest_path, track_costs
 from ttr_lab.strategies.reference_common import (
     ENGINE_COLOURS, engine_draw, engine_payment, fallback, hop_costs, keep_everything, pair_claims, payable_claims,
     plain_payment,
@@ -37,7 +37,8 @@ class RouteFocus:
 
     def _ranked(self, obs: Observation) -> list[int]:
         """Tracks to try, in the order of the engine's priority queue."""
-        net = network(obs.board)
+        tables = obs.tables
+        trains_of = tables.track_trains
         costs = track_costs(obs)
         steps = hop_costs(costs)
         roots = obs.components()
@@ -48,19 +49,18 @@ class RouteFocus:
             ticket = obs.board.tickets[tk]
             if ticket_connected(ticket, roots):
                 continue
-            found = shortest_path(steps, net, ticket.a, ticket.b)
+            found = shortest_path(steps, tables, ticket.a, ticket.b)
             if found is None:
                 continue
             for t in found[1]:
-                twin = net.twin[t]
                 # Held pairs are skipped, and (a slip) a route as long as its trains left is too.
-                if owner[t] == me or (twin >= 0 and owner[twin] == me) or net.trains[t] >= trains:
+                if tables.holds_route(owner, t, me) or trains_of[t] >= trains:
                     continue
                 r = -(points_of[t] + self.ticket_weight * ticket.points)
                 rank[t] = min(r, rank.get(t, r))
         if not rank:  # no ticket to work on: the engine's queue pops the *least* valuable route first
             for t, c in enumerate(costs):
-                if c and net.trains[t] < trains:
+                if c and trains_of[t] < trains:
                     rank[t] = points_of[t]
         return sorted(rank, key=lambda t: (rank[t], t))
 
@@ -73,12 +73,12 @@ class RouteFocus:
             ranked = self._ranked(obs)
             claims = payable_claims(obs, legal_actions, ranked)
             if claims:
-                net = network(obs.board)
+                tables = obs.tables
                 hand = obs.hand
                 for t in ranked:
-                    options = pair_claims(claims, t, net)
+                    options = pair_claims(claims, t, tables)
                     if options:
-                        return engine_payment(options, hand, net, (_colour_held_most(obs, t),)) \
+                        return engine_payment(options, hand, tables, (_colour_held_most(obs, t),)) \
                             or plain_payment(options, hand)
         # The engine means to draw the best route's colour face up, but compares its upper-case
         # colour name with the market's lower-case card names, which never match: it draws blind.
@@ -88,9 +88,9 @@ class RouteFocus:
 def _colour_held_most(obs: Observation, track: int) -> int:
     """The colour the engine pays ``track`` with: of the open tracks between its cities, the
     colour the hand holds most (any colour on gray; ties to the first listed)."""
-    net = network(obs.board)
-    pair = [t for t in (track, net.twin[track]) if t >= 0 and obs.owner[t] < 0]
-    colours = [net.colour[t] for t in pair]
+    tables = obs.tables
+    pair = [t for t in tables.twin_group[track] if obs.owner[t] < 0]
+    colours = [tables.track_colour[t] for t in pair]
     if GRAY in colours:
         colours = list(ENGINE_COLOURS)
     hand = obs.hand

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ttr_lab.strategies.planning import network, shortest_path, track_costs
+from ttr_lab.strategies.planning import shortest_path, track_costs
 from ttr_lab.strategies.reference_common import (
     ENGINE_COLOURS, engine_draw, engine_payment, engine_rank, fallback, hop_costs, pair_claims, payable_claims,
     split_draws, ticket_draw,
@@ -63,7 +63,8 @@ class StepAgent:
     def _choose(self, obs: Observation) -> None:
         self._draw_tickets = False
         self._target = self._colour = None
-        net = network(obs.board)
+        tables = obs.tables
+        colour_of = tables.track_colour
         costs = track_costs(obs)
         steps = hop_costs(self.usable(obs, costs))
         roots = obs.components()
@@ -73,21 +74,20 @@ class StepAgent:
             t = obs.board.tickets[tk]
             if ticket_connected(t, roots):
                 continue
-            found = shortest_path(steps, net, t.a, t.b)
+            found = shortest_path(steps, tables, t.a, t.b)
             if found is not None and (best is None or t.points > best[0]):
                 best = (t.points, found[1])
         if best is not None:
             for t in best[1]:
-                twin = net.twin[t]
-                if owner[t] == me or (twin >= 0 and owner[twin] == me):
+                if tables.holds_route(owner, t, me):
                     continue
                 self._target = t
-                pair = [x for x in (t, twin) if x >= 0 and costs[x]]
+                pair = [x for x in tables.twin_group[t] if costs[x]]
                 hand = obs.hand
-                if any(net.colour[x] == GRAY for x in pair):
+                if any(colour_of[x] == GRAY for x in pair):
                     self._colour = max(HAND_ORDER, key=lambda c: (hand[c], -HAND_ORDER.index(c)))
                 else:
-                    self._colour = max((net.colour[x] for x in pair), key=lambda c: hand[c])
+                    self._colour = max((colour_of[x] for x in pair), key=lambda c: hand[c])
                 return
         if self.wants_tickets(obs):
             self._draw_tickets = True
@@ -95,12 +95,13 @@ class StepAgent:
         hand, trains = obs.hand, obs.trains[me]
         key = None
         for t, c in enumerate(costs):
-            if c and net.trains[t] <= trains:
-                k = (net.length[t], engine_rank(hand, net.colour[t], net.length[t], self.gray_in_hand), -t)
+            if c and tables.track_trains[t] <= trains:
+                length = tables.track_length[t]
+                k = (length, engine_rank(hand, colour_of[t], length, self.gray_in_hand), -t)
                 if key is None or k > key:
                     key, self._target = k, t
-        if self._target is not None and net.colour[self._target] != GRAY:
-            self._colour = net.colour[self._target]
+        if self._target is not None and colour_of[self._target] != GRAY:
+            self._colour = colour_of[self._target]
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng) -> Action:
         obs = observation
@@ -118,9 +119,9 @@ class StepAgent:
                 if tickets is not None:
                     return tickets
             if target is not None:
-                net = network(obs.board)
-                options = pair_claims(payable_claims(obs, legal_actions, (target,)), target, net)
-                claim = engine_payment(options, obs.hand, net) if options else None
+                tables = obs.tables
+                options = pair_claims(payable_claims(obs, legal_actions, (target,)), target, tables)
+                claim = engine_payment(options, obs.hand, tables) if options else None
                 if claim is not None:
                     return claim
         if target is not None:

@@ -28,8 +28,8 @@ from typing import Sequence
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
 
 from ttr_lab.strategies.planning import (
-    PlanCache, best_twins, card_deficits, cards_missing, choose_draw, choose_payment, claimable, claims_by_track,
-    ferry_locomotives, network, plan_tickets, track_costs,
+    PlanCache, best_twins, card_deficits, cards_missing, choose_draw, choose_payment, claims_by_track,
+    ferry_locomotives, plan_tickets, track_costs,
 )
 from ttr_lab.games.ticket_to_ride import (
     DRAW_TICKETS, GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Claim, Observation, Phase,
@@ -100,8 +100,8 @@ class TicketPlanner:
             return self._draw(obs, legal_actions, plan.tracks)
         # The planned tracks (or their twins) the hand can pay for now: the engine's legal claims.
         claims = claims_by_track(legal_actions)
-        net = network(obs.board)
-        by_track = {x: claims[x] for t in plan.tracks for x in (t, net.twin[t]) if x in claims}
+        group = obs.tables.twin_group
+        by_track = {x: claims[x] for t in plan.tracks for x in group[t] if x in claims}
         if by_track:
             claim = self._planned_claim(obs, by_track, plan.tracks)
             if claim is not None:
@@ -121,7 +121,7 @@ class TicketPlanner:
 
     def _turns_needed(self, obs: Observation, tracks: Sequence[int]) -> float:
         """Turns to build ``tracks``: one per claim, plus the missing cards at two a turn."""
-        return len(tracks) + cards_missing(obs.hand, tracks, network(obs.board)) / 2
+        return len(tracks) + cards_missing(obs.hand, tracks, obs.tables) / 2
 
     def _turns_left(self, obs: Observation) -> float:
         """A rough count of this player's turns before the game ends: the player closest to the
@@ -158,37 +158,38 @@ class TicketPlanner:
     def _planned_claim(self, obs: Observation, by_track: dict[int, list[Claim]], planned: Sequence[int]) -> Action | None:
         if not by_track or not planned:
             return None
-        net = network(obs.board)
+        tables = obs.tables
         options = []
         for t in planned:
-            twin = net.twin[t]
-            alternatives = [x for x in (t, twin) if x >= 0 and x in by_track]
+            alternatives = [x for x in tables.twin_group[t] if x in by_track]
             if not alternatives:
                 continue
-            spare = twin >= 0 and claimable(obs, twin)
-            options.append((not spare, net.length[t], -t, alternatives))
+            twin = tables.track_twin[t]
+            spare = twin >= 0 and obs.claimable(twin)
+            options.append((not spare, tables.track_length[t], -t, alternatives))
         if not options:
             return None
         _, _, _, alternatives = max(options, key=lambda o: o[:3])
         rest = best_twins(obs, [t for t in planned if t not in alternatives])
-        deficits = card_deficits(obs.hand, rest, net)
+        deficits = card_deficits(obs.hand, rest, tables)
         claims = [a for t in alternatives for a in by_track[t]]
         return choose_payment(claims, obs.hand, deficits)
 
     def _points_claim(self, obs: Observation, by_track: dict[int, list[Claim]], last_chance: bool) -> Action | None:
         if not by_track:
             return None
-        net = network(obs.board)
+        tables = obs.tables
+        ends = tables.track_ends
         points = obs.track_points
         roots = obs.components()
-        mine = {c for t, o in enumerate(obs.owner) if o == obs.player for c in net.ends[t]}
+        mine = {c for t, o in enumerate(obs.owner) if o == obs.player for c in ends[t]}
         trains = obs.trains[obs.player]
         shortest_wanted = min(self.points_min_length, trains)
         best, best_key = None, None
         for t in by_track:
-            if net.length[t] < shortest_wanted and not last_chance:
+            if tables.track_length[t] < shortest_wanted and not last_chance:
                 continue
-            a, b = net.ends[t]
+            a, b = ends[t]
             touches = (a in mine) + (b in mine) - (1 if a in mine and b in mine and roots[a] == roots[b] else 0)
             key = (points[t] + 1.5 * min(touches, 1), -t)
             if best_key is None or key > best_key:
@@ -199,26 +200,26 @@ class TicketPlanner:
 
     def _points_targets(self, obs: Observation) -> list[int]:
         """The longest tracks it could still claim: what points mode collects cards for."""
-        net = network(obs.board)
+        length = obs.tables.track_length
         costs = track_costs(obs)
         open_tracks = [t for t, c in enumerate(costs) if c]
         if not open_tracks:
             return []
-        open_tracks.sort(key=lambda t: (-net.length[t], t))
+        open_tracks.sort(key=lambda t: (-length[t], t))
         return open_tracks[:2]
 
     def _draw(self, obs: Observation, legal: Sequence[Action], targets: Sequence[int]) -> Action:
-        net = network(obs.board)
+        tables = obs.tables
         hand = obs.hand
         targets = best_twins(obs, targets)
-        deficits = card_deficits(hand, targets, net)
-        missing = cards_missing(hand, targets, net)
-        ferries_short = ferry_locomotives(targets, net) > hand[LOCOMOTIVE]
+        deficits = card_deficits(hand, targets, tables)
+        missing = cards_missing(hand, targets, tables)
+        ferries_short = ferry_locomotives(targets, tables) > hand[LOCOMOTIVE]
         weights = [1.0 + 0.05 * d if d > 0 else 0.0 for d in deficits]
         if not any(weights) and targets:
             # Everything is affordable in principle (gray needs any colour): build the biggest pile.
             for t in targets:
-                if net.colour[t] == GRAY:
+                if tables.track_colour[t] == GRAY:
                     c = max(range(NUM_COLOURS), key=lambda k: (hand[k], -k))
                     weights[c] = 1.0
         # A face-up locomotive is worth a turn when many cards are missing, or a ferry needs it.

@@ -52,6 +52,54 @@ def test_track_open_agrees_with_the_engine(players):
                 assert t not in open_to_me
 
 
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_tables_double_route_answers_agree_with_the_rule_and_the_engine(players):
+    """``Tables.track_open`` / ``claimable`` / ``holds_route`` / ``spare_twin`` (what strategies ask)
+    say what ``network.track_open`` and the engine's legal claims say, for every seat."""
+    rng = random.Random(100 + players)
+    shared = rules.doubles_shared(players, BOARD.ruleset)
+    for _ in range(10):
+        s = new_game(BOARD, players, rng.randrange(1000))
+        for _ in range(rng.randrange(60, 400)):
+            if s.is_terminal():
+                break
+            s.apply(rng.choice(s.legal_actions()))
+        owner, game = s.track_owners, s.game
+        claims = {a.track for a in s.legal_actions() if type(a) is Claim}
+        for p in range(players):
+            obs = s.observation(p)
+            assert obs.tables is game
+            for t in BOARD.tracks:
+                twin = t.twin
+                assert game.track_open(owner, t.id, p) == rules.track_open(owner, t.id, twin, p, shared) == obs.track_open(t.id)
+                assert obs.claimable(t.id) == (obs.track_open(t.id) and t.trains <= s.trains_left(p))
+                assert game.holds_route(owner, t.id, p) == (p in [owner[x] for x in (t.id, twin) if x >= 0])
+                taken = list(owner)
+                taken[t.id] = (p + 1) % players  # another player takes the track: is its twin still open to p?
+                assert game.spare_twin(owner, t.id) == (twin >= 0 and rules.track_open(taken, twin, t.id, p, shared))
+                if p == s.current_player and s.phase_name is Phase.TURN and t.id in claims:
+                    assert obs.claimable(t.id)
+
+
+def test_the_tables_hold_the_boards_track_tables():
+    game = rules.tables_for(ASIA, 3)
+    assert game.track_ends == tuple((t.a, t.b) for t in ASIA.tracks)
+    for city in range(len(ASIA.cities)):
+        assert game.adjacency[city] == tuple((t.id, t.b if t.a == city else t.a) for t in ASIA.tracks if city in (t.a, t.b))
+    for t in ASIA.tracks:
+        group = game.twin_group[t.id]
+        assert group[0] == t.id and set(group) == {x.id for x in ASIA.tracks_between(t.a, t.b)}
+
+
+def test_tables_for_gives_one_tables_per_board_player_count_and_ruleset_value():
+    game = rules.tables_for(BOARD, 3)
+    assert rules.tables_for(BOARD, 3, BOARD.ruleset) is game
+    assert rules.tables_for(BOARD, 3, BOARD.ruleset.replace()) is game  # an equal ruleset: the same tables
+    other = rules.tables_for(BOARD, 3, BOARD.ruleset.replace(trains_per_player=30))
+    assert other is not game and other.ruleset.trains_per_player == 30
+    assert rules.tables_for(BOARD, 4) is not game
+
+
 def test_track_points_include_mountains():
     rules_ = ASIA.ruleset
     game = rules.tables_for(ASIA, 3)

@@ -9,10 +9,10 @@ from helpers import decide, make_state
 from helpers import ticket_id as tk
 from helpers import track_id as tid
 from ttr_lab.strategies.greedy import Greedy
-from ttr_lab.strategies.planning import card_deficits, network, plan_tickets, shortest_path, track_costs
+from ttr_lab.strategies.planning import card_deficits, plan_tickets, shortest_path, track_costs
 from ttr_lab.strategies.ticket_planner import TicketPlanner
 from ttr_lab import play_game
-from ttr_lab.games.ticket_to_ride import TicketToRide, Claim, DrawMarket, DrawTickets, KeepTickets, load_board
+from ttr_lab.games.ticket_to_ride import TicketToRide, Claim, DrawMarket, DrawTickets, KeepTickets, load_board, tables_for
 
 BOARD = load_board("usa")
 L = "locomotive"
@@ -23,11 +23,11 @@ L = "locomotive"
 def test_shortest_path_counts_own_tracks_free_and_avoids_others():
     state = make_state(2, claimed={"Denver-Santa Fe gray": 1})
     obs = state.observation(0)
-    net = network(BOARD)
-    cost, path = shortest_path(track_costs(obs), net, BOARD.city("Denver"), BOARD.city("El Paso"))
+    tables = obs.tables
+    cost, path = shortest_path(track_costs(obs), tables, BOARD.city("Denver"), BOARD.city("El Paso"))
     assert tid("Denver-Santa Fe gray") not in path and cost > 4
     mine = make_state(2, claimed={"Denver-Santa Fe gray": 0}).observation(0)
-    cost, path = shortest_path(track_costs(mine), net, BOARD.city("Denver"), BOARD.city("El Paso"))
+    cost, path = shortest_path(track_costs(mine), tables, BOARD.city("Denver"), BOARD.city("El Paso"))
     assert cost == 2 and path == [tid("Denver-Santa Fe gray"), tid("El Paso-Santa Fe gray")]
 
 
@@ -40,9 +40,9 @@ def test_plan_shares_tracks_between_tickets():
 
 
 def test_card_deficits_assign_gray_to_the_biggest_pile():
-    net = network(BOARD)
+    tables = tables_for(BOARD, 2)
     hand = [0, 0, 0, 3, 0, 0, 1, 0, 0]  # 3 green, 1 black
-    deficits = card_deficits(hand, [tid("Calgary-Vancouver gray"), tid("Atlanta-Miami blue")], net)
+    deficits = card_deficits(hand, [tid("Calgary-Vancouver gray"), tid("Atlanta-Miami blue")], tables)
     assert deficits[3] == 0 and deficits[4] == 5  # gray 3 paid in green; blue 5 missing
 
 
@@ -99,7 +99,7 @@ def test_planner_draws_a_colour_its_plan_lacks():
     state = make_state(2, hands=[{}, {}], tickets_held=held, market=("white", "white", "red", "blue", "white"))
     obs = state.observation(0)
     plan = TicketPlanner().plans.get(obs)
-    lacking = card_deficits(obs.hand, plan.tracks, network(BOARD))
+    lacking = card_deficits(obs.hand, plan.tracks, obs.tables)
     assert lacking[0] > 0 and lacking[7] == 0 and lacking[4] == 0  # red wanted; white and blue not
     assert decide(TicketPlanner(), state) == DrawMarket(2)
 

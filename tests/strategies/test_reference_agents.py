@@ -16,7 +16,7 @@ from helpers import track_id as tid
 from ttr_lab.strategies.destination_hungry import DestinationHungry
 from ttr_lab.strategies.long_route import LongRoute
 from ttr_lab.strategies.one_step_thinking import OneStepThinking
-from ttr_lab.strategies.planning import network, shortest_path, track_costs
+from ttr_lab.strategies.planning import shortest_path, track_costs
 from ttr_lab.strategies.random import Random
 from ttr_lab.strategies.route_focus import RouteFocus
 from ttr_lab import play_game
@@ -219,7 +219,7 @@ def test_destination_hungry_pays_without_spending_cards_its_network_still_needs(
 
 # --- paths and remembered plans --------------------------------------------------------------
 
-def plain_shortest_path(costs, net, a, b):
+def plain_shortest_path(costs, tables, a, b):
     """The straightforward Dijkstra ``planning.shortest_path`` must agree with exactly: keys
     (cost, tracks to claim) in dicts, ties to the lower city on the heap."""
     if a == b:
@@ -235,7 +235,7 @@ def plain_shortest_path(costs, net, a, b):
             return cost, path[::-1]
         if best.get(city, (cost, hops)) < (cost, hops):
             continue
-        for t, other in net.adjacency[city]:
+        for t, other in tables.adjacency[city]:
             c = costs[t]
             if c is None:
                 continue
@@ -247,7 +247,6 @@ def plain_shortest_path(costs, net, a, b):
 
 
 def test_shortest_path_gives_exactly_the_plain_dijkstra_answer_for_int_and_float_costs():
-    net = network(BOARD)
     for seed in (3, 4):
         state, rng = new_game(BOARD, 3, seed), random.Random(seed)
         for _ in range(120):  # some way into a game, with tracks held and closed
@@ -256,12 +255,13 @@ def test_shortest_path_gives_exactly_the_plain_dijkstra_answer_for_int_and_float
             state.apply(rng.choice(state.legal_actions()))
         assert any(o >= 0 for o in state.owner)
         obs = state.observation(0)
+        tables = obs.tables
         for card_weight in (0.0, 0.3):  # int trains; float costs that add card shortfalls
             costs = track_costs(obs, card_weight=card_weight)
             assert any(type(c) is (float if card_weight else int) for c in costs)
             for a in range(len(BOARD.cities)):
                 for b in range(len(BOARD.cities)):
-                    ours, plain = shortest_path(costs, net, a, b), plain_shortest_path(costs, net, a, b)
+                    ours, plain = shortest_path(costs, tables, a, b), plain_shortest_path(costs, tables, a, b)
                     assert ours == plain, (card_weight, a, b)
                     if ours is not None:
                         assert type(ours[0]) is type(plain[0])

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, NUM_CARD_KINDS
-from ttr_lab.games.ticket_to_ride.tables import Phase
+from ttr_lab.games.ticket_to_ride.tables import Phase, Tables, tables_for
 from ttr_lab.core.history import Event, unroll
 from ttr_lab.games.ticket_to_ride.network import doubles_shared, player_components, track_open
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
@@ -83,6 +83,18 @@ class Observation(NamedTuple):
         considered."""
         p = self.player if player is None else player
         return track_open(self.owner, track, self.board.tracks[track].twin, p, self.doubles_shared)
+
+    @property
+    def tables(self) -> Tables:
+        """The game's precomputed tables (public facts: the board's tracks, the double-route
+        rule at this player count), the ones the engine reads."""
+        return tables_for(self.board, self.num_players, self.ruleset)
+
+    def claimable(self, track: int, player: int | None = None) -> bool:
+        """Whether ``player`` (the viewer by default) may still claim ``track`` at some point:
+        open to it (``track_open``) and within its trains. Cards are not considered."""
+        p = self.player if player is None else player
+        return self.tables.claimable(self.owner, track, p, self.trains[p])
 
     def components(self, player: int | None = None) -> list[int]:
         """Per city, the label of its piece of ``player``'s network (the viewer's by default);
