@@ -698,6 +698,114 @@ def planner_choose(g: np.ndarray, s: np.ndarray, params: np.ndarray) -> int:
     return choose(g, planner_tables(g), s, params, new_work(g))
 
 
+
+# -- play-outs (PlanCache kept per seat) -----------------------------------------------------------
+
+
+@njit(cache=True)
+def cached_plan(g: np.ndarray, pt: np.ndarray, s: np.ndarray, p: int, params: np.ndarray, w: tuple,
+                plans: np.ndarray, sizes: np.ndarray, before: np.ndarray, keys: np.ndarray) -> int:
+    """PlanCache.get for seat ``p``: its plan ``plans[p, :sizes[p]]``, kept while its tickets stand
+    and every planned track is still claimable, trimmed when its own new tracks are planned ones,
+    else planned afresh. ``before[p]``: its tracks when the plan was made; ``keys[p]``: (has a
+    plan, tickets then, trains at its last decision)."""
+    nt = g[L.N_TRACKS]
+    owner, twin_of = g[L.S_OWNER], g[L.T_TWIN]
+    tickets = s[g[L.S_TICKETS_N] + p]
+    trains = s[g[L.S_TRAINS] + p]
+    plan = plans[p]
+    k = sizes[p]
+    same_tickets = keys[p, 0] == 1 and keys[p, 1] == tickets
+    if same_tickets and keys[p, 2] == trains:
+        standing = True
+        for i in range(k):
+            if not claimable(g, s, plan[i], p):
+                standing = False
+                break
+        if standing:
+            return k
+    keys[p, 2] = trains
+    if same_tickets:
+        # Its new tracks all planned (or their twins): the rest of the plan stands, no new search.
+        planned = np.zeros(nt, dtype=np.bool_)
+        for i in range(k):
+            planned[plan[i]] = True
+        trimmed = True
+        for t in range(nt):
+            if s[owner + t] == p and not before[p, t]:
+                twin = g[twin_of + t]
+                if not (planned[t] or (twin >= 0 and planned[twin])):
+                    trimmed = False
+                    break
+        if trimmed:
+            m = 0
+            for i in range(k):
+                t = plan[i]
+                twin = g[twin_of + t]
+                if s[owner + t] != p and not (twin >= 0 and s[owner + twin] == p):
+                    if not claimable(g, s, t, p):
+                        trimmed = False
+                        break
+                    plan[m] = t
+                    m += 1
+            if trimmed:
+                for t in range(nt):
+                    before[p, t] = s[owner + t] == p
+                sizes[p] = m
+                return m
+    k = fresh_plan(g, pt, s, p, params, w, plan)
+    sizes[p] = k
+    keys[p, 0], keys[p, 1] = 1, tickets
+    for t in range(nt):
+        before[p, t] = s[owner + t] == p
+    return k
+
+
+@njit(cache=True)
+def planner_playout(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple,
+                    plans: np.ndarray, sizes: np.ndarray, before: np.ndarray, keys: np.ndarray) -> int:
+    """Play ``s`` to the end in place, the planner at every seat (a forced move asks no planner,
+    as in the search's play-outs); returns the decisions made."""
+    ids, scratch = w[3], w[4]
+    keys[:, :] = 0
+    sizes[:] = 0
+    decisions = 0
+    while s[L.PHASE] != L.OVER:
+        n = legal_ids(g, s, ids)
+        if n == 1:
+            action = ids[0]
+        elif s[L.PHASE] == L.SETUP or s[L.PHASE] == L.KEEP:
+            action = keep(g, pt, s, params, w, n)
+        else:
+            p = s[L.PLAYER]
+            k = cached_plan(g, pt, s, p, params, w, plans, sizes, before, keys)
+            action = decide(g, pt, s, params, w, n, plans[p], k)
+        apply_action(g, s, action, scratch)
+        decisions += 1
+    return decisions
+
+
+@njit(cache=True)
+def planner_playouts(g: np.ndarray, start: np.ndarray, seeds: np.ndarray, params: np.ndarray,
+                     scores: np.ndarray) -> int:
+    """One planner play-out of a copy of ``start`` per seed; ``scores[i, p]``: seat ``p``'s final
+    score in play-out ``i``. Returns the decisions made in all. The planner draws no random
+    numbers and the engine's shuffles come from the state, so the seeds only count the play-outs."""
+    n, nt = g[L.N_PLAYERS], g[L.N_TRACKS]
+    pt, w = planner_tables(g), new_work(g)
+    plans, sizes = np.empty((n, nt), dtype=np.int64), np.zeros(n, dtype=np.int64)
+    before, keys = np.zeros((n, nt), dtype=np.bool_), np.zeros((n, 3), dtype=np.int64)
+    out, completed = np.zeros((n, L.RESULT_COLUMNS), dtype=np.int64), np.zeros((n, g[L.N_TICKETS]), dtype=np.bool_)
+    decisions = 0
+    for i in range(seeds.shape[0]):
+        s = start.copy()
+        decisions += planner_playout(g, pt, s, params, w, plans, sizes, before, keys)
+        score_game(g, s, out, completed)
+        for p in range(n):
+            scores[i, p] = out[p, L.R_TOTAL]
+    return decisions
+
+
 # -- Python faces ------------------------------------------------------------------------------------
 
 _TABLES: dict[int, tuple[np.ndarray, np.ndarray, tuple]] = {}
