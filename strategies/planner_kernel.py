@@ -409,6 +409,18 @@ def cached_plan(g: np.ndarray, pt: np.ndarray, s: np.ndarray, p: int, params: np
 
 
 @njit(cache=True)
+def choose_kept(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, n: int,
+                plans: np.ndarray, sizes: np.ndarray, before: np.ndarray, keys: np.ndarray) -> int:
+    """The planner's action id with the legal ids ``w[3][:n]``, its plan kept between calls in
+    ``plans``, ``sizes``, ``before``, ``keys`` (see ``cached_plan``), as one ``TicketPlanner`` keeps it."""
+    if s[L.PHASE] == L.SETUP or s[L.PHASE] == L.KEEP:
+        return keep(g, pt, s, params, w, n)
+    p = s[L.PLAYER]
+    k = cached_plan(g, pt, s, p, params, w, plans, sizes, before, keys)
+    return decide(g, pt, s, params, w, n, plans[p], k)
+
+
+@njit(cache=True)
 def planner_playout(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple,
                     plans: np.ndarray, sizes: np.ndarray, before: np.ndarray, keys: np.ndarray) -> int:
     """Play ``s`` to the end in place, the planner at every seat (a forced move asks no planner,
@@ -419,14 +431,7 @@ def planner_playout(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.nda
     decisions = 0
     while s[L.PHASE] != L.OVER:
         n = legal_ids(g, s, ids)
-        if n == 1:
-            action = ids[0]
-        elif s[L.PHASE] == L.SETUP or s[L.PHASE] == L.KEEP:
-            action = keep(g, pt, s, params, w, n)
-        else:
-            p = s[L.PLAYER]
-            k = cached_plan(g, pt, s, p, params, w, plans, sizes, before, keys)
-            action = decide(g, pt, s, params, w, n, plans[p], k)
+        action = ids[0] if n == 1 else choose_kept(g, pt, s, params, w, n, plans, sizes, before, keys)
         apply_action(g, s, action, scratch)
         decisions += 1
     return decisions
@@ -465,6 +470,22 @@ def tables_of(g: np.ndarray) -> tuple[np.ndarray, tuple]:
     if found is None or found[0] is not g:
         found = _TABLES[id(g)] = (g, planner_tables(g), new_work(g))
     return found[1], found[2]
+
+
+class KeptPlan:
+    """One player's plan kept between its decisions (``PlanCache``), for ``choose_kept``."""
+
+    def __init__(self, g: np.ndarray) -> None:
+        n, nt = int(g[L.N_PLAYERS]), int(g[L.N_TRACKS])
+        self.plans, self.sizes = np.empty((n, nt), dtype=np.int64), np.zeros(n, dtype=np.int64)
+        self.before, self.keys = np.zeros((n, nt), dtype=np.bool_), np.zeros((n, 3), dtype=np.int64)
+
+    def choose_id(self, state: Any, params: np.ndarray) -> int:
+        """The planner's action id in ``state`` (its player to move is this plan's player)."""
+        g = state.face.g
+        pt, w = tables_of(g)
+        n = legal_ids(g, state.s, w[3])
+        return int(choose_kept(g, pt, state.s, params, w, n, self.plans, self.sizes, self.before, self.keys))
 
 
 def choose_id(state: Any, params: np.ndarray | None = None) -> int:

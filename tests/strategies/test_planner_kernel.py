@@ -95,13 +95,12 @@ def test_params_name_their_slots_and_refuse_a_misspelt_knob():
         default_params(plan_order=3)
 
 
-def test_the_strategy_plays_what_the_python_planner_plays():
-    strategy = CompiledPlanner()
+def test_the_strategy_plays_what_a_fresh_python_planner_plays():
     rng = random.Random(3)
     for state in _positions("usa", 4, (8,), every=3):
         p = state.current_player
         obs, legal = state.observation(p), state.legal_actions()
-        assert strategy.act(obs, legal, rng) == TicketPlanner(plan_orders=1, keep_orders=1).act(obs, legal, rng)
+        assert CompiledPlanner().act(obs, legal, rng) == TicketPlanner(plan_orders=1, keep_orders=1).act(obs, legal, rng)
 
 
 def test_the_kernels_agree_interpreted_too():
@@ -127,3 +126,21 @@ def test_the_planner_bench_draws_both_tables_and_refuses_unknown_sections():
     assert "play-outs per CPU-second" in result.output
     result = CliRunner().invoke(app, ["bench", "planner", "--section", "speed"])
     assert result.exit_code != 0 and "unknown section(s) speed" in result.output
+
+
+@pytest.mark.parametrize("map_name,players", [("usa", 2), ("legendary_asia", 4), ("usa", 4)])
+def test_the_strategy_plays_the_games_the_python_planner_plays(map_name, players):
+    """Whole games: compiled planners where TicketPlanner(plan_orders=1, keep_orders=1)s sat, the
+    same actions to the end (each keeps its plan between decisions as the Python one does)."""
+    from ttr_lab import play_game
+    from ttr_lab.games.ticket_to_ride import TicketToRide, load_board
+    from ttr_lab.strategies.greedy import Greedy
+
+    game = TicketToRide(load_board(map_name))
+    for seed in (1, 2):
+        others = [Greedy() for _ in range(players - 2)]
+        python = play_game(game, [TicketPlanner(plan_orders=1, keep_orders=1), TicketPlanner(plan_orders=1, keep_orders=1),
+                                  *others], seed)
+        others = [Greedy() for _ in range(players - 2)]
+        compiled = play_game(game, [CompiledPlanner(), CompiledPlanner(), *others], seed)
+        assert compiled.actions == python.actions
