@@ -144,3 +144,30 @@ def test_the_strategy_plays_the_games_the_python_planner_plays(map_name, players
         others = [Greedy() for _ in range(players - 2)]
         compiled = play_game(game, [CompiledPlanner(), CompiledPlanner(), *others], seed)
         assert compiled.actions == python.actions
+
+
+def test_a_playout_may_start_from_the_plan_a_seat_holds():
+    """As mcts's play-out planner adopts the root planner's plan (four orders there, one below)."""
+    from ttr_lab.strategies.planner_kernel import KeptPlan, planner_playouts_from
+
+    for seed in (1, 2):
+        start = playout_start("usa", 2, seed)
+        while start.phase_name.name != "TURN":
+            start.apply(start.legal_actions()[0])
+        me = start.current_player
+        root = TicketPlanner()
+        root.act(start.observation(me), start.legal_actions(), random.Random(0))
+        kept = KeptPlan(start.face.g)
+        kept.choose_id(start, default_params(plan_orders=4, keep_orders=2))
+        kept.keys[me, 2] = -1
+        planners = [TicketPlanner(plan_orders=1, keep_orders=1) for _ in range(2)]
+        planners[me].plans.adopt(root.plans)
+        state = start.clone()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            p = state.current_player
+            state.apply(legal[0] if len(legal) == 1 else planners[p].act(state.observation(p), legal, random.Random(0)))
+        scores = np.zeros((2, 2), dtype=np.int64)
+        planner_playouts_from(start.face.g, start.s, np.arange(2, dtype=np.uint64), DEFAULT_PARAMS, scores,
+                              kept.plans, kept.sizes, kept.before, kept.keys)
+        assert list(scores[0]) == list(state.result().scores) == list(scores[1])
