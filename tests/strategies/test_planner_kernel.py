@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ttr_lab import ConfigError
+from ttr_lab import ConfigError, load_game
 from ttr_lab.bench.planner import game_positions, playout_start, python_choice, python_playout
 from ttr_lab.games.ticket_to_ride import determinize
 from ttr_lab.strategies.compiled_planner import CompiledPlanner
@@ -23,7 +23,7 @@ from ttr_lab.strategies.ticket_planner import TicketPlanner
 
 def _positions(map_name, players, seeds, every=1):
     for seed in seeds:
-        for k, state in enumerate(game_positions(map_name, players, seed)):
+        for k, state in enumerate(game_positions(load_game("ticket_to_ride", map=map_name), players, seed)):
             if k % every == 0:
                 yield state
 
@@ -69,7 +69,7 @@ def test_playouts_play_as_python_planners_do(players):
     cache included), from determinized states of both maps."""
     for seed in (1, 2, 3):
         for map_name in ("usa", "legendary_asia"):
-            start = playout_start(map_name, players, seed) if map_name == "usa" else _asia_start(players, seed)
+            start = playout_start(load_game("ticket_to_ride", map=map_name), players, seed) if map_name == "usa" else _asia_start(players, seed)
             scores = np.zeros((2, players), dtype=np.int64)
             before = start.s.copy()
             decisions = planner_playouts(start.face.g, start.s, np.array([5, 9], dtype=np.uint64), DEFAULT_PARAMS, scores)
@@ -81,7 +81,7 @@ def test_playouts_play_as_python_planners_do(players):
 
 def _asia_start(players, seed):
     state = None
-    for k, position in enumerate(game_positions("legendary_asia", players, 3 * seed)):
+    for k, position in enumerate(game_positions(load_game("ticket_to_ride", map="legendary_asia"), players, 3 * seed)):
         state = position
         if k >= 10 * seed:
             break
@@ -151,7 +151,7 @@ def test_a_playout_may_start_from_the_plan_a_seat_holds():
     from ttr_lab.strategies.planner_kernel import KeptPlan, planner_playouts_from
 
     for seed in (1, 2):
-        start = playout_start("usa", 2, seed)
+        start = playout_start(load_game("ticket_to_ride", map="usa"), 2, seed)
         while start.phase_name.name != "TURN":
             start.apply(start.legal_actions()[0])
         me = start.current_player

@@ -18,13 +18,13 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from ttr_lab.bench.results import BenchResult, FigureTable, Item
-from ttr_lab.games.ticket_to_ride import GameState, determinize, load_board, new_game
+from ttr_lab.core.game import Game, catalogue_entry, load_game
 from ttr_lab.strategies.greedy import Greedy
 from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, choose_id, planner_playouts
 from ttr_lab.strategies.random import Random
 from ttr_lab.strategies.ticket_planner import TicketPlanner
 
-MAPS = ("usa", "legendary_asia")
+GameState = Any  # the planner's game's state (the catalogue says which game: ``BENCHMARKED["planner"]``)
 SECTIONS = ("fidelity", "playouts")
 # Who plays the games the positions come from, by game number: all planners, then mixed tables.
 _TABLES = (("ticket_planner",) * 4, ("ticket_planner", "greedy", "random", "ticket_planner"),
@@ -32,12 +32,17 @@ _TABLES = (("ticket_planner",) * 4, ("ticket_planner", "greedy", "random", "tick
 _MAKERS: dict[str, Callable[[], Any]] = {"ticket_planner": TicketPlanner, "greedy": Greedy, "random": Random}
 
 
-def game_positions(map_name: str, players: int, seed: int) -> Iterator[GameState]:
+def benchmarked() -> list[Game]:
+    """The games (both maps) the planner is measured on, as the games catalogue declares them."""
+    return [load_game(name, **options) for name, options in catalogue_entry("BENCHMARKED", {})["planner"]]
+
+
+def game_positions(game: Game, players: int, seed: int) -> Iterator[GameState]:
     """Every position of one game where the player to move has a choice (the game goes on
     after each is yielded: copy one to keep it)."""
     table = _TABLES[seed % len(_TABLES)]
     seats = [_MAKERS[table[p]]() for p in range(players)]
-    state = new_game(load_board(map_name), players, seed)
+    state = game.new_game(players, seed)
     rng = random.Random(seed)
     while not state.is_terminal():
         legal = state.legal_actions()
@@ -55,19 +60,19 @@ def python_choice(state: GameState) -> Any:
     return TicketPlanner(plan_orders=1, keep_orders=1).act(state.observation(p), state.legal_actions(), random.Random(0))
 
 
-def agreement(map_name: str, players: int, positions: int, seed: int = 1) -> tuple[int, int, list[str]]:
+def agreement(game: Game, players: int, positions: int, seed: int = 1) -> tuple[int, int, list[str]]:
     """(positions, agreements, the first few disagreements as text) over whole games from ``seed`` on."""
     seen = same = 0
     notes: list[str] = []
     while seen < positions:
-        for state in game_positions(map_name, players, seed):
+        for state in game_positions(game, players, seed):
             expected = python_choice(state)
             got = state.face.actions[choose_id(state)]
             seen += 1
             if got == expected:
                 same += 1
             elif len(notes) < 5:
-                notes.append(f"{map_name} {players}p game {seed} turn {state.turns}: python {expected}, kernel {got}")
+                notes.append(f"{game.variant} {players}p game {seed} turn {state.turns}: python {expected}, kernel {got}")
             if seen >= positions:
                 break
         seed += 1
@@ -87,18 +92,18 @@ def python_playout(state: GameState) -> tuple[list[int], int]:
     return list(state.result().scores), decisions
 
 
-def playout_start(map_name: str, players: int, seed: int) -> GameState:
+def playout_start(game: Game, players: int, seed: int) -> GameState:
     """A determinized state as a search meets one: a planners' game some turns in, sampled from the
     view of the player to move."""
     rng = random.Random(seed)
     stop = rng.randrange(0, 40 * players)
     state = None
-    for k, position in enumerate(game_positions(map_name, players, seed * 3)):  # all-planner tables
+    for k, position in enumerate(game_positions(game, players, seed * 3)):  # all-planner tables
         state = position
         if k >= stop:
             break
     assert state is not None
-    return determinize(state.observation(state.current_player), rng)
+    return game.determinize(state.observation(state.current_player), rng)
 
 
 def planner_benchmark(positions: int = 10_000, seconds: float = 10.0, seed: int = 1, sections: tuple[str, ...] = SECTIONS,
@@ -112,13 +117,14 @@ def planner_benchmark(positions: int = 10_000, seconds: float = 10.0, seed: int 
     if "fidelity" in sections:
         rows = []
         total = agreed = 0
-        share = -(-positions // (2 * len(MAPS)))
-        for map_name in MAPS:
+        games = benchmarked()
+        share = -(-positions // (2 * len(games)))
+        for game in games:
             for players in (2, 4):
-                seen, same, notes = agreement(map_name, players, share, seed)
+                seen, same, notes = agreement(game, players, share, seed)
                 total, agreed = total + seen, agreed + same
-                result.figures[f"fidelity {map_name} {players}p"] = same / seen
-                rows.append((map_name, str(players), f"{seen:,}", f"{same:,}", f"{same / seen:.2%}"))
+                result.figures[f"fidelity {game.variant} {players}p"] = same / seen
+                rows.append((game.variant, str(players), f"{seen:,}", f"{same:,}", f"{same / seen:.2%}"))
                 for note in notes:
                     result.show(note)
         result.figures["fidelity"] = agreed / total
@@ -146,11 +152,12 @@ def _speed_row(players: int, seconds: float, seed: int, result: BenchResult) -> 
     counter = seed
     scores = np.zeros((batch, players), dtype=np.int64)
     seeds = np.arange(batch, dtype=np.uint64)
-    warm = playout_start("usa", players, counter)
+    game = benchmarked()[0]
+    warm = playout_start(game, players, counter)
     planner_playouts(warm.face.g, warm.s, seeds[:1], DEFAULT_PARAMS, scores)  # compile or load first
     while native_time + python_time < seconds:
         counter += 1
-        start_state = playout_start("usa", players, counter)
+        start_state = playout_start(game, players, counter)
         states += 1
         begin = time.process_time()
         planner_playouts(start_state.face.g, start_state.s, seeds, DEFAULT_PARAMS, scores)
