@@ -43,9 +43,10 @@ _new_object = object.__new__
 
 class Face:
     """What every state of one ``Tables`` shares: the kernels' table array, the action objects by
-    id (the action space's own), their ids by object and by value, and the kernels' buffers."""
+    id (the action space's own), their ids by object and by value, the kernels' buffers, and the
+    observation's ``Viewer`` once one is asked for."""
 
-    __slots__ = ("game", "g", "actions", "by_object", "by_value", "ids", "scratch", "fields", "size")
+    __slots__ = ("game", "g", "actions", "by_object", "by_value", "ids", "scratch", "fields", "size", "viewer")
 
     def __init__(self, game: Tables) -> None:
         self.game = game
@@ -56,6 +57,7 @@ class Face:
         self.ids = np.empty(int(g[L.N_ACTIONS]), dtype=np.int64)
         self.scratch = np.empty(int(g[L.N_ACTIONS]), dtype=np.int64)
         self.size = int(g[L.S_SIZE])
+        self.viewer: Any = None
         n, nt = game.num_players, int(g[L.N_TICKETS])
         # Per field: where it starts and how long it is (fixed-length fields only).
         self.fields = {
