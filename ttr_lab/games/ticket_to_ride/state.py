@@ -178,9 +178,9 @@ def _slot(index: int, doc: str, kind: type = int) -> property:
 
 
 class Fields:
-    """Every field of a position as plain Python values, read off the array in one pass: what
-    the observation and the tensor writer read many fields of at once (a field of the state
-    itself is a fresh read each time it is asked)."""
+    """Every field of a position as plain Python values, read off the array in one pass, for
+    tools and tests that read many fields at once (a field of the state itself is a fresh read
+    each time it is asked; the observation reads its own row, ``kernels/observe.py``)."""
 
     __slots__ = (
         "phase", "player", "final_turns", "passes", "turns", "hands", "known", "pile", "discard", "market",
