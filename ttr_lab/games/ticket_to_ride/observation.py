@@ -129,8 +129,8 @@ class Observation(NamedTuple):
 
 class Viewer:
     """What turning one game's view rows (``kernels.observe``) into values needs, worked out once
-    per game: the row's buffer and where each block lies in it. The observation and the tensor
-    writer both read a position through it."""
+    per game (each game's ``Face`` holds one): the row's buffer and where each block lies in it.
+    The observation and the tensor writer both read a position through it."""
 
     __slots__ = ("g", "buffer", "data", "unpack", "num_players", "hand", "market_kinds", "discard", "owner", "trains",
                  "points", "hand_sizes", "ticket_counts", "offer_sizes", "known", "known_cards", "rest")
@@ -155,6 +155,9 @@ class Viewer:
         self.known_cards = tuple(slice(start + p * k, start + p * k + k) for p in range(n))
         self.rest = at  # where the variable-length blocks begin
         assert at == fixed_size(n, tracks), "the view row's fixed blocks differ from kernels.observe's"
+        # Compiled (or loaded from the cache) now, with the game, rather than inside the first
+        # timed move of a strategy that reads observations.
+        view_row(g, np.zeros(int(g[L.S_SIZE]), dtype=np.int64), 0, self.buffer)
 
     def row(self, state: "GameState", player: int) -> tuple[int, ...]:
         """``player``'s view of ``state``, as ``kernels.observe`` lays it out."""
@@ -168,17 +171,9 @@ class Viewer:
         return unpack(self.data)
 
 
-def viewer(state: "GameState") -> Viewer:
-    """The ``Viewer`` of ``state``'s game (kept on the game's shared face)."""
-    face = state.face
-    if face.viewer is None:
-        face.viewer = Viewer(face.g)
-    return face.viewer
-
-
 def observe(state: "GameState", player: int) -> Observation:
     game = state.game
-    view = state.face.viewer or viewer(state)
+    view = state.face.viewer
     v = view.row(state, player)
     phase, current, final, passes, turns, pile, deck, held, offered, market, boxed = v[:V_BOXED_N + 1]
     at = view.rest

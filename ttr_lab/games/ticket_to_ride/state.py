@@ -29,6 +29,7 @@ from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.setup import new_state
 from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
+from ttr_lab.games.ticket_to_ride.observation import Viewer
 from ttr_lab.games.ticket_to_ride.refusals import refusal
 from ttr_lab.games.ticket_to_ride.views import StateViews
 
@@ -44,7 +45,7 @@ _new_object = object.__new__
 class Face:
     """What every state of one ``Tables`` shares: the kernels' table array, the action objects by
     id (the action space's own), their ids by object and by value, the kernels' buffers, and the
-    observation's ``Viewer`` once one is asked for."""
+    observation's ``Viewer``."""
 
     __slots__ = ("game", "g", "actions", "by_object", "by_value", "ids", "scratch", "fields", "size", "viewer")
 
@@ -57,7 +58,7 @@ class Face:
         self.ids = np.empty(int(g[L.N_ACTIONS]), dtype=np.int64)
         self.scratch = np.empty(int(g[L.N_ACTIONS]), dtype=np.int64)
         self.size = int(g[L.S_SIZE])
-        self.viewer: Any = None
+        self.viewer = Viewer(g)
         n, nt = game.num_players, int(g[L.N_TICKETS])
         # Per field: where it starts and how long it is (fixed-length fields only).
         self.fields = {

@@ -26,7 +26,7 @@ from ttr_lab.games.ticket_to_ride.kernels.observe import (
     V_BOXED_N, V_DECK_N, V_FINAL_LEFT, V_FINAL_ROUND, V_MARKET_N, V_OFFERS_N, V_PASSES, V_PHASE, V_PILE_N,
     V_PLAYER, V_TICKETS_N, V_TURNS, V_ZERO,
 )
-from ttr_lab.games.ticket_to_ride.observation import Observation, Viewer, viewer
+from ttr_lab.games.ticket_to_ride.observation import Observation, Viewer
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -191,11 +191,11 @@ class TensorWriter(SeatTensorWriter):
         tracks = len(game.track_length)
         self._owner = (-1,) * tracks
         self._tracks = range(tracks)
-        self._gather = _counts_gather(viewer(state), self.me, plan.m)
+        self._gather = _counts_gather(state.face.viewer, self.me, plan.m)
 
     def _write(self, state: "GameState") -> np.ndarray:
         plan, me, n, template = self._plan, self.me, self._n, self._template
-        view = state.face.viewer or viewer(state)
+        view = state.face.viewer
         v = view.row(state, me)
         source, write = template.sources.get, template.write
         owner = v[view.owner]

@@ -50,60 +50,50 @@ def row_size(g: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def _copy(s: np.ndarray, at: int, count: int, out: np.ndarray, i: int) -> int:
+    # A loop rather than a slice assignment: the same speed, and a fraction of the compile time.
+    for j in range(count):
+        out[i + j] = s[at + j]
+    return i + count
+
+
+@njit(cache=True)
 def view_row(g: np.ndarray, s: np.ndarray, player: int, out: np.ndarray) -> int:
     """Writes ``player``'s view of ``s`` into ``out`` (the layout above); returns its length."""
     n, k, nt = g[L.N_PLAYERS], L.KINDS, g[L.N_TICKETS]
-    for slot, value in ((V_PHASE, s[L.PHASE]), (V_PLAYER, s[L.PLAYER]), (V_FINAL_TURNS, s[L.FINAL_TURNS]),
-                        (V_PASSES, s[L.PASSES]), (V_TURNS, s[L.TURNS]), (V_PILE_N, s[L.PILE_N]),
-                        (V_DECK_N, s[L.DECK_N]), (V_MARKET_N, s[L.MARKET_N]), (V_ZERO, 0)):
-        out[slot] = value
+    for slot, field in ((V_PHASE, L.PHASE), (V_PLAYER, L.PLAYER), (V_FINAL_TURNS, L.FINAL_TURNS),
+                        (V_PASSES, L.PASSES), (V_TURNS, L.TURNS), (V_PILE_N, L.PILE_N), (V_DECK_N, L.DECK_N),
+                        (V_MARKET_N, L.MARKET_N)):
+        out[slot] = s[field]
     out[V_FINAL_ROUND] = 1 if s[L.FINAL_TURNS] >= 0 else 0
     out[V_FINAL_LEFT] = max(s[L.FINAL_TURNS], 0)
-    i = V_HEADER
-    at = g[L.S_HANDS] + player * k
-    out[i:i + k] = s[at:at + k]
-    i += k
-    out[i:i + k] = 0
+    out[V_ZERO] = 0
+    i = _copy(s, g[L.S_HANDS] + player * k, k, out, V_HEADER)
+    for j in range(k):
+        out[i + j] = 0
     at = g[L.S_MARKET]
     for j in range(s[L.MARKET_N]):
         if s[at + j] >= 0:
             out[i + s[at + j]] += 1
-    i += k
-    at = g[L.S_DISCARD]
-    out[i:i + k] = s[at:at + k]
-    i += k
-    at, count = g[L.S_OWNER], g[L.N_TRACKS]
-    out[i:i + count] = s[at:at + count]
-    i += count
-    for field in (L.S_TRAINS, L.S_POINTS):
-        at = g[field]
-        out[i:i + n] = s[at:at + n]
-        i += n
+    i = _copy(s, g[L.S_DISCARD], k, out, i + k)
+    i = _copy(s, g[L.S_OWNER], g[L.N_TRACKS], out, i)
+    i = _copy(s, g[L.S_TRAINS], n, out, i)
+    i = _copy(s, g[L.S_POINTS], n, out, i)
     at = g[L.S_HANDS]
     for p in range(n):
-        out[i + p] = s[at + p * k:at + p * k + k].sum()
-    i += n
-    for field in (L.S_TICKETS_N, L.S_OFFERS_N):
-        at = g[field]
-        out[i:i + n] = s[at:at + n]
-        i += n
-    at = g[L.S_KNOWN]
-    out[i:i + n * k] = s[at:at + n * k]
-    i += n * k
+        size = 0
+        for j in range(k):
+            size += s[at + p * k + j]
+        out[i + p] = size
+    i = _copy(s, g[L.S_TICKETS_N], n, out, i + n)
+    i = _copy(s, g[L.S_OFFERS_N], n, out, i)
+    i = _copy(s, g[L.S_KNOWN], n * k, out, i)
 
-    count = s[g[L.S_TICKETS_N] + player]
-    at = g[L.S_TICKETS] + player * nt
-    out[V_TICKETS_N] = count
-    out[i:i + count] = s[at:at + count]
-    i += count
-    count = s[g[L.S_OFFERS_N] + player]
-    at = g[L.S_OFFERS] + player * g[L.MAX_OFFER]
-    out[V_OFFERS_N] = count
-    out[i:i + count] = s[at:at + count]
-    i += count
-    count, at = s[L.MARKET_N], g[L.S_MARKET]
-    out[i:i + count] = s[at:at + count]
-    i += count
+    out[V_TICKETS_N] = count = s[g[L.S_TICKETS_N] + player]
+    i = _copy(s, g[L.S_TICKETS] + player * nt, count, out, i)
+    out[V_OFFERS_N] = count = s[g[L.S_OFFERS_N] + player]
+    i = _copy(s, g[L.S_OFFERS] + player * g[L.MAX_OFFER], count, out, i)
+    i = _copy(s, g[L.S_MARKET], s[L.MARKET_N], out, i)
     deck, returned, head = g[L.S_DECK], g[L.S_RETURNED], s[L.DECK_HEAD]
     for j in range(s[L.DECK_N]):
         pos = (head + j) % nt
