@@ -18,6 +18,7 @@ from ttr_lab.games.ticket_to_ride.kernels.rng import shuffle as kernel_shuffle
 from ttr_lab.games.ticket_to_ride.kernels.scoring import trail_length
 from ttr_lab.games.ticket_to_ride.kernels.canonical import canonical
 from ttr_lab.games.ticket_to_ride.state import assemble_state
+from ttr_lab.games.ticket_to_ride.tables import Phase
 
 VARIANTS = [(m, n) for m in ("usa", "legendary_asia") for n in (2, 3, 4, 5)]
 
@@ -109,3 +110,45 @@ def test_a_state_rebuilt_from_its_fields_is_the_same_array(map_name, players):
         legal = state.legal_actions()
         state.apply(legal[r.randrange(len(legal))])
     assert int(state.s[L.PHASE]) == L.OVER
+
+
+def _observation_from_fields(state, player):
+    """The observation restated from the state's own fields, read one by one."""
+    f, n, k = state.fields(), state.num_players, L.KINDS
+    seats = range(n)
+    return {
+        "current_player": f.player, "phase": Phase(f.phase), "hand": tuple(f.hands[player * k:player * k + k]),
+        "tickets": f.tickets[player], "offered": f.offers[player], "market": tuple(f.market),
+        "discard": tuple(f.discard), "draw_pile_size": len(f.pile), "ticket_deck_size": len(f.ticket_deck),
+        "owner": tuple(f.owner), "trains": tuple(f.trains), "route_points": tuple(f.points),
+        "hand_sizes": tuple(sum(f.hands[p * k:p * k + k]) for p in seats),
+        "ticket_counts": tuple(len(t) for t in f.tickets),
+        "known_cards": tuple(tuple(f.known[p * k:p * k + k]) for p in seats),
+        "offer_sizes": tuple(len(o) for o in f.offers),
+        "ticket_deck_known": tuple(t if r == player else -1 for t, r in zip(f.ticket_deck, f.returned_by)),
+        "passes_in_a_row": f.passes,
+        "boxed_known": tuple(t for t, r in zip(f.boxed, f.boxed_by) if r == player),
+        "final_round": f.final_turns >= 0, "final_turns_left": f.final_turns, "turns": f.turns,
+    }
+
+
+def test_the_observation_kernel_reads_what_the_state_s_fields_hold():
+    """``kernels.observe`` writes one row the observation is sliced from: every field against the
+    state's own, for every seat at every step, with tickets put back and tickets boxed met."""
+    put_back = boxed = 0
+    for map_name, players in (("usa", 4), ("legendary_asia", 3)):
+        game = load_game("ticket_to_ride", map=map_name)
+        state, r = game.new_game(players, 4), random.Random(4)
+        while True:
+            for p in range(players):
+                obs, expected = state.observation(p), _observation_from_fields(state, p)
+                got = {name: getattr(obs, name) for name in expected}
+                assert got == expected, (map_name, p, state.turns)
+                assert all(type(got[name]) is type(value) for name, value in expected.items())
+                put_back += any(t >= 0 for t in obs.ticket_deck_known)
+                boxed += bool(obs.boxed_known)
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply(legal[r.randrange(len(legal))])
+    assert put_back and boxed

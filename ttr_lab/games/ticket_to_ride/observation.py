@@ -1,18 +1,24 @@
 """``Observation``: one player's information set, and nothing more.
 
-Built by copying the public fields and the player's own private fields out of the state into
-immutable tuples; it keeps no reference to the state, so a strategy cannot reach hidden
-information through it (an opponent's hand or tickets, or the order of any deck).
+Built from one row of numbers a kernel writes (``kernels/observe.py``: the public fields and the
+player's own private fields), sliced into immutable tuples; it keeps no reference to the state,
+so a strategy cannot reach hidden information through it (an opponent's hand or tickets, or the
+order of any deck).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+import struct
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+
+import numpy as np
 
 from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tables import Phase, Tables, tables_for
 from ttr_lab.core.history import Event, unroll
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.games.ticket_to_ride.kernels.observe import V_BOXED_N, V_HEADER, fixed_size, row_size, view_row
 from ttr_lab.games.ticket_to_ride.network import doubles_shared, player_components, track_open
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 from ttr_lab.games.ticket_to_ride.scoring import points_per_track
@@ -21,6 +27,7 @@ if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.state import GameState
 
 _PHASES = tuple(Phase)
+_new = tuple.__new__  # the named tuple from its fields in order, without its Python-level __new__
 
 
 class Observation(NamedTuple):
@@ -132,35 +139,68 @@ class Observation(NamedTuple):
         }
 
 
+class Viewer:
+    """What turning one game's view rows (``kernels.observe``) into values needs, worked out once
+    per game (each game's ``Face`` holds one): the row's buffer and where each block lies in it.
+    The observation and the tensor writer both read a position through it."""
+
+    __slots__ = ("g", "buffer", "data", "unpack", "num_players", "hand", "market_kinds", "discard", "owner", "trains",
+                 "points", "hand_sizes", "ticket_counts", "offer_sizes", "known", "known_cards", "rest")
+
+    def __init__(self, g: np.ndarray) -> None:
+        self.g = g
+        self.buffer = np.empty(row_size(g), dtype=np.int64)
+        self.data = self.buffer.data  # the same memory, as the bytes struct reads
+        # A row's first ``length`` numbers as a tuple of ints, straight from the buffer's bytes
+        # (a third cheaper than ``tolist()`` and ``tuple()``), by length.
+        self.unpack: dict[int, Callable[[memoryview], tuple[Any, ...]]] = {}
+        self.num_players = n = int(g[L.N_PLAYERS])
+        k, tracks = NUM_CARD_KINDS, int(g[L.N_TRACKS])
+        at = V_HEADER
+        blocks = []
+        for length in (k, k, k, tracks, n, n, n, n, n, n * k):
+            blocks.append(slice(at, at + length))
+            at += length
+        (self.hand, self.market_kinds, self.discard, self.owner, self.trains, self.points, self.hand_sizes,
+         self.ticket_counts, self.offer_sizes, self.known) = blocks
+        start = self.known.start
+        self.known_cards = tuple(slice(start + p * k, start + p * k + k) for p in range(n))
+        self.rest = at  # where the variable-length blocks begin
+        assert at == fixed_size(n, tracks), "the view row's fixed blocks differ from kernels.observe's"
+        # Compiled (or loaded from the cache) now, with the game, rather than inside the first
+        # timed move of a strategy that reads observations.
+        view_row(g, np.zeros(int(g[L.S_SIZE]), dtype=np.int64), 0, self.buffer)
+
+    def row(self, state: "GameState", player: int) -> tuple[int, ...]:
+        """``player``'s view of ``state``, as ``kernels.observe`` lays it out."""
+        if not 0 <= player < self.num_players:
+            raise ValueError(f"no player {player} in a {self.num_players}-player game")
+        buffer = self.buffer
+        length = view_row(self.g, state.s, player, buffer)
+        unpack = self.unpack.get(length)
+        if unpack is None:
+            unpack = self.unpack[length] = struct.Struct(f"{length}q").unpack_from
+        return unpack(self.data)
+
+
 def observe(state: "GameState", player: int) -> Observation:
     game = state.game
-    n = game.num_players
-    if not 0 <= player < n:
-        raise ValueError(f"no player {player} in a {n}-player game")
-    f = state.fields()
-    hands = f.hands
-    known = f.known
-    k = NUM_CARD_KINDS
-    base = player * k
-    ends = range(k, k * n + 1, k)
-    return Observation(
-        game.board, game.ruleset, player, n, f.player, _PHASES[f.phase],
-        tuple(hands[base:base + k]), f.tickets[player], f.offers[player],
-        tuple(f.market), tuple(f.discard), len(f.pile), len(f.ticket_deck),
-        tuple(f.owner), tuple(f.trains), tuple(f.points),
-        tuple([sum(hands[e - k:e]) for e in ends]),
-        tuple([len(t) for t in f.tickets]),
-        tuple([tuple(known[e - k:e]) for e in ends]),
-        tuple([len(o) for o in f.offers]),
-        _own_returns(f.ticket_deck, f.returned_by, player),
-        f.passes, tuple([t for t, r in zip(f.boxed, f.boxed_by) if r == player]) if player in f.boxed_by else (),
-        f.final_turns >= 0, f.final_turns, f.turns, state.log_len, state.log,
-    )
-
-
-def _own_returns(deck: tuple[int, ...], returned_by: tuple[int, ...], player: int) -> tuple[int, ...]:
-    """Per deck position, the ticket ``player`` put back there, else -1 (usually nobody's: then
-    one C-level scan instead of a comprehension over the deck, at every decision)."""
-    if player not in returned_by:
-        return (-1,) * len(deck)
-    return tuple([t if r == player else -1 for t, r in zip(deck, returned_by)])
+    view = state.face.viewer
+    v = view.row(state, player)
+    phase, current, final, passes, turns, pile, deck, held, offered, market, boxed = v[:V_BOXED_N + 1]
+    at = view.rest
+    tickets = v[at:at + held]
+    at += held
+    offer = v[at:at + offered]
+    at += offered
+    face_up = v[at:at + market]
+    at += market
+    deck_known = v[at:at + deck]
+    at += deck
+    return _new(Observation, (
+        game.board, game.ruleset, player, view.num_players, current, _PHASES[phase],
+        v[view.hand], tickets, offer, face_up, v[view.discard], pile, deck,
+        v[view.owner], v[view.trains], v[view.points], v[view.hand_sizes], v[view.ticket_counts],
+        tuple(map(v.__getitem__, view.known_cards)), v[view.offer_sizes], deck_known,
+        passes, v[at:at + boxed], final >= 0, final, turns, state.log_len, state.log,
+    ))

@@ -29,6 +29,7 @@ from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.setup import new_state
 from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
+from ttr_lab.games.ticket_to_ride.observation import Viewer
 from ttr_lab.games.ticket_to_ride.refusals import refusal
 from ttr_lab.games.ticket_to_ride.views import StateViews
 
@@ -43,9 +44,10 @@ _new_object = object.__new__
 
 class Face:
     """What every state of one ``Tables`` shares: the kernels' table array, the action objects by
-    id (the action space's own), their ids by object and by value, and the kernels' buffers."""
+    id (the action space's own), their ids by object and by value, the kernels' buffers, and the
+    observation's ``Viewer``."""
 
-    __slots__ = ("game", "g", "actions", "by_object", "by_value", "ids", "scratch", "fields", "size")
+    __slots__ = ("game", "g", "actions", "by_object", "by_value", "ids", "scratch", "fields", "size", "viewer")
 
     def __init__(self, game: Tables) -> None:
         self.game = game
@@ -56,6 +58,7 @@ class Face:
         self.ids = np.empty(int(g[L.N_ACTIONS]), dtype=np.int64)
         self.scratch = np.empty(int(g[L.N_ACTIONS]), dtype=np.int64)
         self.size = int(g[L.S_SIZE])
+        self.viewer = Viewer(g)
         n, nt = game.num_players, int(g[L.N_TICKETS])
         # Per field: where it starts and how long it is (fixed-length fields only).
         self.fields = {
@@ -176,9 +179,9 @@ def _slot(index: int, doc: str, kind: type = int) -> property:
 
 
 class Fields:
-    """Every field of a position as plain Python values, read off the array in one pass: what
-    the observation and the tensor writer read many fields of at once (a field of the state
-    itself is a fresh read each time it is asked)."""
+    """Every field of a position as plain Python values, read off the array in one pass, for
+    tools and tests that read many fields at once (a field of the state itself is a fresh read
+    each time it is asked; the observation reads its own row, ``kernels/observe.py``)."""
 
     __slots__ = (
         "phase", "player", "final_turns", "passes", "turns", "hands", "known", "pile", "discard", "market",

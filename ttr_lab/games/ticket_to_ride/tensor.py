@@ -11,7 +11,6 @@ sizes (a hand's cards by the cards of one colour, trains by a player's trains).
 from __future__ import annotations
 
 import functools
-import struct
 from itertools import compress
 from operator import ne
 from typing import TYPE_CHECKING, NamedTuple
@@ -23,7 +22,11 @@ from ttr_lab.core.tensor_template import SeatTensorWriter, TensorTemplate
 from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tables import Phase
-from ttr_lab.games.ticket_to_ride.observation import Observation
+from ttr_lab.games.ticket_to_ride.kernels.observe import (
+    V_BOXED_N, V_DECK_N, V_FINAL_LEFT, V_FINAL_ROUND, V_MARKET_N, V_OFFERS_N, V_PASSES, V_PHASE, V_PILE_N,
+    V_PLAYER, V_TICKETS_N, V_TURNS, V_ZERO,
+)
+from ttr_lab.games.ticket_to_ride.observation import Observation, Viewer
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -122,7 +125,6 @@ class _Plan(NamedTuple):
     """What ``state_tensor`` needs of a layout at ``n`` players, looked up once per game."""
 
     size: int
-    counts: struct.Struct  # the counts block as float32s, packed in C rather than converted one by one
     scales: np.ndarray
     ones_at: tuple[int, int, int]  # offsets of num_players (its index already added), to_move, phase
     tickets: int
@@ -130,8 +132,6 @@ class _Plan(NamedTuple):
     tickets_out: int
     owner: int
     m: int
-    pad: tuple[int, ...]  # one 0 per seat the map has beyond the table's
-    known_pad: tuple[int, ...]  # the padded seats' known cards
 
 
 @functools.lru_cache(maxsize=None)
@@ -140,10 +140,30 @@ def _plan(board: Board, rules: Ruleset, n: int) -> _Plan:
     off = lay.offsets
     m = board.max_players
     scales = _scales(board, rules, n)
-    return _Plan(lay.size, struct.Struct(f"{scales.size}f"), scales,
+    return _Plan(lay.size, scales,
                  (off["num_players"] + n - 1, off["to_move"], off["phase"]),
-                 off["tickets"], off["offered"], off["tickets_out"], off["owner"], m,
-                 (0,) * (m - n), (0,) * ((m - n) * NUM_CARD_KINDS))
+                 off["tickets"], off["offered"], off["tickets_out"], off["owner"], m)
+
+
+@functools.lru_cache(maxsize=1024)
+def _counts_gather(view: Viewer, me: int, max_players: int) -> np.ndarray:
+    """Where in ``me``'s view row (``observation.Viewer``) each number of the tensor's counts
+    block is (``layout``: from ``clock`` to ``known_cards``), seats relative to ``me``; a padded
+    seat reads the row's zero."""
+    n, k = view.num_players, NUM_CARD_KINDS
+    seats = [(me + r) % n if r < n else -1 for r in range(max_players)]
+
+    def per_seat(block: slice, width: int = 1) -> list[int]:
+        return [V_ZERO if p < 0 else block.start + p * width + i for p in seats for i in range(width)]
+
+    at: list[int] = [V_FINAL_ROUND, V_FINAL_LEFT, V_TURNS, V_PASSES]
+    for block in (view.hand, view.market_kinds, view.discard):
+        at.extend(range(block.start, block.stop))
+    at += [V_PILE_N, V_DECK_N]
+    for block in (view.trains, view.points, view.hand_sizes, view.ticket_counts, view.offer_sizes):
+        at += per_seat(block)
+    at += per_seat(view.known, k)
+    return np.array(at, dtype=np.intp)
 
 
 class TensorWriter(SeatTensorWriter):
@@ -153,12 +173,12 @@ class TensorWriter(SeatTensorWriter):
     environment pays for the counts block and two one-hots per decision, not for every claimed
     track again.
 
-    A change is seen, not assumed: each block's source is compared by value with the one it was
-    written from (instantly when the state kept the same tuple: it replaces its tuples, never
-    mutates them), so any state (another game, a clone, an earlier position) is written right.
+    A change is seen, not assumed: each block's source (its part of the seat's view row,
+    ``observation.Viewer``) is compared by value with the one it was written from, so any state
+    (another game, a clone, an earlier position) is written right.
     """
 
-    __slots__ = ("_plan", "_n", "_template", "_owner", "_tracks")
+    __slots__ = ("_plan", "_n", "_template", "_owner", "_tracks", "_gather")
 
     def _game_of(self, state: "GameState") -> object:
         return state.game
@@ -168,60 +188,46 @@ class TensorWriter(SeatTensorWriter):
         self._n = n = game.num_players
         self._plan = plan = _plan(game.board, game.ruleset, n)
         self._template = TensorTemplate(plan.size, (plan.ones_at[0],))
-        self._owner = [-1] * len(state.owner)
-        self._tracks = range(len(state.owner))
+        tracks = len(game.track_length)
+        self._owner = (-1,) * tracks
+        self._tracks = range(tracks)
+        self._gather = _counts_gather(state.face.viewer, self.me, plan.m)
 
-    def _write(self, game_state: "GameState") -> np.ndarray:
-        state = game_state.fields()
+    def _write(self, state: "GameState") -> np.ndarray:
         plan, me, n, template = self._plan, self.me, self._n, self._template
+        view = state.face.viewer
+        v = view.row(state, me)
         source, write = template.sources.get, template.write
-        owner = state.owner
+        owner = v[view.owner]
         if owner != self._owner:
             old, base, m = self._owner, plan.owner, plan.m
             for t in compress(self._tracks, map(ne, owner, old)):  # C loops over the tracks
                 o = owner[t]
                 write(t, o, (base + t * m + (o - me) % n,) if o >= 0 else ())
-            self._owner = owner[:]
-        mine = state.tickets[me]
+            self._owner = owner
+        held, offered, market, deck, boxed = v[V_TICKETS_N], v[V_OFFERS_N], v[V_MARKET_N], v[V_DECK_N], v[V_BOXED_N]
+        at = view.rest
+        mine = v[at:at + held]
+        at += held
         if source("tickets") != mine:
             base = plan.tickets
             write("tickets", mine, [base + i for i in mine])
-        offered = state.offers[me]
-        if source("offered") != offered:
+        offer = v[at:at + offered]
+        at += offered + market
+        if source("offered") != offer:
             base = plan.offered
-            write("offered", offered, [base + i for i in offered])
-        known_out = (state.ticket_deck, state.returned_by, state.boxed, state.boxed_by)
+            write("offered", offer, [base + i for i in offer])
+        known_out = v[at:at + deck + boxed]  # the deck's tickets this seat put back, then its boxed ones
         if source("tickets_out") != known_out:
             base = plan.tickets_out
-            ones = [base + t for t, r in zip(state.boxed, state.boxed_by) if r == me]
-            ones += [base + t for t, r in zip(state.ticket_deck, state.returned_by) if r == me]
-            write("tickets_out", known_out, ones)
-
-        k = NUM_CARD_KINDS
-        hands, known, trains, points = state.hands, state.known, state.trains, state.points
-        tickets, offers = state.tickets, state.offers
-        market = [0] * k
-        for card in state.market:
-            if card >= 0:
-                market[card] += 1
-        at = me * k
-        pad = plan.pad
-        hand_sizes = [sum(hands[e:e + k]) for e in range(0, n * k, k)]
-        ticket_counts = [len(t) for t in tickets]
-        offer_sizes = [len(o) for o in offers]
-        final = state.final_turns
-        head = plan.counts.pack(
-            final >= 0, final if final > 0 else 0, state.turns, state.passes,
-            *hands[at:at + k], *market, *state.discard, len(state.pile), len(state.ticket_deck),
-            *trains[me:], *trains[:me], *pad, *points[me:], *points[:me], *pad,
-            *hand_sizes[me:], *hand_sizes[:me], *pad, *ticket_counts[me:], *ticket_counts[:me], *pad,
-            *offer_sizes[me:], *offer_sizes[:me], *pad, *known[at:], *known[:at], *plan.known_pad)
+            write("tickets_out", known_out, [base + t for t in known_out if t >= 0])
         out = template.fresh()
         scales = plan.scales
-        np.multiply(np.frombuffer(head, dtype=np.float32), scales, out=out[:scales.size])
+        # the counts, cast to float32 before scaling, as observation_tensor does
+        np.multiply(view.buffer.take(self._gather), scales, out=out[:scales.size], dtype=np.float32)
         _, to_move, phase = plan.ones_at
-        out[to_move + (state.player - me) % n] = 1.0
-        out[phase + state.phase] = 1.0
+        out[to_move + (v[V_PLAYER] - me) % n] = 1.0
+        out[phase + v[V_PHASE]] = 1.0
         return out
 
 

@@ -14,6 +14,7 @@ from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tables import Phase
 from ttr_lab.core.history import Event, unroll
 from ttr_lab.games.ticket_to_ride.network import player_components
+from ttr_lab.games.ticket_to_ride.observation import observe
 from ttr_lab.games.ticket_to_ride.slots import StateSlots
 
 if TYPE_CHECKING:
@@ -119,8 +120,6 @@ class StateViews(StateSlots):
 
     def observation(self, player: int) -> "Observation":
         """What ``player`` may know: own hand and tickets, public board and counts, public history."""
-        from ttr_lab.games.ticket_to_ride.observation import observe
-
         return observe(cast("GameState", self), player)
 
     def snapshot(self) -> dict[str, Any]:

@@ -5,7 +5,7 @@ One kernel module per part of the rules, named after it: ``setup`` (a new game),
 draw pile, the market and its redeal), ``legal`` (legal action ids in the engine's order),
 ``apply`` (an action id played, or a refusal code), ``scoring`` (the final scoring with the
 exact longest trail), ``playout`` (whole games in one call), ``rng`` (the engine's SplitMix64
-shuffle, bit for bit). ``tables`` builds ``g`` from the game's own tables and action space;
+shuffle, bit for bit), ``observe`` (one player's view, in one row). ``tables`` builds ``g`` from the game's own tables and action space;
 ``canonical`` compares positions. ``GameState`` (state.py) is the Python face over them.
 
 Compiled on first use and cached on disk (``cache=True``, in ``__pycache__`` beside these files
