@@ -32,6 +32,13 @@ def _count(out: np.ndarray, scales: np.ndarray, at: int, value: int) -> None:
 
 
 @njit(cache=True)
+def _relative(seat: int, me: int, n: int) -> int:
+    """``(seat - me) % n`` for seats in ``range(n)``, without a division (it runs per claimed track)."""
+    r = seat - me
+    return r + n if r < 0 else r
+
+
+@njit(cache=True)
 def write_tensor(g: np.ndarray, s: np.ndarray, me: int, plan: np.ndarray, scales: np.ndarray,
                  out: np.ndarray) -> None:
     """``me``'s observation tensor of ``s`` into ``out`` (float32, ``plan[P_SIZE]`` long)."""
@@ -46,17 +53,17 @@ def write_tensor(g: np.ndarray, s: np.ndarray, me: int, plan: np.ndarray, scales
     for c in range(k):
         _count(out, scales, plan[P_HAND] + c, s[hands + me * k + c])
         _count(out, scales, plan[P_DISCARD] + c, s[g[L.S_DISCARD] + c])
-    market = np.zeros(k, dtype=np.int64)
-    for i in range(s[L.MARKET_N]):
+    at = plan[P_MARKET]
+    for i in range(s[L.MARKET_N]):  # counted in place (small integers, exact), then scaled
         card = s[g[L.S_MARKET] + i]
         if card >= 0:
-            market[card] += 1
+            out[at + card] += 1.0
     for c in range(k):
-        _count(out, scales, plan[P_MARKET] + c, market[c])
+        out[at + c] *= scales[at + c]
     _count(out, scales, plan[P_DECKS], s[L.PILE_N])
     _count(out, scales, plan[P_DECKS] + 1, s[L.DECK_N])
     for r in range(n):  # relative seat r is seat (me + r) % n
-        p = (me + r) % n
+        p = me + r - n if me + r >= n else me + r
         _count(out, scales, plan[P_TRAINS] + r, s[g[L.S_TRAINS] + p])
         _count(out, scales, plan[P_POINTS] + r, s[g[L.S_POINTS] + p])
         size = 0
@@ -67,7 +74,7 @@ def write_tensor(g: np.ndarray, s: np.ndarray, me: int, plan: np.ndarray, scales
         _count(out, scales, plan[P_TICKET_COUNTS] + r, s[g[L.S_TICKETS_N] + p])
         _count(out, scales, plan[P_OFFER_SIZES] + r, s[g[L.S_OFFERS_N] + p])
     out[plan[P_NUM_PLAYERS] + n - 1] = 1.0
-    out[plan[P_TO_MOVE] + (s[L.PLAYER] - me) % n] = 1.0
+    out[plan[P_TO_MOVE] + _relative(s[L.PLAYER], me, n)] = 1.0
     out[plan[P_PHASE] + s[L.PHASE]] = 1.0
     at = g[L.S_TICKETS] + me * nt
     for i in range(s[g[L.S_TICKETS_N] + me]):
@@ -80,14 +87,14 @@ def write_tensor(g: np.ndarray, s: np.ndarray, me: int, plan: np.ndarray, scales
             out[plan[P_TICKETS_OUT] + s[g[L.S_BOXED] + i]] = 1.0
     head = s[L.DECK_HEAD]
     for i in range(s[L.DECK_N]):  # the deck is a ring of nt positions from its head
-        pos = (head + i) % nt
+        pos = head + i - nt if head + i >= nt else head + i
         if s[g[L.S_RETURNED] + pos] == me:
             out[plan[P_TICKETS_OUT] + s[g[L.S_DECK] + pos]] = 1.0
     owner = g[L.S_OWNER]
     for t in range(g[L.N_TRACKS]):
         o = s[owner + t]
         if o >= 0:
-            out[plan[P_OWNER] + t * m + (o - me) % n] = 1.0
+            out[plan[P_OWNER] + t * m + _relative(o, me, n)] = 1.0
 
 
 @njit(cache=True)
