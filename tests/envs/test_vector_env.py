@@ -66,7 +66,7 @@ def test_the_learner_env_plays_the_per_game_env_s_games(map_name, players, rewar
             assert info["seat"][i] == mirror.seat
             assert np.array_equal(obs[i], mirror.table.tensor(mirror.seat)), (step, i)
             assert np.array_equal(info["action_mask"][i], mirror.table.mask(mirror.seat).astype(bool)), (step, i)
-        assert env.observation_space.contains(obs) and obs is not env.action_masks()
+        assert env.observation_space.contains(obs) and np.array_equal(env.action_masks(), info["action_mask"])
         actions = _random_ids(info["action_mask"], rng)
         if step == 40:  # an id that is not legal: sub-game 1 forfeits
             actions[1] = int(np.flatnonzero(~info["action_mask"][1])[0])
@@ -145,6 +145,10 @@ def test_seeds_make_the_same_games_and_reset_moves_on():
     other, _ = vector_env(num_envs=4, players=2, seed=3).reset()
     assert np.array_equal(first, other)
     assert not np.array_equal(first[0], first[1])  # every sub-game its own deal
+    kept, info = env.reset(seed=3)
+    kept_mask, copy, mask_copy = info["action_mask"], kept.copy(), info["action_mask"].copy()
+    env.step(np.argmax(info["action_mask"], axis=1))
+    assert np.array_equal(kept, copy) and np.array_equal(kept_mask, mask_copy)  # what was handed out stays
 
 
 def test_seats_rotate_over_the_batch_or_stay():
