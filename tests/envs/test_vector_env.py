@@ -19,6 +19,7 @@ from ttr_lab.core.game import load_game  # noqa: E402
 from ttr_lab.core.rng import _GOLDEN, _MASK, derive_seed, mix64  # noqa: E402
 from ttr_lab.envs import pettingzoo_env, self_play_vector_env, vector_env  # noqa: E402
 from ttr_lab.envs.table import Table  # noqa: E402
+from ttr_lab.strategies.planner_kernel import choose_id  # noqa: E402
 
 
 def _next_below(state: int, bound: int) -> tuple[int, int]:
@@ -30,7 +31,8 @@ def _next_below(state: int, bound: int) -> tuple[int, int]:
 class Mirror:
     """One sub-game replayed in Python: its Table, the learner's seat, the opponents' stream."""
 
-    def __init__(self, game, players, seed, seat, reward):
+    def __init__(self, game, players, seed, seat, reward, opponents="random"):
+        self.opponents = opponents
         self.table = Table(game, players, reward)
         self.table.new_game(seed)
         self.seat = seat
@@ -40,6 +42,9 @@ class Mirror:
     def opponents_play(self):
         table = self.table
         while not table.over and table.to_move != self.seat:
+            if self.opponents == "planner":  # the compiled planner, as its strategy plays it
+                assert table.apply_id(choose_id(table.state))
+                continue
             ids = table.state.legal_action_ids()
             self.rng, pick = _next_below(self.rng, len(ids))
             assert table.apply_id(ids[pick])
@@ -49,20 +54,24 @@ def _random_ids(masks, rng):
     return np.array([rng.choice(np.flatnonzero(row).tolist()) for row in masks])
 
 
-@pytest.mark.parametrize("map_name,players,reward", [("usa", 4, "rank"), ("legendary_asia", 2, "margin"),
-                                                     ("usa", 5, "rank")])
-def test_the_learner_env_plays_the_per_game_env_s_games(map_name, players, reward):
+@pytest.mark.parametrize("map_name,players,reward,opponents", [
+    ("usa", 4, "rank", "random"), ("legendary_asia", 2, "margin", "random"), ("usa", 5, "rank", "random"),
+    ("usa", 3, "margin", "planner")])
+def test_the_learner_env_plays_the_per_game_env_s_games(map_name, players, reward, opponents):
     game = load_game("ticket_to_ride", map=map_name)
     n = 3
-    env = vector_env(game, num_envs=n, players=players, reward=reward)
+    env = vector_env(game, num_envs=n, players=players, reward=reward, opponents=opponents)
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     obs, info = env.reset(seed=11)
     games = [0] * n
-    mirrors = [Mirror(game, players, derive_seed(derive_seed(11, i), 0), i % players, reward) for i in range(n)]
+    mirrors = [Mirror(game, players, derive_seed(derive_seed(11, i), 0), i % players, reward, opponents)
+               for i in range(n)]
     rng = random.Random(0)
     ended_games = forfeits = 0
     for step in range(260):
+        teacher = env.planner_actions()
         for i, mirror in enumerate(mirrors):
+            assert teacher[i] == choose_id(mirror.table.state)
             assert info["seat"][i] == mirror.seat
             assert np.array_equal(obs[i], mirror.table.tensor(mirror.seat)), (step, i)
             assert np.array_equal(info["action_mask"][i], mirror.table.mask(mirror.seat).astype(bool)), (step, i)
@@ -90,7 +99,7 @@ def test_the_learner_env_plays_the_per_game_env_s_games(map_name, players, rewar
             assert not info["final_info"][i]["action_mask"].any()
             games[i] += 1
             assert env.game_seed(i) == derive_seed(derive_seed(11, i), games[i])
-            mirrors[i] = Mirror(game, players, env.game_seed(i), (i + games[i]) % players, reward)
+            mirrors[i] = Mirror(game, players, env.game_seed(i), (i + games[i]) % players, reward, opponents)
     assert ended_games >= 3 and forfeits == 1
 
 
@@ -160,7 +169,7 @@ def test_bad_options_and_actions_are_refused():
     with pytest.raises(ConfigError, match="no compiled rules"):
         vector_env("trans_orient", players=2)
     with pytest.raises(ConfigError, match="opponents"):
-        vector_env(opponents="greedy")
+        vector_env(opponents="greedy")  # a Python strategy cannot play inside the native call
     with pytest.raises(ConfigError, match="num_envs"):
         vector_env(num_envs=0)
     with pytest.raises(ConfigError, match="reward"):

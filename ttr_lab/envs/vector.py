@@ -7,7 +7,9 @@
         obs, rewards, terminated, truncated, info = envs.step(actions)
 
 ``vector_env``: one learner per sub-game against compiled opponents (``"random"``: uniform over the
-legal ids). ``self_play_vector_env``: no opponents; every sub-game shows its player to move
+legal ids; ``"planner"``: the ticket planner compiled, ``strategies/planner_kernel.py``, the
+choice of a fresh ``TicketPlanner`` at every decision). ``planner_actions()`` gives that planner's
+choice for every sub-game's player to move, a teacher to imitate. ``self_play_vector_env``: no opponents; every sub-game shows its player to move
 (``info["to_move"]``) and ``step`` takes each game's mover's action. Both are
 ``gymnasium.vector.VectorEnv``\\s with **same-step autoreset** (``metadata["autoreset_mode"]``):
 the step that ends a game already returns the next game's first observation and mask, the last
@@ -47,8 +49,9 @@ from ttr_lab.core.game import Game
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.envs import vector_kernels as K
 from ttr_lab.envs.table import REWARDS, make_game
+from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, tables_of
 
-OPPONENTS = {"random": K.RANDOM}
+OPPONENTS = {"random": K.RANDOM, "planner": K.PLANNER}
 
 
 class _Batched(VectorEnv):
@@ -82,6 +85,7 @@ class _Batched(VectorEnv):
         self.games = np.zeros(num_envs, dtype=np.int64)
         self.masks = np.zeros((num_envs, self.batch.n_actions), dtype=np.bool_)
         self._all = np.ones(num_envs, dtype=np.bool_)
+        self.planner = tables_of(self.batch.g)  # the compiled planner's tables and buffers
 
     def _seed_bases(self, seed: int | Sequence[int] | None) -> None:
         if seed is None and self._first_seed is not None:
@@ -129,6 +133,13 @@ class _Batched(VectorEnv):
             info_of[i] = {"action_mask": no_actions, **{key: value[i] for key, value in extra.items()}}
         info.update(final_obs=obs_of, _final_obs=ended, final_info=info_of, _final_info=ended)
 
+    def planner_actions(self) -> np.ndarray:
+        """The compiled ticket planner's choice for every sub-game's player to move (the learner,
+        in ``vector_env``), one native call: a teacher to imitate. ``(num_envs,)`` int64 ids."""
+        out = np.empty(self.num_envs, dtype=np.int64)
+        K.planner_ids(self.batch.g, self.states, self.planner[0], DEFAULT_PARAMS, self.planner[1], out)
+        return out
+
     def action_masks(self) -> np.ndarray:
         """The legal ids of every sub-game now, ``(num_envs, n_actions)`` bool (``info["action_mask"]``)."""
         return self.masks
@@ -159,8 +170,9 @@ class LearnerVectorEnv(_Batched):
         self._seed_bases(seed)
         obs, masks = self._buffers()
         b = self.batch
+        pt, w = self.planner
         K.reset_learners(b.g, self.states, self.seats, self.rngs, self.bases, self.games, self.seat_rule,
-                         self.policy, b.plan, b.scales, obs, masks)
+                         self.policy, pt, DEFAULT_PARAMS, w, b.plan, b.scales, obs, masks)
         return obs, {"action_mask": masks, "_action_mask": self._all, "seat": self.seats.copy(), "_seat": self._all}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -169,9 +181,10 @@ class LearnerVectorEnv(_Batched):
         obs, masks = self._buffers()
         rewards, ended, illegal = np.empty(n), np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
         final_obs, final_seats = np.empty((n, b.tensor_size), dtype=np.float32), np.empty(n, dtype=np.int64)
+        pt, w = self.planner
         self.decisions += K.step_learners(
             b.g, self.states, a, self.seats, self.rngs, self.bases, self.games, self.seat_rule, self.policy,
-            self.reward_kind, self.illegal_reward, b.plan, b.scales, obs, masks, rewards, ended, illegal,
+            pt, DEFAULT_PARAMS, w, self.reward_kind, self.illegal_reward, b.plan, b.scales, obs, masks, rewards, ended, illegal,
             final_obs, final_seats)
         info: dict[str, Any] = {"action_mask": masks, "_action_mask": self._all, "seat": self.seats.copy(),
                                 "_seat": self._all}

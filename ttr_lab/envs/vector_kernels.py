@@ -22,8 +22,9 @@ from ttr_lab.games.ticket_to_ride.kernels.rng import mix64, next_below
 from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
 from ttr_lab.games.ticket_to_ride.kernels.setup import new_state
 from ttr_lab.games.ticket_to_ride.kernels.tensor import write_mask, write_tensor
+from ttr_lab.strategies.planner_kernel import choose as planner_choice
 
-RANDOM = 0  # opponent policies
+RANDOM, PLANNER = 0, 1  # opponent policies: uniform over the legal ids; the compiled ticket planner
 RANK, MARGIN = 0, 1  # rewards, as envs.table.REWARDS names them
 ROTATE = -1  # the seat rule: game k of sub-game i seats the learner at (i + k) % players
 
@@ -50,14 +51,17 @@ def _start(g: np.ndarray, states: np.ndarray, i: int, bases: np.ndarray, games: 
 
 @njit(cache=True)
 def _opponents(g: np.ndarray, s: np.ndarray, seat: int, rng: np.uint64, policy: int, ids: np.ndarray,
-               scratch: np.ndarray) -> tuple[np.uint64, int]:
+               scratch: np.ndarray, pt: np.ndarray, params: np.ndarray, w: tuple) -> tuple[np.uint64, int]:
     """The other seats play until ``seat`` is to move or the game is over; the advanced stream
-    and the decisions made."""
+    and the decisions made. ``pt``, ``params``, ``w``: the planner's tables, knobs and buffers."""
     decisions = 0
     while s[L.PHASE] != L.OVER and s[L.PLAYER] != seat:
-        count = legal_ids(g, s, ids)
-        rng, pick = next_below(rng, count)
-        apply_action(g, s, ids[pick], scratch)
+        if policy == PLANNER:
+            apply_action(g, s, planner_choice(g, pt, s, params, w), scratch)
+        else:
+            count = legal_ids(g, s, ids)
+            rng, pick = next_below(rng, count)
+            apply_action(g, s, ids[pick], scratch)
         decisions += 1
     return rng, decisions
 
@@ -92,22 +96,22 @@ def _illegal(g: np.ndarray, s: np.ndarray, action: int, scratch: np.ndarray) -> 
 
 @njit(cache=True)
 def reset_learners(g: np.ndarray, states: np.ndarray, seats: np.ndarray, rngs: np.ndarray, bases: np.ndarray,
-                   games: np.ndarray, seat_rule: int, policy: int, plan: np.ndarray, scales: np.ndarray,
-                   obs: np.ndarray, masks: np.ndarray) -> None:
+                   games: np.ndarray, seat_rule: int, policy: int, pt: np.ndarray, params: np.ndarray, w: tuple,
+                   plan: np.ndarray, scales: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> None:
     """Every sub-game's first game dealt, played by the opponents up to the learner's turn, viewed."""
     ids, scratch = np.empty(g[L.N_ACTIONS], dtype=np.int64), np.empty(g[L.N_ACTIONS], dtype=np.int64)
     for i in range(states.shape[0]):
         games[i] = 0
         _start(g, states, i, bases, games, seats, rngs, seat_rule)
-        rngs[i], _ = _opponents(g, states[i], seats[i], np.uint64(rngs[i]), policy, ids, scratch)
+        rngs[i], _ = _opponents(g, states[i], seats[i], np.uint64(rngs[i]), policy, ids, scratch, pt, params, w)
         write_tensor(g, states[i], seats[i], plan, scales, obs[i])
         write_mask(g, states[i], seats[i], ids, masks[i])
 
 
 @njit(cache=True)
 def step_learners(g: np.ndarray, states: np.ndarray, actions: np.ndarray, seats: np.ndarray, rngs: np.ndarray,
-                  bases: np.ndarray, games: np.ndarray, seat_rule: int, policy: int, reward_kind: int,
-                  illegal_reward: float, plan: np.ndarray, scales: np.ndarray, obs: np.ndarray, masks: np.ndarray,
+                  bases: np.ndarray, games: np.ndarray, seat_rule: int, policy: int, pt: np.ndarray,
+                  params: np.ndarray, w: tuple, reward_kind: int, illegal_reward: float, plan: np.ndarray, scales: np.ndarray, obs: np.ndarray, masks: np.ndarray,
                   rewards: np.ndarray, ended: np.ndarray, illegal: np.ndarray, final_obs: np.ndarray,
                   final_seats: np.ndarray) -> int:
     """One step of every sub-game: the learner's action, the opponents' replies; a game that ends
@@ -124,7 +128,7 @@ def step_learners(g: np.ndarray, states: np.ndarray, actions: np.ndarray, seats:
         bad = s[L.PLAYER] != seat or _illegal(g, s, actions[i], scratch)
         decisions += 1
         if not bad:
-            rngs[i], made = _opponents(g, s, seat, np.uint64(rngs[i]), policy, ids, scratch)
+            rngs[i], made = _opponents(g, s, seat, np.uint64(rngs[i]), policy, ids, scratch, pt, params, w)
             decisions += made
         illegal[i] = bad
         ended[i] = bad or s[L.PHASE] == L.OVER
@@ -139,7 +143,8 @@ def step_learners(g: np.ndarray, states: np.ndarray, actions: np.ndarray, seats:
             final_seats[i] = seat
             games[i] += 1
             _start(g, states, i, bases, games, seats, rngs, seat_rule)
-            rngs[i], made = _opponents(g, states[i], seats[i], np.uint64(rngs[i]), policy, ids, scratch)
+            rngs[i], made = _opponents(g, states[i], seats[i], np.uint64(rngs[i]), policy, ids, scratch,
+                                       pt, params, w)
             decisions += made
         write_tensor(g, states[i], seats[i], plan, scales, obs[i])
         write_mask(g, states[i], seats[i], ids, masks[i])
@@ -196,3 +201,12 @@ def step_movers(g: np.ndarray, states: np.ndarray, actions: np.ndarray, bases: n
         to_move[i] = states[i, L.PLAYER]
         write_tensor(g, states[i], to_move[i], plan, scales, obs[i])
         write_mask(g, states[i], to_move[i], ids, masks[i])
+
+
+@njit(cache=True)
+def planner_ids(g: np.ndarray, states: np.ndarray, pt: np.ndarray, params: np.ndarray, w: tuple,
+                out: np.ndarray) -> None:
+    """``out[i]``: the compiled ticket planner's action id for the player to move in ``states[i]``
+    (-1 where the game is over): a teacher for imitation."""
+    for i in range(states.shape[0]):
+        out[i] = planner_choice(g, pt, states[i], params, w)
