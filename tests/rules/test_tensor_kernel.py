@@ -65,3 +65,22 @@ def test_a_state_row_becomes_a_game_state():
     assert state.legal_actions() == game.new_game(3, 7).legal_actions()
     state.apply(state.legal_actions()[0])
     assert np.array_equal(row, batch.new_states([7])[0])  # a copy: the row is untouched
+
+
+def test_the_kernels_agree_interpreted_too():
+    """``NUMBA_DISABLE_JIT=1`` runs the same kernels as plain Python: one variant's differential
+    test, the hidden twins and the state rows pass that way as well."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        pytest.skip("already interpreted")
+    here = Path(__file__)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", str(here),
+         "-k", "usa-2 or hidden or row"],
+        env={**os.environ, "NUMBA_DISABLE_JIT": "1"}, cwd=here.parents[2], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "3 passed" in done.stdout.splitlines()[-1]
