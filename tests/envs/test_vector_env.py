@@ -184,3 +184,5 @@ def test_bad_options_and_actions_are_refused():
         env.step([0, 0, 0])
     with pytest.raises(ConfigError, match="one per sub-game"):
         env.reset(seed=[1, 2, 3])
+    with pytest.raises(ConfigError, match="one per sub-game"):
+        env.reset(seed=True)

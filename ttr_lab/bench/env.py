@@ -153,14 +153,14 @@ def batched_rates(num_envs: int, players: int, seconds: float, seed: int) -> dic
         _, info = env.reset()
         env.step(random_ids(info["action_mask"], rng))  # compiled or loaded before the clock starts
         _, info = env.reset()
-        decisions = getattr(env, "decisions", 0)
+        before = learner.decisions
         steps, start = 0, time.process_time()
         while (took := time.process_time() - start) < seconds or not steps:
             _, _, _, _, info = env.step(random_ids(info["action_mask"], rng))
             steps += num_envs
         rates[key] = steps / took
-        if key == "learner":
-            rates["decisions"] = (env.decisions - decisions) / took
+        if env is learner:
+            rates["decisions"] = (learner.decisions - before) / took
     return rates
 
 

@@ -93,6 +93,8 @@ class _Batched(VectorEnv):
         self._first_seed = None
         if seed is None:
             seed = int(self.np_random.integers(2**63 - 1))
+        if isinstance(seed, bool):
+            raise ConfigError(f"seed must be an int or {self.num_envs} ints (one per sub-game), not {seed!r}")
         if isinstance(seed, (int, np.integer)):
             super().reset(seed=int(seed))
             self.action_space.seed(int(seed))
