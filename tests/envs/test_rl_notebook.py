@@ -1,5 +1,6 @@
-"""notebooks/rl.ipynb runs end to end on a tiny budget: it trains, draws its learning curve, saves
-the policy, and enters it in a match and a small tournament."""
+"""notebooks/rl.ipynb runs end to end on a tiny budget: it trains on the batched env, judges its
+checkpoints against greedy, draws its learning curve, saves the policy, and enters it in matches
+against greedy and the ticket planner."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ pytest.importorskip("pettingzoo", reason="the [rl] extra (pettingzoo) is not ins
 pytest.importorskip("gymnasium", reason="the [rl] extra (gymnasium) is not installed")
 
 ROOT = Path(__file__).resolve().parents[2]
-BUDGET = {"RL_EPISODES": "20", "RL_EVAL_DEALS": "4"}
+BUDGET = {"RL_STEPS": "20", "RL_ENVS": "8", "RL_CHECKPOINTS": "2", "RL_EVAL_DEALS": "1"}
 
 
 def test_the_rl_notebook_runs(tmp_path, monkeypatch):
@@ -30,8 +31,9 @@ def test_the_rl_notebook_runs(tmp_path, monkeypatch):
     assert not [o for o in outputs if o.output_type == "error"]
     text = "".join(o.get("text", "") for o in outputs) + "".join(
         o.get("data", {}).get("text/plain", "") for o in outputs)
-    assert "20 training games" in text and "win share" in text
-    for entrant in ("linear", "untrained", "random", "greedy"):
+    assert "20 batched steps: 160 decisions imitated" in text and "win rate" in text
+    assert "mean score" in text  # the checkpoints' table
+    for entrant in ("linear", "untrained", "ticket_planner", "greedy"):
         assert f"{entrant}: " in text and "win rate" in text, entrant
     assert any("image/png" in o.get("data", {}) for o in outputs)
     stray = [o["data"]["text/plain"] for o in outputs if "text/plain" in o.get("data", {})
@@ -39,4 +41,6 @@ def test_the_rl_notebook_runs(tmp_path, monkeypatch):
     assert not stray, stray  # a figure cell shows the figure, not the repr of its last call
     source = "".join(cell.source for cell in nb.cells if cell.cell_type == "code")
     assert "fill_between" in source  # the learning curve carries its band
-    assert (tmp_path / "linear-trans_orient.npz").exists()
+    assert (tmp_path / "linear-ticket_to_ride.npz").exists()
+    assert sorted(p.name for p in tmp_path.glob("checkpoint-*.npz")) == ["checkpoint-0.npz", "checkpoint-10.npz",
+                                                                        "checkpoint-20.npz"]

@@ -61,12 +61,13 @@ def strength(
 def env(
     seconds: float = typer.Option(3.0, help="Time per game and player count, in seconds."),
     seed: int = typer.Option(1, help="First game seed."),
+    num_envs: int = typer.Option(256, help="Sub-games of the batched env."),
 ) -> None:
-    """RL environments: PettingZoo steps/s (tensor + mask) against the raw engine's, 2 and 4 players, both games."""
+    """RL environments: PettingZoo steps/s (tensor + mask) against the raw engine's, 2 and 4 players, both games; the batched env's."""
     from ttr_lab.bench.env import env_benchmark
 
     try:
-        env_benchmark(seconds=seconds, seed=seed, on_item=show_items())
+        env_benchmark(seconds=seconds, seed=seed, on_item=show_items(), num_envs=num_envs)
     except (ValueError, TTRLabError) as exc:
         fail(exc)
 

@@ -1,8 +1,10 @@
 """Reinforcement-learning environments for every ttr-lab game (the ``[rl]`` extra: pettingzoo,
-gymnasium, numpy): ``pettingzoo_env`` (an AEC env, every seat an agent) and ``gym_env`` (one
-learner against ttr-lab strategies). See docs/rl.md.
+gymnasium, numpy): ``pettingzoo_env`` (an AEC env, every seat an agent), ``gym_env`` (one
+learner against ttr-lab strategies), and the batched Gymnasium vector envs of Ticket to Ride,
+``vector_env`` (a learner per sub-game against compiled opponents) and ``self_play_vector_env``
+(every sub-game's player to move). See docs/rl.md.
 
-The two are imported on first use, so ``import ttr_lab.envs`` works without the extra and a
+They are imported on first use, so ``import ttr_lab.envs`` works without the extra and a
 missing one is named in a one-line ``ConfigError``.
 """
 
@@ -12,7 +14,7 @@ from typing import Any
 
 from ttr_lab.core.errors import ConfigError
 
-__all__ = ["gym_env", "pettingzoo_env"]
+__all__ = ["gym_env", "pettingzoo_env", "self_play_vector_env", "vector_env"]
 
 
 def _need(module: str) -> None:
@@ -37,3 +39,19 @@ def gym_env(game: Any = None, players: int = 4, **options: Any) -> Any:
     from ttr_lab.envs.single_agent import gym_env as make
 
     return make(game, players=players, **options)
+
+
+def vector_env(game: Any = "ticket_to_ride", num_envs: int = 256, players: int = 4, **options: Any) -> Any:
+    """A batched Gymnasium vector env, a learner per sub-game (``ttr_lab.envs.vector.vector_env``)."""
+    _need("gymnasium")
+    from ttr_lab.envs.vector import vector_env as make
+
+    return make(game, num_envs=num_envs, players=players, **options)
+
+
+def self_play_vector_env(game: Any = "ticket_to_ride", num_envs: int = 256, players: int = 4, **options: Any) -> Any:
+    """The batched self-play form (``ttr_lab.envs.vector.self_play_vector_env``)."""
+    _need("gymnasium")
+    from ttr_lab.envs.vector import self_play_vector_env as make
+
+    return make(game, num_envs=num_envs, players=players, **options)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
     import numpy as np
 
+    from ttr_lab.games.ticket_to_ride.batch import Batch
     from ttr_lab.games.ticket_to_ride.presentation import TicketToRideViews
     from ttr_lab.games.ticket_to_ride.result import GameResult
     from ttr_lab.games.ticket_to_ride.state import GameState
@@ -198,6 +199,13 @@ class TicketToRide:
         from ttr_lab.games.ticket_to_ride.tensor import TensorWriter
 
         return TensorWriter(player)
+
+    def batch(self, players: int) -> "Batch":
+        """Many games at ``players`` as rows of one array, their tensors and masks written in one
+        native call (``batch.Batch``): what the batched RL environment steps."""
+        from ttr_lab.games.ticket_to_ride.batch import Batch
+
+        return Batch(self, players)
 
     def observation_tensor(self, observation: Any) -> "np.ndarray":
         """An ``Observation`` as a float32 vector (layout: ``tensor.layout``, docs/rl.md)."""

@@ -1,0 +1,253 @@
+"""Batched Gymnasium vector envs: many Ticket to Ride games stepped by one native call.
+
+    envs = vector_env("ticket_to_ride", num_envs=256, players=4, opponents="random", seed=0, map="usa")
+    obs, info = envs.reset()                      # obs (256, obs_dim) float32
+    while training:
+        actions = policy(obs, info["action_mask"])  # masks (256, n_actions) bool
+        obs, rewards, terminated, truncated, info = envs.step(actions)
+
+``vector_env``: one learner per sub-game against compiled opponents (``"random"``: uniform over the
+legal ids; ``"planner"``: the ticket planner compiled, ``strategies/planner_kernel.py``, the
+choice of a fresh ``TicketPlanner`` at every decision). ``planner_actions()`` gives that planner's
+choice for every sub-game's player to move, a teacher to imitate. ``self_play_vector_env``: no opponents; every sub-game shows its player to move
+(``info["to_move"]``) and ``step`` takes each game's mover's action. Both are
+``gymnasium.vector.VectorEnv``\\s with **same-step autoreset** (``metadata["autoreset_mode"]``):
+the step that ends a game already returns the next game's first observation and mask, the last
+ones of the ended game in ``info["final_obs"]`` / ``info["final_info"]`` (object arrays, set where
+``info["_final_obs"]``), as gymnasium's ``SyncVectorEnv`` gives them in that mode. So a masked
+policy never meets an empty mask. Nothing is truncated: every game ends by its rules.
+
+Rewards, illegal ids and observations are the per-game envs' (``gym_env`` / ``pettingzoo_env``;
+``envs.table.Table``): ``reward="rank"`` the win share at the end, ``"margin"`` own score minus the
+best opponent's; an id that is not legal ends the game as the mover's forfeit
+(``illegal_reward``, ``info["illegal_action"]``). The tensors and masks are bit for bit those envs'
+(the tests check, same seeds, same games).
+
+Seeds: ``reset(seed=s)`` gives sub-game ``i`` the seed ``b_i = derive_seed(s, i)`` (``reset(seed=[b_0,
+...])`` sets them directly; ``reset()`` draws a fresh ``s`` from the env's generator). Game ``k``
+of sub-game ``i`` (0 first) has the seed ``derive_seed(b_i, k)`` (``env.game_seed(i, k)``): it is
+the game ``game.new_game(players, that seed)`` deals, its opponents draw from ``derive_seed(that
+seed, 0x5EA7)``, and with ``seat="rotate"`` the learner sits at ``(i + k) % players``.
+
+Ticket to Ride only: its rules are compiled kernels over one state array, so a batch is one
+array and one call. Trans-Orient Express's rules are Python objects (not compiled): batching
+them would only loop over per-game envs, as ``gymnasium.vector.SyncVectorEnv`` over ``gym_env``
+already does.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ttr_lab.core.errors import ConfigError
+from ttr_lab.core.game import Game
+from ttr_lab.core.rng import derive_seed
+from ttr_lab.envs import vector_kernels as K
+from ttr_lab.envs.table import REWARDS, make_game
+from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, tables_of
+
+OPPONENTS = {"random": K.RANDOM, "planner": K.PLANNER}
+
+
+class _Batched(VectorEnv):
+    """What both forms share: the game's batch, the spaces, seeds, actions in, infos out."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, game: Game, num_envs: int, players: int, reward: str, illegal_reward: float,
+                 seed: int | None) -> None:
+        batch_of = getattr(game, "batch", None)
+        if batch_of is None:
+            raise ConfigError(f"{game.title} has no compiled rules to batch: use gym_env with "
+                              f"gymnasium.vector.SyncVectorEnv")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ConfigError(f"num_envs must be a positive integer, not {num_envs!r}")
+        if reward not in REWARDS:
+            raise ConfigError(f"reward {reward!r} is not one of {', '.join(REWARDS)}")
+        self.game = game
+        self.batch = batch_of(players)
+        self.num_envs = num_envs
+        self.players = players
+        self.reward_kind = REWARDS.index(reward)
+        self.illegal_reward = float(illegal_reward)
+        self.single_observation_space = spaces.Box(0.0, np.inf, shape=(self.batch.tensor_size,), dtype=np.float32)
+        self.single_action_space = spaces.Discrete(self.batch.n_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._first_seed = seed
+        self.states = np.zeros((num_envs, self.batch.state_size), dtype=np.int64)
+        self.bases = np.zeros(num_envs, dtype=np.uint64)
+        self.games = np.zeros(num_envs, dtype=np.int64)
+        self.masks = np.zeros((num_envs, self.batch.n_actions), dtype=np.bool_)
+        self._all = np.ones(num_envs, dtype=np.bool_)
+        self.planner = tables_of(self.batch.g)  # the compiled planner's tables and buffers
+
+    def _seed_bases(self, seed: int | Sequence[int] | None) -> None:
+        if seed is None and self._first_seed is not None:
+            seed = self._first_seed
+        self._first_seed = None
+        if seed is None:
+            seed = int(self.np_random.integers(2**63 - 1))
+        if isinstance(seed, bool):
+            raise ConfigError(f"seed must be an int or {self.num_envs} ints (one per sub-game), not {seed!r}")
+        if isinstance(seed, (int, np.integer)):
+            super().reset(seed=int(seed))
+            self.action_space.seed(int(seed))
+            bases = [derive_seed(int(seed), i) for i in range(self.num_envs)]
+        else:
+            bases = list(seed)
+            if len(bases) != self.num_envs or not all(isinstance(b, (int, np.integer)) for b in bases):
+                raise ConfigError(f"seed must be an int or {self.num_envs} ints (one per sub-game), not {seed!r}")
+        self.bases[:] = [int(b) & (2**64 - 1) for b in bases]
+
+    def game_seed(self, i: int, k: int | None = None) -> int:
+        """The seed of game ``k`` of sub-game ``i`` (its current game by default)."""
+        return derive_seed(int(self.bases[i]), int(self.games[i]) if k is None else k)
+
+    def _actions(self, actions: Any) -> np.ndarray:
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
+            raise ConfigError(f"actions must be {self.num_envs} integer ids, not an array of "
+                              f"shape {a.shape} and dtype {a.dtype}")
+        return a.astype(np.int64, copy=False)
+
+    def _buffers(self) -> tuple[np.ndarray, np.ndarray]:
+        # fresh arrays each step: a learner may keep what it was handed
+        n, b = self.num_envs, self.batch
+        self.masks = np.empty((n, b.n_actions), dtype=np.bool_)
+        return np.empty((n, b.tensor_size), dtype=np.float32), self.masks
+
+    def _finals(self, info: dict[str, Any], ended: np.ndarray, final_obs: np.ndarray,
+                extra: dict[str, np.ndarray]) -> None:
+        """Gymnasium's same-step keys for the ended sub-games, as ``SyncVectorEnv`` writes them."""
+        if not ended.any():
+            return
+        obs_of = np.full(self.num_envs, None, dtype=object)
+        info_of = np.full(self.num_envs, None, dtype=object)
+        no_actions = np.zeros(self.batch.n_actions, dtype=np.bool_)
+        for i in np.flatnonzero(ended):
+            obs_of[i] = final_obs[i]
+            info_of[i] = {"action_mask": no_actions, **{key: value[i] for key, value in extra.items()}}
+        info.update(final_obs=obs_of, _final_obs=ended, final_info=info_of, _final_info=ended)
+
+    def planner_actions(self) -> np.ndarray:
+        """The compiled ticket planner's choice for every sub-game's player to move (the learner,
+        in ``vector_env``), one native call: a teacher to imitate. ``(num_envs,)`` int64 ids."""
+        out = np.empty(self.num_envs, dtype=np.int64)
+        K.planner_ids(self.batch.g, self.states, self.planner[0], DEFAULT_PARAMS, self.planner[1], out)
+        return out
+
+    def action_masks(self) -> np.ndarray:
+        """The legal ids of every sub-game now, ``(num_envs, n_actions)`` bool (``info["action_mask"]``)."""
+        return self.masks
+
+    def state(self, i: int) -> Any:
+        """Sub-game ``i``'s position as a ``GameState`` (a copy; without its public history)."""
+        return self.batch.state(self.states[i])
+
+
+class LearnerVectorEnv(_Batched):
+    """One learner per sub-game against compiled opponents (see the module docstring)."""
+
+    def __init__(self, game: Game, num_envs: int, players: int, opponents: str = "random", seat: str | int = "rotate",
+                 reward: str = "rank", illegal_reward: float = -1.0, seed: int | None = None) -> None:
+        if opponents not in OPPONENTS:
+            raise ConfigError(f"opponents {opponents!r} is not one of {', '.join(OPPONENTS)} (compiled policies)")
+        if seat != "rotate" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
+            raise ConfigError(f"seat must be 'rotate' or a seat 0..{players - 1}, not {seat!r}")
+        super().__init__(game, num_envs, players, reward, illegal_reward, seed)
+        self.policy = OPPONENTS[opponents]
+        self.seat_rule = K.ROTATE if seat == "rotate" else int(seat)
+        self.seats = np.zeros(num_envs, dtype=np.int64)
+        self.rngs = np.zeros(num_envs, dtype=np.uint64)
+        self.decisions = 0  # every seat's, learners' and opponents', since the env was made
+
+    def reset(self, *, seed: int | Sequence[int] | None = None,
+              options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        self._seed_bases(seed)
+        obs, masks = self._buffers()
+        b = self.batch
+        pt, w = self.planner
+        K.reset_learners(b.g, self.states, self.seats, self.rngs, self.bases, self.games, self.seat_rule,
+                         self.policy, pt, DEFAULT_PARAMS, w, b.plan, b.scales, obs, masks)
+        return obs, {"action_mask": masks, "_action_mask": self._all, "seat": self.seats.copy(), "_seat": self._all}
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        a = self._actions(actions)
+        n, b = self.num_envs, self.batch
+        obs, masks = self._buffers()
+        rewards, ended, illegal = np.empty(n), np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
+        final_obs, final_seats = np.empty((n, b.tensor_size), dtype=np.float32), np.empty(n, dtype=np.int64)
+        pt, w = self.planner
+        self.decisions += K.step_learners(
+            b.g, self.states, a, self.seats, self.rngs, self.bases, self.games, self.seat_rule, self.policy,
+            pt, DEFAULT_PARAMS, w, self.reward_kind, self.illegal_reward, b.plan, b.scales, obs, masks, rewards, ended, illegal,
+            final_obs, final_seats)
+        info: dict[str, Any] = {"action_mask": masks, "_action_mask": self._all, "seat": self.seats.copy(),
+                                "_seat": self._all}
+        if illegal.any():
+            info.update(illegal_action=illegal, _illegal_action=illegal)
+        self._finals(info, ended, final_obs, {"seat": final_seats, "illegal_action": illegal})
+        return obs, rewards, ended, np.zeros(n, dtype=np.bool_), info
+
+
+class SelfPlayVectorEnv(_Batched):
+    """Every seat is the caller's: each sub-game shows the view of its player to move
+    (``info["to_move"]``), ``step`` plays each game's mover's action. ``rewards[i]`` is the reward
+    of the seat that just played (0 until its game ends); when a game ends, every seat's reward is
+    in ``info["returns"][i]`` (set where ``info["_returns"]``) and the seat that played its last
+    action in ``info["final_info"][i]["mover"]``."""
+
+    def __init__(self, game: Game, num_envs: int, players: int, reward: str = "rank", illegal_reward: float = -1.0,
+                 seed: int | None = None) -> None:
+        super().__init__(game, num_envs, players, reward, illegal_reward, seed)
+        self.to_move = np.zeros(num_envs, dtype=np.int64)
+
+    def reset(self, *, seed: int | Sequence[int] | None = None,
+              options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        self._seed_bases(seed)
+        obs, masks = self._buffers()
+        b = self.batch
+        K.reset_movers(b.g, self.states, self.bases, self.games, b.plan, b.scales, obs, masks, self.to_move)
+        return obs, {"action_mask": masks, "_action_mask": self._all, "to_move": self.to_move.copy(),
+                     "_to_move": self._all}
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        a = self._actions(actions)
+        n, b = self.num_envs, self.batch
+        obs, masks = self._buffers()
+        rewards, ended, illegal = np.empty(n), np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
+        returns, movers = np.zeros((n, self.players)), np.empty(n, dtype=np.int64)
+        final_obs = np.empty((n, b.tensor_size), dtype=np.float32)
+        K.step_movers(b.g, self.states, a, self.bases, self.games, self.reward_kind, self.illegal_reward, b.plan,
+                      b.scales, obs, masks, self.to_move, movers, rewards, returns, ended, illegal, final_obs)
+        info: dict[str, Any] = {"action_mask": masks, "_action_mask": self._all, "to_move": self.to_move.copy(),
+                                "_to_move": self._all}
+        if illegal.any():
+            info.update(illegal_action=illegal, _illegal_action=illegal)
+        if ended.any():
+            info.update(returns=returns, _returns=ended)
+        self._finals(info, ended, final_obs, {"mover": movers, "illegal_action": illegal})
+        return obs, rewards, ended, np.zeros(n, dtype=np.bool_), info
+
+
+def vector_env(game: str | Game = "ticket_to_ride", num_envs: int = 256, players: int = 4, opponents: str = "random",
+               seat: str | int = "rotate", reward: str = "rank", illegal_reward: float = -1.0,
+               seed: int | None = None, **options: Any) -> LearnerVectorEnv:
+    """``num_envs`` games of ``game`` (a name with ``options``, e.g. ``map="usa"``, or a ``Game``),
+    a learner in each against compiled ``opponents``; ``seed``: the first ``reset()``'s if it is
+    given none. See the module docstring."""
+    return LearnerVectorEnv(make_game(game, options, players), num_envs, players, opponents, seat, reward,
+                            illegal_reward, seed)
+
+
+def self_play_vector_env(game: str | Game = "ticket_to_ride", num_envs: int = 256, players: int = 4,
+                         reward: str = "rank", illegal_reward: float = -1.0, seed: int | None = None,
+                         **options: Any) -> SelfPlayVectorEnv:
+    """``num_envs`` games of ``game``, every seat played by the caller (the self-play form)."""
+    return SelfPlayVectorEnv(make_game(game, options, players), num_envs, players, reward, illegal_reward, seed)

@@ -1,0 +1,212 @@
+"""The batched environment's step as kernels: every sub-game of ``vector.TicketToRideVectorEnv``
+advanced in one native call (the learner's action, the opponents' replies, the end, the scoring,
+the next deal and the views), over the game's own rule kernels.
+
+Per sub-game ``i`` the env keeps: its state row ``states[i]``, the learner's seat ``seats[i]``, the
+opponents' SplitMix64 stream ``rngs[i]``, its seed ``bases[i]`` and the number of games it has
+started ``games[i]``. Seeds derive as ``ttr_lab.core.rng.derive_seed`` derives them (restated
+below, bit for bit): game ``k`` of sub-game ``i`` has the seed ``derive_seed(bases[i], k)``; it is
+dealt as ``game.new_game(players, that seed)`` deals it and its opponents draw from
+``derive_seed(that seed, 0x5EA7)``, as ``game.random_games`` seeds its play-outs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
+from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
+from ttr_lab.games.ticket_to_ride.kernels.rng import mix64, next_below
+from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
+from ttr_lab.games.ticket_to_ride.kernels.setup import new_state
+from ttr_lab.games.ticket_to_ride.kernels.tensor import write_mask, write_tensor
+from ttr_lab.strategies.planner_kernel import choose as planner_choice
+
+RANDOM, PLANNER = 0, 1  # opponent policies: uniform over the legal ids; the compiled ticket planner
+RANK, MARGIN = 0, 1  # rewards, as envs.table.REWARDS names them
+ROTATE = -1  # the seat rule: game k of sub-game i seats the learner at (i + k) % players
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_SEED_SALT = np.uint64(0x5EED)
+_DEAL_KEY = np.uint64(0x7772)
+_POLICY_KEY = np.uint64(0x5EA7)
+
+
+@njit(cache=True)
+def derive_seed(seed: np.uint64, key: np.uint64) -> np.uint64:
+    """``ttr_lab.core.rng.derive_seed(seed, key)``."""
+    return mix64(mix64(seed ^ _SEED_SALT) + _GOLDEN + key)
+
+
+@njit(cache=True)
+def _start(g: np.ndarray, states: np.ndarray, i: int, bases: np.ndarray, games: np.ndarray,
+           seats: np.ndarray, rngs: np.ndarray, seat_rule: int) -> None:
+    seed = derive_seed(np.uint64(bases[i]), np.uint64(games[i]))
+    states[i, :] = new_state(g, derive_seed(seed, _DEAL_KEY))
+    rngs[i] = derive_seed(seed, _POLICY_KEY)
+    seats[i] = (i + games[i]) % g[L.N_PLAYERS] if seat_rule == ROTATE else seat_rule
+
+
+@njit(cache=True)
+def _opponents(g: np.ndarray, s: np.ndarray, seat: int, rng: np.uint64, policy: int, ids: np.ndarray,
+               scratch: np.ndarray, pt: np.ndarray, params: np.ndarray, w: tuple) -> tuple[np.uint64, int]:
+    """The other seats play until ``seat`` is to move or the game is over; the advanced stream
+    and the decisions made. ``pt``, ``params``, ``w``: the planner's tables, knobs and buffers."""
+    decisions = 0
+    while s[L.PHASE] != L.OVER and s[L.PLAYER] != seat:
+        if policy == PLANNER:
+            apply_action(g, s, planner_choice(g, pt, s, params, w), scratch)
+        else:
+            count = legal_ids(g, s, ids)
+            rng, pick = next_below(rng, count)
+            apply_action(g, s, ids[pick], scratch)
+        decisions += 1
+    return rng, decisions
+
+
+@njit(cache=True)
+def _reward(g: np.ndarray, out: np.ndarray, seat: int, kind: int) -> float:
+    """``seat``'s reward for a finished game whose ``score_game`` result is ``out``
+    (``envs.table.Table.rewards``)."""
+    n = g[L.N_PLAYERS]
+    if kind == RANK:
+        if out[seat, L.R_RANK] != 1:
+            return 0.0
+        winners = 0
+        for p in range(n):
+            if out[p, L.R_RANK] == 1:
+                winners += 1
+        return 1.0 / winners
+    best = -(1 << 62)
+    for p in range(n):
+        if p != seat and out[p, L.R_TOTAL] > best:
+            best = out[p, L.R_TOTAL]
+    return float(out[seat, L.R_TOTAL] - best)
+
+
+@njit(cache=True)
+def _illegal(g: np.ndarray, s: np.ndarray, action: int, scratch: np.ndarray) -> bool:
+    """Play ``action`` for the player to move; True (and ``s`` unchanged) if it is no legal id."""
+    if action < 0 or action >= g[L.N_ACTIONS] or s[L.PHASE] == L.OVER:
+        return True
+    return apply_action(g, s, action, scratch) != L.OK
+
+
+@njit(cache=True)
+def reset_learners(g: np.ndarray, states: np.ndarray, seats: np.ndarray, rngs: np.ndarray, bases: np.ndarray,
+                   games: np.ndarray, seat_rule: int, policy: int, pt: np.ndarray, params: np.ndarray, w: tuple,
+                   plan: np.ndarray, scales: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> None:
+    """Every sub-game's first game dealt, played by the opponents up to the learner's turn, viewed."""
+    ids, scratch = np.empty(g[L.N_ACTIONS], dtype=np.int64), np.empty(g[L.N_ACTIONS], dtype=np.int64)
+    for i in range(states.shape[0]):
+        games[i] = 0
+        _start(g, states, i, bases, games, seats, rngs, seat_rule)
+        rngs[i], _ = _opponents(g, states[i], seats[i], np.uint64(rngs[i]), policy, ids, scratch, pt, params, w)
+        write_tensor(g, states[i], seats[i], plan, scales, obs[i])
+        write_mask(g, states[i], seats[i], ids, masks[i])
+
+
+@njit(cache=True)
+def step_learners(g: np.ndarray, states: np.ndarray, actions: np.ndarray, seats: np.ndarray, rngs: np.ndarray,
+                  bases: np.ndarray, games: np.ndarray, seat_rule: int, policy: int, pt: np.ndarray,
+                  params: np.ndarray, w: tuple, reward_kind: int, illegal_reward: float, plan: np.ndarray, scales: np.ndarray, obs: np.ndarray, masks: np.ndarray,
+                  rewards: np.ndarray, ended: np.ndarray, illegal: np.ndarray, final_obs: np.ndarray,
+                  final_seats: np.ndarray) -> int:
+    """One step of every sub-game: the learner's action, the opponents' replies; a game that ends
+    is scored (its last view into ``final_obs``, its seat into ``final_seats``) and the next one
+    dealt and played up to the learner's turn (same-step autoreset). Returns the decisions made."""
+    n_actions = g[L.N_ACTIONS]
+    ids, scratch = np.empty(n_actions, dtype=np.int64), np.empty(n_actions, dtype=np.int64)
+    n = g[L.N_PLAYERS]
+    out, completed = np.zeros((n, L.RESULT_COLUMNS), dtype=np.int64), np.zeros((n, g[L.N_TICKETS]), dtype=np.bool_)
+    decisions = 0
+    for i in range(states.shape[0]):
+        s = states[i]
+        seat = seats[i]
+        bad = s[L.PLAYER] != seat or _illegal(g, s, actions[i], scratch)
+        decisions += 1
+        if not bad:
+            rngs[i], made = _opponents(g, s, seat, np.uint64(rngs[i]), policy, ids, scratch, pt, params, w)
+            decisions += made
+        illegal[i] = bad
+        ended[i] = bad or s[L.PHASE] == L.OVER
+        rewards[i] = 0.0
+        if ended[i]:
+            if bad:
+                rewards[i] = illegal_reward
+            else:
+                score_game(g, s, out, completed)
+                rewards[i] = _reward(g, out, seat, reward_kind)
+            write_tensor(g, s, seat, plan, scales, final_obs[i])
+            final_seats[i] = seat
+            games[i] += 1
+            _start(g, states, i, bases, games, seats, rngs, seat_rule)
+            rngs[i], made = _opponents(g, states[i], seats[i], np.uint64(rngs[i]), policy, ids, scratch,
+                                       pt, params, w)
+            decisions += made
+        write_tensor(g, states[i], seats[i], plan, scales, obs[i])
+        write_mask(g, states[i], seats[i], ids, masks[i])
+    return decisions
+
+
+@njit(cache=True)
+def reset_movers(g: np.ndarray, states: np.ndarray, bases: np.ndarray, games: np.ndarray, plan: np.ndarray,
+                 scales: np.ndarray, obs: np.ndarray, masks: np.ndarray, to_move: np.ndarray) -> None:
+    """The self-play form's reset: every sub-game's first game, seen by the player to move."""
+    ids = np.empty(g[L.N_ACTIONS], dtype=np.int64)
+    seats, rngs = np.zeros(states.shape[0], dtype=np.int64), np.zeros(states.shape[0], dtype=np.uint64)
+    for i in range(states.shape[0]):
+        games[i] = 0
+        _start(g, states, i, bases, games, seats, rngs, 0)
+        to_move[i] = states[i, L.PLAYER]
+        write_tensor(g, states[i], to_move[i], plan, scales, obs[i])
+        write_mask(g, states[i], to_move[i], ids, masks[i])
+
+
+@njit(cache=True)
+def step_movers(g: np.ndarray, states: np.ndarray, actions: np.ndarray, bases: np.ndarray, games: np.ndarray,
+                reward_kind: int, illegal_reward: float, plan: np.ndarray, scales: np.ndarray, obs: np.ndarray,
+                masks: np.ndarray, to_move: np.ndarray, movers: np.ndarray, rewards: np.ndarray, returns: np.ndarray,
+                ended: np.ndarray, illegal: np.ndarray, final_obs: np.ndarray) -> None:
+    """The self-play form's step: each sub-game's player to move plays ``actions[i]``; an ended game
+    gets every seat's reward in ``returns[i]`` (the mover's in ``rewards[i]``), the mover's last
+    view in ``final_obs[i]``, and the next game is dealt. ``movers[i]``: the seat that played."""
+    n_actions = g[L.N_ACTIONS]
+    ids, scratch = np.empty(n_actions, dtype=np.int64), np.empty(n_actions, dtype=np.int64)
+    n = g[L.N_PLAYERS]
+    out, completed = np.zeros((n, L.RESULT_COLUMNS), dtype=np.int64), np.zeros((n, g[L.N_TICKETS]), dtype=np.bool_)
+    seats, rngs = np.zeros(states.shape[0], dtype=np.int64), np.zeros(states.shape[0], dtype=np.uint64)
+    for i in range(states.shape[0]):
+        s = states[i]
+        mover = s[L.PLAYER]
+        movers[i] = mover
+        bad = _illegal(g, s, actions[i], scratch)
+        illegal[i] = bad
+        ended[i] = bad or s[L.PHASE] == L.OVER
+        rewards[i] = 0.0
+        if ended[i]:
+            if not bad:
+                score_game(g, s, out, completed)
+            for p in range(n):
+                if bad:
+                    returns[i, p] = illegal_reward if p == mover else 0.0
+                else:
+                    returns[i, p] = _reward(g, out, p, reward_kind)
+            rewards[i] = returns[i, mover]
+            write_tensor(g, s, mover, plan, scales, final_obs[i])
+            games[i] += 1
+            _start(g, states, i, bases, games, seats, rngs, 0)
+        to_move[i] = states[i, L.PLAYER]
+        write_tensor(g, states[i], to_move[i], plan, scales, obs[i])
+        write_mask(g, states[i], to_move[i], ids, masks[i])
+
+
+@njit(cache=True)
+def planner_ids(g: np.ndarray, states: np.ndarray, pt: np.ndarray, params: np.ndarray, w: tuple,
+                out: np.ndarray) -> None:
+    """``out[i]``: the compiled ticket planner's action id for the player to move in ``states[i]``
+    (-1 where the game is over): a teacher for imitation."""
+    for i in range(states.shape[0]):
+        out[i] = planner_choice(g, pt, states[i], params, w)
