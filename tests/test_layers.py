@@ -80,11 +80,19 @@ def game_names_in(path: Path, games: Sequence[str]) -> list[str]:
     return [f"{path.relative_to(ROOT)} {f}" for f in found]
 
 
+# Modules of a shared layer allowed to import a game's package, each with why.
+GAME_SPECIFIC = {
+    # The batched env's step is one native call over a game's compiled rule kernels; only
+    # Ticket to Ride has them (the env refuses a game without kernels in one line).
+    "ttr_lab/envs/vector_kernels.py",
+}
+
+
 def test_no_shared_layer_names_a_game():
     from ttr_lab.games import INSTALLED
 
     named = [hit for layer in SHARED_LAYERS for path in sorted((ROOT / "ttr_lab" / layer).rglob("*.py"))
-             for hit in game_names_in(path, INSTALLED)]
+             if str(path.relative_to(ROOT)) not in GAME_SPECIFIC for hit in game_names_in(path, INSTALLED)]
     assert not named, "\n".join(named)
 
 

@@ -138,7 +138,7 @@ def random_ids(masks: Any, rng: Any) -> Any:
 
 
 def batched_rates(num_envs: int, players: int, seconds: float, seed: int) -> dict[str, float]:
-    """CPU-time rates of the batched envs on the USA map: learner steps/s (a random learner in every
+    """CPU-time rates of the batched envs on the game the catalogue names (``BENCHMARKED["batched"]``): learner steps/s (a random learner in every
     sub-game, compiled random opponents), every seat's decisions/s in those games, and self-play
     steps/s (every decision a step); each step hands back tensors and masks."""
     import numpy as np
@@ -146,8 +146,9 @@ def batched_rates(num_envs: int, players: int, seconds: float, seed: int) -> dic
     from ttr_lab.envs.vector import self_play_vector_env, vector_env
 
     rates = {}
-    learner = vector_env("ticket_to_ride", num_envs=num_envs, players=players, seed=seed, map="usa")
-    selfplay = self_play_vector_env("ticket_to_ride", num_envs=num_envs, players=players, seed=seed, map="usa")
+    name, options = batched_game()
+    learner = vector_env(name, num_envs=num_envs, players=players, seed=seed, **options)
+    selfplay = self_play_vector_env(name, num_envs=num_envs, players=players, seed=seed, **options)
     for key, env in (("learner", learner), ("self-play", selfplay)):
         rng = np.random.default_rng(seed)
         _, info = env.reset()
@@ -164,11 +165,18 @@ def batched_rates(num_envs: int, players: int, seconds: float, seed: int) -> dic
     return rates
 
 
+def batched_game() -> tuple[str, dict[str, Any]]:
+    """The game (name, options) the batched envs are measured on: the games catalogue says."""
+    name, options = benchmarked("batched")[0]
+    return name, dict(options)
+
+
 def _batched_section(result: BenchResult, seconds: float, seed: int, players: Sequence[int], num_envs: int) -> None:
     rows = []
     for n in players:
         rates = batched_rates(num_envs, n, seconds, seed)
-        label = f"ticket_to_ride usa {n}p"
+        name, options = batched_game()
+        label = " ".join([name, *map(str, options.values()), f"{n}p"])
         result.figures[f"{label} batched learner steps/s"] = rates["learner"]
         result.figures[f"{label} batched decisions/s"] = rates["decisions"]
         result.figures[f"{label} batched self-play steps/s"] = rates["self-play"]

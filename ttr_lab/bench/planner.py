@@ -17,8 +17,8 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from ttr_lab.bench.results import BenchResult, FigureTable, Item
-from ttr_lab.core.game import Game, catalogue_entry, load_game
+from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked as cases
+from ttr_lab.core.game import Game, load_game
 from ttr_lab.strategies.greedy import Greedy
 from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, choose_id, planner_playouts
 from ttr_lab.strategies.random import Random
@@ -34,7 +34,7 @@ _MAKERS: dict[str, Callable[[], Any]] = {"ticket_planner": TicketPlanner, "greed
 
 def benchmarked() -> list[Game]:
     """The games (both maps) the planner is measured on, as the games catalogue declares them."""
-    return [load_game(name, **options) for name, options in catalogue_entry("BENCHMARKED", {})["planner"]]
+    return [load_game(name, **options) for name, options in cases("planner")]
 
 
 def game_positions(game: Game, players: int, seed: int) -> Iterator[GameState]:

@@ -41,7 +41,7 @@ def gym_env(game: Any = None, players: int = 4, **options: Any) -> Any:
     return make(game, players=players, **options)
 
 
-def vector_env(game: Any = "ticket_to_ride", num_envs: int = 256, players: int = 4, **options: Any) -> Any:
+def vector_env(game: Any = None, num_envs: int = 256, players: int = 4, **options: Any) -> Any:
     """A batched Gymnasium vector env, a learner per sub-game (``ttr_lab.envs.vector.vector_env``)."""
     _need("gymnasium")
     from ttr_lab.envs.vector import vector_env as make
@@ -49,7 +49,7 @@ def vector_env(game: Any = "ticket_to_ride", num_envs: int = 256, players: int =
     return make(game, num_envs=num_envs, players=players, **options)
 
 
-def self_play_vector_env(game: Any = "ticket_to_ride", num_envs: int = 256, players: int = 4, **options: Any) -> Any:
+def self_play_vector_env(game: Any = None, num_envs: int = 256, players: int = 4, **options: Any) -> Any:
     """The batched self-play form (``ttr_lab.envs.vector.self_play_vector_env``)."""
     _need("gymnasium")
     from ttr_lab.envs.vector import self_play_vector_env as make

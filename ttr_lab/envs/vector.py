@@ -236,7 +236,7 @@ class SelfPlayVectorEnv(_Batched):
         return obs, rewards, ended, np.zeros(n, dtype=np.bool_), info
 
 
-def vector_env(game: str | Game = "ticket_to_ride", num_envs: int = 256, players: int = 4, opponents: str = "random",
+def vector_env(game: str | Game | None = None, num_envs: int = 256, players: int = 4, opponents: str = "random",
                seat: str | int = "rotate", reward: str = "rank", illegal_reward: float = -1.0,
                seed: int | None = None, **options: Any) -> LearnerVectorEnv:
     """``num_envs`` games of ``game`` (a name with ``options``, e.g. ``map="usa"``, or a ``Game``),
@@ -246,7 +246,7 @@ def vector_env(game: str | Game = "ticket_to_ride", num_envs: int = 256, players
                             illegal_reward, seed)
 
 
-def self_play_vector_env(game: str | Game = "ticket_to_ride", num_envs: int = 256, players: int = 4,
+def self_play_vector_env(game: str | Game | None = None, num_envs: int = 256, players: int = 4,
                          reward: str = "rank", illegal_reward: float = -1.0, seed: int | None = None,
                          **options: Any) -> SelfPlayVectorEnv:
     """``num_envs`` games of ``game``, every seat played by the caller (the self-play form)."""

@@ -18,6 +18,8 @@ BENCHMARKED: dict[str, tuple[tuple[str, dict[str, str]], ...]] = {
     "engine": (("ticket_to_ride", {"map": "usa"}),),
     "strength": (("ticket_to_ride", {"map": "usa"}),),
     "env": (("ticket_to_ride", {"map": "usa"}), ("trans_orient", {})),
+    # The batched environments (they run on compiled kernels: Ticket to Ride's).
+    "batched": (("ticket_to_ride", {"map": "usa"}),),
     # The compiled ticket planner's fidelity (both maps) and play-out speed (the first).
     "planner": (("ticket_to_ride", {"map": "usa"}), ("ticket_to_ride", {"map": "legendary_asia"})),
 }
