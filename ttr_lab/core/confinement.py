@@ -26,6 +26,8 @@ import stat
 import sys
 from pathlib import Path
 
+from ttr_lab.core.compiled import MARKER
+
 MEMORY_BYTES = 4 << 30  # address space: search trees fit, a runaway allocation does not
 OPEN_FILES = 256
 PROCESSES = 64  # threads count too (numpy's, numba's)
@@ -185,7 +187,9 @@ def compiled_cache(uid: int | None) -> str | None:
     root = tempfile.mkdtemp(prefix="ttr-lab-kernels-")
     folders = {os.path.dirname(f) for f in (getattr(m, "__file__", None) for m in list(sys.modules.values())) if f}
     for folder in sorted(folders):
+        # With the sources' digest (``compiled.MARKER``), or the child would think them stale.
         cached = [p for p in Path(folder, "__pycache__").glob("*.nb[ic]")] if os.path.isdir(folder) else []
+        cached += [p for p in [Path(folder, "__pycache__", MARKER)] if p.is_file()]
         if not cached:
             continue
         # numba's own layout under NUMBA_CACHE_DIR: the folder's name and a hash of its path.

@@ -12,3 +12,11 @@ Compiled on first use and cached on disk (``cache=True``, in ``__pycache__`` bes
 or under ``NUMBA_CACHE_DIR``); ``NUMBA_DISABLE_JIT=1`` runs the very same functions as plain
 Python.
 """
+
+from pathlib import Path as _Path
+
+from ttr_lab.core.compiled import sweep_stale_caches as _sweep
+
+# Before any kernel is loaded: caches compiled from other sources than today's are removed (a
+# cached kernel holds its callees from other files, which numba does not check).
+_sweep(_Path(__file__).parents[3])

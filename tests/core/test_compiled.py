@@ -1,0 +1,64 @@
+"""Stale compiled caches: numba checks a cached kernel against its own file only, so a kernel
+with a callee from another file kept the old callee when only that file changed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CALLER = """from numba import njit
+from pkg.kernels.callee import g
+
+@njit(cache=True)
+def f():
+    return g() + 1
+"""
+CALLEE = """from numba import njit
+
+@njit(cache=True)
+def g():
+    return {value}
+"""
+RUN = """import sys
+from pathlib import Path
+from ttr_lab.core.compiled import sweep_stale_caches
+if sys.argv[1] == "sweep":
+    sweep_stale_caches(Path("pkg"))
+from pkg.kernels.caller import f
+print(f())
+"""
+
+
+def _answer(folder: Path, mode: str, cache_dir: str | None) -> int:
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_DISABLE_JIT")}
+    env["PYTHONPATH"] = os.pathsep.join([str(folder), str(ROOT)])
+    if cache_dir:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    out = subprocess.run([sys.executable, "run.py", mode], cwd=folder, env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr
+    return int(out.stdout.split()[-1])
+
+
+@pytest.mark.parametrize("own_cache_dir", [False, True])
+def test_a_changed_callee_is_compiled_again(tmp_path, own_cache_dir):
+    kernels = tmp_path / "pkg" / "kernels"
+    kernels.mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (kernels / "__init__.py").write_text("")
+    (kernels / "caller.py").write_text(CALLER)
+    (kernels / "callee.py").write_text(CALLEE.format(value=1))
+    (tmp_path / "run.py").write_text(RUN)
+    cache_dir = str(tmp_path / "cache") if own_cache_dir else None
+    assert _answer(tmp_path, "sweep", cache_dir) == 2
+    (kernels / "callee.py").write_text(CALLEE.format(value=10))  # caller.py unchanged, as after a pull
+    # What numba alone does: the cached caller still holds the old callee.
+    assert _answer(tmp_path, "plain", cache_dir) == 2
+    assert _answer(tmp_path, "sweep", cache_dir) == 11
+    assert _answer(tmp_path, "sweep", cache_dir) == 11  # and the fresh caches are kept

@@ -1,0 +1,83 @@
+"""Keeping numba's on-disk caches of compiled kernels true to the sources they came from.
+
+numba checks a cached function against its own file only. A kernel compiled with another
+module's kernel inlined (a play-out calling ``apply_action``, the planner calling the game's
+``legal_ids``) keeps the old callee when only the callee's file changes, as a ``git pull`` of a
+checkout installed with ``pip install -e`` does: the rules would silently be yesterday's. So
+the first import of compiled code compares one digest over every compiled source of the package
+with the one stored beside the caches, and on a difference removes those caches (numba then
+compiles afresh and stores the new ones) before any kernel is loaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+MARKER = "ttr_lab-kernels.digest"  # beside the caches: the digest of the sources they came from
+
+
+def compiled_sources(root: str | os.PathLike[str]) -> list[Path]:
+    """The Python files under ``root`` that define numba kernels, and every module of a
+    ``kernels`` folder (links followed: a checkout maps its shipped strategies in by one)."""
+    found = []
+    for folder, dirs, files in os.walk(root, followlinks=True):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = Path(folder, name)
+                try:
+                    # A kernels folder's plain modules too: their constants are compiled in.
+                    if folder.endswith("kernels") or b"njit" in path.read_bytes():
+                        found.append(path)
+                except OSError:
+                    continue
+    return found
+
+
+def cache_folder(source_folder: Path) -> Path:
+    """Where numba keeps the caches of the modules in ``source_folder``: its ``__pycache__``, or
+    under ``NUMBA_CACHE_DIR`` (named as numba names it: the folder's name and a hash of its path)."""
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if not root:
+        return source_folder / "__pycache__"
+    path = os.path.abspath(source_folder)
+    return Path(root, f"{os.path.basename(path)}_{hashlib.sha1(path.encode()).hexdigest()}")
+
+
+def sweep_stale_caches(root: str | os.PathLike[str]) -> bool:
+    """Remove the kernel caches under ``root`` if any compiled source changed since they were
+    written; True if it removed them. Best effort: a read-only install is never edited, so a
+    folder it cannot write is left as it is."""
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return False
+    sources = compiled_sources(root)
+    if not sources:
+        return False
+    digest = hashlib.sha256()
+    for path in sources:
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    wanted = digest.hexdigest()
+    marker = cache_folder(Path(root)) / MARKER
+    try:
+        if marker.read_text(encoding="ascii").strip() == wanted:
+            return False
+    except OSError:
+        pass
+    removed = False
+    for folder in sorted({cache_folder(p.parent) for p in sources}):
+        for cached in list(folder.glob("*.nbi")) + list(folder.glob("*.nbc")):
+            try:
+                cached.unlink()
+                removed = True
+            except OSError:
+                pass
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        tmp = marker.with_name(f"{MARKER}.{os.getpid()}")
+        tmp.write_text(wanted, encoding="ascii")
+        os.replace(tmp, marker)
+    except OSError:
+        pass
+    return removed
