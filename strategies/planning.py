@@ -193,13 +193,15 @@ def best_twins(obs: Observation, tracks: Iterable[int]) -> list[int]:
     """Each planned track, or its parallel twin when that is claimable and better matches the
     hand (both join the same cities, so either serves the plan)."""
     tables = obs.tables
-    colour = tables.track_colour
+    colour, claimable = tables.track_colour, tables.claimable
+    owner, me = obs.owner, obs.player
+    trains = obs.trains[me]
     hand = obs.hand
     most = max(hand[:NUM_COLOURS])
     out = []
     for t in tracks:
         tw = tables.track_twin[t]
-        if tw >= 0 and obs.claimable(tw):
+        if tw >= 0 and claimable(owner, tw, me, trains):
             def have(x: int) -> int:
                 return most if colour[x] == GRAY else hand[colour[x]]
             if have(tw) > have(t):
