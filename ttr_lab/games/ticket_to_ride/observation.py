@@ -20,8 +20,8 @@ from ttr_lab.games.ticket_to_ride.scoring import points_per_track
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.state import GameState
 
-_PHASES = tuple(Phase)
 _LAST_TABLES: dict[Board, Tables] = {}  # per board, the tables an observation of it last gave
+_PHASES = tuple(Phase)
 
 
 class Observation(NamedTuple):
