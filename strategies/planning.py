@@ -193,12 +193,12 @@ def best_twins(obs: Observation, tracks: Iterable[int]) -> list[int]:
     """Each planned track, or its parallel twin when that is claimable and better matches the
     hand (both join the same cities, so either serves the plan)."""
     tables = obs.tables
-    colour = tables.track_colour
+    colour, twin_of = tables.track_colour, tables.track_twin
     hand = obs.hand
     most = max(hand[:NUM_COLOURS])
     out = []
     for t in tracks:
-        tw = tables.track_twin[t]
+        tw = twin_of[t]
         if tw >= 0 and obs.claimable(tw):
             def have(x: int) -> int:
                 return most if colour[x] == GRAY else hand[colour[x]]

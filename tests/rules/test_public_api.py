@@ -98,6 +98,11 @@ def test_tables_for_gives_one_tables_per_board_player_count_and_ruleset_value():
     other = rules.tables_for(BOARD, 3, BOARD.ruleset.replace(trains_per_player=30))
     assert other is not game and other.ruleset.trains_per_player == 30
     assert rules.tables_for(BOARD, 4) is not game
+    # An observation's tables follow its game, whichever game of the same board was observed last.
+    states = [new_game(BOARD, 3, 1), new_game(BOARD, 4, 1), new_game(BOARD, 3, 1, other.ruleset)]
+    for _ in range(2):
+        for s in states:
+            assert s.observation(0).tables is s.game
 
 
 def test_track_points_include_mountains():

@@ -26,6 +26,7 @@ from ttr_lab.games.ticket_to_ride.scoring import points_per_track
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.state import GameState
 
+_LAST_TABLES: dict[Board, Tables] = {}  # per board, the tables an observation of it last gave
 _PHASES = tuple(Phase)
 _new = tuple.__new__  # the named tuple from its fields in order, without its Python-level __new__
 
@@ -95,7 +96,12 @@ class Observation(NamedTuple):
     def tables(self) -> Tables:
         """The game's precomputed tables (public facts: the board's tracks, the double-route
         rule at this player count), the ones the engine reads."""
-        return tables_for(self.board, self.num_players, self.ruleset)
+        # Strategies ask this several times a decision: the last tables of each board first,
+        # a dictionary lookup by the board's identity, before ``tables_for``.
+        found = _LAST_TABLES.get(self.board)
+        if found is None or found.ruleset is not self.ruleset or found.num_players != self.num_players:
+            found = _LAST_TABLES[self.board] = tables_for(self.board, self.num_players, self.ruleset)
+        return found
 
     def claimable(self, track: int, player: int | None = None) -> bool:
         """Whether ``player`` (the viewer by default) may still claim ``track`` at some point:
