@@ -33,10 +33,12 @@ card of a draw take no search.
 from __future__ import annotations
 
 import random
-from typing import Annotated, Sequence
+from typing import Annotated, Any, Callable, Literal, Sequence
 
+import numpy as np
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt, StringConstraints
 
+from ttr_lab.core.errors import ConfigError
 from ttr_lab.strategies.planning import claims_by_track
 from ttr_lab.strategies.playout import Playout
 from ttr_lab.strategies.search import Search
@@ -44,6 +46,7 @@ from ttr_lab.strategies.ticket_planner import TicketPlanner
 from ttr_lab.games.ticket_to_ride import (
     DRAW_TICKETS, Action, Claim, DrawMarket, GameState, Observation, Phase, determinize,
 )
+from ttr_lab.games.ticket_to_ride.kernels.playout import random_playouts
 
 # A visit's fixed costs (the sample, the tree, final scoring) weigh like this many steps.
 _VISIT_COST = 30
@@ -74,6 +77,9 @@ class MCTS:
         iterations: PositiveInt = 400,
         steps: PositiveInt = 500,
         time_ms: PositiveFloat | None = None,
+        cpu_ms: PositiveFloat | None = None,
+        playout: Literal["python", "random"] = "python",
+        leaf_playouts: PositiveInt = 1,
         exploration: NonNegativeFloat = 10.0,
         widening: NonNegativeFloat = 0.5,
         rollout_depth: NonNegativeInt = 0,
@@ -91,6 +97,11 @@ class MCTS:
             the game play-outs are short, so there are more of them).
         time_ms: if set, search until this many milliseconds have passed instead (not
             reproducible: the number of play-outs depends on the machine).
+        cpu_ms: if set, search until this many milliseconds of CPU time (of the searching
+            thread) have passed instead: the budget of equal-time comparisons on a shared machine.
+        playout: who plays below the tree: ``python``, the ticket planner at every seat on
+            observations; ``random``, uniformly random moves in one native call per leaf.
+        leaf_playouts: native play-outs per leaf (their mean reward is backed up).
         exploration: the UCT constant below the root, in points of lead.
         widening: a node may have about visits**widening children (progressive widening).
         rollout_depth: 0 plays out to the end of the game; else this many decisions, then the
@@ -108,6 +119,14 @@ class MCTS:
         self.iterations = iterations
         self.steps = steps
         self.time_ms = time_ms
+        self.cpu_ms = cpu_ms
+        self.playout = playout
+        self.leaf_playouts = leaf_playouts
+        if playout != "python" and rollout_depth:
+            raise ConfigError(f"strategy {self.name!r}: a {playout} play-out plays to the end of the game, "
+                              f"so rollout_depth must be 0 with it, not {rollout_depth}")
+        if time_ms is not None and cpu_ms is not None:
+            raise ConfigError(f"strategy {self.name!r}: give one clock, time_ms or cpu_ms, not both")
         self.exploration = exploration
         self.widening = widening
         self.rollout_depth = rollout_depth
@@ -120,6 +139,7 @@ class MCTS:
         self.planner = TicketPlanner()
         self.last_rounds = 0
         self.last_playouts = 0
+        self.last_simulations = 0
         self.last_switch = False
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
@@ -177,12 +197,27 @@ class MCTS:
             moves=lambda state: _moves(state, playout),
             exploration=self.exploration, widening=self.widening, floor=_FLOOR,
             rollout_depth=self.rollout_depth, iterations=self.iterations, steps=self.steps,
-            time_ms=self.time_ms, visit_cost=_VISIT_COST,
+            time_ms=self.time_ms, cpu_ms=self.cpu_ms, visit_cost=_VISIT_COST,
+            native_playout=None if self.playout == "python" else _native(random_playouts),
+            leaf_playouts=self.leaf_playouts,
         )
         bar = self.confidence if obs.phase != Phase.TURN else self.turn_confidence
         choice = search.paired(obs, moves, rng, confidence=bar)
         self.last_rounds, self.last_playouts, self.last_switch = search.rounds, search.playouts, search.switched
+        self.last_simulations = search.simulations
         return choice
+
+
+def _native(kernel: Callable[..., int]) -> Callable[[GameState, list[int]], tuple[Any, int]]:
+    """The search's native play-out over a compiled play-out ``kernel`` (``random_playouts``'s
+    arguments): final scores per seat of one play-out per seed, and the decisions made."""
+
+    def play(state: GameState, seeds: list[int]) -> tuple[Any, int]:
+        scores = np.zeros((len(seeds), state.num_players), dtype=np.int64)
+        decisions = kernel(state.face.g, state.s, np.array(seeds, dtype=np.uint64), scores)
+        return scores.tolist(), decisions
+
+    return play
 
 
 def _moves(state: GameState, playout: Playout) -> list[object]:

@@ -10,6 +10,7 @@ TICKET_TO_RIDE: dict[str, str] = {
     "greedy": "ttr_lab.strategies.greedy:Greedy",
     "ticket_planner": "ttr_lab.strategies.ticket_planner:TicketPlanner",
     "mcts": "ttr_lab.strategies.mcts:MCTS",
+    "mcts_classic": "ttr_lab.strategies.mcts_classic:MCTSClassic",
     "destination_hungry": "ttr_lab.strategies.destination_hungry:DestinationHungry",
     "route_focus": "ttr_lab.strategies.route_focus:RouteFocus",
     "one_step": "ttr_lab.strategies.one_step_thinking:OneStepThinking",
