@@ -9,6 +9,7 @@ TICKET_TO_RIDE: dict[str, str] = {
     "random": "ttr_lab.strategies.random:Random",
     "greedy": "ttr_lab.strategies.greedy:Greedy",
     "ticket_planner": "ttr_lab.strategies.ticket_planner:TicketPlanner",
+    "compiled_planner": "ttr_lab.strategies.compiled_planner:CompiledPlanner",
     "mcts": "ttr_lab.strategies.mcts:MCTS",
     "mcts_classic": "ttr_lab.strategies.mcts_classic:MCTSClassic",
     "destination_hungry": "ttr_lab.strategies.destination_hungry:DestinationHungry",

@@ -67,6 +67,7 @@ bench_app.command("engine", cls=Command)(bench.engine)
 bench_app.command("tournament", cls=Command)(bench.tournament)
 bench_app.command("strength", cls=Command)(bench.strength)
 bench_app.command("env", cls=Command)(bench.env)
+bench_app.command("planner", cls=Command)(bench.planner)
 
 
 def _print_version(value: bool) -> None:

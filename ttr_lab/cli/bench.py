@@ -1,4 +1,4 @@
-"""``ttr-lab bench engine|strength|tournament|env``: the benchmarks, their tables drawn as they come."""
+"""``ttr-lab bench engine|strength|tournament|env|planner``: the benchmarks, their tables drawn as they come."""
 
 from __future__ import annotations
 
@@ -67,6 +67,23 @@ def env(
 
     try:
         env_benchmark(seconds=seconds, seed=seed, on_item=show_items())
+    except (ValueError, TTRLabError) as exc:
+        fail(exc)
+
+
+def planner(
+    positions: int = typer.Option(10_000, help="Positions from real games to compare the two planners on."),
+    seconds: float = typer.Option(10.0, help="CPU seconds of play-outs per player count."),
+    seed: int = typer.Option(1, help="First game seed."),
+    section: List[str] = typer.Option([], "--section", help="Run only these sections (repeat): fidelity, playouts."),
+) -> None:
+    """The compiled ticket planner against the Python one: the same action on real positions, and
+    play-outs per CPU-second from the same states."""
+    from ttr_lab.bench.planner import SECTIONS, planner_benchmark
+
+    try:
+        planner_benchmark(positions=positions, seconds=seconds, seed=seed, sections=tuple(section) or SECTIONS,
+                          on_item=show_items())
     except (ValueError, TTRLabError) as exc:
         fail(exc)
 

@@ -1,0 +1,52 @@
+"""``CompiledPlanner``: the ticket planner played through its compiled kernels
+(``planner_kernel``), as a strategy (``compiled_planner``).
+
+It sees an ``Observation`` like every strategy; it builds an array state from it with the
+game's ``determinize`` and asks ``planner_choose`` there. The planner reads only what the seat
+sees (its hand, tickets and offer, the board, the market, the counts), so the sampled hidden
+parts cannot change its choice: it plays what a fresh ``TicketPlanner`` with the same knobs
+plays, one plan per decision (``TicketPlanner`` keeps its plan between decisions while it
+stands, so over a game the two may part where a fresh plan would differ from the kept one).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
+
+from ttr_lab.games.ticket_to_ride import Action, Observation, determinize
+from ttr_lab.strategies.planner_kernel import choose_id, default_params
+
+
+class CompiledPlanner:
+    name = "compiled_planner"
+
+    def __init__(
+        self,
+        *,
+        plan_budget: PositiveFloat = 0.8,
+        ticket_cost_weight: NonNegativeFloat = 0.3,
+        draw_tickets_min_trains: NonNegativeInt = 18,
+        endgame_trains: NonNegativeInt = 6,
+        locomotive_deficit: NonNegativeInt = 3,
+        points_min_length: NonNegativeInt = 3,
+        plan_orders: PositiveInt = 1,
+        card_weight: NonNegativeFloat = 0.5,
+        keep_orders: PositiveInt = 1,
+        route_weight: NonNegativeFloat = 1.5,
+    ) -> None:
+        """The knobs of ``TicketPlanner`` (same meaning), with one ticket order tried by default."""
+        self.params = default_params(
+            plan_budget=plan_budget, ticket_cost_weight=ticket_cost_weight,
+            draw_tickets_min_trains=draw_tickets_min_trains, endgame_trains=endgame_trains,
+            locomotive_deficit=locomotive_deficit, points_min_length=points_min_length, plan_orders=plan_orders,
+            card_weight=card_weight, keep_orders=keep_orders, route_weight=route_weight,
+        )
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        state = determinize(observation, rng)
+        return state.face.actions[choose_id(state, self.params)]
