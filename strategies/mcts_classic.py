@@ -16,6 +16,11 @@ from ttr_lab.strategies.mcts import MCTS, TurnAlternatives
 
 class MCTSClassic(MCTS):
     name = "mcts_classic"
+    TUNABLE = {
+        "exploration": {"low": 1.0, "high": 40.0, "log": True},
+        "widening": {"low": 0.25, "high": 0.8},
+        **MCTS.TUNABLE,
+    }
 
     def __init__(
         self,
@@ -36,7 +41,7 @@ class MCTSClassic(MCTS):
     ) -> None:
         """The parameters of ``mcts`` (its docstring says what each does), play-outs in Python."""
         super().__init__(
-            iterations=iterations, steps=steps, time_ms=time_ms, cpu_ms=cpu_ms, playout="python",
+            iterations=iterations, steps=steps, time_ms=time_ms, cpu_ms=cpu_ms, playout="python", tree=True,
             exploration=exploration, widening=widening, rollout_depth=rollout_depth, confidence=confidence,
             turn_confidence=turn_confidence, search_turns=search_turns, turn_alternatives=turn_alternatives,
             endgame_trains=endgame_trains, tickets_when_tracks_left=tickets_when_tracks_left,

@@ -34,7 +34,8 @@ Two ways to spend the budget at the root (both over the same descent, ``visit``)
 - ``paired``: every candidate is tried on every sample, with the same play-out seed (common
   random numbers), the weakest dropped by successive elimination; the answer is the first
   candidate (the anchor) unless another beats it, paired sample by sample, by ``confidence``
-  standard errors.
+  standard errors. With ``grow`` False no tree grows below the candidates: every visit plays
+  out straight from the candidate's move (flat Monte Carlo over the candidates).
 
 Budget: ``iterations`` visits; ``paired`` also stops at ``steps`` simulated decisions (each
 visit counting ``visit_cost`` more for its fixed costs), on the wall clock at ``time_ms`` or on
@@ -87,6 +88,7 @@ class Search:
         visit_cost: int = 0,
         native_playout: Callable[[Any, list[int]], tuple[Sequence[Sequence[float]], int]] | None = None,
         leaf_playouts: int = 1,
+        grow: bool = True,
     ) -> None:
         if time_ms is not None and cpu_ms is not None:
             raise ValueError("a search takes one clock: time_ms or cpu_ms, not both")
@@ -111,6 +113,7 @@ class Search:
         self.visit_cost = visit_cost
         self.native_playout = native_playout
         self.leaf_playouts = leaf_playouts
+        self.grow = grow
         self.player = -1  # the searching player, set by each search
         # What the last search spent (read by benchmarks and tests).
         self.rounds = 0
@@ -164,7 +167,8 @@ class Search:
                 state.apply(m)
                 child = children[m]
                 # A candidate's first visit plays out from it: it was just opened.
-                results[m].append(self.visit(child, state, random.Random(seed), descend=child.visits > 0)[me])
+                descend = self.grow and child.visits > 0
+                results[m].append(self.visit(child, state, random.Random(seed), descend=descend)[me])
             rounds += 1
             playouts += len(alive)
             if rounds >= 3 and len(alive) > 2:

@@ -83,6 +83,16 @@ def test_a_native_play_out_refuses_a_rollout_depth_and_two_clocks():
         MCTS(playout="random", rollout_depth=4)
     with pytest.raises(ConfigError, match="one clock"):
         MCTS(time_ms=5.0, cpu_ms=5.0)
+    with pytest.raises(ConfigError, match="leaf_playouts must be 1"):
+        MCTS(playout="planner", leaf_playouts=2)
+
+
+def test_the_default_plays_out_with_the_compiled_planner_and_grows_no_tree():
+    search = MCTS()
+    assert (search.playout, search.tree) == ("planner", False)
+    state = TicketToRide(BOARD).new_game(4, 8)
+    search.act(state.observation(0), state.legal_actions(), random.Random(3))
+    assert search.last_simulations == search.last_playouts > 0  # one native play-out per visit
 
 
 def test_mcts_on_native_play_outs_passes_the_strategy_contract():

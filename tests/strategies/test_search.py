@@ -277,3 +277,19 @@ def test_a_search_takes_one_clock_and_a_native_play_out_plays_to_the_end():
         engine(time_ms=5.0, cpu_ms=5.0)
     with pytest.raises(ValueError, match="rollout_depth"):
         engine(native_playout=lambda state, seeds: ([], 0), rollout_depth=3)
+
+
+def test_without_growing_every_visit_plays_out_straight_from_its_candidate():
+    game = Decide(0, {m: Decide(1, {"x": (1.0, 0.0), "y": (0.0, 1.0)}) for m in ("anchor", "other")})
+    for grow, grown in ((True, True), (False, False)):
+        search = Search(lambda obs, rng: ToyState(game), values, First, iterations=12, grow=grow)
+        children: dict = {}
+        original = search.visit
+
+        def spy(node: Node, state: ToyState, rng: random.Random, *, descend: bool = True) -> list:
+            children[id(node)] = node
+            return original(node, state, rng, descend=descend)
+
+        search.visit = spy  # type: ignore[method-assign]
+        search.paired(Obs(0), ["anchor", "other"], random.Random(1))
+        assert any(node.children for node in children.values()) is grown

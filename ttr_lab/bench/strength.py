@@ -21,6 +21,12 @@ Sections (run any subset):
 - ``budget``: ``BEST`` with 4x its default budget against itself at 1x (2 players), with the
   seconds per decision of each.
 - ``speed``: 4-player games per second of each heuristic strategy against random's, one process.
+- ``equal_time``: ``mcts`` on its compiled play-outs (``NEW``) against ``mcts_classic`` (today's
+  before them: Python play-outs) at equal CPU time per searched decision (``EQUAL_TIME_MS``:
+  10 ms, 50 ms, 200 ms, 1 s; ``cpu_ms`` in both), at 2 players head to head and at 4 as one
+  against three classics, fresh deals for each budget; the win rate by time (the curve,
+  ``figures["equal_time curve"]``, drawn by ``equal_time_figure``), and both searches' play-outs
+  per CPU-second measured in the same run (their ratio).
 
 Every match is a tournament's schedule (seeded deals, each under every rotation of the seats:
 ``ttr_lab.tournament.design``) played on a tournament backend, so a rerun gives the same games
@@ -42,17 +48,22 @@ from ttr_lab.bench.results import BenchResult, FigureTable, Item
 from ttr_lab.tournament.backends import Backend, make_backend
 from ttr_lab.tournament.design import match_games, schedule, seatings
 from ttr_lab.core.game import load_game
+from ttr_lab.core.rng import derive_seed
 from ttr_lab.tournament.match import play_match
 
 USA = load_game("ticket_to_ride", map="usa")  # the strength figures are measured on the base game
 
-SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "speed")
-MATCH_SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget")
+SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "speed", "equal_time")
+MATCH_SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "equal_time")
 LADDER = ("random", "greedy", "ticket_planner", "mcts")
 REFERENCE = ("destination_hungry", "route_focus", "one_step", "long_route")
 BEST = "mcts"  # our strongest strategy at its default settings (docs/strategies.md)
-BEST_STEPS = 500  # its default budget (strategies/mcts.py), which ``budget`` multiplies by 4
+BEST_STEPS = 4000  # its default budget (strategies/mcts.py), which ``budget`` multiplies by 4
 VERSUS4 = ("long_route",)  # the agents ``BEST`` meets as one against three (the strongest at 4p)
+EQUAL_TIME_MS = (10.0, 50.0, 200.0, 1000.0)  # CPU time per searched decision, ``equal_time``
+NEW = ("mcts", {"playout": "planner", "tree": False})  # the search on compiled play-outs, as ``equal_time`` plays it
+CLASSIC = "mcts_classic"
+RATE_DECISIONS = 30  # searched decisions over which ``equal_time`` counts play-outs per CPU-second
 
 # The 2017 study's engine, run unmodified with fresh agents over 1,748 seat-rotated 4-player games:
 # win rate (ties shared), mean score, ticket completion, tickets held at the end,
@@ -78,14 +89,20 @@ def _entrant(strategy: str, params: dict[str, Any] | None = None) -> dict[str, A
 def strength_benchmark(
     deals: int = 20, workers: int | None = None, seed: int = 1, sections: Sequence[str] = SECTIONS,
     backend: str = "ray", on_item: Callable[[Item], None] | None = None,
+    cpu_ms: Sequence[float] = EQUAL_TIME_MS, players: Sequence[int] = (2, 4),
 ) -> BenchResult:
     """The ``sections`` asked for, each match on ``deals`` deals under every seat rotation,
-    played on ``backend`` (``ray`` with ``workers``, or ``serial`` in this process)."""
+    played on ``backend`` (``ray`` with ``workers``, or ``serial`` in this process);
+    ``equal_time`` at the budgets ``cpu_ms`` and the player counts ``players`` (2, 4)."""
     unknown = set(sections) - set(SECTIONS)
     if unknown:
         raise ValueError(f"unknown section(s) {', '.join(sorted(unknown))}; choose from {', '.join(SECTIONS)}")
     if backend not in ("ray", "serial"):
         raise ValueError(f"unknown backend {backend!r}; choose ray or serial")
+    if not cpu_ms or any(ms <= 0 for ms in cpu_ms):
+        raise ValueError(f"the equal-time budgets must be positive milliseconds, not {list(cpu_ms)}")
+    if not players or set(players) - {2, 4}:
+        raise ValueError(f"equal_time plays 2 and/or 4 players, not {list(players)}")
     result = BenchResult(on_item=on_item)
     started = time.perf_counter()
     runner = make_backend(backend, workers=workers)
@@ -97,6 +114,8 @@ def strength_benchmark(
                               ("budget", _budget), ("speed", _speed)):
             if name in sections:
                 section(result, deals, seed, runner)
+        if "equal_time" in sections:
+            _equal_time(result, deals, seed, runner, cpu_ms, players)
     finally:
         runner.close()
     result.show(f"strength benchmark took {time.perf_counter() - started:.0f} s")
@@ -317,3 +336,91 @@ def playouts_per_second(decisions: int = 30, seed: int = 3) -> float:
             action = other.act(state.observation(p), legal, rng)
         state.apply(action)
     return playouts / seconds if seconds else 0.0
+
+
+def _equal_time(result: BenchResult, deals: int, seed: int, runner: Backend, budgets: Sequence[float],
+                players: Sequence[int]) -> None:
+    new, params = NEW
+    name = f"{new} ({params['playout']}{'' if params.get('tree', True) else ', flat'})"
+    rows, curve = [], []
+    for n in players:
+        table = (0, 1) if n == 2 else (0, 1, 1, 1)
+        for ms in budgets:
+            entrants = [{"name": name, "strategy": new, "params": {**params, "cpu_ms": ms}},
+                        {"name": CLASSIC, "strategy": CLASSIC, "params": {"cpu_ms": ms}}]
+            # Fresh deals per cell: no budget or player count replays another's games.
+            deal_seed = derive_seed(seed, 0xE7, n, int(ms * 1000))
+            s = summarize(play_match(entrants, match_games(table, deals, deal_seed, f"e{n}-{ms:g}-"), USA, runner),
+                          [name])[0]
+            even = 1 / n
+            result.figures[f"equal_time {n}p {ms:g}ms"] = s
+            curve.append((n, ms, s.win_rate, s.low, s.high))
+            rows.append((f"{n}", f"{ms:g} ms", str(s.games), f"{s.win_rate:.3f}", _interval(s.low, s.high),
+                         f"{even:.2f}", "yes" if s.low > even else "no", f"{s.mean_score:.1f}"))
+    result.figures["equal_time curve"] = curve
+    result.show(FigureTable.of(
+        f"{name} against {CLASSIC} at equal CPU time per searched decision "
+        f"({deals} deals x every seating; at 4 players one against three)",
+        ("players", "CPU per decision", "games", "win rate", "95% interval", "even", "above even", "mean score"),
+        rows,
+    ))
+    rates = []
+    for n in players:
+        classic = playouts_per_cpu_second(CLASSIC, {"cpu_ms": 50.0}, n, RATE_DECISIONS)
+        native = playouts_per_cpu_second(new, {**params, "cpu_ms": 50.0}, n, RATE_DECISIONS)
+        result.figures[f"equal_time playouts/cpu-s {n}p"] = (native, classic)
+        rates.append((f"{n}", f"{native:.0f}", f"{classic:.0f}", f"{native / classic:.1f}x" if classic else "-"))
+    result.show(FigureTable.of(
+        "play-outs per CPU-second of the searching thread (50 ms per searched decision, one run)",
+        ("players", name, CLASSIC, "ratio"), rates,
+    ))
+
+
+def equal_time_figure(curve: Sequence[tuple[int, float, float, float, float]]) -> Any:
+    """The win rate by CPU time per decision (``figures["equal_time curve"]``), one line per
+    player count with its 95% intervals, and each count's even share."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6, 4))
+    ax = fig.subplots()
+    for n in sorted({c[0] for c in curve}):
+        points = sorted((ms, w, lo, hi) for m, ms, w, lo, hi in curve if m == n)
+        xs = [p[0] for p in points]
+        line = ax.errorbar(xs, [p[1] for p in points], yerr=[[p[1] - p[2] for p in points], [p[3] - p[1] for p in points]],
+                           marker="o", capsize=3, label=f"{n} players")
+        ax.axhline(1 / n, linestyle=":", color=line[0].get_color())
+    ax.set_xscale("log")
+    ax.set_xlabel("CPU time per searched decision (ms)")
+    ax.set_ylabel("win rate of the new mcts")
+    ax.set_title(f"{NEW[0]} on compiled play-outs against {CLASSIC}")
+    ax.legend()
+    return fig
+
+
+def playouts_per_cpu_second(strategy: str, params: dict[str, Any], players: int = 2, decisions: int = 30,
+                            seed: int = 3) -> float:
+    """Play-outs per CPU-second of ``strategy`` (an mcts) at seat 0, the others ticket
+    planners, over its first ``decisions`` searched decisions of one game (CPU time of the
+    searching thread)."""
+    from ttr_lab.core.registry import build
+    from ttr_lab.strategies.ticket_planner import TicketPlanner
+
+    state = USA.new_game(players, seed)
+    search, other, rng = build(strategy, params, USA.name), TicketPlanner(), random.Random(seed)
+    simulations, seconds, searched = 0, 0.0, 0
+    while not state.is_terminal() and searched < decisions:
+        p = state.current_player
+        legal = state.legal_actions()
+        if p == 0:
+            start = time.thread_time()
+            action = search.act(state.observation(p), legal, rng)
+            spent = time.thread_time() - start
+            if search.last_playouts:
+                simulations += search.last_simulations
+                seconds += spent
+                searched += 1
+                search.last_playouts = 0
+        else:
+            action = other.act(state.observation(p), legal, rng)
+        state.apply(action)
+    return simulations / seconds if seconds else 0.0
