@@ -2,11 +2,12 @@
 (``planner_kernel``), as a strategy (``compiled_planner``).
 
 It sees an ``Observation`` like every strategy; it builds an array state from it with the
-game's ``determinize`` and asks ``planner_choose`` there. The planner reads only what the seat
-sees (its hand, tickets and offer, the board, the market, the counts), so the sampled hidden
-parts cannot change its choice: it plays what a fresh ``TicketPlanner`` with the same knobs
-plays, one plan per decision (``TicketPlanner`` keeps its plan between decisions while it
-stands, so over a game the two may part where a fresh plan would differ from the kept one).
+game's ``determinize`` and asks the planner's kernels there. The planner reads only what the
+seat sees (its hand, tickets and offer, the board, the market, the counts), so the sampled
+hidden parts cannot change its choice. It keeps its plan between decisions as
+``TicketPlanner`` does (``planner_kernel.KeptPlan``), so it plays the very games a
+``TicketPlanner`` with the same knobs plays (one ticket order by default: the search's
+play-out planner).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Sequence
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
 
 from ttr_lab.games.ticket_to_ride import Action, Observation, determinize
-from ttr_lab.strategies.planner_kernel import choose_id, default_params
+from ttr_lab.strategies.planner_kernel import KeptPlan, default_params
 
 
 class CompiledPlanner:
@@ -45,8 +46,11 @@ class CompiledPlanner:
             card_weight=card_weight, keep_orders=keep_orders, route_weight=route_weight,
         )
 
+        self.kept: KeptPlan | None = None
+
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
-        if len(legal_actions) == 1:
-            return legal_actions[0]
+        # A forced move too: TicketPlanner brings its plan up to date at every decision.
         state = determinize(observation, rng)
-        return state.face.actions[choose_id(state, self.params)]
+        if self.kept is None:
+            self.kept = KeptPlan(state.face.g)
+        return state.face.actions[self.kept.choose_id(state, self.params)]

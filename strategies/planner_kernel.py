@@ -17,6 +17,7 @@ picks (``ttr_lab.bench.planner`` measures it on positions from real games).
   ``PlanCache`` does; ``scores[i, p]``: seat ``p``'s final score. Returns the decisions made.
   The planner draws no random numbers, so a play-out is the same for every seed (the seeds
   only count the play-outs; a determinized ``start`` carries the luck in its decks).
+  ``planner_playouts_from`` starts the seats from given plans (a search's root plan).
 - ``choose_id(state)``: ``planner_choose`` for a ``GameState``; ``compiled_planner.CompiledPlanner``
   is the strategy (``compiled_planner``) that acts through it.
 
@@ -409,26 +410,53 @@ def cached_plan(g: np.ndarray, pt: np.ndarray, s: np.ndarray, p: int, params: np
 
 
 @njit(cache=True)
+def choose_kept(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, n: int,
+                plans: np.ndarray, sizes: np.ndarray, before: np.ndarray, keys: np.ndarray) -> int:
+    """The planner's action id with the legal ids ``w[3][:n]``, its plan kept between calls in
+    ``plans``, ``sizes``, ``before``, ``keys`` (see ``cached_plan``), as one ``TicketPlanner`` keeps it."""
+    if s[L.PHASE] == L.SETUP or s[L.PHASE] == L.KEEP:
+        return keep(g, pt, s, params, w, n)
+    p = s[L.PLAYER]
+    k = cached_plan(g, pt, s, p, params, w, plans, sizes, before, keys)
+    return decide(g, pt, s, params, w, n, plans[p], k)
+
+
+@njit(cache=True)
 def planner_playout(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple,
                     plans: np.ndarray, sizes: np.ndarray, before: np.ndarray, keys: np.ndarray) -> int:
-    """Play ``s`` to the end in place, the planner at every seat (a forced move asks no planner,
-    as in the search's play-outs); returns the decisions made."""
+    """Play ``s`` to the end in place, the planner at every seat, each starting from the plans in
+    ``plans``, ``sizes``, ``before``, ``keys`` (see ``cached_plan``; updated as it plays). A forced
+    move asks no planner, as in the search's play-outs. Returns the decisions made."""
     ids, scratch = w[3], w[4]
-    keys[:, :] = 0
-    sizes[:] = 0
     decisions = 0
     while s[L.PHASE] != L.OVER:
         n = legal_ids(g, s, ids)
-        if n == 1:
-            action = ids[0]
-        elif s[L.PHASE] == L.SETUP or s[L.PHASE] == L.KEEP:
-            action = keep(g, pt, s, params, w, n)
-        else:
-            p = s[L.PLAYER]
-            k = cached_plan(g, pt, s, p, params, w, plans, sizes, before, keys)
-            action = decide(g, pt, s, params, w, n, plans[p], k)
+        action = ids[0] if n == 1 else choose_kept(g, pt, s, params, w, n, plans, sizes, before, keys)
         apply_action(g, s, action, scratch)
         decisions += 1
+    return decisions
+
+
+@njit(cache=True)
+def planner_playouts_from(g: np.ndarray, start: np.ndarray, seeds: np.ndarray, params: np.ndarray,
+                          scores: np.ndarray, plans: np.ndarray, sizes: np.ndarray, before: np.ndarray,
+                          keys: np.ndarray) -> int:
+    """``planner_playouts`` with each seat's plan at the start given (``KeptPlan``'s arrays, left
+    unchanged): a search's own seat may start from the plan it holds at the root, as
+    ``PlanCache.adopt`` does (``keys[p, 2] = -1``: its trains unknown, so the plan is checked
+    at once). A seat with ``keys[p, 0] == 0`` plans afresh."""
+    n = g[L.N_PLAYERS]
+    pt, w = planner_tables(g), new_work(g)
+    kept_plans, kept_sizes, kept_before, kept_keys = plans.copy(), sizes.copy(), before.copy(), keys.copy()
+    out, completed = np.zeros((n, L.RESULT_COLUMNS), dtype=np.int64), np.zeros((n, g[L.N_TICKETS]), dtype=np.bool_)
+    decisions = 0
+    for i in range(seeds.shape[0]):
+        s = start.copy()
+        kept_plans[:, :], kept_sizes[:], kept_before[:, :], kept_keys[:, :] = plans, sizes, before, keys
+        decisions += planner_playout(g, pt, s, params, w, kept_plans, kept_sizes, kept_before, kept_keys)
+        score_game(g, s, out, completed)
+        for p in range(n):
+            scores[i, p] = out[p, L.R_TOTAL]
     return decisions
 
 
@@ -436,21 +464,13 @@ def planner_playout(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.nda
 def planner_playouts(g: np.ndarray, start: np.ndarray, seeds: np.ndarray, params: np.ndarray,
                      scores: np.ndarray) -> int:
     """One planner play-out of a copy of ``start`` per seed; ``scores[i, p]``: seat ``p``'s final
-    score in play-out ``i``. Returns the decisions made in all. The planner draws no random
-    numbers and the engine's shuffles come from the state, so the seeds only count the play-outs."""
+    score in play-out ``i``. Returns the decisions made in all. Every seat starts with no plan.
+    The planner draws no random numbers and the engine's shuffles come from the state, so the
+    seeds only count the play-outs."""
     n, nt = g[L.N_PLAYERS], g[L.N_TRACKS]
-    pt, w = planner_tables(g), new_work(g)
-    plans, sizes = np.empty((n, nt), dtype=np.int64), np.zeros(n, dtype=np.int64)
+    plans, sizes = np.zeros((n, nt), dtype=np.int64), np.zeros(n, dtype=np.int64)
     before, keys = np.zeros((n, nt), dtype=np.bool_), np.zeros((n, 3), dtype=np.int64)
-    out, completed = np.zeros((n, L.RESULT_COLUMNS), dtype=np.int64), np.zeros((n, g[L.N_TICKETS]), dtype=np.bool_)
-    decisions = 0
-    for i in range(seeds.shape[0]):
-        s = start.copy()
-        decisions += planner_playout(g, pt, s, params, w, plans, sizes, before, keys)
-        score_game(g, s, out, completed)
-        for p in range(n):
-            scores[i, p] = out[p, L.R_TOTAL]
-    return decisions
+    return planner_playouts_from(g, start, seeds, params, scores, plans, sizes, before, keys)
 
 
 # -- Python faces ------------------------------------------------------------------------------------
@@ -465,6 +485,25 @@ def tables_of(g: np.ndarray) -> tuple[np.ndarray, tuple]:
     if found is None or found[0] is not g:
         found = _TABLES[id(g)] = (g, planner_tables(g), new_work(g))
     return found[1], found[2]
+
+
+class KeptPlan:
+    """The plans kept between decisions (``PlanCache``), one row per seat, for ``choose_kept``
+    and ``planner_playouts_from``: ``plans[p, :sizes[p]]`` the tracks still to claim,
+    ``before[p]`` the seat's tracks when the plan was made, ``keys[p]`` (has a plan, tickets
+    held then, trains at its last decision)."""
+
+    def __init__(self, g: np.ndarray) -> None:
+        n, nt = int(g[L.N_PLAYERS]), int(g[L.N_TRACKS])
+        self.plans, self.sizes = np.empty((n, nt), dtype=np.int64), np.zeros(n, dtype=np.int64)
+        self.before, self.keys = np.zeros((n, nt), dtype=np.bool_), np.zeros((n, 3), dtype=np.int64)
+
+    def choose_id(self, state: Any, params: np.ndarray) -> int:
+        """The planner's action id in ``state`` (its player to move is this plan's player)."""
+        g = state.face.g
+        pt, w = tables_of(g)
+        n = legal_ids(g, state.s, w[3])
+        return int(choose_kept(g, pt, state.s, params, w, n, self.plans, self.sizes, self.before, self.keys))
 
 
 def choose_id(state: Any, params: np.ndarray | None = None) -> int:
