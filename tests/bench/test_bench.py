@@ -63,9 +63,9 @@ def test_strength_sections_for_our_best_strategy_name_every_opponent(monkeypatch
 
 
 def test_equal_time_section_plays_new_against_classic_per_budget_and_draws_the_curve(monkeypatch, tmp_path):
-    import ttr_lab.bench.strength as strength
+    import ttr_lab.bench.equal_time as equal_time
 
-    monkeypatch.setattr(strength, "RATE_DECISIONS", 2)
+    monkeypatch.setattr(equal_time, "RATE_DECISIONS", 2)
     result = strength_benchmark(deals=1, sections=["equal_time"], backend="serial", cpu_ms=(2.0, 4.0), players=(2, 4))
     cells = {k: s.games for k, s in result.figures.items() if k.startswith("equal_time ") and "ms" in k}
     assert cells == {"equal_time 2p 2ms": 2, "equal_time 2p 4ms": 2, "equal_time 4p 2ms": 4, "equal_time 4p 4ms": 4}
@@ -75,7 +75,7 @@ def test_equal_time_section_plays_new_against_classic_per_budget_and_draws_the_c
     native, classic = result.figures["equal_time playouts/cpu-s 4p"]
     assert native > 0 and classic > 0
     path = tmp_path / "curve.png"
-    strength.equal_time_figure(curve).savefig(path)
+    equal_time.equal_time_figure(curve).savefig(path)
     assert path.stat().st_size > 0
 
 

@@ -52,7 +52,8 @@ def strength(
 ) -> None:
     """Win rates with 95% intervals: the strategy ladder, mcts by thinking time and budget, the reference
     agents beside the 2017 study, ours against them, the new mcts against the classic at equal CPU time."""
-    from ttr_lab.bench.strength import EQUAL_TIME_MS, SECTIONS, equal_time_figure, strength_benchmark
+    from ttr_lab.bench.equal_time import EQUAL_TIME_MS, equal_time_figure
+    from ttr_lab.bench.strength import SECTIONS, strength_benchmark
 
     try:
         result = strength_benchmark(deals=deals, workers=workers, seed=seed, sections=section or SECTIONS,
