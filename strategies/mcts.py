@@ -5,15 +5,24 @@ candidates at the root, the moves the tree opens below it, the play-out planners
 evaluation; the engine does the rest. The searching player never sees hidden information. Each round of the search samples one full
 state consistent with its observation (``ttr_lab.determinize``: opponents' hands and tickets
 and both decks, drawn from what it cannot see) and tries **every** candidate move on that same
-sample, so candidates are compared on equal luck (common random numbers). Below each
-candidate grows a single-observer ISMCTS tree: UCT selection, where a child's *availability*
-counts the samples in which it was legal (an opponent's claims depend on its sampled hand),
-and progressive widening, so the tree follows the play-out policy's favourite move first and
-opens alternatives as visits accumulate. Every visit ends with a play-out by the ticket
-planner for every seat, to the end of the game (or for ``rollout_depth`` decisions, then the
-projected-score evaluation of ``ttr_lab.strategies.playout``), and backs up a reward per player: its
-lead in points over the best other player (a logistic of the lead would flatten exactly the
-differences a player far ahead or far behind must still tell apart).
+sample, so candidates are compared on equal luck (common random numbers). Every visit plays
+the game out to its end and backs up a reward per player: its lead in points over the best
+other player (a logistic of the lead would flatten exactly the differences a player far ahead
+or far behind must still tell apart).
+
+Who plays out (``playout``): by default the ticket planner at every seat *compiled*
+(``planner_kernel.planner_playouts``: one native call per visit, from the sampled state's
+arrays to the final scores), each visit straight from its candidate (``tree=False``: flat
+Monte Carlo over the candidates; the tree below them cost a third of the time in Python, more
+than the play-outs it steered). ``playout="python"`` is the same planner in Python on
+observations, with a single-observer ISMCTS tree below each candidate (``tree=True``): UCT
+selection, where a child's *availability* counts the samples in which it was legal (an
+opponent's claims depend on its sampled hand), and progressive widening, so the tree follows
+the fast policy's favourite move first and opens alternatives as visits accumulate; it may
+stop after ``rollout_depth`` decisions and use the projected-score evaluation of
+``ttr_lab.strategies.playout``. ``mcts_classic`` is that configuration, frozen.
+``playout="random"`` plays uniformly random native play-outs (``leaf_playouts`` per visit):
+much weaker per play-out, plumbing for comparisons.
 
 Candidates: at a ticket choice, every subset it may keep; in a turn, the ticket planner's own
 move (the *anchor*), drawing tickets, the best claim for points, and the fast policy's choice.
@@ -21,22 +30,25 @@ The search plays another move than the anchor only when it beats the anchor, pai
 sample, by ``confidence`` standard errors; so it does what the planner does unless it sees
 clearly further (which tickets to keep or draw, the race and the last claims at the end).
 
-Budget: ``steps`` simulated decisions per searched decision, summed over its play-outs
-(reproducible: same seed, same game). The default (500) takes a few hundredths of a second per
-decision on one core: early play-outs are long, so there are few; near the end there are many.
-Four times the default is measurably stronger (``ttr-lab bench strength --section budget``).
-Or ``time_ms`` per decision (stops on the clock, for strength-against-time studies; not
-reproducible). Forced moves and the second
+Budget: ``steps`` simulated decisions per searched decision, summed over its play-outs, each
+visit counting 30 more (reproducible: same seed, same game). The default, 4000, is about 60
+compiled play-outs per searched decision at 4 players, in half the CPU time ``mcts_classic``
+spends on its 10 at 500 steps. Or ``time_ms`` per decision on the wall clock, or ``cpu_ms`` on
+the CPU clock of the searching thread (equal-time comparisons: ``ttr-lab bench strength
+--section equal_time``); neither is reproducible. Forced moves and the second
 card of a draw take no search.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Annotated, Sequence
+from typing import Annotated, Any, Callable, Literal, Sequence
 
+import numpy as np
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt, StringConstraints
 
+from ttr_lab.core.errors import ConfigError
+from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, choose_id, planner_playouts
 from ttr_lab.strategies.planning import claims_by_track
 from ttr_lab.strategies.playout import Playout
 from ttr_lab.strategies.search import Search
@@ -44,6 +56,7 @@ from ttr_lab.strategies.ticket_planner import TicketPlanner
 from ttr_lab.games.ticket_to_ride import (
     DRAW_TICKETS, Action, Claim, DrawMarket, GameState, Observation, Phase, determinize,
 )
+from ttr_lab.games.ticket_to_ride.kernels.playout import random_playouts
 
 # A visit's fixed costs (the sample, the tree, final scoring) weigh like this many steps.
 _VISIT_COST = 30
@@ -59,9 +72,8 @@ class MCTS:
     name = "mcts"
     # Ranges worth searching (``ttr-lab tune``); the defaults lie inside them. The budget
     # (``steps``) is left out: more is stronger and slower, so fix it in the config's ``params``.
+    # ``exploration`` and ``widening`` act only on a tree (``tree=True``): mcts_classic tunes them.
     TUNABLE = {
-        "exploration": {"low": 1.0, "high": 40.0, "log": True},
-        "widening": {"low": 0.25, "high": 0.8},
         "confidence": {"low": 0.0, "high": 2.5},
         "turn_confidence": {"low": 0.0, "high": 4.0},
         "endgame_trains": {"low": 0, "high": 25},
@@ -72,8 +84,12 @@ class MCTS:
         self,
         *,
         iterations: PositiveInt = 400,
-        steps: PositiveInt = 500,
+        steps: PositiveInt = 4000,
         time_ms: PositiveFloat | None = None,
+        cpu_ms: PositiveFloat | None = None,
+        playout: Literal["python", "planner", "random"] = "planner",
+        leaf_playouts: PositiveInt = 1,
+        tree: bool = False,
         exploration: NonNegativeFloat = 10.0,
         widening: NonNegativeFloat = 0.5,
         rollout_depth: NonNegativeInt = 0,
@@ -91,6 +107,13 @@ class MCTS:
             the game play-outs are short, so there are more of them).
         time_ms: if set, search until this many milliseconds have passed instead (not
             reproducible: the number of play-outs depends on the machine).
+        cpu_ms: if set, search until this many milliseconds of CPU time (of the searching
+            thread) have passed instead: the budget of equal-time comparisons on a shared machine.
+        playout: who plays below the tree: ``python``, the ticket planner at every seat on
+            observations; ``planner``, the same planner compiled (``planner_kernel``), one native
+            call per leaf; ``random``, uniformly random moves, one native call per leaf.
+        leaf_playouts: native play-outs per leaf (their mean reward is backed up).
+        tree: grow a tree below each candidate (else each visit plays out straight from it).
         exploration: the UCT constant below the root, in points of lead.
         widening: a node may have about visits**widening children (progressive widening).
         rollout_depth: 0 plays out to the end of the game; else this many decisions, then the
@@ -108,6 +131,18 @@ class MCTS:
         self.iterations = iterations
         self.steps = steps
         self.time_ms = time_ms
+        self.cpu_ms = cpu_ms
+        self.playout = playout
+        self.leaf_playouts = leaf_playouts
+        self.tree = tree
+        if playout != "python" and rollout_depth:
+            raise ConfigError(f"strategy {self.name!r}: a {playout} play-out plays to the end of the game, "
+                              f"so rollout_depth must be 0 with it, not {rollout_depth}")
+        if playout == "planner" and leaf_playouts != 1:
+            raise ConfigError(f"strategy {self.name!r}: a planner play-out draws no random numbers (every seed "
+                              f"of a leaf plays the same game), so leaf_playouts must be 1, not {leaf_playouts}")
+        if time_ms is not None and cpu_ms is not None:
+            raise ConfigError(f"strategy {self.name!r}: give one clock, time_ms or cpu_ms, not both")
         self.exploration = exploration
         self.widening = widening
         self.rollout_depth = rollout_depth
@@ -120,6 +155,7 @@ class MCTS:
         self.planner = TicketPlanner()
         self.last_rounds = 0
         self.last_playouts = 0
+        self.last_simulations = 0
         self.last_switch = False
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
@@ -164,6 +200,8 @@ class MCTS:
     def _search(self, obs: Observation, moves: list[Action], rng: random.Random) -> Action:
         playout = Playout(obs)
         root_plans = self.planner.plans
+        # The move the tree opens first: the play-outs' own policy's where it is compiled.
+        prefer = _compiled_choice if self.playout == "planner" else playout.choose
 
         def planner() -> TicketPlanner:
             # The searching player's plan is known: its play-out planner starts from it.
@@ -174,20 +212,48 @@ class MCTS:
         search = Search(
             determinize, playout.values, planner,
             opponent_model=lambda seat: TicketPlanner(plan_orders=1, keep_orders=1),
-            moves=lambda state: _moves(state, playout),
+            moves=lambda state: _moves(state, prefer),
             exploration=self.exploration, widening=self.widening, floor=_FLOOR,
             rollout_depth=self.rollout_depth, iterations=self.iterations, steps=self.steps,
-            time_ms=self.time_ms, visit_cost=_VISIT_COST,
+            time_ms=self.time_ms, cpu_ms=self.cpu_ms, visit_cost=_VISIT_COST,
+            native_playout=_NATIVE[self.playout],
+            leaf_playouts=self.leaf_playouts, grow=self.tree,
         )
         bar = self.confidence if obs.phase != Phase.TURN else self.turn_confidence
         choice = search.paired(obs, moves, rng, confidence=bar)
         self.last_rounds, self.last_playouts, self.last_switch = search.rounds, search.playouts, search.switched
+        self.last_simulations = search.simulations
         return choice
 
 
-def _moves(state: GameState, playout: Playout) -> list[object]:
+def _native(kernel: Callable[..., int]) -> Callable[[GameState, list[int]], tuple[Any, int]]:
+    """The search's native play-out over a compiled play-out ``kernel`` (``random_playouts``'s
+    arguments): final scores per seat of one play-out per seed, and the decisions made."""
+
+    def play(state: GameState, seeds: list[int]) -> tuple[Any, int]:
+        scores = np.zeros((len(seeds), state.num_players), dtype=np.int64)
+        decisions = kernel(state.face.g, state.s, np.array(seeds, dtype=np.uint64), scores)
+        return scores.tolist(), decisions
+
+    return play
+
+
+def _planner_playouts(g: np.ndarray, s: np.ndarray, seeds: np.ndarray, scores: np.ndarray) -> int:
+    return planner_playouts(g, s, seeds, DEFAULT_PARAMS, scores)
+
+
+# Who plays below the tree, by ``playout``: None, the Python planners of ``Search.play_out``.
+_NATIVE = {"python": None, "planner": _native(_planner_playouts), "random": _native(random_playouts)}
+
+
+def _compiled_choice(state: GameState, legal: Sequence[Action]) -> Action:
+    """The compiled planner's move (``planner_choose``): it plays the planner play-outs too."""
+    return state.face.actions[choose_id(state)]
+
+
+def _moves(state: GameState, prefer: Callable[[GameState, Sequence[Action]], Any]) -> list[object]:
     """The moves the tree opens at a state, grouped (one payment per track, one face-up draw per
-    colour), the fast policy's choice first."""
+    colour), ``prefer``'s choice (a fast policy's) first."""
     legal = state.legal_actions()
     phase = state.phase_name
     if phase is not Phase.TURN and phase is not Phase.SECOND_DRAW:
@@ -212,7 +278,7 @@ def _moves(state: GameState, playout: Playout) -> list[object]:
         else:
             moves.append(a)
     moves += cheapest.values()
-    preferred = playout.choose(state, legal)
+    preferred = prefer(state, legal)
     if type(preferred) is Claim:
         preferred = cheapest[preferred.track]
     elif type(preferred) is DrawMarket:

@@ -15,7 +15,12 @@ Its parts are values, in the shape of OpenSpiel's ``MCTSBot``:
   the state's legal actions); a game may group equivalent moves or list its policy's favourite
   first;
 - ``widening``: a node may have ``max(1, int(visits ** widening))`` children (progressive
-  widening); None opens every move the first time it is met.
+  widening); None opens every move the first time it is met;
+- ``native_playout``: state, seeds -> (values, decisions): a batch of play-outs from one state
+  to the end of the game, one per seed, in one call (a game's compiled kernels): ``values[i]``
+  the final value of each seat in play-out ``i``, ``decisions`` the decisions made in all. When
+  set it replaces ``playout_policy`` and ``opponent_model`` below the tree (the tree stays
+  here); each leaf plays ``leaf_playouts`` of them and is credited with their mean reward.
 
 Below the root, selection is UCB1 where a child's *availability* (the iterations in which its
 move was among ``moves``) stands for the parent's visits, so moves legal only in some samples
@@ -29,11 +34,14 @@ Two ways to spend the budget at the root (both over the same descent, ``visit``)
 - ``paired``: every candidate is tried on every sample, with the same play-out seed (common
   random numbers), the weakest dropped by successive elimination; the answer is the first
   candidate (the anchor) unless another beats it, paired sample by sample, by ``confidence``
-  standard errors.
+  standard errors. With ``grow`` False no tree grows below the candidates: every visit plays
+  out straight from the candidate's move (flat Monte Carlo over the candidates).
 
-Budget: ``iterations`` play-outs; ``paired`` also stops at ``steps`` simulated decisions (each
-visit counting ``visit_cost`` more for its fixed costs) or on the clock at ``time_ms``. Without
-a clock a search is reproducible from the ``rng`` it is given.
+Budget: ``iterations`` visits; ``paired`` also stops at ``steps`` simulated decisions (each
+visit counting ``visit_cost`` more for its fixed costs), on the wall clock at ``time_ms`` or on
+the CPU clock of the searching thread at ``cpu_ms`` (``time.thread_time``: what other processes
+on a shared machine take is not counted). Without a clock a search is reproducible from the
+``rng`` it is given.
 """
 
 from __future__ import annotations
@@ -76,8 +84,18 @@ class Search:
         iterations: int = 200,
         steps: int | None = None,
         time_ms: float | None = None,
+        cpu_ms: float | None = None,
         visit_cost: int = 0,
+        native_playout: Callable[[Any, list[int]], tuple[Sequence[Sequence[float]], int]] | None = None,
+        leaf_playouts: int = 1,
+        grow: bool = True,
     ) -> None:
+        if time_ms is not None and cpu_ms is not None:
+            raise ValueError("a search takes one clock: time_ms or cpu_ms, not both")
+        if native_playout is not None and rollout_depth:
+            raise ValueError("a native play-out plays to the end of the game: rollout_depth must be 0 with it")
+        if leaf_playouts < 1:
+            raise ValueError(f"leaf_playouts must be at least 1, not {leaf_playouts}")
         self.determinize = determinize
         self.evaluate = evaluate
         self.playout_policy = playout_policy
@@ -91,11 +109,16 @@ class Search:
         self.iterations = iterations
         self.steps = steps
         self.time_ms = time_ms
+        self.cpu_ms = cpu_ms
         self.visit_cost = visit_cost
+        self.native_playout = native_playout
+        self.leaf_playouts = leaf_playouts
+        self.grow = grow
         self.player = -1  # the searching player, set by each search
         # What the last search spent (read by benchmarks and tests).
         self.rounds = 0
-        self.playouts = 0
+        self.playouts = 0  # visits (each one play-out, or ``leaf_playouts`` native ones)
+        self.simulations = 0  # play-outs played
         self.steps_used = 0
         self.switched = False
 
@@ -104,7 +127,7 @@ class Search:
     def tree(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         """The most visited of ``legal_actions`` after ``iterations`` (ties: the first listed)."""
         self.player = observation.player
-        self.steps_used = 0
+        self.steps_used = self.simulations = 0
         root = Node(-1)
         for _ in range(self.iterations):
             self.visit(root, self.determinize(observation, rng), rng)
@@ -129,9 +152,13 @@ class Search:
         alive = list(candidates)
         budget = max(len(candidates), self.iterations)
         steps = self.steps
-        deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000.0
+        if self.cpu_ms is not None:
+            clock, deadline = time.thread_time, time.thread_time() + self.cpu_ms / 1000.0
+        else:
+            clock = time.perf_counter
+            deadline = None if self.time_ms is None else clock() + self.time_ms / 1000.0
         rounds = playouts = 0
-        self.steps_used = 0
+        self.steps_used = self.simulations = 0
         while True:
             sample = self.determinize(observation, rng)
             seed = rng.getrandbits(32)
@@ -140,13 +167,14 @@ class Search:
                 state.apply(m)
                 child = children[m]
                 # A candidate's first visit plays out from it: it was just opened.
-                results[m].append(self.visit(child, state, random.Random(seed), descend=child.visits > 0)[me])
+                descend = self.grow and child.visits > 0
+                results[m].append(self.visit(child, state, random.Random(seed), descend=descend)[me])
             rounds += 1
             playouts += len(alive)
             if rounds >= 3 and len(alive) > 2:
                 alive = _survivors(alive, results, anchor)
             if deadline is not None:
-                if time.perf_counter() >= deadline:
+                if clock() >= deadline:
                     break
             elif playouts + len(alive) > budget or (steps is not None and self.steps_used >= steps and rounds >= 2):
                 break
@@ -218,6 +246,9 @@ class Search:
         """Play ``state`` on (to the end, or for ``rollout_depth`` decisions); rewards per seat."""
         self.steps_used += self.visit_cost
         n = state.num_players
+        if self.native_playout is not None:
+            return self._native(state, rng, n)
+        self.simulations += 1
         me, opponent = self.player, self.opponent_model
         mine = self.playout_policy()
         policies = (mine,) * n if opponent is None else [mine if p == me else opponent(p) for p in range(n)]
@@ -232,6 +263,20 @@ class Search:
         values = self.evaluate(state)
         scale = self.scale
         return [(values[p] - max(values[q] for q in range(n) if q != p)) / scale for p in range(n)]
+
+    def _native(self, state: Any, rng: random.Random, n: int) -> list[float]:
+        """``leaf_playouts`` native play-outs of ``state``: each seat's mean reward over them."""
+        k = self.leaf_playouts
+        assert self.native_playout is not None
+        batch, decisions = self.native_playout(state, [rng.getrandbits(63) for _ in range(k)])
+        self.steps_used += decisions
+        self.simulations += k
+        totals = [0.0] * n
+        for values in batch:
+            for p in range(n):
+                totals[p] += values[p] - max(values[q] for q in range(n) if q != p)
+        scale = self.scale * k
+        return [total / scale for total in totals]
 
 
 def _survivors(alive: list[Any], results: dict[Any, list[float]], anchor: Any) -> list[Any]:

@@ -11,6 +11,7 @@ TICKET_TO_RIDE: dict[str, str] = {
     "ticket_planner": "ttr_lab.strategies.ticket_planner:TicketPlanner",
     "compiled_planner": "ttr_lab.strategies.compiled_planner:CompiledPlanner",
     "mcts": "ttr_lab.strategies.mcts:MCTS",
+    "mcts_classic": "ttr_lab.strategies.mcts_classic:MCTSClassic",
     "destination_hungry": "ttr_lab.strategies.destination_hungry:DestinationHungry",
     "route_focus": "ttr_lab.strategies.route_focus:RouteFocus",
     "one_step": "ttr_lab.strategies.one_step_thinking:OneStepThinking",

@@ -91,3 +91,27 @@ def test_what_each_bench_measures_comes_from_the_games_catalogue(monkeypatch):
     monkeypatch.setattr(games, "BENCHMARKED", {"engine": (("trans_orient", {}),)})
     assert benchmarked("engine") == [("trans_orient", {})]
     assert benchmarked("env") == [(games.DEFAULT, {})]  # the catalogue says nothing: the house game
+
+
+def test_equal_time_section_plays_new_against_classic_per_budget_and_draws_the_curve(monkeypatch, tmp_path):
+    import ttr_lab.bench.equal_time as equal_time
+
+    monkeypatch.setattr(equal_time, "RATE_DECISIONS", 2)
+    result = strength_benchmark(deals=1, sections=["equal_time"], backend="serial", cpu_ms=(2.0, 4.0), players=(2, 4))
+    cells = {k: s.games for k, s in result.figures.items() if k.startswith("equal_time ") and "ms" in k}
+    assert cells == {"equal_time 2p 2ms": 2, "equal_time 2p 4ms": 2, "equal_time 4p 2ms": 4, "equal_time 4p 4ms": 4}
+    curve = result.figures["equal_time curve"]
+    assert [(n, ms) for n, ms, *_ in curve] == [(2, 2.0), (2, 4.0), (4, 2.0), (4, 4.0)]
+    assert all(low <= win <= high for _, _, win, low, high in curve)
+    native, classic = result.figures["equal_time playouts/cpu-s 4p"]
+    assert native > 0 and classic > 0
+    path = tmp_path / "curve.png"
+    equal_time.equal_time_figure(curve).savefig(path)
+    assert path.stat().st_size > 0
+
+
+def test_equal_time_refuses_a_budget_or_player_count_it_cannot_play():
+    with pytest.raises(ValueError, match="positive milliseconds"):
+        strength_benchmark(deals=1, sections=["equal_time"], backend="serial", cpu_ms=(0.0,))
+    with pytest.raises(ValueError, match="2 and/or 4 players"):
+        strength_benchmark(deals=1, sections=["equal_time"], backend="serial", players=(3,))

@@ -14,7 +14,7 @@ from ttr_lab import ConfigError
 from ttr_lab.core.testing import RandomPlayer, StrategyContractError, check_strategy
 
 # Search strategies are checked on a tiny budget: the contract is about behaviour, not strength.
-SMALL = {"mcts": {"iterations": 6, "rollout_depth": 2}}
+SMALL = {"mcts": {"iterations": 6}, "mcts_classic": {"iterations": 6, "rollout_depth": 2}}
 
 
 @pytest.mark.parametrize("map_name", TTR_MAPS)
@@ -22,8 +22,8 @@ SMALL = {"mcts": {"iterations": 6, "rollout_depth": 2}}
 def test_shipped_strategy_passes_the_contract(name, map_name):
     params = SMALL.get(name, {})
     counts = player_counts(map_name)  # all the map allows; MCTS (slow) at the fewest and one more
-    players = tuple(counts) if name != "mcts" else tuple(counts[:1]) + tuple(counts[2:3])
-    report = check_strategy(factory(name, params, "ticket_to_ride"), players=players, seeds=(1, 2) if name != "mcts" else (1,),
+    players = tuple(counts) if name not in SMALL else tuple(counts[:1]) + tuple(counts[2:3])
+    report = check_strategy(factory(name, params, "ticket_to_ride"), players=players, seeds=(1, 2) if name not in SMALL else (1,),
                             map=map_name)
     assert report.games >= 2 * len(players) + 1
     assert report.decisions > 0

@@ -62,3 +62,43 @@ def test_a_whole_game_is_reproducible_with_an_iteration_budget():
     a = play_game(TicketToRide(BOARD), [MCTS(iterations=8), MCTS(iterations=8)], seed=13)
     b = play_game(TicketToRide(BOARD), [MCTS(iterations=8), MCTS(iterations=8)], seed=13)
     assert a.to_json() == b.to_json()
+
+
+def test_native_play_outs_search_with_one_call_per_leaf_and_stay_reproducible():
+    a = play_game(TicketToRide(BOARD), [MCTS(playout="random", leaf_playouts=4, steps=400), MCTS(iterations=8)], seed=13)
+    b = play_game(TicketToRide(BOARD), [MCTS(playout="random", leaf_playouts=4, steps=400), MCTS(iterations=8)], seed=13)
+    assert a.to_json() == b.to_json()
+    search = MCTS(playout="random", leaf_playouts=4)
+    state = TicketToRide(BOARD).new_game(2, 3)  # the first ticket choice: every subset is searched
+    search.act(state.observation(0), state.legal_actions(), random.Random(2))
+    assert search.last_simulations == 4 * search.last_playouts > 0
+
+
+def test_a_native_play_out_refuses_a_rollout_depth_and_two_clocks():
+    import pytest
+
+    from ttr_lab.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="rollout_depth must be 0"):
+        MCTS(playout="random", rollout_depth=4)
+    with pytest.raises(ConfigError, match="one clock"):
+        MCTS(time_ms=5.0, cpu_ms=5.0)
+    with pytest.raises(ConfigError, match="leaf_playouts must be 1"):
+        MCTS(playout="planner", leaf_playouts=2)
+
+
+def test_the_default_plays_out_with_the_compiled_planner_and_grows_no_tree():
+    search = MCTS()
+    assert (search.playout, search.tree) == ("planner", False)
+    state = TicketToRide(BOARD).new_game(4, 8)
+    search.act(state.observation(0), state.legal_actions(), random.Random(3))
+    assert search.last_simulations == search.last_playouts > 0  # one native play-out per visit
+
+
+def test_mcts_on_native_play_outs_passes_the_strategy_contract():
+    from ttr_lab.core.registry import factory
+    from ttr_lab.core.testing import check_strategy
+
+    params = {"iterations": 6, "playout": "random", "leaf_playouts": 2}
+    report = check_strategy(factory("mcts", params, "ticket_to_ride"), players=(2, 4), seeds=(1,), map="usa")
+    assert report.decisions > 0

@@ -220,3 +220,76 @@ def test_the_paired_root_plays_every_candidate_out_with_the_same_seed():
     game = Decide(0, {"anchor": after(0.0), "better": after(1.0)})
     search = Search(lambda obs, rng: ToyState(game), values, Pick, iterations=20)
     assert search.paired(Obs(0), ["anchor", "better"], random.Random(5), confidence=2.0) == "better"
+
+
+def test_a_native_play_out_replaces_the_policies_below_the_tree_and_its_batch_is_averaged():
+    calls: list = []
+
+    def native(state: ToyState, seeds: list) -> tuple:
+        calls.append((state.node, list(seeds)))
+        return [(4.0, 1.0), (0.0, 2.0)], 7  # leads (3, -3) and (-2, 2): means 0.5 and -0.5
+
+    log: list = []
+    search = Search(lambda obs, rng: ToyState(Decide(0, {"a": Decide(1, {"x": (9.0, 0.0)})})), values,
+                    lambda: First(log, "mine"), native_playout=native, leaf_playouts=2, visit_cost=1)
+    rewards = search.play_out(ToyState(Decide(1, {"x": (9.0, 0.0)})), random.Random(0))
+    assert rewards == [0.5, -0.5] and log == []
+    assert len(calls) == 1 and len(calls[0][1]) == 2
+    assert (search.steps_used, search.simulations) == (8, 2)  # its decisions and the visit's cost
+
+
+def test_every_candidate_of_a_paired_round_gets_the_same_native_seeds():
+    seen: dict = {}
+
+    def native(state: ToyState, seeds: list) -> tuple:
+        seen.setdefault(state.node, []).append(tuple(seeds))
+        return [state.node] * len(seeds), 0
+
+    game = Decide(0, {"anchor": (1.0, 0.0), "other": (2.0, 0.0)})
+    search = Search(lambda obs, rng: ToyState(game), values, First, native_playout=native, leaf_playouts=3,
+                    iterations=8)
+    assert search.paired(Obs(0), ["anchor", "other"], random.Random(2)) == "other"
+    assert seen[(1.0, 0.0)] == seen[(2.0, 0.0)] and len(seen[(1.0, 0.0)]) == 4
+    assert len(set(seen[(1.0, 0.0)])) == 4 and (search.playouts, search.simulations) == (8, 24)
+
+
+def test_the_cpu_budget_stops_the_paired_root_on_the_cpu_clock(monkeypatch):
+    import types
+
+    import ttr_lab.strategies.search as engine_module
+
+    def wall_clock() -> float:
+        raise AssertionError("a CPU budget read the wall clock")
+
+    ticks = iter(range(0, 1000))  # each reading of the CPU clock is 1 ms later than the last
+    clocks = types.SimpleNamespace(thread_time=lambda: next(ticks) / 1000.0, perf_counter=wall_clock)
+    monkeypatch.setattr(engine_module, "time", clocks)
+    search = _paired_game(gain=1.0)
+    search.iterations, search.cpu_ms = 10**6, 5.0
+    search.paired(Obs(0), ["anchor", "better", "worse"], random.Random(3))
+    assert search.rounds == 5  # read once at the start, then once after each round
+
+
+def test_a_search_takes_one_clock_and_a_native_play_out_plays_to_the_end():
+    import pytest
+
+    with pytest.raises(ValueError, match="one clock"):
+        engine(time_ms=5.0, cpu_ms=5.0)
+    with pytest.raises(ValueError, match="rollout_depth"):
+        engine(native_playout=lambda state, seeds: ([], 0), rollout_depth=3)
+
+
+def test_without_growing_every_visit_plays_out_straight_from_its_candidate():
+    game = Decide(0, {m: Decide(1, {"x": (1.0, 0.0), "y": (0.0, 1.0)}) for m in ("anchor", "other")})
+    for grow, grown in ((True, True), (False, False)):
+        search = Search(lambda obs, rng: ToyState(game), values, First, iterations=12, grow=grow)
+        children: dict = {}
+        original = search.visit
+
+        def spy(node: Node, state: ToyState, rng: random.Random, *, descend: bool = True) -> list:
+            children[id(node)] = node
+            return original(node, state, rng, descend=descend)
+
+        search.visit = spy  # type: ignore[method-assign]
+        search.paired(Obs(0), ["anchor", "other"], random.Random(1))
+        assert any(node.children for node in children.values()) is grown

@@ -21,10 +21,13 @@ Sections (run any subset):
 - ``budget``: ``BEST`` with 4x its default budget against itself at 1x (2 players), with the
   seconds per decision of each.
 - ``speed``: 4-player games per second of each heuristic strategy against random's, one process.
+- ``equal_time``: the new ``mcts`` against ``mcts_classic`` at equal CPU time per searched
+  decision, at 2 and 4 players, and both searches' play-outs per CPU-second
+  (``ttr_lab.bench.equal_time``).
 
 Every match is a tournament's schedule (seeded deals, each under every rotation of the seats:
 ``ttr_lab.tournament.design``) played on a tournament backend, so a rerun gives the same games
-(except ``time``, whose budgets are on the clock).
+(except ``time`` and ``equal_time``, whose budgets are on the clock).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import pandas as pd
 
 from ttr_lab.analysis.stats import summarize
 from ttr_lab.analysis.tables import ahead_share
+from ttr_lab.bench.equal_time import EQUAL_TIME_MS, equal_time_section
 from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked
 from ttr_lab.tournament.backends import Backend, make_backend
 from ttr_lab.tournament.design import match_games, schedule, seatings
@@ -48,12 +52,12 @@ from ttr_lab.tournament.match import play_match
 (GAME_NAME, GAME_OPTIONS), = benchmarked("strength")
 USA = load_game(GAME_NAME, **GAME_OPTIONS)
 
-SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "speed")
-MATCH_SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget")
+SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "speed", "equal_time")
+MATCH_SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "equal_time")
 LADDER = ("random", "greedy", "ticket_planner", "mcts")
 REFERENCE = ("destination_hungry", "route_focus", "one_step", "long_route")
 BEST = "mcts"  # our strongest strategy at its default settings (docs/strategies.md)
-BEST_STEPS = 500  # its default budget (strategies/mcts.py), which ``budget`` multiplies by 4
+BEST_STEPS = 4000  # its default budget (strategies/mcts.py), which ``budget`` multiplies by 4
 VERSUS4 = ("long_route",)  # the agents ``BEST`` meets as one against three (the strongest at 4p)
 
 # The 2017 study's engine, run unmodified with fresh agents over 1,748 seat-rotated 4-player games:
@@ -80,14 +84,20 @@ def _entrant(strategy: str, params: dict[str, Any] | None = None) -> dict[str, A
 def strength_benchmark(
     deals: int = 20, workers: int | None = None, seed: int = 1, sections: Sequence[str] = SECTIONS,
     backend: str = "ray", on_item: Callable[[Item], None] | None = None,
+    cpu_ms: Sequence[float] = EQUAL_TIME_MS, players: Sequence[int] = (2, 4),
 ) -> BenchResult:
     """The ``sections`` asked for, each match on ``deals`` deals under every seat rotation,
-    played on ``backend`` (``ray`` with ``workers``, or ``serial`` in this process)."""
+    played on ``backend`` (``ray`` with ``workers``, or ``serial`` in this process);
+    ``equal_time`` at the budgets ``cpu_ms`` and the player counts ``players`` (2, 4)."""
     unknown = set(sections) - set(SECTIONS)
     if unknown:
         raise ValueError(f"unknown section(s) {', '.join(sorted(unknown))}; choose from {', '.join(SECTIONS)}")
     if backend not in ("ray", "serial"):
         raise ValueError(f"unknown backend {backend!r}; choose ray or serial")
+    if not cpu_ms or any(ms <= 0 for ms in cpu_ms):
+        raise ValueError(f"the equal-time budgets must be positive milliseconds, not {list(cpu_ms)}")
+    if not players or set(players) - {2, 4}:
+        raise ValueError(f"equal_time plays 2 and/or 4 players, not {list(players)}")
     result = BenchResult(on_item=on_item)
     started = time.perf_counter()
     runner = make_backend(backend, workers=workers)
@@ -99,6 +109,8 @@ def strength_benchmark(
                               ("budget", _budget), ("speed", _speed)):
             if name in sections:
                 section(result, deals, seed, runner)
+        if "equal_time" in sections:
+            equal_time_section(result, deals, seed, runner, cpu_ms, players)
     finally:
         runner.close()
     result.show(f"strength benchmark took {time.perf_counter() - started:.0f} s")
@@ -314,3 +326,4 @@ def playouts_per_second(decisions: int = 30, seed: int = 3) -> float:
             action = other.act(state.observation(p), legal, rng)
         state.apply(action)
     return playouts / seconds if seconds else 0.0
+

@@ -44,18 +44,25 @@ def strength(
     deals: int = typer.Option(20, help="Deals per match; each is played under every seat rotation."),
     workers: Optional[int] = typer.Option(None, help="Ray workers (default: every CPU)."),
     seed: int = typer.Option(1, help="Master seed of the deals."),
-    section: List[str] = typer.Option([], "--section", help="Run only these sections (repeat): ladder2, ladder4, mixed4, time, reference, versus, table4, budget, speed."),
+    section: List[str] = typer.Option([], "--section", help="Run only these sections (repeat): ladder2, ladder4, mixed4, time, reference, versus, table4, budget, speed, equal_time."),
     backend: Literal["ray", "serial"] = typer.Option("ray", help="ray, or serial (in this process)."),
+    cpu_ms: List[float] = typer.Option([], "--cpu-ms", help="equal_time: CPU milliseconds per decision (repeat; default 10, 50, 200, 1000)."),
+    players: List[int] = typer.Option([], "--players", help="equal_time: player counts (repeat; default 2 and 4)."),
+    figure: Optional[str] = typer.Option(None, "--figure", help="equal_time: save its win-rate-by-time curve here (.png or .svg)."),
 ) -> None:
     """Win rates with 95% intervals: the strategy ladder, mcts by thinking time and budget, the reference
-    agents beside the 2017 study, ours against them."""
+    agents beside the 2017 study, ours against them, the new mcts against the classic at equal CPU time."""
+    from ttr_lab.bench.equal_time import EQUAL_TIME_MS, equal_time_figure
     from ttr_lab.bench.strength import SECTIONS, strength_benchmark
 
     try:
-        strength_benchmark(deals=deals, workers=workers, seed=seed, sections=section or SECTIONS, backend=backend,
-                           on_item=show_items())
+        result = strength_benchmark(deals=deals, workers=workers, seed=seed, sections=section or SECTIONS,
+                                    backend=backend, on_item=show_items(), cpu_ms=cpu_ms or EQUAL_TIME_MS,
+                                    players=players or (2, 4))
     except (ValueError, TTRLabError) as exc:
         fail(exc)
+    if figure and "equal_time curve" in result.figures:
+        equal_time_figure(result.figures["equal_time curve"]).savefig(figure)
 
 
 def env(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tables import tables_for
@@ -136,16 +136,24 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
     )
 
 
+# The last history ``_setup_keeps`` read and its answer: a search determinizes one observation
+# many times, and unrolling its whole history each time cost as much as the rest of a sample.
+_LAST_KEEPS: list[Any] = [None, {}]
+
+
 def _setup_keeps(obs: Observation) -> dict[int, int]:
     """How many tickets each player kept at setup: the first keep of each seat in the history."""
     from ttr_lab.games.ticket_to_ride.actions import TicketsKept
 
+    if obs.log is not None and _LAST_KEEPS[0] is obs.log:
+        return dict(_LAST_KEEPS[1])
     kept: dict[int, int] = {}
     for event in obs.history:
         if type(event.action) is TicketsKept and event.player not in kept:
             kept[event.player] = event.action.count
         if len(kept) == obs.num_players:
             break
+    _LAST_KEEPS[0], _LAST_KEEPS[1] = obs.log, dict(kept)
     return kept
 
 
