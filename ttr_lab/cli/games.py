@@ -21,6 +21,8 @@ def chosen_game(game: Optional[str], map_name: Optional[str]) -> str:
     ``--map`` is given, else the games catalogue's house game."""
     from ttr_lab.core.game import game_for_shorthands
 
+    if game is not None:
+        return game  # load_game names an unknown game, or an option the game does not take
     try:
         return game_for_shorthands(game, ["map"] if map_name is not None else [])
     except ConfigError as exc:
@@ -33,11 +35,14 @@ def game_options(game: str, map_name: Optional[str], option: List[str]) -> dict[
     read as YAML: numbers and lists come out typed)."""
     import yaml
 
-    from ttr_lab.core.game import fold_shorthands
+    from ttr_lab.core.game import config_shorthands, fold_shorthands
 
     # No default map here: the game has its own, and an option the user did not give must not
     # appear in an error about the ones they did.
-    options: dict[str, Any] = fold_shorthands(game, {"map": map_name}, {}) if map_name is not None else {}
+    options: dict[str, Any] = {}
+    if map_name is not None:
+        # A game without the shorthand gets it as written, and load_game refuses it by name.
+        options = fold_shorthands(game, {"map": map_name}, {}) if "map" in config_shorthands(game) else {"map": map_name}
     for item in option:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
