@@ -47,7 +47,7 @@ class Face:
     id (the action space's own), their ids by object and by value, the kernels' buffers, and the
     observation's ``Viewer``."""
 
-    __slots__ = ("game", "g", "actions", "by_object", "by_value", "ids", "scratch", "fields", "size", "viewer")
+    __slots__ = ("game", "g", "actions", "by_object", "by_value", "ids", "scratch", "fields", "size", "viewer", "texts")
 
     def __init__(self, game: Tables) -> None:
         self.game = game
@@ -59,6 +59,9 @@ class Face:
         self.scratch = np.empty(int(g[L.N_ACTIONS]), dtype=np.int64)
         self.size = int(g[L.S_SIZE])
         self.viewer = Viewer(g)
+        # A record's text per action id, made the first time it is asked for: the text of a claim
+        # spells its track and payment, dear to build at every move of every recorded game.
+        self.texts: list[str | None] = [None] * len(self.actions)
         n, nt = game.num_players, int(g[L.N_TICKETS])
         # Per field: where it starts and how long it is (fixed-length fields only).
         self.fields = {

@@ -157,6 +157,13 @@ class StateViews(StateSlots):
 
     def action_text(self, action: Any) -> str:
         """The text a record stores; a hand-made claim gets its track's name, as the legal one has."""
+        face = self.face
+        index = face.by_object.get(id(action))
+        if index is not None and face.actions[index] is action:  # one of the game's own actions
+            text = face.texts[index]
+            if text is None:
+                text = face.texts[index] = str(action)
+            return text
         if type(action) is Claim and not action.label:
             action = self.game.actions.claim(action.track, action.colour, action.locomotives) or action
         return str(action)
