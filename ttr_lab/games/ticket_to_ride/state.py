@@ -171,8 +171,13 @@ def _ring(name: str, doc: str) -> property:
 
 
 def _slot(index: int, doc: str, kind: type = int) -> property:
-    def get(self: "GameState") -> Any:
-        return kind(self.s[index])
+    # ``item`` hands out a Python int without a numpy scalar between: read at every move.
+    if kind is int:
+        def get(self: "GameState") -> Any:
+            return self.s.item(index)
+    else:
+        def get(self: "GameState") -> Any:
+            return kind(self.s.item(index))
 
     def put(self: "GameState", value: Any) -> None:
         self.s[index] = int(value)
@@ -285,7 +290,7 @@ class GameState(StateViews):
     # -- the rules, through the kernels ----------------------------------------------------------
 
     def is_terminal(self) -> bool:
-        return int(self.s[L.PHASE]) == L.OVER
+        return self.s.item(L.PHASE) == L.OVER
 
     def legal_actions(self) -> list[Action]:
         """Every legal action, in a fixed order: draws, tickets, then claims (by track colour,
@@ -312,7 +317,7 @@ class GameState(StateViews):
                 index = None
             if index is None:
                 raise IllegalActionError(self._refusal_text(action, refusal(self, action, None)))
-        player = int(self.s[L.PLAYER])
+        player = self.s.item(L.PLAYER)
         code = apply_action(face.g, self.s, index, face.scratch)
         if code:
             raise IllegalActionError(self._refusal_text(action, refusal(self, action, code)))
@@ -321,7 +326,7 @@ class GameState(StateViews):
             card = _NO_CARD
         else:
             public = action
-            card = int(self.s[L.LAST_CARD]) if type(action) is DrawMarket else _NO_CARD
+            card = self.s.item(L.LAST_CARD) if type(action) is DrawMarket else _NO_CARD
         self.log = (player, public, card, self.log)
         self.log_len += 1
         self.scored = None
