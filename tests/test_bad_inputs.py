@@ -167,7 +167,7 @@ def tune_into_a_tournament_folder(tmp):
 
 def play_map_of_a_game_without_maps(tmp):
     return ["play", "--game", "trans_orient", "-p", "3", "--map", "usa"], \
-        "--map: game 'trans_orient' declares no config shorthand 'map'"
+        "game 'trans_orient' takes the options deck, ruleset, not map"
 
 
 def tournament_shorthand_the_game_does_not_declare(tmp):
