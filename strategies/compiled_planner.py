@@ -13,7 +13,7 @@ play-out planner).
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Any, Sequence
 
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
 
@@ -47,6 +47,10 @@ class CompiledPlanner:
         )
 
         self.kept: KeptPlan | None = None
+
+    def warm_up(self, state: Any) -> None:
+        """Compile (or load) the planner's kernels on ``state``, outside any timed move."""
+        KeptPlan(state.face.g).choose_id(state.clone(), self.params)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         # A forced move too: TicketPlanner brings its plan up to date at every decision.

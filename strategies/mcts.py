@@ -158,6 +158,12 @@ class MCTS:
         self.last_simulations = 0
         self.last_switch = False
 
+    def warm_up(self, state: GameState) -> None:
+        """Compile (or load) the compiled planner's kernels on ``state``, outside any timed move."""
+        if _NATIVE[self.playout] is not None:
+            _NATIVE[self.playout](state.clone(), [1])
+        choose_id(state.clone())
+
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         obs = observation
         if len(legal_actions) == 1:

@@ -192,19 +192,29 @@ def _raise_timeout(signum: int, frame: Any) -> None:
 
 
 _WARMED: set[tuple[str, str, int]] = set()
+_WARMED_STRATEGIES: set[tuple[str, str, int, str]] = set()
 
 
-def warm_up(game: Game, players: int) -> None:
+def warm_up(game: Game, players: int, factories: Sequence[Any] = ()) -> None:
     """Play one game of uniformly random seats, untimed, once per process and game: a game whose
     rules are compiled kernels compiles them (or loads them from their cache) on first use, which
-    must not fall inside a strategy's timed move (a search calls the rules while it thinks)."""
+    must not fall inside a strategy's timed move (a search calls the rules while it thinks). Then
+    a strategy with compiled parts of its own (a ``warm_up(state)`` method: a compiled play-out
+    policy, say) is handed a fresh state once, untimed too: a move's time limit is an alarm, and
+    an alarm inside a compile leaves numba's compiler in pieces (a later crash of the worker)."""
     key = (game.name, json.dumps(game.options, sort_keys=True, default=str), players)
-    if key in _WARMED:
-        return
-    from ttr_lab.core.testing import RandomPlayer
+    if key not in _WARMED:
+        from ttr_lab.core.testing import RandomPlayer
 
-    play_game(game, [RandomPlayer() for _ in range(players)], 0)
-    _WARMED.add(key)
+        play_game(game, [RandomPlayer() for _ in range(players)], 0)
+        _WARMED.add(key)
+    for factory in factories:
+        strategy = factory()
+        hook = getattr(type(strategy), "warm_up", None)
+        own = (*key, f"{type(strategy).__module__}.{type(strategy).__qualname__}")
+        if callable(hook) and own not in _WARMED_STRATEGIES:
+            strategy.warm_up(game.new_game(players, 0))
+            _WARMED_STRATEGIES.add(own)
 
 
 def play_batch(
@@ -214,11 +224,11 @@ def play_batch(
     """Play ``specs``; return one row per player per game, and the records' JSON if asked.
     ``isolation="process"`` runs every strategy in a process of its own (``core.isolation``).
     ``entrants``: named specs, validated for the game (``StrategySpec.validated``)."""
-    if specs:
-        warm_up(game, len(specs[0].seats))
     # Isolated, the engine's process never imports a strategy: each child builds its own.
     factories = ([(e.strategy, e.params, game.name) for e in entrants] if isolation == "process"
                  else [e.factory(game.name) for e in entrants])
+    if specs:
+        warm_up(game, len(specs[0].seats), factories if isolation != "process" else ())
     shared = shared_values(game) if isolation == "process" else {}
     # In-process strategies hold the engine's own values (its board, its action objects): check
     # them after the batch; when they changed, put them back and play the batch again checking
