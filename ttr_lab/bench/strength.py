@@ -33,7 +33,6 @@ Every match is a tournament's schedule (seeded deals, each under every rotation 
 from __future__ import annotations
 
 import itertools
-import random
 import time
 from typing import Any, Callable, Sequence
 
@@ -41,7 +40,7 @@ import pandas as pd
 
 from ttr_lab.analysis.stats import summarize
 from ttr_lab.analysis.tables import ahead_share
-from ttr_lab.bench.equal_time import EQUAL_TIME_MS, equal_time_section
+from ttr_lab.bench.equal_time import EQUAL_TIME_MS, equal_time_section, playouts_per_cpu_second
 from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked
 from ttr_lab.tournament.backends import Backend, make_backend
 from ttr_lab.tournament.design import match_games, schedule, seatings
@@ -187,7 +186,7 @@ def _time(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
     ))
     rate = playouts_per_second()
     result.figures["mcts playouts/s"] = rate
-    result.show(f"mcts play-outs per second (2 players, one core, to the end of the game): {rate:.0f}")
+    result.show(f"mcts play-outs per CPU-second (2 players, one core, to the end of the game): {rate:.0f}")
 
 
 def _reference(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
@@ -304,26 +303,6 @@ def games_per_second(name: str, players: int = 4, seconds: float = 3.0, seed: in
 
 
 def playouts_per_second(decisions: int = 30, seed: int = 3) -> float:
-    """MCTS play-outs per second, over the searched decisions of a 2-player game."""
-    from ttr_lab.strategies.mcts import MCTS
-    from ttr_lab.strategies.ticket_planner import TicketPlanner
-    state = USA.new_game(2, seed)
-    search, other, rng = MCTS(), TicketPlanner(), random.Random(seed)
-    playouts, seconds, searched = 0, 0.0, 0
-    while not state.is_terminal() and searched < decisions:
-        p = state.current_player
-        legal = state.legal_actions()
-        if p == 0:
-            start = time.perf_counter()
-            action = search.act(state.observation(p), legal, rng)
-            spent = time.perf_counter() - start
-            if search.last_playouts:
-                playouts += search.last_playouts
-                seconds += spent
-                searched += 1
-                search.last_playouts = 0
-        else:
-            action = other.act(state.observation(p), legal, rng)
-        state.apply(action)
-    return playouts / seconds if seconds else 0.0
-
+    """mcts play-outs per CPU-second over the searched decisions of a 2-player game (the
+    equal-time section's measure, ``equal_time.playouts_per_cpu_second``, at mcts's defaults)."""
+    return playouts_per_cpu_second("mcts", {}, 2, decisions, seed)
