@@ -26,3 +26,15 @@ def unroll(node: Any) -> list[Event]:
         node = node[3]
     out.reverse()
     return out
+
+
+def unroll_kinds(node: Any, kinds: tuple[type, ...]) -> list[Event]:
+    """The events of a history node whose public action is of one of ``kinds`` (exactly, not a
+    subclass), oldest first: cheaper than ``unroll`` when those are few among many."""
+    out = []
+    while node is not None:
+        if type(node[1]) in kinds:
+            out.append(Event(node[0], node[1], node[2]))
+        node = node[3]
+    out.reverse()
+    return out

@@ -33,13 +33,21 @@ def play_game(game: Game | str, strategies: Sequence[Any], seed: int, **options:
         if hasattr(s, "on_game_start"):
             _call(seat, names[seat], s.on_game_start, state.observation(seat))
     actions: list[tuple[int, str]] = []
-    while not state.is_terminal():
+    # The loop runs hundreds of times a game: its methods are looked up once.
+    acts = [s.act for s in players]
+    is_terminal, legal_actions, observe, apply, text = (
+        state.is_terminal, state.legal_actions, state.observation, state.apply, state.action_text)
+    record = actions.append
+    while not is_terminal():
         seat = state.current_player
-        legal = state.legal_actions()
-        observation = state.observation(seat) if observes[seat] else None
-        action = _call(seat, names[seat], players[seat].act, observation, legal, rngs[seat])
+        legal = legal_actions()
+        observation = observe(seat) if observes[seat] else None
         try:
-            state.apply(action)
+            action = acts[seat](observation, legal, rngs[seat])
+        except BaseException as exc:  # noqa: BLE001 - sorted out by _fault, as _call does
+            raise _fault(seat, names[seat], acts[seat], exc) from None
+        try:
+            apply(action)
         except IllegalActionError as exc:
             raise StrategyError(f"seat {seat} ({names[seat]}) chose an illegal action: {_text(exc)}", seat, names[seat]) from None
         except KeyboardInterrupt:
@@ -50,7 +58,7 @@ def play_game(game: Game | str, strategies: Sequence[Any], seed: int, **options:
             # Not an action the game offered: its fields (or its __eq__, __hash__, __str__) broke the rules' checks.
             raise StrategyError(f"seat {seat} ({names[seat]}) chose something that is not an action of the game "
                                 f"({type(action).__name__}): {type(exc).__name__}: {_text(exc)}", seat, names[seat]) from None
-        actions.append((seat, state.action_text(action)))
+        record((seat, text(action)))
         if listeners:
             event = state.last_event()
             for listener_seat, on_event in listeners:
@@ -83,15 +91,23 @@ def reads_observations(strategy: Any) -> bool:
 def _call(seat: int, name: str, fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
-    except (StrategyError, KeyboardInterrupt, SystemExit, GameInterrupted):
-        raise  # Ctrl-C and sys.exit end a single game; the tournament's guard makes them forfeits
-    except BaseException as exc:  # noqa: BLE001 - GeneratorExit or a strategy's own BaseException: its fault
-        from ttr_lab.core.isolation import NotLegal  # here: the module runs as its children's main
+    except BaseException as exc:  # noqa: BLE001 - sorted out by _fault
+        raise _fault(seat, name, fn, exc) from None
 
-        where = getattr(fn, "__name__", "strategy")
-        if where == "act" and isinstance(exc, NotLegal):  # an isolated strategy's answer
-            raise StrategyError(f"seat {seat} ({name}) chose an illegal action: {_text(exc)}", seat, name) from None
-        raise StrategyError(f"seat {seat} ({name}) raised {type(exc).__name__} in {where}: {_text(exc)}", seat, name) from None
+
+def _fault(seat: int, name: str, fn: Any, exc: BaseException) -> BaseException:
+    """What a strategy's exception in ``fn`` becomes: the exception itself for Ctrl-C, sys.exit
+    and an interrupted game (a single game ends; the tournament's guard makes them forfeits),
+    else a ``StrategyError`` naming the seat (GeneratorExit or a strategy's own BaseException
+    included: its fault)."""
+    if isinstance(exc, (StrategyError, KeyboardInterrupt, SystemExit, GameInterrupted)):
+        return exc
+    from ttr_lab.core.isolation import NotLegal  # here: the module runs as its children's main
+
+    where = getattr(fn, "__name__", "strategy")
+    if where == "act" and isinstance(exc, NotLegal):  # an isolated strategy's answer
+        return StrategyError(f"seat {seat} ({name}) chose an illegal action: {_text(exc)}", seat, name)
+    return StrategyError(f"seat {seat} ({name}) raised {type(exc).__name__} in {where}: {_text(exc)}", seat, name)
 
 
 def _text(value: Any) -> str:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.core.history import unroll
+from ttr_lab.core.history import unroll_kinds
 from ttr_lab.core.outcome import Metric, Outcome, PlayerOutcome, Termination
 from ttr_lab.games.ticket_to_ride.actions import DrawTickets, TicketsKept
 from ttr_lab.games.ticket_to_ride.board import TicketDeck
@@ -144,8 +144,8 @@ def ticket_draws(state: "GameState") -> tuple[list[int], list[int]]:
     deck = sum(1 for t in game.board.tickets if t.deck is TicketDeck.REGULAR) - n * rules.initial_tickets
     draws, offered = [0] * n, [rules.initial_tickets + rules.initial_long_tickets] * n
     setup_keeps, pending = 0, [0] * n
-    for event in unroll(state.log):
-        p, action = event.player, event.action
+    # Only the ticket events matter, a few among the hundreds of a game.
+    for p, action, _ in unroll_kinds(state.log, (DrawTickets, TicketsKept)):
         if type(action) is DrawTickets:
             got = min(rules.ticket_draw, deck)
             deck -= got

@@ -47,12 +47,18 @@ class Face:
     id (the action space's own), their ids by object and by value, the kernels' buffers, and the
     observation's ``Viewer``."""
 
-    __slots__ = ("game", "g", "actions", "by_object", "by_value", "ids", "scratch", "fields", "size", "viewer", "texts")
+    __slots__ = (
+        "game", "g", "actions", "table", "by_object", "by_value", "ids", "scratch", "fields", "size", "viewer", "texts",
+    )
 
     def __init__(self, game: Tables) -> None:
         self.game = game
         self.g = g = game_array(game)
         self.actions = all_actions(game.board, game.ruleset)
+        # The same objects as a numpy array: ``table[ids]`` picks a legal list in one step.
+        self.table = np.empty(len(self.actions), dtype=object)
+        for i, a in enumerate(self.actions):
+            self.table[i] = a  # one by one: numpy would unpack an action that is a sequence
         self.by_object = {id(a): i for i, a in enumerate(self.actions)}
         self.by_value = {a: i for i, a in enumerate(self.actions)}
         self.ids = np.empty(int(g[L.N_ACTIONS]), dtype=np.int64)
@@ -235,6 +241,9 @@ class GameState(StateViews):
 
     phase = _slot(L.PHASE, "The phase number (``Phase``).")
     player = _slot(L.PLAYER, "The seat to move.")
+    # The protocol's name for it, read at every move of every game: the slot itself, not a
+    # property reading the property ``player``.
+    current_player = _slot(L.PLAYER, "The seat to move (the protocol's name for ``player``).")
     final_turns = _slot(L.FINAL_TURNS, "Turns left in the final round; -1 before it starts.")
     passes = _slot(L.PASSES, "Passes in a row.")
     turns = _slot(L.TURNS, "Normal turns played.")
@@ -298,8 +307,8 @@ class GameState(StateViews):
         keep. ``[PASS]`` when nothing else is legal; ``[]`` once the game is over. The actions are
         the game's shared objects (those of ``action_space``)."""
         face = self.face
-        count = legal_ids(face.g, self.s, face.ids)
-        return list(map(face.actions.__getitem__, face.ids[:count].tolist()))
+        ids = face.ids
+        return face.table[ids[:legal_ids(face.g, self.s, ids)]].tolist()
 
     def legal_action_ids(self) -> list[int]:
         """The ids (``action_space``) of ``legal_actions()``, in the same order."""
