@@ -54,7 +54,7 @@ from ttr_lab.strategies.playout import Playout
 from ttr_lab.strategies.search import Search
 from ttr_lab.strategies.ticket_planner import TicketPlanner
 from ttr_lab.games.ticket_to_ride import (
-    DRAW_TICKETS, Action, Claim, DrawMarket, GameState, Observation, Phase, determinize,
+    DRAW_TICKETS, Action, Claim, DrawMarket, GameState, Observation, Phase, determinize, determinizer,
 )
 from ttr_lab.games.ticket_to_ride.kernels.playout import random_playouts
 
@@ -224,6 +224,8 @@ class MCTS:
             time_ms=self.time_ms, cpu_ms=self.cpu_ms, visit_cost=_VISIT_COST,
             native_playout=_NATIVE[self.playout],
             leaf_playouts=self.leaf_playouts, grow=self.tree,
+            # Compiled play-outs sample compiled too; the Python ones keep determinize's stream.
+            sampler=None if self.playout == "python" else _prepared,
         )
         bar = self.confidence if obs.phase != Phase.TURN else self.turn_confidence
         choice = search.paired(obs, moves, rng, confidence=bar)
@@ -250,6 +252,11 @@ def _planner_playouts(g: np.ndarray, s: np.ndarray, seeds: np.ndarray, scores: n
 
 # Who plays below the tree, by ``playout``: None, the Python planners of ``Search.play_out``.
 _NATIVE = {"python": None, "planner": _native(_planner_playouts), "random": _native(random_playouts)}
+
+
+def _prepared(obs: Observation) -> Callable[[random.Random], GameState]:
+    """``obs``'s determinizations, prepared once per search, each one native call."""
+    return determinizer(obs).sample
 
 
 def _compiled_choice(state: GameState, legal: Sequence[Action]) -> Action:

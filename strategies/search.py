@@ -6,6 +6,9 @@ the game's own function), walks down one tree shared by all the samples, and pla
 Its parts are values, in the shape of OpenSpiel's ``MCTSBot``:
 
 - ``determinize``: observation, rng -> a full state consistent with the observation;
+- ``sampler``: observation -> a sampler of it, rng -> such a state (a game's
+  ``determinizer(observation).sample``): a search samples one observation many times, so what
+  the observation fixes is worked out once per search; None samples with ``determinize``;
 - ``evaluate``: state -> one value per seat (the final scores once the game is over); a seat's
   reward is its value less the best other seat's, divided by ``scale``;
 - ``playout_policy``: called at the start of each play-out, the strategy that plays the
@@ -46,6 +49,7 @@ on a shared machine take is not counted). Without a clock a search is reproducib
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -89,6 +93,7 @@ class Search:
         native_playout: Callable[[Any, list[int]], tuple[Sequence[Sequence[float]], int]] | None = None,
         leaf_playouts: int = 1,
         grow: bool = True,
+        sampler: Callable[[Any], Callable[[random.Random], Any]] | None = None,
     ) -> None:
         if time_ms is not None and cpu_ms is not None:
             raise ValueError("a search takes one clock: time_ms or cpu_ms, not both")
@@ -97,6 +102,7 @@ class Search:
         if leaf_playouts < 1:
             raise ValueError(f"leaf_playouts must be at least 1, not {leaf_playouts}")
         self.determinize = determinize
+        self.sampler = sampler
         self.evaluate = evaluate
         self.playout_policy = playout_policy
         self.opponent_model = opponent_model
@@ -129,8 +135,9 @@ class Search:
         self.player = observation.player
         self.steps_used = self.simulations = 0
         root = Node(-1)
+        draw = self._sampler(observation)
         for _ in range(self.iterations):
-            self.visit(root, self.determinize(observation, rng), rng)
+            self.visit(root, draw(rng), rng)
         self.rounds = self.playouts = self.iterations
         best, best_visits = legal_actions[0], -1
         for a in legal_actions:
@@ -159,8 +166,9 @@ class Search:
             deadline = None if self.time_ms is None else clock() + self.time_ms / 1000.0
         rounds = playouts = 0
         self.steps_used = self.simulations = 0
+        draw = self._sampler(observation)
         while True:
-            sample = self.determinize(observation, rng)
+            sample = draw(rng)
             seed = rng.getrandbits(32)
             for m in alive:
                 state = sample.clone()
@@ -186,6 +194,12 @@ class Search:
             return anchor
         self.switched = True
         return best
+
+    def _sampler(self, observation: Any) -> Callable[[random.Random], Any]:
+        """``observation``'s determinizations: the prepared ``sampler``'s, else ``determinize``'s."""
+        if self.sampler is not None:
+            return self.sampler(observation)
+        return functools.partial(self.determinize, observation)
 
     # -- below the root --------------------------------------------------------------------------
 
