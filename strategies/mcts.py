@@ -48,6 +48,7 @@ import numpy as np
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt, StringConstraints
 
 from ttr_lab.core.errors import ConfigError
+from ttr_lab.strategies.candidate_playouts import candidate_playouts, planner_candidates, random_candidates
 from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, choose_id, planner_playouts
 from ttr_lab.strategies.planning import claims_by_track
 from ttr_lab.strategies.playout import Playout
@@ -162,6 +163,9 @@ class MCTS:
         """Compile (or load) the compiled planner's kernels on ``state``, outside any timed move."""
         if _NATIVE[self.playout] is not None:
             _NATIVE[self.playout](state.clone(), [1])
+            sample = determinizer(state.observation(state.current_player)).sample(1)
+            if not sample.is_terminal():
+                _ROUNDS[self.playout](sample, sample.legal_actions()[:1], [1])
         choose_id(state.clone())
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
@@ -226,6 +230,7 @@ class MCTS:
             leaf_playouts=self.leaf_playouts, grow=self.tree,
             # Compiled play-outs sample compiled too; the Python ones keep determinize's stream.
             sampler=None if self.playout == "python" else _prepared,
+            native_round=_ROUNDS[self.playout],
         )
         bar = self.confidence if obs.phase != Phase.TURN else self.turn_confidence
         choice = search.paired(obs, moves, rng, confidence=bar)
@@ -252,6 +257,9 @@ def _planner_playouts(g: np.ndarray, s: np.ndarray, seeds: np.ndarray, scores: n
 
 # Who plays below the tree, by ``playout``: None, the Python planners of ``Search.play_out``.
 _NATIVE = {"python": None, "planner": _native(_planner_playouts), "random": _native(random_playouts)}
+# The same play-outs, a round of candidates per call (a search without a tree).
+_ROUNDS = {"python": None, "planner": candidate_playouts(planner_candidates),
+           "random": candidate_playouts(random_candidates)}
 
 
 def _prepared(obs: Observation) -> Callable[[random.Random], GameState]:

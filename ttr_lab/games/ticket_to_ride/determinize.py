@@ -208,14 +208,28 @@ _INCONSISTENT = {
 # The last history ``_setup_keeps`` read and its answer: a search determinizes one observation
 # many times, and unrolling its whole history each time cost as much as the rest of a sample.
 _LAST_KEEPS: list[Any] = [None, {}]
+# A later history of the same game extends the last one read: once every seat has kept, so few
+# events back that the walk is cheaper than unrolling the history.
+_RECENT = 64
 
 
 def _setup_keeps(obs: Observation) -> dict[int, int]:
     """How many tickets each player kept at setup: the first keep of each seat in the history."""
     from ttr_lab.games.ticket_to_ride.actions import TicketsKept
 
-    if obs.log is not None and _LAST_KEEPS[0] is obs.log:
-        return dict(_LAST_KEEPS[1])
+    last, answer = _LAST_KEEPS
+    if obs.log is not None and last is not None:
+        if last is obs.log:
+            return dict(answer)
+        if len(answer) == obs.num_players:
+            node = obs.log
+            for _ in range(_RECENT):  # the public history: (player, action, card, earlier events)
+                node = node[3]
+                if node is last:
+                    _LAST_KEEPS[0] = obs.log
+                    return dict(answer)
+                if node is None:
+                    break
     kept: dict[int, int] = {}
     for event in obs.history:
         if type(event.action) is TicketsKept and event.player not in kept:
