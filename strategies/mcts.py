@@ -11,10 +11,10 @@ other player (a logistic of the lead would flatten exactly the differences a pla
 or far behind must still tell apart).
 
 Who plays out (``playout``): by default the ticket planner at every seat *compiled*
-(``planner_kernel.planner_playouts``: one native call per visit, from the sampled state's
-arrays to the final scores), each visit straight from its candidate (``tree=False``: flat
-Monte Carlo over the candidates; the tree below them cost a third of the time in Python, more
-than the play-outs it steered). ``playout="python"`` is the same planner in Python on
+(``planner_kernel.planner_playouts``; without a tree one native call per round plays every
+candidate, ``candidate_playouts``, and the sample is one call, ``determinizer``), each visit
+straight from its candidate (``tree=False``: flat Monte Carlo over the candidates; the tree
+below them cost a third of the time in Python, more than the play-outs it steered). ``playout="python"`` is the same planner in Python on
 observations, with a single-observer ISMCTS tree below each candidate (``tree=True``): UCT
 selection, where a child's *availability* counts the samples in which it was legal (an
 opponent's claims depend on its sampled hand), and progressive widening, so the tree follows
