@@ -161,3 +161,16 @@ def test_the_sampler_runs_interpreted():
                           capture_output=True, text=True, cwd=here.parent)
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout.strip().splitlines()[-1]) == compiled
+
+
+def test_setup_keeps_of_a_later_observation_are_those_of_its_whole_history(monkeypatch):
+    import sys as _sys
+
+    module = _sys.modules["ttr_lab.games.ticket_to_ride.determinize"]
+    states = [s for s in _positions("legendary_asia", 4, seed=8, every=3) if s.turns >= 4][:12]
+    assert len(states) > 4
+    for earlier, later in zip(states, states[1:]):
+        module._setup_keeps(earlier.observation(0))  # the cache now holds the earlier history
+        walked = module._setup_keeps(later.observation(1))
+        monkeypatch.setattr(module, "_LAST_KEEPS", [None, {}])
+        assert walked == module._setup_keeps(later.observation(1)) and len(walked) == 4
