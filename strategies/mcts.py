@@ -11,10 +11,10 @@ other player (a logistic of the lead would flatten exactly the differences a pla
 or far behind must still tell apart).
 
 Who plays out (``playout``): by default the ticket planner at every seat *compiled*
-(``planner_kernel.planner_playouts``: one native call per visit, from the sampled state's
-arrays to the final scores), each visit straight from its candidate (``tree=False``: flat
-Monte Carlo over the candidates; the tree below them cost a third of the time in Python, more
-than the play-outs it steered). ``playout="python"`` is the same planner in Python on
+(``planner_kernel.planner_playouts``; without a tree one native call per round plays every
+candidate, ``candidate_playouts``, and the sample is one call, ``determinizer``), each visit
+straight from its candidate (``tree=False``: flat Monte Carlo over the candidates; the tree
+below them cost a third of the time in Python, more than the play-outs it steered). ``playout="python"`` is the same planner in Python on
 observations, with a single-observer ISMCTS tree below each candidate (``tree=True``): UCT
 selection, where a child's *availability* counts the samples in which it was legal (an
 opponent's claims depend on its sampled hand), and progressive widening, so the tree follows
@@ -48,13 +48,14 @@ import numpy as np
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt, StringConstraints
 
 from ttr_lab.core.errors import ConfigError
+from ttr_lab.strategies.candidate_playouts import candidate_playouts, planner_candidates, random_candidates
 from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, choose_id, planner_playouts
 from ttr_lab.strategies.planning import claims_by_track
 from ttr_lab.strategies.playout import Playout
 from ttr_lab.strategies.search import Search
 from ttr_lab.strategies.ticket_planner import TicketPlanner
 from ttr_lab.games.ticket_to_ride import (
-    DRAW_TICKETS, Action, Claim, DrawMarket, GameState, Observation, Phase, determinize,
+    DRAW_TICKETS, Action, Claim, DrawMarket, GameState, Observation, Phase, determinize, determinizer,
 )
 from ttr_lab.games.ticket_to_ride.kernels.playout import random_playouts
 
@@ -162,6 +163,9 @@ class MCTS:
         """Compile (or load) the compiled planner's kernels on ``state``, outside any timed move."""
         if _NATIVE[self.playout] is not None:
             _NATIVE[self.playout](state.clone(), [1])
+            sample = determinizer(state.observation(state.current_player)).sample(1)
+            if not sample.is_terminal():
+                _ROUNDS[self.playout](sample, sample.legal_actions()[:1], [1])
         choose_id(state.clone())
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
@@ -224,6 +228,9 @@ class MCTS:
             time_ms=self.time_ms, cpu_ms=self.cpu_ms, visit_cost=_VISIT_COST,
             native_playout=_NATIVE[self.playout],
             leaf_playouts=self.leaf_playouts, grow=self.tree,
+            # Compiled play-outs sample compiled too; the Python ones keep determinize's stream.
+            sampler=None if self.playout == "python" else _prepared,
+            native_round=_ROUNDS[self.playout],
         )
         bar = self.confidence if obs.phase != Phase.TURN else self.turn_confidence
         choice = search.paired(obs, moves, rng, confidence=bar)
@@ -250,6 +257,14 @@ def _planner_playouts(g: np.ndarray, s: np.ndarray, seeds: np.ndarray, scores: n
 
 # Who plays below the tree, by ``playout``: None, the Python planners of ``Search.play_out``.
 _NATIVE = {"python": None, "planner": _native(_planner_playouts), "random": _native(random_playouts)}
+# The same play-outs, a round of candidates per call (a search without a tree).
+_ROUNDS = {"python": None, "planner": candidate_playouts(planner_candidates),
+           "random": candidate_playouts(random_candidates)}
+
+
+def _prepared(obs: Observation) -> Callable[[random.Random], GameState]:
+    """``obs``'s determinizations, prepared once per search, each one native call."""
+    return determinizer(obs).sample
 
 
 def _compiled_choice(state: GameState, legal: Sequence[Action]) -> Action:

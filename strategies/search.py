@@ -6,6 +6,9 @@ the game's own function), walks down one tree shared by all the samples, and pla
 Its parts are values, in the shape of OpenSpiel's ``MCTSBot``:
 
 - ``determinize``: observation, rng -> a full state consistent with the observation;
+- ``sampler``: observation -> a sampler of it, rng -> such a state (a game's
+  ``determinizer(observation).sample``): a search samples one observation many times, so what
+  the observation fixes is worked out once per search; None samples with ``determinize``;
 - ``evaluate``: state -> one value per seat (the final scores once the game is over); a seat's
   reward is its value less the best other seat's, divided by ``scale``;
 - ``playout_policy``: called at the start of each play-out, the strategy that plays the
@@ -21,6 +24,10 @@ Its parts are values, in the shape of OpenSpiel's ``MCTSBot``:
   the final value of each seat in play-out ``i``, ``decisions`` the decisions made in all. When
   set it replaces ``playout_policy`` and ``opponent_model`` below the tree (the tree stays
   here); each leaf plays ``leaf_playouts`` of them and is credited with their mean reward.
+- ``native_round``: state, moves, seeds -> (values, decisions): ``native_playout`` from each of
+  ``moves`` played at ``state``, in one call (``values[j][i]`` per seat, move ``j``, seed
+  ``i``). A ``paired`` search without a tree (``grow`` False) plays each round with it, the
+  same play-outs as one ``native_playout`` per candidate, with less paid around each.
 
 Below the root, selection is UCB1 where a child's *availability* (the iterations in which its
 move was among ``moves``) stands for the parent's visits, so moves legal only in some samples
@@ -46,6 +53,7 @@ on a shared machine take is not counted). Without a clock a search is reproducib
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -89,6 +97,8 @@ class Search:
         native_playout: Callable[[Any, list[int]], tuple[Sequence[Sequence[float]], int]] | None = None,
         leaf_playouts: int = 1,
         grow: bool = True,
+        sampler: Callable[[Any], Callable[[random.Random], Any]] | None = None,
+        native_round: Callable[[Any, Sequence[Any], list[int]], tuple[Sequence[Any], int]] | None = None,
     ) -> None:
         if time_ms is not None and cpu_ms is not None:
             raise ValueError("a search takes one clock: time_ms or cpu_ms, not both")
@@ -97,6 +107,7 @@ class Search:
         if leaf_playouts < 1:
             raise ValueError(f"leaf_playouts must be at least 1, not {leaf_playouts}")
         self.determinize = determinize
+        self.sampler = sampler
         self.evaluate = evaluate
         self.playout_policy = playout_policy
         self.opponent_model = opponent_model
@@ -112,6 +123,7 @@ class Search:
         self.cpu_ms = cpu_ms
         self.visit_cost = visit_cost
         self.native_playout = native_playout
+        self.native_round = native_round
         self.leaf_playouts = leaf_playouts
         self.grow = grow
         self.player = -1  # the searching player, set by each search
@@ -129,8 +141,9 @@ class Search:
         self.player = observation.player
         self.steps_used = self.simulations = 0
         root = Node(-1)
+        draw = self._sampler(observation)
         for _ in range(self.iterations):
-            self.visit(root, self.determinize(observation, rng), rng)
+            self.visit(root, draw(rng), rng)
         self.rounds = self.playouts = self.iterations
         best, best_visits = legal_actions[0], -1
         for a in legal_actions:
@@ -159,10 +172,14 @@ class Search:
             deadline = None if self.time_ms is None else clock() + self.time_ms / 1000.0
         rounds = playouts = 0
         self.steps_used = self.simulations = 0
+        draw = self._sampler(observation)
+        flat = self.native_round is not None and not self.grow
         while True:
-            sample = self.determinize(observation, rng)
+            sample = draw(rng)
             seed = rng.getrandbits(32)
-            for m in alive:
+            if flat:
+                self._flat_round(sample, alive, children, results, seed)
+            for m in alive if not flat else ():
                 state = sample.clone()
                 state.apply(m)
                 child = children[m]
@@ -186,6 +203,12 @@ class Search:
             return anchor
         self.switched = True
         return best
+
+    def _sampler(self, observation: Any) -> Callable[[random.Random], Any]:
+        """``observation``'s determinizations: the prepared ``sampler``'s, else ``determinize``'s."""
+        if self.sampler is not None:
+            return self.sampler(observation)
+        return functools.partial(self.determinize, observation)
 
     # -- below the root --------------------------------------------------------------------------
 
@@ -271,12 +294,39 @@ class Search:
         batch, decisions = self.native_playout(state, [rng.getrandbits(63) for _ in range(k)])
         self.steps_used += decisions
         self.simulations += k
+        return self._mean_rewards(batch, n)
+
+    def _mean_rewards(self, batch: Sequence[Sequence[float]], n: int) -> list[float]:
+        """Each seat's mean reward over the final values of a batch of play-outs."""
         totals = [0.0] * n
         for values in batch:
             for p in range(n):
                 totals[p] += values[p] - max(values[q] for q in range(n) if q != p)
-        scale = self.scale * k
+        scale = self.scale * len(batch)
         return [total / scale for total in totals]
+
+    def _flat_round(self, sample: Any, alive: list[Any], children: dict[Any, Node], results: dict[Any, list[float]],
+                    seed: int) -> None:
+        """One round without a tree in one ``native_round`` call: what a visit straight from
+        each candidate (``visit(..., descend=False)``) would play and credit, seeded alike."""
+        assert self.native_round is not None
+        stream = random.Random(seed)  # each candidate's visit drew its seeds from this stream
+        seeds = [stream.getrandbits(63) for _ in range(self.leaf_playouts)]
+        batches, decisions = self.native_round(sample, alive, seeds)
+        self.steps_used += decisions + self.visit_cost * len(alive)
+        self.simulations += len(seeds) * len(alive)
+        me = self.player
+        others = [q for q in range(sample.num_players) if q != me]
+        scale = self.scale * len(seeds)
+        for m, batch in zip(alive, batches):
+            total = 0.0
+            for values in batch:  # the searching seat's reward only: the others' are not read
+                total += values[me] - max([values[q] for q in others])
+            reward = total / scale
+            child = children[m]
+            child.visits += 1
+            child.reward += reward
+            results[m].append(reward)
 
 
 def _survivors(alive: list[Any], results: dict[Any, list[float]], anchor: Any) -> list[Any]:

@@ -108,6 +108,11 @@ class Game(Protocol):
 
     Optional hooks, not part of the protocol check: tools look them up and work without them.
 
+    ``determinizer(observation)``: ``observation``'s determinizations prepared once, an object
+    whose ``sample(rng)`` draws one (the distribution of ``determinize``): a search samples one
+    observation many times (``strategies/search.py``'s ``sampler``); without it a search calls
+    ``determinize`` per sample.
+
     ``config_shorthands``: a class attribute mapping top-level config keys to the options they
     stand for (Ticket to Ride's ``{"map": "map"}``: ``map: usa`` in a tournament or tuning config
     is ``options: {map: usa}``); read from the factory ``GAME``, before any game is built.

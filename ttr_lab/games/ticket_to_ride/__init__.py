@@ -26,7 +26,7 @@ from ttr_lab.core.history import Event
 from ttr_lab.games.ticket_to_ride.observation import Observation
 from ttr_lab.games.ticket_to_ride.state import GameState, new_game
 from ttr_lab.games.ticket_to_ride.restore import restore_state
-from ttr_lab.games.ticket_to_ride.determinize import determinize
+from ttr_lab.games.ticket_to_ride.determinize import Determinizer, determinize, determinizer
 from ttr_lab.games.ticket_to_ride.result import GameResult, PlayerResult, TicketResult
 from ttr_lab.games.ticket_to_ride.game import TicketToRide
 
@@ -46,7 +46,7 @@ __all__ = [
     "rank_order", "ticket_connected", "track_open", "track_points", "twin_blocks", "twin_closes",
     # games, states and what they show
     "Event", "Tables", "GameResult", "GameState", "Observation", "Phase", "PlayerResult", "TicketResult",
-    "determinize", "tables_for", "new_game", "restore_state",
+    "Determinizer", "determinize", "determinizer", "tables_for", "new_game", "restore_state",
     # the game as the platform sees it
     "GAME", "TicketToRide",
 ]

@@ -12,15 +12,20 @@ order of the ticket deck, and the engine's future shuffles.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tables import tables_for
 from ttr_lab.games.ticket_to_ride.observation import Observation
 from ttr_lab.games.ticket_to_ride.state import GameState, assemble_state
 from ttr_lab.games.ticket_to_ride.board import TicketDeck
+from ttr_lab.games.ticket_to_ride.kernels import determinize as D
+from ttr_lab.games.ticket_to_ride.kernels.determinize import deal, sample as sample_kernel
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
@@ -29,124 +34,202 @@ _K = NUM_CARD_KINDS
 
 
 def determinize(observation: Observation, rng: random.Random) -> GameState:
-    """A state consistent with ``observation``, the unknowns sampled with ``rng``."""
-    obs = observation
-    game = tables_for(obs.board, obs.num_players, obs.ruleset)
-    n, me = obs.num_players, obs.player
+    """A state consistent with ``observation``, the unknowns sampled with ``rng``: the pools
+    shuffled by ``rng`` itself (its stream is the one this function always drew), dealt by the
+    kernel that deals ``Determinizer.sample``."""
+    return Determinizer(observation).sample_with(rng)
 
-    # Cards: whatever is not in sight is in an opponent's unknown hand slots or in the pile.
-    unseen = [0] * _K
-    for card in game.deck:
-        unseen[card] += 1
-    for c in range(_K):
-        unseen[c] -= obs.hand[c] + obs.discard[c]
-        for q in range(n):
-            if q != me:
+
+def determinizer(observation: Observation) -> "Determinizer":
+    """What a search samples ``observation``'s states with, prepared once: ``sample(rng)``."""
+    return Determinizer(observation)
+
+
+class Determinizer:
+    """The states ``observation`` cannot rule out, prepared once: what is known as a template
+    state, what is not as the pools and counts ``kernels.determinize`` deals. ``sample`` draws
+    one in one native call (a SplitMix64 stream seeded from its argument); ``sample_with``
+    draws the same distribution with a ``random.Random`` (``determinize``'s stream)."""
+
+    __slots__ = ("template", "plan", "work", "longs_held", "cumulative", "caps", "fallback", "others")
+
+    def __init__(self, observation: Observation) -> None:
+        obs = observation
+        game = tables_for(obs.board, obs.num_players, obs.ruleset)
+        n, me = obs.num_players, obs.player
+        others = [q for q in range(n) if q != me]
+
+        # Cards: whatever is not in sight is in an opponent's unknown hand slots or in the pile.
+        unseen = [0] * _K
+        for card in game.deck:
+            unseen[card] += 1
+        for c in range(_K):
+            unseen[c] -= obs.hand[c] + obs.discard[c]
+            for q in others:
                 unseen[c] -= obs.known_cards[q][c]
-    for card in obs.market:
-        unseen[card] -= 1
-    if min(unseen) < 0:
-        raise ValueError("observation is inconsistent: more cards in sight than in the game")
-    pool = [c for c in range(_K) for _ in range(unseen[c])]
-    rng.shuffle(pool)
-    hands = [0] * (n * _K)
-    for q in range(n):
-        if q == me:
-            hands[q * _K:(q + 1) * _K] = obs.hand
-            continue
-        known = obs.known_cards[q]
-        hands[q * _K:(q + 1) * _K] = known
-        for _ in range(obs.hand_sizes[q] - sum(known)):
-            hands[q * _K + pool.pop()] += 1
-    if len(pool) != obs.draw_pile_size:
-        raise ValueError(f"observation is inconsistent: {len(pool)} unseen cards for a pile of {obs.draw_pile_size}")
+        for card in obs.market:
+            unseen[card] -= 1
+        if min(unseen) < 0:
+            raise ValueError("observation is inconsistent: more cards in sight than in the game")
+        pool = [c for c in range(_K) for _ in range(unseen[c])]
+        hidden = {q: obs.hand_sizes[q] - sum(obs.known_cards[q]) for q in others}
+        if len(pool) - sum(hidden.values()) != obs.draw_pile_size or min(hidden.values(), default=0) < 0:
+            raise ValueError(f"observation is inconsistent: {len(pool)} unseen cards for hidden hands of "
+                             f"{sum(hidden.values())} and a pile of {obs.draw_pile_size}")
 
-    # Tickets: the unseen ones fill opponents' hands and offers, the unknown deck positions and
-    # the box (rejected at setup on maps that box them). Long tickets are never in the deck:
-    # an opponent holds as many as a uniformly random choice of its setup keep would give.
-    rules = obs.ruleset
-    seen = set(obs.tickets) | set(obs.offered) | {t for t in obs.ticket_deck_known if t >= 0} | set(obs.boxed_known)
-    regular = [t.id for t in obs.board.tickets if t.deck is TicketDeck.REGULAR and t.id not in seen]
-    longs = [t.id for t in obs.board.tickets if t.deck is TicketDeck.LONG and t.id not in seen] if rules.initial_long_tickets else []
-    rng.shuffle(regular)
-    rng.shuffle(longs)
-    kept_at_setup = _setup_keeps(obs)
-    others = [q for q in range(n) if q != me]
-    # An opponent still choosing its setup tickets holds its long ones first in the offer.
-    offer_longs = {
-        q: min(rules.initial_long_tickets, obs.offer_sizes[q]) if q not in kept_at_setup and obs.offer_sizes[q] else 0
-        for q in others
-    }
-    needed = sum(obs.offer_sizes[q] - offer_longs[q] for q in others) + sum(1 for t in obs.ticket_deck_known if t < 0)
-    long_counts = {q: 0 for q in others}
-    for _ in range(64):  # sample, rejecting counts the unseen regular tickets cannot fill
-        draw = {q: _sample_long_count(rules, kept_at_setup.get(q), obs.ticket_counts[q], len(longs), rng) for q in others}
-        if sum(draw.values()) + sum(offer_longs.values()) <= len(longs) and needed + sum(obs.ticket_counts[q] - draw[q] for q in others) <= len(regular):
-            long_counts = draw
-            break
-    else:  # only long tickets can explain what the opponents hold
+        # Tickets: the unseen ones fill opponents' hands and offers, the unknown deck positions and
+        # the box (rejected at setup on maps that box them). Long tickets are never in the deck:
+        # an opponent holds as many as a uniformly random choice of its setup keep would give.
+        rules = obs.ruleset
+        seen = set(obs.tickets) | set(obs.offered) | {t for t in obs.ticket_deck_known if t >= 0} | set(obs.boxed_known)
+        regular = [t.id for t in obs.board.tickets if t.deck is TicketDeck.REGULAR and t.id not in seen]
+        longs = [t.id for t in obs.board.tickets if t.deck is TicketDeck.LONG and t.id not in seen] if rules.initial_long_tickets else []
+        kept_at_setup = _setup_keeps(obs)
+        # An opponent still choosing its setup tickets holds its long ones first in the offer.
+        offer_longs = {
+            q: min(rules.initial_long_tickets, obs.offer_sizes[q]) if q not in kept_at_setup and obs.offer_sizes[q] else 0
+            for q in others
+        }
+        unknown_deck = [i for i, t in enumerate(obs.ticket_deck_known) if t < 0]
+        needed = sum(obs.offer_sizes[q] - offer_longs[q] for q in others) + len(unknown_deck)
+        self.cumulative = [_long_count_weights(rules, kept_at_setup.get(q), obs.ticket_counts[q], len(longs)) for q in others]
+        self.caps = [min(obs.ticket_counts[q], len(longs)) for q in others]
+        # When no draw fits, only long tickets can explain what the opponents hold.
         spare = len(longs) - sum(offer_longs.values())
+        self.fallback = []
         for q in others:
-            long_counts[q] = min(rules.initial_long_tickets, obs.ticket_counts[q], spare)
-            spare -= long_counts[q]
-    tickets: list[tuple[int, ...]] = []
-    offers: list[tuple[int, ...]] = []
-    for q in range(n):
-        if q == me:
-            tickets.append(obs.tickets)
-            offers.append(obs.offered)
-            continue
-        held = obs.ticket_counts[q]
-        long_count = long_counts[q]
-        mine = [longs.pop() for _ in range(long_count)]
-        mine += [regular.pop() for _ in range(held - long_count)]
-        tickets.append(tuple(mine))
-        offer = [longs.pop() for _ in range(offer_longs[q])]
-        offers.append(tuple(offer + [regular.pop() for _ in range(obs.offer_sizes[q] - offer_longs[q])]))
-    deck = tuple(t if t >= 0 else regular.pop() for t in obs.ticket_deck_known)
-    boxed = tuple(obs.boxed_known) + tuple(longs) + tuple(regular)
-    if regular and rules.initial_rejects != "box":
-        raise ValueError(f"observation is inconsistent: {len(regular)} tickets unaccounted for")
+            self.fallback.append(min(rules.initial_long_tickets, obs.ticket_counts[q], spare))
+            spare -= self.fallback[-1]
+        self.others = others
 
-    return assemble_state(
-        game,
-        phase=int(obs.phase),
-        player=obs.current_player,
-        hands=hands,
-        known=[c for k in obs.known_cards for c in k],
-        pile=pool,
-        discard=list(obs.discard),
-        market=list(obs.market),
-        owner=list(obs.owner),
-        trains=list(obs.trains),
-        points=list(obs.route_points),
-        tickets=tickets,
-        offers=offers,
-        ticket_deck=deck,
-        returned_by=tuple(me if t >= 0 else -1 for t in obs.ticket_deck_known),
-        boxed=boxed,
-        boxed_by=(me,) * len(obs.boxed_known) + (-1,) * (len(boxed) - len(obs.boxed_known)),
-        rng=rng.getrandbits(64),  # future shuffles are unknown too
-        final_turns=obs.final_turns_left,
-        passes=obs.passes_in_a_row,
-        turns=obs.turns,
-        stalled=False,
-        log=obs.log,
-        log_len=obs.history_length,
-    )
+        columns = D.OPPONENT_FIXED + max((len(c or ()) for c in self.cumulative), default=0)
+        header = [0] * D.PLAN_HEADER
+        header[D.P_OPPONENTS], header[D.P_COLUMNS] = len(others), columns
+        header[D.P_CARDS], header[D.P_REGULAR], header[D.P_LONG] = len(pool), len(regular), len(longs)
+        # A draw of the long counts fits when the unseen long tickets cover them and the offers'
+        # long ones, and the unseen regular tickets cover the rest.
+        header[D.P_MAX_LONGS] = len(longs) - sum(offer_longs.values())
+        header[D.P_MIN_LONGS] = needed + sum(obs.ticket_counts[q] for q in others) - len(regular)
+        header[D.P_DECK_UNKNOWN], header[D.P_BOXED_KNOWN] = len(unknown_deck), len(obs.boxed_known)
+        header[D.P_REJECTS_BOX], header[D.P_TRIES] = int(rules.initial_rejects == "box"), _TRIES
+        rows: list[int] = []
+        for i, q in enumerate(others):
+            row = [0] * columns
+            row[D.O_SEAT], row[D.O_HIDDEN], row[D.O_HELD] = q, hidden[q], obs.ticket_counts[q]
+            row[D.O_OFFER], row[D.O_OFFER_LONG] = obs.offer_sizes[q], offer_longs[q]
+            row[D.O_CAP], row[D.O_FALLBACK] = self.caps[i], self.fallback[i]
+            weights = self.cumulative[i] or []
+            row[D.O_WEIGHTS] = len(weights)
+            row[D.O_CUMULATIVE:D.O_CUMULATIVE + len(weights)] = weights
+            rows += row
+        self.plan = np.array(header + rows + pool + regular + longs + unknown_deck, dtype=np.int64)
+        self.work = np.empty(len(pool) + len(regular) + len(longs), dtype=np.int64)
+        self.longs_held = np.zeros(len(others), dtype=np.int64)
+
+        # What is known; the unknowns are dealt into copies of it.
+        hands = [0] * (n * _K)
+        for q in range(n):
+            hands[q * _K:(q + 1) * _K] = obs.hand if q == me else obs.known_cards[q]
+        self.template = assemble_state(
+            game,
+            phase=int(obs.phase),
+            player=obs.current_player,
+            hands=hands,
+            known=[c for k in obs.known_cards for c in k],
+            pile=[],
+            discard=list(obs.discard),
+            market=list(obs.market),
+            owner=list(obs.owner),
+            trains=list(obs.trains),
+            points=list(obs.route_points),
+            tickets=[obs.tickets if q == me else () for q in range(n)],
+            offers=[obs.offered if q == me else () for q in range(n)],
+            ticket_deck=tuple(obs.ticket_deck_known),
+            returned_by=tuple(me if t >= 0 else -1 for t in obs.ticket_deck_known),
+            boxed=tuple(obs.boxed_known),
+            boxed_by=(me,) * len(obs.boxed_known),
+            rng=0,
+            final_turns=obs.final_turns_left,
+            passes=obs.passes_in_a_row,
+            turns=obs.turns,
+            stalled=False,
+            log=obs.log,
+            log_len=obs.history_length,
+        )
+
+    def sample(self, rng: random.Random | int) -> GameState:
+        """One state, in one native call seeded from ``rng`` (a ``random.Random``, one 64-bit
+        draw of it, or a seed)."""
+        seed = rng if isinstance(rng, int) else rng.getrandbits(64)
+        state = self.template.clone()
+        code = sample_kernel(state.face.g, state.s, self.plan, self.work, self.longs_held, np.uint64(seed & _MASK))
+        if code:
+            raise ValueError(_INCONSISTENT[code])
+        return state
+
+    def sample_with(self, rng: random.Random) -> GameState:
+        """One state, the pools shuffled and the long-ticket counts drawn by ``rng`` in Python."""
+        plan = self.plan
+        m, columns = int(plan[D.P_OPPONENTS]), int(plan[D.P_COLUMNS])
+        at = D.PLAN_HEADER + m * columns
+        sizes = (int(plan[D.P_CARDS]), int(plan[D.P_REGULAR]), int(plan[D.P_LONG]))
+        pools = []
+        for size in sizes:
+            pool = plan[at:at + size].tolist()
+            rng.shuffle(pool)
+            pools += pool
+            at += size
+        low, high = int(plan[D.P_MIN_LONGS]), int(plan[D.P_MAX_LONGS])
+        counts = self.fallback
+        for _ in range(_TRIES):  # sample, rejecting counts the unseen regular tickets cannot fill
+            draw = [0 if cum is None else min(rng.choices(range(len(cum)), cum_weights=cum)[0], cap)
+                    for cum, cap in zip(self.cumulative, self.caps)]
+            if low <= sum(draw) <= high:
+                counts = draw
+                break
+        state = self.template.clone()
+        state.rng = rng.getrandbits(64)  # future shuffles are unknown too
+        self.work[:] = pools
+        self.longs_held[:] = counts
+        code = deal(state.face.g, state.s, plan, self.work, self.longs_held)
+        if code:
+            raise ValueError(_INCONSISTENT[code])
+        return state
+
+
+_TRIES = 64
+_MASK = (1 << 64) - 1
+_INCONSISTENT = {
+    D.E_TICKETS: "observation is inconsistent: too few unseen tickets for what the opponents hold",
+    D.E_UNPLACED: "observation is inconsistent: unseen tickets unaccounted for",
+}
 
 
 # The last history ``_setup_keeps`` read and its answer: a search determinizes one observation
 # many times, and unrolling its whole history each time cost as much as the rest of a sample.
 _LAST_KEEPS: list[Any] = [None, {}]
+# A later history of the same game extends the last one read: once every seat has kept, so few
+# events back that the walk is cheaper than unrolling the history.
+_RECENT = 64
 
 
 def _setup_keeps(obs: Observation) -> dict[int, int]:
     """How many tickets each player kept at setup: the first keep of each seat in the history."""
     from ttr_lab.games.ticket_to_ride.actions import TicketsKept
 
-    if obs.log is not None and _LAST_KEEPS[0] is obs.log:
-        return dict(_LAST_KEEPS[1])
+    last, answer = _LAST_KEEPS
+    if obs.log is not None and last is not None:
+        if last is obs.log:
+            return dict(answer)
+        if len(answer) == obs.num_players:
+            node = obs.log
+            for _ in range(_RECENT):  # the public history: (player, action, card, earlier events)
+                node = node[3]
+                if node is last:
+                    _LAST_KEEPS[0] = obs.log
+                    return dict(answer)
+                if node is None:
+                    break
     kept: dict[int, int] = {}
     for event in obs.history:
         if type(event.action) is TicketsKept and event.player not in kept:
@@ -157,15 +240,15 @@ def _setup_keeps(obs: Observation) -> dict[int, int]:
     return kept
 
 
-def _sample_long_count(rules: "Ruleset", kept: int | None, held: int, available: int, rng: random.Random) -> int:
-    """Long tickets an opponent holds: hypergeometric, as if it kept ``kept`` of its setup offer
-    at random (``initial_long_tickets`` long among ``initial_tickets`` regular)."""
+def _long_count_weights(rules: "Ruleset", kept: int | None, held: int, available: int) -> list[int] | None:
+    """The cumulative weights of an opponent holding 0, 1, ... long tickets (capped at ``held``
+    and ``available`` when drawn): hypergeometric, as if it kept ``kept`` of its setup offer at
+    random (``initial_long_tickets`` long among ``initial_tickets`` regular). None: it holds none."""
     longs = rules.initial_long_tickets
     if not longs or not available:
-        return 0
+        return None
     regulars = rules.initial_tickets
     if kept is None:
         kept = min(held, longs + regulars)
     weights = [math.comb(longs, j) * math.comb(regulars, kept - j) for j in range(0, min(longs, kept) + 1)]
-    j = rng.choices(range(len(weights)), weights=weights)[0]
-    return min(j, held, available)
+    return list(itertools.accumulate(weights))

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ttr_lab.games.ticket_to_ride.batch import Batch
+    from ttr_lab.games.ticket_to_ride.determinize import Determinizer
     from ttr_lab.games.ticket_to_ride.presentation import TicketToRideViews
     from ttr_lab.games.ticket_to_ride.result import GameResult
     from ttr_lab.games.ticket_to_ride.state import GameState
@@ -219,6 +220,13 @@ class TicketToRide:
         from ttr_lab.games.ticket_to_ride.determinize import determinize
 
         return determinize(observation, rng)
+
+    def determinizer(self, observation: Any) -> "Determinizer":
+        """``observation``'s determinizations prepared once, for a search that samples many:
+        ``sample(rng)`` is one native call (``determinize.Determinizer``)."""
+        from ttr_lab.games.ticket_to_ride.determinize import Determinizer
+
+        return Determinizer(observation)
 
     def restore(self, snapshot: dict[str, Any]) -> "GameState":
         """The state a ``snapshot()`` describes, on this game's board and ruleset."""

@@ -51,3 +51,10 @@ def shuffle(a: np.ndarray, start: int, count: int, state: np.uint64) -> np.uint6
         a[start + i] = a[start + j]
         a[start + j] = x
     return state
+
+
+@njit(cache=True)
+def next_u64(state: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """Advance the generator; its 64-bit output (``ttr_lab.core.rng.next_u64``)."""
+    state = state + _GOLDEN
+    return state, mix64(state)
