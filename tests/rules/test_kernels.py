@@ -92,6 +92,39 @@ def test_longest_trail_kernel_against_brute_force():
         assert trail_length(*columns, cities) == _brute_force_trail(edges), edges
 
 
+def _every_trail(edges: list[tuple[int, int, int]]) -> int:
+    """Longest trail by a depth-first search over every trail from every city."""
+    used = [False] * len(edges)
+
+    def walk(here: int) -> int:
+        best = 0
+        for i, (x, y, w) in enumerate(edges):
+            if not used[i] and here in (x, y):
+                used[i] = True
+                best = max(best, w + walk(y if here == x else x))
+                used[i] = False
+        return best
+
+    return max((walk(c) for e in edges for c in e[:2]), default=0)
+
+
+def test_longest_trail_kernel_against_every_trail_on_larger_networks():
+    # Networks of a dozen tracks: cycles, tracks in parallel, several pieces, pieces whose
+    # cities all have even degree (the kernel takes those whole, without a search)
+    rng = random.Random(11)
+    for trial in range(300):
+        cities = rng.randint(2, 8)
+        edges = [(rng.randrange(cities), rng.randrange(cities), rng.randint(1, 6)) for _ in range(rng.randint(0, 12))]
+        edges = [e for e in edges if e[0] != e[1]]
+        if trial % 5 == 0:  # a ring beside the rest: every city of it of even degree
+            ring = [cities + k for k in range(rng.randint(2, 5))]
+            edges += [(c, ring[(k + 1) % len(ring)], rng.randint(1, 6)) for k, c in enumerate(ring)]
+            cities += len(ring)
+        rng.shuffle(edges)
+        columns = [np.array([e[k] for e in edges], dtype=np.int64) for k in range(3)]
+        assert trail_length(*columns, cities) == _every_trail(edges), edges
+
+
 @pytest.mark.parametrize("map_name,players", [("usa", 4), ("legendary_asia", 2)])
 def test_a_state_rebuilt_from_its_fields_is_the_same_array(map_name, players):
     game = load_game("ticket_to_ride", map=map_name)

@@ -36,7 +36,8 @@ def points_per_track(board: "Board", ruleset: "Ruleset") -> tuple[int, ...]:
 def longest_trail(edges: Sequence[tuple[int, int, int]]) -> int:
     """Length of the longest trail (no track used twice; cities may repeat) through ``edges``,
     each ``(city_a, city_b, length)``; the sum of the lengths along it. Exact: the scoring
-    kernel's search over every trail from every city (``kernels.scoring.trail_length``)."""
+    kernel's search over every trail from every city that can start a longest one
+    (``kernels.scoring.trail_length``)."""
     if not edges:
         return 0
     a, b, w = (np.array(column, dtype=np.int64) for column in zip(*edges))

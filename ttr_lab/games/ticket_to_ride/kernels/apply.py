@@ -5,14 +5,15 @@ a refused action leaves the state unchanged."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ttr_lab.core.compiled import njit_no_refcount
 
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.cards import check_locomotives, refill_market, restock, take_from_pile
 from ttr_lab.games.ticket_to_ride.kernels.legal import claim_ids, track_open
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def end_turn(g: np.ndarray, s: np.ndarray, passed: bool) -> None:
     n = g[L.N_PLAYERS]
     s[L.TURNS] += 1
@@ -35,7 +36,7 @@ def end_turn(g: np.ndarray, s: np.ndarray, passed: bool) -> None:
     s[L.PHASE] = L.TURN
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def claim(g: np.ndarray, s: np.ndarray, index: int) -> int:
     t = g[g[L.CLAIM_TRACK] + index]
     colour = g[g[L.CLAIM_COLOUR] + index]
@@ -76,7 +77,7 @@ def claim(g: np.ndarray, s: np.ndarray, index: int) -> int:
     return L.OK
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def after_draw(g: np.ndarray, s: np.ndarray, locomotive_from_market: bool) -> None:
     if s[L.PHASE] == L.SECOND or locomotive_from_market:
         end_turn(g, s, False)
@@ -91,7 +92,7 @@ def after_draw(g: np.ndarray, s: np.ndarray, locomotive_from_market: bool) -> No
         end_turn(g, s, False)
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def draw_blind(g: np.ndarray, s: np.ndarray) -> int:
     card = take_from_pile(g, s)
     if card == L.NO_CARD:
@@ -101,7 +102,7 @@ def draw_blind(g: np.ndarray, s: np.ndarray) -> int:
     return L.OK
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def draw_market(g: np.ndarray, s: np.ndarray, slot: int) -> int:
     if slot >= s[L.MARKET_N]:
         return L.E_NO_SLOT
@@ -125,7 +126,7 @@ def draw_market(g: np.ndarray, s: np.ndarray, slot: int) -> int:
     return L.OK
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def draw_tickets(g: np.ndarray, s: np.ndarray) -> int:
     count = s[L.DECK_N]
     if count == 0:
@@ -143,7 +144,7 @@ def draw_tickets(g: np.ndarray, s: np.ndarray) -> int:
     return L.OK
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def keep_tickets(g: np.ndarray, s: np.ndarray, mask: int) -> int:
     p = s[L.PLAYER]
     offered = s[g[L.S_OFFERS_N] + p]
@@ -187,7 +188,7 @@ def keep_tickets(g: np.ndarray, s: np.ndarray, mask: int) -> int:
     return L.OK
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def pass_turn(g: np.ndarray, s: np.ndarray, scratch: np.ndarray) -> int:
     if s[L.PILE_N] > 0 or s[L.MARKET_N] > 0 or s[L.DECK_N] > 0 or claim_ids(g, s, scratch, 0) > 0:
         return L.E_PASS
@@ -195,7 +196,7 @@ def pass_turn(g: np.ndarray, s: np.ndarray, scratch: np.ndarray) -> int:
     return L.OK
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def apply_action(g: np.ndarray, s: np.ndarray, action: int, scratch: np.ndarray) -> int:
     """Play action id ``action`` for the player to move; 0, or the refusal code (state unchanged).
     ``scratch``: room for every action id (the pass rule lists the claims)."""

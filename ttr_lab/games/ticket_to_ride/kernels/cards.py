@@ -5,13 +5,14 @@ three-locomotive redeal with its loop guard."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ttr_lab.core.compiled import njit_no_refcount
 
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.rng import shuffle
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def restock(g: np.ndarray, s: np.ndarray) -> None:
     """Shuffle the discard pile into a new draw pile (called only when the pile is empty)."""
     d = g[L.S_DISCARD]
@@ -31,7 +32,7 @@ def restock(g: np.ndarray, s: np.ndarray) -> None:
     s[L.RNG] = np.int64(shuffle(s, pile, n, np.uint64(s[L.RNG])))
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def take_from_pile(g: np.ndarray, s: np.ndarray) -> int:
     """The top card of the draw pile, or NO_CARD; an emptied pile is restocked at once."""
     n = s[L.PILE_N]
@@ -45,7 +46,7 @@ def take_from_pile(g: np.ndarray, s: np.ndarray) -> int:
     return card
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def market_locomotives(g: np.ndarray, s: np.ndarray) -> int:
     m = g[L.S_MARKET]
     count = 0
@@ -55,7 +56,7 @@ def market_locomotives(g: np.ndarray, s: np.ndarray) -> int:
     return count
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def check_locomotives(g: np.ndarray, s: np.ndarray) -> None:
     """The three-locomotive redeal, with the guard of the rules' Decision."""
     limit = g[L.LOCO_LIMIT]
@@ -81,7 +82,7 @@ def check_locomotives(g: np.ndarray, s: np.ndarray) -> None:
         redeals += 1
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def fill_market(g: np.ndarray, s: np.ndarray) -> bool:
     """Deal from the pile until the market is full or the pile and discards are out; whether
     any card was dealt."""
@@ -97,7 +98,7 @@ def fill_market(g: np.ndarray, s: np.ndarray) -> bool:
     return added
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def refill_market(g: np.ndarray, s: np.ndarray) -> None:
     if fill_market(g, s):
         check_locomotives(g, s)

@@ -6,12 +6,13 @@ ticket choice, the subsets to keep; pass when nothing else is legal; none once t
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ttr_lab.core.compiled import njit_no_refcount
 
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 
 
-@njit(cache=True)
+@njit_no_refcount(inline=True)
 def track_open(g: np.ndarray, s: np.ndarray, t: int, player: int) -> bool:
     """Whether ``player`` may claim track ``t`` as far as ownership goes (network.track_open):
     nobody holds it, and its twin (if any) is neither the player's nor closing it for everyone."""
@@ -25,12 +26,12 @@ def track_open(g: np.ndarray, s: np.ndarray, t: int, player: int) -> bool:
     return held < 0 or (held != player and g[L.DOUBLES_SHARED] == 1)
 
 
-@njit(cache=True)
+@njit_no_refcount(inline=True)
 def claim_id(g: np.ndarray, t: int, colour: int, locos: int) -> int:
     return g[g[L.CLAIM_ID] + (t * L.KINDS + colour) * (g[L.MAX_LENGTH] + 1) + locos]
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def draw_ids(g: np.ndarray, s: np.ndarray, first: bool, out: np.ndarray, n: int) -> int:
     if s[L.PILE_N] > 0:
         out[n] = 0
@@ -43,7 +44,7 @@ def draw_ids(g: np.ndarray, s: np.ndarray, first: bool, out: np.ndarray, n: int)
     return n
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def claim_ids(g: np.ndarray, s: np.ndarray, out: np.ndarray, n: int) -> int:
     """Every payable claim of the player to move, appended to ``out`` from ``n``."""
     p = s[L.PLAYER]
@@ -107,7 +108,7 @@ def claim_ids(g: np.ndarray, s: np.ndarray, out: np.ndarray, n: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def keep_ids(g: np.ndarray, s: np.ndarray, minimum: int, out: np.ndarray, n: int) -> int:
     offered = s[g[L.S_OFFERS_N] + s[L.PLAYER]]
     key = offered * (g[L.MAX_OFFER] + 1) + min(minimum, g[L.MAX_OFFER])
@@ -118,7 +119,7 @@ def keep_ids(g: np.ndarray, s: np.ndarray, minimum: int, out: np.ndarray, n: int
     return n
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def legal_ids(g: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
     """Write the legal action ids into ``out`` (room for every action); return their count."""
     phase = s[L.PHASE]

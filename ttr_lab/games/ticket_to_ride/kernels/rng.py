@@ -10,7 +10,9 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from numba import config, njit
+from numba import config
+
+from ttr_lab.core.compiled import njit_no_refcount
 
 if getattr(config, "DISABLE_JIT", 0):  # interpreted, numpy warns where the compiled code wraps around, as meant
     warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning, __name__)
@@ -22,27 +24,27 @@ _LOW = np.uint64(0xFFFFFFFF)
 _S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
 
 
-@njit(cache=True)
+@njit_no_refcount(inline=True)
 def mix64(z: np.uint64) -> np.uint64:
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@njit_no_refcount(inline=True)
 def _high_product(z: np.uint64, m: np.uint64) -> np.uint64:
     """``(z * m) >> 64`` for ``m < 2**32``."""
     return (((z >> _S32) * m) + (((z & _LOW) * m) >> _S32)) >> _S32
 
 
-@njit(cache=True)
+@njit_no_refcount(inline=True)
 def next_below(state: np.uint64, bound: int) -> tuple[np.uint64, np.int64]:
     """Advance the generator; a draw in ``range(bound)`` by multiply-shift (as ``shuffle``)."""
     state = state + _GOLDEN
     return state, np.int64(_high_product(mix64(state), np.uint64(bound)))
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def shuffle(a: np.ndarray, start: int, count: int, state: np.uint64) -> np.uint64:
     """Fisher-Yates over ``a[start:start + count]`` in place; returns the advanced state."""
     for i in range(count - 1, 0, -1):

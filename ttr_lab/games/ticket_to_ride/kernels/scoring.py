@@ -13,43 +13,80 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 @njit(cache=True)
 def trail_length(city_a: np.ndarray, city_b: np.ndarray, length: np.ndarray, cities: int) -> int:
     """The longest trail (no track used twice; cities may repeat) through the tracks joining
-    ``city_a[i]`` and ``city_b[i]``, the sum of their ``length``s: a depth-first search over every
-    trail from every city, with an explicit stack (a player's few dozen tracks keep it small)."""
+    ``city_a[i]`` and ``city_b[i]``, the sum of their ``length``s (positive).
+
+    Exact, without trying every start: a longest trail uses every track at its first city (an
+    unused one would lengthen it). An open trail uses an odd number of its first city's tracks,
+    so it starts at a city of odd degree; a closed one may start at any city on it, so it holds
+    every track of each: it is a whole piece of the network, every city of it of even degree,
+    walked by an Euler circuit. So: the total of each piece whose cities all have even degree,
+    and a depth-first search (explicit stack, adjacency lists) over every trail from each city
+    of odd degree, skipping a piece that cannot beat the best found."""
     m = city_a.shape[0]
     if m == 0:
         return 0
+    first = np.zeros(cities + 1, dtype=np.int64)  # city c's tracks: adj[first[c]:first[c + 1]]
+    parent = np.arange(cities)
+    for i in range(m):
+        first[city_a[i] + 1] += 1
+        first[city_b[i] + 1] += 1
+        a, b = _root(parent, city_a[i]), _root(parent, city_b[i])
+        if a != b:
+            parent[a] = b
+    for c in range(cities):
+        first[c + 1] += first[c]
+    adj = np.empty(2 * m, dtype=np.int64)
+    fill = first[:cities].copy()
+    piece = np.zeros(cities, dtype=np.int64)  # per piece (its root city): the tracks' total
+    odd = np.zeros(cities, dtype=np.bool_)  # per piece: whether a city of it has odd degree
+    everything = 0
+    for i in range(m):
+        adj[fill[city_a[i]]] = i
+        fill[city_a[i]] += 1
+        adj[fill[city_b[i]]] = i
+        fill[city_b[i]] += 1
+        piece[_root(parent, city_a[i])] += length[i]
+        everything += length[i]
+    for c in range(cities):
+        if (first[c + 1] - first[c]) % 2 == 1:
+            odd[_root(parent, c)] = True
+    best = 0
+    for c in range(cities):
+        if parent[c] == c and not odd[c] and piece[c] > best:
+            best = piece[c]
     used = np.zeros(m, dtype=np.bool_)
     city = np.empty(m + 1, dtype=np.int64)  # the trail's cities, depth by depth
-    nexte = np.empty(m + 1, dtype=np.int64)  # at each depth, the next track to try from there
-    started = np.zeros(cities, dtype=np.bool_)
-    best = 0
-    for e in range(2 * m):
-        start = city_a[e // 2] if e % 2 == 0 else city_b[e // 2]
-        if started[start]:
+    nexte = np.empty(m + 1, dtype=np.int64)  # at each depth, the next entry of adj to try there
+    took = np.empty(m + 1, dtype=np.int64)  # at each depth, the track taken from there
+    for start in range(cities):
+        if (first[start + 1] - first[start]) % 2 == 0 or piece[_root(parent, start)] <= best:
             continue
-        started[start] = True
         depth = 0
         city[0] = start
-        nexte[0] = 0
+        nexte[0] = first[start]
         total = 0
         while depth >= 0:
             here = city[depth]
-            i = nexte[depth]
-            while i < m and (used[i] or (city_a[i] != here and city_b[i] != here)):
-                i += 1
-            if i < m:  # walk on along track i
-                nexte[depth] = i + 1
+            k, stop = nexte[depth], first[here + 1]
+            while k < stop and used[adj[k]]:
+                k += 1
+            if k < stop:  # walk on along track adj[k]
+                i = adj[k]
+                nexte[depth] = k + 1
+                took[depth] = i
                 used[i] = True
                 total += length[i]
                 if total > best:
                     best = total
+                    if best == everything:
+                        return best
                 depth += 1
                 city[depth] = city_b[i] if city_a[i] == here else city_a[i]
-                nexte[depth] = 0
+                nexte[depth] = first[city[depth]]
             else:  # back up over the track that led here
                 depth -= 1
                 if depth >= 0:
-                    i = nexte[depth] - 1
+                    i = took[depth]
                     used[i] = False
                     total -= length[i]
     return best

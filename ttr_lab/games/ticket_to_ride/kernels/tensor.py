@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ttr_lab.core.compiled import njit_no_refcount
+
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 
@@ -25,20 +27,20 @@ P_NUM_PLAYERS, P_TO_MOVE, P_PHASE, P_TICKETS, P_OFFERED, P_TICKETS_OUT, P_OWNER 
 PLAN_SIZE = 19
 
 
-@njit(cache=True)
+@njit_no_refcount(inline=True)
 def _count(out: np.ndarray, scales: np.ndarray, at: int, value: int) -> None:
     # float32 times float32, as the writer's numpy multiply: the same rounding, bit for bit
     out[at] = np.float32(value) * scales[at]
 
 
-@njit(cache=True)
+@njit_no_refcount(inline=True)
 def _relative(seat: int, me: int, n: int) -> int:
     """``(seat - me) % n`` for seats in ``range(n)``, without a division (it runs per claimed track)."""
     r = seat - me
     return r + n if r < 0 else r
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def write_tensor(g: np.ndarray, s: np.ndarray, me: int, plan: np.ndarray, scales: np.ndarray,
                  out: np.ndarray) -> None:
     """``me``'s observation tensor of ``s`` into ``out`` (float32, ``plan[P_SIZE]`` long)."""
@@ -97,7 +99,7 @@ def write_tensor(g: np.ndarray, s: np.ndarray, me: int, plan: np.ndarray, scales
             out[plan[P_OWNER] + t * m + _relative(o, me, n)] = 1.0
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def write_mask(g: np.ndarray, s: np.ndarray, me: int, ids: np.ndarray, out: np.ndarray) -> int:
     """``me``'s legal ids as booleans into ``out`` (all False unless ``me`` is to move in a game
     not over); the number of legal ids. ``ids``: room for every action id."""
