@@ -21,6 +21,20 @@ from numba import njit
 
 _Kernel = TypeVar("_Kernel", bound=Callable[..., Any])
 
+def _no_refcount_option() -> dict[str, Any]:
+    """numba's switch for compiling without reference counting (``_nrt``, an underscored target
+    option): a numba that lacks it compiles these kernels counted, slower and otherwise the same,
+    rather than refusing every kernel at its first call."""
+    try:
+        from numba.core.cpu import CPUTargetOptions
+
+        return {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
+    except ImportError:
+        return {}
+
+
+_NO_REFCOUNT = _no_refcount_option()
+
 MARKER = "ttr_lab-kernels.digest"  # beside the caches: the digest of the sources they came from
 
 
@@ -97,7 +111,7 @@ def njit_no_refcount(inline: bool = False) -> Callable[[_Kernel], _Kernel]:
     time went there). ``inline``: compiled into each caller (``inline="always"``), for the
     smallest helpers (numba never inlines one kernel into another by itself). With
     ``NUMBA_DISABLE_JIT=1`` the function is returned as it is."""
-    options: dict[str, Any] = {"cache": True, "_nrt": False}
+    options: dict[str, Any] = {"cache": True, **_NO_REFCOUNT}
     if inline:
         options["inline"] = "always"
     return cast(Callable[[_Kernel], _Kernel], njit(**options))

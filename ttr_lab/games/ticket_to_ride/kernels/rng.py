@@ -55,7 +55,7 @@ def shuffle(a: np.ndarray, start: int, count: int, state: np.uint64) -> np.uint6
     return state
 
 
-@njit(cache=True)
+@njit_no_refcount()
 def next_u64(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     """Advance the generator; its 64-bit output (``ttr_lab.core.rng.next_u64``)."""
     state = state + _GOLDEN
