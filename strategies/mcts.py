@@ -48,7 +48,9 @@ import numpy as np
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt, StringConstraints
 
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, choose_id, planner_playouts
+from ttr_lab.strategies.planner_kernel import (
+    DEFAULT_PARAMS, KeptPlan, choose_id, default_params, planner_playouts, planner_playouts_from,
+)
 from ttr_lab.strategies.planning import claims_by_track
 from ttr_lab.strategies.playout import Playout
 from ttr_lab.strategies.search import Search
@@ -99,6 +101,7 @@ class MCTS:
         turn_alternatives: TurnAlternatives = "tickets,points",
         endgame_trains: NonNegativeInt = 12,
         tickets_when_tracks_left: NonNegativeInt = 2,
+        root_plan: bool = False,
     ) -> None:
         """
         iterations: at most this many play-outs per searched decision.
@@ -127,6 +130,8 @@ class MCTS:
             a player is down to ``endgame_trains``).
         endgame_trains: trains at which the end is near enough to try claims for points.
         tickets_when_tracks_left: consider drawing tickets once the plan has this few tracks left.
+        root_plan: in a turn, the searching seat's compiled play-out planner starts from the plan
+            a root planner makes (four ticket orders tried, as the anchor's), not a one-order one.
         """
         self.iterations = iterations
         self.steps = steps
@@ -150,6 +155,7 @@ class MCTS:
         self.turn_confidence = turn_confidence
         self.endgame_trains = endgame_trains
         self.tickets_when_tracks_left = tickets_when_tracks_left
+        self.root_plan = root_plan
         self.search_turns = search_turns
         self.turn_alternatives = {a.strip() for a in turn_alternatives.split(",") if a.strip()}
         self.planner = TicketPlanner()
@@ -222,7 +228,8 @@ class MCTS:
             exploration=self.exploration, widening=self.widening, floor=_FLOOR,
             rollout_depth=self.rollout_depth, iterations=self.iterations, steps=self.steps,
             time_ms=self.time_ms, cpu_ms=self.cpu_ms, visit_cost=_VISIT_COST,
-            native_playout=_NATIVE[self.playout],
+            native_playout=(_from_root_plan(obs) if self.root_plan and self.playout == "planner" and obs.phase == Phase.TURN
+                            else _NATIVE[self.playout]),
             leaf_playouts=self.leaf_playouts, grow=self.tree,
         )
         bar = self.confidence if obs.phase != Phase.TURN else self.turn_confidence
@@ -246,6 +253,33 @@ def _native(kernel: Callable[..., int]) -> Callable[[GameState, list[int]], tupl
 
 def _planner_playouts(g: np.ndarray, s: np.ndarray, seeds: np.ndarray, scores: np.ndarray) -> int:
     return planner_playouts(g, s, seeds, DEFAULT_PARAMS, scores)
+
+
+# The root planner's knobs (``TicketPlanner()``: four ticket orders, two when weighing a keep).
+_ROOT_PARAMS = default_params(plan_orders=4, keep_orders=2)
+
+
+def _from_root_plan(obs: Observation) -> Callable[[GameState, list[int]], tuple[Any, int]]:
+    """Compiled planner play-outs whose searching seat starts from the plan a root planner (four
+    ticket orders, the anchor's kind) makes at the root (as ``PlanCache.adopt``; the others plan
+    afresh, with one order). The plan is made once, on the search's clock, from one sample of
+    ``obs`` (it reads only what the observation shows)."""
+    kept: list[KeptPlan] = []
+
+    def play(state: GameState, seeds: list[int]) -> tuple[Any, int]:
+        if not kept:
+            root = determinize(obs, random.Random(0))
+            plan = KeptPlan(root.face.g)
+            plan.choose_id(root, _ROOT_PARAMS)
+            plan.keys[obs.player, 2] = -1  # its trains unknown: the plan is checked at once
+            kept.append(plan)
+        plan = kept[0]
+        scores = np.zeros((len(seeds), state.num_players), dtype=np.int64)
+        decisions = planner_playouts_from(state.face.g, state.s, np.array(seeds, dtype=np.uint64), DEFAULT_PARAMS,
+                                          scores, plan.plans, plan.sizes, plan.before, plan.keys)
+        return scores.tolist(), decisions
+
+    return play
 
 
 # Who plays below the tree, by ``playout``: None, the Python planners of ``Search.play_out``.

@@ -102,3 +102,42 @@ def test_mcts_on_native_play_outs_passes_the_strategy_contract():
     params = {"iterations": 6, "playout": "random", "leaf_playouts": 2}
     report = check_strategy(factory("mcts", params, "ticket_to_ride"), players=(2, 4), seeds=(1,), map="usa")
     assert report.decisions > 0
+
+
+def test_a_root_plan_play_out_continues_the_root_planners_plan():
+    """``root_plan``: the searching seat's compiled play-out starts from the plan a root planner
+    (the anchor's kind, four ticket orders) makes at the root, as the Python play-outs adopt it;
+    checked where that plan differs from the one a play-out planner (one order) would make."""
+    from ttr_lab.strategies.mcts import _from_root_plan
+    from ttr_lab.strategies.ticket_planner import TicketPlanner
+
+    checked = 0
+    for seed in range(1, 40):
+        state = TicketToRide(BOARD).new_game(2, seed)
+        planners = [TicketPlanner(), TicketPlanner()]
+        while not state.is_terminal() and checked < 3:
+            p = state.current_player
+            obs = state.observation(p)
+            legal = state.legal_actions()
+            action = planners[p].act(obs, legal, random.Random(0))
+            fresh, root = TicketPlanner(plan_orders=1, keep_orders=1), TicketPlanner()
+            if obs.phase.name == "TURN" and fresh.plans.get(obs).tracks != root.plans.get(obs).tracks:
+                below = [TicketPlanner(plan_orders=1, keep_orders=1) for _ in range(2)]
+                below[p].plans.adopt(root.plans)
+                python = state.clone()
+                while not python.is_terminal():
+                    moves = python.legal_actions()
+                    q = python.current_player
+                    python.apply(moves[0] if len(moves) == 1 else below[q].act(python.observation(q), moves, random.Random(0)))
+                scores, _ = _from_root_plan(obs)(state.clone(), [0, 1])
+                assert scores == [list(python.result().scores)] * 2
+                checked += 1
+                break
+            state.apply(action)
+        if checked == 3:
+            break
+    assert checked == 3
+    # A whole game searched so stays reproducible under a step budget.
+    a = play_game(TicketToRide(BOARD), [MCTS(root_plan=True, steps=400), TicketPlanner()], seed=13)
+    b = play_game(TicketToRide(BOARD), [MCTS(root_plan=True, steps=400), TicketPlanner()], seed=13)
+    assert a.to_json() == b.to_json()
