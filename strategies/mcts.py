@@ -54,6 +54,7 @@ from ttr_lab.strategies.planner_kernel import (
 from ttr_lab.strategies.planning import claims_by_track
 from ttr_lab.strategies.playout import Playout
 from ttr_lab.strategies.search import Search
+from ttr_lab.strategies.ticket_inference import TicketInference
 from ttr_lab.strategies.ticket_planner import TicketPlanner
 from ttr_lab.games.ticket_to_ride import (
     DRAW_TICKETS, Action, Claim, DrawMarket, GameState, Observation, Phase, determinize,
@@ -102,6 +103,7 @@ class MCTS:
         endgame_trains: NonNegativeInt = 12,
         tickets_when_tracks_left: NonNegativeInt = 2,
         root_plan: bool = False,
+        infer_tickets: NonNegativeFloat = 0.0,
     ) -> None:
         """
         iterations: at most this many play-outs per searched decision.
@@ -132,6 +134,9 @@ class MCTS:
         tickets_when_tracks_left: consider drawing tickets once the plan has this few tracks left.
         root_plan: in a turn, the searching seat's compiled play-out planner starts from the plan
             a root planner makes (four ticket orders tried, as the anchor's), not a one-order one.
+        infer_tickets: if above 0, each sample's opponents' tickets are drawn towards those
+            their claimed tracks serve (``ticket_inference``: a ticket's weight grows by a
+            factor e**infer_tickets per train their network saves it).
         """
         self.iterations = iterations
         self.steps = steps
@@ -156,6 +161,7 @@ class MCTS:
         self.endgame_trains = endgame_trains
         self.tickets_when_tracks_left = tickets_when_tracks_left
         self.root_plan = root_plan
+        self.infer_tickets = infer_tickets
         self.search_turns = search_turns
         self.turn_alternatives = {a.strip() for a in turn_alternatives.split(",") if a.strip()}
         self.planner = TicketPlanner()
@@ -222,7 +228,7 @@ class MCTS:
             return mine
 
         search = Search(
-            determinize, playout.values, planner,
+            self._sampler(), playout.values, planner,
             opponent_model=lambda seat: TicketPlanner(plan_orders=1, keep_orders=1),
             moves=lambda state: _moves(state, prefer),
             exploration=self.exploration, widening=self.widening, floor=_FLOOR,
@@ -237,6 +243,20 @@ class MCTS:
         self.last_rounds, self.last_playouts, self.last_switch = search.rounds, search.playouts, search.switched
         self.last_simulations = search.simulations
         return choice
+
+    def _sampler(self) -> Callable[[Observation, random.Random], GameState]:
+        """The search's determinization: the game's, reweighed by ticket inference if asked."""
+        beta = self.infer_tickets
+        if not beta:
+            return determinize
+        inference: list[TicketInference] = []
+
+        def sample(obs: Observation, rng: random.Random) -> GameState:
+            if not inference:  # built inside the search, on its clock
+                inference.append(TicketInference(obs, beta))
+            return inference[0].reweigh(determinize(obs, rng), rng)
+
+        return sample
 
 
 def _native(kernel: Callable[..., int]) -> Callable[[GameState, list[int]], tuple[Any, int]]:
