@@ -7,6 +7,8 @@ from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+import scheduling  # noqa: E402
+
 # A toy third game, in the tests only: registered here, it runs through every generic test (the
 # game contract, the strategy contract, the environments) like a shipped game.
 from toy_game import GAME as _TOY_GAME  # noqa: E402
@@ -22,6 +24,25 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 TESTS = Path(__file__).resolve().parent
+
+
+# Under `pytest -n 2`, the tests that share one costly start run on one worker (scheduling.py).
+@pytest.hookimpl(optionalhook=True)  # xdist's hooks: absent under -p no:xdist
+def pytest_configure_node(node):
+    scheduling.configure_node(node)
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)  # before xdist's own choice
+def pytest_xdist_make_scheduler(config, log):
+    return scheduling.make_scheduler(config, log)
+
+
+def pytest_collection_modifyitems(config, items):
+    scheduling.record_groups(config, items)
+
+
+def pytest_unconfigure(config):
+    scheduling.forget(config)
 
 
 @pytest.fixture(autouse=True)

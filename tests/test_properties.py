@@ -17,7 +17,7 @@ from ttr_lab.games.ticket_to_ride.actions import action_table
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 # Games per map and player count.
-many = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+many = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 some = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -26,7 +26,7 @@ import stat
 import sys
 from pathlib import Path
 
-from ttr_lab.core.compiled import MARKER
+from ttr_lab.core.compiled import MARKER, cache_folder
 
 MEMORY_BYTES = 4 << 30  # address space: search trees fit, a runaway allocation does not
 OPEN_FILES = 256
@@ -171,8 +171,9 @@ def end_all(pid: int, uid: int | None) -> None:
 
 def compiled_cache(uid: int | None) -> str | None:
     """For a child of its own user: a private copy of the compiled-kernel caches (numba's
-    ``__pycache__/*.nbi`` and ``*.nbc``) beside every module this process has loaded, owned by
-    that user, for its ``NUMBA_CACHE_DIR``; None when the child shares this process's user.
+    ``*.nbi`` and ``*.nbc``) of every module this process has loaded, from where this process
+    keeps them (``__pycache__`` beside the module, or its own ``NUMBA_CACHE_DIR``), owned by that
+    user, for the child's ``NUMBA_CACHE_DIR``; None when the child shares this process's user.
 
     The child cannot write the caches beside the sources (they are the engine's), and numba uses
     no cache it cannot write: without a copy of its own each child would compile every kernel
@@ -187,9 +188,11 @@ def compiled_cache(uid: int | None) -> str | None:
     root = tempfile.mkdtemp(prefix="ttr-lab-kernels-")
     folders = {os.path.dirname(f) for f in (getattr(m, "__file__", None) for m in list(sys.modules.values())) if f}
     for folder in sorted(folders):
+        # Where this process keeps them: beside the sources, or under its own NUMBA_CACHE_DIR.
+        source = cache_folder(Path(folder))
         # With the sources' digest (``compiled.MARKER``), or the child would think them stale.
-        cached = [p for p in Path(folder, "__pycache__").glob("*.nb[ic]")] if os.path.isdir(folder) else []
-        cached += [p for p in [Path(folder, "__pycache__", MARKER)] if p.is_file()]
+        cached = list(source.glob("*.nb[ic]")) if source.is_dir() else []
+        cached += [p for p in [source / MARKER] if p.is_file()]
         if not cached:
             continue
         # numba's own layout under NUMBA_CACHE_DIR: the folder's name and a hash of its path.
