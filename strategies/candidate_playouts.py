@@ -23,48 +23,35 @@ from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, planner_playouts
 
 
 @njit(cache=True)
-def planner_candidates(g: np.ndarray, s: np.ndarray, moves: np.ndarray, seeds: np.ndarray, params: np.ndarray,
-                       scores: np.ndarray) -> int:
-    """For each action id ``moves[j]``: a copy of ``s`` with it played, then one planner
-    play-out per seed; ``scores[j, i, p]`` seat ``p``'s final score. The decisions made in all,
-    or ``-1 - j`` when move ``j`` is refused."""
+def candidate_rounds(g: np.ndarray, s: np.ndarray, moves: np.ndarray, seeds: np.ndarray, params: np.ndarray,
+                     planner: bool, scores: np.ndarray) -> int:
+    """For each action id ``moves[j]``: a copy of ``s`` with it played, then one play-out per
+    seed, the planner's (``params``) at every seat if ``planner``, else uniformly random ones;
+    ``scores[j, i, p]`` seat ``p``'s final score. The decisions made in all, or ``-1 - j`` when
+    move ``j`` is refused."""
     scratch = np.empty(g[L.N_ACTIONS], dtype=np.int64)
     decisions = 0
     for j in range(moves.shape[0]):
         start = s.copy()
         if apply_action(g, start, moves[j], scratch):
             return -1 - j
-        decisions += planner_playouts(g, start, seeds, params, scores[j])
+        if planner:
+            decisions += planner_playouts(g, start, seeds, params, scores[j])
+        else:
+            decisions += random_playouts(g, start, seeds, scores[j])
     return decisions
 
 
-@njit(cache=True)
-def random_candidates(g: np.ndarray, s: np.ndarray, moves: np.ndarray, seeds: np.ndarray, params: np.ndarray,
-                      scores: np.ndarray) -> int:
-    """``planner_candidates`` with uniformly random play-outs (``params`` unused)."""
-    scratch = np.empty(g[L.N_ACTIONS], dtype=np.int64)
-    decisions = 0
-    for j in range(moves.shape[0]):
-        start = s.copy()
-        if apply_action(g, start, moves[j], scratch):
-            return -1 - j
-        decisions += random_playouts(g, start, seeds, scores[j])
-    return decisions
-
-
-def candidate_playouts(kernel: Callable[..., int]) -> Callable[[Any, Sequence[Any], list[int]], tuple[Any, int]]:
-    """``Search``'s ``native_round`` over ``kernel``: state, moves, seeds -> (per move, per seed,
-    each seat's final score; the decisions made)."""
+def candidate_playouts(planner: bool) -> Callable[[Any, Sequence[Any], list[int]], tuple[Any, int]]:
+    """``Search``'s ``native_round``: state, moves, seeds -> (per move, per seed, each seat's
+    final score; the decisions made), planner play-outs if ``planner``, else random ones."""
 
     def play(state: Any, moves: Sequence[Any], seeds: list[int]) -> tuple[Any, int]:
         face = state.face
-        by_object, by_value = face.by_object, face.by_value
-        ids = np.empty(len(moves), dtype=np.int64)
-        for j, m in enumerate(moves):
-            index = by_object.get(id(m))
-            ids[j] = by_value.get(m, -1) if index is None else index
+        ids = np.array([face.id_of(m) for m in moves], dtype=np.int64)
         scores = np.zeros((len(moves), len(seeds), state.num_players), dtype=np.int64)
-        decisions = kernel(face.g, state.s, ids, np.array(seeds, dtype=np.uint64), DEFAULT_PARAMS, scores)
+        decisions = candidate_rounds(face.g, state.s, ids, np.array(seeds, dtype=np.uint64), DEFAULT_PARAMS, planner,
+                                     scores)
         if decisions < 0:
             raise ValueError(f"{moves[-1 - decisions]} is not legal in the sampled state")
         return scores.tolist(), decisions

@@ -52,7 +52,7 @@ import numpy as np
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt, StringConstraints
 
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.strategies.candidate_playouts import candidate_playouts, planner_candidates, random_candidates
+from ttr_lab.strategies.candidate_playouts import candidate_playouts
 from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, choose_id, planner_playouts
 from ttr_lab.strategies.planning import claims_by_track
 from ttr_lab.strategies.playout import Playout
@@ -262,8 +262,7 @@ def _planner_playouts(g: np.ndarray, s: np.ndarray, seeds: np.ndarray, scores: n
 # Who plays below the tree, by ``playout``: None, the Python planners of ``Search.play_out``.
 _NATIVE = {"python": None, "planner": _native(_planner_playouts), "random": _native(random_playouts)}
 # The same play-outs, a round of candidates per call (a search without a tree).
-_ROUNDS = {"python": None, "planner": candidate_playouts(planner_candidates),
-           "random": candidate_playouts(random_candidates)}
+_ROUNDS = {"python": None, "planner": candidate_playouts(True), "random": candidate_playouts(False)}
 
 
 def _prepared(obs: Observation) -> Callable[[random.Random], GameState]:
