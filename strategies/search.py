@@ -179,13 +179,14 @@ class Search:
             seed = rng.getrandbits(32)
             if flat:
                 self._flat_round(sample, alive, children, results, seed)
-            for m in alive if not flat else ():
-                state = sample.clone()
-                state.apply(m)
-                child = children[m]
-                # A candidate's first visit plays out from it: it was just opened.
-                descend = self.grow and child.visits > 0
-                results[m].append(self.visit(child, state, random.Random(seed), descend=descend)[me])
+            else:
+                for m in alive:
+                    state = sample.clone()
+                    state.apply(m)
+                    child = children[m]
+                    # A candidate's first visit plays out from it: it was just opened.
+                    descend = self.grow and child.visits > 0
+                    results[m].append(self.visit(child, state, random.Random(seed), descend=descend)[me])
             rounds += 1
             playouts += len(alive)
             if rounds >= 3 and len(alive) > 2:
@@ -315,14 +316,9 @@ class Search:
         batches, decisions = self.native_round(sample, alive, seeds)
         self.steps_used += decisions + self.visit_cost * len(alive)
         self.simulations += len(seeds) * len(alive)
-        me = self.player
-        others = [q for q in range(sample.num_players) if q != me]
-        scale = self.scale * len(seeds)
+        me, n = self.player, sample.num_players
         for m, batch in zip(alive, batches):
-            total = 0.0
-            for values in batch:  # the searching seat's reward only: the others' are not read
-                total += values[me] - max([values[q] for q in others])
-            reward = total / scale
+            reward = self._mean_rewards(batch, n)[me]
             child = children[m]
             child.visits += 1
             child.reward += reward
