@@ -82,6 +82,17 @@ class Face:
         }
 
 
+    def id_of(self, action: Any) -> int:
+        """The id of ``action`` (the game's own object, or an equal value), -1 if it is none of
+        the game's actions."""
+        index = self.by_object.get(id(action))
+        if index is None:
+            try:
+                index = self.by_value.get(action)
+            except TypeError:  # an unhashable object is no action
+                index = None
+        return -1 if index is None else index
+
     def __reduce__(self) -> tuple[Any, ...]:
         # Its ids by object are this process's ``id()``s: a copy elsewhere is built afresh.
         return face_of, (self.game,)
@@ -241,9 +252,9 @@ class GameState(StateViews):
 
     phase = _slot(L.PHASE, "The phase number (``Phase``).")
     player = _slot(L.PLAYER, "The seat to move.")
-    # The protocol's name for it, read at every move of every game: the slot itself, not a
+    # The protocol's name for it, read at every move of every game: the same slot, not a
     # property reading the property ``player``.
-    current_player = _slot(L.PLAYER, "The seat to move (the protocol's name for ``player``).")
+    current_player = player
     final_turns = _slot(L.FINAL_TURNS, "Turns left in the final round; -1 before it starts.")
     passes = _slot(L.PASSES, "Passes in a row.")
     turns = _slot(L.TURNS, "Normal turns played.")
@@ -318,13 +329,10 @@ class GameState(StateViews):
     def apply(self, action: Action) -> None:
         """Play ``action`` for the current player; ``IllegalActionError`` says why if it can't be."""
         face = self.face
-        index = face.by_object.get(id(action))
+        index = face.by_object.get(id(action))  # the common case inline: apply runs at every move
         if index is None:
-            try:
-                index = face.by_value.get(action)
-            except TypeError:  # an unhashable object is no action
-                index = None
-            if index is None:
+            index = face.id_of(action)
+            if index < 0:
                 raise IllegalActionError(self._refusal_text(action, refusal(self, action, None)))
         player = self.s.item(L.PLAYER)
         code = apply_action(face.g, self.s, index, face.scratch)
