@@ -56,6 +56,22 @@ E_UNPLACED = 2  # unseen regular tickets left over where rejected tickets are no
 
 
 @njit(cache=True)
+def _deal_tickets(s: np.ndarray, at: int, count: int, longs: int, work: np.ndarray, l_at: int, l_top: int, r_at: int,
+                  r_top: int) -> tuple[int, int]:
+    """``count`` tickets into ``s[at:]``, the first ``longs`` of them from the end of the long
+    pool (``work[l_at:l_at + l_top]``), the rest from the end of the regular one; the pools' new
+    ends."""
+    for k in range(count):
+        if k < longs:
+            l_top -= 1
+            s[at + k] = work[l_at + l_top]
+        else:
+            r_top -= 1
+            s[at + k] = work[r_at + r_top]
+    return l_top, r_top
+
+
+@njit(cache=True)
 def deal(g: np.ndarray, s: np.ndarray, plan: np.ndarray, work: np.ndarray, longs_held: np.ndarray) -> int:
     """Deal the shuffled pools in ``work`` into ``s`` (a copy of the template), each opponent
     holding ``longs_held[i]`` long tickets; ``DEALT`` or an ``E_*`` code.
@@ -89,23 +105,10 @@ def deal(g: np.ndarray, s: np.ndarray, plan: np.ndarray, work: np.ndarray, longs
         held_long, offer_long = longs_held[i], plan[row + O_OFFER_LONG]
         if held_long + offer_long > l_top or held + offer - held_long - offer_long > r_top:
             return E_TICKETS
-        at = g[L.S_TICKETS] + q * room
-        for k in range(held):
-            if k < held_long:
-                l_top -= 1
-                s[at + k] = work[l_at + l_top]
-            else:
-                r_top -= 1
-                s[at + k] = work[r_at + r_top]
+        l_top, r_top = _deal_tickets(s, g[L.S_TICKETS] + q * room, held, held_long, work, l_at, l_top, r_at, r_top)
         s[g[L.S_TICKETS_N] + q] = held
-        at = g[L.S_OFFERS] + q * offer_room
-        for k in range(offer):
-            if k < offer_long:
-                l_top -= 1
-                s[at + k] = work[l_at + l_top]
-            else:
-                r_top -= 1
-                s[at + k] = work[r_at + r_top]
+        l_top, r_top = _deal_tickets(s, g[L.S_OFFERS] + q * offer_room, offer, offer_long, work, l_at, l_top, r_at,
+                                     r_top)
         s[g[L.S_OFFERS_N] + q] = offer
     positions = rows + m * cols + cards + regular + longs
     unknown = plan[P_DECK_UNKNOWN]
