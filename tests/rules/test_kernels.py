@@ -82,14 +82,22 @@ def _brute_force_trail(edges: list[tuple[int, int, int]]) -> int:
     return best
 
 
+def _network(rng: random.Random, most_cities: int, most_tracks: int) -> tuple[list[tuple[int, int, int]], int]:
+    """A random network: tracks (city, city, length) between up to ``most_cities`` cities."""
+    cities = rng.randint(2, most_cities)
+    edges = [(rng.randrange(cities), rng.randrange(cities), rng.randint(1, 6)) for _ in range(rng.randint(0, most_tracks))]
+    return [e for e in edges if e[0] != e[1]], cities
+
+
+def _kernel_trail(edges: list[tuple[int, int, int]], cities: int) -> int:
+    return trail_length(*[np.array([e[k] for e in edges], dtype=np.int64) for k in range(3)], cities)
+
+
 def test_longest_trail_kernel_against_brute_force():
     rng = random.Random(5)
     for _ in range(150):
-        cities = rng.randint(2, 5)
-        edges = [(rng.randrange(cities), rng.randrange(cities), rng.randint(1, 6)) for _ in range(rng.randint(0, 6))]
-        edges = [e for e in edges if e[0] != e[1]]
-        columns = [np.array([e[k] for e in edges], dtype=np.int64) for k in range(3)]
-        assert trail_length(*columns, cities) == _brute_force_trail(edges), edges
+        edges, cities = _network(rng, 5, 6)
+        assert _kernel_trail(edges, cities) == _brute_force_trail(edges), edges
 
 
 def _every_trail(edges: list[tuple[int, int, int]]) -> int:
@@ -113,16 +121,13 @@ def test_longest_trail_kernel_against_every_trail_on_larger_networks():
     # cities all have even degree (the kernel takes those whole, without a search)
     rng = random.Random(11)
     for trial in range(300):
-        cities = rng.randint(2, 8)
-        edges = [(rng.randrange(cities), rng.randrange(cities), rng.randint(1, 6)) for _ in range(rng.randint(0, 12))]
-        edges = [e for e in edges if e[0] != e[1]]
+        edges, cities = _network(rng, 8, 12)
         if trial % 5 == 0:  # a ring beside the rest: every city of it of even degree
             ring = [cities + k for k in range(rng.randint(2, 5))]
             edges += [(c, ring[(k + 1) % len(ring)], rng.randint(1, 6)) for k, c in enumerate(ring)]
             cities += len(ring)
         rng.shuffle(edges)
-        columns = [np.array([e[k] for e in edges], dtype=np.int64) for k in range(3)]
-        assert trail_length(*columns, cities) == _every_trail(edges), edges
+        assert _kernel_trail(edges, cities) == _every_trail(edges), edges
 
 
 @pytest.mark.parametrize("map_name,players", [("usa", 4), ("legendary_asia", 2)])

@@ -1,0 +1,38 @@
+"""The suite's own scheduling under `pytest -n 2` (scheduling.py): grouped tests are one unit of
+work, so they run on one worker; every other test is a unit of its own."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import scheduling
+
+
+class _Config(SimpleNamespace):
+    def getvalue(self, name):
+        return {"tx": ["2*popen"]}[name]
+
+
+def _config(tmp_path, args=("-n", "2")):
+    return _Config(option=SimpleNamespace(dist="load"), invocation_params=SimpleNamespace(args=args),
+                   _ttr_lab_groups=str(tmp_path / "groups.json"))
+
+
+def test_grouped_tests_share_one_scope_and_the_rest_stand_alone(tmp_path):
+    config = _config(tmp_path)
+    groups = {"tests/tournament/test_run.py::test_a": "ray", "tests/tuning/test_tune.py::test_b": "ray",
+              "tests/envs/test_vector_env.py::test_c": "vector_kernels"}
+    (tmp_path / "groups.json").write_text(json.dumps(groups))
+    scheduler = scheduling.make_scheduler(config, None)
+    scopes = {nodeid: scheduler._split_scope(nodeid) for nodeid in [*groups, "tests/test_play.py::test_d"]}
+    assert scopes["tests/tournament/test_run.py::test_a"] == scopes["tests/tuning/test_tune.py::test_b"] == "group:ray"
+    assert scopes["tests/envs/test_vector_env.py::test_c"] == "group:vector_kernels"
+    assert scopes["tests/test_play.py::test_d"] == "tests/test_play.py::test_d"
+
+
+def test_an_explicit_dist_or_no_workers_is_left_alone(tmp_path):
+    assert scheduling.make_scheduler(_config(tmp_path, ("-n", "2", "--dist", "loadfile")), None) is None
+    no_workers = _config(tmp_path)
+    no_workers.option.dist = "no"
+    assert scheduling.make_scheduler(no_workers, None) is None
