@@ -5,7 +5,7 @@ It sees an ``Observation`` like every strategy; it builds an array state from it
 game's ``determinize`` and asks the planner's kernels there. The planner reads only what the
 seat sees (its hand, tickets and offer, the board, the market, the counts), so the sampled
 hidden parts cannot change its choice. It keeps its plan between decisions as
-``TicketPlanner`` does (``planner_kernel.KeptPlan``), so it plays the very games a
+``TicketPlanner`` does (``planner_playouts.KeptPlan``), so it plays the very games a
 ``TicketPlanner`` with the same knobs plays (one ticket order by default: the search's
 play-out planner).
 """
@@ -18,7 +18,8 @@ from typing import Any, Sequence
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
 
 from ttr_lab.games.ticket_to_ride import Action, Observation, determinize
-from ttr_lab.strategies.planner_kernel import KeptPlan, default_params
+from ttr_lab.strategies.planner_kernel import default_params
+from ttr_lab.strategies.planner_playouts import KeptPlan
 
 
 class CompiledPlanner:

@@ -11,7 +11,7 @@ other player (a logistic of the lead would flatten exactly the differences a pla
 or far behind must still tell apart).
 
 Who plays out (``playout``): by default the ticket planner at every seat *compiled*
-(``planner_kernel.planner_playouts``; without a tree one native call per round plays every
+(``planner_playouts.planner_playouts``; without a tree one native call per round plays every
 candidate, ``candidate_playouts``, and the sample is one call, ``determinizer``), each visit
 straight from its candidate (``tree=False``: flat Monte Carlo over the candidates; the tree
 below them cost a third of the time in Python, more than the play-outs it steered). ``playout="python"`` is the same planner in Python on
@@ -53,7 +53,8 @@ from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveIn
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.strategies.candidate_playouts import candidate_playouts
-from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, choose_id, planner_playouts
+from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, choose_id
+from ttr_lab.strategies.planner_playouts import planner_playouts
 from ttr_lab.strategies.planning import claims_by_track
 from ttr_lab.strategies.playout import Playout
 from ttr_lab.strategies.search import Search

@@ -15,9 +15,8 @@ from ttr_lab import ConfigError, load_game
 from ttr_lab.bench.planner import game_positions, playout_start, python_choice, python_playout
 from ttr_lab.games.ticket_to_ride import determinize
 from ttr_lab.strategies.compiled_planner import CompiledPlanner
-from ttr_lab.strategies.planner_kernel import (
-    DEFAULT_PARAMS, PARAMS, choose_id, default_params, planner_choose, planner_playouts,
-)
+from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, PARAMS, choose_id, default_params, planner_choose
+from ttr_lab.strategies.planner_playouts import planner_playouts
 from ttr_lab.strategies.ticket_planner import TicketPlanner
 
 
@@ -148,7 +147,7 @@ def test_the_strategy_plays_the_games_the_python_planner_plays(map_name, players
 
 def test_a_playout_may_start_from_the_plan_a_seat_holds():
     """As mcts's play-out planner adopts the root planner's plan (four orders there, one below)."""
-    from ttr_lab.strategies.planner_kernel import KeptPlan, planner_playouts_from
+    from ttr_lab.strategies.planner_playouts import KeptPlan, planner_playouts_from
 
     for seed in (1, 2):
         start = playout_start(load_game("ticket_to_ride", map="usa"), 2, seed)
