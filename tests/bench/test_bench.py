@@ -110,6 +110,28 @@ def test_equal_time_section_plays_new_against_classic_per_budget_and_draws_the_c
     assert path.stat().st_size > 0
 
 
+def test_equal_time_may_give_the_new_search_a_multiple_of_the_classics_time_on_deals_of_its_own(monkeypatch):
+    import ttr_lab.bench.equal_time as equal_time
+
+    played = []
+
+    def record(entrants, games, game, runner):
+        played.append(({e["strategy"]: e["params"]["cpu_ms"] for e in entrants}, [g.deal_seed for g in games]))
+        return real(entrants, games, game, runner)
+
+    real = equal_time.play_match
+    monkeypatch.setattr(equal_time, "play_match", record)
+    monkeypatch.setattr(equal_time, "RATE_DECISIONS", 1)
+    for factor in (1.0, 3.0):
+        strength_benchmark(deals=1, sections=["equal_time"], backend="serial", cpu_ms=(2.0,), players=(2,),
+                           new_factor=factor)
+    (equal, equal_seeds), (tripled, tripled_seeds) = played
+    assert equal == {"mcts": 2.0, "mcts_classic": 2.0} and tripled == {"mcts": 6.0, "mcts_classic": 2.0}
+    assert set(equal_seeds).isdisjoint(tripled_seeds)
+    with pytest.raises(ValueError, match="time factor must be positive"):
+        strength_benchmark(deals=1, sections=["equal_time"], backend="serial", new_factor=0.0)
+
+
 def test_equal_time_refuses_a_budget_or_player_count_it_cannot_play():
     with pytest.raises(ValueError, match="positive milliseconds"):
         strength_benchmark(deals=1, sections=["equal_time"], backend="serial", cpu_ms=(0.0,))

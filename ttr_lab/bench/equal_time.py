@@ -6,7 +6,9 @@ of the searching thread's CPU clock per searched decision (``EQUAL_TIME_MS``: 10
 200 ms, 1 s), at 2 players head to head and at 4 as one against three classics, every deal
 under every seating, fresh deals for each budget and player count; the win rate by time (the
 curve, ``figures["equal_time curve"]``, drawn by ``equal_time_figure``), and both searches'
-play-outs per CPU-second measured in the same run (their ratio).
+play-outs per CPU-second measured in the same run (their ratio). ``new_factor`` gives the new
+search that multiple of the classic's time instead (4: does its own strength still grow with
+time? 0.2: is it as strong at a fifth of the time?), on deals of its own.
 """
 
 from __future__ import annotations
@@ -32,30 +34,35 @@ RATE_DECISIONS = 30  # searched decisions over which the play-outs per CPU-secon
 
 
 def equal_time_section(result: BenchResult, deals: int, seed: int, runner: Backend, budgets: Sequence[float],
-                       players: Sequence[int]) -> None:
+                       players: Sequence[int], new_factor: float = 1.0) -> None:
     """The section: every budget at every player count, then the play-out rates."""
+    if not new_factor > 0:
+        raise ValueError(f"the new search's time factor must be positive, not {new_factor}")
     new, params = NEW
     name = f"{new} ({params['playout']}{'' if params.get('tree', True) else ', flat'})"
     rows, curve = [], []
     for n in players:
         table = (0, 1) if n == 2 else (0, 1, 1, 1)
         for ms in budgets:
-            entrants = [{"name": name, "strategy": new, "params": {**params, "cpu_ms": ms}},
+            entrants = [{"name": name, "strategy": new, "params": {**params, "cpu_ms": ms * new_factor}},
                         {"name": CLASSIC, "strategy": CLASSIC, "params": {"cpu_ms": ms}}]
-            # Fresh deals per cell: no budget or player count replays another's games.
-            deal_seed = derive_seed(seed, 0xE7, n, int(ms * 1000))
+            # Fresh deals per cell: no budget, player count or time factor replays another's games.
+            keys = (n, int(ms * 1000)) if new_factor == 1 else (n, int(ms * 1000), int(new_factor * 1000))
+            deal_seed = derive_seed(seed, 0xE7, *keys)
             s = summarize(play_match(entrants, match_games(table, deals, deal_seed, f"e{n}-{ms:g}-"), USA, runner),
                           [name])[0]
             even = 1 / n
             result.figures[f"equal_time {n}p {ms:g}ms"] = s
             curve.append((n, ms, s.win_rate, s.low, s.high))
-            rows.append((f"{n}", f"{ms:g} ms", str(s.games), f"{s.win_rate:.3f}", f"[{s.low:.3f}, {s.high:.3f}]",
+            rows.append((f"{n}", f"{ms * new_factor:g} ms" if new_factor != 1 else f"{ms:g} ms", f"{ms:g} ms", str(s.games), f"{s.win_rate:.3f}", f"[{s.low:.3f}, {s.high:.3f}]",
                          f"{even:.2f}", "yes" if s.low > even else "no", f"{s.mean_score:.1f}"))
     result.figures["equal_time curve"] = curve
+    timing = "at equal CPU time" if new_factor == 1 else f"with {new_factor:g}x the classic's CPU time"
     result.show(FigureTable.of(
-        f"{name} against {CLASSIC} at equal CPU time per searched decision "
+        f"{name} against {CLASSIC} {timing} per searched decision "
         f"({deals} deals x every seating; at 4 players one against three)",
-        ("players", "CPU per decision", "games", "win rate", "95% interval", "even", "above even", "mean score"),
+        ("players", "new's CPU per decision", "classic's", "games", "win rate", "95% interval", "even", "above even",
+         "mean score"),
         rows,
     ))
     rates = []

@@ -83,11 +83,12 @@ def _entrant(strategy: str, params: dict[str, Any] | None = None) -> dict[str, A
 def strength_benchmark(
     deals: int = 20, workers: int | None = None, seed: int = 1, sections: Sequence[str] = SECTIONS,
     backend: str = "ray", on_item: Callable[[Item], None] | None = None,
-    cpu_ms: Sequence[float] = EQUAL_TIME_MS, players: Sequence[int] = (2, 4),
+    cpu_ms: Sequence[float] = EQUAL_TIME_MS, players: Sequence[int] = (2, 4), new_factor: float = 1.0,
 ) -> BenchResult:
     """The ``sections`` asked for, each match on ``deals`` deals under every seat rotation,
     played on ``backend`` (``ray`` with ``workers``, or ``serial`` in this process);
-    ``equal_time`` at the budgets ``cpu_ms`` and the player counts ``players`` (2, 4)."""
+    ``equal_time`` at the budgets ``cpu_ms`` and the player counts ``players`` (2, 4), the new
+    search given ``new_factor`` times each budget (1: equal time)."""
     unknown = set(sections) - set(SECTIONS)
     if unknown:
         raise ValueError(f"unknown section(s) {', '.join(sorted(unknown))}; choose from {', '.join(SECTIONS)}")
@@ -97,6 +98,8 @@ def strength_benchmark(
         raise ValueError(f"the equal-time budgets must be positive milliseconds, not {list(cpu_ms)}")
     if not players or set(players) - {2, 4}:
         raise ValueError(f"equal_time plays 2 and/or 4 players, not {list(players)}")
+    if not new_factor > 0:
+        raise ValueError(f"the new search's time factor must be positive, not {new_factor}")
     result = BenchResult(on_item=on_item)
     started = time.perf_counter()
     runner = make_backend(backend, workers=workers)
@@ -109,7 +112,7 @@ def strength_benchmark(
             if name in sections:
                 section(result, deals, seed, runner)
         if "equal_time" in sections:
-            equal_time_section(result, deals, seed, runner, cpu_ms, players)
+            equal_time_section(result, deals, seed, runner, cpu_ms, players, new_factor)
     finally:
         runner.close()
     result.show(f"strength benchmark took {time.perf_counter() - started:.0f} s")

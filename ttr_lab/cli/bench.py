@@ -49,6 +49,7 @@ def strength(
     cpu_ms: List[float] = typer.Option([], "--cpu-ms", help="equal_time: CPU milliseconds per decision (repeat; default 10, 50, 200, 1000)."),
     players: List[int] = typer.Option([], "--players", help="equal_time: player counts (repeat; default 2 and 4)."),
     figure: Optional[str] = typer.Option(None, "--figure", help="equal_time: save its win-rate-by-time curve here (.png or .svg)."),
+    new_time_factor: float = typer.Option(1.0, "--new-time-factor", help="equal_time: give the new mcts this multiple of the classic's CPU time (1: equal)."),
 ) -> None:
     """Win rates with 95% intervals: the strategy ladder, mcts by thinking time and budget, the reference
     agents beside the 2017 study, ours against them, the new mcts against the classic at equal CPU time."""
@@ -58,7 +59,7 @@ def strength(
     try:
         result = strength_benchmark(deals=deals, workers=workers, seed=seed, sections=section or SECTIONS,
                                     backend=backend, on_item=show_items(), cpu_ms=cpu_ms or EQUAL_TIME_MS,
-                                    players=players or (2, 4))
+                                    players=players or (2, 4), new_factor=new_time_factor)
     except (ValueError, TTRLabError) as exc:
         fail(exc)
     if figure and "equal_time curve" in result.figures:
