@@ -95,6 +95,7 @@ def equal_time_figure(curve: Sequence[tuple[int, float, float, float, float]]) -
     ax.set_ylabel("win rate of the new mcts")
     ax.set_title(f"{NEW[0]} on compiled play-outs against {CLASSIC}")
     ax.legend()
+    fig.tight_layout()  # else the axis label is cut off at the bottom
     return fig
 
 
