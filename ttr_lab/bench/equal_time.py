@@ -35,9 +35,8 @@ RATE_DECISIONS = 30  # searched decisions over which the play-outs per CPU-secon
 
 def equal_time_section(result: BenchResult, deals: int, seed: int, runner: Backend, budgets: Sequence[float],
                        players: Sequence[int], new_factor: float = 1.0) -> None:
-    """The section: every budget at every player count, then the play-out rates."""
-    if not new_factor > 0:
-        raise ValueError(f"the new search's time factor must be positive, not {new_factor}")
+    """The section: every budget at every player count, then the play-out rates (the inputs
+    checked by ``strength_benchmark``)."""
     new, params = NEW
     name = f"{new} ({params['playout']}{'' if params.get('tree', True) else ', flat'})"
     rows, curve = [], []
