@@ -284,9 +284,7 @@ class Search:
             state.apply(legal[0] if len(legal) == 1 else policies[p].act(state.observation(p), legal, rng))
             steps += 1
         self.steps_used += steps
-        values = self.evaluate(state)
-        scale = self.scale
-        return [(values[p] - max(values[q] for q in range(n) if q != p)) / scale for p in range(n)]
+        return self._mean_rewards([self.evaluate(state)], n)
 
     def _native(self, state: Any, rng: random.Random, n: int) -> list[float]:
         """``leaf_playouts`` native play-outs of ``state``: each seat's mean reward over them."""
@@ -299,12 +297,16 @@ class Search:
 
     def _mean_rewards(self, batch: Sequence[Sequence[float]], n: int) -> list[float]:
         """Each seat's mean reward over the final values of a batch of play-outs."""
-        totals = [0.0] * n
+        return [self._mean_reward(batch, p, n) for p in range(n)]
+
+    def _mean_reward(self, batch: Sequence[Sequence[float]], seat: int, n: int) -> float:
+        """``seat``'s mean reward over a batch of play-outs: its lead over the best other seat,
+        over ``scale``. A flat round reads the searching seat's alone, so it computes that one."""
+        others = [q for q in range(n) if q != seat]
+        total = 0.0
         for values in batch:
-            for p in range(n):
-                totals[p] += values[p] - max(values[q] for q in range(n) if q != p)
-        scale = self.scale * len(batch)
-        return [total / scale for total in totals]
+            total += values[seat] - max([values[q] for q in others])
+        return total / (self.scale * len(batch))
 
     def _flat_round(self, sample: Any, alive: list[Any], children: dict[Any, Node], results: dict[Any, list[float]],
                     seed: int) -> None:
@@ -318,7 +320,7 @@ class Search:
         self.simulations += len(seeds) * len(alive)
         me, n = self.player, sample.num_players
         for m, batch in zip(alive, batches):
-            reward = self._mean_rewards(batch, n)[me]
+            reward = self._mean_reward(batch, me, n)
             child = children[m]
             child.visits += 1
             child.reward += reward
