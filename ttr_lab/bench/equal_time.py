@@ -53,7 +53,7 @@ def equal_time_section(result: BenchResult, deals: int, seed: int, runner: Backe
             even = 1 / n
             result.figures[f"equal_time {n}p {ms:g}ms"] = s
             curve.append((n, ms, s.win_rate, s.low, s.high))
-            rows.append((f"{n}", f"{ms * new_factor:g} ms" if new_factor != 1 else f"{ms:g} ms", f"{ms:g} ms", str(s.games), f"{s.win_rate:.3f}", f"[{s.low:.3f}, {s.high:.3f}]",
+            rows.append((f"{n}", f"{ms * new_factor:g} ms", f"{ms:g} ms", str(s.games), f"{s.win_rate:.3f}", f"[{s.low:.3f}, {s.high:.3f}]",
                          f"{even:.2f}", "yes" if s.low > even else "no", f"{s.mean_score:.1f}"))
     result.figures["equal_time curve"] = curve
     timing = "at equal CPU time" if new_factor == 1 else f"with {new_factor:g}x the classic's CPU time"

@@ -81,7 +81,6 @@ class Face:
             "boxed": (int(g[L.S_BOXED]), nt), "boxed_by": (int(g[L.S_BOXED_BY]), nt),
         }
 
-
     def id_of(self, action: Any) -> int:
         """The id of ``action`` (the game's own object, or an equal value), -1 if it is none of
         the game's actions."""
