@@ -24,6 +24,7 @@ import os
 import signal
 import stat
 import sys
+import tempfile
 from pathlib import Path
 
 from ttr_lab.core.compiled import MARKER, cache_folder
@@ -34,8 +35,14 @@ PROCESSES = 64  # threads count too (numpy's, numba's)
 
 _PR_SET_DUMPABLE, _PR_SET_KEEPCAPS, _PR_SET_NO_NEW_PRIVS = 4, 8, 38
 _CAP_DAC_READ_SEARCH = 2
-_UID_BASE = 1_500_000_000  # far above any account's uid; each child's uid is unique to its host
-_hosts_started = [0]
+# Children's users: far above any account's uid, and below (uid_t)-1.
+_UID_BASE, _UID_SPAN = 1_500_000_000, 2_000_000_000
+_UID_BLOCK = 256  # uids a process claims from the ledger at a time
+# The machine's ledger of children's uids handed out (the next free one), shared by every run's
+# processes (Ray's workers too), so none hands out a uid another has: where only root writes.
+LEDGER = Path("/run/ttr-lab-uids") if os.access("/run", os.W_OK) else Path(tempfile.gettempdir(), "ttr-lab-uids")
+_block = [0, 0]  # this process's claimed uids: the next one, the end of the block
+_handed: set[int] = set()  # every uid this process handed out: never again in its lifetime
 
 
 def _libc() -> ctypes.CDLL | None:
@@ -57,12 +64,71 @@ def can_switch_user() -> bool:
 
 
 def next_uid() -> int | None:
-    """A user id no other process of this machine's runs holds (this process's id and a
-    counter), or None when this process cannot switch users."""
+    """A user id for a new child, or None when this process cannot switch users. No process of
+    the machine runs as it, this process never handed it out before, and no other process of any
+    run had it from the machine's ledger (until 2,000,000,000 children later): a child can never
+    share its user with another entrant's child, live or recent (a user shared is a right to
+    signal the other's processes and to read its files)."""
     if not can_switch_user():
         return None
-    _hosts_started[0] += 1
-    return _UID_BASE + ((os.getpid() & 0x3FFFFF) << 8 | (_hosts_started[0] & 0xFF))
+    live = _live_uids()
+    while True:
+        if _block[0] >= _block[1]:
+            start = _claim(_UID_BLOCK)
+            _block[:] = [start, start + _UID_BLOCK]
+        uid = _UID_BASE + _block[0] % _UID_SPAN
+        _block[0] += 1
+        if uid not in live and uid not in _handed:
+            _handed.add(uid)
+            return uid
+
+
+def _claim(count: int) -> int:
+    """The first of ``count`` uid numbers claimed from the machine's ledger (locked while read
+    and written); a ledger that is not this user's own file is replaced, one that cannot be used
+    at all gives a random block (the checks of ``next_uid`` still hold)."""
+    import fcntl
+    import secrets
+
+    for _ in range(3):
+        try:
+            fd = os.open(LEDGER, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError:
+            fd = -1
+        if fd >= 0:
+            info = os.fstat(fd)
+            if (stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid() and info.st_nlink == 1
+                    and not info.st_mode & 0o077):
+                break
+            os.close(fd)
+        try:  # another user's file (or a link) in its place: not a ledger to trust
+            os.unlink(LEDGER)
+        except OSError:
+            pass
+    else:
+        return secrets.randbelow(_UID_SPAN)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        text = os.pread(fd, 32, 0).strip()
+        start = int(text) % _UID_SPAN if text.isdigit() else 0
+        os.pwrite(fd, f"{(start + count) % _UID_SPAN:<20d}\n".encode(), 0)
+    finally:
+        os.close(fd)
+    return start
+
+
+def _live_uids() -> set[int]:
+    """The real user ids of every process of the machine (from ``/proc``: a child that is not
+    dumpable shows root as the owner of its folder, not its user)."""
+    out = set()
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/status", "rb") as f:
+                    out.update(int(line.split()[1]) for line in f if line.startswith(b"Uid:"))
+            except (OSError, ValueError, IndexError):
+                continue
+    return out
 
 
 def readable_by_anyone() -> bool:
