@@ -4,9 +4,19 @@ files it leaves, the processes that outlive the engine."""
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
+
+import pandas as pd
 import pytest
 
 from ttr_lab.core import confinement
+from ttr_lab.core.results import read_results
+from ttr_lab.tournament import run_tournament
+from ttr_lab.tournament.config import parse_config
+from ttr_lab.core.game import load_game
+from ttr_lab.tournament.worker import stop_hosts, warm_up
 
 
 @pytest.fixture
@@ -50,3 +60,58 @@ def test_a_ledger_someone_else_planted_is_not_trusted(own_ledger):
     own_ledger.symlink_to(own_ledger.parent / "elsewhere")
     confinement.next_uid()
     assert not own_ledger.is_symlink() and not (own_ledger.parent / "elsewhere").exists()
+
+
+# ---- each read from a child is bounded by the move's deadline ------------------------------------
+
+class _Hung(BaseException):
+    """The guarded code did not end in time (a BaseException: nothing on the way swallows it)."""
+
+
+@contextlib.contextmanager
+def at_most(seconds: float):
+    """Fail, rather than hang the suite, when the block runs past ``seconds``: a signal to the main
+    thread interrupts even a blocking read (the engine's own alarms, in-process, are left alone)."""
+    def hung(signum, frame):
+        raise _Hung(f"still running after {seconds:g} s")
+
+    previous = signal.signal(signal.SIGUSR1, hung)
+    timer = threading.Timer(seconds, signal.pthread_kill, (threading.main_thread().ident, signal.SIGUSR1))
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGUSR1, previous)
+
+
+@pytest.fixture
+def no_children_left():
+    """Also the game warmed up (its kernels compiled or loaded, untimed), outside any guard."""
+    warm_up(load_game("ticket_to_ride", map="usa"), 2)
+    yield
+    stop_hosts()
+
+
+def config(out, first, isolation="process", games=2, **changes):
+    data = {"name": "t", "players": 2, "games": games, "seed": 5, "backend": "serial", "isolation": isolation,
+            "output": str(out), "entrants": [first, {"name": "r", "strategy": "random"}]}
+    data.update(changes)
+    return parse_config(data, "test")
+
+
+def forfeits(folder) -> pd.DataFrame:
+    return read_results(folder).query("forfeit")
+
+
+def test_a_half_sent_answer_is_waited_for_only_until_the_deadline_and_the_seat_forfeits(tmp_path, no_children_left):
+    half = {"name": "h", "strategy": "tests_support_hostile:HalfSender"}
+    c = config(tmp_path / "out", half, move_time_limit=0.5)
+    with at_most(60):
+        run = run_tournament(c, show_progress=False)
+    assert run.complete and run.played == 2
+    lost = forfeits(tmp_path / "out")
+    assert list(lost["entrant"]) == ["h", "h"]
+    assert lost["error"].str.contains("(half_sender) raised DecisionTimeout in act: sent 2 bytes of a 1000-byte answer "
+                                      "within 1.5 s; its process was stopped from outside", regex=False).all(), \
+        lost["error"].tolist()

@@ -1,0 +1,38 @@
+"""Hostile strategies for the tests of the boundaries between the engine and a strategy's
+process (tests/tournament/test_boundaries.py), loaded by import path."""
+
+import os
+import sys
+import time
+
+from ttr_lab.strategies.random import Random
+
+
+class HalfSender(Random):
+    """Writes the length of a 1,000-byte answer and two bytes of it onto its connection to the
+    engine, then sleeps: the engine must not wait for the rest past the move's deadline."""
+
+    name = "half_sender"
+
+    def __init__(self, *, seconds: float = 600.0) -> None:
+        self.seconds = seconds
+
+    def act(self, observation, legal_actions, rng):
+        import struct
+
+        os.write(int(sys.argv[1]), struct.pack("!i", 1000) + b'["')  # multiprocessing's framing
+        time.sleep(self.seconds)
+        return super().act(observation, legal_actions, rng)
+
+
+class SlowBuilder(Random):
+    """Sleeps in its constructor: every time, or (with ``marker``, a file its process can write)
+    from its second construction on, i.e. when built for a game after the config's check."""
+
+    name = "slow_builder"
+
+    def __init__(self, *, seconds: float = 600.0, marker: str = "") -> None:
+        if marker and not os.path.exists(marker):
+            open(marker, "w").close()
+            return
+        time.sleep(seconds)
