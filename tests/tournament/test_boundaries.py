@@ -5,8 +5,12 @@ files it leaves, the processes that outlive the engine."""
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
 import signal
+import tempfile
 import threading
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -15,6 +19,7 @@ from ttr_lab.core import confinement
 from ttr_lab.core.results import read_results
 from ttr_lab.tournament import run_tournament
 from ttr_lab.tournament.config import parse_config
+from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import load_game
 from ttr_lab.tournament.worker import stop_hosts, warm_up
 
@@ -115,3 +120,42 @@ def test_a_half_sent_answer_is_waited_for_only_until_the_deadline_and_the_seat_f
     assert lost["error"].str.contains("(half_sender) raised DecisionTimeout in act: sent 2 bytes of a 1000-byte answer "
                                       "within 1.5 s; its process was stopped from outside", regex=False).all(), \
         lost["error"].tolist()
+
+
+# ---- building a strategy is bounded: at config time a config error, in a game a forfeit ---------
+
+@pytest.mark.parametrize("isolation", ["none", "process"])
+def test_a_constructor_that_never_returns_is_a_one_line_config_error(tmp_path, isolation, no_children_left):
+    slow = {"name": "s", "strategy": "tests_support_hostile:SlowBuilder"}
+    with at_most(60), pytest.raises(ConfigError) as error:
+        config(tmp_path / "out", slow, isolation, build_time_limit=1)
+    text = str(error.value)
+    assert text.startswith("test: entrants.0 (s): strategy 'tests_support_hostile:SlowBuilder' ") and "\n" not in text
+    assert "was not built within 1 s" in text, text
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.fixture
+def shared_folder():
+    """A folder any child can write (each isolated child has a user of its own, as root)."""
+    folder = tempfile.mkdtemp()
+    os.chmod(folder, 0o777)
+    yield Path(folder)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("isolation", ["none", "process"])
+def test_a_constructor_that_never_returns_in_a_game_forfeits_it_named(tmp_path, isolation, shared_folder,
+                                                                        no_children_left):
+    slow = {"name": "s", "strategy": "tests_support_hostile:SlowBuilder", "params": {"marker": str(shared_folder / "m")}}
+    # Built once by the config's check, then for each game. Isolated, importing the strategy in a
+    # fresh child is part of its build: a limit a loaded machine keeps.
+    limit = 1 if isolation == "none" else 5
+    c = config(tmp_path / "out", slow, isolation, games=2, build_time_limit=limit)
+    with at_most(60):
+        run = run_tournament(c, show_progress=False)
+    assert run.complete and run.played == 2
+    lost = forfeits(tmp_path / "out")
+    assert list(lost["entrant"]) == ["s", "s"]
+    assert lost["error"].str.contains("(s) could not be built: ", regex=False).all(), lost["error"].tolist()
+    assert lost["error"].str.contains(f"was not built within {limit} s", regex=False).all(), lost["error"].tolist()

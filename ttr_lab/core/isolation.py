@@ -40,6 +40,9 @@ HOOKS = ("on_game_start", "on_event", "on_game_end")
 _PRIMITIVE = (int, float, str, bytes, bool, type(None))
 _MAX_REPLY = 1 << 16  # bytes: an index, a name, a text; a child sending more is stopped
 _MAX_TEXT = 500  # characters of a child's text kept in an error message
+# A fresh child's start (an interpreter, the engine's modules) is the engine's time, not the
+# strategy's: it says it is ready before any strategy code runs, and only then is a build timed.
+START_SECONDS = 120.0
 
 
 class StrategyProcessError(RuntimeError):
@@ -153,6 +156,13 @@ class StrategyHost:
         child.close()
         self.sock, self._why = parent, ""
         self._sent, self._keep, self._logs, self._known = set(), [], {}, {}
+        try:
+            ready = self._receive(time.monotonic() + START_SECONDS) == b'["ready"]'
+        except (_Late, EOFError, OSError, StrategyProcessError):
+            ready = False
+        if not ready:
+            self.stop()
+            self._why = f"its process did not start within {START_SECONDS:g} s"
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -252,6 +262,9 @@ class StrategyHost:
     def call(self, message: tuple, shared: dict[int, Any], timeout: float | None) -> Any:
         """Send ``message`` and read the answer, both within ``timeout`` seconds (None: no limit):
         past it, the child is stopped and the call raises ``DecisionTimeout``."""
+        if message[0] in ("new", "check") and not self.alive():
+            self.stop()
+            self._start()  # before the deadline is set: the start is the engine's time
         deadline = None if timeout is None else time.monotonic() + timeout
         self.send(message, shared, deadline)
         if self.sock is None:  # stopped from outside, now or earlier in this game
@@ -296,12 +309,13 @@ class IsolatedStrategy:
     answer (their errors come back with the next decision)."""
 
     def __init__(self, host: StrategyHost, seat: int, spec: tuple[str, dict[str, Any], str | None],
-                 shared: dict[int, Any], timeout: float | None = None) -> None:
+                 shared: dict[int, Any], timeout: float | None = None, build_timeout: float | None = None) -> None:
         """``spec``: the strategy's name (or ``module:Class``), its parameters and the game's
-        name; the child resolves, checks and builds it, and says its name and hooks."""
+        name; the child resolves, checks and builds it within ``build_timeout`` seconds (a fresh
+        child's start-up included), and says its name and hooks."""
         self.host, self.seat, self.shared, self.timeout = host, seat, shared, timeout
         self._rng_sent = False
-        self.name, hooks = host.call(("new", seat, *spec), shared, None)
+        self.name, hooks = host.call(("new", seat, *spec), shared, build_timeout)
         for hook in hooks:
             setattr(self, hook, self._forward(hook))
 
@@ -335,18 +349,18 @@ class IsolatedStrategy:
 
 # ---- the child ---------------------------------------------------------------------------
 
-def check_strategies(specs: Sequence[tuple[str, dict[str, Any], str | None]]
+def check_strategies(specs: Sequence[tuple[str, dict[str, Any], str | None]], timeout: float | None = None,
                      ) -> list[tuple[dict[str, Any] | None, tuple[str, str] | None]]:
     """Resolve, check and build each ``(strategy, params, game)`` once in a child process (the
-    engine's never imports a strategy): per spec, its validated parameters (converted, every
-    default filled in, as JSON: the strategy's identity) and None, or None and what it raised
-    (name, text)."""
+    engine's never imports a strategy), each within ``timeout`` seconds: per spec, its validated
+    parameters (converted, every default filled in, as JSON: the strategy's identity) and None,
+    or None and what it raised (name, text)."""
     host = StrategyHost()
     out: list[tuple[dict[str, Any] | None, tuple[str, str] | None]] = []
     try:
         for spec in specs:
             try:
-                out.append((host.call(("check", -1, *spec), {}, None), None))
+                out.append((host.call(("check", -1, *spec), {}, timeout), None))
             except StrategyProcessError as exc:
                 out.append((None, (type(exc).__name__, str(exc))))
     finally:
@@ -447,4 +461,6 @@ def _serve(conn: Connection) -> None:
 if __name__ == "__main__":
     uid = int(sys.argv[2])
     confinement.confine(None if uid < 0 else uid)
-    _serve(Connection(int(sys.argv[1])))
+    connection = Connection(int(sys.argv[1]))
+    connection.send_bytes(b'["ready"]')
+    _serve(connection)

@@ -71,12 +71,12 @@ class _Sizer:
 
 
 def _timed_batch(game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], limit: float | None, records: bool,
-                 isolation: str = "none") -> tuple:
+                 isolation: str = "none", build_limit: float | None = None) -> tuple:
     """``(rows, records, seconds, paused)``: ``paused`` says why the batch must be played again
     (its process was stopped during it), with no rows; else it is empty."""
     start = time.perf_counter()
     try:
-        rows, recs = play_batch(game, entrants, specs, limit, records, isolation)
+        rows, recs = play_batch(game, entrants, specs, limit, records, isolation, build_limit)
     except WorkerPaused as exc:
         return [], [], time.perf_counter() - start, str(exc)
     return rows, recs, time.perf_counter() - start, ""
@@ -90,7 +90,7 @@ class SerialBackend:
         pass
 
     def run(self, game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], limit: float | None, records: bool,
-            isolation: str = "none") -> Iterator[Batch]:
+            isolation: str = "none", build_limit: float | None = None) -> Iterator[Batch]:
         sizer = _Sizer()
         i = 0
         while i < len(specs):
@@ -98,7 +98,7 @@ class SerialBackend:
             i += len(chunk)
             why = ""
             for replay in range(BATCH_REPLAYS + 1):
-                rows, recs, seconds, paused = _timed_batch(game, entrants, chunk, limit, records, isolation)
+                rows, recs, seconds, paused = _timed_batch(game, entrants, chunk, limit, records, isolation, build_limit)
                 if not paused:
                     break
                 why = paused
@@ -202,7 +202,7 @@ class RayBackend:
         ray.get([warm.remote() for _ in range(self.workers)])
 
     def run(self, game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], limit: float | None, records: bool,
-            isolation: str = "none") -> Iterator[Batch]:
+            isolation: str = "none", build_limit: float | None = None) -> Iterator[Batch]:
         import ray
 
         # One retry covers a worker lost by accident (the OOM killer, a lost node). A batch whose
@@ -224,7 +224,7 @@ class RayBackend:
             if replays >= BATCH_REPLAYS:
                 return Batch(chunk, [], [], 0.0, error=_stopped(why, replays))
             mode = "process" if died else isolation
-            ref = (contained if died else task).remote(game_ref, entrants_ref, chunk, limit, records, mode)
+            ref = (contained if died else task).remote(game_ref, entrants_ref, chunk, limit, records, mode, build_limit)
             in_flight[ref] = (chunk, died, replays + 1, time.monotonic())
             return None
 
@@ -233,7 +233,8 @@ class RayBackend:
                 while i < len(specs) and len(in_flight) < limit_in_flight:
                     chunk = specs[i:i + sizer.size()]
                     i += len(chunk)
-                    in_flight[task.remote(game_ref, entrants_ref, chunk, limit, records, isolation)] = (chunk, "", 0, time.monotonic())
+                    ref = task.remote(game_ref, entrants_ref, chunk, limit, records, isolation, build_limit)
+                    in_flight[ref] = (chunk, "", 0, time.monotonic())
                 ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=_POLL_SECONDS)
                 now = time.monotonic()
                 for ref in [r for r, (chunk, _, _, sent) in in_flight.items()
@@ -251,7 +252,8 @@ class RayBackend:
                     except Exception as exc:  # noqa: BLE001 - retries exhausted
                         error = one_line(exc)
                         if not died and isolation != "process":
-                            again_ref = contained.remote(game_ref, entrants_ref, chunk, limit, records, "process")
+                            again_ref = contained.remote(game_ref, entrants_ref, chunk, limit, records, "process",
+                                                         build_limit)
                             in_flight[again_ref] = (chunk, f"their worker died twice ({error})", replays, time.monotonic())
                             continue
                         batch = Batch(chunk, [], [], 0.0, error=error)  # report, store nothing

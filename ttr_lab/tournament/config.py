@@ -15,6 +15,8 @@
     games: 400             # rounded up to whole deals (a deal: one seed at every table and seating)
     seed: 2026
     move_time_limit: 10    # seconds per decision; slower loses the game (null: no limit)
+    build_time_limit: 60   # seconds to import and build a strategy (its process's start-up included
+                           # when isolated): at config time a config error, in a game a forfeit
     output: results/4p
     backend: ray           # ray | serial
     address: null          # null: start a local Ray; else an existing cluster ("host:port", "auto")
@@ -36,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game, load_game
 from ttr_lab.core.registry import StrategySpec
+from ttr_lab.tournament.alarm import built_within
 from ttr_lab.tournament.config_files import check_game, read_yaml, validate, with_game
 
 
@@ -43,6 +46,9 @@ MAX_GAMES = 10_000_000
 # A move may think for at most a day: a limit beyond what a timer can hold (.inf, 1e300) is no
 # limit at all, and overflowed into a forfeit of every move.
 MAX_MOVE_TIME = 86_400.0
+# A strategy's constructor (a policy loading its model, say) gets a minute by default: one that
+# sleeps must not hold the config check or a game forever.
+BUILD_TIME = 60.0
 
 
 def printable_name(name: str) -> str:
@@ -76,6 +82,7 @@ class TournamentConfig(BaseModel):
     games: int = Field(default=100, ge=1, le=MAX_GAMES)
     seed: int = 0
     move_time_limit: Optional[float] = Field(default=None, gt=0, le=MAX_MOVE_TIME, allow_inf_nan=False)
+    build_time_limit: float = Field(default=BUILD_TIME, gt=0, le=MAX_MOVE_TIME, allow_inf_nan=False)
     output: str = "results/tournament"
     backend: Literal["ray", "serial"] = "ray"
     address: Optional[str] = None
@@ -160,6 +167,8 @@ class TournamentConfig(BaseModel):
             # Validated: the parameters as the strategy takes them, defaults filled in, so that
             # {ticket_bonus: 3}, {ticket_bonus: 3.0} and {} (its default) are one tournament.
             "entrants": [self.entrant(i).model_dump(mode="json") for i in range(len(self.entrants))],
+            # Only when not the default: the identity of every folder written before it existed.
+            **({"build_time_limit": self.build_time_limit} if self.build_time_limit != BUILD_TIME else {}),
         }
 
     def entrant(self, i: int) -> StrategySpec:
@@ -192,14 +201,17 @@ def _check_strategies(config: TournamentConfig, source: str) -> None:
         _check_isolated(config, source)
         return
     checked = []
+    limit = config.build_time_limit
     for i, e in enumerate(config.entrants):
         where = f"{source}: entrants.{i} ({e.name})"
         try:
-            spec = e.validated(config.game)
+            spec = built_within(lambda: e.validated(config.game), limit)  # imports its module
         except ConfigError as exc:
             raise ConfigError(f"{where}: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - too slow to import
+            raise ConfigError(f"{where}: strategy {e.strategy!r}: {type(exc).__name__}: {exc}") from None
         try:
-            spec.factory(config.game)()
+            built_within(spec.factory(config.game), limit)
         except Exception as exc:  # noqa: BLE001 - whatever the constructor raises
             raise ConfigError(f"{where}: strategy {e.strategy!r} cannot be built with "
                               f"params {e.params}: {type(exc).__name__}: {exc}") from None
@@ -211,7 +223,7 @@ def _check_isolated(config: TournamentConfig, source: str) -> None:
     """The same checks, in a child process: isolated, the engine never imports a strategy."""
     from ttr_lab.core.isolation import check_strategies
 
-    answers = check_strategies([(e.strategy, e.params, config.game) for e in config.entrants])
+    answers = check_strategies([(e.strategy, e.params, config.game) for e in config.entrants], config.build_time_limit)
     checked = []
     for i, (e, (params, problem)) in enumerate(zip(config.entrants, answers)):
         if problem is None:

@@ -194,7 +194,8 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
             _log.info("%s started in %.1f s", backend.name, run.startup_seconds)
             with progress:
                 bar = progress.add_task(escape(f"{config.name} ({backend.name})"), total=len(plan), completed=run.already_stored, rate=0.0)
-                batches = backend.run(game, entrants, todo, config.move_time_limit, config.records, config.isolation)
+                batches = backend.run(game, entrants, todo, config.move_time_limit, config.records, config.isolation,
+                                      config.build_time_limit)
                 while True:
                     try:
                         batch = next(batches)

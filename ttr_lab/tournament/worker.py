@@ -25,16 +25,12 @@ from ttr_lab.core.outcome import Outcome, Termination
 from ttr_lab.core.play import play_game, reads_observations
 from ttr_lab.core.registry import StrategySpec
 from ttr_lab.core.results import ResultRow, StoredRecord
+from ttr_lab.tournament.alarm import _MoveTimeout, _raise_timeout, _thinking, built_within
 from ttr_lab.tournament.design import GameSpec
 from ttr_lab.tournament.integrity import SharedValues
 
 # How long past the move time limit a runaway strategy is allowed before it is interrupted.
 _GRACE_SECONDS = 1.0
-
-
-class _MoveTimeout(BaseException):
-    """Raised into a decision at the move time limit: a BaseException, so that a strategy's
-    ``except Exception`` does not swallow it (and it is raised again every half second)."""
 
 
 class MoveTimeLimitExceeded(RuntimeError):
@@ -162,7 +158,6 @@ def _cpu_clock(inner: Any) -> Any:
     return with_host
 
 
-_thinking = [False]  # the alarm interrupts only a decision, never the handling of its end
 _ctrl_c = [False]  # set by a real Ctrl-C (SIGINT), to tell it from a strategy raising KeyboardInterrupt
 
 
@@ -186,16 +181,11 @@ def _on_sigint(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def _raise_timeout(signum: int, frame: Any) -> None:
-    if _thinking[0]:
-        raise _MoveTimeout()
-
-
 _WARMED: set[tuple[str, str, int]] = set()
 _WARMED_STRATEGIES: set[tuple[str, str, int, str]] = set()
 
 
-def warm_up(game: Game, players: int, factories: Sequence[Any] = ()) -> None:
+def warm_up(game: Game, players: int, factories: Sequence[Any] = (), build_limit: float | None = None) -> None:
     """Play one game of uniformly random seats, untimed, once per process and game: a game whose
     rules are compiled kernels compiles them (or loads them from their cache) on first use, which
     must not fall inside a strategy's timed move (a search calls the rules while it thinks). Then
@@ -209,7 +199,10 @@ def warm_up(game: Game, players: int, factories: Sequence[Any] = ()) -> None:
         play_game(game, [RandomPlayer() for _ in range(players)], 0)
         _WARMED.add(key)
     for factory in factories:
-        strategy = factory()
+        try:
+            strategy = built_within(factory, build_limit)
+        except Exception:  # noqa: BLE001 - the game's own build names it, as a forfeit
+            continue
         hook = getattr(type(strategy), "warm_up", None)
         own = (*key, f"{type(strategy).__module__}.{type(strategy).__qualname__}")
         if callable(hook) and own not in _WARMED_STRATEGIES:
@@ -220,15 +213,17 @@ def warm_up(game: Game, players: int, factories: Sequence[Any] = ()) -> None:
 def play_batch(
     game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec],
     move_time_limit: float | None, keep_records: bool, isolation: str = "none",
+    build_time_limit: float | None = None,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """Play ``specs``; return one row per player per game, and the records' JSON if asked.
     ``isolation="process"`` runs every strategy in a process of its own (``core.isolation``).
+    A strategy not built within ``build_time_limit`` seconds forfeits its game.
     ``entrants``: named specs, validated for the game (``StrategySpec.validated``)."""
     # Isolated, the engine's process never imports a strategy: each child builds its own.
     factories = ([(e.strategy, e.params, game.name) for e in entrants] if isolation == "process"
                  else [e.factory(game.name) for e in entrants])
     if specs:
-        warm_up(game, len(specs[0].seats), factories if isolation != "process" else ())
+        warm_up(game, len(specs[0].seats), factories if isolation != "process" else (), build_time_limit)
     shared = shared_values(game) if isolation == "process" else {}
     # In-process strategies hold the engine's own values (its board, its action objects): check
     # them after the batch; when they changed, put them back and play the batch again checking
@@ -243,13 +238,15 @@ def play_batch(
     process = _ProcessState()
     continued = signal.signal(signal.SIGCONT, _on_sigcont) if main else None
     try:
-        _play_specs(game, entrants, specs, factories, shared, guard, move_time_limit, isolation, keep_records, rows,
+        _play_specs(game, entrants, specs, factories, shared, guard, (move_time_limit, build_time_limit), isolation,
+                    keep_records, rows,
                     records, process, careful=False)
         if guard is not None and guard.changed():
             guard.restore()
             rows.clear()
             records.clear()
-            _play_specs(game, entrants, specs, factories, shared, guard, move_time_limit, isolation, keep_records, rows,
+            _play_specs(game, entrants, specs, factories, shared, guard, (move_time_limit, build_time_limit), isolation,
+                    keep_records, rows,
                         records, process, careful=True)
     finally:
         process.close()
@@ -328,12 +325,12 @@ def _reopened(stream: Any) -> Any:
 
 
 def _play_specs(game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], factories: Sequence[Any],
-                shared: dict[int, Any], guard: SharedValues | None, move_time_limit: float | None, isolation: str,
+                shared: dict[int, Any], guard: SharedValues | None, limits: tuple[float | None, float | None], isolation: str,
                 keep_records: bool, rows: list[dict[str, Any]], records: list[str], process: "_ProcessState",
                 careful: bool) -> None:
     for spec in specs:
         try:
-            players = _players(entrants, factories, spec, shared, move_time_limit, isolation)
+            players = _players(entrants, factories, spec, shared, limits, isolation)
         except StrategyError as exc:
             rows += result_rows(game, entrants, spec, None, Outcome.forfeit(len(spec.seats), exc.seat, str(exc)))
             continue
@@ -343,7 +340,7 @@ def _play_specs(game: Game, entrants: Sequence[StrategySpec], specs: Sequence[Ga
             # Put the values back, then replay the game checking after every strategy call, so
             # the seat that changed them forfeits (games replay exactly from their seed).
             guard.restore()
-            players = _players(entrants, factories, spec, shared, move_time_limit, isolation, guard)
+            players = _players(entrants, factories, spec, shared, limits, isolation, guard)
             record, outcome = _play(game, players, spec)
             process.restore()
             if guard.changed():
@@ -368,10 +365,10 @@ def _play(game: Game, players: Sequence[_Guarded], spec: GameSpec) -> tuple[Any,
 
 
 def _players(entrants: Sequence[StrategySpec], factories: Sequence[Any], spec: GameSpec, shared: dict[int, Any],
-             limit: float | None, isolation: str, guard: SharedValues | None = None) -> list[_Guarded]:
+             limits: tuple[float | None, float | None], isolation: str, guard: SharedValues | None = None) -> list[_Guarded]:
     """A fresh strategy per seat of ``spec`` (the same way for a game and for its checked replay,
     so isolated copies of one strategy keep a process each)."""
-    return [_build(entrants, factories, e, seat, shared, limit, isolation, guard,
+    return [_build(entrants, factories, e, seat, shared, limits, isolation, guard,
                    copy=_copies_before(entrants, spec.seats, seat))
             for seat, e in enumerate(spec.seats)]
 
@@ -383,15 +380,18 @@ def _copies_before(entrants: Sequence[StrategySpec], seats: Sequence[int], seat:
 
 
 def _build(entrants: Sequence[StrategySpec], factories: Sequence[Any], e: int, seat: int, shared: dict[int, Any],
-           limit: float | None, isolation: str, guard: SharedValues | None = None, copy: int = 0) -> _Guarded:
-    """A fresh strategy for ``seat``; one that cannot be built forfeits the game, named.
-    ``copy``: how many seats before this one hold the same strategy and parameters."""
+           limits: tuple[float | None, float | None], isolation: str, guard: SharedValues | None = None,
+           copy: int = 0) -> _Guarded:
+    """A fresh strategy for ``seat``; one that cannot be built (within the build time limit, the
+    second of ``limits``) forfeits the game, named. ``copy``: how many seats before this one
+    hold the same strategy and parameters."""
+    limit, build_limit = limits
     try:
         if isolation == "process":
             timeout = None if limit is None else limit + _GRACE_SECONDS
-            inner = IsolatedStrategy(host_for(entrants[e], copy), seat, factories[e], shared, timeout)
+            inner = IsolatedStrategy(host_for(entrants[e], copy), seat, factories[e], shared, timeout, build_limit)
         else:
-            inner = factories[e]()
+            inner = built_within(factories[e], build_limit)
     except Exception as exc:  # noqa: BLE001 - any failure to build is the strategy's
         name = entrants[e].label
         raise StrategyError(f"seat {seat} ({name}) could not be built: {type(exc).__name__}: {exc}", seat, name) from None
