@@ -10,6 +10,7 @@ import shutil
 import signal
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -159,3 +160,65 @@ def test_a_constructor_that_never_returns_in_a_game_forfeits_it_named(tmp_path, 
     assert list(lost["entrant"]) == ["s", "s"]
     assert lost["error"].str.contains("(s) could not be built: ", regex=False).all(), lost["error"].tolist()
     assert lost["error"].str.contains(f"was not built within {limit} s", regex=False).all(), lost["error"].tolist()
+
+
+# ---- nothing of a strategy outlives the engine, nor leaves files behind -------------------------
+
+def _children_of(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat, cmd = (entry / "stat").read_text(), (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"ttr_lab.core.isolation" in cmd:
+            out.append(int(entry.name))
+    return out
+
+
+def _gone(pids: list[int], seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if not any(Path(f"/proc/{pid}").exists() and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
+                   for pid in pids if Path(f"/proc/{pid}").exists()):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_isolated_children_end_with_the_driver_however_it_ends(tmp_path, sig):
+    import subprocess
+    import sys
+
+    import yaml
+
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("needs Linux /proc")
+    sleepy = {"name": "s", "strategy": "tests_support_strategy:Sleepy", "params": {"seconds": 600.0}}
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(yaml.safe_dump({"name": "t", "players": 2, "games": 2, "backend": "serial", "isolation": "process",
+                                   "entrants": [sleepy, {"name": "r", "strategy": "random"}]}))
+    tests = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([tests, *sys.path])}
+    driver = subprocess.Popen([sys.executable, "-m", "ttr_lab", "tournament", str(cfg), "--out", str(tmp_path / "o"),
+                               "--no-report", "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=env)
+    try:
+        end = time.monotonic() + 120
+        while len(_children_of(driver.pid)) < 2 and time.monotonic() < end and driver.poll() is None:
+            time.sleep(0.2)
+        children = _children_of(driver.pid)
+        assert len(children) == 2, driver.poll()
+        time.sleep(1)  # the sleeper is in its long move
+        driver.send_signal(sig)
+        out, err = driver.communicate(timeout=60)
+        assert _gone(children, 10), [p for p in children if Path(f"/proc/{p}").exists()]
+        if sig == signal.SIGTERM:  # stopped as by Ctrl-C: one line, no traceback
+            assert driver.returncode == 130, err[-2000:]
+            assert "interrupted: 0 of 2 games are stored" in out and "Traceback" not in err, (out, err)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+        for pid in _children_of(driver.pid):
+            os.kill(pid, signal.SIGKILL)

@@ -31,9 +31,12 @@ from ttr_lab.core.compiled import MARKER, cache_folder
 
 MEMORY_BYTES = 4 << 30  # address space: search trees fit, a runaway allocation does not
 OPEN_FILES = 256
+FILE_BYTES = 256 << 20  # the largest file it may write: past it a write fails (EFBIG), named
 PROCESSES = 64  # threads count too (numpy's, numba's)
 
-_PR_SET_DUMPABLE, _PR_SET_KEEPCAPS, _PR_SET_NO_NEW_PRIVS = 4, 8, 38
+_PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_KEEPCAPS, _PR_SET_NO_NEW_PRIVS = 1, 4, 8, 38
+# Where anyone may write: what a child of its own user left there is removed after it.
+_SHARED_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm")
 _CAP_DAC_READ_SEARCH = 2
 # Children's users: far above any account's uid, and below (uid_t)-1.
 _UID_BASE, _UID_SPAN = 1_500_000_000, 2_000_000_000
@@ -166,13 +169,15 @@ def missing() -> list[str]:
     return out
 
 
-def confine(uid: int | None) -> None:
-    """In the child, before any strategy code runs: limits, its own user, no new privileges."""
+def confine(uid: int | None, parent: int = -1) -> None:
+    """In the child, before any strategy code runs: limits, its own user, no new privileges, and
+    death with ``parent`` (the engine's process; -1: not asked), however the engine ends."""
     import resource  # POSIX only: this module also loads where it has nothing to confine
 
     for limit, value in ((resource.RLIMIT_AS, MEMORY_BYTES), (resource.RLIMIT_NOFILE, OPEN_FILES),
-                         (resource.RLIMIT_CORE, 0)):
+                         (resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, FILE_BYTES)):
         _lower(limit, value)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails, the process lives
     if uid is not None:
         keep_read = not readable_by_anyone()
         if keep_read:
@@ -185,6 +190,44 @@ def confine(uid: int | None) -> None:
         _lower(resource.RLIMIT_NPROC, PROCESSES)  # counted per user: this user is the child's alone
     _prctl(_PR_SET_NO_NEW_PRIVS, 1)
     _prctl(_PR_SET_DUMPABLE, 0)
+    if parent > 0:  # after the change of user, which clears it; SIGKILL: no strategy can catch it
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the engine died before that: nothing will send it
+            os._exit(1)
+
+
+def private_temp(uid: int | None) -> str:
+    """A temporary folder of the child's own (its ``TMPDIR``), removed with ``remove_files``."""
+    folder = tempfile.mkdtemp(prefix="ttr-lab-child-")
+    if uid is not None:
+        os.chown(folder, uid, uid)
+    return folder
+
+
+def remove_files(folder: str | None, uid: int | None) -> None:
+    """Remove the child's temporary folder and, with a user of its own (its processes all ended),
+    whatever that user left where anyone may write (``/tmp``, ``/var/tmp``, ``/dev/shm``)."""
+    import shutil
+
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+    if uid is None:
+        return  # the run's own user: its files cannot be told from the child's
+    for shared in _SHARED_FOLDERS:
+        try:
+            entries = list(os.scandir(shared))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.stat(follow_symlinks=False).st_uid != uid:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)  # never follows a link (fd-based)
+                else:
+                    os.unlink(entry.path)
+            except OSError:
+                continue
 
 
 def _lower(limit: int, value: int) -> None:

@@ -30,6 +30,7 @@ import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 from multiprocessing.connection import Connection
 from typing import Any, Callable, Sequence
@@ -138,6 +139,7 @@ class StrategyHost:
         self._known: dict[int, int] = {}  # id -> key of everything the child holds by key
         self.uid: int | None = None  # the child's own user, when this process can give it one
         self._cache: str | None = None  # its private copy of the compiled kernels' caches
+        self._temp: str | None = None  # its own temporary folder
 
     def _start(self) -> None:
         parent, child = socket.socketpair()
@@ -149,8 +151,12 @@ class StrategyHost:
         self._cache = confinement.compiled_cache(self.uid)
         if self._cache is not None:
             env["NUMBA_CACHE_DIR"] = self._cache
+        self._temp = confinement.private_temp(self.uid)
+        env.update(TMPDIR=self._temp, TEMP=self._temp, TMP=self._temp)
+        # The child dies with the thread that starts it: only the main thread lives as long as the engine.
+        engine = os.getpid() if threading.current_thread() is threading.main_thread() else -1
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ttr_lab.core.isolation", str(child.fileno()), str(self.uid or -1)],
+            [sys.executable, "-m", "ttr_lab.core.isolation", str(child.fileno()), str(self.uid or -1), str(engine)],
             pass_fds=[child.fileno()], env=env, stdin=subprocess.DEVNULL, start_new_session=True,
         )
         child.close()
@@ -179,7 +185,9 @@ class StrategyHost:
             import shutil
 
             shutil.rmtree(self._cache, ignore_errors=True)
-        self.proc, self.sock, self._cache = None, None, None
+        if self.proc is not None or self._temp is not None:
+            confinement.remove_files(self._temp, self.uid)
+        self.proc, self.sock, self._cache, self._temp = None, None, None, None
 
     def _write(self, data: bytes, deadline: float | None) -> None:
         """One frame (``Connection.send_bytes``'s): a child that stops reading cannot hold the engine."""
@@ -460,7 +468,7 @@ def _serve(conn: Connection) -> None:
 
 if __name__ == "__main__":
     uid = int(sys.argv[2])
-    confinement.confine(None if uid < 0 else uid)
+    confinement.confine(None if uid < 0 else uid, int(sys.argv[3]))
     connection = Connection(int(sys.argv[1]))
     connection.send_bytes(b'["ready"]')
     _serve(connection)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import errno
 import logging
+import signal
+import threading
 import time
 from array import array
 from collections.abc import Sequence
@@ -23,6 +25,7 @@ from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import GameSpec, Schedule, plan_games
 from ttr_lab.tournament.store import ResultStore
 from ttr_lab.tournament.summary import error_summary, summary_inputs, summary_table
+from ttr_lab.tournament.worker import stop_signal
 
 _log = logging.getLogger(__name__)
 
@@ -133,6 +136,12 @@ def run_tournament(config: TournamentConfig, console: Console | None = None, sho
     console = console or Console()
     game = config.load_game()
     store = ResultStore(config.output, config, game)
+    # SIGTERM (a scheduler's, `kill`'s) stops the run as Ctrl-C does: what is stored is kept, the
+    # summary says so in one line, and the strategies' processes are ended on the way out.
+    terminate = (threading.current_thread() is threading.main_thread()
+                 and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)
+    if terminate:
+        signal.signal(signal.SIGTERM, stop_signal)
     try:
         return _run(config, game, store, console, show_progress, on_batch)
     except OSError as exc:
@@ -143,6 +152,8 @@ def run_tournament(config: TournamentConfig, console: Console | None = None, sho
         raise TTRLabError(f"cannot write results into {config.output}: {exc.strerror}; every game stored before "
                           "is intact: make room and rerun to resume") from None
     finally:
+        if terminate:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
         store.close()
 
 

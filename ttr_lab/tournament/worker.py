@@ -181,6 +181,9 @@ def _on_sigint(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+stop_signal = _on_sigint  # SIGTERM's handler during a run: the user's stop, as Ctrl-C, never a strategy's
+
+
 _WARMED: set[tuple[str, str, int]] = set()
 _WARMED_STRATEGIES: set[tuple[str, str, int, str]] = set()
 
