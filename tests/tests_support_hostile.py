@@ -36,3 +36,24 @@ class SlowBuilder(Random):
             open(marker, "w").close()
             return
         time.sleep(seconds)
+
+
+class Litterer(Random):
+    """Leaves a file in its temporary folder and one in /dev/shm, and refuses to play without a
+    limit on the size of the files it may write."""
+
+    name = "litterer"
+
+    def __init__(self, *, token: str = "litter") -> None:
+        self.token = token
+
+    def act(self, observation, legal_actions, rng):
+        import resource
+        import tempfile
+
+        if resource.getrlimit(resource.RLIMIT_FSIZE)[0] == resource.RLIM_INFINITY:
+            raise RuntimeError("no limit on the size of a file")
+        for folder in (tempfile.gettempdir(), "/dev/shm"):
+            with open(os.path.join(folder, self.token), "w") as f:
+                f.write("left behind")
+        return super().act(observation, legal_actions, rng)

@@ -222,3 +222,20 @@ def test_isolated_children_end_with_the_driver_however_it_ends(tmp_path, sig):
             driver.kill()
         for pid in _children_of(driver.pid):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_an_isolated_child_writes_in_a_temporary_folder_of_its_own_removed_after_it(tmp_path, no_children_left):
+    import random
+    import tempfile
+
+    token = f"ttr-lab-litter-{random.randrange(10**9)}"
+    litter = {"name": "l", "strategy": "tests_support_hostile:Litterer", "params": {"token": token}}
+    run = run_tournament(config(tmp_path / "out", litter), show_progress=False)
+    assert run.complete and not forfeits(tmp_path / "out")["error"].tolist()
+    assert not Path(tempfile.gettempdir(), token).exists()  # its TMPDIR was elsewhere
+    stop_hosts()
+    assert not list(Path(tempfile.gettempdir()).glob(f"ttr-lab-child-*/{token}"))
+    if os.geteuid() == 0:  # a user of its own: what it left where anyone writes is its alone, and removed
+        assert not Path("/dev/shm", token).exists()
+    else:
+        Path("/dev/shm", token).unlink(missing_ok=True)
