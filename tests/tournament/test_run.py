@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import signal
@@ -246,6 +247,8 @@ def _start_ray_head(ray_bin: str, env: dict, tries: int = 3) -> "tuple[subproces
             [ray_bin, "start", "--head", "--block", "--port", str(port), "--num-cpus", "2", "--include-dashboard=false"],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         )
+        # Ctrl-C (or any failure) while waiting must not leave the head's session running.
+        atexit.register(_stop_group, head)
         deadline = time.time() + 300
         while head.poll() is None and time.time() < deadline:
             try:  # first the head's GCS accepts connections, then it can report its CPUs
@@ -253,8 +256,12 @@ def _start_ray_head(ray_bin: str, env: dict, tries: int = 3) -> "tuple[subproces
             except OSError:
                 time.sleep(0.5)
                 continue
-            status = subprocess.run([ray_bin, "status", "--address", f"127.0.0.1:{port}"], env=env,
-                                    capture_output=True, text=True, timeout=120)
+            try:
+                status = subprocess.run([ray_bin, "status", "--address", f"127.0.0.1:{port}"], env=env,
+                                        capture_output=True, text=True, timeout=120)
+            except BaseException:
+                _stop_group(head)
+                raise
             if status.returncode == 0 and "2.0 CPU" in status.stdout:
                 return head, port
             time.sleep(1)
