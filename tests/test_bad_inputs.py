@@ -306,6 +306,50 @@ FAULT_PROBES = [yaml_alias_bomb, yaml_duplicate_key, round_robin_counted_before_
 PROBES += FAULT_PROBES
 
 
+# ---- analyses that combine runs: refused unless the runs describe the same games ---------------
+
+def _run(tmp: Path, name: str, game: str = "", players: int = 2, seed: int = 1, second: str = "r") -> str:
+    """A 2-game run of random players into ``tmp/name`` (greedy plays Ticket to Ride only)."""
+    (tmp / f"{name}.yaml").write_text(f"name: {name}\n{game}players: {players}\ngames: 2\nseed: {seed}\n"
+                                      f"backend: serial\nentrants: [{{name: a, strategy: random}}, "
+                                      f"{{name: {second}, strategy: random}}"
+                                      + ", {name: c, strategy: random}" * (players - 2) + "]\n")
+    result = CliRunner().invoke(app, ["tournament", str(tmp / f"{name}.yaml"), "--out", str(tmp / name), "--no-report",
+                                      "--no-progress"])
+    assert result.exit_code == 0, result.output
+    return str(tmp / name)
+
+
+def compare_runs_of_two_games(tmp):
+    return ["compare", _run(tmp, "usa"), _run(tmp, "toe", "game: trans_orient\n")], \
+        "usa) is ticket_to_ride and B (" + str(tmp / "toe") + ") is trans_orient: runs of different games cannot be compared"
+
+
+def compare_runs_of_two_games_unpaired(tmp):
+    return ["compare", _run(tmp, "usa"), _run(tmp, "toe", "game: trans_orient\n"), "--unpaired"], \
+        "runs of different games cannot be compared"
+
+
+def compare_runs_on_two_maps(tmp):
+    return ["compare", _run(tmp, "usa"), _run(tmp, "asia", "map: legendary_asia\n")], \
+        "usa) is ticket_to_ride usa and B (" + str(tmp / "asia") + ") legendary_asia: different variants; --unpaired compares them"
+
+
+def compare_runs_at_two_player_counts(tmp):
+    return ["compare", _run(tmp, "two"), _run(tmp, "three", players=3)], \
+        "two) has 2 players and B (" + str(tmp / "three") + ") 3: runs at different player counts cannot be compared"
+
+
+def compare_runs_on_other_deals(tmp):
+    return ["compare", _run(tmp, "one"), _run(tmp, "two", seed=2)], \
+        "(different seeds): the runs played different deals, so they cannot be paired; --unpaired"
+
+
+COMPARE_PROBES = [compare_runs_of_two_games, compare_runs_of_two_games_unpaired, compare_runs_on_two_maps,
+                  compare_runs_at_two_player_counts, compare_runs_on_other_deals]
+PROBES += COMPARE_PROBES
+
+
 @pytest.mark.parametrize("probe", PROBES, ids=[p.__name__ for p in PROBES])
 def test_a_bad_input_is_one_line_naming_its_cause_with_exit_code_2(tmp_path, monkeypatch, probe):
     monkeypatch.chdir(tmp_path)
@@ -429,3 +473,16 @@ def test_a_round_robin_says_how_many_games_its_deals_mean(tmp_path, monkeypatch)
     result = CliRunner().invoke(app, ["tournament", str(cfg), "--out", str(tmp_path / "o"), "--no-report", "--no-progress"])
     assert result.exit_code == 0, (result.output, result.exception)
     assert "note: games: 1 rounds up to 6 games (whole deals of 6" in result.output
+
+
+def test_compare_names_the_entrants_in_one_run_only_and_compares_two_maps_when_asked(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    a, b = _run(tmp_path, "a"), _run(tmp_path, "b", second="renamed")
+    result = CliRunner().invoke(app, ["compare", a, b], terminal_width=200)
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert "paired on 1 deals" in result.output
+    assert "in A only (compared with nothing): r" in result.output
+    assert "in B only (compared with nothing): renamed" in result.output
+    asia = _run(tmp_path, "asia", "map: legendary_asia\n")
+    result = CliRunner().invoke(app, ["compare", a, asia, "--unpaired"], terminal_width=200)
+    assert result.exit_code == 0 and "unpaired: two samples (4 games in all)" in result.output, result.output
