@@ -486,3 +486,38 @@ def test_compare_names_the_entrants_in_one_run_only_and_compares_two_maps_when_a
     asia = _run(tmp_path, "asia", "map: legendary_asia\n")
     result = CliRunner().invoke(app, ["compare", a, asia, "--unpaired"], terminal_width=200)
     assert result.exit_code == 0 and "unpaired: two samples (4 games in all)" in result.output, result.output
+
+
+def test_a_read_only_results_folder_is_one_line_on_resume_and_report(tmp_path, monkeypatch):
+    """As root a folder's mode stops nobody: the commands then run as user nobody."""
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    home = Path(tempfile.mkdtemp(prefix="ttr-read-only-"))  # outside pytest's root-only folders
+    home.chmod(0o755)
+    try:
+        monkeypatch.chdir(home)
+        folder = _run(home, "r")
+        for path in [home, *home.rglob("*")]:
+            path.chmod(0o555 if path.is_dir() else 0o444)
+        (home / "user").mkdir(mode=0o777)  # the user's own home: its kernel cache (numba) lives there
+        (home / "user").chmod(0o777)
+        as_nobody = []
+        if os.geteuid() == 0:
+            if shutil.which("setpriv") is None:
+                pytest.skip("root without setpriv: no user for whom a folder's mode counts")
+            # setpriv, not subprocess's user=: the interpreter may live in a folder only root reads.
+            as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        # Nothing is played: no kernel needs compiling for this user.
+        env = {**os.environ, "HOME": str(home / "user"), "NUMBA_DISABLE_JIT": "1"}
+        for args in (["tournament", str(home / "r.yaml"), "--out", folder, "--no-progress"], ["report", folder]):
+            result = subprocess.run([*as_nobody, sys.executable, "-m", "ttr_lab.cli", *args], capture_output=True,
+                                    text=True, cwd=home, env=env, timeout=300)
+            assert result.returncode == 2, (result.stdout, result.stderr)
+            assert result.stderr.startswith("error: cannot write") and result.stderr.count("\n") == 1, result.stderr
+    finally:
+        for path in [home, *home.rglob("*")]:
+            path.chmod(0o755)
+        shutil.rmtree(home)
