@@ -249,6 +249,30 @@ def map_ticket_joining_a_city_to_itself(tmp):
     return ["play", "-p", "2", "--map", folder], "tickets.csv line 2: the ticket joins Boston to itself"
 
 
+def map_ticket_worth_1e23_points(tmp):
+    folder = _map(tmp, lambda name, text: text.replace("Boston,Miami,12", "Boston,Miami,100000000000000000000000")
+                  if name == "tickets.csv" else text)
+    return ["play", "-p", "2", "--map", folder], "tickets.csv line 2: a ticket is worth 1 to 1000 points, not 1000000"
+
+
+def map_ticket_to_a_city_no_track_reaches(tmp):
+    folder = _map(tmp, lambda name, text: text + "Atlantis\n" if name == "cities.csv" else
+                  text.replace("Boston,Miami,12", "Boston,Atlantis,12") if name == "tickets.csv" else text)
+    return ["play", "-p", "2", "--map", folder], \
+        "tickets.csv line 2: no chain of tracks joins Boston to Atlantis: the ticket could never be completed"
+
+
+def map_city_with_a_nan_latitude(tmp):
+    def edit(name, text):
+        if name != "positions.csv":
+            return text
+        lines = text.splitlines()
+        city, _lat, lon = lines[1].split(",")
+        return "\n".join([lines[0], f"{city},nan,{lon}", *lines[2:]]) + "\n"
+    return ["play", "-p", "2", "--map", _map(tmp, edit)], \
+        "positions.csv line 2: lat must be a finite number, got 'nan'"
+
+
 def map_with_too_few_tickets(tmp):
     folder = _map(tmp, lambda name, text: "\n".join(text.splitlines()[:6]) + "\n" if name == "tickets.csv" else text)
     return ["play", "-p", "3", "--map", folder], "has 5 regular tickets, fewer than the 9 dealt at setup to 3 players"
@@ -300,6 +324,7 @@ def replay_an_edited_record(tmp):
 FAULT_PROBES = [yaml_alias_bomb, yaml_duplicate_key, round_robin_counted_before_planning, move_time_limit_infinite,
                 move_time_limit_1e300, entrant_name_with_an_escape_code, ruleset_offering_100_tickets,
                 ruleset_drawing_40_tickets, map_ticket_joining_a_city_to_itself, map_with_too_few_tickets,
+                map_ticket_worth_1e23_points, map_ticket_to_a_city_no_track_reaches, map_city_with_a_nan_latitude,
                 map_names_a_claim_cannot_be_read_back_from, map_city_with_a_tab, results_without_meta_json,
                 tune_with_a_corrupt_tune_json, report_forged_column_types,
                 replay_an_edited_record]
