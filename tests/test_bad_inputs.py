@@ -273,6 +273,18 @@ def map_city_with_a_nan_latitude(tmp):
         "positions.csv line 2: lat must be a finite number, got 'nan'"
 
 
+def policy_file_of_the_wrong_width(tmp):
+    import numpy as np
+
+    from ttr_lab.strategies.policy import LinearPolicy
+
+    LinearPolicy(np.zeros((5, 3)), np.zeros(5), "ticket_to_ride", {"map": "usa"}).save(tmp / "narrow.npz")
+    cfg = tmp / "cfg.yaml"
+    cfg.write_text(CONFIG.replace("strategy: %s}", "strategy: %s, params: {policy: narrow.npz}}")
+                   % "ttr_lab.strategies.policy:PolicyPlayer")
+    return ["tournament", str(cfg)], "narrow.npz: weights of shape (5, 3), but Ticket to Ride"
+
+
 def map_with_too_few_tickets(tmp):
     folder = _map(tmp, lambda name, text: "\n".join(text.splitlines()[:6]) + "\n" if name == "tickets.csv" else text)
     return ["play", "-p", "3", "--map", folder], "has 5 regular tickets, fewer than the 9 dealt at setup to 3 players"
@@ -324,7 +336,7 @@ def replay_an_edited_record(tmp):
 FAULT_PROBES = [yaml_alias_bomb, yaml_duplicate_key, round_robin_counted_before_planning, move_time_limit_infinite,
                 move_time_limit_1e300, entrant_name_with_an_escape_code, ruleset_offering_100_tickets,
                 ruleset_drawing_40_tickets, map_ticket_joining_a_city_to_itself, map_with_too_few_tickets,
-                map_ticket_worth_1e23_points, map_ticket_to_a_city_no_track_reaches, map_city_with_a_nan_latitude,
+                policy_file_of_the_wrong_width, map_ticket_worth_1e23_points, map_ticket_to_a_city_no_track_reaches, map_city_with_a_nan_latitude,
                 map_names_a_claim_cannot_be_read_back_from, map_city_with_a_tab, results_without_meta_json,
                 tune_with_a_corrupt_tune_json, report_forged_column_types,
                 replay_an_edited_record]
