@@ -235,6 +235,12 @@ def entrant_name_with_an_escape_code(tmp):
     return ["tournament", str(cfg)], "holds the control character '\\x1b'"
 
 
+def entrant_name_with_a_right_to_left_override(tmp):
+    cfg = tmp / "cfg.yaml"
+    cfg.write_text(CONFIG.replace("{name: e,", '{name: "e\\u202egnp",') % "random")
+    return ["tournament", str(cfg)], "holds the control character '\\u202e'"
+
+
 def ruleset_offering_100_tickets(tmp):
     return ["play", "-p", "2", "--map", _map(tmp, ruleset="initial_tickets = 100\n")], \
         "offers 100 tickets at once"
@@ -334,7 +340,8 @@ def replay_an_edited_record(tmp):
 
 
 FAULT_PROBES = [yaml_alias_bomb, yaml_duplicate_key, round_robin_counted_before_planning, move_time_limit_infinite,
-                move_time_limit_1e300, entrant_name_with_an_escape_code, ruleset_offering_100_tickets,
+                move_time_limit_1e300, entrant_name_with_an_escape_code, entrant_name_with_a_right_to_left_override,
+                ruleset_offering_100_tickets,
                 ruleset_drawing_40_tickets, map_ticket_joining_a_city_to_itself, map_with_too_few_tickets,
                 policy_file_of_the_wrong_width, map_ticket_worth_1e23_points, map_ticket_to_a_city_no_track_reaches, map_city_with_a_nan_latitude,
                 map_names_a_claim_cannot_be_read_back_from, map_city_with_a_tab, results_without_meta_json,
@@ -558,3 +565,17 @@ def test_a_read_only_results_folder_is_one_line_on_resume_and_report(tmp_path, m
         for path in [home, *home.rglob("*")]:
             path.chmod(0o755)
         shutil.rmtree(home)
+
+
+def test_an_entrant_name_with_joined_emoji_is_accepted_and_printed_as_it_is(tmp_path, monkeypatch):
+    from ttr_lab.core.results import read_results
+
+    monkeypatch.chdir(tmp_path)
+    family, flag = "\U0001F468\u200d\U0001F469\u200d\U0001F467", "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F"
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(CONFIG.replace("{name: e,", f'{{name: "{family} {flag}\ufe0f",') % "random", encoding="utf-8")
+    result = CliRunner().invoke(app, ["tournament", str(cfg), "--out", str(tmp_path / "o"), "--no-report", "--no-progress"],
+                                terminal_width=200)
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert f"{family} {flag}\ufe0f" in set(read_results(tmp_path / "o")["entrant"])
+    assert family in result.output and "\\u200d" not in result.output
