@@ -261,3 +261,22 @@ def test_an_action_that_lies_about_itself_is_refused_and_every_record_replays(va
         played += 1
         GameRecord.from_json(record.to_json()).replay()  # replays to the stored result, or raises
     assert refused > 0
+
+
+@pytest.mark.parametrize("game", ["ticket_to_ride", "trans_orient"])
+def test_replay_of_a_record_cut_short_says_so_and_does_not_show_it_finished(tmp_path, game):
+    import dataclasses
+
+    from ttr_lab.core.testing import RandomPlayer
+
+    record = play_game(game, [RandomPlayer(), RandomPlayer()], seed=5)
+    short = dataclasses.replace(record, actions=record.actions[:len(record.actions) // 2])  # its result kept
+    short.save(tmp_path / "short.json")
+    result = CliRunner().invoke(app, ["replay", str(tmp_path / "short.json")])
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert result.stderr.startswith(f"note: the record is cut short: its {len(short.actions)} actions end before the "
+                                    "game does (the result stored in it is not this position's)"), result.stderr
+    assert "final:" not in result.stdout
+    record.save(tmp_path / "whole.json")
+    result = CliRunner().invoke(app, ["replay", str(tmp_path / "whole.json")])
+    assert result.exit_code == 0 and "cut short" not in result.output
