@@ -394,6 +394,18 @@ COMPARE_PROBES = [compare_runs_of_two_games, compare_runs_of_two_games_unpaired,
 PROBES += COMPARE_PROBES
 
 
+def report_score_of_text(tmp):
+    folder = Path(_run(tmp, "r"))
+    (part,) = sorted((folder / "results").glob("*.parquet"))
+    table = pq.read_table(part)
+    at = table.schema.get_field_index("score")
+    pq.write_table(table.set_column(at, "score", pa.array([str(v) for v in table.column("score").to_pylist()])), part)
+    return ["report", str(folder)], f"results part {part} is not a ttr-lab results table (its score column is string, not double)"
+
+
+PROBES.append(report_score_of_text)
+
+
 @pytest.mark.parametrize("probe", PROBES, ids=[p.__name__ for p in PROBES])
 def test_a_bad_input_is_one_line_naming_its_cause_with_exit_code_2(tmp_path, monkeypatch, probe):
     monkeypatch.chdir(tmp_path)
