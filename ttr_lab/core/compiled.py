@@ -133,7 +133,7 @@ def _set_aside_damaged_caches() -> None:
             return None
 
     load_or_set_aside._ttr_lab_guard = True  # type: ignore[attr-defined]
-    caching.Cache._load_overload = load_or_set_aside
+    caching.Cache._load_overload = load_or_set_aside  # type: ignore[method-assign]
 
 
 _set_aside_damaged_caches()

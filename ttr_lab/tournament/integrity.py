@@ -103,10 +103,10 @@ class SharedValues:
         for obj, saved in self._containers:
             if not _same(obj, saved):
                 out.append(type(obj).__name__)
-        for module, names in self._modules:
+        for module, kept in self._modules:
             now = vars(module)
-            if not all(map(operator.is_, map(now.get, names), names.values())):
-                out += [f"{module.__name__}.{k}" for k, v in names.items() if now.get(k) is not v]
+            if not all(map(operator.is_, map(now.get, kept), kept.values())):
+                out += [f"{module.__name__}.{k}" for k, v in kept.items() if now.get(k) is not v]
         return out
 
     def restore(self) -> None:
@@ -120,8 +120,8 @@ class SharedValues:
         for obj, saved in self._containers:
             obj.clear()
             obj.update(saved) if isinstance(obj, (dict, set)) else obj.extend(saved)
-        for module, names in self._modules:
-            vars(module).update(names)
+        for module, kept in self._modules:
+            vars(module).update(kept)
 
 
 def _same(container: Any, saved: Any) -> bool:
