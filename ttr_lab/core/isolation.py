@@ -27,10 +27,8 @@ import os
 import pickle
 import signal
 import socket
-import struct
 import subprocess
 import sys
-import time
 from multiprocessing.connection import Connection
 from typing import Any, Callable, Sequence
 
@@ -52,25 +50,6 @@ class DecisionTimeout(StrategyProcessError):
 
 class StrategyProcessDied(StrategyProcessError):
     """The strategy's process ended (``os._exit``, a crash, a signal)."""
-
-
-class _Late(Exception):
-    """The deadline passed before a message to or from a child was whole (``got`` of ``size``
-    bytes of a reply: a child that sends part of one and sleeps is as late as a silent one)."""
-
-    def __init__(self, got: int = 0, size: int = 0) -> None:
-        super().__init__()
-        self.got, self.size = got, size
-
-
-def _left(deadline: float | None) -> float | None:
-    """Seconds until ``deadline`` (a ``time.monotonic()``; None: no deadline); ``_Late`` once past."""
-    if deadline is None:
-        return None
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise _Late()
-    return left
 
 
 def shared_values(game: Any) -> dict[int, Any]:
@@ -125,10 +104,7 @@ class StrategyHost:
 
     def __init__(self) -> None:
         self.proc: subprocess.Popen | None = None
-        # The engine's end: read and written by the frames of ``multiprocessing.connection`` (as
-        # the child does), each read and write bounded by the call's deadline.
-        self.sock: socket.socket | None = None
-        self._why = ""  # why the child was stopped from outside between calls (a send too late)
+        self.conn: Connection | None = None
         self._sent: set[int] = set()  # ids of shared values this child already has
         self._keep: list[Any] = []  # keeps those values alive, so their ids stay theirs
         self._logs: dict[int, Any] = {}  # per seat, the last history node the child was sent
@@ -151,7 +127,7 @@ class StrategyHost:
             pass_fds=[child.fileno()], env=env, stdin=subprocess.DEVNULL, start_new_session=True,
         )
         child.close()
-        self.sock, self._why = parent, ""
+        self.conn = Connection(parent.detach())
         self._sent, self._keep, self._logs, self._known = set(), [], {}, {}
 
     def alive(self) -> bool:
@@ -163,46 +139,13 @@ class StrategyHost:
             if self.proc.poll() is None:
                 self.proc.kill()
             self.proc.wait()
-        if self.sock is not None:
-            self.sock.close()
+        if self.conn is not None:
+            self.conn.close()
         if self._cache is not None:
             import shutil
 
             shutil.rmtree(self._cache, ignore_errors=True)
-        self.proc, self.sock, self._cache = None, None, None
-
-    def _write(self, data: bytes, deadline: float | None) -> None:
-        """One frame (``Connection.send_bytes``'s): a child that stops reading cannot hold the engine."""
-        assert self.sock is not None
-        head = struct.pack("!i", len(data)) if len(data) <= 0x7FFFFFFF else struct.pack("!iQ", -1, len(data))
-        self.sock.settimeout(_left(deadline))
-        try:
-            self.sock.sendall(head + data)
-        except TimeoutError:
-            raise _Late() from None
-
-    def _read(self, size: int, deadline: float | None, got: int = 0, total: int = 0) -> bytes:
-        assert self.sock is not None
-        buffer = bytearray()
-        while len(buffer) < size:
-            try:
-                self.sock.settimeout(_left(deadline))
-                chunk = self.sock.recv(size - len(buffer))
-            except (_Late, TimeoutError):
-                raise _Late(got + len(buffer), total) from None
-            if not chunk:
-                raise EOFError
-            buffer += chunk
-        return bytes(buffer)
-
-    def _receive(self, deadline: float | None) -> bytes:
-        """One reply frame, whole by ``deadline``: the length first, then no more than it says."""
-        (size,) = struct.unpack("!i", self._read(4, deadline))
-        if size == -1:
-            (size,) = struct.unpack("!Q", self._read(8, deadline))
-        if not 0 <= size <= _MAX_REPLY:
-            raise StrategyProcessError(f"its process sent more than {_MAX_REPLY} bytes")
-        return self._read(size, deadline, 0, size)
+        self.proc, self.conn, self._cache = None, None, None
 
     def _dumps(self, message: Any) -> bytes:
         buffer = io.BytesIO()
@@ -222,9 +165,8 @@ class StrategyHost:
             self._logs[seat] = log
             self._known[id(log)] = id(log)
 
-    def send(self, message: tuple, shared: dict[int, Any], deadline: float | None = None) -> None:
-        """Send without waiting for an answer (events); a failure surfaces at the seat's next
-        ``call``. A child that has not taken the message by ``deadline`` is stopped.
+    def send(self, message: tuple, shared: dict[int, Any]) -> None:
+        """Send without waiting (events); a failure surfaces at the seat's next ``call``.
 
         A fresh child is started only for a new strategy (``"new"``, a game's start, or
         ``"check"``, a config's): one that
@@ -233,46 +175,32 @@ class StrategyHost:
         if message[0] in ("new", "check") and not self.alive():
             self.stop()
             self._start()
-        if not self.alive() or self.sock is None:
+        if not self.alive() or self.conn is None:
             return  # it died: the next call reports how
         missing = {k: v for k, v in shared.items() if k not in self._sent}
         try:
             if missing:
-                self._write(pickle.dumps(("shared", missing), protocol=pickle.HIGHEST_PROTOCOL), deadline)
+                self.conn.send_bytes(pickle.dumps(("shared", missing), protocol=pickle.HIGHEST_PROTOCOL))
                 self._sent.update(missing)
                 self._keep += missing.values()
                 self._known.update({k: k for k in missing})
-            self._write(self._dumps(message), deadline)
-        except _Late:
-            self.stop()
-            self._why = "it stopped reading the engine's messages; its process was stopped from outside"
+            self.conn.send_bytes(self._dumps(message))
         except OSError:
             pass  # it died: the next call reports how
 
     def call(self, message: tuple, shared: dict[int, Any], timeout: float | None) -> Any:
-        """Send ``message`` and read the answer, both within ``timeout`` seconds (None: no limit):
-        past it, the child is stopped and the call raises ``DecisionTimeout``."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        self.send(message, shared, deadline)
-        if self.sock is None:  # stopped from outside, now or earlier in this game
-            if self._why:
-                raise DecisionTimeout(self._why)
+        self.send(message, shared)
+        if self.conn is None:  # stopped from outside earlier in this game
             raise StrategyProcessDied("its process was stopped")
         try:
-            data = self._receive(deadline)
-        except _Late as late:
-            self.stop()
-            if message[0] in ("new", "check"):
-                late_by = f"was not built within {timeout:g} s"
-            elif late.got:
-                late_by = f"sent {late.got} bytes of a {late.size}-byte answer within {timeout:g} s"
-            else:
-                late_by = f"thought for more than {timeout:g} s"
-            raise DecisionTimeout(f"{late_by}; its process was stopped from outside") from None
-        except StrategyProcessError:
-            self.stop()
-            raise
-        except (EOFError, OSError):
+            if timeout is not None and not self.conn.poll(timeout):
+                self.stop()
+                raise DecisionTimeout(f"thought for more than {timeout:g} s; its process was stopped from outside")
+            data = self.conn.recv_bytes(_MAX_REPLY)
+        except (EOFError, OSError) as exc:
+            if isinstance(exc, OSError) and str(exc) == "bad message length":  # multiprocessing's words
+                self.stop()
+                raise StrategyProcessError(f"its process sent more than {_MAX_REPLY} bytes") from None
             code = self.proc.wait() if self.proc is not None else None
             self.stop()
             how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
@@ -308,8 +236,7 @@ class IsolatedStrategy:
     def _forward(self, hook: str) -> Callable[..., Any]:
         def forward(*args: Any) -> Any:
             if hook == "on_event":
-                deadline = None if self.timeout is None else time.monotonic() + self.timeout
-                return self.host.send(("call", self.seat, hook, args, False), self.shared, deadline)
+                return self.host.send(("call", self.seat, hook, args, False), self.shared)
             return self.host.call(("call", self.seat, hook, args, True), self.shared, self.timeout)
 
         forward.__name__ = hook
