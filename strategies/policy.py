@@ -40,6 +40,7 @@ class LinearPolicy:
             raise ConfigError(f"linear policy weights {self.weights.shape} and bias {self.bias.shape} do not match")
         self.game = game
         self.options = dict(options or {})
+        self.source = "linear policy"  # its file, once loaded from one
 
     @classmethod
     def zeros(cls, game: Game) -> "LinearPolicy":
@@ -73,7 +74,9 @@ class LinearPolicy:
         try:
             with np.load(Path(path), allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
-                return cls(data["weights"], data["bias"], meta["game"], meta.get("options"))
+                policy = cls(data["weights"], data["bias"], meta["game"], meta.get("options"))
+                policy.source = str(path)
+                return policy
         except (OSError, KeyError, ValueError) as exc:
             raise ConfigError(f"cannot read a linear policy from {path}: {exc}") from None
 
@@ -111,6 +114,12 @@ class PolicyPlayer:
         if not hasattr(self.game, "observation_tensor"):
             raise ConfigError(f"game {self.game.name!r} has no observation tensor for a policy to read")
         self.space = self.game.action_space
+        if isinstance(self.policy, LinearPolicy):  # checked once here, not by every move's matmul
+            wanted = (self.space.size, *tuple(self.game.observation_shape))
+            if self.policy.weights.shape != wanted:
+                raise ConfigError(f"{self.policy.source}: weights of shape {self.policy.weights.shape}, but "
+                                  f"{self.game.title} needs {wanted} (one row per action id, one column per "
+                                  "observation number): was it trained on another game or map?")
 
     def act(self, observation: Any, legal_actions: Sequence[Any], rng: random.Random) -> Any:
         mask = np.zeros(self.space.size, dtype=np.int8)

@@ -235,6 +235,12 @@ def entrant_name_with_an_escape_code(tmp):
     return ["tournament", str(cfg)], "holds the control character '\\x1b'"
 
 
+def entrant_name_with_a_right_to_left_override(tmp):
+    cfg = tmp / "cfg.yaml"
+    cfg.write_text(CONFIG.replace("{name: e,", '{name: "e\\u202egnp",') % "random")
+    return ["tournament", str(cfg)], "holds the control character '\\u202e'"
+
+
 def ruleset_offering_100_tickets(tmp):
     return ["play", "-p", "2", "--map", _map(tmp, ruleset="initial_tickets = 100\n")], \
         "offers 100 tickets at once"
@@ -247,6 +253,42 @@ def ruleset_drawing_40_tickets(tmp):
 def map_ticket_joining_a_city_to_itself(tmp):
     folder = _map(tmp, lambda name, text: text.replace("Boston,Miami,12", "Boston,Boston,12") if name == "tickets.csv" else text)
     return ["play", "-p", "2", "--map", folder], "tickets.csv line 2: the ticket joins Boston to itself"
+
+
+def map_ticket_worth_1e23_points(tmp):
+    folder = _map(tmp, lambda name, text: text.replace("Boston,Miami,12", "Boston,Miami,100000000000000000000000")
+                  if name == "tickets.csv" else text)
+    return ["play", "-p", "2", "--map", folder], "tickets.csv line 2: a ticket is worth 1 to 1000 points, not 1000000"
+
+
+def map_ticket_to_a_city_no_track_reaches(tmp):
+    folder = _map(tmp, lambda name, text: text + "Atlantis\n" if name == "cities.csv" else
+                  text.replace("Boston,Miami,12", "Boston,Atlantis,12") if name == "tickets.csv" else text)
+    return ["play", "-p", "2", "--map", folder], \
+        "tickets.csv line 2: no chain of tracks joins Boston to Atlantis: the ticket could never be completed"
+
+
+def map_city_with_a_nan_latitude(tmp):
+    def edit(name, text):
+        if name != "positions.csv":
+            return text
+        lines = text.splitlines()
+        city, _lat, lon = lines[1].split(",")
+        return "\n".join([lines[0], f"{city},nan,{lon}", *lines[2:]]) + "\n"
+    return ["play", "-p", "2", "--map", _map(tmp, edit)], \
+        "positions.csv line 2: lat must be a finite number, got 'nan'"
+
+
+def policy_file_of_the_wrong_width(tmp):
+    import numpy as np
+
+    from ttr_lab.strategies.policy import LinearPolicy
+
+    LinearPolicy(np.zeros((5, 3)), np.zeros(5), "ticket_to_ride", {"map": "usa"}).save(tmp / "narrow.npz")
+    cfg = tmp / "cfg.yaml"
+    cfg.write_text(CONFIG.replace("strategy: %s}", "strategy: %s, params: {policy: narrow.npz}}")
+                   % "ttr_lab.strategies.policy:PolicyPlayer")
+    return ["tournament", str(cfg)], "narrow.npz: weights of shape (5, 3), but Ticket to Ride"
 
 
 def map_with_too_few_tickets(tmp):
@@ -298,12 +340,70 @@ def replay_an_edited_record(tmp):
 
 
 FAULT_PROBES = [yaml_alias_bomb, yaml_duplicate_key, round_robin_counted_before_planning, move_time_limit_infinite,
-                move_time_limit_1e300, entrant_name_with_an_escape_code, ruleset_offering_100_tickets,
+                move_time_limit_1e300, entrant_name_with_an_escape_code, entrant_name_with_a_right_to_left_override,
+                ruleset_offering_100_tickets,
                 ruleset_drawing_40_tickets, map_ticket_joining_a_city_to_itself, map_with_too_few_tickets,
+                policy_file_of_the_wrong_width, map_ticket_worth_1e23_points, map_ticket_to_a_city_no_track_reaches, map_city_with_a_nan_latitude,
                 map_names_a_claim_cannot_be_read_back_from, map_city_with_a_tab, results_without_meta_json,
                 tune_with_a_corrupt_tune_json, report_forged_column_types,
                 replay_an_edited_record]
 PROBES += FAULT_PROBES
+
+
+# ---- analyses that combine runs: refused unless the runs describe the same games ---------------
+
+def _run(tmp: Path, name: str, game: str = "", players: int = 2, seed: int = 1, second: str = "r") -> str:
+    """A 2-game run of random players into ``tmp/name`` (greedy plays Ticket to Ride only)."""
+    (tmp / f"{name}.yaml").write_text(f"name: {name}\n{game}players: {players}\ngames: 2\nseed: {seed}\n"
+                                      f"backend: serial\nentrants: [{{name: a, strategy: random}}, "
+                                      f"{{name: {second}, strategy: random}}"
+                                      + ", {name: c, strategy: random}" * (players - 2) + "]\n")
+    result = CliRunner().invoke(app, ["tournament", str(tmp / f"{name}.yaml"), "--out", str(tmp / name), "--no-report",
+                                      "--no-progress"])
+    assert result.exit_code == 0, result.output
+    return str(tmp / name)
+
+
+def compare_runs_of_two_games(tmp):
+    return ["compare", _run(tmp, "usa"), _run(tmp, "toe", "game: trans_orient\n")], \
+        "usa) is ticket_to_ride and B (" + str(tmp / "toe") + ") is trans_orient: runs of different games cannot be compared"
+
+
+def compare_runs_of_two_games_unpaired(tmp):
+    return ["compare", _run(tmp, "usa"), _run(tmp, "toe", "game: trans_orient\n"), "--unpaired"], \
+        "runs of different games cannot be compared"
+
+
+def compare_runs_on_two_maps(tmp):
+    return ["compare", _run(tmp, "usa"), _run(tmp, "asia", "map: legendary_asia\n")], \
+        "usa) is ticket_to_ride usa and B (" + str(tmp / "asia") + ") legendary_asia: different variants; --unpaired compares them"
+
+
+def compare_runs_at_two_player_counts(tmp):
+    return ["compare", _run(tmp, "two"), _run(tmp, "three", players=3)], \
+        "two) has 2 players and B (" + str(tmp / "three") + ") 3: runs at different player counts cannot be compared"
+
+
+def compare_runs_on_other_deals(tmp):
+    return ["compare", _run(tmp, "one"), _run(tmp, "two", seed=2)], \
+        "(different seeds): the runs played different deals, so they cannot be paired; --unpaired"
+
+
+COMPARE_PROBES = [compare_runs_of_two_games, compare_runs_of_two_games_unpaired, compare_runs_on_two_maps,
+                  compare_runs_at_two_player_counts, compare_runs_on_other_deals]
+PROBES += COMPARE_PROBES
+
+
+def report_score_of_text(tmp):
+    folder = Path(_run(tmp, "r"))
+    (part,) = sorted((folder / "results").glob("*.parquet"))
+    table = pq.read_table(part)
+    at = table.schema.get_field_index("score")
+    pq.write_table(table.set_column(at, "score", pa.array([str(v) for v in table.column("score").to_pylist()])), part)
+    return ["report", str(folder)], f"results part {part} is not a ttr-lab results table (its score column is string, not double)"
+
+
+PROBES.append(report_score_of_text)
 
 
 @pytest.mark.parametrize("probe", PROBES, ids=[p.__name__ for p in PROBES])
@@ -429,3 +529,65 @@ def test_a_round_robin_says_how_many_games_its_deals_mean(tmp_path, monkeypatch)
     result = CliRunner().invoke(app, ["tournament", str(cfg), "--out", str(tmp_path / "o"), "--no-report", "--no-progress"])
     assert result.exit_code == 0, (result.output, result.exception)
     assert "note: games: 1 rounds up to 6 games (whole deals of 6" in result.output
+
+
+def test_compare_names_the_entrants_in_one_run_only_and_compares_two_maps_when_asked(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    a, b = _run(tmp_path, "a"), _run(tmp_path, "b", second="renamed")
+    result = CliRunner().invoke(app, ["compare", a, b], terminal_width=200)
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert "paired on 1 deals" in result.output
+    assert "in A only (compared with nothing): r" in result.output
+    assert "in B only (compared with nothing): renamed" in result.output
+    asia = _run(tmp_path, "asia", "map: legendary_asia\n")
+    result = CliRunner().invoke(app, ["compare", a, asia, "--unpaired"], terminal_width=200)
+    assert result.exit_code == 0 and "unpaired: two samples (4 games in all)" in result.output, result.output
+
+
+def test_a_read_only_results_folder_is_one_line_on_resume_and_report(tmp_path, monkeypatch):
+    """As root a folder's mode stops nobody: the commands then run as user nobody."""
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    home = Path(tempfile.mkdtemp(prefix="ttr-read-only-"))  # outside pytest's root-only folders
+    home.chmod(0o755)
+    try:
+        monkeypatch.chdir(home)
+        folder = _run(home, "r")
+        for path in [home, *home.rglob("*")]:
+            path.chmod(0o555 if path.is_dir() else 0o444)
+        (home / "user").mkdir(mode=0o777)  # the user's own home: its kernel cache (numba) lives there
+        (home / "user").chmod(0o777)
+        as_nobody = []
+        if os.geteuid() == 0:
+            if shutil.which("setpriv") is None:
+                pytest.skip("root without setpriv: no user for whom a folder's mode counts")
+            # setpriv, not subprocess's user=: the interpreter may live in a folder only root reads.
+            as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        # Nothing is played: no kernel needs compiling for this user.
+        env = {**os.environ, "HOME": str(home / "user"), "NUMBA_DISABLE_JIT": "1"}
+        for args in (["tournament", str(home / "r.yaml"), "--out", folder, "--no-progress"], ["report", folder]):
+            result = subprocess.run([*as_nobody, sys.executable, "-m", "ttr_lab.cli", *args], capture_output=True,
+                                    text=True, cwd=home, env=env, timeout=300)
+            assert result.returncode == 2, (result.stdout, result.stderr)
+            assert result.stderr.startswith("error: cannot write") and result.stderr.count("\n") == 1, result.stderr
+    finally:
+        for path in [home, *home.rglob("*")]:
+            path.chmod(0o755)
+        shutil.rmtree(home)
+
+
+def test_an_entrant_name_with_joined_emoji_is_accepted_and_printed_as_it_is(tmp_path, monkeypatch):
+    from ttr_lab.core.results import read_results
+
+    monkeypatch.chdir(tmp_path)
+    family, flag = "\U0001F468\u200d\U0001F469\u200d\U0001F467", "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F"
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(CONFIG.replace("{name: e,", f'{{name: "{family} {flag}\ufe0f",') % "random", encoding="utf-8")
+    result = CliRunner().invoke(app, ["tournament", str(cfg), "--out", str(tmp_path / "o"), "--no-report", "--no-progress"],
+                                terminal_width=200)
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert f"{family} {flag}\ufe0f" in set(read_results(tmp_path / "o")["entrant"])
+    assert family in result.output and "\\u200d" not in result.output

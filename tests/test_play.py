@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from games import per_variant
 from ttr_lab.strategies.random import Random
 from ttr_lab.core.game import available_games
 from ttr_lab.core.registry import build_strategies, resolve
@@ -208,3 +210,73 @@ def test_cli_maps_lists_each_games_variants_and_copies_one(tmp_path):
                           (["--copy", "usa", str(tmp_path / "no" / "x")], "does not exist")):
         failed = CliRunner().invoke(app, ["maps", *args])
         assert failed.exit_code == 2 and message in failed.output and len(failed.output.strip().splitlines()) == 1
+
+
+# ---- an action that lies about itself ---------------------------------------------------------
+
+def _lies(action):
+    """Copies of a legal ``action`` equal to it by ``==`` that say something else: each text field
+    (one that takes no part in ``==``) changed, and a subclass whose ``str`` is another action's."""
+    import dataclasses
+
+    out = [dataclasses.replace(action, **{f.name: getattr(action, f.name) + " with 1 green"})
+           for f in dataclasses.fields(action) if not f.compare and isinstance(getattr(action, f.name), str)]
+    liar = type("Liar", (type(action),), {"__str__": lambda self: "pass", "__eq__": lambda self, other: True,
+                                          "__hash__": type(action).__hash__, "__slots__": ()})
+    out.append(liar(*(getattr(action, f.name) for f in dataclasses.fields(action))))
+    return out
+
+
+@per_variant
+def test_an_action_that_lies_about_itself_is_refused_and_every_record_replays(variant):
+    from ttr_lab.core.errors import IllegalActionError
+    from ttr_lab.core.testing import RandomPlayer
+
+    class Forger(RandomPlayer):
+        """Plays at random, and now and then sends a lying copy of its choice."""
+        name = "forger"
+
+        def act(self, observation, legal, rng):
+            action = super().act(observation, legal, rng)
+            lies = _lies(action) if rng.random() < 0.1 else []
+            return lies[rng.randrange(len(lies))] if lies else action
+
+    game, refused, played = variant.game, 0, 0
+    state = game.new_game(game.min_players, 3)
+    while not state.is_terminal():  # each lie of each legal action is refused, the state untouched
+        before = json.dumps(state.snapshot(), sort_keys=True)
+        for action in state.legal_actions():
+            for lie in _lies(action):
+                with pytest.raises(IllegalActionError):
+                    state.apply(lie)
+                assert json.dumps(state.snapshot(), sort_keys=True) == before
+        state.apply(random.Random(len(before)).choice(state.legal_actions()))
+    for seed in range(6):
+        try:
+            record = play_game(game, [Forger, RandomPlayer], seed)
+        except StrategyError as exc:
+            assert "seat 0 (forger) chose an illegal action" in str(exc) and "not the game's" in str(exc)
+            refused += 1
+            continue
+        played += 1
+        GameRecord.from_json(record.to_json()).replay()  # replays to the stored result, or raises
+    assert refused > 0
+
+
+@pytest.mark.parametrize("game", ["ticket_to_ride", "trans_orient"])
+def test_replay_of_a_record_cut_short_says_so_and_does_not_show_it_finished(tmp_path, game):
+    import dataclasses
+
+    from ttr_lab.core.testing import RandomPlayer
+
+    record = play_game(game, [RandomPlayer(), RandomPlayer()], seed=5)
+    short = dataclasses.replace(record, actions=record.actions[:len(record.actions) // 2])  # its result kept
+    short.save(tmp_path / "short.json")
+    result = CliRunner().invoke(app, ["replay", str(tmp_path / "short.json")])
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert result.stderr.startswith(f"note: the record is cut short: its {len(short.actions)} actions end before the "
+                                    "game does (the result stored in it is not this position's)"), result.stderr
+    assert "final:" not in result.stdout
+    record.save(tmp_path / "whole.json")
+    result = CliRunner().invoke(app, ["replay", str(tmp_path / "whole.json")])
+    assert result.exit_code == 0 and "cut short" not in result.output

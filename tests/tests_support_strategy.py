@@ -185,6 +185,10 @@ class Tamper(Random):
             object.__setattr__(observation.ruleset, "route_scores", (0, 50, 50, 50, 50, 50, 50))
         elif self.what == "track":
             object.__setattr__(observation.board.tracks[0], "length", 1)
+        elif self.what == "numpy":  # a module every strategy and the report share
+            import numpy as np
+
+            np.sum, np.argmax = (lambda *a, **k: 0), (lambda *a, **k: 0)
         elif self.what in ("claim", "label"):  # an action it is handed, and does not choose
             claims = [a for a in legal_actions if type(a).__name__ == "Claim"]
             if len(claims) > 1:

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from ttr_lab.analysis.compare import balance, compare, compare_folders, comparison_figure, same_deals
+from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.results import read_results
 from ttr_lab.tournament import run_tournament
 from ttr_lab.tournament.config import parse_config
@@ -63,17 +64,19 @@ def test_the_paired_differences_are_the_hand_computed_ones():
     assert c.delta("X", "score") == pytest.approx(2.0) and c.delta("Y", "score") == 0
 
 
-def test_runs_on_other_deals_are_compared_as_two_samples():
+def test_runs_on_other_deals_are_compared_as_two_samples_only_when_asked():
     a, b = frame(0), frame(1, seed_offset=50)
     assert not same_deals(a, b)
-    c = compare(a, b)
+    with pytest.raises(ConfigError, match="d0-t0-s0 has deal seed 1000 in A and 1050 in B"):
+        compare(a, b)
+    c = compare(a, b, paired=False)
     assert not c.paired and c.changed_winner is None
     x = c.wins.set_index("entrant").loc["X"]
     wa = np.array([1, 1, 0, 0.5, 0, 0]); wb = np.array([0, 1, 1, 1, 0, 1])
     se = np.sqrt(wa.var(ddof=1) / 6 + wb.var(ddof=1) / 6)
     assert x["delta"] == pytest.approx(0.25)
     assert x["high"] - x["delta"] > 1.96 * se  # Welch's t quantile is wider than the normal one
-    with pytest.raises(ValueError, match="share no deals"):
+    with pytest.raises(ConfigError, match="different deals"):
         compare(a, b, paired=True)
 
 
@@ -102,7 +105,9 @@ def _run(tmp_path, name, bonus):
 
 def test_two_real_runs_with_a_rule_change_match_a_plain_loop(tmp_path):
     a, b = _run(tmp_path, "bonus10", 10), _run(tmp_path, "bonus0", 0)
-    c = compare_folders(a, b)
+    with pytest.raises(ConfigError, match="different variants"):
+        compare_folders(a, b)  # a rule change is paired only when asked
+    c = compare_folders(a, b, paired=True)
     fa, fb = read_results(a), read_results(b)
     assert c.paired and c.games == 12
     changed = 0

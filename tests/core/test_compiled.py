@@ -62,3 +62,46 @@ def test_a_changed_callee_is_compiled_again(tmp_path, own_cache_dir):
     assert _answer(tmp_path, "plain", cache_dir) == 2
     assert _answer(tmp_path, "sweep", cache_dir) == 11
     assert _answer(tmp_path, "sweep", cache_dir) == 11  # and the fresh caches are kept
+
+
+KERNEL = """from ttr_lab.core.compiled import njit_no_refcount
+
+@njit_no_refcount()
+def f(x):
+    return x + 1
+"""
+
+
+@pytest.mark.parametrize("damage", ["index truncated", "data truncated", "data garbled"])
+def test_a_damaged_cache_file_is_set_aside_and_compiled_again(tmp_path, damage, capfd):
+    import importlib.util
+    import uuid
+
+    import numba
+
+    from ttr_lab.core.compiled import cache_folder
+
+    if numba.config.DISABLE_JIT:
+        pytest.skip("kernels run interpreted: no cache")
+    (tmp_path / "kmod.py").write_text(KERNEL)
+
+    def kernel():  # a new dispatcher over the same file: it loads what the last one cached
+        spec = importlib.util.spec_from_file_location(f"kmod_{uuid.uuid4().hex}", tmp_path / "kmod.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.f
+
+    assert kernel()(1) == 2
+    folder = cache_folder(tmp_path)
+    (index,) = folder.glob("kmod.f-*.nbi")
+    (data,) = folder.glob("kmod.f-*.nbc")
+    target = index if damage.startswith("index") else data
+    text = target.read_bytes()
+    target.write_bytes(text[:len(text) // 3] if "truncated" in damage else text[:40] + b"\xff" * (len(text) - 40))
+    capfd.readouterr()
+    assert kernel()(41) == 42
+    err = capfd.readouterr().err
+    assert err.startswith("note: the compiled-kernel cache kmod.f-") and err.count("\n") == 1, err
+    assert "damaged" in err and (folder / (target.name + ".damaged")).exists()
+    assert kernel()(1) == 2 and capfd.readouterr().err == ""  # the new cache loads
+    assert index.exists() and data.exists()

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import yaml
@@ -124,6 +125,7 @@ def test_a_study_killed_with_9_resumes_without_losing_or_repeating_games(tmp_pat
      "must be the study's only factor"),
     ({"factors": [{"rule": "trains_per_player", "range": {"low": 40, "high": 30, "step": 5}}]}, "below low"),
     ({"factors": [{"rule": "initial_hand", "levels": [40]}]}, "train cards"),
+    ({"factors": [{"rule": "longest_path_bonus", "levels": [10, 10]}]}, "level 10 is listed twice"),
 ])
 def test_bad_study_configs_are_one_line_errors(tmp_path, change, message):
     data = study_data(tmp_path)
@@ -171,3 +173,17 @@ def test_the_shipped_study_configs_load():
             parse_search(data, str(path))
         else:
             assert load_study(path).cells
+
+
+def test_a_cell_on_other_deals_is_refused_by_the_report(tmp_path):
+    from ttr_lab.core.results import result_parts
+
+    study = parse_study(study_data(tmp_path, games=3, factors=[{"rule": "longest_path_bonus", "levels": [0, 10]}]))
+    run_study(study, show_progress=False)
+    part = result_parts(study.cells[0].config.output)[0]
+    table = pq.read_table(part)
+    seeds = pa.array([s + 1 for s in table.column("deal_seed").to_pylist()], table.schema.field("deal_seed").type)
+    pq.write_table(table.set_column(table.schema.get_field_index("deal_seed"), "deal_seed", seeds), part)
+    with pytest.raises(ConfigError, match="has deal seed .* in baseline cell longest_path_bonus=10 and .* in cell "
+                                          "longest_path_bonus=0 .different seeds.: a study's cells play the same deals"):
+        study_report(study.output)

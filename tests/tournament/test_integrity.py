@@ -14,7 +14,8 @@ from ttr_lab.tournament.config import parse_config
 from ttr_lab.tournament.integrity import SharedValues
 
 
-@pytest.mark.parametrize("what, named", [("ruleset", "Ruleset"), ("track", "Track")])
+@pytest.mark.parametrize("what, named", [("ruleset", "Ruleset"), ("track", "Track"),
+                                         ("numpy", "numpy.argmax, numpy.sum")])
 def test_a_strategy_changing_shared_values_forfeits_and_the_next_game_is_untouched(tmp_path, what, named):
     # In a process of its own, as a tournament runs: the game's shared values (the board and
     # ruleset every test of this process loads) start as the maps define them.
@@ -37,18 +38,20 @@ from ttr_lab.tournament.config import parse_config
 def honest():
     return play_game(load_game("ticket_to_ride", map="usa"), [Random(), Random(), Random()], 99).to_json()
 
+import numpy as np
+numpy_sum = np.sum
 before = honest()
 game = load_game("ticket_to_ride", map="usa")
 pristine = (game.ruleset.route_scores, game.board.tracks[0].length)
 run = run_tournament(parse_config(json.loads({json.dumps(json.dumps(config))}), "t"), show_progress=False)
 print(json.dumps({{"played": run.played, "untouched": (game.ruleset.route_scores, game.board.tracks[0].length) == pristine,
-                  "honest": honest() == before}}))
+                  "honest": honest() == before, "numpy": np.sum is numpy_sum}}))
 """
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent.parent), *sys.path])}
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     said = json.loads(done.stdout.strip().splitlines()[-1])
-    assert said == {"played": 6, "untouched": True, "honest": True}
+    assert said == {"played": 6, "untouched": True, "honest": True, "numpy": True}
     frame = read_results(tmp_path / "o")
     lost = frame[frame["forfeit"]]
     assert list(lost["entrant"]) == ["x"] * 6

@@ -2,12 +2,15 @@
 when a rule, a map or a strategy changed between run A and run B (``ttr-lab compare``, and a
 study's every cell against its baseline cell), and a balance measure of one run.
 
-When both runs played the same deals (same seed, same schedule: the game ids match and carry
-the same deal seeds), every seat is compared with itself on the same cards: a difference is
-the mean of per-game differences, its interval and test are taken over *deals* (every seating
-of a deal shares its cards, so the deal is the independent unit, as in ``pairwise_tests``),
-and the games whose winner changed are counted. Otherwise the runs are compared as two
-samples (Welch's t on per-game values). Wins are shares (ties split), as everywhere else.
+Runs are compared only when they describe the same games (``ttr_lab.analysis.runs``): one game,
+one player count, one variant and the same deals (same seed, same schedule: the game ids match
+and carry the same deal seeds), unless the caller asks otherwise: paired across rule variants
+(a study's cells), or as two samples across variants and deals. Paired, every seat is compared
+with itself on the same cards: a difference is the mean of per-game differences, its interval
+and test are taken over *deals* (every seating of a deal shares its cards, so the deal is the
+independent unit, as in ``pairwise_tests``), and the games whose winner changed are counted.
+As two samples: Welch's t on per-game values. Wins are shares (ties split), as everywhere else.
+Entrants in one run only are in no table: ``only_a`` and ``only_b`` name them.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from ttr_lab.analysis.runs import RunIdentity, check_comparable, deal_difference, entrants_apart, identity
 from ttr_lab.analysis.tables import _holm, summarised_metrics
+from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.outcome import Metric
 
 _KEY = ["game_id", "seat", "entrant"]
@@ -41,6 +46,8 @@ class Comparison:
     wins: pd.DataFrame
     scores: pd.DataFrame
     metrics: pd.DataFrame
+    only_a: tuple[str, ...] = ()  # entrants in A only: compared with nobody
+    only_b: tuple[str, ...] = ()
 
     def delta(self, entrant: str, what: str = "win") -> float:
         """One entrant's change in win rate (``"win"``), mean score (``"score"``) or a metric."""
@@ -53,16 +60,9 @@ class Comparison:
 
 
 def same_deals(frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> bool:
-    """Whether the runs share games: some game ids in common, each with the same deal seed and
-    the same entrants at the same seats."""
-    a = frame_a[["game_id", "deal_seed", "seat", "entrant"]].drop_duplicates()
-    b = frame_b[["game_id", "deal_seed", "seat", "entrant"]].drop_duplicates()
-    common = set(a["game_id"]) & set(b["game_id"])
-    if not common:
-        return False
-    a = a[a["game_id"].isin(common)].sort_values(["game_id", "seat"]).reset_index(drop=True)
-    b = b[b["game_id"].isin(common)].sort_values(["game_id", "seat"]).reset_index(drop=True)
-    return len(a) == len(b) and bool((a.astype(str) == b.astype(str)).all().all())
+    """Whether the runs played the same deals: some game ids in common, each with the same deal
+    seed (``runs.deal_difference``)."""
+    return not deal_difference(frame_a, frame_b)
 
 
 def paired_delta(a: np.ndarray, b: np.ndarray, deals: np.ndarray) -> tuple[float, float, float, float, int]:
@@ -141,18 +141,28 @@ def _table(frame_a: pd.DataFrame, frame_b: pd.DataFrame, name: str, paired: bool
 
 
 def compare(frame_a: pd.DataFrame, frame_b: pd.DataFrame, metrics: Sequence[Metric] = (),
-            paired: bool | None = None) -> Comparison:
+            paired: bool | None = None, across_variants: bool = False,
+            identities: tuple[RunIdentity, RunIdentity] | None = None) -> Comparison:
     """Run B against run A (results frames as ``read_results`` gives them), per entrant of both.
-    ``paired``: None decides from the data (``same_deals``); True insists (an error if the runs
-    share no deals); False compares them as two samples. ``metrics``: the game's, each one
-    summarised in both runs gets a row per entrant."""
-    can_pair = same_deals(frame_a, frame_b)
-    if paired and not can_pair:
-        raise ValueError("the two runs share no deals (different seeds, schedules or entrants): they cannot be paired")
-    paired = can_pair if paired is None else paired
-    if paired:  # only the games both hold: a run cut short compares on what it played
+    ``paired``: None pairs by deal and refuses (``ConfigError``, one line) runs of another game,
+    player count, variant or deals; True pairs across variants of one game too (the same deals
+    under a rule change); False compares two samples of one game and player count, whatever
+    their variants and deals. ``across_variants``: pair across variants without being asked (a
+    study's cells differ in their factors by design). ``identities``: the runs' identities when
+    their folders are known (``runs.identity``). ``metrics``: the game's, each one summarised
+    in both runs gets a row per entrant."""
+    a_id, b_id = identities or (identity(frame_a, "A"), identity(frame_b, "B"))
+    check_comparable(a_id, b_id, across_variants=across_variants or paired is not None)
+    if paired is not False:
+        differ = deal_difference(frame_a, frame_b, a_id.label, b_id.label)
+        if differ:
+            raise ConfigError(f"{differ}: the runs played different deals, so they cannot be paired; --unpaired "
+                              "compares them as two samples")
+        paired = True
+        # Only the games both hold: a run cut short compares on what it played.
         common = set(frame_a["game_id"]) & set(frame_b["game_id"])
         frame_a, frame_b = frame_a[frame_a["game_id"].isin(common)], frame_b[frame_b["game_id"].isin(common)]
+    only_a, only_b = entrants_apart(frame_a, frame_b)
     order = sorted(set(frame_a["entrant"]) & set(frame_b["entrant"]))
     wins = _table(frame_a, frame_b, "win", paired, order)
     scores = _table(frame_a, frame_b, "score", paired, order)
@@ -177,7 +187,7 @@ def compare(frame_a: pd.DataFrame, frame_b: pd.DataFrame, metrics: Sequence[Metr
     else:
         games = int(frame_a["game_id"].nunique() + frame_b["game_id"].nunique())
         deals = int(frame_a["deal"].nunique() + frame_b["deal"].nunique())
-    return Comparison(paired, games, deals, count, changed, wins, scores, table)
+    return Comparison(paired, games, deals, count, changed, wins, scores, table, only_a, only_b)
 
 
 @dataclass(frozen=True)
@@ -233,9 +243,11 @@ def comparison_figure(comparison: Comparison, title: str = "B against A") -> Any
 
 
 def compare_folders(folder_a: str | Any, folder_b: str | Any, paired: bool | None = None) -> Comparison:
-    """``compare`` of two results folders (the metrics are those A's game declares)."""
+    """``compare`` of two results folders (the metrics are those A's game declares), each run's
+    identity read from its ``meta.json`` (or config)."""
     from ttr_lab.analysis.game import game_of
     from ttr_lab.core.results import read_results
 
-    game = game_of(folder_a)
-    return compare(read_results(folder_a), read_results(folder_b), game.metrics, paired=paired)
+    frame_a, frame_b = read_results(folder_a), read_results(folder_b)
+    identities = (identity(frame_a, f"A ({folder_a})", folder_a), identity(frame_b, f"B ({folder_b})", folder_b))
+    return compare(frame_a, frame_b, game_of(folder_a, frame_a).metrics, paired=paired, identities=identities)

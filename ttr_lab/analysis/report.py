@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import html
+import os
 import shlex
 import sys
 import time
@@ -176,6 +177,9 @@ def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[st
     folder = Path(folder)
     if not (folder / "results").is_dir():
         raise ConfigError(f"{folder} is not a results folder (no results/ in it)")
+    if not os.access(folder, os.W_OK):  # said before the tables and figures, not after them
+        raise ConfigError(f"cannot write the report into {folder}: this user may not write there (a read-only "
+                          "folder?); nothing stored was changed")
     frame = read_results(folder)
     if frame.empty:
         raise ConfigError(f"{folder} holds no results yet")

@@ -7,6 +7,8 @@ from typing import NoReturn
 import typer
 from rich.console import Console
 
+from ttr_lab.core.text import escaped
+
 
 def make_console() -> Console:
     console = Console()
@@ -26,6 +28,4 @@ def fail(exc: Exception) -> NoReturn:
 def printable(text: str) -> str:
     """``text`` with every control character written as its escape (``\\x1b``): a strategy's
     message or a name from a file must not move the cursor, clear or retitle the terminal."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return escaped(text)

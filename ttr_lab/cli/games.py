@@ -182,6 +182,10 @@ def replay(
     except TTRLabError as exc:
         fail(exc)
     typer.echo(views.describe_state(state, rec, index))
+    if rec.cut_short(state, index):
+        typer.echo(f"note: the record is cut short: its {index} actions end before the game does"
+                   + (" (the result stored in it is not this position's)" if rec.result else "")
+                   + "; shown as of its last action, not finished", err=True)
     if picture is not None:
         views.draw_state(state, names=rec.strategies).savefig(picture, dpi=120)
         typer.echo(f"board picture saved to {picture}")

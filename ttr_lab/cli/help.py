@@ -6,6 +6,7 @@ usage line); the command and group classes here give each parameter a plainer la
 
 from __future__ import annotations
 
+import errno
 import re
 from typing import Any, Optional
 
@@ -82,6 +83,23 @@ class Command(TyperCommand):
 
     def get_params(self, ctx: Any) -> list[Any]:
         return _plain_labels(super().get_params(ctx))
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            if exc.errno not in _NOT_ALLOWED or exc.filename is None:
+                raise
+            # A read-only folder (a resume, a report, a copy on read-only media): the file and
+            # the reason, in one line; files stored before are untouched.
+            from ttr_lab.cli.console import fail
+
+            fail(OSError(f"cannot write {exc.filename}: {exc.strerror} (a read-only folder?); nothing stored was "
+                         "changed: give a folder this user may write to"))
+
+
+# Errors that say this user may not change a file, not that the data is wrong.
+_NOT_ALLOWED = {errno.EACCES, errno.EPERM, errno.EROFS}
 
 
 class Group(TyperGroup):

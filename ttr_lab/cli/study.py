@@ -59,8 +59,11 @@ def compare(
     results_a: Path = typer.Argument(..., help="The first results folder (before)."),
     results_b: Path = typer.Argument(..., help="The second results folder (after)."),
     figure: Optional[Path] = typer.Option(None, "--figure", help="Also write the comparison figure (PNG)."),
-    paired: Optional[bool] = typer.Option(None, "--paired/--unpaired",
-                                          help="Pair by deal (default: when the seeds and seatings match)."),
+    paired: Optional[bool] = typer.Option(
+        None, "--paired/--unpaired",
+        help="Pair by deal (the default: refused unless both runs are one game, variant, player count and deals); "
+             "--paired also across rule variants of one game on the same deals; --unpaired: two samples, across "
+             "variants and deals of one game and player count."),
     metrics: bool = typer.Option(True, "--metrics/--no-metrics", help="Also show the change in every metric."),
 ) -> None:
     """Compare two tournaments entrant by entrant: the change in win rate, score and metrics,
@@ -79,7 +82,10 @@ def compare(
         console.print(f"paired on {result.deals} deals: {result.games} games in both, {result.changed_winner} changed "
                       "winner", markup=False, highlight=False)
     else:
-        console.print(f"unpaired: the runs share no deals ({result.games} games in all)", markup=False, highlight=False)
+        console.print(f"unpaired: two samples ({result.games} games in all)", markup=False, highlight=False)
+    for run, only in (("A", result.only_a), ("B", result.only_b)):
+        if only:
+            console.print(f"in {run} only (compared with nothing): {', '.join(only)}", markup=False, highlight=False)
     table = Table(title=f"{results_b} against {results_a} (95% intervals)")
     for column in ("entrant", "win A", "win B", "change", "95% interval", "p (Holm)", *(("gained", "lost") if result.paired else ()),
                    "score change"):

@@ -8,6 +8,7 @@ id is its position in that list. Same game and options, same ids, on every machi
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 from typing import Any, Hashable, Iterable, Sequence, cast
 
@@ -50,6 +51,23 @@ class ActionSpace:
         except (KeyError, TypeError):
             raise IllegalActionError(f"{action!s} is not an action of {self.name}") from None
 
+    def own(self, action: Any) -> tuple[Any, str]:
+        """``(the space's own object for action, "")``; ``(None, why)`` for a value equal to one of
+        them that differs in a field ``==`` does not compare (``forgery``); ``(None, "")`` for
+        what the space does not hold at all (the game's rules then say why)."""
+        index = self._by_object.get(id(action))
+        if index is not None:
+            return self._actions[index], ""
+        try:
+            index = self._ids.get(action)
+        except TypeError:  # unhashable: no action
+            return None, ""
+        if index is None:
+            return None, ""
+        own = self._actions[index]
+        lie = forgery(action, own)
+        return (None, lie) if lie else (own, "")
+
     def action_of(self, action_id: Any) -> Any:
         """The action with this id. An id is an integer: Python's, numpy's or a 0-d integer
         array (what policies return); a bool, a float (even 11.0: truncating 11.5 would play
@@ -86,3 +104,40 @@ def check_whole_numbers(action: Any, *names: str) -> None:
         if type(value) is not int:
             raise IllegalActionError(f"{type(action).__name__}.{name} must be a whole number (int), "
                                      f"not {type(value).__name__} {value!r}")
+
+
+def forgery(action: Any, own: Any) -> str:
+    """Why ``action`` is not the game's own action ``own`` in every field, or "" when it is.
+
+    Actions compare by their rule fields only (a claim's text label takes no part in ``==``), so
+    an equal value may still lie in its text: a claim labelled "1 green" on a 3-track would be
+    applied as the legal claim and recorded as the lie, and its record would not replay. Here
+    each field must have exactly the game's type and value; a field that takes no part in
+    equality may instead be left at its default (the game's own fills it in, as for a claim
+    built by hand)."""
+    if action is own:
+        return ""
+    if type(action) is not type(own):
+        return f"a {type(action).__name__} is not the game's {type(own).__name__}"
+    try:
+        fields = dataclasses.fields(own)
+    except TypeError:  # not a dataclass: equality is all there is to compare
+        return "" if action == own else "it is not the game's action"
+    for f in fields:
+        mine, theirs = getattr(action, f.name, None), getattr(own, f.name)
+        if _plain_equal(mine, theirs) or (not f.compare and _plain_equal(mine, f.default)):
+            continue
+        if type(mine) is not type(theirs):
+            return f"its {f.name} is a {type(mine).__name__}, not the game's {type(theirs).__name__}"
+        return f"its {f.name} {mine!r} is not the game's {theirs!r}"
+    return ""
+
+
+def _plain_equal(a: Any, b: Any) -> bool:
+    """``a == b`` with the same built-in type at every level: an int or str subclass may say
+    anything from its ``__eq__`` or ``__str__``."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is tuple:
+        return len(a) == len(b) and all(map(_plain_equal, a, b))
+    return bool(a == b)

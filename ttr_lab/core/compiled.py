@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 from typing import Any, Callable, TypeVar, cast
 
@@ -101,6 +102,41 @@ def sweep_stale_caches(root: str | os.PathLike[str]) -> bool:
     except OSError:
         pass
     return removed
+
+
+def _set_aside_damaged_caches() -> None:
+    """Make a damaged cache file (truncated, garbled: a full disk, a copy cut short) a cache miss.
+
+    numba reads its index and data files with ``pickle`` and lets any error but a missing file
+    through, so one bad file was a traceback at the first call of its kernel in every run, and a
+    rerun failed the same way. Here a file that cannot be loaded is renamed ``*.damaged`` (kept
+    for a look), one line says so on standard error, and numba compiles the kernel again and
+    stores a new cache. Installed once, when the first kernel module imports this one."""
+    from numba.core import caching
+
+    load = caching.Cache._load_overload
+    if getattr(load, "_ttr_lab_guard", False):
+        return
+
+    def load_or_set_aside(self: Any, sig: Any, target_context: Any) -> Any:
+        try:
+            return load(self, sig, target_context)
+        except Exception as exc:  # noqa: BLE001 - whatever a damaged pickle raises: a miss
+            index = Path(self._cache_file._index_path)
+            for damaged in [index, *index.parent.glob(f"{index.name[:-len('.nbi')]}.*.nbc")]:
+                try:
+                    os.replace(damaged, damaged.with_name(damaged.name + ".damaged"))
+                except OSError:
+                    pass
+            print(f"note: the compiled-kernel cache {index.stem} was damaged ({type(exc).__name__}: {exc}); set aside "
+                  "as *.damaged and compiled again", file=sys.stderr)
+            return None
+
+    load_or_set_aside._ttr_lab_guard = True  # type: ignore[attr-defined]
+    caching.Cache._load_overload = load_or_set_aside  # type: ignore[method-assign]
+
+
+_set_aside_damaged_caches()
 
 
 def njit_no_refcount(inline: bool = False) -> Callable[[_Kernel], _Kernel]:

@@ -35,6 +35,7 @@ def play_game(game: Game | str, strategies: Sequence[Any], seed: int, **options:
     actions: list[tuple[int, str]] = []
     # The loop runs hundreds of times a game: its methods are looked up once.
     acts = [s.act for s in players]
+    own = game.action_space.own
     is_terminal, legal_actions, observe, apply, text = (
         state.is_terminal, state.legal_actions, state.observation, state.apply, state.action_text)
     record = actions.append
@@ -46,6 +47,14 @@ def play_game(game: Game | str, strategies: Sequence[Any], seed: int, **options:
             action = acts[seat](observation, legal, rngs[seat])
         except BaseException as exc:  # noqa: BLE001 - sorted out by _fault, as _call does
             raise _fault(seat, names[seat], acts[seat], exc) from None
+        # The game's own object is applied and recorded, never a value that lies about itself (an
+        # equal claim whose text names another payment): so a record always replays.
+        mine, lie = own(action)
+        if lie:
+            raise StrategyError(f"seat {seat} ({names[seat]}) chose an illegal action: {_text(action)!r}: {lie}",
+                                seat, names[seat])
+        if mine is not None:
+            action = mine
         try:
             apply(action)
         except IllegalActionError as exc:

@@ -176,6 +176,11 @@ class GameRecord:
                               f"before turn {turn}")
         return last
 
+    def cut_short(self, state: State, index: int) -> bool:
+        """Whether ``state``, after all ``index`` of the record's actions, is not the game's end:
+        the record was cut short (a copy interrupted, a file truncated by hand)."""
+        return index == len(self.actions) and not state.is_terminal()
+
     def closing_lines(self, state: State, index: int, recent: int = 6) -> list[str]:
         """The last ``recent`` actions before action ``index`` and, once ``state`` is over, each
         seat's score and rank: how every game's replay description ends."""

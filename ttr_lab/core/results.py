@@ -141,11 +141,26 @@ def check_part(part: Path, table: pa.Table) -> pa.Table:
     ResultsError naming the column: a forged ``seat`` of text or ``game_id`` of numbers would
     count one game several times, or stop a report with a traceback."""
     declared = dict(FIXED)
-    for name in _KEYS:
-        if name in table.column_names and table.schema.field(name).type != declared[name]:
+    for name in table.column_names:
+        if name not in declared:
+            continue
+        found, wanted = table.schema.field(name).type, declared[name]
+        # The keys exactly; the other columns of their kind (a number, text...), as parts written
+        # by an older ttr-lab may hold an int where a float is declared: a score of text is not.
+        if found != wanted and (name in _KEYS or _kind(found) != _kind(wanted)):
             raise ResultsError(f"results part {part} is not a ttr-lab results table (its {name} column is "
-                               f"{table.schema.field(name).type}, not {declared[name]})")
+                               f"{found}, not {wanted})")
     return table
+
+
+def _kind(arrow_type: pa.DataType) -> str:
+    if pa.types.is_integer(arrow_type) or pa.types.is_floating(arrow_type):
+        return "number"
+    if pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type):
+        return "text"
+    if pa.types.is_list(arrow_type) or pa.types.is_large_list(arrow_type):
+        return "list"
+    return str(arrow_type)
 
 
 def read_results(folder: str | Path, columns: Sequence[str] | None = None) -> Any:

@@ -165,9 +165,13 @@ def _resolve_levels(f: FactorConfig, game: Game, where: str) -> list[Any]:
         except ConfigError as exc:
             raise ConfigError(f"{where}: {exc}") from None
     try:
-        return f.values()
+        values = f.values()
     except ValueError as exc:
         raise ConfigError(f"{where}: {exc}") from None
+    repeated = [v for i, v in enumerate(values) if v in values[:i]]
+    if repeated:
+        raise ConfigError(f"{where}: level {repeated[0]!r} is listed twice: its cells would play the same games")
+    return values
 
 
 def _default_baseline(f: FactorConfig, values: list[Any], game: Game) -> Any:

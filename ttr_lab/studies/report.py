@@ -24,6 +24,7 @@ import pandas as pd
 
 from ttr_lab.analysis.compare import balance, compare
 from ttr_lab.analysis.game import score_parts_of
+from ttr_lab.analysis.runs import check_comparable, deal_difference, identity
 from ttr_lab.analysis.presentation import CSS
 from ttr_lab.analysis.stats import wilson
 from ttr_lab.analysis.tables import summarised_metrics
@@ -76,6 +77,13 @@ def load_study_results(folder: str | Path) -> StudyResults:
     baseline = next(c["key"] for c in meta["cells"] if c["levels"] == meta["baseline"])
     if baseline not in frames:
         raise ConfigError(f"{folder}: the baseline cell {baseline} has no stored games yet")
+    # Cells differ in their factors by design, in nothing else: the same check as ``compare``.
+    base = identity(frames[baseline], f"baseline cell {baseline}")
+    for key, frame in frames.items():
+        check_comparable(base, identity(frame, f"cell {key}"), across_variants=True)
+        differ = deal_difference(frames[baseline], frame, f"baseline cell {baseline}", f"cell {key}")
+        if differ:
+            raise ConfigError(f"{folder}: {differ}: a study's cells play the same deals")
     # The game as the study's config built it (a map folder by its path, as given), not as
     # the cell's meta.json names it.
     options = next(c["options"] for c in meta["cells"] if c["key"] == baseline)
@@ -142,7 +150,7 @@ def paired_table(results: StudyResults) -> pd.DataFrame:
     for key, frame in results.frames.items():
         if key == results.baseline_key:
             continue
-        c = compare(base, frame, paired=None)
+        c = compare(base, frame, across_variants=True)
         wins = c.wins.copy()
         wins.insert(0, "cell", key)
         wins["score_delta"] = c.scores["delta"].to_numpy()

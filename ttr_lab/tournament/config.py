@@ -35,6 +35,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from ttr_lab.core.text import first_unprintable
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game, load_game
 from ttr_lab.core.registry import StrategySpec
@@ -54,9 +55,9 @@ BUILD_TIME = 60.0
 def printable_name(name: str) -> str:
     """``name`` when it prints as itself: a control character (an escape code, a newline) would
     reach the terminal raw, or break a report's table row."""
-    bad = next((c for c in name if not c.isprintable()), None)
-    if bad is not None:
-        raise ValueError(f"{name!r} holds the control character {bad!r}; names are printed as they are")
+    at = first_unprintable(name)
+    if at >= 0:
+        raise ValueError(f"{name!r} holds the control character {name[at]!r}; names are printed as they are")
     return name
 
 

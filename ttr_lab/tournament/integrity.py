@@ -1,5 +1,6 @@
 """The game's shared values stay as they were: a strategy that changes them (``object.__setattr__``
-on the ruleset or the board an observation hands it) cannot change the next game.
+on the ruleset or the board an observation hands it, or a name of a module everyone uses such as
+``numpy.sum``) cannot change the next game, nor a report.
 
 In-process, strategies receive the very objects the engine plays with (copying a map per game
 would cost more than the game). So the worker keeps a snapshot of everything reachable from the
@@ -14,9 +15,17 @@ from __future__ import annotations
 
 import functools
 import operator
+import sys
 from enum import Enum
 from types import BuiltinFunctionType, FunctionType, MappingProxyType, MethodType, ModuleType
 from typing import Any
+
+# Modules every in-process strategy shares with the engine and its reports: a strategy that
+# replaced ``np.sum`` or ``np.argmax`` left results intact and a report failing much later, naming
+# nobody. Their names are compared by identity like the game's values (names added later, such
+# as a submodule imported on first use, are not a change).
+SHARED_MODULES = ("builtins", "math", "random", "operator", "functools", "itertools", "json", "numpy", "numpy.random",
+                  "numpy.linalg", "pandas", "scipy.stats")
 
 _SKIP = (int, float, complex, str, bytes, bool, type(None), type, ModuleType, FunctionType,
          BuiltinFunctionType, MethodType, Enum, functools.partial)
@@ -43,6 +52,8 @@ class SharedValues:
             group[1].append(obj)
             group[2].append(saved)
         self._groups = [(cls.__name__, *group) for (cls, _), group in groups.items()]
+        self._modules = [(module, dict(vars(module))) for module in map(sys.modules.get, SHARED_MODULES)
+                         if module is not None]
 
     def _walk(self, value: Any) -> None:
         if isinstance(value, _SKIP) or id(value) in self._seen:
@@ -92,6 +103,10 @@ class SharedValues:
         for obj, saved in self._containers:
             if not _same(obj, saved):
                 out.append(type(obj).__name__)
+        for module, kept in self._modules:
+            now = vars(module)
+            if not all(map(operator.is_, map(now.get, kept), kept.values())):
+                out += [f"{module.__name__}.{k}" for k, v in kept.items() if now.get(k) is not v]
         return out
 
     def restore(self) -> None:
@@ -105,6 +120,8 @@ class SharedValues:
         for obj, saved in self._containers:
             obj.clear()
             obj.update(saved) if isinstance(obj, (dict, set)) else obj.extend(saved)
+        for module, kept in self._modules:
+            vars(module).update(kept)
 
 
 def _same(container: Any, saved: Any) -> bool:

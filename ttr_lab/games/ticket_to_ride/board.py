@@ -12,6 +12,7 @@ import csv
 import functools
 from enum import Enum
 import io
+import math
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -20,6 +21,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ttr_lab.games.ticket_to_ride.colours import GRAY, TRACK_COLOUR_NAMES, track_colour_index
+from ttr_lab.games.ticket_to_ride.network import connected_components
 from ttr_lab.core.errors import BoardDataError
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
@@ -211,6 +213,26 @@ def _int(row: dict[str, str], key: str, where: str, default: int | None = None) 
         raise BoardDataError(f"{where}: {key} must be an integer, got {raw!r}") from None
 
 
+# A ticket's points: the shipped maps give 4 to 25; beyond this the game's 64-bit scores could overflow.
+MAX_TICKET_POINTS = 1000
+
+
+def check_ticket_points(points: int, where: str) -> None:
+    if not 1 <= points <= MAX_TICKET_POINTS:
+        raise BoardDataError(f"{where}: a ticket is worth 1 to {MAX_TICKET_POINTS} points, not {points}")
+
+
+def _coordinate(row: dict[str, str], key: str, where: str) -> float:
+    raw = (row.get(key) or "").strip()
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):  # a NaN drew a blank picture
+        raise BoardDataError(f"{where}: {key} must be a finite number, got {raw!r}")
+    return value
+
+
 def _load(folder: Any, source: str, folder_path: str | None = None) -> Board:
     meta_file = folder / "map.toml"
     if not meta_file.is_file():
@@ -264,6 +286,7 @@ def _load(folder: Any, source: str, folder_path: str | None = None) -> Board:
             label += f"#{group.index(i) + 1}"
         tracks.append(Track(i, a, b, length, colour, ferry, mountain, twin, label))
 
+    component = connected_components(len(cities), ((a, b) for a, b, *_rest in raw_tracks))
     tickets: list[Ticket] = []
     for n, row in enumerate(_read_csv(folder, "tickets.csv", ("city_a", "city_b", "points"), source), start=2):
         where = f"map {source}: tickets.csv line {n}"
@@ -277,12 +300,17 @@ def _load(folder: Any, source: str, folder_path: str | None = None) -> Board:
                                  f"got {deck_name!r}") from None
         if a == b:
             raise BoardDataError(f"{where}: the ticket joins {cities[a]} to itself")
+        check_ticket_points(points, where)
+        if component[a] != component[b]:
+            raise BoardDataError(f"{where}: no chain of tracks joins {cities[a]} to {cities[b]}: the ticket could never "
+                                 "be completed")
         tickets.append(Ticket(len(tickets), a, b, points, deck, f"{cities[a]}-{cities[b]} ({points})"))
 
     positions = {}
     for n, row in enumerate(_read_csv(folder, "positions.csv", ("city", "lat", "lon"), source, required=False), start=2):
-        city_id(row["city"], f"map {source}: positions.csv line {n}")
-        positions[row["city"].strip()] = (float(row["lat"]), float(row["lon"]))
+        where = f"map {source}: positions.csv line {n}"
+        city_id(row["city"], where)
+        positions[row["city"].strip()] = (_coordinate(row, "lat", where), _coordinate(row, "lon", where))
 
     board = Board(
         name=str(meta.get("name", source)),

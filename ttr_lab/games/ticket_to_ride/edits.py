@@ -18,7 +18,7 @@ import dataclasses
 from typing import Any, Mapping, Sequence
 
 from ttr_lab.core.errors import BoardDataError
-from ttr_lab.games.ticket_to_ride.board import Board, Ticket, Track
+from ttr_lab.games.ticket_to_ride.board import Board, Ticket, Track, check_ticket_points
 from ttr_lab.games.ticket_to_ride.colours import TRACK_COLOUR_NAMES, track_colour_index
 
 EDIT_KINDS = ("remove_track", "track_length", "add_track", "remove_ticket", "ticket_points")
@@ -51,7 +51,7 @@ def _pair(value: Any, kind: str) -> tuple[Any, int]:
         raise BoardDataError(f"map edit {kind}: give [target, number], got {value!r}")
     try:
         return value[0], int(value[1])
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise BoardDataError(f"map edit {kind}: the number must be an integer, got {value[1]!r}") from None
 
 
@@ -101,6 +101,7 @@ def _edit(board: Board, kind: str, value: Any) -> Board:
     elif kind == "ticket_points":
         ref, points = _pair(value, kind)
         ticket = _ticket(board, ref)
+        check_ticket_points(points, "map edit ticket_points")
         tickets[ticket.id] = dataclasses.replace(ticket, points=points,
                                                  label=f"{board.cities[ticket.a]}-{board.cities[ticket.b]} ({points})")
     else:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
+from ttr_lab.core.actions import forgery
 from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.games.ticket_to_ride.actions import Action, Claim, DrawMarket, KeepTickets, TicketsKept, all_actions
@@ -333,6 +334,12 @@ class GameState(StateViews):
             index = face.id_of(action)
             if index < 0:
                 raise IllegalActionError(self._refusal_text(action, refusal(self, action, None)))
+            # An equal value: applied and logged as the game's own object, once it is that in
+            # every field (its text included), so what is recorded is what was played.
+            lie = forgery(action, face.actions[index])
+            if lie:
+                raise IllegalActionError(self._refusal_text(action, f"{lie} (ask legal_actions() or parse_action())"))
+            action = face.actions[index]
         player = self.s.item(L.PLAYER)
         code = apply_action(face.g, self.s, index, face.scratch)
         if code:

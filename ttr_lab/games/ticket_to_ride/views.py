@@ -8,8 +8,8 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any, cast
 
+from ttr_lab.core.actions import forgery
 from ttr_lab.core.errors import IllegalActionError
-from ttr_lab.games.ticket_to_ride.actions import Claim
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tables import Phase
 from ttr_lab.core.history import Event, unroll
@@ -156,7 +156,7 @@ class StateViews(StateSlots):
         return self.result().to_dict()
 
     def action_text(self, action: Any) -> str:
-        """The text a record stores; a hand-made claim gets its track's name, as the legal one has."""
+        """The text a record stores: the game's own action's (a hand-made claim gets its track's name)."""
         face = self.face
         index = face.by_object.get(id(action))
         if index is not None and face.actions[index] is action:  # one of the game's own actions
@@ -164,8 +164,9 @@ class StateViews(StateSlots):
             if text is None:
                 text = face.texts[index] = str(action)
             return text
-        if type(action) is Claim and not action.label:
-            action = self.game.actions.claim(action.track, action.colour, action.locomotives) or action
+        index = face.id_of(action)
+        if index >= 0 and not forgery(action, face.actions[index]):
+            return self.action_text(face.actions[index])
         return str(action)
 
     def returns(self) -> tuple[float, ...]:

@@ -143,6 +143,11 @@ class ActionTable:
         self.give_card = tuple(GiveCard(n) for n in range(len(deck.travel) + 1))
         self.keep_luggage = tuple(KeepLuggage(n) for n in range(len(deck.luggage) + 1))
         self.give_token = tuple(GiveToken(c, name) for c, name in enumerate(deck.colours))
+        every = (NO_PLAY, *self.take_card, *self.take_tokens, *self.master, *self.play, *self.give_card,
+                 *self.keep_luggage, *self.give_token)
+        # The table's objects by id() (they live as long as the table: ids are never reused) and by value.
+        self.by_object = {id(a): a for a in every}
+        self.by_value = {a: a for a in every}
 
 
 @functools.lru_cache(maxsize=None)

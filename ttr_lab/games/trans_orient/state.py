@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ttr_lab.core.actions import check_whole_numbers, forgery
 from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.games.trans_orient.actions import (
-    LUGGAGE_KEPT, NO_PLAY, GiveCard, GiveToken, KeepLuggage, NoPlay, PlaceMaster, Play, TakeCard, TakeTokens,
+    ACTION_TYPES, LUGGAGE_KEPT, NO_PLAY, GiveCard, GiveToken, KeepLuggage, NoPlay, PlaceMaster, Play, TakeCard, TakeTokens,
 )
 from ttr_lab.games.trans_orient.cards import Effect
 from ttr_lab.games.trans_orient.rules import (
@@ -136,6 +137,8 @@ class GameState(Station):
 
     def apply(self, action: Any) -> None:
         """Play ``action`` for the player to move; ``IllegalActionError`` says why if it can't be."""
+        own = self.setup.actions.by_object.get(id(action))  # the common case inline
+        action = self._own(action) if own is None else own
         kind = type(action)
         phase = self.phase
         if phase == _TAKE and (kind is TakeCard or kind is TakeTokens):
@@ -155,6 +158,26 @@ class GameState(Station):
             self._give_token(action)
         else:
             self._refuse(action, self._phase_reason(action))
+
+    def _own(self, action: Any) -> Any:
+        """The table's own object equal to ``action`` in every field (its text included), so
+        what is logged and recorded is what was played; ``action`` itself when the table has no
+        equal (the rules then say why it is refused)."""
+        if type(action) not in ACTION_TYPES:
+            return action  # refused by the phase check, naming its type
+        try:
+            own = self.setup.actions.by_value.get(action)
+        except TypeError:  # an unhashable field is no action's
+            own = None
+        if own is None:  # out of the table's range: the rules say why, reading plain numbers only
+            for name in action.__dataclass_fields__:
+                if name != "label":
+                    check_whole_numbers(action, name)
+            return action
+        lie = forgery(action, own)
+        if lie:
+            self._refuse(action, f"{lie} (ask legal_actions() or parse_action())")
+        return own
 
     def _refuse(self, action: Any, reason: str) -> None:
         raise IllegalActionError(f"illegal action {str(action)!r} for player {self.player}: {reason}")
