@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ttr_lab.core.game import load_game
-from ttr_lab.core.rng import _GOLDEN, _MASK, mix64, shuffle
+from ttr_lab.core.rng import GOLDEN, MASK, mix64, shuffle
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.playout import random_playouts
 from ttr_lab.games.ticket_to_ride.kernels.rng import shuffle as kernel_shuffle
@@ -25,7 +25,7 @@ VARIANTS = [(m, n) for m in ("usa", "legendary_asia") for n in (2, 3, 4, 5)]
 
 def _next_below(state: int, bound: int) -> tuple[int, int]:
     """The play-out policy's draw, restated with the engine's Python generator."""
-    state = (state + _GOLDEN) & _MASK
+    state = (state + GOLDEN) & MASK
     return state, (mix64(state) * bound) >> 64
 
 
