@@ -27,7 +27,7 @@ FROZEN: dict[str, Any] = {
 
 class MCTSFlat(MCTS):
     name = "mcts_flat"
-    TUNABLE: dict[str, dict[str, Any]] = {}  # frozen: nothing to tune
+    TUNABLE: dict[str, object] = {}  # frozen: nothing to tune
 
     def __init__(
         self,

@@ -126,7 +126,7 @@ def _compile_the_seed_functions() -> None:
     from ttr_lab.core import rng
 
     @overload(rng.u64, inline="always")
-    def _u64(x):  # type: ignore[no-untyped-def]  # numba compares its parameters with the cast's
+    def _u64(x):  # unannotated: numba compares its parameters with the cast's
         return lambda x: np.uint64(x)
 
     register_jitable(inline="always")(rng.mix64)

@@ -9,19 +9,23 @@ integers only, so ``_high_product`` builds it from 32-bit halves (exact while ``
 from __future__ import annotations
 
 import warnings
+from typing import Callable, cast
 
 import numpy as np
 from numba import config
 
 from ttr_lab.core import rng
 from ttr_lab.core.compiled import njit_no_refcount
-from ttr_lab.core.rng import derive_seed, mix64
 
 __all__ = ["DEAL_KEY", "derive_seed", "mix64", "next_below", "next_u64", "shuffle"]
 
 if getattr(config, "DISABLE_JIT", 0):  # interpreted, numpy warns where the compiled code wraps around, as meant
     for _module in (__name__, rng.__name__):
         warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning, _module)
+
+# The core's own functions, typed as kernels call them (numba sees the same objects).
+mix64 = cast(Callable[[np.uint64], np.uint64], rng.mix64)
+derive_seed = cast(Callable[..., np.uint64], rng.derive_seed)
 
 DEAL_KEY = 0x7772  # derive_seed(game seed, DEAL_KEY) seeds the engine's shuffles of a new game
 
