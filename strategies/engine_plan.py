@@ -92,7 +92,7 @@ def engine_plan(costs: Sequence[int | None], tables: Tables, cities: Iterable[in
             for y in sorted(group):
                 if dist[y] < UNREACHED and (nearest is None or dist[y] < nearest):
                     nearest, which, side = dist[y], y, name
-        if side is None:
+        if side is None or which is None:
             return None
         (start if side == "start" else end).add(x)
         chosen += _path(table[x][1], tables, x, which)
@@ -116,7 +116,8 @@ def _price(costs: Sequence[int | None], tables: Tables, tracks: Sequence[int]) -
         pair = (min(a, b), max(a, b))
         if pair not in pairs:
             pairs[pair] = sorted(x for x in tables.twin_group[t] if costs[x] is not None)
-    singles, doubles = [], []
+    singles: list[list[int]] = []
+    doubles: list[list[int]] = []
     for options in pairs.values():
         if any(costs[x] == 0 for x in options) or not options:
             continue  # held: nothing to do

@@ -100,7 +100,7 @@ def shortest_path(costs: Sequence[float | None], tables: Tables, a: int, b: int)
     best_hops = [0] * n
     via = [-1] * n
     best_cost[a] = 0
-    heap = [(0, 0, a)]
+    heap: list[tuple[float, int, int]] = [(0, 0, a)]
     while heap:
         cost, hops, city = heappop(heap)
         if city == b:
@@ -157,7 +157,8 @@ def plan_tickets(
     base = list(costs if costs is not None else track_costs(obs))
     board = obs.board
     roots = obs.components()
-    todo, done = [], []
+    todo: list[int] = []
+    done: list[int] = []
     for tk in tickets:
         (done if ticket_connected(board.tickets[tk], roots) else todo).append(tk)
     # Most valuable first by default; other orders start from another ticket.

@@ -165,6 +165,7 @@ class Search:
         alive = list(candidates)
         budget = max(len(candidates), self.iterations)
         steps = self.steps
+        deadline: float | None
         if self.cpu_ms is not None:
             clock, deadline = time.thread_time, time.thread_time() + self.cpu_ms / 1000.0
         else:

@@ -1,13 +1,32 @@
-"""The type checker (mypy, configured in pyproject.toml [tool.mypy]) passes over the core and the games."""
+"""The type checker (mypy, configured in pyproject.toml [tool.mypy]) passes over the whole package,
+but for the errors still counted below, file by file, which may only go down."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CHECKED = ("ttr_lab/core", "ttr_lab/games")
+
+# Errors left to fix (none anywhere else: the core, the games, the analysis, studies, benches,
+# tuning and command line are clean). Fix some, then lower or remove the file's number.
+REMAINING = {
+    "ttr_lab/envs/multi_agent.py": 2,
+    "ttr_lab/envs/single_agent.py": 6,
+    "ttr_lab/envs/table.py": 15,
+    "ttr_lab/strategies/greedy.py": 7,
+    "ttr_lab/strategies/mcts.py": 34,
+    "ttr_lab/strategies/policy.py": 2,
+    "ttr_lab/strategies/reference_common.py": 3,
+    "ttr_lab/strategies/step_agent.py": 11,
+    "ttr_lab/strategies/ticket_planner.py": 6,
+    "ttr_lab/tournament/backends.py": 1,
+    "ttr_lab/tournament/design.py": 1,
+    "ttr_lab/tournament/integrity.py": 3,
+    "ttr_lab/tournament/worker.py": 6,
+}
 
 
 def mypy(*targets: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
@@ -16,9 +35,18 @@ def mypy(*targets: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
-def test_the_core_and_the_games_type_check():
-    done = mypy(*CHECKED)
-    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+def errors_by_file(report: str) -> Counter:
+    return Counter(line.split(":", 1)[0] for line in report.splitlines() if ": error:" in line)
+
+
+def test_the_package_type_checks_but_for_the_errors_still_counted():
+    done = mypy("ttr_lab")
+    found = errors_by_file(done.stdout)
+    new = {f: n for f, n in found.items() if n > REMAINING.get(f, 0)}
+    assert not new, "\n".join(line for line in done.stdout.splitlines() if line.split(":", 1)[0] in new)[-6000:]
+    assert done.returncode == 0 or found, done.stderr[-2000:]  # a crash of mypy is no pass
+    fixed = {f: n for f, n in REMAINING.items() if found.get(f, 0) < n}
+    assert not fixed, f"fewer errors than counted, lower REMAINING: {fixed}"
 
 
 def test_a_type_error_is_caught(tmp_path):
@@ -26,3 +54,4 @@ def test_a_type_error_is_caught(tmp_path):
     (tmp_path / "wrong.py").write_text("def count() -> int:\n    return 'three'\n")
     done = mypy("wrong.py", cwd=tmp_path)
     assert done.returncode != 0 and "Incompatible return value type" in done.stdout
+    assert errors_by_file(done.stdout) == {"wrong.py": 1}

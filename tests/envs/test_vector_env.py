@@ -16,7 +16,7 @@ from gymnasium.vector import AutoresetMode  # noqa: E402
 
 from ttr_lab.core.errors import ConfigError  # noqa: E402
 from ttr_lab.core.game import load_game  # noqa: E402
-from ttr_lab.core.rng import _GOLDEN, _MASK, derive_seed, mix64  # noqa: E402
+from ttr_lab.core.rng import GOLDEN, MASK, STRATEGY_KEY, derive_seed, mix64  # noqa: E402
 from ttr_lab.envs import pettingzoo_env, self_play_vector_env, vector_env  # noqa: E402
 from ttr_lab.envs.table import Table  # noqa: E402
 from ttr_lab.strategies.planner_kernel import choose_id  # noqa: E402
@@ -24,7 +24,7 @@ from ttr_lab.strategies.planner_kernel import choose_id  # noqa: E402
 
 def _next_below(state: int, bound: int) -> tuple[int, int]:
     """The compiled random opponent's draw, restated with the engine's Python generator."""
-    state = (state + _GOLDEN) & _MASK
+    state = (state + GOLDEN) & MASK
     return state, (mix64(state) * bound) >> 64
 
 
@@ -36,7 +36,7 @@ class Mirror:
         self.table = Table(game, players, reward)
         self.table.new_game(seed)
         self.seat = seat
-        self.rng = derive_seed(seed, 0x5EA7)
+        self.rng = derive_seed(seed, STRATEGY_KEY)
         self.opponents_play()
 
     def opponents_play(self):

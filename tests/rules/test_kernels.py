@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ttr_lab.core.game import load_game
-from ttr_lab.core.rng import _GOLDEN, _MASK, mix64, shuffle
+from ttr_lab.core.rng import GOLDEN, MASK, STRATEGY_KEY, derive_seed, mix64, shuffle
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.playout import random_playouts
 from ttr_lab.games.ticket_to_ride.kernels.rng import shuffle as kernel_shuffle
@@ -25,7 +25,7 @@ VARIANTS = [(m, n) for m in ("usa", "legendary_asia") for n in (2, 3, 4, 5)]
 
 def _next_below(state: int, bound: int) -> tuple[int, int]:
     """The play-out policy's draw, restated with the engine's Python generator."""
-    state = (state + _GOLDEN) & _MASK
+    state = (state + GOLDEN) & MASK
     return state, (mix64(state) * bound) >> 64
 
 
@@ -50,6 +50,19 @@ def test_compiled_playouts_play_the_games_the_face_plays(map_name, players):
                 stepped += 1
             assert [p.total for p in state.result().players] == list(scores[i])
         assert decisions == stepped
+
+
+@pytest.mark.parametrize("map_name,players", [("usa", 2), ("legendary_asia", 4)])
+def test_random_games_are_dealt_as_new_game_deals_them(map_name, players):
+    """``random_games`` deals game ``i`` as ``new_game(players, seeds[i])`` and plays it out at
+    random from the seed's strategy stream, as ``random_playouts`` would from that deal."""
+    game = load_game("ticket_to_ride", map=map_name)
+    seeds = [0, 41, 2**64 - 3]
+    whole = game.random_games(players, seeds)
+    for i, seed in enumerate(seeds):
+        dealt = game.new_game(players, seed)
+        assert whole[i].tolist() == game.random_playouts(dealt, [derive_seed(seed, STRATEGY_KEY)])[0].tolist()
+    assert len({tuple(row) for row in whole.tolist()}) > 1  # not one game three times
 
 
 @pytest.mark.parametrize("length", [0, 1, 2, 7, 110])

@@ -3,8 +3,11 @@ play-out seats and the paired root, each pinned so that breaking the rule fails 
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, NamedTuple
+
+import pytest
 
 from ttr_lab.strategies.search import Node, Search
 
@@ -293,3 +296,39 @@ def test_without_growing_every_visit_plays_out_straight_from_its_candidate():
         search.visit = spy  # type: ignore[method-assign]
         search.paired(Obs(0), ["anchor", "other"], random.Random(1))
         assert any(node.children for node in children.values()) is grown
+
+
+def test_elimination_drops_a_move_more_than_two_standard_errors_behind_the_leader():
+    from ttr_lab.strategies.search import _survivors
+
+    results = {
+        "anchor": [-5.0] * 5,  # far behind, but the anchor is never dropped
+        "leader": [1.0] * 5,
+        "trailing": [0.0, 1.0, -1.0, 0.5, -0.5],  # paired t of the leader over it: 2.83
+        "near": [0.5, 1.5, -0.5, 1.0, 0.0],  # 1.41
+    }
+    assert _survivors(list(results), results, "anchor") == ["anchor", "leader", "near"]
+
+
+def test_the_paired_t_statistic_divides_the_squares_by_n_minus_one():
+    from ttr_lab.strategies.search import _t_statistic
+
+    # Differences 1, 2, 3 over the base's last three rounds: mean 2, sample variance 1.
+    assert _t_statistic([3.0, 5.0, 7.0], [9.0, 2.0, 3.0, 4.0]) == pytest.approx(2.0 * math.sqrt(3.0))
+    assert _t_statistic([3.0], [2.0]) == 0.0  # one pair tells nothing
+
+
+def test_a_candidate_only_as_good_as_the_anchor_does_not_displace_it():
+    game = Decide(0, {"anchor": (1.0, 0.0), "twin": (1.0, 0.0)})
+    search = Search(lambda obs, rng: ToyState(game), values, First, iterations=6)
+    assert search.paired(Obs(0), ["anchor", "twin"], random.Random(1), confidence=0.0) == "anchor"
+    assert search.rounds == 3 and not search.switched
+
+
+def test_one_round_is_never_enough_to_leave_the_anchor():
+    game = Decide(0, {"anchor": (0.0, 0.0), "better": (1.0, 0.0)})
+    search = Search(lambda obs, rng: ToyState(game), values, First, iterations=2)
+    assert search.paired(Obs(0), ["anchor", "better"], random.Random(1), confidence=0.0) == "anchor"
+    assert search.rounds == 1 and not search.switched
+    longer = Search(lambda obs, rng: ToyState(game), values, First, iterations=4)
+    assert longer.paired(Obs(0), ["anchor", "better"], random.Random(1), confidence=0.0) == "better"

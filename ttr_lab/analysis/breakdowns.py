@@ -113,7 +113,7 @@ def win_rate_over_games(frame: pd.DataFrame) -> pd.DataFrame:
     for entrant, g in ordered.groupby("entrant", sort=False):
         wins = g["win"].astype(float).cumsum().to_numpy()
         games = np.arange(1, len(g) + 1)
-        bounds = np.array([wilson(w, n) for w, n in zip(wins, games)])
+        bounds = np.array([wilson(w, int(n)) for w, n in zip(wins, games)])
         pieces.append(pd.DataFrame({"entrant": entrant, "games": games, "win_rate": wins / games,
                                     "win_low": bounds[:, 0], "win_high": bounds[:, 1]}))
     if not pieces:

@@ -14,6 +14,7 @@ from ttr_lab.core.figures import new_figure as _figure, no_data_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+    from matplotlib.ticker import PercentFormatter
 
 
 def win_rates(frame: pd.DataFrame) -> "Figure":
@@ -38,7 +39,7 @@ def win_rates(frame: pd.DataFrame) -> "Figure":
     return fig
 
 
-def _percent_axis() -> "object":
+def _percent_axis() -> "PercentFormatter":
     from matplotlib.ticker import PercentFormatter
 
     return PercentFormatter(1.0, decimals=0)
@@ -175,7 +176,7 @@ def game_lengths(frame: pd.DataFrame) -> "Figure":
     if not lengths.empty:
         bins = np.histogram_bin_edges(lengths["turns"].to_numpy(dtype=float), bins="auto")
         for n, g in lengths.groupby("num_players"):
-            ax.hist(g["turns"], bins=bins, alpha=0.6, label=f"{n} players ({len(g)} games, median {g['turns'].median():.0f})")
+            ax.hist(g["turns"], bins=bins.tolist(), alpha=0.6, label=f"{n} players ({len(g)} games, median {g['turns'].median():.0f})")
         stalled = lengths[lengths["termination"] == "stalled"]
         if len(stalled):
             ax.plot(stalled["turns"], np.zeros(len(stalled)), "x", color="black", label=f"stalled ({len(stalled)})")

@@ -125,7 +125,7 @@ def present(table: pd.DataFrame, labels: Mapping[str, str] | None = None, percen
             cells = ["" if _missing(v) else str(v) for v in series]
             text_columns.append(header)
         elif all_percent or _is_percent(name, extra):
-            if bounded:
+            if bounds is not None:
                 cells = [percent_interval(v, lo, hi) for v, lo, hi in
                          zip(series, table[bounds[0]], table[bounds[1]])]
             else:
@@ -133,7 +133,7 @@ def present(table: pd.DataFrame, labels: Mapping[str, str] | None = None, percen
         else:
             scale = 1000.0 if name in MILLISECONDS or name.endswith("seconds_per_decision") else 1.0
             values = [v * scale if not _missing(v) else v for v in series]
-            if bounded:
+            if bounds is not None:
                 lows = [v * scale for v in table[bounds[0]]]
                 highs = [v * scale for v in table[bounds[1]]]
                 d = decimals_for([*values, *lows, *highs]) if name != "rating" else 0

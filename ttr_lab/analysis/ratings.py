@@ -87,13 +87,13 @@ def bradley_terry(frame: pd.DataFrame, resamples: int = 200, seed: int = 0, prio
     wins_by_deal, n_by_deal = wins_by_deal[:, used], n_by_deal[:, used]
     theta = _fit(i, j, wins_by_deal.sum(axis=0), n_by_deal.sum(axis=0), k, prior_sd)
     rng = np.random.default_rng(seed)
-    draws = []
+    draws: list[np.ndarray] = []
     for _ in range(resamples):
         pick = rng.choice(len(unique), size=len(unique), replace=True)
         counts = np.bincount(pick, minlength=len(unique)).astype(float)
         draws.append(_fit(i, j, counts @ wins_by_deal, counts @ n_by_deal, k, prior_sd))
-    draws = np.array(draws) if draws else np.full((1, k), np.nan)
-    low, high = np.percentile(draws, [2.5, 97.5], axis=0)
+    drawn = np.array(draws) if draws else np.full((1, k), np.nan)
+    low, high = np.percentile(drawn, [2.5, 97.5], axis=0)
     out = pd.DataFrame({
         "entrant": names, "rating": 1500 + ELO * theta, "rating_low": 1500 + ELO * low,
         "rating_high": 1500 + ELO * high, "games": [int(games.get(n, 0)) for n in names],

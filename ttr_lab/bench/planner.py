@@ -116,7 +116,7 @@ def planner_benchmark(positions: int = 10_000, seconds: float = 10.0, seed: int 
         raise ValueError(f"unknown section(s) {', '.join(unknown)}; the sections are {', '.join(SECTIONS)}")
     result = BenchResult(on_item=on_item)
     if "fidelity" in sections:
-        rows = []
+        rows: list[tuple[str, ...]] = []
         total = agreed = 0
         games = benchmarked()
         share = -(-positions // (2 * len(games)))

@@ -120,7 +120,7 @@ def strength_benchmark(
 
 
 def _ladder2(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for weak, strong in zip(LADDER, LADDER[1:]):
         games = play_match([_entrant(strong), _entrant(weak)], match_games((0, 1), deals, seed), USA, runner)
         s = summarize(games, [strong])[0]
@@ -137,7 +137,7 @@ def _one_against_three(result: BenchResult, key: str, pairs: list[tuple[str, str
                        runner: Backend) -> list[tuple[str, ...]]:
     """One of ``a`` against three of ``b`` for each pair, every deal under the 4 seatings; the
     figures stored as ``{key} a>3xb``; the table rows returned."""
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for one, three in pairs:
         games = play_match([_entrant(one), _entrant(three)], match_games((0, 1, 1, 1), deals, seed), USA, runner)
         s = summarize(games, [one])[0]
@@ -176,7 +176,7 @@ def _mixed4(result: BenchResult, deals: int, seed: int, runner: Backend) -> None
 
 
 def _time(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for ms in (50, 200, 1000):
         entrants = [_entrant("mcts", {"time_ms": ms}), _entrant("ticket_planner")]
         s = summarize(play_match(entrants, match_games((0, 1), deals, seed), USA, runner), ["mcts"])[0]
@@ -199,7 +199,7 @@ def _reference(result: BenchResult, deals: int, seed: int, runner: Backend) -> N
         tables = list(itertools.combinations(range(4), 2)) if n == 2 else [(0, 1, 2, 3)]
         games = play_match(entrants, schedule([seatings(t, "cyclic") for t in tables], deals, seed), USA, runner)
         frame = pd.DataFrame(games)
-        rows = []
+        rows: list[tuple[str, ...]] = []
         for s in summarize(games, REFERENCE):
             result.figures[f"reference{n} {s.entrant}"] = s
             mine = frame[frame.entrant == s.entrant]
@@ -221,7 +221,7 @@ def _reference(result: BenchResult, deals: int, seed: int, runner: Backend) -> N
 
 
 def _versus(result: BenchResult, deals: int, seed: int, runner: Backend) -> None:
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for ours in (BEST, "ticket_planner"):
         for agent in REFERENCE:
             games = play_match([_entrant(ours), _entrant(agent)], match_games((0, 1), deals, seed), USA, runner)
@@ -253,7 +253,7 @@ def _table4(result: BenchResult, deals: int, seed: int, runner: Backend) -> None
           f"{s.metrics['completion']:.3f}") for s in summaries],
     ))
     frame = pd.DataFrame(games)
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for other in names[1:]:
         share, _, low, high = ahead_share(frame, BEST, other)
         result.figures[f"table4 {BEST} ahead of {other}"] = (share, low, high)

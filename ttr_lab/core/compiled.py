@@ -151,3 +151,22 @@ def njit_no_refcount(inline: bool = False) -> Callable[[_Kernel], _Kernel]:
     if inline:
         options["inline"] = "always"
     return cast(Callable[[_Kernel], _Kernel], njit(**options))
+
+
+def _compile_the_seed_functions() -> None:
+    """Let kernels call ``rng.mix64`` and ``rng.derive_seed`` themselves, so Python and kernels
+    share one definition; ``rng.u64`` becomes a cast, keeping their arithmetic unsigned."""
+    import numpy as np
+    from numba.extending import overload, register_jitable
+
+    from ttr_lab.core import rng
+
+    @overload(rng.u64, inline="always")
+    def _u64(x):  # unannotated: numba compares its parameters with the cast's
+        return lambda x: np.uint64(x)
+
+    register_jitable(inline="always")(rng.mix64)
+    register_jitable(rng.derive_seed)  # numba inlines no star parameter; it is called per game, not per draw
+
+
+_compile_the_seed_functions()

@@ -8,7 +8,7 @@ from typing import Any, Sequence
 from ttr_lab.core.errors import ConfigError, GameInterrupted, IllegalActionError, StrategyError
 from ttr_lab.core.game import Game, default_game, load_game
 from ttr_lab.core.record import GameRecord
-from ttr_lab.core.rng import derive_seed
+from ttr_lab.core.rng import STRATEGY_KEY, derive_seed
 from ttr_lab.core.strategy import strategy_name
 
 
@@ -26,7 +26,7 @@ def play_game(game: Game | str, strategies: Sequence[Any], seed: int, **options:
     players = [s() if isinstance(s, type) or not hasattr(s, "act") else s for s in strategies]
     names = tuple(strategy_name(s) for s in players)
     state = game.new_game(len(players), seed)
-    rngs = [random.Random(derive_seed(seed, 0x5EA7, seat)) for seat in range(len(players))]
+    rngs = [random.Random(derive_seed(seed, STRATEGY_KEY, seat)) for seat in range(len(players))]
     listeners = [(seat, s.on_event) for seat, s in enumerate(players) if hasattr(s, "on_event")]
     observes = [reads_observations(s) for s in players]
     for seat, s in enumerate(players):

@@ -18,7 +18,7 @@ import numpy as np
 from ttr_lab.core.errors import ConfigError, IllegalActionError
 from ttr_lab.core.game import Game, State, default_game, load_game
 from ttr_lab.core.record import GameRecord
-from ttr_lab.core.rng import derive_seed
+from ttr_lab.core.rng import STRATEGY_KEY, derive_seed
 
 REWARDS = ("rank", "margin")
 
@@ -123,7 +123,7 @@ class Table:
 
     def strategy_rng_seed(self, seat: int) -> int:
         """The seed of a seat's ``random.Random``, as ``play_game`` derives it."""
-        return derive_seed(self.seed, 0x5EA7, seat)
+        return derive_seed(self.seed, STRATEGY_KEY, seat)
 
     # -- rendering ----------------------------------------------------------------------------
 

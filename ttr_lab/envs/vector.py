@@ -27,7 +27,7 @@ Seeds: ``reset(seed=s)`` gives sub-game ``i`` the seed ``b_i = derive_seed(s, i)
 ...])`` sets them directly; ``reset()`` draws a fresh ``s`` from the env's generator). Game ``k``
 of sub-game ``i`` (0 first) has the seed ``derive_seed(b_i, k)`` (``env.game_seed(i, k)``): it is
 the game ``game.new_game(players, that seed)`` deals, its opponents draw from ``derive_seed(that
-seed, 0x5EA7)``, and with ``seat="rotate"`` the learner sits at ``(i + k) % players``.
+seed, STRATEGY_KEY)``, and with ``seat="rotate"`` the learner sits at ``(i + k) % players``.
 
 Ticket to Ride only: its rules are compiled kernels over one state array, so a batch is one
 array and one call. Trans-Orient Express's rules are Python objects (not compiled): batching

@@ -4,10 +4,10 @@ the next deal and the views), over the game's own rule kernels.
 
 Per sub-game ``i`` the env keeps: its state row ``states[i]``, the learner's seat ``seats[i]``, the
 opponents' SplitMix64 stream ``rngs[i]``, its seed ``bases[i]`` and the number of games it has
-started ``games[i]``. Seeds derive as ``ttr_lab.core.rng.derive_seed`` derives them (restated
-below, bit for bit): game ``k`` of sub-game ``i`` has the seed ``derive_seed(bases[i], k)``; it is
-dealt as ``game.new_game(players, that seed)`` deals it and its opponents draw from
-``derive_seed(that seed, 0x5EA7)``, as ``game.random_games`` seeds its play-outs.
+started ``games[i]``. Seeds derive by ``ttr_lab.core.rng.derive_seed`` itself, compiled: game
+``k`` of sub-game ``i`` has the seed ``derive_seed(bases[i], k)``; it is dealt as
+``game.new_game(players, that seed)`` deals it and its opponents draw from
+``derive_seed(that seed, STRATEGY_KEY)``, as ``game.random_games`` seeds its play-outs.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from numba import njit
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
-from ttr_lab.games.ticket_to_ride.kernels.rng import mix64, next_below
+from ttr_lab.core.rng import STRATEGY_KEY
+from ttr_lab.games.ticket_to_ride.kernels.rng import DEAL_KEY, derive_seed, next_below
 from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
 from ttr_lab.games.ticket_to_ride.kernels.setup import new_state
 from ttr_lab.games.ticket_to_ride.kernels.tensor import write_mask, write_tensor
@@ -28,24 +29,13 @@ RANDOM, PLANNER = 0, 1  # opponent policies: uniform over the legal ids; the com
 RANK, MARGIN = 0, 1  # rewards, as envs.table.REWARDS names them
 ROTATE = -1  # the seat rule: game k of sub-game i seats the learner at (i + k) % players
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_SEED_SALT = np.uint64(0x5EED)
-_DEAL_KEY = np.uint64(0x7772)
-_POLICY_KEY = np.uint64(0x5EA7)
-
-
-@njit(cache=True)
-def derive_seed(seed: np.uint64, key: np.uint64) -> np.uint64:
-    """``ttr_lab.core.rng.derive_seed(seed, key)``."""
-    return mix64(mix64(seed ^ _SEED_SALT) + _GOLDEN + key)
-
 
 @njit(cache=True)
 def _start(g: np.ndarray, states: np.ndarray, i: int, bases: np.ndarray, games: np.ndarray,
            seats: np.ndarray, rngs: np.ndarray, seat_rule: int) -> None:
     seed = derive_seed(np.uint64(bases[i]), np.uint64(games[i]))
-    states[i, :] = new_state(g, derive_seed(seed, _DEAL_KEY))
-    rngs[i] = derive_seed(seed, _POLICY_KEY)
+    states[i, :] = new_state(g, derive_seed(seed, DEAL_KEY))
+    rngs[i] = derive_seed(seed, STRATEGY_KEY)
     seats[i] = (i + games[i]) % g[L.N_PLAYERS] if seat_rule == ROTATE else seat_rule
 
 

@@ -90,10 +90,15 @@ class TuneConfig(BaseModel):
     def space(self) -> dict[str, ParamRange]:
         return self._space
 
+    @property
+    def opponent_specs(self) -> list[StrategySpec]:
+        """The opponents, each a ``StrategySpec`` (as ``_as_specs`` made them)."""
+        return [StrategySpec.of(o) for o in self.opponents]
+
     def opponent_entrants(self) -> list[dict[str, Any]]:
         """The field as tournament entrants, with unique names."""
         out, seen = [], set()
-        for o in self.opponents:
+        for o in self.opponent_specs:
             base = o.name or o.strategy.rsplit(":", 1)[-1]
             name, k = base, 2
             while name in seen or name in ("tuned", "default", "candidate"):
@@ -184,10 +189,10 @@ def _check(config: TuneConfig, source: str) -> None:
         check_strategy(config.strategy, {**config.params, **corner}, f"{source}: search_space", config.game)
     config._space = space
     config._fixed = _fixed_params(config.strategy, config.game, config.params, space)
-    for i, o in enumerate(config.opponents):
+    for i, o in enumerate(config.opponent_specs):
         check_strategy(o.strategy, o.params, f"{source}: opponents.{i}", config.game)
     # Validated (converted, defaults filled in): the field's identity and what its games build.
-    config.opponents = [o.validated(config.game) for o in config.opponents]
+    config.opponents = [o.validated(config.game) for o in config.opponent_specs]
 
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TuneConfig:

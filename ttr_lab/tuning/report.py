@@ -67,7 +67,9 @@ def entrant_snippet(config: TuneConfig, run: TuningRun) -> str:
     """A tournament entrant with the tuned parameters, as YAML with a comment saying where it came from."""
     v = run.validation
     head = v["head_to_head"]
-    best = run.best.measure
+    if run.best is None:
+        raise ValueError("no trial was measured: there is no entrant to write")
+    best = run.best.measured
     lines = [
         f"# {config.strategy} tuned by ttr-lab tune ({config.name}): {len(run.trials)} trials of {best.games} games, "
         f"{config.objective} against {', '.join(o['name'] for o in config.opponent_entrants())} at {config.players} players",

@@ -80,7 +80,7 @@ def _run(config: TuneConfig, store: TrialStore, console: Console) -> TuningRun:
     if config.include_default and config.search != "grid" and first is None and not ok:
         console.print(f"the default parameters {defaults} lie outside the search space: not tried as a trial")
     backend = make_backend(config.backend, config.address, config.workers, config.runtime_env)
-    best_so_far = max((t.measure.objective for t in ok), default=-math.inf)
+    best_so_far = max((t.measured.objective for t in ok), default=-math.inf)
 
     def on_outcome(outcome: Outcome) -> None:
         nonlocal best_so_far

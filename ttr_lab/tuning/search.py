@@ -69,8 +69,8 @@ def run_ray(
     logging.getLogger("ray.tune").setLevel(logging.ERROR)
     evaluated = [o for o in done if o.measure is not None]
     if evaluated:
-        points = [dict(o.params) for o in evaluated]
-        rewards = [o.measure.objective for o in evaluated]
+        points: list[dict[str, Any]] | None = [dict(o.params) for o in evaluated]
+        rewards: list[float] | None = [o.measured.objective for o in evaluated]
     else:
         points = [dict(first)] if first is not None else None
         rewards = None

@@ -39,19 +39,26 @@ class ParamRange:
         kind = "int" if self.is_int else "float"
         return f"{self.name}: {kind} {self.low}..{self.high}{' (log)' if self.log else ''}"
 
+    @property
+    def bounds(self) -> tuple[float | int, float | int]:
+        """``(low, high)`` of a numeric range (a range of choices has none)."""
+        if self.low is None or self.high is None:
+            raise ValueError(f"{self.name}: a range of choices has no bounds")
+        return self.low, self.high
+
     def distribution(self) -> Any:
         import optuna
 
         if self.choices is not None:
             return optuna.distributions.CategoricalDistribution(list(self.choices))
         if self.is_int:
-            return optuna.distributions.IntDistribution(int(self.low), int(self.high), log=self.log)
-        return optuna.distributions.FloatDistribution(float(self.low), float(self.high), log=self.log)
+            return optuna.distributions.IntDistribution(int(self.bounds[0]), int(self.bounds[1]), log=self.log)
+        return optuna.distributions.FloatDistribution(float(self.bounds[0]), float(self.bounds[1]), log=self.log)
 
     def contains(self, value: Any) -> bool:
         if self.choices is not None:
             return value in self.choices
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not self.low <= value <= self.high:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not self.bounds[0] <= value <= self.bounds[1]:
             return False
         return not self.is_int or float(value).is_integer()
 
@@ -60,14 +67,14 @@ class ParamRange:
         if self.choices is not None:
             return trial.suggest_categorical(self.name, list(self.choices))
         if self.is_int:
-            return trial.suggest_int(self.name, int(self.low), int(self.high), log=self.log)
-        return trial.suggest_float(self.name, float(self.low), float(self.high), log=self.log)
+            return trial.suggest_int(self.name, int(self.bounds[0]), int(self.bounds[1]), log=self.log)
+        return trial.suggest_float(self.name, float(self.bounds[0]), float(self.bounds[1]), log=self.log)
 
     def grid(self, points: int) -> list[Any]:
         """``points`` values spread over the range (geometrically when ``log``), ends included."""
         if self.choices is not None:
             return list(self.choices)
-        low, high = float(self.low), float(self.high)
+        low, high = float(self.bounds[0]), float(self.bounds[1])
         if points == 1:
             values = [(low + high) / 2]
         elif self.log:
@@ -93,7 +100,9 @@ def parse_range(name: str, spec: Any, where: str) -> ParamRange:
         if set(spec) != {"choices"} or not isinstance(choices, list) or not choices:
             raise ConfigError(f"{where}: {name}: 'choices' must be a non-empty list, alone")
         return ParamRange(name, choices=tuple(choices))
-    low, high, log = spec.get("low"), spec.get("high"), spec.get("log", False)
+    low: Any = spec.get("low")
+    high: Any = spec.get("high")
+    log = spec.get("log", False)
     for label, value in (("low", low), ("high", high)):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ConfigError(f"{where}: {name}: '{label}' must be a number, got {value!r}")

@@ -31,10 +31,17 @@ class Outcome:
     # trial does not depend on which trial a scheduler happened to finish first.
     proposal: int = -1
 
+    @property
+    def measured(self) -> Measure:
+        """Its measure, for a trial known to have one (a failed trial's is None)."""
+        if self.measure is None:
+            raise ValueError(f"trial {self.params} has no measure: {self.error}")
+        return self.measure
+
 
 def best_of(outcomes: Sequence[Outcome]) -> Outcome:
     """The trial with the highest objective; among equals, the earliest proposed."""
-    return min((o for o in outcomes if o.measure is not None), key=lambda o: (-o.measure.objective, o.proposal))
+    return min((o for o in outcomes if o.measure is not None), key=lambda o: (-o.measured.objective, o.proposal))
 
 
 def first_line(exc: BaseException) -> str:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from ttr_lab.core.rng import derive_seed
+from ttr_lab.games.ticket_to_ride.kernels.rng import DEAL_KEY, derive_seed
 from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels import tensor as K
@@ -73,7 +73,7 @@ class Batch:
         """Row ``i``: the state ``game.new_game(players, seeds[i])`` deals."""
         out = np.empty((len(seeds), self.state_size), dtype=np.int64)
         for i, seed in enumerate(seeds):
-            out[i] = new_state(self.g, np.uint64(derive_seed(int(seed), 0x7772)))
+            out[i] = new_state(self.g, np.uint64(derive_seed(int(seed), DEAL_KEY)))
         return out
 
     def views(self, states: np.ndarray, viewers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -170,14 +170,15 @@ class TicketToRide:
         ``new_game(num_players, seeds[i])`` deals it, then played out; final scores per game."""
         import numpy as np
 
-        from ttr_lab.core.rng import derive_seed
+        from ttr_lab.core.rng import STRATEGY_KEY, derive_seed
         from ttr_lab.games.ticket_to_ride.kernels.playout import random_games
+        from ttr_lab.games.ticket_to_ride.kernels.rng import DEAL_KEY
         from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
         from ttr_lab.games.ticket_to_ride.tables import tables_for
 
         g = game_array(tables_for(self.board, num_players, self.ruleset))
-        deals = np.array([derive_seed(s, 0x7772) for s in seeds], dtype=np.uint64)
-        policy = np.array([derive_seed(s, 0x5EA7) for s in seeds], dtype=np.uint64)
+        deals = np.array([derive_seed(s, DEAL_KEY) for s in seeds], dtype=np.uint64)
+        policy = np.array([derive_seed(s, STRATEGY_KEY) for s in seeds], dtype=np.uint64)
         scores = np.zeros((len(seeds), num_players), dtype=np.int64)
         random_games(g, deals, policy, scores)
         return scores

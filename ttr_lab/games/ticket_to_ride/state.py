@@ -22,7 +22,7 @@ import numpy as np
 
 from ttr_lab.core.actions import forgery
 from ttr_lab.core.errors import IllegalActionError
-from ttr_lab.core.rng import derive_seed
+from ttr_lab.games.ticket_to_ride.kernels.rng import DEAL_KEY, derive_seed
 from ttr_lab.games.ticket_to_ride.actions import Action, Claim, DrawMarket, KeepTickets, TicketsKept, all_actions
 from ttr_lab.games.ticket_to_ride.tables import Tables, Phase, tables_for
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
@@ -299,7 +299,7 @@ class GameState(StateViews):
     def new(cls, game: Tables, seed: int) -> "GameState":
         """Shuffle, deal cards and market, deal the initial tickets (each player then chooses)."""
         face = face_of(game)
-        return _state(face, new_state(face.g, np.uint64(derive_seed(seed, 0x7772))), None, 0)
+        return _state(face, new_state(face.g, np.uint64(derive_seed(seed, DEAL_KEY))), None, 0)
 
     def clone(self) -> "GameState":
         """An independent copy (the history is shared: it is never mutated)."""

@@ -7,13 +7,13 @@ SplitMix64 generator (``ttr_lab.core.rng``), so a game is a function of its seed
 
 from __future__ import annotations
 
-from ttr_lab.core.rng import derive_seed, next_u64, shuffle
+from ttr_lab.core.rng import GOLDEN, MASK, MIX_1, MIX_2, derive_seed, next_u64, shuffle
 from ttr_lab.games.trans_orient.cards import ObjectiveType
 from ttr_lab.games.trans_orient.rules import K, Phase, Tables
 from ttr_lab.games.trans_orient.views import StateViews
 
 _TAKE, _OVER = int(Phase.TAKE), int(Phase.OVER)
-_MASK = (1 << 64) - 1
+_DEAL_KEY = 0x70E  # derive_seed(game seed, _DEAL_KEY) seeds the game's generator
 
 
 class Station(StateViews):
@@ -25,7 +25,7 @@ class Station(StateViews):
         the first player (Decision: chosen by the seed)."""
         deck, rules, n, cols, C = setup.deck, setup.rules, setup.num_players, setup.columns, setup.colours
         self.setup = setup
-        self.rng = derive_seed(seed, 0x70E)
+        self.rng = derive_seed(seed, _DEAL_KEY)
         self.bag = [rules.tokens_per_colour] * C
         self.reserves = [0] * (n * C)
         for p in range(n):
@@ -124,9 +124,9 @@ class Station(StateViews):
         if not total:
             return -1
         # SplitMix64 (ttr_lab.core.rng.next_u64), inlined: this runs for every token drawn.
-        z = self.rng = (self.rng + 0x9E3779B97F4A7C15) & _MASK
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EB & _MASK
+        z = self.rng = (self.rng + GOLDEN) & MASK
+        z = (z ^ (z >> 30)) * MIX_1 & MASK
+        z = (z ^ (z >> 27)) * MIX_2 & MASK
         r = ((z ^ (z >> 31)) * total) >> 64
         for c, k in enumerate(bag):
             if r < k:

@@ -56,7 +56,7 @@ def random_playouts(g: np.ndarray, start: np.ndarray, seeds: np.ndarray, scores:
 @njit(cache=True)
 def random_games(g: np.ndarray, deal_seeds: np.ndarray, seeds: np.ndarray, scores: np.ndarray) -> int:
     """Whole random games, dealt and scored: game ``i`` is dealt from ``deal_seeds[i]`` (a
-    ``derive_seed(seed, 0x7772)``, as ``GameState.new``) and played with ``seeds[i]``."""
+    ``derive_seed(seed, DEAL_KEY)``, as ``GameState.new``) and played with ``seeds[i]``."""
     n = g[L.N_PLAYERS]
     ids, scratch = np.empty(g[L.N_ACTIONS], dtype=np.int64), np.empty(g[L.N_ACTIONS], dtype=np.int64)
     out, completed = np.zeros((n, L.RESULT_COLUMNS), dtype=np.int64), np.zeros((n, g[L.N_TICKETS]), dtype=np.bool_)

@@ -1,5 +1,6 @@
 """The engine's SplitMix64 shuffle as a kernel: bit for bit ``ttr_lab.core.rng.shuffle``, so a
-seed deals in a kernel what it deals in Python.
+seed deals in a kernel what it deals in Python. ``mix64`` and ``derive_seed`` are the core's own
+(compiled as they are), and ``DEAL_KEY`` the salt of a game's deal.
 
 Python's ``(z * (i + 1)) >> 64`` takes the high half of a 128-bit product; a kernel has 64-bit
 integers only, so ``_high_product`` builds it from 32-bit halves (exact while ``i + 1 < 2**32``).
@@ -8,27 +9,29 @@ integers only, so ``_high_product`` builds it from 32-bit halves (exact while ``
 from __future__ import annotations
 
 import warnings
+from typing import Callable, cast
 
 import numpy as np
 from numba import config
 
+from ttr_lab.core import rng
 from ttr_lab.core.compiled import njit_no_refcount
 
+__all__ = ["DEAL_KEY", "derive_seed", "mix64", "next_below", "next_u64", "shuffle"]
+
 if getattr(config, "DISABLE_JIT", 0):  # interpreted, numpy warns where the compiled code wraps around, as meant
-    warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning, __name__)
+    for _module in (__name__, rng.__name__):
+        warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning, _module)
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
+# The core's own functions, typed as kernels call them (numba sees the same objects).
+mix64 = cast(Callable[[np.uint64], np.uint64], rng.mix64)
+derive_seed = cast(Callable[..., np.uint64], rng.derive_seed)
+
+DEAL_KEY = 0x7772  # derive_seed(game seed, DEAL_KEY) seeds the engine's shuffles of a new game
+
+_GOLDEN = np.uint64(rng.GOLDEN)
 _LOW = np.uint64(0xFFFFFFFF)
-_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
-
-
-@njit_no_refcount(inline=True)
-def mix64(z: np.uint64) -> np.uint64:
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
+_S32 = np.uint64(32)
 
 
 @njit_no_refcount(inline=True)

@@ -13,7 +13,7 @@ from ttr_lab.games.ticket_to_ride.kernels.rng import shuffle
 
 @njit(cache=True)
 def new_state(g: np.ndarray, shuffle_seed: np.uint64) -> np.ndarray:
-    """The state of a new game; ``shuffle_seed``: ``derive_seed(seed, 0x7772)``, as in Python."""
+    """The state of a new game; ``shuffle_seed``: ``derive_seed(seed, DEAL_KEY)`` (``kernels.rng``), as in Python."""
     s = np.zeros(g[L.S_SIZE], dtype=np.int64)
     n, nt = g[L.N_PLAYERS], g[L.N_TICKETS]
     s[L.PHASE] = L.SETUP
