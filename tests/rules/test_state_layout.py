@@ -10,6 +10,7 @@ from ttr_lab.core.array_layout import ArrayLayout, Part
 from ttr_lab.games.ticket_to_ride import load_board, new_game
 from ttr_lab.games.ticket_to_ride import fields as F
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.games.ticket_to_ride.kernels.rows import hand_start, offers_start, tickets_start
 from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
 from ttr_lab.games.ticket_to_ride.restore import restore_state
 from ttr_lab.games.ticket_to_ride.state import GameState, assemble_state, face_of
@@ -89,3 +90,16 @@ def test_assemble_state_refuses_a_field_the_state_does_not_declare():
     state = new_game(load_board("usa"), 2, 1)
     with pytest.raises(TypeError, match="bonus"):
         assemble_state(state.game, bonus=[1, 2])
+
+
+def test_a_seat_s_rows_start_where_the_declaration_puts_them():
+    """The kernels' row helpers (what the planner kernels read hands and tickets with) take each
+    row's width from the declared length rules: 9 kinds a hand, a ticket per board ticket, the
+    largest offer."""
+    state = new_game(load_board("usa"), 4, 2)
+    g, f = state.face.g, state.face.fields
+    assert f["tickets"][1] == g[L.N_TICKETS] and f["offers"][1] == g[L.MAX_OFFER]
+    for p in range(4):
+        assert hand_start(g, p) == f["hands"][0] + p * L.KINDS
+        assert tickets_start(g, p) == f["tickets"][0] + p * f["tickets"][1]
+        assert offers_start(g, p) == f["offers"][0] + p * f["offers"][1]

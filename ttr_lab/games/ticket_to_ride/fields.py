@@ -14,7 +14,7 @@ import numpy as np
 
 from ttr_lab.core.array_layout import Part
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
-from ttr_lab.games.ticket_to_ride.kernels.tables import state_dims
+from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.tables import Tables
@@ -25,7 +25,7 @@ OWN_PROPERTY = frozenset({"rng"})
 
 def field_rooms(game: "Tables") -> dict[str, tuple[int, int]]:
     """Per body field of ``game``'s state: where it starts and its room (per row, for rows)."""
-    dims = state_dims(game)
+    dims = L.dims_of(game_array(game))
     sized = L.STATE.sized(dims)
     return {
         p.name: (sized.offsets[p.name], sized.sizes[p.name] // (p.rows(dims) if p.kind == "rows" else 1))

@@ -12,6 +12,8 @@ fields follow at the offsets ``g`` names.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ttr_lab.core.array_layout import ArrayLayout, Part, block_constants
 from ttr_lab.core.tensor_layout import TensorLayout
 
@@ -112,6 +114,34 @@ def game_layout(state: ArrayLayout) -> TensorLayout:
 GAME = game_layout(STATE)
 globals().update(block_constants(GAME))  # N_PLAYERS ... KEEP_MASKS, S_SIZE, S_HANDS ... S_BOXED_BY
 GAME_HEADER = GAME.size
+
+# The dimensions of the state's length rules, as the game array holds them: a game's offsets are
+# read off its own array (``dims_of``), and a kernel finds a row's width there (``row_width``).
+DIM_SLOTS = {
+    "players": GAME.offsets["n_players"], "cards": GAME.offsets["n_cards"], "market": GAME.offsets["market_size"],
+    "tracks": GAME.offsets["n_tracks"], "tickets": GAME.offsets["n_tickets"], "offer": GAME.offsets["max_offer"],
+}
+
+
+def dims_of(g: Any) -> dict[str, int]:
+    """The dimensions the state's length rules are read with, off a game array or its header
+    (a list while ``tables.game_array`` builds it)."""
+    return {dim: int(g[slot]) for dim, slot in DIM_SLOTS.items()}
+
+
+def row_width(name: str) -> tuple[int, int]:
+    """The width of one player's row of the field ``name`` (its length rule after the first
+    factor) as ``(number, game slot)``: the width is the number times ``g[slot]``, or the number
+    alone when the slot is -1 (at most one dimension in a row's width)."""
+    number, slot = 1, -1
+    for factor in STATE.by_name[name].length[1:]:
+        if isinstance(factor, int):
+            number *= factor
+        elif slot < 0:
+            slot = DIM_SLOTS[factor]
+        else:
+            raise ValueError(f"the row of {name!r} has more than one dimension")
+    return number, slot
 
 
 def __getattr__(name: str) -> int:

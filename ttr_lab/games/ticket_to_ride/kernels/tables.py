@@ -53,14 +53,6 @@ def _keep_subsets(offered: int, minimum: int) -> list[int]:
     return [sum(1 << i for i in c) for c in combos]
 
 
-def state_dims(game: "Tables") -> dict[str, int]:
-    """The dimensions the state's length rules (``layout.STATE``) are read with."""
-    return {
-        "players": game.num_players, "cards": len(game.deck), "market": game.ruleset.market_size,
-        "tracks": len(game.board.tracks), "tickets": len(game.board.tickets), "offer": max_offer(game.ruleset),
-    }
-
-
 @functools.lru_cache(maxsize=256)
 def game_array(game: "Tables") -> np.ndarray:
     """The ``g`` array of ``game`` (cached: one per Tables, which is itself shared)."""
@@ -158,7 +150,7 @@ def game_array(game: "Tables") -> np.ndarray:
     b.table(L.KEEP_COUNT, counts)
     b.table(L.KEEP_MASKS, masks)
     # The state's fields, after its header, at the offsets its declaration gives this game.
-    sized = L.STATE.sized(state_dims(game))
+    sized = L.STATE.sized(L.dims_of(h))
     for part in L.STATE.body:
         h[L.GAME.offsets[f"s_{part.name}"]] = sized.offsets[part.name]
     h[L.S_SIZE] = sized.size
