@@ -8,11 +8,12 @@ reaches the game; a write puts them back and drops the cached result.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from ttr_lab.core.array_layout import Part
+from ttr_lab.core.array_layout import ArrayLayout, Part
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
 
@@ -199,6 +200,12 @@ def _reader(part: Part) -> Callable[[list[int], Mapping[str, tuple[int, int]], i
     return ring
 
 
+@functools.lru_cache(maxsize=4)
+def _readers(layout: ArrayLayout) -> list[tuple[str, Callable[[list[int], Mapping[str, tuple[int, int]], int], Any]]]:
+    """``Fields``' readers of ``layout`` (the declaration in force: a test may extend it)."""
+    return [(p.face_name, _reader(p)) for p in layout.parts if p.kind != "internal" and p.name not in OWN_PROPERTY]
+
+
 class Fields:
     """Every field of a position as plain Python values, read off the array in one pass, for
     tools and tests that read many fields at once (a field of the state itself is a fresh read
@@ -206,9 +213,8 @@ class Fields:
 
     def __init__(self, face: Any, s: np.ndarray) -> None:
         v, f, n = s.tolist(), face.fields, face.game.num_players
-        for part in L.STATE.parts:
-            if part.kind != "internal" and part.name not in OWN_PROPERTY:
-                setattr(self, part.face_name, _reader(part)(v, f, n))
+        for name, read in _readers(L.STATE):
+            setattr(self, name, read(v, f, n))
 
     if TYPE_CHECKING:
         def __getattr__(self, name: str) -> Any: ...

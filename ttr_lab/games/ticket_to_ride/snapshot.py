@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, NUM_CARD_KINDS
@@ -24,9 +25,14 @@ SHOWN = frozenset({
 })
 
 
-def plain_parts() -> list[Any]:
+def plain_parts() -> tuple[Any, ...]:
     """The declared parts a snapshot holds as plain numbers (those ``SHOWN`` does not name)."""
-    return [p for p in L.STATE.parts if p.kind != "internal" and p.face_name not in SHOWN]
+    return _plain_parts(L.STATE)
+
+
+@functools.lru_cache(maxsize=4)
+def _plain_parts(layout: Any) -> tuple[Any, ...]:
+    return tuple(p for p in layout.parts if p.kind != "internal" and p.face_name not in SHOWN)
 
 
 def snapshot(state: "GameState") -> dict[str, Any]:

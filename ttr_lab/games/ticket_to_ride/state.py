@@ -16,7 +16,7 @@ tools that build positions by hand. The friendlier queries (``observation``, ``s
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 

@@ -3,11 +3,12 @@
 A compiled kernel takes two ``int64`` arrays, ``g`` (one game: board, ruleset, player count,
 action ids) and ``s`` (one position). Two flat arrays rather than many small ones because a call
 from Python pays for every argument it unboxes, and a state that is one array clones with one
-copy. ``g`` starts with fixed slots (the names below): scalars, then the offsets of its tables
-and of the state's fields, so a state is read as ``s[g[S_HANDS] + p * KINDS + card]``.
-
-The state's own first slots (``PHASE`` ... ``BOXED_N``) are fixed too; its variable-length
-fields follow at the offsets ``g`` names.
+copy. Both are declared below, once, as named parts (``core.array_layout``): ``STATE`` (the
+state's header slots, then its fields with their length rules) and ``GAME`` (``g``'s header:
+scalars, the offsets of its tables, the state's length and the offset of each state field).
+Every constant the kernels index with (``PHASE``, ``N_PLAYERS``, ``T_LENGTH``, ``S_HANDS``...)
+is derived from them at import; numba compiles module globals as constants, so a kernel reads
+``s[g[S_HANDS] + p * KINDS + card]`` exactly as if the numbers were typed by hand.
 """
 
 from __future__ import annotations
