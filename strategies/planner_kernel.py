@@ -31,6 +31,7 @@ from numba import njit
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.games.ticket_to_ride.kernels.rows import hand_start, tickets_start, offers_start
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.scoring import components
 from ttr_lab.strategies.planning_kernels import (
@@ -86,10 +87,9 @@ def new_work(g: np.ndarray) -> tuple:
 
 @njit(cache=True)
 def _held(g: np.ndarray, s: np.ndarray, p: int, out: np.ndarray) -> int:
-    nt = g[L.N_TICKETS]
-    count = s[g[L.S_TICKETS_N] + p]
+    at, count = tickets_start(g, p), s[g[L.S_TICKETS_N] + p]
     for i in range(count):
-        out[i] = s[g[L.S_TICKETS] + p * nt + i]
+        out[i] = s[at + i]
     return count
 
 
@@ -125,7 +125,7 @@ def keep(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tu
     if held > 0:
         _, base_cost = plan_tickets(g, pt, s, roots, tickets, held, costs, _BASE_ORDERS, plan, lost, fw, iw)
     budget = params[P_BUDGET] * s[g[L.S_TRAINS] + p]
-    offers = g[L.S_OFFERS] + p * g[L.MAX_OFFER]
+    offers = offers_start(g, p)
     tp = g[L.TICKET_POINTS]
     orders = int(params[P_KEEP_ORDERS])
     best, best_score, best_size = -1, 0.0, 0
@@ -157,7 +157,7 @@ def draw(g: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, n: int, tar
     """TicketPlanner._draw: the colours ``targets[:k]`` lack, a locomotive when many are missing."""
     costs, fw, iw, ids, scratch, plan, tracks, more, tickets, lost = w
     p = s[L.PLAYER]
-    hand = g[L.S_HANDS] + p * L.KINDS
+    hand = hand_start(g, p)
     best_twins(g, s, p, targets, k, more)
     deficits = np.empty(L.COLOURS, dtype=np.int64)
     card_deficits(g, s, p, more, k, deficits)

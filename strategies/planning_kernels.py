@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.games.ticket_to_ride.kernels.rows import hand_start
 from ttr_lab.games.ticket_to_ride.kernels.legal import track_open
 
 NONE = -1.0  # a track's cost when the player cannot claim it (planning's ``None``)
@@ -78,7 +79,7 @@ def claimable(g: np.ndarray, s: np.ndarray, t: int, p: int) -> bool:
 @njit(cache=True)
 def track_costs(g: np.ndarray, s: np.ndarray, p: int, card_weight: float, route_weight: float, out: np.ndarray) -> None:
     """planning.track_costs for player ``p`` into ``out`` (``NONE`` for None)."""
-    hand = g[L.S_HANDS] + p * L.KINDS
+    hand = hand_start(g, p)
     trains = s[g[L.S_TRAINS] + p]
     most = _most(s, hand)
     owner = g[L.S_OWNER]
@@ -275,7 +276,7 @@ def plan_tickets(g: np.ndarray, pt: np.ndarray, s: np.ndarray, roots: np.ndarray
 @njit(cache=True)
 def best_twins(g: np.ndarray, s: np.ndarray, p: int, tracks: np.ndarray, n: int, out: np.ndarray) -> None:
     """Each of ``tracks[:n]``, or its claimable twin when that matches the hand better, into ``out``."""
-    hand = g[L.S_HANDS] + p * L.KINDS
+    hand = hand_start(g, p)
     most = _most(s, hand)
     for i in range(n):
         t = tracks[i]
@@ -288,7 +289,7 @@ def best_twins(g: np.ndarray, s: np.ndarray, p: int, tracks: np.ndarray, n: int,
 @njit(cache=True)
 def card_deficits(g: np.ndarray, s: np.ndarray, p: int, tracks: np.ndarray, n: int, out: np.ndarray) -> None:
     """Per colour, the cards ``tracks[:n]`` need beyond the hand (grays on the most spare colour)."""
-    hand = g[L.S_HANDS] + p * L.KINDS
+    hand = hand_start(g, p)
     need = np.zeros(L.COLOURS, dtype=np.int64)
     grays = np.empty(n, dtype=np.int64)
     k = 0
@@ -328,7 +329,7 @@ def ferry_locomotives(g: np.ndarray, tracks: np.ndarray, n: int) -> int:
 def cards_missing(g: np.ndarray, s: np.ndarray, p: int, tracks: np.ndarray, n: int) -> int:
     deficits = np.empty(L.COLOURS, dtype=np.int64)
     card_deficits(g, s, p, tracks, n, deficits)
-    locos = s[g[L.S_HANDS] + p * L.KINDS + L.LOCOMOTIVE]
+    locos = s[hand_start(g, p) + L.LOCOMOTIVE]
     return max(0, deficits.sum() + ferry_locomotives(g, tracks, n) - locos)
 
 
@@ -336,7 +337,7 @@ def cards_missing(g: np.ndarray, s: np.ndarray, p: int, tracks: np.ndarray, n: i
 def choose_payment(g: np.ndarray, s: np.ndarray, p: int, claims: np.ndarray, n: int, deficits: np.ndarray) -> int:
     """The claim id among ``claims[:n]`` spending the fewest locomotives, then the fewest cards
     other planned tracks need, then from the smallest pile, then the lowest colour (first on ties)."""
-    hand = g[L.S_HANDS] + p * L.KINDS
+    hand = hand_start(g, p)
     best = -1
     bk0, bk1, bk2, bk3 = 0, 0, 0, 0
     for i in range(n):

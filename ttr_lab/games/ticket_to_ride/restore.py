@@ -9,7 +9,9 @@ from typing import Any
 from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS, card_index
 from ttr_lab.games.ticket_to_ride.tables import Phase, tables_for
+from ttr_lab.games.ticket_to_ride.fields import from_plain
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
+from ttr_lab.games.ticket_to_ride.snapshot import plain_parts
 from ttr_lab.games.ticket_to_ride.state import GameState, assemble_state
 
 
@@ -68,6 +70,8 @@ def restore_state(board: Board, snap: dict[str, Any], ruleset: Ruleset | None = 
         turns=int(snap.get("turns", 0)),
         stalled=bool(snap.get("stalled", False)),
         log_len=int(snap.get("history_length", 0)),  # the count, not the events
+        # Fields a snapshot holds as plain numbers; one it lacks keeps its declared fill.
+        **{p.face_name: from_plain(p, snap[p.face_name]) for p in plain_parts() if p.face_name in snap},
     )
     cards = sum(s.hands) + len(s.pile) + sum(s.discard) + len(s.market)
     if cards != len(game.deck):

@@ -2,14 +2,37 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, NUM_CARD_KINDS
+from ttr_lab.games.ticket_to_ride.fields import to_plain
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.board import Board
     from ttr_lab.games.ticket_to_ride.state import GameState
     from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
+
+
+# The declared fields a snapshot writes in a form of its own (card names, a dict of claims, a
+# count beside its list); every other declared field (``layout.STATE``) follows them as its
+# plain numbers under the face's name, and ``restore_state`` reads it back the same way.
+SHOWN = frozenset({
+    "phase", "player", "final_turns", "passes", "turns", "stalled", "rng", "hands", "known", "pile", "discard",
+    "market", "owner", "trains", "points", "tickets", "tickets_n", "offers", "offers_n", "ticket_deck",
+    "returned_by", "boxed", "boxed_by",
+})
+
+
+def plain_parts() -> tuple[Any, ...]:
+    """The declared parts a snapshot holds as plain numbers (those ``SHOWN`` does not name)."""
+    return _plain_parts(L.STATE)
+
+
+@functools.lru_cache(maxsize=4)
+def _plain_parts(layout: Any) -> tuple[Any, ...]:
+    return tuple(p for p in layout.parts if p.kind != "internal" and p.face_name not in SHOWN)
 
 
 def snapshot(state: "GameState") -> dict[str, Any]:
@@ -19,7 +42,7 @@ def snapshot(state: "GameState") -> dict[str, Any]:
     discard = []
     for c, count in enumerate(state.discard):
         discard += [names[c]] * count
-    return {
+    snap = {
         "map": state.game.board.reference,
         "num_players": n,
         "current_player": state.player,
@@ -47,3 +70,6 @@ def snapshot(state: "GameState") -> dict[str, Any]:
         "rng_state": state.rng,
         "history_length": state.log_len,
     }
+    for part in plain_parts():
+        snap[part.face_name] = to_plain(part, getattr(state, part.face_name))
+    return snap

@@ -16,7 +16,7 @@ tools that build positions by hand. The friendlier queries (``observation``, ``s
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,6 +30,7 @@ from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.setup import new_state
 from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
+from ttr_lab.games.ticket_to_ride.fields import Fields, face_names, field_rooms, install
 from ttr_lab.games.ticket_to_ride.observation import Viewer
 from ttr_lab.games.ticket_to_ride.refusals import refusal
 from ttr_lab.games.ticket_to_ride.views import StateViews
@@ -69,18 +70,8 @@ class Face:
         # A record's text per action id, made the first time it is asked for: the text of a claim
         # spells its track and payment, dear to build at every move of every recorded game.
         self.texts: list[str | None] = [None] * len(self.actions)
-        n, nt = game.num_players, int(g[L.N_TICKETS])
-        # Per field: where it starts and how long it is (fixed-length fields only).
-        self.fields = {
-            "hands": (int(g[L.S_HANDS]), n * L.KINDS), "known": (int(g[L.S_KNOWN]), n * L.KINDS),
-            "discard": (int(g[L.S_DISCARD]), L.KINDS), "owner": (int(g[L.S_OWNER]), len(game.track_length)),
-            "trains": (int(g[L.S_TRAINS]), n), "points": (int(g[L.S_POINTS]), n),
-            "tickets_n": (int(g[L.S_TICKETS_N]), n), "offers_n": (int(g[L.S_OFFERS_N]), n),
-            "pile": (int(g[L.S_PILE]), len(game.deck)), "market": (int(g[L.S_MARKET]), game.ruleset.market_size),
-            "tickets": (int(g[L.S_TICKETS]), nt), "offers": (int(g[L.S_OFFERS]), int(g[L.MAX_OFFER])),
-            "deck": (int(g[L.S_DECK]), nt), "returned": (int(g[L.S_RETURNED]), nt),
-            "boxed": (int(g[L.S_BOXED]), nt), "boxed_by": (int(g[L.S_BOXED_BY]), nt),
-        }
+        # Per field: where it starts and its room (per row, for rows): from the declaration.
+        self.fields = field_rooms(game)
 
     def id_of(self, action: Any) -> int:
         """The id of ``action`` (the game's own object, or an equal value), -1 if it is none of
@@ -103,176 +94,13 @@ def face_of(game: Tables) -> Face:
     return Face(game)
 
 
-def _fixed(name: str, doc: str) -> property:
-    def get(self: "GameState") -> list[int]:
-        at, count = self.face.fields[name]
-        return self.s[at:at + count].tolist()
-
-    def put(self: "GameState", values: Sequence[int]) -> None:
-        at, count = self.face.fields[name]
-        if len(values) != count:
-            raise ValueError(f"{name} holds {count} numbers, not {len(values)}")
-        self.s[at:at + count] = values
-        self.scored = None
-
-    return property(get, put, doc=doc)
-
-
-def _counted(name: str, count_slot: int, doc: str, kind: type = list) -> property:
-    """A field whose length the state keeps in one of its fixed slots (the pile, the market...)."""
-
-    def get(self: "GameState") -> Any:
-        at = self.face.fields[name][0]
-        values = self.s[at:at + int(self.s[count_slot])].tolist()
-        return values if kind is list else kind(values)
-
-    def put(self: "GameState", values: Sequence[int]) -> None:
-        at, room = self.face.fields[name]
-        if len(values) > room:
-            raise ValueError(f"{name} has room for {room}, not {len(values)}")
-        self.s[at:at + len(values)] = values
-        self.s[count_slot] = len(values)
-        self.scored = None
-
-    return property(get, put, doc=doc)
-
-
-def _per_player(name: str, doc: str) -> property:
-    """Tickets held or on offer: a tuple of ticket ids per player."""
-
-    def get(self: "GameState") -> list[tuple[int, ...]]:
-        at, room = self.face.fields[name]
-        counts = self.s[self.face.fields[name + "_n"][0]:][:self.face.game.num_players].tolist()
-        flat = self.s[at:at + room * len(counts)].tolist()
-        return [tuple(flat[p * room:p * room + c]) for p, c in enumerate(counts)]
-
-    def put(self: "GameState", values: Sequence[Sequence[int]]) -> None:
-        at, room = self.face.fields[name]
-        for p, row in enumerate(values):
-            if len(row) > room:
-                raise ValueError(f"{name} of player {p} has room for {room}, not {len(row)}")
-            self.s[at + p * room:at + p * room + len(row)] = row
-            self.s[self.face.fields[name + "_n"][0] + p] = len(row)
-        self.scored = None
-
-    return property(get, put, doc=doc)
-
-
-def _ring(name: str, doc: str) -> property:
-    """The ticket deck (top first) or, per deck position, who put that ticket back: one ring in
-    the array, read from its head."""
-
-    def get(self: "GameState") -> tuple[int, ...]:
-        at, room = self.face.fields[name]
-        head, count = int(self.s[L.DECK_HEAD]), int(self.s[L.DECK_N])
-        if head + count <= room:
-            return tuple(self.s[at + head:at + head + count].tolist())
-        ring = self.s[at:at + room].tolist()
-        return tuple(ring[head:] + ring[:head + count - room])
-
-    def put(self: "GameState", values: Sequence[int]) -> None:
-        deck, returned = (values, self.returned_by) if name == "deck" else (self.ticket_deck, values)
-        if len(returned) != len(deck):  # a new deck: nobody has put any of it back
-            returned = (-1,) * len(deck)
-        at, room = self.face.fields["deck"]
-        if len(deck) > room:
-            raise ValueError(f"the ticket deck has room for {room}, not {len(deck)}")
-        r_at = self.face.fields["returned"][0]
-        self.s[at:at + len(deck)] = deck
-        self.s[r_at:r_at + len(deck)] = returned
-        self.s[L.DECK_HEAD] = 0
-        self.s[L.DECK_N] = len(deck)
-        self.scored = None
-
-    return property(get, put, doc=doc)
-
-
-def _slot(index: int, doc: str, kind: type = int) -> property:
-    # ``item`` hands out a Python int without a numpy scalar between: read at every move.
-    if kind is int:
-        def get(self: "GameState") -> Any:
-            return self.s.item(index)
-    else:
-        def get(self: "GameState") -> Any:
-            return kind(self.s.item(index))
-
-    def put(self: "GameState", value: Any) -> None:
-        self.s[index] = int(value)
-        self.scored = None
-
-    return property(get, put, doc=doc)
-
-
-class Fields:
-    """Every field of a position as plain Python values, read off the array in one pass, for
-    tools and tests that read many fields at once (a field of the state itself is a fresh read
-    each time it is asked; the observation reads its own row, ``kernels/observe.py``)."""
-
-    __slots__ = (
-        "phase", "player", "final_turns", "passes", "turns", "hands", "known", "pile", "discard", "market",
-        "owner", "trains", "points", "tickets", "offers", "ticket_deck", "returned_by", "boxed", "boxed_by",
-    )
-
-    def __init__(self, face: Face, s: np.ndarray) -> None:
-        v = s.tolist()
-        f = face.fields
-        self.phase, self.player, self.final_turns, self.passes, self.turns = v[0], v[1], v[2], v[3], v[4]
-
-        def run(name: str, count: int | None = None) -> list[int]:
-            at, room = f[name]
-            return v[at:at + (room if count is None else count)]
-
-        self.hands, self.known, self.discard = run("hands"), run("known"), run("discard")
-        self.owner, self.trains, self.points = run("owner"), run("trains"), run("points")
-        self.pile, self.market = run("pile", v[L.PILE_N]), run("market", v[L.MARKET_N])
-        self.boxed, self.boxed_by = tuple(run("boxed", v[L.BOXED_N])), tuple(run("boxed_by", v[L.BOXED_N]))
-        n = face.game.num_players
-        at, room = f["tickets"]
-        counts = run("tickets_n")
-        self.tickets = [tuple(v[at + p * room:at + p * room + counts[p]]) for p in range(n)]
-        at, room = f["offers"]
-        counts = run("offers_n")
-        self.offers = [tuple(v[at + p * room:at + p * room + counts[p]]) for p in range(n)]
-        at, room = f["deck"]
-        r_at = f["returned"][0]
-        head, count = v[L.DECK_HEAD], v[L.DECK_N]
-        if head + count <= room:
-            self.ticket_deck = tuple(v[at + head:at + head + count])
-            self.returned_by = tuple(v[r_at + head:r_at + head + count])
-        else:
-            ring, returned = v[at:at + room], v[r_at:r_at + room]
-            self.ticket_deck = tuple(ring[head:] + ring[:head + count - room])
-            self.returned_by = tuple(returned[head:] + returned[:head + count - room])
-
-
 class GameState(StateViews):
     """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
 
     __slots__ = ("game", "face", "s", "log", "log_len", "scored")
 
-    phase = _slot(L.PHASE, "The phase number (``Phase``).")
-    player = _slot(L.PLAYER, "The seat to move.")
-    # The protocol's name for it, read at every move of every game: the same slot, not a
-    # property reading the property ``player``.
-    current_player = player
-    final_turns = _slot(L.FINAL_TURNS, "Turns left in the final round; -1 before it starts.")
-    passes = _slot(L.PASSES, "Passes in a row.")
-    turns = _slot(L.TURNS, "Normal turns played.")
-    stalled = _slot(L.STALLED, "Whether a full round of passes ended the game.", bool)
-    hands = _fixed("hands", "Every hand: ``hands[p * 9 + kind]`` cards of that kind.")
-    known = _fixed("known", "Cards each player is publicly known to hold, as ``hands``.")
-    discard = _fixed("discard", "The discard pile, a count per kind.")
-    owner = _fixed("owner", "Per track, the seat holding it, or -1.")
-    trains = _fixed("trains", "Trains left per player.")
-    points = _fixed("points", "Route points scored so far per player.")
-    pile = _counted("pile", L.PILE_N, "The draw pile, card kinds, top last.")
-    market = _counted("market", L.MARKET_N, "The face-up cards, slot by slot.")
-    boxed = _counted("boxed", L.BOXED_N, "Tickets out of the game.", tuple)
-    boxed_by = _counted("boxed_by", L.BOXED_N, "Who put each boxed ticket there (-1: nobody saw it).", tuple)
-    tickets = _per_player("tickets", "Per player, the tickets held.")
-    offers = _per_player("offers", "Per player, the tickets on offer (empty when not choosing).")
-    ticket_deck = _ring("deck", "The ticket deck, top first.")
-    returned_by = _ring("returned", "Per deck position, the seat that put that ticket back, or -1.")
+    # Every declared field (``phase``, ``hands``, ``ticket_deck``...) is a property, given after
+    # the class by ``fields.install``; the type checker reads them in ``slots.StateSlots``.
 
     @property
     def rng(self) -> int:
@@ -358,6 +186,12 @@ class GameState(StateViews):
         return f"illegal action {str(action)!r} for player {int(self.s[L.PLAYER])}: {reason}"
 
 
+install(GameState)
+# The protocol's name for the seat to move, read at every move of every game: the same slot's
+# property, not a property reading the property ``player``.
+setattr(GameState, "current_player", vars(GameState)["player"])
+
+
 def _state(face: Face, s: np.ndarray, log: Any, log_len: int) -> GameState:
     st = _new_object(GameState)
     st.game = face.game
@@ -369,30 +203,27 @@ def _state(face: Face, s: np.ndarray, log: Any, log_len: int) -> GameState:
     return st
 
 
-def assemble_state(
-    game: Tables, phase: int, player: int, hands: list[int], known: list[int], pile: list[int],
-    discard: list[int], market: list[int], owner: list[int], trains: list[int], points: list[int],
-    tickets: list[tuple[int, ...]], offers: list[tuple[int, ...]], ticket_deck: tuple[int, ...],
-    returned_by: tuple[int, ...], boxed: tuple[int, ...], boxed_by: tuple[int, ...], rng: int,
-    final_turns: int = -1, passes: int = 0, turns: int = 0, stalled: bool = False, log: Any = None,
-    log_len: int = 0, open_groups: Any = None,
-) -> GameState:
+def assemble_state(game: Tables, log: Any = None, log_len: int = 0, open_groups: Any = None, **fields: Any) -> GameState:
     """The one place a ``GameState`` is built from its parts: ``restore_state`` and ``determinize``
-    come through here, so a new field is added here once. To start or rebuild a game use those,
-    not this. (``open_groups`` is derived from ``owner``; the argument is accepted and ignored.)"""
+    come through here. ``fields`` are the declared fields by their face's names (``hands``,
+    ``ticket_deck``...; ``layout.STATE``); one not given holds its declared fill (a list, the
+    pile, the tickets empty). To start or rebuild a game use those, not this. (``open_groups``
+    is derived from ``owner``; the argument is accepted and ignored.)"""
     face = face_of(game)
     st = _state(face, np.zeros(face.size, dtype=np.int64), log, log_len)
-    s = st.s
-    s[L.PHASE], s[L.PLAYER], s[L.FINAL_TURNS] = phase, player, final_turns
-    s[L.PASSES], s[L.TURNS], s[L.STALLED] = passes, turns, int(stalled)
-    s[L.LAST_CARD] = log[2] if log is not None and type(log[1]) is DrawMarket else _NO_CARD
-    st.rng = rng
-    st.hands, st.known, st.discard, st.owner = hands, known, discard, owner
-    st.trains, st.points = trains, points
-    st.pile, st.market, st.boxed, st.boxed_by = pile, market, boxed, boxed_by
-    st.tickets, st.offers = tickets, offers
-    st.ticket_deck = ticket_deck
-    st.returned_by = returned_by
+    unknown = set(fields) - set(face_names())
+    if unknown:
+        raise TypeError(f"assemble_state() got fields the state does not declare: {', '.join(sorted(unknown))}")
+    for part in L.STATE.parts:
+        name = part.face_name
+        if name in fields:
+            setattr(st, name, fields[name])
+        elif part.fill and part.kind == "scalar":
+            setattr(st, name, part.fill)
+        elif part.fill and part.kind == "fixed":
+            at, room = face.fields[part.name]
+            st.s[at:at + room] = part.fill
+    st.s[L.LAST_CARD] = log[2] if log is not None and type(log[1]) is DrawMarket else _NO_CARD
     return st
 
 

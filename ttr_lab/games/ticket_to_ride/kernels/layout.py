@@ -3,14 +3,20 @@
 A compiled kernel takes two ``int64`` arrays, ``g`` (one game: board, ruleset, player count,
 action ids) and ``s`` (one position). Two flat arrays rather than many small ones because a call
 from Python pays for every argument it unboxes, and a state that is one array clones with one
-copy. ``g`` starts with fixed slots (the names below): scalars, then the offsets of its tables
-and of the state's fields, so a state is read as ``s[g[S_HANDS] + p * KINDS + card]``.
-
-The state's own first slots (``PHASE`` ... ``BOXED_N``) are fixed too; its variable-length
-fields follow at the offsets ``g`` names.
+copy. Both are declared below, once, as named parts (``core.array_layout``): ``STATE`` (the
+state's header slots, then its fields with their length rules) and ``GAME`` (``g``'s header:
+scalars, the offsets of its tables, the state's length and the offset of each state field).
+Every constant the kernels index with (``PHASE``, ``N_PLAYERS``, ``T_LENGTH``, ``S_HANDS``...)
+is derived from them at import; numba compiles module globals as constants, so a kernel reads
+``s[g[S_HANDS] + p * KINDS + card]`` exactly as if the numbers were typed by hand.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from ttr_lab.core.array_layout import ArrayLayout, Part, block_constants
+from ttr_lab.core.tensor_layout import TensorLayout
 
 KINDS = 9  # card kinds: the eight colours and the locomotive (colours.NUM_CARD_KINDS)
 COLOURS = 8
@@ -21,111 +27,129 @@ NO_CARD = -1
 # Phases, as ``game.Phase`` numbers them.
 SETUP, TURN, SECOND, KEEP, OVER = 0, 1, 2, 3, 4
 
-# -- the state's fixed slots ---------------------------------------------------------------------
-PHASE = 0
-PLAYER = 1
-FINAL_TURNS = 2  # -1 until the final round starts, then the turns left in it
-PASSES = 3  # passes in a row
-TURNS = 4
-STALLED = 5  # 1 once a full round of passes ended the game
-RNG = 6  # the SplitMix64 state of the engine's shuffles (a uint64's bits)
-PILE_N = 7  # cards in the draw pile (its top is the last)
-MARKET_N = 8
-DECK_HEAD = 9  # the ticket deck is a ring: its top at DECK_HEAD, DECK_N tickets long
-DECK_N = 10
-BOXED_N = 11
-LAST_CARD = 12  # the card the last action showed to everyone (a market card), else NO_CARD
-STATE_HEADER = 13
+# -- the state array, declared: header slots (constants), then fields sized by the game ----------
+# A new field is one line in ``STATE``: its offset, the game array's slot for it (``S_<NAME>``),
+# the Python face's attribute, ``Fields``, a snapshot's plain entry and ``assemble_state`` follow.
+STATE = ArrayLayout(
+    header=(
+        Part("phase", (1,), "the phase number (``Phase``)", "scalar"),
+        Part("player", (1,), "the seat to move", "scalar"),
+        Part("final_turns", (1,), "-1 until the final round starts, then the turns left in it", "scalar", fill=-1),
+        Part("passes", (1,), "passes in a row", "scalar"),
+        Part("turns", (1,), "normal turns played", "scalar"),
+        Part("stalled", (1,), "1 once a full round of passes ended the game", "scalar", python=bool),
+        Part("rng", (1,), "the SplitMix64 state of the engine's shuffles (a uint64's bits)", "scalar"),
+        Part("pile_n", (1,), "cards in the draw pile (its top is the last)", "internal"),
+        Part("market_n", (1,), "cards in the market", "internal"),
+        Part("deck_head", (1,), "the ticket deck is a ring: its top at DECK_HEAD", "internal"),
+        Part("deck_n", (1,), "tickets in the ticket deck", "internal"),
+        Part("boxed_n", (1,), "tickets out of the game", "internal"),
+        Part("last_card", (1,), "the card the last action showed to everyone (a market card), else NO_CARD", "internal"),
+    ),
+    body=(
+        Part("hands", ("players", KINDS), "every hand: ``hands[p * 9 + kind]`` cards of that kind"),
+        Part("known", ("players", KINDS), "cards each player is publicly known to hold, as ``hands``"),
+        Part("pile", ("cards",), "the draw pile, card kinds, top last", "counted", "pile_n"),
+        Part("discard", (KINDS,), "the discard pile, a count per kind"),
+        Part("market", ("market",), "the face-up cards, slot by slot", "counted", "market_n"),
+        Part("owner", ("tracks",), "per track, the seat holding it, or -1", fill=-1),
+        Part("trains", ("players",), "trains left per player"),
+        Part("points", ("players",), "route points scored so far per player"),
+        Part("tickets", ("players", "tickets"), "per player, the tickets held, in the order kept", "rows", "tickets_n"),
+        Part("tickets_n", ("players",), "per player, how many tickets are held"),
+        Part("offers", ("players", "offer"), "per player, the tickets on offer (empty when not choosing)", "rows",
+             "offers_n"),
+        Part("offers_n", ("players",), "per player, how many tickets are on offer"),
+        Part("deck", ("tickets",), "the ticket deck, top first", "ring", "deck_head,deck_n", tuple, "ticket_deck"),
+        Part("returned", ("tickets",), "per deck position, the seat that put that ticket back, or -1", "ring",
+             "deck_head,deck_n", tuple, "returned_by", -1),
+        Part("boxed", ("tickets",), "tickets out of the game", "counted", "boxed_n", tuple),
+        Part("boxed_by", ("tickets",), "who put each boxed ticket there (-1: nobody saw it)", "counted", "boxed_n",
+             tuple, fill=-1),
+    ),
+)
+globals().update(STATE.constants())  # PHASE, PLAYER, ... LAST_CARD: the header's slots
+STATE_HEADER = STATE.header_size
 
-# -- the game's fixed slots: scalars ---------------------------------------------------------------
-N_PLAYERS = 0
-N_TRACKS = 1
-N_CITIES = 2
-N_TICKETS = 3
-N_CARDS = 4
-MARKET_SIZE = 5
-MAX_OFFER = 6
-INITIAL_HAND = 7
-INITIAL_TICKETS = 8
-INITIAL_LONG = 9
-INITIAL_KEEP_MIN = 10
-TICKET_DRAW = 11
-TICKET_KEEP_MIN = 12
-LOCO_LIMIT = 13
-MAX_REDEALS = 14
-REDEAL_MIN = 15
-END_TRAINS = 16
-DOUBLES_SHARED = 17
-TRAINS_PER_PLAYER = 18
-LONGEST_BONUS = 19
-EXPLORER_BONUS = 20
-REJECTS_BOX = 21
-N_TIE_BREAKS = 22
-TIE_BREAKS = 23  # four slots: TIE_* codes in order
-HAS_MOUNTAINS = 27
-ID_MARKET = 28  # action ids: draw blind is 0, then draw market 0.., tickets, pass, keeps, claims
-ID_TICKETS = 29
-ID_PASS = 30
-ID_KEEP = 31
-ID_CLAIM = 32
-N_ACTIONS = 33
-N_GROUPS = 34
-MAX_LENGTH = 35
-N_REGULAR = 36
-N_LONG = 37
-# -- the game's fixed slots: offsets of its tables ----------------------------------------------
-T_LENGTH = 40
-T_COLOUR = 41
-T_FERRY = 42
-T_TRAINS = 43  # trains a claim takes (length plus mountain spaces)
-T_POINTS = 44
-T_TWIN = 45  # the other track of a double route, -1 for none
-T_CITY_A = 46
-T_CITY_B = 47
-T_GROUP = 48  # payment group: tracks alike in colour, length, ferry and trains
-T_MOUNTAIN = 49  # mountain spaces
-CLAIM_ID = 50  # [track, payment colour (8: only locomotives), locomotives] -> action id or -1
-CLAIM_TRACK = 51  # per claim (action id - ID_CLAIM): track, colour, cards, locomotives
-CLAIM_COLOUR = 52
-CLAIM_CARDS = 53
-CLAIM_LOCOS = 54
-GROUP_START = 55  # per group: its first entry in GROUP_TRACKS (tracks by id), and count
-GROUP_COUNT = 56
-GROUP_TRACKS = 57
-GROUP_LENGTH = 58
-GROUP_FERRY = 59
-GROUP_NEED = 60
-COLOUR_GROUP_START = 61  # per track colour (gray last): its groups by length, in GROUP_ORDER
-COLOUR_GROUP_COUNT = 62
-GROUP_ORDER = 63
-TICKET_A = 64
-TICKET_B = 65
-TICKET_POINTS = 66
-REGULAR_TICKETS = 67  # ticket ids of the regular deck, in board order (before the shuffle)
-LONG_TICKETS = 68
-DECK_CARDS = 69  # the train cards in colour order (before the shuffle)
-KEEP_START = 70  # [offered, minimum] -> first entry in KEEP_MASKS and count: the keep subsets
-KEEP_COUNT = 71
-KEEP_MASKS = 72
-# -- the game's fixed slots: offsets of the state's fields ----------------------------------------
-S_HANDS = 80  # [player, kind]
-S_KNOWN = 81  # [player, kind]: cards publicly known to be in the hand
-S_PILE = 82
-S_DISCARD = 83
-S_MARKET = 84
-S_OWNER = 85  # per track: its owner, -1 for nobody
-S_TRAINS = 86
-S_POINTS = 87
-S_TICKETS = 88  # [player, i]: held tickets, in the order kept
-S_TICKETS_N = 89
-S_OFFERS = 90  # [player, i]: tickets on offer
-S_OFFERS_N = 91
-S_DECK = 92  # the ticket deck's ring
-S_RETURNED = 93  # per ring position: the seat that put the ticket there, -1 for none
-S_BOXED = 94
-S_BOXED_BY = 95
-S_SIZE = 96  # the length of a state array
-GAME_HEADER = 100
+# -- the game array's header, declared: scalars, the offsets of its tables and of the state's fields
+_GAME_SCALARS_AND_TABLES = (
+    ("n_players", 1, ""), ("n_tracks", 1, ""), ("n_cities", 1, ""), ("n_tickets", 1, ""), ("n_cards", 1, ""),
+    ("market_size", 1, ""), ("max_offer", 1, ""), ("initial_hand", 1, ""), ("initial_tickets", 1, ""),
+    ("initial_long", 1, ""), ("initial_keep_min", 1, ""), ("ticket_draw", 1, ""), ("ticket_keep_min", 1, ""),
+    ("loco_limit", 1, ""), ("max_redeals", 1, ""), ("redeal_min", 1, ""), ("end_trains", 1, ""),
+    ("doubles_shared", 1, ""), ("trains_per_player", 1, ""), ("longest_bonus", 1, ""), ("explorer_bonus", 1, ""),
+    ("rejects_box", 1, ""), ("n_tie_breaks", 1, ""),
+    ("tie_breaks", 4, "TIE_* codes in order"),
+    ("has_mountains", 1, ""),
+    ("id_market", 1, "action ids: draw blind is 0, then draw market 0.., tickets, pass, keeps, claims"),
+    ("id_tickets", 1, ""), ("id_pass", 1, ""), ("id_keep", 1, ""), ("id_claim", 1, ""), ("n_actions", 1, ""),
+    ("n_groups", 1, ""), ("max_length", 1, ""), ("n_regular", 1, ""), ("n_long", 1, ""),
+    # The offsets of the game's tables (``tables.game_array`` appends each after the header).
+    ("t_length", 1, ""), ("t_colour", 1, ""), ("t_ferry", 1, ""),
+    ("t_trains", 1, "trains a claim takes (length plus mountain spaces)"), ("t_points", 1, ""),
+    ("t_twin", 1, "the other track of a double route, -1 for none"), ("t_city_a", 1, ""), ("t_city_b", 1, ""),
+    ("t_group", 1, "payment group: tracks alike in colour, length, ferry and trains"),
+    ("t_mountain", 1, "mountain spaces"),
+    ("claim_id", 1, "[track, payment colour (8: only locomotives), locomotives] -> action id or -1"),
+    ("claim_track", 1, "per claim (action id - ID_CLAIM): track, colour, cards, locomotives"),
+    ("claim_colour", 1, ""), ("claim_cards", 1, ""), ("claim_locos", 1, ""),
+    ("group_start", 1, "per group: its first entry in GROUP_TRACKS (tracks by id), and count"),
+    ("group_count", 1, ""), ("group_tracks", 1, ""), ("group_length", 1, ""), ("group_ferry", 1, ""),
+    ("group_need", 1, ""),
+    ("colour_group_start", 1, "per track colour (gray last): its groups by length, in GROUP_ORDER"),
+    ("colour_group_count", 1, ""), ("group_order", 1, ""), ("ticket_a", 1, ""), ("ticket_b", 1, ""),
+    ("ticket_points", 1, ""),
+    ("regular_tickets", 1, "ticket ids of the regular deck, in board order (before the shuffle)"),
+    ("long_tickets", 1, ""), ("deck_cards", 1, "the train cards in colour order (before the shuffle)"),
+    ("keep_start", 1, "[offered, minimum] -> first entry in KEEP_MASKS and count: the keep subsets"),
+    ("keep_count", 1, ""), ("keep_masks", 1, ""),
+)
+
+
+def game_layout(state: ArrayLayout) -> TensorLayout:
+    """The game array's header for a state declared as ``state``: its scalars and table offsets,
+    then the state's length (``S_SIZE``) and one slot per state field (``S_HANDS``...)."""
+    return TensorLayout(_GAME_SCALARS_AND_TABLES + tuple(state.offset_slots()))
+
+
+GAME = game_layout(STATE)
+globals().update(block_constants(GAME))  # N_PLAYERS ... KEEP_MASKS, S_SIZE, S_HANDS ... S_BOXED_BY
+GAME_HEADER = GAME.size
+
+# The dimensions of the state's length rules, as the game array holds them: a game's offsets are
+# read off its own array (``dims_of``), and a kernel finds a row's width there (``row_width``).
+DIM_SLOTS = {
+    "players": GAME.offsets["n_players"], "cards": GAME.offsets["n_cards"], "market": GAME.offsets["market_size"],
+    "tracks": GAME.offsets["n_tracks"], "tickets": GAME.offsets["n_tickets"], "offer": GAME.offsets["max_offer"],
+}
+
+
+def dims_of(g: Any) -> dict[str, int]:
+    """The dimensions the state's length rules are read with, off a game array or its header
+    (a list while ``tables.game_array`` builds it)."""
+    return {dim: int(g[slot]) for dim, slot in DIM_SLOTS.items()}
+
+
+def row_width(name: str) -> tuple[int, int]:
+    """The width of one player's row of the field ``name`` (its length rule after the first
+    factor) as ``(number, game slot)``: the width is the number times ``g[slot]``, or the number
+    alone when the slot is -1 (at most one dimension in a row's width)."""
+    number, slot = 1, -1
+    for factor in STATE.by_name[name].length[1:]:
+        if isinstance(factor, int):
+            number *= factor
+        elif slot < 0:
+            slot = DIM_SLOTS[factor]
+        else:
+            raise ValueError(f"the row of {name!r} has more than one dimension")
+    return number, slot
+
+
+def __getattr__(name: str) -> int:
+    # Only reached for a name neither declaration gives (a typo, a removed part); it also tells
+    # the type checker that the derived names above are ints.
+    raise AttributeError(f"kernels.layout declares no {name!r}: see STATE and GAME")
+
 
 # Tie-break codes (``Ruleset.tie_breaks``).
 TIE_TICKETS, TIE_LONGEST, TIE_EXPLORER, TIE_MOUNTAINS = 0, 1, 2, 3

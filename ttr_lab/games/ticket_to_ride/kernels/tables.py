@@ -149,18 +149,11 @@ def game_array(game: "Tables") -> np.ndarray:
     b.table(L.KEEP_START, starts)
     b.table(L.KEEP_COUNT, counts)
     b.table(L.KEEP_MASKS, masks)
-    # The state's fields, after its fixed slots.
-    size = L.STATE_HEADER
-    nt = len(tickets)
-    for slot, length in (
-        (L.S_HANDS, n * L.KINDS), (L.S_KNOWN, n * L.KINDS), (L.S_PILE, len(game.deck)), (L.S_DISCARD, L.KINDS),
-        (L.S_MARKET, rules.market_size), (L.S_OWNER, len(tracks)), (L.S_TRAINS, n), (L.S_POINTS, n),
-        (L.S_TICKETS, n * nt), (L.S_TICKETS_N, n), (L.S_OFFERS, n * offer), (L.S_OFFERS_N, n),
-        (L.S_DECK, nt), (L.S_RETURNED, nt), (L.S_BOXED, nt), (L.S_BOXED_BY, nt),
-    ):
-        h[slot] = size
-        size += length
-    h[L.S_SIZE] = size
+    # The state's fields, after its header, at the offsets its declaration gives this game.
+    sized = L.STATE.sized(L.dims_of(h))
+    for part in L.STATE.body:
+        h[L.GAME.offsets[f"s_{part.name}"]] = sized.offsets[part.name]
+    h[L.S_SIZE] = sized.size
     g = b.array()
     g.setflags(write=False)
     return g

@@ -1,0 +1,105 @@
+"""The state's layout is declared once (``kernels.layout.STATE``): the kernels' constants, the
+game array's offset slots, the face's fields, ``Fields``, snapshot and restore all follow from it,
+so a new field is one line of the declaration."""
+
+from __future__ import annotations
+
+import pytest
+
+from ttr_lab.core.array_layout import ArrayLayout, Part
+from ttr_lab.games.ticket_to_ride import load_board, new_game
+from ttr_lab.games.ticket_to_ride import fields as F
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.games.ticket_to_ride.kernels.rows import hand_start, offers_start, tickets_start
+from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
+from ttr_lab.games.ticket_to_ride.restore import restore_state
+from ttr_lab.games.ticket_to_ride.state import GameState, assemble_state, face_of
+
+
+def test_the_kernels_constants_are_the_declaration_s_slots():
+    for i, part in enumerate(L.STATE.header):
+        assert getattr(L, part.name.upper()) == i
+    assert L.STATE_HEADER == len(L.STATE.header)
+    for part in L.STATE.body:
+        assert getattr(L, f"S_{part.name.upper()}") == L.GAME.offsets[f"s_{part.name}"]
+    assert L.GAME_HEADER == L.GAME.size
+    with pytest.raises(AttributeError, match="declares no"):
+        L.S_NOT_DECLARED  # noqa: B018
+
+
+def test_the_face_s_fields_follow_the_declared_order_and_lengths():
+    state = new_game(load_board("usa"), 3, 1)
+    g, at = state.face.g, L.STATE_HEADER
+    for part in L.STATE.body:
+        start, room = state.face.fields[part.name]
+        assert start == at == g[getattr(L, f"S_{part.name.upper()}")]
+        at += room * (3 if part.kind == "rows" else 1)
+    assert at == len(state.s) == g[L.S_SIZE]
+
+
+def test_a_declaration_refuses_a_count_it_does_not_know():
+    with pytest.raises(ValueError, match="not declared"):
+        ArrayLayout([Part("phase", (1,), "", "scalar")], [Part("pile", ("cards",), "", "counted", "pile_n")])
+
+
+@pytest.fixture
+def with_bonus(monkeypatch):
+    """The real declaration with one line more: a test-only field, a number per player."""
+    bonus = Part("bonus", ("players",), "test-only: a number per player", fill=7)
+    extended = L.STATE.extended(bonus)
+    monkeypatch.setattr(L, "STATE", extended)
+    monkeypatch.setattr(L, "GAME", L.game_layout(extended))
+    monkeypatch.setattr(L, "GAME_HEADER", L.game_layout(extended).size)
+    game_array.cache_clear()
+    face_of.cache_clear()
+    F.install(GameState)
+    yield bonus
+    delattr(GameState, "bonus")
+    monkeypatch.undo()
+    game_array.cache_clear()
+    face_of.cache_clear()
+
+
+def test_one_declared_line_gives_a_field_its_offset_property_snapshot_and_restore(with_bonus):
+    board = load_board("usa")
+    state = new_game(board, 3, 5)
+    # Offsets: after every other field; the game array names it; the state array has room for it.
+    start, room = state.face.fields["bonus"]
+    assert room == 3 and start + room == len(state.s) == state.face.g[L.S_SIZE]
+    assert state.face.g[L.GAME.offsets["s_bonus"]] == start
+    # The face: a property, and ``Fields``; the compiled rules play on and leave it alone.
+    assert state.bonus == [0, 0, 0]
+    state.bonus = [4, 5, 6]
+    assert state.fields().bonus == [4, 5, 6] and state.clone().bonus == [4, 5, 6]
+    state.apply(state.legal_actions()[0])
+    assert state.bonus == [4, 5, 6]
+    # Snapshot and restore: its plain numbers under its name, read back.
+    snap = state.snapshot()
+    assert snap["bonus"] == [4, 5, 6]
+    back = restore_state(board, snap)
+    assert back.bonus == [4, 5, 6] and back.snapshot() == snap
+    # A snapshot without it (written before the field existed) restores it to its declared fill.
+    del snap["bonus"]
+    assert restore_state(board, snap).bonus == [7, 7, 7]
+    # ``assemble_state`` (restore's and determinize's builder) takes it by name.
+    built = assemble_state(state.game, **{**vars(state.fields()), "bonus": [1, 2, 3], "rng": state.rng})
+    assert built.bonus == [1, 2, 3] and built.hands == state.hands
+
+
+def test_assemble_state_refuses_a_field_the_state_does_not_declare():
+    state = new_game(load_board("usa"), 2, 1)
+    with pytest.raises(TypeError, match="bonus"):
+        assemble_state(state.game, bonus=[1, 2])
+
+
+def test_a_seat_s_rows_start_where_the_declaration_puts_them():
+    """The kernels' row helpers (what the planner kernels read hands and tickets with) take each
+    row's width from the declared length rules: 9 kinds a hand, a ticket per board ticket, the
+    largest offer."""
+    state = new_game(load_board("usa"), 4, 2)
+    g, f = state.face.g, state.face.fields
+    assert f["tickets"][1] == g[L.N_TICKETS] and f["offers"][1] == g[L.MAX_OFFER]
+    for p in range(4):
+        assert hand_start(g, p) == f["hands"][0] + p * L.KINDS
+        assert tickets_start(g, p) == f["tickets"][0] + p * f["tickets"][1]
+        assert offers_start(g, p) == f["offers"][0] + p * f["offers"][1]
