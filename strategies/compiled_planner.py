@@ -15,39 +15,21 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
-
 from ttr_lab.games.ticket_to_ride import Action, Observation, determinize
-from ttr_lab.strategies.planner_kernel import default_params
+from ttr_lab.strategies.planner_knobs import PLAYOUT_ORDERS, describe, knobs, signature
 from ttr_lab.strategies.planner_playouts import KeptPlan
 
 
 class CompiledPlanner:
     name = "compiled_planner"
 
-    def __init__(
-        self,
-        *,
-        plan_budget: PositiveFloat = 0.8,
-        ticket_cost_weight: NonNegativeFloat = 0.3,
-        draw_tickets_min_trains: NonNegativeInt = 18,
-        endgame_trains: NonNegativeInt = 6,
-        locomotive_deficit: NonNegativeInt = 3,
-        points_min_length: NonNegativeInt = 3,
-        plan_orders: PositiveInt = 1,
-        card_weight: NonNegativeFloat = 0.5,
-        keep_orders: PositiveInt = 1,
-        route_weight: NonNegativeFloat = 1.5,
-    ) -> None:
-        """The knobs of ``TicketPlanner`` (same meaning), with one ticket order tried by default."""
-        self.params = default_params(
-            plan_budget=plan_budget, ticket_cost_weight=ticket_cost_weight,
-            draw_tickets_min_trains=draw_tickets_min_trains, endgame_trains=endgame_trains,
-            locomotive_deficit=locomotive_deficit, points_min_length=points_min_length, plan_orders=plan_orders,
-            card_weight=card_weight, keep_orders=keep_orders, route_weight=route_weight,
-        )
-
+    def __init__(self, **knob_values: Any) -> None:
+        self.params = knobs(knobs(**PLAYOUT_ORDERS), **knob_values).params()
         self.kept: KeptPlan | None = None
+
+    # The knobs of ``TicketPlanner`` (same declaration), one ticket order tried by default.
+    __init__.__signature__ = signature(**PLAYOUT_ORDERS)  # type: ignore[attr-defined]
+    __init__.__doc__ = "The planner's knobs (``planner_knobs``), by keyword; one ticket order by default:\n\n" + describe()
 
     def warm_up(self, state: Any) -> None:
         """Compile (or load) the planner's kernels on ``state``, outside any timed move."""

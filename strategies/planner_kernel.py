@@ -18,8 +18,8 @@ Whole games played by these decisions, each seat keeping its plan between its de
 ``PlanCache`` does, are in ``planner_playouts.py`` (a search's play-outs, and the
 ``compiled_planner`` strategy).
 
-``params`` (float64, ``PARAMS`` names the slots; ``default_params`` builds it): the planner's
-knobs, defaults those of ``TicketPlanner(plan_orders=1, keep_orders=1)``.
+``params`` (float64): the planner's knobs, each at the slot its declaration gives it
+(``planner_knobs``); ``default_params`` builds it with the play-out planner's one-order defaults.
 """
 
 from __future__ import annotations
@@ -29,41 +29,30 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.rows import hand_start, tickets_start, offers_start
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.scoring import components
+from ttr_lab.strategies.planner_knobs import PLAYOUT_ORDERS, SLOT, knobs
 from ttr_lab.strategies.planning_kernels import (
     best_twins, card_deficits, cards_missing, choose_draw, choose_payment, claimable, ferry_locomotives,
     plan_tickets, planner_tables, track_costs,
 )
 
-# The slots of ``params``, in order, with TicketPlanner(plan_orders=1, keep_orders=1)'s values.
-PARAMS: dict[str, float] = {
-    "plan_budget": 0.8,
-    "ticket_cost_weight": 0.3,
-    "draw_tickets_min_trains": 18,
-    "endgame_trains": 6,
-    "locomotive_deficit": 3,
-    "points_min_length": 3,
-    "plan_orders": 1,
-    "card_weight": 0.5,
-    "keep_orders": 1,
-    "route_weight": 1.5,
-}
-P_BUDGET, P_TICKET_COST, P_TICKETS_MIN, P_ENDGAME, P_LOCO_DEFICIT, P_POINTS_MIN = 0, 1, 2, 3, 4, 5
-P_PLAN_ORDERS, P_CARD_WEIGHT, P_KEEP_ORDERS, P_ROUTE_WEIGHT = 6, 7, 8, 9
+# Each knob's slot in ``params``, from the one declaration (``planner_knobs``); numba reads these
+# module globals as constants.
+P_BUDGET, P_TICKET_COST, P_TICKETS_MIN = SLOT["plan_budget"], SLOT["ticket_cost_weight"], SLOT["draw_tickets_min_trains"]
+P_ENDGAME, P_LOCO_DEFICIT, P_POINTS_MIN = SLOT["endgame_trains"], SLOT["locomotive_deficit"], SLOT["points_min_length"]
+P_PLAN_ORDERS, P_CARD_WEIGHT = SLOT["plan_orders"], SLOT["card_weight"]
+P_KEEP_ORDERS, P_ROUTE_WEIGHT = SLOT["keep_orders"], SLOT["route_weight"]
 # The orders ``TicketPlanner._keep`` tries for the plan of the tickets already held (planning's default).
 _BASE_ORDERS = 4
 
 
 def default_params(**overrides: float) -> np.ndarray:
-    """``params`` for the planner: ``PARAMS`` with ``overrides`` (a misspelt knob is refused)."""
-    unknown = sorted(set(overrides) - set(PARAMS))
-    if unknown:
-        raise ConfigError(f"unknown planner knob(s) {unknown}; the knobs are {sorted(PARAMS)}")
-    return np.array([float(overrides.get(k, v)) for k, v in PARAMS.items()], dtype=np.float64)
+    """``params`` for the play-out planner (one ticket order, ``PLAYOUT_ORDERS``) with
+    ``overrides`` (a misspelt knob is refused)."""
+    return knobs(knobs(**PLAYOUT_ORDERS), **overrides).params()
 
 
 # -- decisions (TicketPlanner.act and its helpers) --------------------------------------------------

@@ -23,10 +23,9 @@ The idea, in the order it decides:
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Any, Sequence
 
-from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
-
+from ttr_lab.strategies.planner_knobs import TUNABLE, describe, knobs, signature
 from ttr_lab.strategies.planning import (
     PlanCache, best_twins, card_deficits, cards_missing, choose_draw, choose_payment, claims_by_track,
     ferry_locomotives, plan_tickets, track_costs,
@@ -38,56 +37,17 @@ from ttr_lab.games.ticket_to_ride import (
 
 class TicketPlanner:
     name = "ticket_planner"
-    # Ranges worth searching (``ttr-lab tune``); the defaults lie inside them. ``plan_orders`` and
-    # ``keep_orders`` trade speed for a little strength, so they are left out.
-    TUNABLE = {
-        "plan_budget": {"low": 0.5, "high": 1.0},
-        "ticket_cost_weight": {"low": 0.0, "high": 1.5},
-        "draw_tickets_min_trains": {"low": 5, "high": 35},
-        "endgame_trains": {"low": 0, "high": 15},
-        "locomotive_deficit": {"low": 1, "high": 6},
-        "points_min_length": {"low": 1, "high": 6},
-        "card_weight": {"low": 0.0, "high": 2.0},
-        "route_weight": {"low": 0.0, "high": 3.0},
-    }
+    TUNABLE = TUNABLE  # the ranges worth searching (``ttr-lab tune``), declared with the knobs
 
-    def __init__(
-        self,
-        *,
-        plan_budget: PositiveFloat = 0.8,
-        ticket_cost_weight: NonNegativeFloat = 0.3,
-        draw_tickets_min_trains: NonNegativeInt = 18,
-        endgame_trains: NonNegativeInt = 6,
-        locomotive_deficit: NonNegativeInt = 3,
-        points_min_length: NonNegativeInt = 3,
-        plan_orders: PositiveInt = 4,
-        card_weight: NonNegativeFloat = 0.5,
-        keep_orders: PositiveInt = 2,
-        route_weight: NonNegativeFloat = 1.5,
-    ) -> None:
-        """
-        plan_budget: share of its trains a ticket plan may use (the rest is a safety margin).
-        ticket_cost_weight: points a train of extra plan cost is worth when choosing tickets.
-        draw_tickets_min_trains: draw new tickets only with at least this many trains.
-        endgame_trains: when any player is down to this many trains, stop planning; score.
-        locomotive_deficit: take a face-up locomotive when missing at least this many cards.
-        points_min_length: in points mode, claim tracks at least this long (unless at the end).
-        plan_orders: ticket orders tried when planning (more is slower and a little better).
-        card_weight: extra plan cost, in trains, of each card the hand lacks for a track.
-        keep_orders: ticket orders tried when weighing which tickets to keep.
-        route_weight: plan cost, in trains, taken off a track per route point it scores above
-            one a train (plans lean towards long routes).
-        """
-        self.plan_budget = plan_budget
-        self.ticket_cost_weight = ticket_cost_weight
-        self.draw_tickets_min_trains = draw_tickets_min_trains
-        self.endgame_trains = endgame_trains
-        self.locomotive_deficit = locomotive_deficit
-        self.points_min_length = points_min_length
-        self.card_weight = card_weight
-        self.keep_orders = keep_orders
-        self.route_weight = route_weight
-        self.plans = PlanCache(orders=plan_orders, card_weight=card_weight, route_weight=route_weight)
+    def __init__(self, **knob_values: Any) -> None:
+        self.knobs = knobs(**knob_values)
+        k = self.knobs
+        self.plans = PlanCache(orders=k.plan_orders, card_weight=k.card_weight, route_weight=k.route_weight)
+
+    # Every knob by keyword, its type and default from the declaration: the registry checks a
+    # config's parameters against this.
+    __init__.__signature__ = signature()  # type: ignore[attr-defined]
+    __init__.__doc__ = "The planner's knobs (``planner_knobs``), by keyword:\n\n" + describe()
 
     # -- decisions -----------------------------------------------------------------------------
 
@@ -111,7 +71,7 @@ class TicketPlanner:
             return self._draw(obs, legal_actions, plan.tracks)
         if (
             not plan.tracks and not self._endgame(obs) and DRAW_TICKETS in legal_actions
-            and obs.trains[obs.player] >= self.draw_tickets_min_trains
+            and obs.trains[obs.player] >= self.knobs.draw_tickets_min_trains
         ):
             return DRAW_TICKETS
         claim = self._points_claim(obs, claims, last_chance=last_turn or self._endgame(obs))
@@ -130,24 +90,24 @@ class TicketPlanner:
         return max(0.0, (lowest - obs.ruleset.end_trains) / 1.2) + 1
 
     def _endgame(self, obs: Observation) -> bool:
-        return obs.final_round or min(obs.trains) <= self.endgame_trains
+        return obs.final_round or min(obs.trains) <= self.knobs.endgame_trains
 
     def _keep(self, obs: Observation, legal: Sequence[Action]) -> Action:
         held = obs.tickets
         tickets = obs.board.tickets
-        costs = track_costs(obs, card_weight=self.card_weight, route_weight=self.route_weight)
+        costs = track_costs(obs, card_weight=self.knobs.card_weight, route_weight=self.knobs.route_weight)
         base = plan_tickets(obs, held, costs) if held else None
         base_cost = base.cost if base else 0
-        budget = self.plan_budget * obs.trains[obs.player]
+        budget = self.knobs.plan_budget * obs.trains[obs.player]
 
         def value(indices: tuple[int, ...]) -> tuple[float, int]:
             chosen = [obs.offered[i] for i in indices]
-            plan = plan_tickets(obs, list(held) + chosen, costs, orders=self.keep_orders)
+            plan = plan_tickets(obs, list(held) + chosen, costs, orders=self.knobs.keep_orders)
             lost = set(plan.unreachable)
             score = 0.0
             for tk in chosen:
                 score += -tickets[tk].points if tk in lost else tickets[tk].points
-            score -= self.ticket_cost_weight * (plan.cost - base_cost)
+            score -= self.knobs.ticket_cost_weight * (plan.cost - base_cost)
             overflow = plan.cost - budget
             if overflow > 0:  # likely failures: each train over budget costs dearly
                 score -= 4.0 * overflow
@@ -184,7 +144,7 @@ class TicketPlanner:
         roots = obs.components()
         mine = {c for t, o in enumerate(obs.owner) if o == obs.player for c in ends[t]}
         trains = obs.trains[obs.player]
-        shortest_wanted = min(self.points_min_length, trains)
+        shortest_wanted = min(self.knobs.points_min_length, trains)
         best, best_key = None, None
         for t in by_track:
             if tables.track_length[t] < shortest_wanted and not last_chance:
@@ -223,5 +183,5 @@ class TicketPlanner:
                     c = max(range(NUM_COLOURS), key=lambda k: (hand[k], -k))
                     weights[c] = 1.0
         # A face-up locomotive is worth a turn when many cards are missing, or a ferry needs it.
-        locomotive = 1.6 if missing >= self.locomotive_deficit or ferries_short else 0.3
+        locomotive = 1.6 if missing >= self.knobs.locomotive_deficit or ferries_short else 0.3
         return choose_draw(obs, legal, weights, locomotive_weight=locomotive)

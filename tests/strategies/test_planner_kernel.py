@@ -15,7 +15,8 @@ from ttr_lab import ConfigError, load_game
 from ttr_lab.bench.planner import game_positions, playout_start, python_choice, python_playout
 from ttr_lab.games.ticket_to_ride import determinize
 from ttr_lab.strategies.compiled_planner import CompiledPlanner
-from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, PARAMS, choose_id, default_params, planner_choose
+from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, choose_id, default_params, planner_choose
+from ttr_lab.strategies.planner_knobs import SLOT, PlannerKnobs
 from ttr_lab.strategies.planner_playouts import planner_playouts
 from ttr_lab.strategies.ticket_planner import TicketPlanner
 
@@ -88,8 +89,10 @@ def _asia_start(players, seed):
 
 
 def test_params_name_their_slots_and_refuse_a_misspelt_knob():
-    assert list(DEFAULT_PARAMS) == [float(v) for v in PARAMS.values()]
-    assert default_params(plan_orders=3)[list(PARAMS).index("plan_orders")] == 3.0
+    declared = PlannerKnobs()
+    expected = {name: float(getattr(declared, name)) for name in SLOT} | {"plan_orders": 1.0, "keep_orders": 1.0}
+    assert {name: DEFAULT_PARAMS[i] for name, i in SLOT.items()} == expected
+    assert default_params(plan_orders=3)[SLOT["plan_orders"]] == 3.0
     with pytest.raises(ConfigError, match="unknown planner knob.*'plan_order'"):
         default_params(plan_order=3)
 
