@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ttr_lab.core.errors import TTRLabError
-from ttr_lab.core.results import read_results
+from ttr_lab.core.results import ResultsError, read_results
 from ttr_lab.tournament.backends import make_backend, one_line
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import GameSpec, Schedule, plan_games
@@ -40,6 +40,7 @@ class TournamentRun:
     startup_seconds: float = 0.0  # starting or connecting to the backend (Ray), workers warmed up
     play_seconds: float = 0.0  # from the end of start-up to the last game stored
     memory_mb: list[float] = field(default_factory=list)  # the driver's own resident memory after each batch
+    worker_cpu_seconds: float = 0.0  # the CPU time the workers spent on the stored batches, storing them included
     summary: Any = None  # pandas DataFrame: per entrant, over every stored game (tournament.summary)
     errors: Any = None  # pandas DataFrame: forfeits by entrant and message
 
@@ -155,7 +156,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
     plan = plan_games(config)
     ids = store.completed_ids()
     for part in store.damaged:
-        console.print(f"set aside damaged results part {part.name} (kept as {part.name}.damaged); its games are played again",
+        console.print(f"set aside damaged results part {part} (kept as {part}.damaged); its games are played again",
                       markup=False)
     store.compact()  # what an interrupted run left in many small parts
     stored = stored_positions(plan, ids)
@@ -194,11 +195,18 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
             _log.info("%s started in %.1f s", backend.name, run.startup_seconds)
             with progress:
                 bar = progress.add_task(escape(f"{config.name} ({backend.name})"), total=len(plan), completed=run.already_stored, rate=0.0)
-                batches = backend.run(game, entrants, todo, config.move_time_limit, config.records, config.isolation)
+                # The workers store what they play (a part per batch); this process only counts.
+                batches = backend.run(game, entrants, todo, config.move_time_limit, config.records, config.isolation,
+                                      sink=store.uri)
                 while True:
                     try:
                         batch = next(batches)
                     except StopIteration:
+                        break
+                    except OSError as exc:
+                        if exc.errno in _STORAGE_FULL:  # this process stores (serial): said as below
+                            raise
+                        run.backend_error = f"{backend.name} failed under the run ({one_line(exc)})"
                         break
                     except Exception as exc:  # noqa: BLE001 - the backend, not a game: say so, keep the summary
                         run.backend_error = f"{backend.name} failed under the run ({one_line(exc)})"
@@ -208,8 +216,16 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
                         continue
                     if batch.note:
                         progress.console.print(f"note: {batch.note}", markup=False, highlight=False)
-                    store.append(batch.rows, batch.records)
+                    try:
+                        due = store.register(batch.manifest, [spec.game_id for spec in batch.specs]) \
+                            if batch.manifest is not None else store.append(batch.rows, batch.records)
+                    except ResultsError as exc:  # the location is not shared by every node: stop here
+                        run.backend_error = str(exc)
+                        break
+                    if due:
+                        backend.compact(store.uri, store.schema)
                     run.played += len(batch.specs)
+                    run.worker_cpu_seconds += batch.cpu_seconds
                     run.play_seconds = time.perf_counter() - started - run.startup_seconds
                     run.memory_mb.append(resident_mb())
                     elapsed = time.perf_counter() - started
@@ -218,6 +234,8 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
                         hook = time.perf_counter()
                         on_batch(batch.specs)
                         started += time.perf_counter() - hook  # the caller's time, not the run's
+            if not run.backend_error:
+                backend.compact(store.uri, store.schema, wait=True)  # on a worker, while they are up
         except KeyboardInterrupt:
             run.interrupted = True
         finally:
