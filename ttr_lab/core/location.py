@@ -78,6 +78,8 @@ class Location:
     def write_whole(self, sub: str, name: str, data: bytes) -> None:
         """``data`` as ``sub/name``, whole or not at all (see the module's docstring)."""
         tmp = self.path(sub, name + ".tmp")
+        if self.local:  # a worker may be the first to write into a folder of a shared mount
+            self.fs.create_dir(self.path(sub), recursive=True)
         with self.fs.open_output_stream(tmp, compression=None) as f:
             f.write(data)
         self.fs.move(tmp, self.path(sub, name))

@@ -29,7 +29,7 @@ _log = logging.getLogger(__name__)
 
 @dataclass
 class TournamentRun:
-    folder: Path
+    folder: Path | str  # a path, or the URI of a folder on another filesystem (s3://...)
     planned: int
     already_stored: int
     played: int = 0
@@ -164,7 +164,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
     del ids  # a string per stored game: not kept for the whole run
     todo = Remaining(plan, stored)
     del stored
-    run = TournamentRun(Path(config.output), len(plan), stored_count)
+    run = TournamentRun(store.folder, len(plan), stored_count)
     entrants = [config.entrant(i) for i in range(len(config.entrants))]
     if beyond > 0:
         # --games smaller than a previous run's: nothing is deleted, and the summary (and the
