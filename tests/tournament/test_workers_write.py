@@ -122,7 +122,7 @@ def _free_port() -> int:
 @pytest.fixture
 def s3_server(monkeypatch):
     """A real S3-compatible HTTP server (moto's), on loopback, with one empty bucket."""
-    server_module = pytest.importorskip("moto.server", reason="moto[server] is not installed (pip install -e '.[test]')")
+    server_module = pytest.importorskip("moto.server", reason="moto's S3 server is not installed (pip install 'moto[server]'; kept out of the test extra: it brings some 30 packages)")
     import pyarrow.fs as pafs
 
     port = _free_port()
@@ -180,4 +180,4 @@ def test_a_node_killed_mid_run_on_a_multi_node_cluster_loses_and_doubles_nothing
     stored = read_results(c.output)
     assert stored["game_id"].nunique() == 16 and len(stored) == 32
     pd.testing.assert_frame_equal(untimed(stored), untimed(read_results(clean.output)))
-    assert run.played + len(run.failed_batches) >= 1
+    assert run.worker_cpu_seconds > 0  # the workers, not the driver, stored the games
