@@ -235,7 +235,10 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
                         on_batch(batch.specs)
                         started += time.perf_counter() - hook  # the caller's time, not the run's
             if not run.backend_error:
-                backend.compact(store.uri, store.schema, wait=True)  # on a worker, while they are up
+                try:
+                    backend.compact(store.uri, store.schema, wait=True)  # on a worker, while they are up
+                except Exception:  # noqa: BLE001 - a merge is only tidying: this process merges below
+                    _log.warning("merging the parts on a worker failed; merging them here", exc_info=True)
         except KeyboardInterrupt:
             run.interrupted = True
         finally:
