@@ -1,12 +1,14 @@
-"""Where a tournament's results live: an output folder of Parquet parts, written as batches
-finish, each part written to a temporary name and renamed (so a crash never leaves half a part),
-with the config and the package versions beside them.
+"""Where a tournament's results live: an output folder of Parquet parts, each written by the
+worker that played its batch (``parts.write_part``: to a temporary name, then moved, so a crash
+never leaves half a part) while this process only counts their manifests, with the config and
+the package versions beside them. The folder is a path or a URI (``core.location``: a shared
+mount, ``s3://``, ``gs://``).
 
     OUTPUT/config.yaml        the config as run (after command-line overrides)
     OUTPUT/meta.json          identity hash of the games, the game and its options, ttr-lab / Ray / Python versions
     OUTPUT/results/*.parquet  one row per player per game
     OUTPUT/records/*.jsonl.gz every game record, when asked for
-    OUTPUT/.lock              held (flock) by the one run writing here
+    OUTPUT/.lock              held (flock) by the one run writing here (none on an object store)
 
 ttr-lab writes only into a new or empty folder, or one of its own results folders (it has
 ``meta.json``): it never overwrites a file it did not write. A part that cannot be read is set
@@ -16,7 +18,6 @@ aside as ``*.parquet.damaged`` (kept, never deleted) and its games are played ag
 from __future__ import annotations
 
 import json
-import os
 import platform
 import posixpath
 import time
