@@ -177,7 +177,7 @@ def read_results(folder: str | Path | Location, columns: Sequence[str] | None = 
         if columns is not None:
             empty = empty.select([c for c in empty.column_names if c in set(columns) | set(_KEYS)])
         return empty.to_pandas()
-    owners = _owners(location, parts)
+    owners = _owners(location, parts) if len(parts) > 1 else None  # one part: its rows (below) are deduplicated
     tables = []
     for i, part in enumerate(parts):
         for batch in _batches(location, part, columns):
