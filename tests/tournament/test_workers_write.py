@@ -103,14 +103,23 @@ def test_batches_are_sized_from_recent_cost_not_from_a_workers_warm_up():
     from ttr_lab.tournament.backends import SIZED_FROM, TARGET_BATCH_SECONDS, Batch, _Sizer
 
     sizer = _Sizer()
-    sizer.observe(Batch([None], [], [], 5.0))  # the first game paid seconds of compiling
+    sizer.observe(Batch([None], [], [], 5.0, cpu_seconds=5.0))  # the first game paid seconds of compiling
     for _ in range(SIZED_FROM):
-        sizer.observe(Batch([None] * 10, [], [], 0.002))  # then games of 0.2 ms
+        sizer.observe(Batch([None] * 10, [], [], 0.002, cpu_seconds=0.002))  # then games of 0.2 ms
     assert sizer.size() >= 0.5 * TARGET_BATCH_SECONDS / 0.0002  # thousands of games a batch, not one
     slow = _Sizer()
     for _ in range(SIZED_FROM):
-        slow.observe(Batch([None] * 2, [], [], 4.0))  # 2 s a game: one game a task, spread
+        slow.observe(Batch([None] * 2, [], [], 4.0, cpu_seconds=4.0))  # 2 s a game: one game a task, spread
     assert slow.size() == 1
+    # On a loaded machine a game of 0.25 s of CPU takes 1 s: sized by its CPU, not its wall-clock.
+    loaded = _Sizer()
+    for _ in range(SIZED_FROM):
+        loaded.observe(Batch([None] * 2, [], [], 2.0, cpu_seconds=0.5))
+    assert loaded.size() == int(TARGET_BATCH_SECONDS / 0.25)
+    waiting = _Sizer()  # games that mostly wait: a quarter of their wall-clock time counts
+    for _ in range(SIZED_FROM):
+        waiting.observe(Batch([None] * 2, [], [], 8.0, cpu_seconds=0.01))
+    assert waiting.size() == 1
 
 
 def _free_port() -> int:

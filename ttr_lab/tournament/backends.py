@@ -21,7 +21,7 @@ from ttr_lab.tournament.design import GameSpec
 from ttr_lab.tournament.parts import Manifest, compact_parts, write_part
 from ttr_lab.tournament.worker import WorkerPaused, play_batch
 
-# Batches aim at this many seconds of play: long enough that scheduling and the driver's
+# Batches aim at this many seconds of a worker's CPU: long enough that scheduling and the driver's
 # share of a batch (a manifest, one look at the part) cost little, short enough that the
 # progress bar moves, costly games still spread over every worker and an interrupted run loses
 # little. Sized from the games' cost as measured in the last few batches.
@@ -69,7 +69,12 @@ class _Sizer:
         if not batch.error:
             self.games += len(batch.specs)
             self.seconds += batch.seconds
-            self.recent = [*self.recent[1 - SIZED_FROM:], (len(batch.specs), batch.seconds)]
+            # A game's cost is the CPU its worker spends on it, whatever the machine's load (on a
+            # shared machine the wall-clock time is several times that, and batches sized by it
+            # would be a fraction of the work meant, each costing the driver the same); at
+            # least a quarter of its wall-clock time, so games that mostly wait still spread.
+            cost = max(batch.cpu_seconds, batch.seconds / 4)
+            self.recent = [*self.recent[1 - SIZED_FROM:], (len(batch.specs), cost)]
 
     def deadline(self, games: int) -> float:
         """Seconds a batch of ``games`` may go without finishing before it is played again."""
