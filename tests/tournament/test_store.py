@@ -214,13 +214,14 @@ def test_a_long_run_merges_its_batches_parts_as_it_goes(tmp_path, monkeypatch):
     monkeypatch.setattr(store_module, "COMPACT_EVERY", 3)
     monkeypatch.setattr(backends, "TARGET_BATCH_SECONDS", 1e-9)  # one game per batch
     seen = []
-    real = store_module.ResultStore.append
+    real = store_module.ResultStore.register
 
-    def spy(self, rows, records=()):
-        real(self, rows, records)
+    def spy(self, manifest, game_ids):
+        due = real(self, manifest, game_ids)
         seen.append(len(result_parts(self.folder)))
+        return due
 
-    monkeypatch.setattr(store_module.ResultStore, "append", spy)
+    monkeypatch.setattr(store_module.ResultStore, "register", spy)
     c = config(tmp_path / "out", games=40)
     run_tournament(c, show_progress=False)
     assert len(seen) == 40
@@ -312,21 +313,23 @@ def test_a_full_disk_stops_the_run_in_one_line_and_the_rerun_matches_a_clean_run
 
     clean = config(tmp_path / "clean", games=8)
     run_tournament(clean, show_progress=False)
+    from ttr_lab.core.location import Location
+
     c = config(tmp_path / "out", games=8)
     written = []
-    real = pq.write_table
+    real = Location.write_whole
 
-    def fills_up(table, where, *args, **kwargs):
-        if len(written) == 2:  # the third part finds the disk full
+    def fills_up(self, sub, name, data):
+        if sub == "results" and len(written) == 2:  # the third part finds the disk full
             raise OSError(errno.ENOSPC, "No space left on device")
-        written.append(where)
-        return real(table, where, *args, **kwargs)
+        written.extend([name] if sub == "results" else [])
+        return real(self, sub, name, data)
 
-    monkeypatch.setattr(pq, "write_table", fills_up)
+    monkeypatch.setattr(Location, "write_whole", fills_up)
     with pytest.raises(TTRLabError, match=r"cannot write results into .*out: No space left on device; every game "
                                           "stored before is intact"):
         run_tournament(c, show_progress=False)
-    monkeypatch.setattr(pq, "write_table", real)
+    monkeypatch.setattr(Location, "write_whole", real)
     assert read_results(c.output)["game_id"].nunique() == 2  # the two parts written before
     run = run_tournament(c, show_progress=False)
     assert run.complete and run.already_stored == 2 and run.played == 6

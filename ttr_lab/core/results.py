@@ -19,10 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ttr_lab.core.errors import TTRLabError
+from ttr_lab.core.location import Location
 from ttr_lab.core.outcome import Metric
 from ttr_lab.core.record import GameRecord
 
@@ -121,14 +124,20 @@ def rows_table(rows: Iterable[ResultRow | Mapping[str, Any]], table_schema: pa.S
     return pa.Table.from_pylist(checked, schema=table_schema)
 
 
-def result_parts(folder: str | Path) -> list[Path]:
-    return sorted(Path(folder, "results").glob("*.parquet"))
+def _located(folder: str | Path | Location) -> Location:
+    return folder if isinstance(folder, Location) else Location(folder)
 
 
-def read_part(part: Path, columns: Sequence[str] | None = None) -> pa.Table:
+def result_parts(folder: str | Path | Location) -> list[str]:
+    """The full paths (within the folder's filesystem) of its results parts, sorted."""
+    location = _located(folder)
+    return [location.path("results", name) for name in location.files("results", ".parquet")]
+
+
+def read_part(part: str | Path, columns: Sequence[str] | None = None, fs: Any = None) -> pa.Table:
     """One Parquet part; a truncated or garbled one is a ResultsError naming it."""
     try:
-        return pq.read_table(part, columns=list(columns) if columns is not None else None)
+        return pq.read_table(str(part), columns=list(columns) if columns is not None else None, filesystem=fs)
     except (pa.ArrowException, OSError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ResultsError(
@@ -136,15 +145,16 @@ def read_part(part: Path, columns: Sequence[str] | None = None) -> pa.Table:
         ) from None
 
 
-def check_part(part: Path, table: pa.Table) -> pa.Table:
-    """``table`` (read from ``part``) when its key columns have their declared types; else a
-    ResultsError naming the column: a forged ``seat`` of text or ``game_id`` of numbers would
-    count one game several times, or stop a report with a traceback."""
+def check_part(part: str | Path, table: Any) -> Any:
+    """``table`` (read from ``part``: a table, or its schema) when its key columns have their
+    declared types; else a ResultsError naming the column: a forged ``seat`` of text or
+    ``game_id`` of numbers would count one game several times, or stop a report with a traceback."""
     declared = dict(FIXED)
-    for name in table.column_names:
+    schema = table if isinstance(table, pa.Schema) else table.schema
+    for name in schema.names:
         if name not in declared:
             continue
-        found, wanted = table.schema.field(name).type, declared[name]
+        found, wanted = schema.field(name).type, declared[name]
         # The keys exactly; the other columns of their kind (a number, text...), as parts written
         # by an older ttr-lab may hold an int where a float is declared: a score of text is not.
         if found != wanted and (name in _KEYS or _kind(found) != _kind(wanted)):
@@ -163,42 +173,108 @@ def _kind(arrow_type: pa.DataType) -> str:
     return str(arrow_type)
 
 
-def read_results(folder: str | Path, columns: Sequence[str] | None = None) -> Any:
+def read_results(folder: str | Path | Location, columns: Sequence[str] | None = None) -> Any:
     """All rows of a results folder as a pandas DataFrame (sorted by game and seat).
 
     Each game counts once whatever is on disk: when parts disagree about a game (two runs that
-    raced into one folder, a part copied twice), the rows of the first part holding it are kept,
-    whole, so a game is never mixed from two plays of it. ``columns``: read only these (those a
-    part has) besides the keys every read relies on; a million games' summary then holds a few
-    numbers per row instead of every string and list column."""
-    parts = result_parts(folder)
+    raced into one folder, a part copied twice, a task retried after writing), the rows of the
+    first part holding it are kept, whole, so a game is never mixed from two plays of it.
+    ``columns``: read only these (those a part has) besides the keys every read relies on; a
+    million games' summary then holds a few numbers per row instead of every string column.
+
+    Read out of core: the parts are read one row group at a time, first their game ids alone
+    (to find the games stored twice, by a 128-bit hash of each id), then the wanted columns,
+    so the reader holds the result and one row group, never every part at once."""
+    location = _located(folder)
+    parts = result_parts(location)
     if not parts:
         empty = pa.schema(FIXED).empty_table()
         if columns is not None:
             empty = empty.select([c for c in empty.column_names if c in set(columns) | set(_KEYS)])
         return empty.to_pandas()
+    owners = _owners(location, parts) if len(parts) > 1 else None  # one part: its rows (below) are deduplicated
     tables = []
     for i, part in enumerate(parts):
-        table = check_part(part, read_part(part, _wanted(part, columns) if columns is not None else None))
-        missing = [c for c in _KEYS if c not in table.column_names]
-        if missing:
-            raise ResultsError(f"results part {part} is not a ttr-lab results table (no {', '.join(missing)} column)")
-        tables.append(table.append_column("_part", pa.array([i] * table.num_rows, pa.int64())))
-    frame = pa.concat_tables(tables, promote_options="default").to_pandas()
-    first = frame.groupby("game_id", sort=False)["_part"].transform("min")
-    frame = frame[frame["_part"].eq(first)].drop(columns="_part")
+        for batch in _batches(location, part, columns):
+            if owners is not None:
+                keys, owner = owners
+                mine = _keys(batch.column(batch.schema.get_field_index("game_id")))
+                at = np.searchsorted(keys, mine)
+                found = keys[np.minimum(at, len(keys) - 1)] == mine
+                keep = ~found | (owner[np.minimum(at, len(keys) - 1)] == i)
+                if not keep.all():
+                    batch = batch.filter(pa.array(keep))
+            tables.append(batch)
+    frame = pa.Table.from_batches(tables) if _same_schema(tables) else \
+        pa.concat_tables([pa.Table.from_batches([b]) for b in tables], promote_options="default")
+    del tables
+    frame = frame.to_pandas()
     frame = frame.drop_duplicates(["game_id", "seat"], keep="first")
     return frame.sort_values(["deal", "table", "seating", "seat"], kind="stable").reset_index(drop=True)
 
 
-def _wanted(part: Path, columns: Sequence[str]) -> list[str]:
-    """The part's columns among ``columns`` and the keys, in the part's order."""
+def _same_schema(batches: list[pa.RecordBatch]) -> bool:
+    return bool(batches) and all(b.schema.equals(batches[0].schema) for b in batches)
+
+
+def _batches(location: Location, part: str, columns: Sequence[str] | None, keys: bool = True) -> Iterator[pa.RecordBatch]:
+    """A part's row groups (only ``columns``, and the keys unless ``keys`` is False, when
+    given), its key types checked."""
     try:
-        names = pq.read_schema(part).names
-    except (pa.ArrowException, OSError):
-        return list(columns)  # read_part names the damaged part
-    wanted = set(columns) | set(_KEYS)
-    return [c for c in names if c in wanted]
+        with location.fs.open_input_file(part) as f:
+            pf = pq.ParquetFile(f)
+            check_part(part, pf.schema_arrow)
+            names = pf.schema_arrow.names
+            missing = [c for c in _KEYS if c not in names]
+            if missing:
+                raise ResultsError(f"results part {part} is not a ttr-lab results table (no {', '.join(missing)} column)")
+            wanted = None if columns is None else [c for c in names if c in set(columns) | set(_KEYS if keys else ())]
+            for group in range(pf.num_row_groups):
+                yield from pf.read_row_group(group, columns=wanted).to_batches()
+    except (pa.ArrowException, OSError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ResultsError(
+            f"results part {part} is damaged ({first}); rerun the tournament to set it aside and replay its games"
+        ) from None
+
+
+def _keys(ids: Any) -> Any:
+    """A 128-bit hash of each game id (two 64-bit hashes side by side, one numpy void each): a
+    collision among 10 million games is about 1 in 10^24, so no two games are taken for one."""
+    values = ids.to_numpy(zero_copy_only=False) if hasattr(ids, "to_numpy") else np.asarray(ids, dtype=object)
+    pair = np.stack([pd.util.hash_array(values, hash_key=key) for key in _HASH_KEYS], axis=1)
+    return np.ascontiguousarray(pair).view("V16").ravel()
+
+
+_HASH_KEYS = ("ttr-lab-games-01", "ttr-lab-games-02")  # pandas wants 16-byte keys
+
+
+def _owners(location: Location, parts: list[str]) -> tuple[Any, Any] | None:
+    """For the games more than one part holds: their keys (sorted) and the first part holding
+    each; None when every game is in one part only (then nothing is filtered)."""
+    keys, where = [], []
+    for i, part in enumerate(parts):
+        part_keys = [np.unique(_keys(b.column(0))) for b in _batches(location, part, ["game_id"], keys=False)
+                     if b.num_rows]
+        if part_keys:
+            mine = np.unique(np.concatenate(part_keys))
+            keys.append(mine)
+            where.append(np.full(len(mine), i, dtype=np.int32))
+    if not keys:
+        return None
+    every, part_of = np.concatenate(keys), np.concatenate(where)
+    del keys, where
+    order = np.argsort(every, kind="stable")  # stable: the first part comes first among equal keys
+    every, part_of = every[order], part_of[order]
+    del order
+    repeated = np.zeros(len(every), dtype=bool)
+    repeated[1:] = every[1:] == every[:-1]
+    if not repeated.any():
+        return None
+    first = ~repeated
+    twice = np.zeros(len(every), dtype=bool)  # the first of each run of equal keys that has a repeat
+    twice[:-1] = first[:-1] & repeated[1:]
+    return every[twice], part_of[twice]
 
 
 @dataclass(frozen=True)
@@ -220,11 +296,13 @@ class StoredRecord:
         return json.dumps(data, ensure_ascii=True)
 
 
-def _stored_records(folder: str | Path) -> Iterator[StoredRecord]:
+def _stored_records(folder: str | Path | Location) -> Iterator[StoredRecord]:
     """The stored records in part order, repeats included; a damaged part, or a line that is not
     a game record, is a ResultsError naming its part (and line)."""
-    for part in sorted(Path(folder, "records").glob("*.jsonl.gz")):
-        for number, data in enumerate(record_lines(part), 1):
+    location = _located(folder)
+    for name in location.files("records", ".jsonl.gz"):
+        part = location.path("records", name)
+        for number, data in enumerate(record_lines(part, location.fs), 1):
             try:
                 record = GameRecord.from_dict(data)
             except (ValueError, TTRLabError) as exc:
@@ -234,7 +312,7 @@ def _stored_records(folder: str | Path) -> Iterator[StoredRecord]:
                                None if entrants is None else tuple(str(e) for e in entrants))
 
 
-def read_records(folder: str | Path) -> list[StoredRecord]:
+def read_records(folder: str | Path | Location) -> list[StoredRecord]:
     """Every stored game record, each game once (the first part holding it, as ``read_results``)."""
     out = []
     seen: set[str] = set()
@@ -247,16 +325,17 @@ def read_records(folder: str | Path) -> list[StoredRecord]:
     return out
 
 
-def first_record(folder: str | Path) -> StoredRecord | None:
+def first_record(folder: str | Path | Location) -> StoredRecord | None:
     """The first stored game record (None if the folder keeps none), read without the rest."""
     return next(_stored_records(folder), None)
 
 
-def record_lines(part: Path) -> Iterator[dict[str, Any]]:
+def record_lines(part: str | Path, fs: Any = None) -> Iterator[dict[str, Any]]:
     """The records of one ``records/*.jsonl.gz`` part, each a JSON object; a truncated or
     garbled part is a ResultsError naming it (gzip's EOFError would end a command as "Aborted.")."""
     try:
-        with gzip.open(part, "rt", encoding="utf-8") as f:
+        with (fs.open_input_stream(str(part), compression=None) if fs is not None else open(part, "rb")) as raw, \
+                gzip.open(raw, "rt", encoding="utf-8") as f:
             for n, line in enumerate(f, start=1):
                 if not line.strip():
                     continue

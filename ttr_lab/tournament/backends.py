@@ -15,13 +15,19 @@ from ttr_lab.core.game import Game
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.registry import StrategySpec
 from ttr_lab.tournament import ray_watchdog
+from ttr_lab.core.location import Location
+from ttr_lab.core.results import rows_table, schema
 from ttr_lab.tournament.design import GameSpec
+from ttr_lab.tournament.parts import Manifest, compact_parts, write_part
 from ttr_lab.tournament.worker import WorkerPaused, play_batch
 
-# Batches aim at this many seconds of play: long enough that scheduling costs little,
-# short enough that the progress bar moves and an interrupted run loses little.
-TARGET_BATCH_SECONDS = 1.0
-MAX_BATCH = 200
+# Batches aim at this many seconds of a worker's CPU: long enough that scheduling and the driver's
+# share of a batch (a manifest, one look at the part) cost little, short enough that the
+# progress bar moves, costly games still spread over every worker and an interrupted run loses
+# little. Sized from the games' cost as measured in the last few batches.
+TARGET_BATCH_SECONDS = 1.5
+MAX_BATCH = 20_000
+SIZED_FROM = 4  # batches
 # Tries at starting a local Ray: on an overloaded machine its raylet can miss Ray's fixed
 # start-up deadlines (on 2 cores at load 9-15, three tries failed in 2 runs of 3, and five tries
 # in 3 runs of 3: the raylet stops waiting for its dashboard agent after about 16 s).
@@ -37,12 +43,15 @@ FIRST_BATCH_DEADLINE = 600.0
 
 
 class Batch:
-    """What one finished batch brings back."""
+    """What one finished batch brings back: its rows and records, or, when its worker stored
+    them itself, only their ``manifest``."""
 
     def __init__(self, specs: Sequence[GameSpec], rows: list[dict], records: list[str], seconds: float, error: str = "",
-                 note: str = "") -> None:
+                 note: str = "", manifest: Manifest | None = None, cpu_seconds: float = 0.0) -> None:
         self.specs, self.rows, self.records, self.seconds, self.error = specs, rows, records, seconds, error
         self.note = note  # something the user should hear about, though nothing was lost
+        self.manifest = manifest
+        self.cpu_seconds = cpu_seconds  # the worker's CPU time for the batch, storing it included
 
 
 class _Sizer:
@@ -51,11 +60,21 @@ class _Sizer:
     def __init__(self) -> None:
         self.games = 0
         self.seconds = 0.0
+        # The last few batches' (games, seconds): a worker's first batch also pays its warm-up
+        # (compiling kernels: seconds), which, averaged over a whole run of cheap games, would
+        # keep their batches at a game or two for thousands of batches.
+        self.recent: list[tuple[int, float]] = []
 
     def observe(self, batch: Batch) -> None:
         if not batch.error:
             self.games += len(batch.specs)
             self.seconds += batch.seconds
+            # A game's cost is the CPU its worker spends on it, whatever the machine's load (on a
+            # shared machine the wall-clock time is several times that, and batches sized by it
+            # would be a fraction of the work meant, each costing the driver the same); at
+            # least a quarter of its wall-clock time, so games that mostly wait still spread.
+            cost = max(batch.cpu_seconds, batch.seconds / 4)
+            self.recent = [*self.recent[1 - SIZED_FROM:], (len(batch.specs), cost)]
 
     def deadline(self, games: int) -> float:
         """Seconds a batch of ``games`` may go without finishing before it is played again."""
@@ -66,20 +85,34 @@ class _Sizer:
     def size(self) -> int:
         if self.games < 2:
             return 1
-        per_game = self.seconds / self.games
+        per_game = sum(s for _, s in self.recent) / max(1, sum(g for g, _ in self.recent))
         return max(1, min(MAX_BATCH, int(TARGET_BATCH_SECONDS / max(per_game, 1e-6))))
 
 
 def _timed_batch(game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], limit: float | None, records: bool,
-                 isolation: str = "none", build_limit: float | None = None) -> tuple:
-    """``(rows, records, seconds, paused)``: ``paused`` says why the batch must be played again
-    (its process was stopped during it), with no rows; else it is empty."""
-    start = time.perf_counter()
+                 isolation: str = "none", build_limit: float | None = None, sink: str | None = None) -> tuple:
+    """``(rows, records, seconds, paused, cpu_seconds)``: ``paused`` says why the batch must be
+    played again (its process was stopped during it), with no rows; else it is empty. With a
+    ``sink`` (a results folder: a path or a URI), the rows and records are stored there as a
+    part of their own (``parts.write_part``) and ``rows`` is that part's ``Manifest``."""
+    start, cpu = time.perf_counter(), time.process_time()
     try:
         rows, recs = play_batch(game, entrants, specs, limit, records, isolation, build_limit)
     except WorkerPaused as exc:
-        return [], [], time.perf_counter() - start, str(exc)
-    return rows, recs, time.perf_counter() - start, ""
+        return [], [], time.perf_counter() - start, str(exc), time.process_time() - cpu
+    if sink is not None:
+        ids = [spec.game_id for spec in specs]
+        manifest = write_part(Location(sink), rows_table(rows, schema(game.metrics)), ids, recs)
+        return manifest, [], time.perf_counter() - start, "", time.process_time() - cpu
+    return rows, recs, time.perf_counter() - start, "", time.process_time() - cpu
+
+
+def _batch(specs: Sequence[GameSpec], result: Any, records: list[str], seconds: float, cpu: float, note: str = "",
+           error: str = "") -> Batch:
+    """The batch ``_timed_batch`` brought back: its rows, or the manifest of the part it stored."""
+    if isinstance(result, Manifest):
+        return Batch(specs, [], [], seconds, error=error, note=note, manifest=result, cpu_seconds=cpu)
+    return Batch(specs, result, records, seconds, error=error, note=note, cpu_seconds=cpu)
 
 
 class SerialBackend:
@@ -90,7 +123,8 @@ class SerialBackend:
         pass
 
     def run(self, game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], limit: float | None, records: bool,
-            isolation: str = "none", build_limit: float | None = None) -> Iterator[Batch]:
+            isolation: str = "none", build_limit: float | None = None,
+            sink: str | None = None) -> Iterator[Batch]:
         sizer = _Sizer()
         i = 0
         while i < len(specs):
@@ -98,14 +132,19 @@ class SerialBackend:
             i += len(chunk)
             why = ""
             for replay in range(BATCH_REPLAYS + 1):
-                rows, recs, seconds, paused = _timed_batch(game, entrants, chunk, limit, records, isolation, build_limit)
+                rows, recs, seconds, paused, cpu = _timed_batch(game, entrants, chunk, limit, records, isolation, build_limit, sink)
                 if not paused:
                     break
                 why = paused
             note = f"{len(chunk)} games played again: {why}" if replay and not paused else ""
-            batch = Batch(chunk, rows, recs, seconds, error=_stopped(paused, replay), note=note)
+            batch = _batch(chunk, rows, recs, seconds, cpu, note=note, error=_stopped(paused, replay))
             sizer.observe(batch)
             yield batch
+
+    def compact(self, sink: str, table_schema: Any, wait: bool = False) -> None:
+        """Merge the batches' parts stored so far (``parts.compact_parts``; ``wait``: every
+        part, at the end of a run)."""
+        compact_parts(Location(sink), table_schema, fresh_only=not wait)
 
     def close(self) -> None:
         pass
@@ -136,6 +175,7 @@ class RayBackend:
         self.workers = workers or (os.cpu_count() or 1)
         self._started_here = False
         self._watchdog: Any = None  # the local Ray's watchdog (ray_watchdog.py); none for a cluster
+        self._compacting: Any = None  # the merge of parts running on a worker, if any
 
     def start(self) -> None:
         if self.address and "RAY_AUTH_MODE" not in os.environ and _token_available():
@@ -202,7 +242,8 @@ class RayBackend:
         ray.get([warm.remote() for _ in range(self.workers)])
 
     def run(self, game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], limit: float | None, records: bool,
-            isolation: str = "none", build_limit: float | None = None) -> Iterator[Batch]:
+            isolation: str = "none", build_limit: float | None = None,
+            sink: str | None = None) -> Iterator[Batch]:
         import ray
 
         # One retry covers a worker lost by accident (the OOM killer, a lost node). A batch whose
@@ -224,7 +265,7 @@ class RayBackend:
             if replays >= BATCH_REPLAYS:
                 return Batch(chunk, [], [], 0.0, error=_stopped(why, replays))
             mode = "process" if died else isolation
-            ref = (contained if died else task).remote(game_ref, entrants_ref, chunk, limit, records, mode, build_limit)
+            ref = (contained if died else task).remote(game_ref, entrants_ref, chunk, limit, records, mode, build_limit, sink)
             in_flight[ref] = (chunk, died, replays + 1, time.monotonic())
             return None
 
@@ -233,8 +274,7 @@ class RayBackend:
                 while i < len(specs) and len(in_flight) < limit_in_flight:
                     chunk = specs[i:i + sizer.size()]
                     i += len(chunk)
-                    ref = task.remote(game_ref, entrants_ref, chunk, limit, records, isolation, build_limit)
-                    in_flight[ref] = (chunk, "", 0, time.monotonic())
+                    in_flight[task.remote(game_ref, entrants_ref, chunk, limit, records, isolation, build_limit, sink)] = (chunk, "", 0, time.monotonic())
                 ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=_POLL_SECONDS)
                 now = time.monotonic()
                 for ref in [r for r, (chunk, _, _, sent) in in_flight.items()
@@ -248,12 +288,12 @@ class RayBackend:
                 for ref in ready:
                     chunk, died, replays, _ = in_flight.pop(ref)
                     try:
-                        rows, recs, seconds, paused = ray.get(ref)
+                        rows, recs, seconds, paused, cpu = ray.get(ref)
                     except Exception as exc:  # noqa: BLE001 - retries exhausted
                         error = one_line(exc)
                         if not died and isolation != "process":
                             again_ref = contained.remote(game_ref, entrants_ref, chunk, limit, records, "process",
-                                                         build_limit)
+                                                         build_limit, sink)
                             in_flight[again_ref] = (chunk, f"their worker died twice ({error})", replays, time.monotonic())
                             continue
                         batch = Batch(chunk, [], [], 0.0, error=error)  # report, store nothing
@@ -266,12 +306,29 @@ class RayBackend:
                         notes = [f"{len(chunk)} games replayed with each strategy in its own process after {died}"] if died else []
                         if replays and not died:
                             notes.append(f"{len(chunk)} games played again after their worker stopped or stalled")
-                        batch = Batch(chunk, rows, recs, seconds, note="; ".join(notes))
+                        batch = _batch(chunk, rows, recs, seconds, cpu, note="; ".join(notes))
                     sizer.observe(batch)
                     yield batch
         finally:
             for ref in in_flight:
                 ray.cancel(ref, force=True)
+
+    def compact(self, sink: str, table_schema: Any, wait: bool = False) -> None:
+        """Merge the batches' parts stored so far, on a worker (reading and writing every row is
+        a worker's kind of work: on the driver it would cost as much as storing them did). One
+        merge at a time; ``wait``: until it is done (at the end of a run)."""
+        import ray
+
+        if self._compacting is not None:
+            done, _ = ray.wait([self._compacting], timeout=None if wait else 0)
+            if not done:
+                return
+            self._compacting = None
+        merge = ray.remote(num_cpus=1, max_retries=1)(_compact)
+        self._compacting = merge.remote(sink, table_schema, not wait)
+        if wait:
+            ray.get(self._compacting)
+            self._compacting = None
 
     def close(self) -> None:
         import ray
@@ -282,6 +339,10 @@ class RayBackend:
         finally:
             ray_watchdog.stop(self._watchdog)  # Ray was shut down here: nothing left to sweep
             self._watchdog = None
+
+
+def _compact(sink: str, table_schema: Any, fresh_only: bool) -> int:
+    return compact_parts(Location(sink), table_schema, fresh_only=fresh_only)
 
 
 def _probe(address: str, seconds: float = 10.0) -> None:

@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ttr_lab.core.errors import TTRLabError
-from ttr_lab.core.results import read_results
+from ttr_lab.core.results import ResultsError, read_results
 from ttr_lab.tournament.backends import make_backend, one_line
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import GameSpec, Schedule, plan_games
@@ -32,7 +32,7 @@ _log = logging.getLogger(__name__)
 
 @dataclass
 class TournamentRun:
-    folder: Path
+    folder: Path | str  # a path, or the URI of a folder on another filesystem (s3://...)
     planned: int
     already_stored: int
     played: int = 0
@@ -43,6 +43,7 @@ class TournamentRun:
     startup_seconds: float = 0.0  # starting or connecting to the backend (Ray), workers warmed up
     play_seconds: float = 0.0  # from the end of start-up to the last game stored
     memory_mb: list[float] = field(default_factory=list)  # the driver's own resident memory after each batch
+    worker_cpu_seconds: float = 0.0  # the CPU time the workers spent on the stored batches, storing them included
     summary: Any = None  # pandas DataFrame: per entrant, over every stored game (tournament.summary)
     errors: Any = None  # pandas DataFrame: forfeits by entrant and message
 
@@ -166,7 +167,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
     plan = plan_games(config)
     ids = store.completed_ids()
     for part in store.damaged:
-        console.print(f"set aside damaged results part {part.name} (kept as {part.name}.damaged); its games are played again",
+        console.print(f"set aside damaged results part {part} (kept as {part}.damaged); its games are played again",
                       markup=False)
     store.compact()  # what an interrupted run left in many small parts
     stored = stored_positions(plan, ids)
@@ -174,7 +175,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
     del ids  # a string per stored game: not kept for the whole run
     todo = Remaining(plan, stored)
     del stored
-    run = TournamentRun(Path(config.output), len(plan), stored_count)
+    run = TournamentRun(store.folder, len(plan), stored_count)
     entrants = [config.entrant(i) for i in range(len(config.entrants))]
     if beyond > 0:
         # --games smaller than a previous run's: nothing is deleted, and the summary (and the
@@ -205,12 +206,18 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
             _log.info("%s started in %.1f s", backend.name, run.startup_seconds)
             with progress:
                 bar = progress.add_task(escape(f"{config.name} ({backend.name})"), total=len(plan), completed=run.already_stored, rate=0.0)
+                # The workers store what they play (a part per batch); this process only counts.
                 batches = backend.run(game, entrants, todo, config.move_time_limit, config.records, config.isolation,
-                                      config.build_time_limit)
+                                      config.build_time_limit, sink=store.uri)
                 while True:
                     try:
                         batch = next(batches)
                     except StopIteration:
+                        break
+                    except OSError as exc:
+                        if exc.errno in _STORAGE_FULL:  # this process stores (serial): said as below
+                            raise
+                        run.backend_error = f"{backend.name} failed under the run ({one_line(exc)})"
                         break
                     except Exception as exc:  # noqa: BLE001 - the backend, not a game: say so, keep the summary
                         run.backend_error = f"{backend.name} failed under the run ({one_line(exc)})"
@@ -220,8 +227,16 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
                         continue
                     if batch.note:
                         progress.console.print(f"note: {batch.note}", markup=False, highlight=False)
-                    store.append(batch.rows, batch.records)
+                    try:
+                        due = store.register(batch.manifest, [spec.game_id for spec in batch.specs]) \
+                            if batch.manifest is not None else store.append(batch.rows, batch.records)
+                    except ResultsError as exc:  # the location is not shared by every node: stop here
+                        run.backend_error = str(exc)
+                        break
+                    if due:
+                        backend.compact(store.uri, store.schema)
                     run.played += len(batch.specs)
+                    run.worker_cpu_seconds += batch.cpu_seconds
                     run.play_seconds = time.perf_counter() - started - run.startup_seconds
                     run.memory_mb.append(resident_mb())
                     elapsed = time.perf_counter() - started
@@ -230,6 +245,11 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
                         hook = time.perf_counter()
                         on_batch(batch.specs)
                         started += time.perf_counter() - hook  # the caller's time, not the run's
+            if not run.backend_error:
+                try:
+                    backend.compact(store.uri, store.schema, wait=True)  # on a worker, while they are up
+                except Exception:  # noqa: BLE001 - a merge is only tidying: this process merges below
+                    _log.warning("merging the parts on a worker failed; merging them here", exc_info=True)
         except KeyboardInterrupt:
             run.interrupted = True
         finally:

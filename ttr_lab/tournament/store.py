@@ -1,12 +1,14 @@
-"""Where a tournament's results live: an output folder of Parquet parts, written as batches
-finish, each part written to a temporary name and renamed (so a crash never leaves half a part),
-with the config and the package versions beside them.
+"""Where a tournament's results live: an output folder of Parquet parts, each written by the
+worker that played its batch (``parts.write_part``: to a temporary name, then moved, so a crash
+never leaves half a part) while this process only counts their manifests, with the config and
+the package versions beside them. The folder is a path or a URI (``core.location``: a shared
+mount, ``s3://``, ``gs://``).
 
     OUTPUT/config.yaml        the config as run (after command-line overrides)
     OUTPUT/meta.json          identity hash of the games, the game and its options, ttr-lab / Ray / Python versions
     OUTPUT/results/*.parquet  one row per player per game
     OUTPUT/records/*.jsonl.gz every game record, when asked for
-    OUTPUT/.lock              held (flock) by the one run writing here
+    OUTPUT/.lock              held (flock) by the one run writing here (none on an object store)
 
 ttr-lab writes only into a new or empty folder, or one of its own results folders (it has
 ``meta.json``): it never overwrites a file it did not write. A part that cannot be read is set
@@ -15,23 +17,23 @@ aside as ``*.parquet.damaged`` (kept, never deleted) and its games are played ag
 
 from __future__ import annotations
 
-import gzip
 import json
-import os
 import platform
+import posixpath
 import time
 from pathlib import Path
 from typing import Any, Sequence
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 import yaml
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game
+from ttr_lab.core.location import Location, is_uri
 from ttr_lab.core.results import ResultRow, ResultsError, check_part, read_part, result_parts, rows_table, schema
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.lock import LOCK_NAME, FolderLock
+from ttr_lab.tournament.parts import COMPACT_ROWS, Manifest, compact_parts, games_digest, write_part
 
 # What a results folder may hold before its meta.json exists (a run killed while starting):
 # meta.json is written before any result, so these folders are then empty (see _adoptable).
@@ -65,39 +67,45 @@ def _adoptable(path: Path) -> bool:
     return path.is_dir() and all(p.name.endswith(".tmp") for p in path.iterdir())
 
 
-COMPACT_ROWS = 4_000_000  # a merged part stops growing at about a million four-player games
-ROW_GROUP = 100_000
 COMPACT_EVERY = 500  # batches' parts merged during a run
+
+
+class PartMissing(ResultsError):
+    """A worker said it stored a part that the driver cannot see."""
 
 
 class ResultStore:
     """A tournament's results folder, locked for this run until ``close()``."""
 
     def __init__(self, folder: str | Path, config: TournamentConfig, game: Game) -> None:
-        self.folder = Path(folder)
+        self.location = Location(folder)
+        self.uri = self.location.uri
+        self.folder: Path | str = Path(folder) if self.location.local and not is_uri(folder) else self.location.uri
         self.schema = schema(game.metrics)
-        self.results = self.folder / "results"
-        self.records = self.folder / "records"
         self.config = config
-        self.damaged: list[Path] = []  # parts set aside by completed_ids (their games are replayed)
-        check_output_folder(self.folder)
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise ConfigError(f"cannot create output folder {self.folder}: {exc.strerror}") from None
-        self.lock = FolderLock(self.folder, f"tournament {config.name!r}").acquire()
+        self.damaged: list[str] = []  # parts set aside by completed_ids (their games are replayed)
+        self.lock: FolderLock | None = None
+        if self.location.local:
+            check_output_folder(Path(self.location.root))
+            try:
+                Path(self.location.root).mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise ConfigError(f"cannot create output folder {self.folder}: {exc.strerror}") from None
+            # An object store has no lock a killed holder cannot leave behind: there, one run per
+            # location is the user's to keep (docs/tournaments.md); reads still count each game once.
+            self.lock = FolderLock(self.location.root, f"tournament {config.name!r}").acquire()
         try:
             self._open()
         except BaseException:
-            self.lock.release()
+            self.close()
             raise
         self._parts = 0
 
     def _open(self) -> None:
-        meta_file = self.folder / "meta.json"
-        if meta_file.exists():
+        loc = self.location
+        if loc.exists("meta.json"):
             try:
-                meta = json.loads(meta_file.read_text(encoding="utf-8"))
+                meta = json.loads(loc.read_bytes("meta.json").decode("utf-8"))
             except (OSError, ValueError) as exc:
                 raise ConfigError(f"output folder {self.folder}: meta.json is unreadable ({exc}); give another "
                                   "output folder (--out)") from None
@@ -107,18 +115,23 @@ class ResultStore:
             if meta.get("identity_hash") != self.config.identity_hash() and not self._same_when_revalidated():
                 raise ConfigError(
                     f"output folder {self.folder} holds a different tournament (its games were defined by "
-                    f"{self.folder / 'config.yaml'}); give another output folder (--out) or remove it"
+                    f"{loc.path('config.yaml')}); give another output folder (--out) or remove it"
                 )
+        elif not loc.local and (loc.files("results", "") or loc.files("", "")):
+            raise ConfigError(f"output {self.folder} is not empty and is not a ttr-lab results folder (no meta.json); "
+                              "ttr-lab never writes over files it did not write: give a new or empty location (--out)")
         self._write_meta()  # before any result: results without meta.json are never this run's
-        self.results.mkdir(parents=True, exist_ok=True)
+        loc.mkdir("results")
         if self.config.records:
-            self.records.mkdir(parents=True, exist_ok=True)
-        # Safe now that this run holds the lock: a .tmp can only be a dead run's half-written part.
-        for stale in [*self.results.glob("*.tmp"), *self.records.glob("*.tmp")]:
-            stale.unlink()
-        for orphan in self.records.glob("*.jsonl.gz"):  # records whose results never landed
-            if not (self.results / orphan.name.replace(".jsonl.gz", ".parquet")).exists():
-                orphan.unlink()
+            loc.mkdir("records")
+        # Safe now that this run holds the folder: a .tmp can only be a dead run's half-written part.
+        for sub in ("results", "records"):
+            for stale in loc.files(sub, ".tmp"):
+                loc.delete(sub, stale)
+        results = set(loc.files("results", ".parquet"))
+        for orphan in loc.files("records", ".jsonl.gz"):  # records whose results never landed
+            if orphan.replace(".jsonl.gz", ".parquet") not in results:
+                loc.delete("records", orphan)
 
     def _same_when_revalidated(self) -> bool:
         """Whether the folder's own config.yaml, checked as today's ttr-lab checks it, defines
@@ -129,13 +142,14 @@ class ResultStore:
         from ttr_lab.tournament.config import parse_config
 
         try:
-            saved = parse_config(yaml.safe_load((self.folder / "config.yaml").read_text(encoding="utf-8")), "saved")
+            saved = parse_config(yaml.safe_load(self.location.read_bytes("config.yaml").decode("utf-8")), "saved")
         except Exception:  # noqa: BLE001 - an unreadable or no longer valid config defines nothing
             return False
         return saved.identity_hash() == self.config.identity_hash()
 
     def close(self) -> None:
-        self.lock.release()
+        if self.lock is not None:
+            self.lock.release()
 
     def _write_meta(self) -> None:
         from importlib.metadata import PackageNotFoundError, version
@@ -164,101 +178,60 @@ class ResultStore:
                 "pyyaml", "typer", "rich")},
             "written": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         }
-        tmp = self.folder / "meta.json.tmp"
-        tmp.write_text(json.dumps(meta, indent=1), encoding="utf-8")
-        os.replace(tmp, self.folder / "meta.json")
+        self.location.write_whole("", "meta.json", json.dumps(meta, indent=1).encode("utf-8"))
         # After meta.json: a run killed between the two leaves a folder the next run adopts.
-        (self.folder / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+        self.location.write_whole("", "config.yaml", yaml.safe_dump(config, sort_keys=False).encode("utf-8"))
 
     def completed_ids(self) -> set[str]:
         """Game ids already stored (each game's rows are written together, in one part)."""
         done: set[str] = set()
-        for part in result_parts(self.folder):
+        for part in result_parts(self.location):
             try:
                 # Every column, not just game_id: a part whose other pages are garbled must be
                 # found now, when its games can still be replayed, not later by the report.
-                done.update(check_part(part, read_part(part)).column("game_id").to_pylist())
+                done.update(check_part(part, read_part(part, fs=self.location.fs)).column("game_id").to_pylist())
             except ResultsError:
-                self._set_aside(part)
+                self._set_aside(posixpath.basename(part))
         pa.default_memory_pool().release_unused()  # the parts were read whole (see compact)
         return done
 
-    def _set_aside(self, part: Path) -> None:
+    def _set_aside(self, name: str) -> None:
         """Keep a damaged part out of every read (renamed, not deleted), and its records with it."""
-        os.replace(part, part.with_name(part.name + ".damaged"))
-        records = self.records / part.name.replace(".parquet", ".jsonl.gz")
-        if records.exists():
-            os.replace(records, records.with_name(records.name + ".damaged"))
-        self.damaged.append(part)
+        self.location.move("results", name, name + ".damaged")
+        records = name.replace(".parquet", ".jsonl.gz")
+        if self.location.exists("records", records):
+            self.location.move("records", records, records + ".damaged")
+        self.damaged.append(name)
 
     def compact(self, max_rows: int = COMPACT_ROWS, fresh_only: bool = False) -> int:
-        """Merge the parts (and their records) into one, streaming, so that a long tournament
-        stays a handful of files; parts already holding ``max_rows`` rows are left alone.
-        Safe to interrupt at any point: the merged part is renamed into place before any
-        source is deleted, and reads count a game once even while both exist. Returns how
-        many parts were merged. ``fresh_only``: only parts written by batches (not earlier
-        merges), which costs the same however long the run has been going."""
-        parts = result_parts(self.folder)
-        if fresh_only:
-            small = [p for p in parts if not p.name.endswith("-compact.parquet")]
-        else:
-            small = [p for p in parts if pq.ParquetFile(p).metadata.num_rows < max_rows]
-        if len(small) < 2:
-            return 0
-        name = f"part-{time.time_ns()}-{os.getpid()}-compact"
-        sources = [self.records / p.name.replace(".parquet", ".jsonl.gz") for p in small]
-        sources = [r for r in sources if r.exists()]
-        if sources:  # gzip members concatenated are one valid gzip stream
-            tmp = self.records / f"{name}.jsonl.gz.tmp"
-            with open(tmp, "wb") as out:
-                for r in sources:
-                    with open(r, "rb") as f:
-                        while chunk := f.read(1 << 20):
-                            out.write(chunk)
-            os.replace(tmp, self.records / f"{name}.jsonl.gz")
-        tmp = self.results / f"{name}.parquet.tmp"
-        with pq.ParquetWriter(tmp, self.schema) as writer:
-            pending: list[pa.Table] = []
-            rows = 0
-            for part in small:
-                table = read_part(part).cast(self.schema)
-                pending.append(table)
-                rows += table.num_rows
-                if rows >= ROW_GROUP:
-                    writer.write_table(pa.concat_tables(pending))
-                    pending, rows = [], 0
-            if pending:
-                writer.write_table(pa.concat_tables(pending))
-        os.replace(tmp, self.results / f"{name}.parquet")
-        for part in small:
-            part.unlink()
-        for r in sources:
-            r.unlink()
-        # A merge holds up to a row group in Arrow's memory pool (about 50 MB for 100,000 rows),
-        # which the pool keeps for reuse after it is freed: hand it back, or a long run's driver
-        # grows by that at its first merge and never shrinks (measured: 151 -> 232 MB, then 156).
-        pa.default_memory_pool().release_unused()
-        return len(small)
+        """Merge the parts (and their records) into one (``parts.compact_parts``); how many
+        were merged."""
+        return compact_parts(self.location, self.schema, max_rows, fresh_only)
 
-    def append(self, rows: Sequence[ResultRow | dict[str, Any]], records: Sequence[str] = ()) -> None:
-        """Store one finished batch: its rows (and records) become visible all at once. A row
-        that does not hold exactly the table's columns is refused (ResultsError naming the
-        column) before anything is written. Every
-        ``COMPACT_EVERY`` parts, the batches' parts are merged, so that even a run killed
-        after days leaves a few hundred files, not tens of thousands."""
+    def append(self, rows: Sequence[ResultRow | dict[str, Any]], records: Sequence[str] = ()) -> bool:
+        """Store one finished batch from this process: its rows (and records) become visible all
+        at once. A row that does not hold exactly the table's columns is refused (ResultsError
+        naming the column) before anything is written. Every ``COMPACT_EVERY`` parts, the
+        batches' parts are due to be merged (True: the caller merges them, ``compact``), so
+        that even a run killed after days leaves a few hundred files, not tens of thousands."""
         if not rows:
-            return
+            return False
         table = rows_table(rows, self.schema)
-        if self._parts and self._parts % COMPACT_EVERY == 0:
-            self.compact(fresh_only=True)
-        name = f"part-{time.time_ns()}-{os.getpid()}-{self._parts}"
+        ids = list(dict.fromkeys(table.column("game_id").to_pylist()))
+        manifest = write_part(self.location, table, ids, records)
+        return self.register(manifest, ids)
+
+    def register(self, manifest: Manifest, game_ids: Sequence[str]) -> bool:
+        """Count a part a worker stored for the batch of ``game_ids``, after checking it is that
+        batch's and that this process sees it (a worker writing to a folder of its own machine,
+        not a shared one, would otherwise lose every game it plays). True when the batches'
+        parts are due to be merged (every ``COMPACT_EVERY``)."""
+        if manifest.games_digest != games_digest(game_ids) or manifest.games != len(game_ids):
+            raise ResultsError(f"a worker's manifest ({manifest.name}) does not name the games of its batch")
+        size = self.location.size("results", f"{manifest.name}.parquet")
+        if not size:
+            raise PartMissing(
+                f"a worker stored results part {manifest.name}.parquet, but it is not in {self.folder} as this process "
+                "sees it: every node must write to the same results location (a shared mount, or s3://, gs://)")
         self._parts += 1
-        if records:
-            tmp = self.records / f"{name}.jsonl.gz.tmp"
-            with gzip.open(tmp, "wt", encoding="utf-8") as f:
-                for line in records:
-                    f.write(line + "\n")
-            os.replace(tmp, self.records / f"{name}.jsonl.gz")
-        tmp = self.results / f"{name}.parquet.tmp"
-        pq.write_table(table, tmp)
-        os.replace(tmp, self.results / f"{name}.parquet")
+        return self._parts % COMPACT_EVERY == 0
