@@ -90,3 +90,27 @@ def test_a_bad_backend_on_the_command_line_is_blamed_on_the_option():
     result = CliRunner().invoke(app, ["tournament", "configs/smoke.yaml", "--backend", "sereal"], env=WIDE)
     assert result.exit_code == 2
     assert "--backend" in result.output and "smoke.yaml" not in result.output, result.output
+
+
+@pytest.mark.parametrize("command, config, meant", [
+    ("tournament", "configs/study-longest-bonus.yaml", "ttr-lab study"),
+    ("tournament", "configs/study-balance.yaml", "ttr-lab study"),
+    ("tune", "configs/smoke.yaml", "ttr-lab tournament"),
+    ("study", "configs/4p.yaml", "ttr-lab tournament"),
+    ("study", "configs/tune-greedy.yaml", "ttr-lab tune"),
+])
+def test_a_config_given_to_the_wrong_command_names_the_command_it_is_for(command, config, meant):
+    result = CliRunner().invoke(app, [command, config])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and f"`{meant} {config}`" in lines[0], result.output
+
+
+@pytest.mark.parametrize("wrong", ["game", "gmaes"])
+def test_a_misspelt_key_says_which_key_was_meant(tmp_path, wrong):
+    text = open("configs/smoke.yaml", encoding="utf-8").read().replace("games: 8", f"{wrong}: 8")
+    (tmp_path / "c.yaml").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["tournament", str(tmp_path / "c.yaml")])
+    assert result.exit_code == 2
+    line = result.output.strip()
+    assert "\n" not in line and "did you mean 'games'?" in line and "map" not in line.split(":", 2)[2], line

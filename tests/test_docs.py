@@ -52,3 +52,19 @@ def test_a_claim_scores_what_the_documented_track_points_say():
         else:
             state.apply(action)
     assert seen > 0
+
+
+def test_the_tournament_docs_list_every_ticket_to_ride_result_column():
+    from pathlib import Path
+
+    from ttr_lab.games.ticket_to_ride.result import METRICS
+
+    text = (Path(__file__).parent.parent / "docs" / "tournaments.md").read_text(encoding="utf-8")
+    assert [m.name for m in METRICS if f"`{m.name}`" not in text] == []
+
+
+def test_the_study_docs_say_how_to_cut_a_study_down():
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "studies.md").read_text(encoding="utf-8")
+    assert "--games" in text

@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game, config_shorthands
 from ttr_lab.tournament.config import TournamentConfig, parse_config
-from ttr_lab.tournament.config_files import read_yaml, validate
+from ttr_lab.tournament.config_files import read_yaml, validate, wrong_kind
 
 TARGETED = ("track_length", "ticket_points")  # edits that change one named track or ticket
 MAX_CELLS = 2_000
@@ -189,6 +189,12 @@ def parse_study(data: Any, source: str = "study", overrides: dict[str, Any] | No
     tournament keys (games, backend, workers, output...)."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of settings, got {type(data).__name__}")
+    mistaken = wrong_kind(data, {"factors", "baseline", "entrants"}, source)
+    if mistaken is not None:
+        raise mistaken
+    if "factors" not in data and "entrants" in data:
+        raise ConfigError(f"{source}: this is a tournament config (it has no 'factors:'): run it with "
+                          f"`ttr-lab tournament {source}`, or add factors (a rule or a map edit to vary)")
     if "factors" not in data:
         raise ConfigError(f"{source}: factors: a study needs at least one factor (a rule or a map edit to vary)")
     settings = validate(StudySettings, {k: data[k] for k in ("factors", "baseline") if k in data}, source)

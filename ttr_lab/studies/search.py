@@ -90,7 +90,7 @@ class SearchConfig:
 def is_search(path: str | Path) -> bool:
     """Whether the YAML at ``path`` is a balance search (it has a ``search:`` block)."""
     data = read_yaml(path)
-    return isinstance(data, dict) and "search" in data
+    return isinstance(data, dict) and isinstance(data.get("search"), dict)  # tuning's is a sampler's name
 
 
 def _options(base: dict[str, Any], values: dict[str, int]) -> dict[str, Any]:

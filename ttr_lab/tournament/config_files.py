@@ -3,6 +3,7 @@ tournaments and tuning)."""
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -67,15 +68,81 @@ def _count_values(root: Any) -> None:
                 None, None, f"more than {MAX_YAML_VALUES:,} values once its aliases are expanded", node.start_mark)
 
 
-def one_line(exc: pydantic.ValidationError, source: str) -> str:
-    """pydantic's errors as one line: ``source: where: what; where: what``."""
+# The key that marks each kind of config, and the command that takes it: a config given to the
+# wrong command is named by the first of these it holds that the command's model lacks.
+CONFIG_KINDS = (
+    ("factors", "a study config", "ttr-lab study"),
+    ("search", "a balance search config", "ttr-lab study"),
+    ("search_space", "a tuning config", "ttr-lab tune"),
+    ("entrants", "a tournament config", "ttr-lab tournament"),
+)
+
+
+def wrong_kind(data: Any, fields: Any, source: str) -> ConfigError | None:
+    """The one-line error for a config of another kind than the command's (``fields``: the keys
+    the command takes), naming the command the file is for; None when it is not one."""
+    if not isinstance(data, dict):
+        return None
+    for key, kind, command in CONFIG_KINDS:
+        # tuning's own ``search`` is a sampler's name; a balance search's is a block of settings
+        if key == "search" and not isinstance(data.get(key), dict):
+            continue
+        if key in data and (key not in fields or key == "search"):
+            return ConfigError(f"{source}: this is {kind} (it has '{key}:'): run it with `{command} {source}`")
+    return None
+
+
+def _fields_at(model: type[pydantic.BaseModel], loc: tuple[Any, ...]) -> dict[str, Any] | None:
+    """The fields of the (nested) model whose key sits at ``loc``, or None when not a model."""
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        field = model.model_fields.get(str(part))
+        if field is None:
+            return None
+        candidates = [field.annotation, *getattr(field.annotation, "__args__", ())]
+        nested = [c for c in candidates if isinstance(c, type) and issubclass(c, pydantic.BaseModel)]
+        if not nested:
+            return None
+        model = nested[0]
+    return dict(model.model_fields)
+
+
+def _given_at(data: Any, loc: tuple[Any, ...]) -> Any:
+    for part in loc[:-1]:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def did_you_mean(key: str, fields: dict[str, Any], given: Any) -> str:
+    """`` (did you mean 'games'?)`` for a key close to a field not given beside it, else ''."""
+    names = [n for n in fields if not (isinstance(given, dict) and n in given)]
+    names += [f.alias for f in fields.values() if f.alias and f.alias not in names]
+    close = difflib.get_close_matches(key, names, n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def one_line(exc: pydantic.ValidationError, source: str, model: type[pydantic.BaseModel] | None = None,
+             data: Any = None) -> str:
+    """pydantic's errors as one line: ``source: where: what; where: what``. With the ``model``
+    and the ``data`` it checked, a misspelt key (unknown, or a field given the value of another
+    it is close to, ``game: 4``) names the key it is close to."""
     problems = []
     for e in exc.errors():
         where = ".".join(str(p) for p in e["loc"]) or "config"
         message = e["msg"].removeprefix("Value error, ")
+        given = _given_at(data, e["loc"])
+        known = _fields_at(model, e["loc"]) if model is not None and e["loc"] else None
+        key = e["loc"][-1] if e["loc"] else None
+        hint = did_you_mean(key, {k: v for k, v in known.items() if k != key}, given) \
+            if known is not None and isinstance(key, str) and isinstance(given, dict) and key in given \
+            and e["type"] != "missing" else ""
         if e["type"] == "extra_forbidden":
             message = "unknown key"
-        problems.append(f"{where}: {message}")
+        problems.append(f"{where}: {message}{hint}")
     return f"{source}: " + "; ".join(problems)
 
 
@@ -86,16 +153,19 @@ def with_game(model: type[pydantic.BaseModel], data: Any) -> Any:
     game. A key that is no field and no game's shorthand is left for ``model`` to refuse."""
     from ttr_lab.core.game import declared_shorthands, fold_shorthands, game_for_shorthands
 
-    if not isinstance(data, dict) or not isinstance(data.get("game"), (str, type(None))):
+    if not isinstance(data, dict):
         return data
+    named = data.get("game")
     declared = declared_shorthands()
     shorthands = {k for k in data if k not in model.model_fields and k in declared}
     # A shorthand given as null is not given (a config.yaml an earlier ttr-lab wrote has ``map: null``).
     given = {k: data[k] for k in shorthands if data[k] is not None}
-    game = game_for_shorthands(data.get("game"), list(given))
+    # A game that is no name (``game: 4``, meant for ``games``) is left for the model to refuse,
+    # its shorthands folded as if no game were named, so the one error is that key.
+    game = game_for_shorthands(named if isinstance(named, (str, type(None))) else None, list(given))
     out = {k: v for k, v in data.items() if k not in shorthands}
-    out["game"] = game
-    if given and isinstance(data.get("options") or {}, dict):
+    out["game"] = game if isinstance(named, (str, type(None))) else named
+    if given and isinstance(named, (str, type(None))) and isinstance(data.get("options") or {}, dict):
         out["options"] = fold_shorthands(game, given, data.get("options") or {})
     return out
 
@@ -106,6 +176,9 @@ def validate(model: type[Model], data: Any, source: str, overrides: dict[str, An
         raise ConfigError(f"{source}: expected a mapping of settings, got {type(data).__name__}")
     merged = dict(data)
     merged.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    mistaken = wrong_kind(merged, model.model_fields, source)
+    if mistaken is not None:
+        raise mistaken
     if "game" in model.model_fields:
         try:
             merged = with_game(model, merged)
@@ -114,7 +187,7 @@ def validate(model: type[Model], data: Any, source: str, overrides: dict[str, An
     try:
         return model.model_validate(merged)
     except pydantic.ValidationError as exc:
-        raise ConfigError(one_line(exc, source)) from None
+        raise ConfigError(one_line(exc, source, model, merged)) from None
 
 
 def read_yaml(path: str | Path) -> Any:
