@@ -5,7 +5,10 @@ learner against ttr-lab strategies), and the batched Gymnasium vector envs of Ti
 (every sub-game's player to move). See docs/rl.md.
 
 They are imported on first use, so ``import ttr_lab.envs`` works without the extra and a
-missing one is named in a one-line ``ConfigError``.
+missing one is named in a one-line ``ConfigError``. Importing it registers Gymnasium ids
+(``REGISTERED``) where gymnasium is installed: ``gym.make("ttr_lab/TicketToRide-v0", players=2)``,
+``gym.make_vec("ttr_lab/TicketToRide-v0", num_envs=64)`` (the batched env), and the same through
+``"ttr_lab.envs:ttr_lab/TicketToRide-v0"`` without importing it first.
 """
 
 from __future__ import annotations
@@ -14,7 +17,13 @@ from typing import Any
 
 from ttr_lab.core.errors import ConfigError
 
-__all__ = ["gym_env", "pettingzoo_env", "self_play_vector_env", "vector_env"]
+__all__ = ["REGISTERED", "gym_env", "pettingzoo_env", "self_play_vector_env", "vector_env"]
+
+# Gymnasium id -> (game, the batched vector env's entry point, or None: SyncVectorEnv over gym_env)
+REGISTERED = {
+    "ttr_lab/TicketToRide-v0": ("ticket_to_ride", "ttr_lab.envs.vector:vector_env"),
+    "ttr_lab/TransOrient-v0": ("trans_orient", None),
+}
 
 
 def _need(module: str) -> None:
@@ -55,3 +64,18 @@ def self_play_vector_env(game: Any = None, num_envs: int = 256, players: int = 4
     from ttr_lab.envs.vector import self_play_vector_env as make
 
     return make(game, num_envs=num_envs, players=players, **options)
+
+
+def _register() -> None:
+    """The Gymnasium ids, so ``gym.make`` and ``gym.make_vec`` build the envs and set ``env.spec``."""
+    try:
+        from gymnasium.envs.registration import register, registry
+    except ImportError:  # without the extra there is nothing to register with
+        return
+    for env_id, (game, vector_entry) in REGISTERED.items():
+        if env_id not in registry:
+            register(env_id, entry_point="ttr_lab.envs.single_agent:gym_env", vector_entry_point=vector_entry,
+                     kwargs={"game": game})
+
+
+_register()

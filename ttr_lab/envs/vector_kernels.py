@@ -113,10 +113,13 @@ def step_learners(g: np.ndarray, states: np.ndarray, actions: np.ndarray, seats:
                   bases: np.ndarray, games: np.ndarray, seat_rule: int, policy: int, pt: np.ndarray,
                   params: np.ndarray, w: tuple, reward_kind: int, illegal_reward: float, plan: np.ndarray, scales: np.ndarray, obs: np.ndarray, masks: np.ndarray,
                   rewards: np.ndarray, ended: np.ndarray, illegal: np.ndarray, final_obs: np.ndarray,
-                  final_seats: np.ndarray) -> int:
+                  final_seats: np.ndarray, pending: np.ndarray, next_step: bool) -> int:
     """One step of every sub-game: the learner's action, the opponents' replies; a game that ends
     is scored (its last view into ``final_obs``, its seat into ``final_seats``) and the next one
-    dealt and played up to the learner's turn (same-step autoreset). Returns the decisions made."""
+    dealt and played up to the learner's turn (same-step autoreset). ``next_step``: next-step
+    autoreset instead: where ``pending[i]`` is set, the game ended at the last step and this step
+    ignores the action and deals the next one; where a game ends now, its last view is ``obs[i]``
+    with every id marked (any action is taken, and ignored), and ``pending[i]`` is set. Returns the decisions made."""
     n_actions = g[L.N_ACTIONS]
     ids, scratch = np.empty(n_actions, dtype=np.int64), np.empty(n_actions, dtype=np.int64)
     n = g[L.N_PLAYERS]
@@ -125,6 +128,17 @@ def step_learners(g: np.ndarray, states: np.ndarray, actions: np.ndarray, seats:
     for i in range(states.shape[0]):
         s = states[i]
         seat = seats[i]
+        if pending[i]:
+            pending[i] = False
+            rewards[i], ended[i], illegal[i] = 0.0, False, False
+            games[i] += 1
+            _start(g, states, i, bases, games, seats, rngs, seat_rule)
+            rngs[i], made = _opponents(g, states[i], seats[i], np.uint64(rngs[i]), policy, ids, scratch,
+                                       pt, params, w)
+            decisions += made
+            write_tensor(g, states[i], seats[i], plan, scales, obs[i])
+            write_mask(g, states[i], seats[i], ids, masks[i])
+            continue
         bad = s[L.PLAYER] != seat or _illegal(g, s, actions[i], scratch)
         decisions += 1
         if not bad:
@@ -141,6 +155,11 @@ def step_learners(g: np.ndarray, states: np.ndarray, actions: np.ndarray, seats:
                 rewards[i] = _reward(g, out, seat, reward_kind)
             write_tensor(g, s, seat, plan, scales, final_obs[i])
             final_seats[i] = seat
+            if next_step:
+                pending[i] = True
+                obs[i, :] = final_obs[i]
+                masks[i, :] = True
+                continue
             games[i] += 1
             _start(g, states, i, bases, games, seats, rngs, seat_rule)
             rngs[i], made = _opponents(g, states[i], seats[i], np.uint64(rngs[i]), policy, ids, scratch,
@@ -169,10 +188,12 @@ def reset_movers(g: np.ndarray, states: np.ndarray, bases: np.ndarray, games: np
 def step_movers(g: np.ndarray, states: np.ndarray, actions: np.ndarray, bases: np.ndarray, games: np.ndarray,
                 reward_kind: int, illegal_reward: float, plan: np.ndarray, scales: np.ndarray, obs: np.ndarray,
                 masks: np.ndarray, to_move: np.ndarray, movers: np.ndarray, rewards: np.ndarray, returns: np.ndarray,
-                ended: np.ndarray, illegal: np.ndarray, final_obs: np.ndarray) -> None:
+                ended: np.ndarray, illegal: np.ndarray, final_obs: np.ndarray, pending: np.ndarray,
+                next_step: bool) -> None:
     """The self-play form's step: each sub-game's player to move plays ``actions[i]``; an ended game
     gets every seat's reward in ``returns[i]`` (the mover's in ``rewards[i]``), the mover's last
-    view in ``final_obs[i]``, and the next game is dealt. ``movers[i]``: the seat that played."""
+    view in ``final_obs[i]``, and the next game is dealt. ``movers[i]``: the seat that played.
+    ``pending``: next-step autoreset, as in ``step_learners``."""
     n_actions = g[L.N_ACTIONS]
     ids, scratch = np.empty(n_actions, dtype=np.int64), np.empty(n_actions, dtype=np.int64)
     n = g[L.N_PLAYERS]
@@ -180,6 +201,16 @@ def step_movers(g: np.ndarray, states: np.ndarray, actions: np.ndarray, bases: n
     seats, rngs = np.zeros(states.shape[0], dtype=np.int64), np.zeros(states.shape[0], dtype=np.uint64)
     for i in range(states.shape[0]):
         s = states[i]
+        if pending[i]:
+            pending[i] = False
+            movers[i] = to_move[i]
+            rewards[i], ended[i], illegal[i] = 0.0, False, False
+            games[i] += 1
+            _start(g, states, i, bases, games, seats, rngs, 0)
+            to_move[i] = states[i, L.PLAYER]
+            write_tensor(g, states[i], to_move[i], plan, scales, obs[i])
+            write_mask(g, states[i], to_move[i], ids, masks[i])
+            continue
         mover = s[L.PLAYER]
         movers[i] = mover
         bad = _illegal(g, s, actions[i], scratch)
@@ -196,6 +227,12 @@ def step_movers(g: np.ndarray, states: np.ndarray, actions: np.ndarray, bases: n
                     returns[i, p] = _reward(g, out, p, reward_kind)
             rewards[i] = returns[i, mover]
             write_tensor(g, s, mover, plan, scales, final_obs[i])
+            if next_step:
+                pending[i] = True
+                to_move[i] = mover
+                obs[i, :] = final_obs[i]
+                masks[i, :] = True
+                continue
             games[i] += 1
             _start(g, states, i, bases, games, seats, rngs, 0)
         to_move[i] = states[i, L.PLAYER]
