@@ -50,9 +50,10 @@ from ttr_lab.core.record import GameRecord
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.envs import vector_kernels as K
 from ttr_lab.envs.table import REWARDS, make_game
+from ttr_lab.strategies.greedy_kernel import PLAN_PARAMS
 from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, tables_of
 
-OPPONENTS = {"random": K.RANDOM, "planner": K.PLANNER}
+OPPONENTS = {"random": K.RANDOM, "planner": K.PLANNER, "greedy": K.GREEDY}
 
 
 AUTORESET_MODES = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
@@ -229,6 +230,7 @@ class LearnerVectorEnv(_Batched):
             raise ConfigError(f"seat must be 'rotate' or a seat 0..{players - 1}, not {seat!r}")
         super().__init__(game, num_envs, players, reward, illegal_reward, seed, autoreset_mode, render_mode)
         self.policy = OPPONENTS[opponents]
+        self.params = PLAN_PARAMS if opponents == "greedy" else DEFAULT_PARAMS  # the opponents' knobs
         self.seat_rule = K.ROTATE if seat == "rotate" else int(seat)
         self.seats = np.zeros(num_envs, dtype=np.int64)
         self.rngs = np.zeros(num_envs, dtype=np.uint64)
@@ -245,7 +247,7 @@ class LearnerVectorEnv(_Batched):
         b = self.batch
         pt, w = self.planner
         K.reset_learners(b.g, self.states, self.seats, self.rngs, self.bases, self.games, self.seat_rule,
-                         self.policy, pt, DEFAULT_PARAMS, w, b.plan, b.scales, obs, masks)
+                         self.policy, pt, self.params, w, b.plan, b.scales, obs, masks)
         return obs, {"action_mask": masks, "_action_mask": self._all, "seat": self.seats.copy(), "_seat": self._all}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -257,7 +259,7 @@ class LearnerVectorEnv(_Batched):
         pt, w = self.planner
         self.decisions += K.step_learners(
             b.g, self.states, a, self.seats, self.rngs, self.bases, self.games, self.seat_rule, self.policy,
-            pt, DEFAULT_PARAMS, w, self.reward_kind, self.illegal_reward, b.plan, b.scales, obs, masks, rewards, ended, illegal,
+            pt, self.params, w, self.reward_kind, self.illegal_reward, b.plan, b.scales, obs, masks, rewards, ended, illegal,
             final_obs, final_seats, self.pending, self.next_step)
         info: dict[str, Any] = {"action_mask": masks, "_action_mask": self._all, "seat": self.seats.copy(),
                                 "_seat": self._all}

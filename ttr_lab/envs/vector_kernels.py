@@ -22,9 +22,11 @@ from ttr_lab.games.ticket_to_ride.kernels.rng import mix64, next_below
 from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
 from ttr_lab.games.ticket_to_ride.kernels.setup import new_state
 from ttr_lab.games.ticket_to_ride.kernels.tensor import write_mask, write_tensor
+from ttr_lab.strategies.greedy_kernel import greedy_choice
 from ttr_lab.strategies.planner_kernel import choose as planner_choice
 
-RANDOM, PLANNER = 0, 1  # opponent policies: uniform over the legal ids; the compiled ticket planner
+# opponent policies: uniform over the legal ids; the compiled ticket planner; the compiled greedy
+RANDOM, PLANNER, GREEDY = 0, 1, 2
 RANK, MARGIN = 0, 1  # rewards, as envs.table.REWARDS names them
 ROTATE = -1  # the seat rule: game k of sub-game i seats the learner at (i + k) % players
 
@@ -53,11 +55,14 @@ def _start(g: np.ndarray, states: np.ndarray, i: int, bases: np.ndarray, games: 
 def _opponents(g: np.ndarray, s: np.ndarray, seat: int, rng: np.uint64, policy: int, ids: np.ndarray,
                scratch: np.ndarray, pt: np.ndarray, params: np.ndarray, w: tuple) -> tuple[np.uint64, int]:
     """The other seats play until ``seat`` is to move or the game is over; the advanced stream
-    and the decisions made. ``pt``, ``params``, ``w``: the planner's tables, knobs and buffers."""
+    and the decisions made. ``pt``, ``params``, ``w``: the planner's tables, knobs and buffers
+    (the greedy's plan knobs, ``greedy_kernel.PLAN_PARAMS``, for the greedy)."""
     decisions = 0
     while s[L.PHASE] != L.OVER and s[L.PLAYER] != seat:
         if policy == PLANNER:
             apply_action(g, s, planner_choice(g, pt, s, params, w), scratch)
+        elif policy == GREEDY:
+            apply_action(g, s, greedy_choice(g, pt, s, params, w), scratch)
         else:
             count = legal_ids(g, s, ids)
             rng, pick = next_below(rng, count)
