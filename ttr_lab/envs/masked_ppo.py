@@ -43,7 +43,8 @@ class Knobs:
     clip: float = 0.2
     value_lr: float = 0.01
     checkpoint: int = 50  # updates between saved and judged checkpoints
-    eval_games: int = 128  # games against the compiled greedy per checkpoint
+    eval_games: int = 128  # games against the compiled greedy per checkpoint (0: not judged)
+    tensorboard: int = 1  # 0: the CSV only (importing a TensorBoard writer can take seconds)
     seed: int = 0
     out: str = "results/ppo"
 
@@ -90,7 +91,7 @@ def train(knobs: Knobs) -> tuple[LinearPolicy, list[dict[str, float]]]:
     value_w, value_b = np.zeros(dim, np.float32), 0.0
     n, T = knobs.num_envs, knobs.rollout
     obs, info = envs.reset()
-    writer, rows, started = _writer(out), [], time.monotonic()
+    writer, rows, started = _writer(out) if knobs.tensorboard else None, [], time.monotonic()
     returns_seen: list[float] = []
     for update in range(1, knobs.updates + 1):
         xs = np.empty((T, n, dim), np.float32)
@@ -139,7 +140,8 @@ def train(knobs: Knobs) -> tuple[LinearPolicy, list[dict[str, float]]]:
                "mean_return": float(np.mean(returns_seen[-200:])) if returns_seen else 0.0,
                "vs_greedy": float("nan"), "seconds": round(time.monotonic() - started, 1)}
         if update % knobs.checkpoint == 0 or update == knobs.updates:
-            row["vs_greedy"] = judge(policy, knobs, knobs.eval_games, seed=10_000 + update)
+            if knobs.eval_games:
+                row["vs_greedy"] = judge(policy, knobs, knobs.eval_games, seed=10_000 + update)
             policy.save(out / f"policy-{update:05d}.npz")
         rows.append(row)
         if writer is not None:
@@ -163,6 +165,8 @@ def main(argv: list[str] | None = None) -> None:
     for row in rows:
         if row["vs_greedy"] == row["vs_greedy"]:
             print(f"update {row['update']}: {row['steps']} steps, win share vs greedy {row['vs_greedy']:.3f}")
+    print(f"{rows[-1]['update']} updates, {rows[-1]['steps']} steps, {rows[-1]['games']} games in "
+          f"{rows[-1]['seconds']} s; log: {Path(knobs.out) / 'progress.csv'}")
 
 
 if __name__ == "__main__":
