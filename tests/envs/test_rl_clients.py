@@ -94,9 +94,11 @@ def test_gymnasium_ids_make_the_envs_with_their_spec():
     batched = gym.make_vec("ttr_lab/TicketToRide-v0", num_envs=2, players=2, seed=0)
     assert type(batched.unwrapped).__name__ == "LearnerVectorEnv" and batched.spec.id == "ttr_lab/TicketToRide-v0"
     assert batched.reset()[0].shape == (2, 708)
-    synced = gym.make_vec("ttr_lab/TransOrient-v0", num_envs=2, players=2,
-                          vector_kwargs={"autoreset_mode": AutoresetMode.SAME_STEP})
-    assert synced.reset(seed=1)[0].shape == (2, 1570)
+    synced = gym.make_vec("ttr_lab/TransOrient-v0", num_envs=2, players=2, seed=1)
+    assert synced.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    obs = synced.reset()[0]
+    assert obs.shape == (2, 1570) and not np.array_equal(obs[0], obs[1])
+    assert np.array_equal(obs, gym.make_vec("ttr_lab/TransOrient-v0", num_envs=2, players=2, seed=1).reset()[0])
 
 
 def test_gym_env_takes_a_seed_as_the_other_envs_do():

@@ -175,7 +175,7 @@ def test_bad_options_and_actions_are_refused():
     with pytest.raises(ConfigError, match="no compiled rules"):
         vector_env("trans_orient", players=2)
     with pytest.raises(ConfigError, match="opponents"):
-        vector_env(opponents="greedy")  # a Python strategy cannot play inside the native call
+        vector_env(opponents="mcts")  # a Python strategy cannot play inside the native call
     with pytest.raises(ConfigError, match="num_envs"):
         vector_env(num_envs=0)
     with pytest.raises(ConfigError, match="reward"):
