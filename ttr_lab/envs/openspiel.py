@@ -51,6 +51,33 @@ def _digest(tensor: np.ndarray) -> str:
     return " ".join(f"{i}:{tensor[i]:g}" for i in nonzero)
 
 
+class _Seen:
+    """A player's own decision in its information-state history: what it observed (the tensor's
+    non-zero entries) and what it chose, as text only when a string is asked for (searches and
+    play-outs apply many actions and read few information states)."""
+
+    __slots__ = ("index", "values", "action", "_text")
+
+    def __init__(self, tensor: np.ndarray, action: str) -> None:
+        self.index = np.flatnonzero(tensor)
+        self.values = tensor[self.index]
+        self.action = action
+        self._text: str | None = None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            seen = " ".join(f"{i}:{v:g}" for i, v in zip(self.index.tolist(), self.values.tolist()))
+            self._text = f"[{seen}] me: {self.action}"
+        return self._text
+
+    def __getstate__(self) -> tuple:
+        return (self.index, self.values, self.action)
+
+    def __setstate__(self, state: tuple) -> None:
+        self.index, self.values, self.action = state
+        self._text = None
+
+
 def _determinizer(game: Any) -> Any:
     """The game's ``determinize(observation, rng)``: its own method, else its package's module."""
     own = getattr(game, "determinize", None)
@@ -138,7 +165,7 @@ if pyspiel is not None:
             return self._play.get().engine
 
         @property
-        def histories(self) -> list[list[str]]:
+        def histories(self) -> list[list[Any]]:
             return self._play.get().histories
 
         @property
@@ -166,13 +193,13 @@ if pyspiel is not None:
             seat = engine.current_player
             chosen = self.ttr_game.action_space.action_of(action)
             self._play.actions.append(action)
-            seen = _digest(self.ttr_game.observation_tensor(engine.observation(seat)))
+            seen = self.ttr_game.observation_tensor(engine.observation(seat))
             engine.apply(chosen)
             full = engine.action_text(chosen)
             _, public, card = engine.last_event()
             public_text = f"{public}" + (f" ({card})" if isinstance(card, int) and card >= 0 else "")
             for p, history in enumerate(self.histories):
-                history.append(f"[{seen}] me: {full}" if p == seat else f"seat {seat}: {public_text}")
+                history.append(_Seen(seen, full) if p == seat else f"seat {seat}: {public_text}")
             if len(self.histories[0]) > self.max_length:
                 raise RuntimeError(f"the game passed its declared maximum length of {self.max_length} actions "
                                    "(raise the max_game_length parameter)")
@@ -191,7 +218,7 @@ if pyspiel is not None:
         def information_state_string(self, player: int | None = None) -> str:
             player = self._seat(player)
             now = "" if self.engine.is_terminal() else _digest(self.ttr_game.observation_tensor(self.engine.observation(player)))
-            return f"seat {player}\n" + "\n".join(self.histories[player]) + f"\nnow [{now}]"
+            return f"seat {player}\n" + "\n".join(map(str, self.histories[player])) + f"\nnow [{now}]"
 
         def observation_string(self, player: int | None = None) -> str:
             player = self._seat(player)
@@ -232,7 +259,7 @@ if pyspiel is not None:
             self.game = game
             self.seed = seed
             self.engine: Any = None
-            self.histories: list[list[str]] = [[] for _ in range(game.players)]
+            self.histories: list[list[Any]] = [[] for _ in range(game.players)]  # text, or _Seen
             self.actions: list[int] = []
             self.replayable = True  # False once resampled: its engine is no replay of its seed
 
@@ -267,7 +294,7 @@ if pyspiel is not None:
             state.apply_action(action)
         return state._play
 
-    def _restored(game: "TTRLabGame", seed: int, engine: Any, histories: list[list[str]],
+    def _restored(game: "TTRLabGame", seed: int, engine: Any, histories: list[list[Any]],
                   actions: list[int]) -> "_Play":
         play = _Play(game, seed)
         play.engine, play.histories, play.actions, play.replayable = engine, histories, actions, False
