@@ -81,16 +81,41 @@ class LinearPolicy:
             raise ConfigError(f"cannot read a linear policy from {path}: {exc}") from None
 
 
+class TorchScriptPolicy:
+    """A torch network saved with ``torch.jit.save(torch.jit.script(net), path)`` (a ``.pt`` file),
+    mapping a float32 tensor ``(1, dim)`` to logits ``(1, actions)``: it plays the highest legal
+    logit. torch is imported, and the file read, when the player is made, never at import time."""
+
+    def __init__(self, path: str | Path) -> None:
+        try:
+            import torch
+        except ImportError:
+            raise ConfigError(f"policy {path}: a .pt policy needs torch (pip install torch)") from None
+        try:
+            self.net = torch.jit.load(str(path), map_location="cpu").eval()
+        except (OSError, RuntimeError, ValueError) as exc:
+            raise ConfigError(f"cannot read a TorchScript policy from {path}: {str(exc).splitlines()[0]}") from None
+        self.torch = torch
+
+    def __call__(self, tensor: np.ndarray, mask: np.ndarray) -> int:
+        with self.torch.no_grad():
+            logits = self.net(self.torch.from_numpy(np.asarray(tensor, np.float32)[None]))[0].numpy()
+        return int(np.argmax(np.where(mask.astype(bool), logits, -np.inf)))
+
+
 def load_policy(spec: str | Policy) -> Policy:
-    """A policy from a callable, a ``.npz`` file of ``LinearPolicy`` or ``package.module:name``."""
+    """A policy from a callable, a ``.npz`` file of ``LinearPolicy``, a ``.pt`` TorchScript file
+    (``TorchScriptPolicy``) or ``package.module:name``."""
     if callable(spec):
         return spec
     text = str(spec)
     if text.endswith(".npz"):
         return LinearPolicy.load(text)
+    if text.endswith(".pt"):
+        return TorchScriptPolicy(text)
     module_name, _, attr = text.partition(":")
     if not module_name or not attr:
-        raise ConfigError(f"policy {text!r} is neither a .npz file nor package.module:name")
+        raise ConfigError(f"policy {text!r} is neither a .npz file, a .pt file nor package.module:name")
     try:
         found = getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as exc:

@@ -92,3 +92,21 @@ def test_an_illegal_choice_is_a_strategy_error():
 def test_bad_policies_are_config_errors(spec, says):
     with pytest.raises(ConfigError, match=says):
         PolicyPlayer(spec, game="trans_orient")
+
+
+def test_a_torchscript_policy_file_plays_as_a_policy_player(tmp_path):
+    torch = pytest.importorskip("torch", reason="torch is not installed (a .pt policy needs it)")
+    from ttr_lab.core.game import load_game
+    from ttr_lab.strategies.policy import PolicyPlayer
+
+    game = load_game("trans_orient")
+    (dim,) = tuple(game.observation_shape)
+    net = torch.nn.Linear(dim, game.action_space.size)
+    path = tmp_path / "policy.pt"
+    torch.jit.save(torch.jit.script(net), str(path))
+    player = PolicyPlayer(str(path), game="trans_orient")
+    state = game.new_game(2, 1)
+    for _ in range(20):
+        legal = state.legal_actions()
+        assert player.act(state.observation(state.current_player), legal, None) in legal
+        state.apply(legal[0])

@@ -19,6 +19,7 @@ from ttr_lab.core.game import load_game  # noqa: E402
 from ttr_lab.core.rng import GOLDEN, MASK, STRATEGY_KEY, derive_seed, mix64  # noqa: E402
 from ttr_lab.envs import pettingzoo_env, self_play_vector_env, vector_env  # noqa: E402
 from ttr_lab.envs.table import Table  # noqa: E402
+from ttr_lab.strategies.greedy import Greedy  # noqa: E402
 from ttr_lab.strategies.planner_kernel import choose_id  # noqa: E402
 
 
@@ -45,6 +46,11 @@ class Mirror:
             if self.opponents == "planner":  # the compiled planner, as its strategy plays it
                 assert table.apply_id(choose_id(table.state))
                 continue
+            if self.opponents == "greedy":  # the Python Greedy, fresh at every decision
+                state = table.state
+                table.apply(Greedy().act(state.observation(state.current_player), state.legal_actions(),
+                                         random.Random(0)))
+                continue
             ids = table.state.legal_action_ids()
             self.rng, pick = _next_below(self.rng, len(ids))
             assert table.apply_id(ids[pick])
@@ -56,7 +62,7 @@ def _random_ids(masks, rng):
 
 @pytest.mark.parametrize("map_name,players,reward,opponents", [
     ("usa", 4, "rank", "random"), ("legendary_asia", 2, "margin", "random"), ("usa", 5, "rank", "random"),
-    ("usa", 3, "margin", "planner")])
+    ("usa", 3, "margin", "planner"), ("usa", 2, "rank", "greedy"), ("legendary_asia", 4, "margin", "greedy")])
 def test_the_learner_env_plays_the_per_game_env_s_games(map_name, players, reward, opponents):
     game = load_game("ticket_to_ride", map=map_name)
     n = 3
@@ -169,7 +175,7 @@ def test_bad_options_and_actions_are_refused():
     with pytest.raises(ConfigError, match="no compiled rules"):
         vector_env("trans_orient", players=2)
     with pytest.raises(ConfigError, match="opponents"):
-        vector_env(opponents="greedy")  # a Python strategy cannot play inside the native call
+        vector_env(opponents="mcts")  # a Python strategy cannot play inside the native call
     with pytest.raises(ConfigError, match="num_envs"):
         vector_env(num_envs=0)
     with pytest.raises(ConfigError, match="reward"):

@@ -63,7 +63,7 @@ def test_a_retried_or_duplicated_task_and_a_half_written_part_count_nothing_twic
     try:
         # The same batch played by a task, its retry (after its worker died having written the
         # part) and a duplicate of it: three parts, or one when their bytes are the same.
-        manifests = [_timed_batch(game, entrants, specs[:3], None, True, "none", store.uri)[0] for _ in range(3)]
+        manifests = [_timed_batch(game, entrants, specs[:3], None, True, "none", None, store.uri)[0] for _ in range(3)]
         assert all(m.games == 3 and m.rows == 6 for m in manifests)
         assert len({m.games_digest for m in manifests}) == 1
         for m in manifests:
@@ -85,9 +85,9 @@ def test_a_manifest_of_another_batch_or_a_part_the_driver_cannot_see_stops_the_r
 
     real = backends._timed_batch
 
-    def elsewhere(game, entrants, specs, limit, records, isolation="none", sink=None):
+    def elsewhere(game, entrants, specs, limit, records, isolation="none", build_limit=None, sink=None):
         # A worker writing to a folder of its own machine, not the shared one.
-        return real(game, entrants, specs, limit, records, isolation, str(tmp_path / "not-shared"))
+        return real(game, entrants, specs, limit, records, isolation, build_limit, str(tmp_path / "not-shared"))
 
     monkeypatch.setattr(backends, "_timed_batch", elsewhere)
     c = config(tmp_path / "out")

@@ -9,9 +9,13 @@ and ``max_game_length`` (the bound the game declares; an engine game longer than
 
 What OpenSpiel is told, and why:
 
-- **Chance is sampled, not explicit** (``SAMPLED_STOCHASTIC``): the deal and every later draw
-  come from the engine's seeded generator inside the state; there are no chance nodes and
-  ``chance_outcomes`` is empty. A ``clone`` holds the same future draws, so an algorithm that
+- **No chance nodes** (declared ``DETERMINISTIC``): the deal and every later draw come from the
+  engine's seeded generator inside the state, so from a state on the game is deterministic; the
+  deal is fixed when the state is made (``new_initial_state()`` deals the next one of the game's
+  ``seed`` stream). Declared ``SAMPLED_STOCHASTIC`` it could not be serialized: OpenSpiel then
+  serializes the game's generator through ``GetRNGState``, which a Python game cannot implement.
+  A state pickles and serializes as its seed and its action ids; a game pickles with the position
+  of its deal stream. A ``clone`` holds the same future draws, so an algorithm that
   searches clones of the true state (``MCTSBot``) plays with the deck order in sight: a
   perfect-information baseline, not a fair player. ``ISMCTSBot`` resamples the unknowns from the
   player's information (``resample_from_infostate``, the game's own ``determinize``) and is fair.
@@ -47,6 +51,33 @@ def _digest(tensor: np.ndarray) -> str:
     return " ".join(f"{i}:{tensor[i]:g}" for i in nonzero)
 
 
+class _Seen:
+    """A player's own decision in its information-state history: what it observed (the tensor's
+    non-zero entries) and what it chose, as text only when a string is asked for (searches and
+    play-outs apply many actions and read few information states)."""
+
+    __slots__ = ("index", "values", "action", "_text")
+
+    def __init__(self, tensor: np.ndarray, action: str) -> None:
+        self.index = np.flatnonzero(tensor)
+        self.values = tensor[self.index]
+        self.action = action
+        self._text: str | None = None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            seen = " ".join(f"{i}:{v:g}" for i, v in zip(self.index.tolist(), self.values.tolist()))
+            self._text = f"[{seen}] me: {self.action}"
+        return self._text
+
+    def __getstate__(self) -> tuple:
+        return (self.index, self.values, self.action)
+
+    def __setstate__(self, state: tuple) -> None:
+        self.index, self.values, self.action = state
+        self._text = None
+
+
 def _determinizer(game: Any) -> Any:
     """The game's ``determinize(observation, rng)``: its own method, else its package's module."""
     own = getattr(game, "determinize", None)
@@ -75,7 +106,7 @@ if pyspiel is not None:
         return pyspiel.GameType(
             short_name=SHORT_NAME, long_name="ttr-lab games (Ticket to Ride, Trans-Orient Express)",
             dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-            chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+            chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
             information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
             utility=pyspiel.GameType.Utility.CONSTANT_SUM,
             reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -97,6 +128,7 @@ if pyspiel is not None:
             self.players = players
             self.max_length = int(merged["max_game_length"])
             self._deals = random.Random(int(merged["seed"]))
+            self.params = merged
             info = pyspiel.GameInfo(num_distinct_actions=self.ttr_game.action_space.size, max_chance_outcomes=0,
                                     num_players=players, min_utility=0.0, max_utility=1.0, utility_sum=1.0,
                                     max_game_length=self.max_length)
@@ -104,7 +136,14 @@ if pyspiel is not None:
 
         def new_initial_state(self, seed: int | None = None) -> "TTRLabState":
             """The next deal (or the deal of ``seed``)."""
-            return TTRLabState(self, self._deals.getrandbits(63) if seed is None else seed)
+            return TTRLabState(self, seed)
+
+        def next_seed(self) -> int:
+            return self._deals.getrandbits(63)
+
+        def __reduce__(self) -> tuple:
+            # OpenSpiel's own pickling keeps the parameters only: the deal stream would start again.
+            return (_game_at, (self.params, self._deals.getstate()))
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "TTRLabObserver":
             if params:
@@ -113,17 +152,33 @@ if pyspiel is not None:
             return TTRLabObserver(self, perfect_recall)
 
     class TTRLabState(pyspiel.State):
-        """One ttr-lab game in progress; the engine's state is ``self.engine``."""
+        """One ttr-lab game in progress; the engine's state is ``self.engine``. Everything the
+        Python side holds is one ``_Play`` (OpenSpiel's C++ ``Clone`` deep-copies each attribute,
+        and its ``Serialize`` pickles them)."""
 
-        def __init__(self, game: "TTRLabGame", seed: int, engine: Any = None,
-                     histories: list[list[str]] | None = None) -> None:
+        def __init__(self, game: "TTRLabGame", seed: int | None = None, play: "_Play | None" = None) -> None:
             super().__init__(game)
-            self.ttr_game: Any = game.ttr_game  # a game with an observation tensor
-            self.seed = seed
-            self.max_length = game.max_length
-            self.engine = engine if engine is not None else self.ttr_game.new_game(game.players, seed)
-            # What each player has seen, one entry per action: the information-state strings.
-            self.histories = histories if histories is not None else [[] for _ in range(game.players)]
+            self._play = play if play is not None else _Play(game, seed)
+
+        @property
+        def engine(self) -> Any:
+            return self._play.get().engine
+
+        @property
+        def histories(self) -> list[list[Any]]:
+            return self._play.get().histories
+
+        @property
+        def seed(self) -> int:
+            return self._play.get().seed
+
+        @property
+        def ttr_game(self) -> Any:
+            return self._play.game.ttr_game
+
+        @property
+        def max_length(self) -> int:
+            return self._play.game.max_length
 
         def current_player(self) -> int:
             return pyspiel.PlayerId.TERMINAL if self.engine.is_terminal() else self.engine.current_player
@@ -137,13 +192,14 @@ if pyspiel is not None:
             engine = self.engine
             seat = engine.current_player
             chosen = self.ttr_game.action_space.action_of(action)
-            seen = _digest(self.ttr_game.observation_tensor(engine.observation(seat)))
+            self._play.actions.append(action)
+            seen = self.ttr_game.observation_tensor(engine.observation(seat))
             engine.apply(chosen)
             full = engine.action_text(chosen)
             _, public, card = engine.last_event()
             public_text = f"{public}" + (f" ({card})" if isinstance(card, int) and card >= 0 else "")
             for p, history in enumerate(self.histories):
-                history.append(f"[{seen}] me: {full}" if p == seat else f"seat {seat}: {public_text}")
+                history.append(_Seen(seen, full) if p == seat else f"seat {seat}: {public_text}")
             if len(self.histories[0]) > self.max_length:
                 raise RuntimeError(f"the game passed its declared maximum length of {self.max_length} actions "
                                    "(raise the max_game_length parameter)")
@@ -162,7 +218,7 @@ if pyspiel is not None:
         def information_state_string(self, player: int | None = None) -> str:
             player = self._seat(player)
             now = "" if self.engine.is_terminal() else _digest(self.ttr_game.observation_tensor(self.engine.observation(player)))
-            return f"seat {player}\n" + "\n".join(self.histories[player]) + f"\nnow [{now}]"
+            return f"seat {player}\n" + "\n".join(map(str, self.histories[player])) + f"\nnow [{now}]"
 
         def observation_string(self, player: int | None = None) -> str:
             player = self._seat(player)
@@ -179,11 +235,12 @@ if pyspiel is not None:
             ``determinize``); its histories are this state's."""
             rng = random.Random(derive_seed(self.seed, len(self.histories[0]), player, 0x05D1E))
             engine = _determinizer(self.ttr_game)(self.engine.observation(player), rng)
-            return TTRLabState(self.get_game(), self.seed, engine, [list(h) for h in self.histories])
+            state = self.clone()  # OpenSpiel's: its history (the action ids) too
+            state._play = self._play.copy(engine)
+            return state
 
-        def clone(self) -> "TTRLabState":
-            # The engine's own clone: a deep copy would walk its history list and be slow.
-            return TTRLabState(self.get_game(), self.seed, self.engine.clone(), [list(h) for h in self.histories])
+        # ``clone`` is OpenSpiel's own: a new state whose ``_play`` is this one's deep copy
+        # (``_Play.copy``), with the history OpenSpiel keeps of the action ids.
 
         def __deepcopy__(self, memo: dict) -> "TTRLabState":
             return self.clone()
@@ -191,6 +248,62 @@ if pyspiel is not None:
         def __str__(self) -> str:
             where = "game over" if self.engine.is_terminal() else f"seat {self.engine.current_player} to play"
             return f"{self.ttr_game.title}, seed {self.seed}, {len(self.histories[0])} actions, {where}"
+
+    class _Play:
+        """A state's game in progress: its seed (drawn from the game's deal stream when first
+        needed, so the states OpenSpiel makes only to overwrite in ``Clone`` and ``Deserialize``
+        draw none), engine, information-state histories and action ids. A deep copy clones the
+        engine (sharing the immutable game); a pickle is the seed and the action ids, replayed."""
+
+        def __init__(self, game: "TTRLabGame", seed: int | None) -> None:
+            self.game = game
+            self.seed = seed
+            self.engine: Any = None
+            self.histories: list[list[Any]] = [[] for _ in range(game.players)]  # text, or _Seen
+            self.actions: list[int] = []
+            self.replayable = True  # False once resampled: its engine is no replay of its seed
+
+        def get(self) -> "_Play":
+            if self.engine is None:
+                if self.seed is None:
+                    self.seed = self.game.next_seed()
+                self.engine = self.game.ttr_game.new_game(self.game.players, self.seed)
+            return self
+
+        def copy(self, engine: Any = None) -> "_Play":
+            self.get()
+            other = _Play(self.game, self.seed)
+            other.engine = engine if engine is not None else self.engine.clone()
+            other.histories = [list(h) for h in self.histories]
+            other.actions = list(self.actions)
+            other.replayable = self.replayable and engine is None
+            return other
+
+        def __deepcopy__(self, memo: dict) -> "_Play":
+            return self.copy()
+
+        def __reduce__(self) -> tuple:
+            self.get()
+            if not self.replayable:
+                return (_restored, (self.game, self.seed, self.engine, self.histories, self.actions))
+            return (_replayed, (self.game, self.seed, list(self.actions)))
+
+    def _replayed(game: "TTRLabGame", seed: int, actions: list[int]) -> "_Play":
+        state = TTRLabState(game, seed)
+        for action in actions:
+            state.apply_action(action)
+        return state._play
+
+    def _restored(game: "TTRLabGame", seed: int, engine: Any, histories: list[list[Any]],
+                  actions: list[int]) -> "_Play":
+        play = _Play(game, seed)
+        play.engine, play.histories, play.actions, play.replayable = engine, histories, actions, False
+        return play
+
+    def _game_at(params: dict[str, Any], deals: Any) -> "TTRLabGame":
+        game = TTRLabGame(params)
+        game._deals.setstate(deals)
+        return game
 
     class TTRLabObserver:
         """OpenSpiel's observer: the player's observation tensor, and as text the observation or

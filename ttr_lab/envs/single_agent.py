@@ -45,7 +45,7 @@ class GameGymEnv(gymnasium.Env):
 
     def __init__(self, game: Game, players: int, opponents: Sequence[str | Mapping[str, Any]],
                  seat: str | int = "rotate", reward: str = "rank", illegal_reward: float = -1.0,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, seed: int | None = None) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ConfigError(f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)}")
         if seat != "rotate" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
@@ -63,11 +63,15 @@ class GameGymEnv(gymnasium.Env):
         self.observation_space = spaces.Box(0.0, np.inf, shape=self.table.shape, dtype=np.float32)
         self.action_space = spaces.Discrete(self.table.size)
         self.episode = 0
+        self._first_seed = seed  # the first reset()'s, if it is given none (as vector_env takes it)
         self.seat = 0
         self._seats: list[Any] = []
         self._rngs: list[random.Random] = []
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        if seed is None:
+            seed = self._first_seed
+        self._first_seed = None
         super().reset(seed=seed)
         if seed is not None:
             self.episode = 0
@@ -149,10 +153,10 @@ class GameGymEnv(gymnasium.Env):
 def gym_env(game: str | Game | None = None, players: int = 4,
             opponents: Sequence[str | Mapping[str, Any]] = ("random",),
             seat: str | int = "rotate", reward: str = "rank", illegal_reward: float = -1.0,
-            render_mode: str | None = None, **options: Any) -> GameGymEnv:
+            render_mode: str | None = None, seed: int | None = None, **options: Any) -> GameGymEnv:
     """A Gymnasium env of ``game`` (name with ``options``, or a ``Game``; None: the house game): the learner at ``seat``
-    against ``opponents`` (strategy names, or ``{"strategy": name, "params": {...}}``). See the
-    module docstring for the mask contract."""
+    against ``opponents`` (strategy names, or ``{"strategy": name, "params": {...}}``); ``seed``: the
+    first ``reset()``'s if it is given none. See the module docstring for the mask contract."""
     built = make_game(game, options, players)
     return GameGymEnv(built, players, opponents, seat=seat, reward=reward, illegal_reward=illegal_reward,
-                      render_mode=render_mode)
+                      render_mode=render_mode, seed=seed)

@@ -46,21 +46,28 @@ from gymnasium.vector.utils import batch_space
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game
+from ttr_lab.core.record import GameRecord
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.envs import vector_kernels as K
 from ttr_lab.envs.table import REWARDS, make_game
+from ttr_lab.strategies.greedy_kernel import PLAN_PARAMS
 from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, tables_of
 
-OPPONENTS = {"random": K.RANDOM, "planner": K.PLANNER}
+OPPONENTS = {"random": K.RANDOM, "planner": K.PLANNER, "greedy": K.GREEDY}
+
+
+AUTORESET_MODES = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
+RENDER_MODES = ("ansi",)
 
 
 class _Batched(VectorEnv):
     """What both forms share: the game's batch, the spaces, seeds, actions in, infos out."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": list(RENDER_MODES)}
 
     def __init__(self, game: Game, num_envs: int, players: int, reward: str, illegal_reward: float,
-                 seed: int | None) -> None:
+                 seed: int | None, autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+                 render_mode: str | None = None) -> None:
         batch_of = getattr(game, "batch", None)
         if batch_of is None:
             raise ConfigError(f"{game.title} has no compiled rules to batch: use gym_env with "
@@ -69,6 +76,16 @@ class _Batched(VectorEnv):
             raise ConfigError(f"num_envs must be a positive integer, not {num_envs!r}")
         if reward not in REWARDS:
             raise ConfigError(f"reward {reward!r} is not one of {', '.join(REWARDS)}")
+        modes = {m.value: m for m in AUTORESET_MODES}
+        mode = autoreset_mode.value if isinstance(autoreset_mode, AutoresetMode) else autoreset_mode
+        if mode not in modes:
+            raise ConfigError(f"autoreset_mode {autoreset_mode!r} is not one of {', '.join(modes)}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ConfigError(f"render_mode {render_mode!r} is not one of {', '.join(RENDER_MODES)}")
+        # Per instance: gymnasium's wrappers read the mode from env.metadata.
+        self.metadata = {**self.metadata, "autoreset_mode": modes[mode]}
+        self.next_step = modes[mode] == AutoresetMode.NEXT_STEP
+        self.render_mode = render_mode
         self.game = game
         self.batch = batch_of(players)
         self.num_envs = num_envs
@@ -84,10 +101,12 @@ class _Batched(VectorEnv):
         self.bases = np.zeros(num_envs, dtype=np.uint64)
         self.games = np.zeros(num_envs, dtype=np.int64)
         self.masks = np.zeros((num_envs, self.batch.n_actions), dtype=np.bool_)
+        self.pending = np.zeros(num_envs, dtype=np.bool_)  # next-step autoreset: ended at the last step
         self._all = np.ones(num_envs, dtype=np.bool_)
         self.planner = tables_of(self.batch.g)  # the compiled planner's tables and buffers
 
     def _seed_bases(self, seed: int | Sequence[int] | None) -> None:
+        self.pending[:] = False
         if seed is None and self._first_seed is not None:
             seed = self._first_seed
         self._first_seed = None
@@ -124,8 +143,9 @@ class _Batched(VectorEnv):
 
     def _finals(self, info: dict[str, Any], ended: np.ndarray, final_obs: np.ndarray,
                 extra: dict[str, np.ndarray]) -> None:
-        """Gymnasium's same-step keys for the ended sub-games, as ``SyncVectorEnv`` writes them."""
-        if not ended.any():
+        """Gymnasium's same-step keys for the ended sub-games, as ``SyncVectorEnv`` writes them
+        (next-step autoreset has none: the step's own observation is the last one)."""
+        if self.next_step or not ended.any():
             return
         obs_of = np.full(self.num_envs, None, dtype=object)
         info_of = np.full(self.num_envs, None, dtype=object)
@@ -150,22 +170,75 @@ class _Batched(VectorEnv):
         """Sub-game ``i``'s position as a ``GameState`` (a copy; without its public history)."""
         return self.batch.state(self.states[i])
 
+    # -- what gymnasium's SyncVectorEnv offers besides reset and step, over the sub-games ----------
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """The env's attribute ``name`` (called with the arguments if it is a method), one entry per
+        sub-game as ``SyncVectorEnv.call`` gives them: an array with a row per sub-game is split
+        into its rows (``call("action_masks")``: each sub-game's mask), anything else repeated."""
+        value = getattr(self, name)
+        if callable(value):
+            value = value(*args, **kwargs)
+        if isinstance(value, np.ndarray) and value.ndim and value.shape[0] == self.num_envs:
+            return tuple(value)
+        return (value,) * self.num_envs
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """The attribute ``name``, one entry per sub-game (``call`` without calling)."""
+        value = getattr(self, name)
+        if isinstance(value, np.ndarray) and value.ndim and value.shape[0] == self.num_envs:
+            return tuple(value)
+        return (value,) * self.num_envs
+
+    def set_attr(self, name: str, values: Any) -> None:
+        """Set ``name`` on the env. The sub-games are rows of shared arrays, not objects: one value
+        for them all, or a list of equal ones (as ``SyncVectorEnv`` is given one per sub-env)."""
+        if isinstance(values, (list, tuple)):
+            if len(values) != self.num_envs or any(v != values[0] for v in values):
+                raise ConfigError(f"set_attr({name!r}) takes one value for every sub-game (they share the "
+                                  f"env), not {len(values)} different ones")
+            values = values[0]
+        setattr(self, name, values)
+
+    def render(self) -> tuple[str, ...] | None:
+        """``render_mode="ansi"``: each sub-game's position as the game describes it (every hand)."""
+        if self.render_mode != "ansi":
+            return None
+        texts = []
+        for i in range(self.num_envs):
+            names = tuple(self._seat_name(i, p) for p in range(self.players))
+            record = GameRecord(game=self.game.name, options=self.game.options, num_players=self.players,
+                                seed=self.game_seed(i), strategies=names, actions=(), result={})
+            # the batch keeps no history: the text has no action count and no last actions
+            text = self.game.views.describe_state(self.state(i), record, 0).replace("after 0 actions, ", "", 1)
+            texts.append(f"sub-game {i}, game {int(self.games[i])}: {text}")
+        return tuple(texts)
+
+    def _seat_name(self, i: int, seat: int) -> str:
+        return "player"
+
 
 class LearnerVectorEnv(_Batched):
     """One learner per sub-game against compiled opponents (see the module docstring)."""
 
     def __init__(self, game: Game, num_envs: int, players: int, opponents: str = "random", seat: str | int = "rotate",
-                 reward: str = "rank", illegal_reward: float = -1.0, seed: int | None = None) -> None:
+                 reward: str = "rank", illegal_reward: float = -1.0, seed: int | None = None,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP, render_mode: str | None = None) -> None:
         if opponents not in OPPONENTS:
             raise ConfigError(f"opponents {opponents!r} is not one of {', '.join(OPPONENTS)} (compiled policies)")
         if seat != "rotate" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
             raise ConfigError(f"seat must be 'rotate' or a seat 0..{players - 1}, not {seat!r}")
-        super().__init__(game, num_envs, players, reward, illegal_reward, seed)
+        super().__init__(game, num_envs, players, reward, illegal_reward, seed, autoreset_mode, render_mode)
         self.policy = OPPONENTS[opponents]
+        self.params = PLAN_PARAMS if opponents == "greedy" else DEFAULT_PARAMS  # the opponents' knobs
         self.seat_rule = K.ROTATE if seat == "rotate" else int(seat)
         self.seats = np.zeros(num_envs, dtype=np.int64)
         self.rngs = np.zeros(num_envs, dtype=np.uint64)
         self.decisions = 0  # every seat's, learners' and opponents', since the env was made
+        self.opponents = opponents
+
+    def _seat_name(self, i: int, seat: int) -> str:
+        return "learner" if seat == self.seats[i] else self.opponents
 
     def reset(self, *, seed: int | Sequence[int] | None = None,
               options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -174,7 +247,7 @@ class LearnerVectorEnv(_Batched):
         b = self.batch
         pt, w = self.planner
         K.reset_learners(b.g, self.states, self.seats, self.rngs, self.bases, self.games, self.seat_rule,
-                         self.policy, pt, DEFAULT_PARAMS, w, b.plan, b.scales, obs, masks)
+                         self.policy, pt, self.params, w, b.plan, b.scales, obs, masks)
         return obs, {"action_mask": masks, "_action_mask": self._all, "seat": self.seats.copy(), "_seat": self._all}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -186,8 +259,8 @@ class LearnerVectorEnv(_Batched):
         pt, w = self.planner
         self.decisions += K.step_learners(
             b.g, self.states, a, self.seats, self.rngs, self.bases, self.games, self.seat_rule, self.policy,
-            pt, DEFAULT_PARAMS, w, self.reward_kind, self.illegal_reward, b.plan, b.scales, obs, masks, rewards, ended, illegal,
-            final_obs, final_seats)
+            pt, self.params, w, self.reward_kind, self.illegal_reward, b.plan, b.scales, obs, masks, rewards, ended, illegal,
+            final_obs, final_seats, self.pending, self.next_step)
         info: dict[str, Any] = {"action_mask": masks, "_action_mask": self._all, "seat": self.seats.copy(),
                                 "_seat": self._all}
         if illegal.any():
@@ -204,8 +277,9 @@ class SelfPlayVectorEnv(_Batched):
     action in ``info["final_info"][i]["mover"]``."""
 
     def __init__(self, game: Game, num_envs: int, players: int, reward: str = "rank", illegal_reward: float = -1.0,
-                 seed: int | None = None) -> None:
-        super().__init__(game, num_envs, players, reward, illegal_reward, seed)
+                 seed: int | None = None, autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+                 render_mode: str | None = None) -> None:
+        super().__init__(game, num_envs, players, reward, illegal_reward, seed, autoreset_mode, render_mode)
         self.to_move = np.zeros(num_envs, dtype=np.int64)
 
     def reset(self, *, seed: int | Sequence[int] | None = None,
@@ -225,7 +299,8 @@ class SelfPlayVectorEnv(_Batched):
         returns, movers = np.zeros((n, self.players)), np.empty(n, dtype=np.int64)
         final_obs = np.empty((n, b.tensor_size), dtype=np.float32)
         K.step_movers(b.g, self.states, a, self.bases, self.games, self.reward_kind, self.illegal_reward, b.plan,
-                      b.scales, obs, masks, self.to_move, movers, rewards, returns, ended, illegal, final_obs)
+                      b.scales, obs, masks, self.to_move, movers, rewards, returns, ended, illegal, final_obs,
+                      self.pending, self.next_step)
         info: dict[str, Any] = {"action_mask": masks, "_action_mask": self._all, "to_move": self.to_move.copy(),
                                 "_to_move": self._all}
         if illegal.any():
@@ -238,16 +313,19 @@ class SelfPlayVectorEnv(_Batched):
 
 def vector_env(game: str | Game | None = None, num_envs: int = 256, players: int = 4, opponents: str = "random",
                seat: str | int = "rotate", reward: str = "rank", illegal_reward: float = -1.0,
-               seed: int | None = None, **options: Any) -> LearnerVectorEnv:
+               seed: int | None = None, autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+               render_mode: str | None = None, **options: Any) -> LearnerVectorEnv:
     """``num_envs`` games of ``game`` (a name with ``options``, e.g. ``map="usa"``, or a ``Game``),
     a learner in each against compiled ``opponents``; ``seed``: the first ``reset()``'s if it is
-    given none. See the module docstring."""
+    given none; ``autoreset_mode``: ``SAME_STEP`` or ``NEXT_STEP``. See the module docstring."""
     return LearnerVectorEnv(make_game(game, options, players), num_envs, players, opponents, seat, reward,
-                            illegal_reward, seed)
+                            illegal_reward, seed, autoreset_mode, render_mode)
 
 
 def self_play_vector_env(game: str | Game | None = None, num_envs: int = 256, players: int = 4,
                          reward: str = "rank", illegal_reward: float = -1.0, seed: int | None = None,
-                         **options: Any) -> SelfPlayVectorEnv:
+                         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+                         render_mode: str | None = None, **options: Any) -> SelfPlayVectorEnv:
     """``num_envs`` games of ``game``, every seat played by the caller (the self-play form)."""
-    return SelfPlayVectorEnv(make_game(game, options, players), num_envs, players, reward, illegal_reward, seed)
+    return SelfPlayVectorEnv(make_game(game, options, players), num_envs, players, reward, illegal_reward, seed,
+                             autoreset_mode, render_mode)

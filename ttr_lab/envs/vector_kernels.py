@@ -23,9 +23,11 @@ from ttr_lab.games.ticket_to_ride.kernels.rng import DEAL_KEY, derive_seed, next
 from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
 from ttr_lab.games.ticket_to_ride.kernels.setup import new_state
 from ttr_lab.games.ticket_to_ride.kernels.tensor import write_mask, write_tensor
+from ttr_lab.strategies.greedy_kernel import greedy_choice
 from ttr_lab.strategies.planner_kernel import choose as planner_choice
 
-RANDOM, PLANNER = 0, 1  # opponent policies: uniform over the legal ids; the compiled ticket planner
+# opponent policies: uniform over the legal ids; the compiled ticket planner; the compiled greedy
+RANDOM, PLANNER, GREEDY = 0, 1, 2
 RANK, MARGIN = 0, 1  # rewards, as envs.table.REWARDS names them
 ROTATE = -1  # the seat rule: game k of sub-game i seats the learner at (i + k) % players
 
@@ -43,11 +45,14 @@ def _start(g: np.ndarray, states: np.ndarray, i: int, bases: np.ndarray, games: 
 def _opponents(g: np.ndarray, s: np.ndarray, seat: int, rng: np.uint64, policy: int, ids: np.ndarray,
                scratch: np.ndarray, pt: np.ndarray, params: np.ndarray, w: tuple) -> tuple[np.uint64, int]:
     """The other seats play until ``seat`` is to move or the game is over; the advanced stream
-    and the decisions made. ``pt``, ``params``, ``w``: the planner's tables, knobs and buffers."""
+    and the decisions made. ``pt``, ``params``, ``w``: the planner's tables, knobs and buffers
+    (the greedy's plan knobs, ``greedy_kernel.PLAN_PARAMS``, for the greedy)."""
     decisions = 0
     while s[L.PHASE] != L.OVER and s[L.PLAYER] != seat:
         if policy == PLANNER:
             apply_action(g, s, planner_choice(g, pt, s, params, w), scratch)
+        elif policy == GREEDY:
+            apply_action(g, s, greedy_choice(g, pt, s, params, w), scratch)
         else:
             count = legal_ids(g, s, ids)
             rng, pick = next_below(rng, count)
@@ -103,10 +108,13 @@ def step_learners(g: np.ndarray, states: np.ndarray, actions: np.ndarray, seats:
                   bases: np.ndarray, games: np.ndarray, seat_rule: int, policy: int, pt: np.ndarray,
                   params: np.ndarray, w: tuple, reward_kind: int, illegal_reward: float, plan: np.ndarray, scales: np.ndarray, obs: np.ndarray, masks: np.ndarray,
                   rewards: np.ndarray, ended: np.ndarray, illegal: np.ndarray, final_obs: np.ndarray,
-                  final_seats: np.ndarray) -> int:
+                  final_seats: np.ndarray, pending: np.ndarray, next_step: bool) -> int:
     """One step of every sub-game: the learner's action, the opponents' replies; a game that ends
     is scored (its last view into ``final_obs``, its seat into ``final_seats``) and the next one
-    dealt and played up to the learner's turn (same-step autoreset). Returns the decisions made."""
+    dealt and played up to the learner's turn (same-step autoreset). ``next_step``: next-step
+    autoreset instead: where ``pending[i]`` is set, the game ended at the last step and this step
+    ignores the action and deals the next one; where a game ends now, its last view is ``obs[i]``
+    with every id marked (any action is taken, and ignored), and ``pending[i]`` is set. Returns the decisions made."""
     n_actions = g[L.N_ACTIONS]
     ids, scratch = np.empty(n_actions, dtype=np.int64), np.empty(n_actions, dtype=np.int64)
     n = g[L.N_PLAYERS]
@@ -115,6 +123,17 @@ def step_learners(g: np.ndarray, states: np.ndarray, actions: np.ndarray, seats:
     for i in range(states.shape[0]):
         s = states[i]
         seat = seats[i]
+        if pending[i]:
+            pending[i] = False
+            rewards[i], ended[i], illegal[i] = 0.0, False, False
+            games[i] += 1
+            _start(g, states, i, bases, games, seats, rngs, seat_rule)
+            rngs[i], made = _opponents(g, states[i], seats[i], np.uint64(rngs[i]), policy, ids, scratch,
+                                       pt, params, w)
+            decisions += made
+            write_tensor(g, states[i], seats[i], plan, scales, obs[i])
+            write_mask(g, states[i], seats[i], ids, masks[i])
+            continue
         bad = s[L.PLAYER] != seat or _illegal(g, s, actions[i], scratch)
         decisions += 1
         if not bad:
@@ -131,6 +150,11 @@ def step_learners(g: np.ndarray, states: np.ndarray, actions: np.ndarray, seats:
                 rewards[i] = _reward(g, out, seat, reward_kind)
             write_tensor(g, s, seat, plan, scales, final_obs[i])
             final_seats[i] = seat
+            if next_step:
+                pending[i] = True
+                obs[i, :] = final_obs[i]
+                masks[i, :] = True
+                continue
             games[i] += 1
             _start(g, states, i, bases, games, seats, rngs, seat_rule)
             rngs[i], made = _opponents(g, states[i], seats[i], np.uint64(rngs[i]), policy, ids, scratch,
@@ -159,10 +183,12 @@ def reset_movers(g: np.ndarray, states: np.ndarray, bases: np.ndarray, games: np
 def step_movers(g: np.ndarray, states: np.ndarray, actions: np.ndarray, bases: np.ndarray, games: np.ndarray,
                 reward_kind: int, illegal_reward: float, plan: np.ndarray, scales: np.ndarray, obs: np.ndarray,
                 masks: np.ndarray, to_move: np.ndarray, movers: np.ndarray, rewards: np.ndarray, returns: np.ndarray,
-                ended: np.ndarray, illegal: np.ndarray, final_obs: np.ndarray) -> None:
+                ended: np.ndarray, illegal: np.ndarray, final_obs: np.ndarray, pending: np.ndarray,
+                next_step: bool) -> None:
     """The self-play form's step: each sub-game's player to move plays ``actions[i]``; an ended game
     gets every seat's reward in ``returns[i]`` (the mover's in ``rewards[i]``), the mover's last
-    view in ``final_obs[i]``, and the next game is dealt. ``movers[i]``: the seat that played."""
+    view in ``final_obs[i]``, and the next game is dealt. ``movers[i]``: the seat that played.
+    ``pending``: next-step autoreset, as in ``step_learners``."""
     n_actions = g[L.N_ACTIONS]
     ids, scratch = np.empty(n_actions, dtype=np.int64), np.empty(n_actions, dtype=np.int64)
     n = g[L.N_PLAYERS]
@@ -170,6 +196,16 @@ def step_movers(g: np.ndarray, states: np.ndarray, actions: np.ndarray, bases: n
     seats, rngs = np.zeros(states.shape[0], dtype=np.int64), np.zeros(states.shape[0], dtype=np.uint64)
     for i in range(states.shape[0]):
         s = states[i]
+        if pending[i]:
+            pending[i] = False
+            movers[i] = to_move[i]
+            rewards[i], ended[i], illegal[i] = 0.0, False, False
+            games[i] += 1
+            _start(g, states, i, bases, games, seats, rngs, 0)
+            to_move[i] = states[i, L.PLAYER]
+            write_tensor(g, states[i], to_move[i], plan, scales, obs[i])
+            write_mask(g, states[i], to_move[i], ids, masks[i])
+            continue
         mover = s[L.PLAYER]
         movers[i] = mover
         bad = _illegal(g, s, actions[i], scratch)
@@ -186,6 +222,12 @@ def step_movers(g: np.ndarray, states: np.ndarray, actions: np.ndarray, bases: n
                     returns[i, p] = _reward(g, out, p, reward_kind)
             rewards[i] = returns[i, mover]
             write_tensor(g, s, mover, plan, scales, final_obs[i])
+            if next_step:
+                pending[i] = True
+                to_move[i] = mover
+                obs[i, :] = final_obs[i]
+                masks[i, :] = True
+                continue
             games[i] += 1
             _start(g, states, i, bases, games, seats, rngs, 0)
         to_move[i] = states[i, L.PLAYER]

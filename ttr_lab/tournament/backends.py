@@ -4,6 +4,7 @@ the same function, so they produce the same games."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
@@ -222,7 +223,8 @@ class RayBackend:
             # "local": always a fresh Ray of our own, never a cluster some earlier `ray start` left.
             for attempt in range(START_TRIES):
                 try:
-                    context = ray.init(address="local", num_cpus=self.workers, **options)
+                    with _no_inherited_address():
+                        context = ray.init(address="local", num_cpus=self.workers, **options)
                     break
                 except Exception as exc:  # noqa: BLE001 - only Ray's start-up timeout is retried
                     ray.shutdown()
@@ -343,6 +345,19 @@ class RayBackend:
 
 def _compact(sink: str, table_schema: Any, fresh_only: bool) -> int:
     return compact_parts(Location(sink), table_schema, fresh_only=fresh_only)
+
+
+@contextlib.contextmanager
+def _no_inherited_address() -> Iterator[None]:
+    """``RAY_ADDRESS`` hidden while the local Ray starts: its processes inherit this environment,
+    and a ``ray.init()`` run inside one of them (a strategy's, a user's) would otherwise join the
+    cluster the variable names, not the Ray it runs in. The driver's own value is put back."""
+    inherited = os.environ.pop("RAY_ADDRESS", None)
+    try:
+        yield
+    finally:
+        if inherited is not None:
+            os.environ["RAY_ADDRESS"] = inherited
 
 
 def _probe(address: str, seconds: float = 10.0) -> None:
