@@ -121,7 +121,8 @@ function show(v){
   $("#status").innerHTML = v.over ? "game over" : v.thinking !== null && v.thinking !== undefined
     ? `<span class="thinking">${who(v.thinking)} is thinking</span>` : mine ? "<b>your turn</b>: click the board, or an action below"
     : `${who(v.to_play)} to play`;
-  document.body.setAttribute("data-turn", mine ? "you" : "other");
+  document.body.setAttribute("data-turn", v.over ? "over" : mine ? "you" : "other");
+  document.body.setAttribute("data-version", v.version);
   track(v);
   $("#log").innerHTML = v.events.slice().reverse().map(e => `<div>${esc(e)}</div>`).join("");
   const loose = [], keeps = [];
@@ -181,8 +182,9 @@ document.addEventListener("click", e => { if (e.target.id === "chooser-cancel") 
 $("#typed").addEventListener("submit", e => { e.preventDefault(); const box = $("#typed input"); if (box.value.trim()) play(box.value.trim()); box.value = ""; });
 $("#variant").onchange = fillSetup; $("#players").onchange = seats; $("#start").onclick = start;
 (async () => {
-  tables = (await api("/api/tables")).variants;
-  tables.forEach(t => $("#variant").add(new Option(t.label, t.variant)));
+  const offered = await api("/api/tables");
+  tables = offered.variants;
+  tables.forEach(t => $("#variant").add(new Option(t.label, t.variant, false, t.variant === offered.default)));
   fillSetup();
 })();
 """

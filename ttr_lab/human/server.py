@@ -29,7 +29,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ttr_lab.core.errors import TTRLabError
-from ttr_lab.core.game import load_game
+from ttr_lab.core.game import default_game, load_game
 from ttr_lab.core.registry import StrategySpec, game_strategies
 from ttr_lab.human.page import PAGE, page_pieces
 from ttr_lab.human.session import Session
@@ -107,7 +107,9 @@ def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4)
             game = load_game(v.game, **v.options)
             listed.append({"variant": i, "label": v.label, "min": game.min_players, "max": game.max_players,
                            "strategies": list(game_strategies(v.game))})
-        return JSONResponse({"variants": listed})
+        house = load_game(default_game())
+        default = next((i for i, v in enumerate(variants) if v.game == house.name and v.options == house.options), 0)
+        return JSONResponse({"variants": listed, "default": default})
 
     async def preview(request: Request) -> Response:
         try:
