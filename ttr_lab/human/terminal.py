@@ -7,7 +7,8 @@ So ``play_game`` plays a table with people as it plays any other: the record it 
 ordinary one. Several people at one terminal share a ``Terminal``, which puts a "pass to the next
 player" screen between two people's turns, so that no one sees another's hand. Read line by line,
 it works the same when standard input is a file or a pipe (then it neither clears the screen nor
-waits for the hand-over).
+waits for the hand-over, and it writes each line read after its prompt, so the transcript reads
+as typed).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ class Terminal:
         line = self.stdin.readline()
         if not line:
             raise LeftTheTable("standard input ended before the game did")
+        if not self.stdin.isatty():
+            self.stdout.write(line if line.endswith("\n") else line + "\n")  # a transcript reads as typed
         return line.strip()
 
     def hand_over(self, seat: int) -> None:
