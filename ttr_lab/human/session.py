@@ -134,6 +134,7 @@ class Session:
                     raise IllegalActionError(f"{wanted} is not legal now")
                 action = found[0]
             self._legal = []  # one choice per decision: a second request finds none
+            self._view = {**self._view, "actions": [], "version": self._view["version"] + 1}
         self._choices.put(action)
 
     def stop(self) -> None:
