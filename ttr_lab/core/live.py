@@ -50,7 +50,7 @@ class LiveView:
 
     def history(self, observation: Any) -> list[tuple[int, Any, Any]]:
         """The public events so far, oldest first, as ``(player, public action, card)``."""
-        return [tuple(e) for e in getattr(observation, "history", ())]  # type: ignore[misc]
+        return [(e[0], e[1], e[2]) for e in getattr(observation, "history", ())]
 
     def scores(self, observation: Any) -> list[int]:
         """Each seat's public score now (the score track); empty when the game shows none."""

@@ -60,7 +60,7 @@ class TransOrientLive(LiveView):
         from ttr_lab.games.trans_orient.replay_html import _without_luggage
         from ttr_lab.games.trans_orient.result import score_game
 
-        state = self.game.determinize(observation, random.Random(0))
+        state: Any = self.game.determinize(observation, random.Random(0))
         return list(score_game(state if observation.is_over else _without_luggage(state)).scores)
 
     def page(self, names: Sequence[str]) -> LivePage:
