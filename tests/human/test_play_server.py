@@ -73,6 +73,13 @@ def test_the_browser_gets_the_persons_observation_only(base):
     theirs = {board.tickets[t].label for t in start.offered_tickets(1)} - {board.tickets[t].label for t in start.offered_tickets(0)}
     their_hand = start.hand(1)
     assert theirs and first["step"]["hands"][1] == {} and first["step"]["held"][1] == []
+    # Exactly what the person's observation gives, and nothing beside it.
+    assert set(first) == {"id", "started", "title", "you", "names", "to_play", "thinking", "over", "step", "scores",
+                          "events", "actions", "error", "outcome", "version"}
+    seen = start.observation(0)
+    live = record.load_game().views.live()
+    assert first["step"] == json.loads(json.dumps(live.step(seen, None)))
+    assert [a["text"] for a in first["actions"]] == [str(a) for a in start.legal_actions()]
     text = json.dumps(first)
     assert not any(label in text for label in theirs)  # the opponent's dealt tickets are nowhere in it
     assert first["step"]["cards"][1] == sum(their_hand)  # their hand's size is public, not its cards

@@ -39,6 +39,7 @@ def serve(
             name = chosen_game(None, str(folder.resolve()))
             extra.append((name, game_options(name, str(folder.resolve()), [])))
         app = make_app(shipped_variants(extra), think=think, pace=pace)
+        _check_free(host, port)
     except TTRLabError as exc:
         fail(exc)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
@@ -59,7 +60,19 @@ def serve(
         await _announce()
 
     server.startup = startup  # type: ignore[method-assign]
+    server.run()
+
+
+def _check_free(host: str, port: int) -> None:
+    """Refuse, in one line, an address the server cannot listen on (uvicorn would log a traceback
+    and exit 1); the port is free again at once, for uvicorn to take."""
+    import socket
+
     try:
-        server.run()
-    except OSError as exc:
-        fail(ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}"))
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except (OSError, OverflowError) as exc:
+        raise ConfigError(f"cannot listen on {host}:{port}: {getattr(exc, 'strerror', None) or exc}") from None
