@@ -100,9 +100,20 @@ class TerminalSeat:
                 out.say(f"error: {' '.join(str(exc).split())}")
 
     def _list(self, texts: Sequence[str]) -> None:
+        """The actions, numbered; consecutive ones that differ only after " with " (a claim's
+        payments) share a line, each payment with its number, so a long hand's list stays short."""
         width = len(str(len(texts) - 1))
+        lines: list[tuple[str, list[str]]] = []
         for i, text in enumerate(texts):
-            self.terminal.say(f"  {i:>{width}}  {text}")
+            head, sep, rest = text.rpartition(" with ")
+            if sep and lines and lines[-1][0] == head + sep:
+                lines[-1][1].append(f"{i} {rest}")
+            elif sep:
+                lines.append((head + sep, [f"{i:>{width}}  {head}{sep}{rest}"]))
+            else:
+                lines.append(("", [f"{i:>{width}}  {text}"]))
+        for _, parts in lines:
+            self.terminal.say("  " + " | ".join(parts))
 
     def _choice(self, answer: str, legal: Sequence[Any], texts: Sequence[str]) -> Any:
         """The legal action ``answer`` names: its index in the list, or its text."""
