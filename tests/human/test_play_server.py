@@ -148,3 +148,33 @@ def test_a_bad_request_gets_a_clear_error_and_the_game_goes_on(base, name, where
     if game:  # the game goes on: the same decision, still open, and a legal choice plays
         assert request(base, f"/api/games/{game}")[1]["actions"] == before["actions"]
         assert request(base, f"/api/games/{game}/act", {"action": 0})[0] == 200
+
+
+def test_a_designers_map_folder_named_at_start_up_is_offered_and_plays(tmp_path):
+    import shutil
+
+    from ttr_lab.games.ticket_to_ride import TicketToRide
+    from ttr_lab.human.server import shipped_variants
+    from ttr_lab.human.session import Session
+    from ttr_lab.core.registry import StrategySpec
+
+    folder = tmp_path / "my_map"
+    shutil.copytree(dict(TicketToRide.data_folders()[1])["usa"], folder,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    toml = folder / "map.toml"  # a map of its own: another name and title
+    toml.write_text(toml.read_text().replace('name = "usa"', 'name = "my_map"').replace('"Ticket to Ride: USA"', '"My map"'))
+    variants = shipped_variants([("ticket_to_ride", {"map": str(folder)})])
+    mine = variants[-1]
+    assert mine.options == {"map": str(folder)} and mine.label.startswith("My map")
+    game = TicketToRide(str(folder))
+    session = Session(game, 0, {1: StrategySpec(strategy="greedy")}, seed=3, pace=0.0)
+    deadline = time.monotonic() + 60
+    while session.record is None:
+        assert time.monotonic() < deadline and session.error is None
+        view = session.view()
+        if view.get("actions"):
+            texts = [a["text"] for a in view["actions"]]
+            session.choose(next((i for i, t in enumerate(texts) if t.startswith("claim")), 0))
+        else:
+            time.sleep(0.005)
+    assert session.record.options == {"map": str(folder)} and session.view()["over"]
