@@ -406,6 +406,27 @@ def report_score_of_text(tmp):
 PROBES.append(report_score_of_text)
 
 
+# ttr-lab serve refuses at start-up, before it listens (its endpoints' bad requests: tests/human).
+
+def serve_a_map_folder_that_is_not_there(tmp):
+    return ["serve", "--map", str(tmp / "nowhere")], "not a folder"
+
+
+def serve_on_a_port_in_use(tmp):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    serve_on_a_port_in_use.keep = taken  # held open until the probe has run
+    return ["serve", "--port", str(taken.getsockname()[1])], "cannot listen on 127.0.0.1:"
+
+
+def serve_thinking_no_time(tmp):
+    return ["serve", "--think", "0"], "--think is above 0"
+
+
+PROBES += [serve_a_map_folder_that_is_not_there, serve_on_a_port_in_use, serve_thinking_no_time]
+
+
 @pytest.mark.parametrize("probe", PROBES, ids=[p.__name__ for p in PROBES])
 def test_a_bad_input_is_one_line_naming_its_cause_with_exit_code_2(tmp_path, monkeypatch, probe):
     monkeypatch.chdir(tmp_path)

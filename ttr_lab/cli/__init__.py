@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from ttr_lab.cli import bench, games, starter, study, tournament, tune
+from ttr_lab.cli import bench, games, serve, starter, study, tournament, tune
 from ttr_lab.cli.help import Command, Group
 
 
@@ -59,6 +59,7 @@ app.command("report", cls=Command)(tournament.report)
 app.command(cls=Command)(study.study)
 app.command(cls=Command)(study.compare)
 app.command(cls=Command)(games.replay)
+app.command(cls=Command)(serve.serve)
 app.command(cls=Command)(games.games)
 app.command(cls=Command)(games.strategies)
 app.command(cls=Command)(games.maps)

@@ -116,13 +116,18 @@ def play(
     strategy: List[str] = typer.Option(["random"], "--strategy", "-s", metavar="NAME[:KEY=VALUE,...]",
                                        help="Strategy per seat (repeat, or one for all seats), with parameters "
                                        "after a colon, e.g. -s mcts:steps=2000 -s random."),
-    seed: int = typer.Option(0, "--seed", help="Game seed."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Game seed (default 0; with --human a fresh one, printed)."),
     game_name: Optional[str] = typer.Option(None, "--game", "-g", help=_GAME_HELP + " Default: the house game."),
     map_name: Optional[str] = typer.Option(None, "--map", help="The map, for a game with maps: a name or a map folder (default: the game's)."),
     option: List[str] = typer.Option([], "--option", "-o", help="A game option key=value (repeat), e.g. -o deck=standin."),
-    record: Optional[Path] = typer.Option(None, "--record", help="Save the game record (JSON) here."),
+    record: Optional[Path] = typer.Option(None, "--record", help="Save the game record (JSON) here (with --human, "
+                                          "by default game-DATE-TIME.json here)."),
+    human: Optional[str] = typer.Option(None, "--human", metavar="SEATS", help="Play yourself at these seats (e.g. 0, "
+                                        "or 0,2 to take turns at one terminal); -s then gives the other seats."),
+    think: float = typer.Option(5.0, "--think", help="With --human: seconds an AI seat that searches by the clock "
+                                "(mcts) thinks per decision."),
 ) -> None:
-    """Play one game and print a summary: ranks, score parts, scores."""
+    """Play one game and print a summary: ranks, score parts, scores. With --human, play it yourself against the AI."""
     from ttr_lab.cli.summary import print_game_summary
     from ttr_lab.core.game import load_game
     from ttr_lab.core.play import play_game
@@ -131,14 +136,43 @@ def play(
         _check_folder(record, "--record")
         name = chosen_game(game_name, map_name)
         game = load_game(name, **game_options(name, map_name, option))
-        seats = build_seats(strategy, players, game.name)  # a game's own names first
-        rec = play_game(game, seats, seed)
+        if human is not None:
+            seed, record, seats = _human_table(game, human, strategy, players, seed, record, think)
+        else:
+            seats = build_seats(strategy, players, game.name)  # a game's own names first
+        rec = play_game(game, seats, 0 if seed is None else seed)
     except TTRLabError as exc:
         fail(exc)
+    except KeyboardInterrupt as exc:  # a person left the table
+        fail(ValueError(str(exc) or "interrupted"))
     print_game_summary(game, rec)
     if record is not None:
         rec.save(record)
         typer.echo(f"record saved to {record}")
+
+
+def _human_table(game: Any, human: str, strategy: List[str], players: int, seed: Optional[int], record: Optional[Path],
+                 think: float) -> tuple[int, Path, list[Any]]:
+    """The seed, the record's path and the seats of a game with people at the terminal."""
+    import secrets
+    import sys
+    import time
+
+    from ttr_lab.human.seats import ai_specs, human_seats, timed
+    from ttr_lab.human.terminal import Terminal, TerminalSeat
+
+    if not think > 0:
+        raise ConfigError(f"--think is a number of seconds above 0, not {think}")
+    people = human_seats(human, players)
+    others = ai_specs(seat_specs(strategy), people, players)
+    names = ["human" if s in people else others[s].label for s in range(players)]
+    terminal = Terminal(sys.stdin, sys.stdout, names)
+    seats = [TerminalSeat(game, s, terminal) if s in people else timed(others[s], game.name, think) for s in range(players)]
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    record = record or Path(time.strftime("game-%Y%m%d-%H%M%S.json"))
+    typer.echo(f"{game.title}, {players} players, seed {seed}: you are seat {', '.join(map(str, people))}; "
+               f"the game will be saved to {record}")
+    return seed, record, seats
 
 
 def replay(

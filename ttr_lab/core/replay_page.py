@@ -71,12 +71,9 @@ BASE_STYLE = """
 .ttr-viewer .chart{width:100%;max-width:1000px;height:140px}
 """
 
-# A function of the viewer's id and the game's setup, so several viewers never share a name.
-_SCRIPT = r"""
-(function(UID, setup){
-const D = JSON.parse(document.getElementById(UID + "-data").textContent);
-const root = document.getElementById(UID);
-const q = s => root.querySelector(s);
+# What a game's script gets in its ``ctx`` besides the data and the root: ``esc`` (text for HTML)
+# and ``chips`` (coloured counters); the live page (``ttr_lab.human.page``) defines them the same way.
+HELPERS = r"""
 const esc = t => String(t).replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})[c]);
 // Dark text on light colours (yellow, white), white on the others, by the colour's luminance.
 const ink = hex => { const m = /^#([0-9a-f]{6})$/i.exec(hex); if (!m) return "#fff";
@@ -84,7 +81,15 @@ const ink = hex => { const m = /^#([0-9a-f]{6})$/i.exec(hex); if (!m) return "#f
 const chips = (counts, colours) => Object.entries(counts).map(([k, n]) => { const bg = colours[k] || "#888";
   const dark = ink(bg) === "#000" ? ";color:#000;text-shadow:none" : "";
   return `<span class="card" style="background:${bg}${dark}">${n} ${esc(k)}</span>`; }).join("");
-const render = setup({D, root, q, esc, chips});
+"""
+
+# A function of the viewer's id and the game's setup, so several viewers never share a name.
+_SCRIPT = r"""
+(function(UID, setup){
+const D = JSON.parse(document.getElementById(UID + "-data").textContent);
+const root = document.getElementById(UID);
+const q = s => root.querySelector(s);
+""" + HELPERS + r"""const render = setup({D, root, q, esc, chips});
 const slider = q(".slider"); slider.max = D.steps.length - 1;
 let step = 0, timer = null;
 function show(k){

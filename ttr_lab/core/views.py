@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ttr_lab.core.game import Game
+    from ttr_lab.core.live import LiveView
     from ttr_lab.core.outcome import SummaryMetric
 
 
@@ -105,4 +106,11 @@ class GameViews:
     def record_html(self, record: Any) -> str | None:
         """A record in Jupyter as HTML; None: Jupyter shows its text form."""
         return None
+
+    def live(self) -> "LiveView":
+        """How a person at the table sees the game (``ttr-lab play --human``, ``ttr-lab serve``):
+        ``ttr_lab.core.live.LiveView``'s defaults, or the game's own subclass."""
+        from ttr_lab.core.live import LiveView
+
+        return LiveView(self.game)
 

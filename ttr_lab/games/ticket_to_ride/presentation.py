@@ -78,6 +78,12 @@ class TicketToRideViews(GameViews):
 
         return viewer_page(record)
 
+    def live(self) -> Any:
+        """Ticket to Ride at a live table: the terminal's account and the browser's board (``live``)."""
+        from ttr_lab.games.ticket_to_ride.live import TicketToRideLive
+
+        return TicketToRideLive(self.game)
+
     def summary_columns(self, frame: "pd.DataFrame") -> "pd.DataFrame":
         """Beside win rates at the end of a tournament: ticket completion, end-bonus rate."""
         from ttr_lab.games.ticket_to_ride import report

@@ -38,17 +38,23 @@ def positions(record: Any) -> list[dict[str, Any]]:
         before = out[-1]["owner"] if out else [-1] * len(state.owner)
         claimed = next((t for t, (o, p) in enumerate(zip(state.owner, before)) if o != p), -1)
         out.append({
-            "step": index, "turn": game.views.turn_number(state, index), "turns": state.turns,
+            **public_step(public), "step": index, "turn": game.views.turn_number(state, index),
             "to_play": -1 if state.is_terminal() else state.current_player,
             "action": None if index == 0 else f"seat {record.actions[index - 1][0]}: {record.actions[index - 1][1]}",
-            "owner": list(state.owner), "points": list(state.points), "trains": list(state.trains),
-            "cards": list(public.hand_sizes), "tickets": list(public.ticket_counts),
-            "known": [_cards(k) for k in public.known_cards], "market": [CARD_NAMES[c] for c in state.market],
             "hands": [_cards(state.hand(p)) for p in range(state.num_players)],
             "held": [[board.tickets[t].label for t in state.held_tickets(p)] for p in range(state.num_players)],
             "held_ids": [list(state.held_tickets(p)) for p in range(state.num_players)], "claimed": claimed,
         })
     return out
+
+
+def public_step(observation: Any) -> dict[str, Any]:
+    """What every player sees, from any seat's observation: claims, route points, trains, cards
+    and tickets held, the cards seen entering each hand, the market, turns done."""
+    return {"turns": observation.turns, "owner": list(observation.owner), "points": list(observation.route_points),
+            "trains": list(observation.trains), "cards": list(observation.hand_sizes),
+            "tickets": list(observation.ticket_counts), "known": [_cards(k) for k in observation.known_cards],
+            "market": [CARD_NAMES[c] for c in observation.market]}
 
 
 def _cards(counts: Any) -> dict[str, int]:
@@ -93,7 +99,7 @@ def board_svg(board: Any, uid: str) -> str:
     return "".join(parts)
 
 
-_STYLE = """
+STYLE = """
 .ttr-viewer .ttr-board{width:100%;height:auto;background:#fbfaf6;border:1px solid #ddd}
 .ttr-viewer .city{font-size:11px;paint-order:stroke;stroke:#fff;stroke-width:3px}
 .ttr-viewer line.last-claim{filter:drop-shadow(0 0 3px #000) drop-shadow(0 0 6px #ff0);stroke-dasharray:10 3}
@@ -101,7 +107,7 @@ _STYLE = """
 """
 
 # The board, the market and the players' table at one step (ttr_lab.core.replay_page runs it).
-_SCRIPT = r"""
+SCRIPT = r"""
 function({D, root, q, esc, chips}){
 const lines = Array.from(root.querySelectorAll("line[data-track]"));
 const ends = Array.from(root.querySelectorAll("line[data-ticket]"));
@@ -124,7 +130,7 @@ root.addEventListener("change", e => {
 return function(s){
   shown = s;
   lines.forEach((line, t) => {
-    line.classList.toggle("last-claim", t === s.claimed);
+    line.classList.toggle("last-claim", Array.isArray(s.claimed) ? s.claimed.includes(t) : t === s.claimed);
     const o = s.owner[t];
     line.setAttribute("data-owner", o);
     if (o >= 0){ line.setAttribute("stroke", D.players[o].colour); line.setAttribute("stroke-width", "7");
@@ -145,24 +151,30 @@ return function(s){
 """
 
 
+def viewer_body(board: Any, uid: str, hand: str = "hand (hidden)", held: str = "tickets (hidden)") -> str:
+    """The board, the market and the players' table the script fills (``hand`` and ``held``
+    head the columns of the hands and tickets that are hidden until the switch shows them)."""
+    return (
+        f"{board_svg(board, uid)}"
+        f'<div class="market"></div>'
+        f'<table><thead><tr><th class="l">player</th><th>route points</th><th>trains</th><th>cards</th>'
+        f'<th class="l">cards seen entering the hand</th><th>tickets</th><th class="l hidden-info">{html.escape(hand)}</th>'
+        f'<th class="l hidden-info">{html.escape(held)}</th><th class="hidden-info">draw them</th></tr></thead>'
+        f'<tbody class="players"></tbody></table>'
+    )
+
+
 def viewer_html(record: Any) -> str:
     """The viewer as an HTML fragment (style, board, controls, tables, chart, data, script)."""
     game = record.load_game()
     uid = new_uid("ttr-replay")
     data = {"players": player_list(record.strategies, PLAYER_COLOURS), "cardColours": CARD_COLOURS,
             "steps": positions(record)}
-    body = (
-        f"{board_svg(game.board, uid)}"
-        f'<div class="market"></div>'
-        f'<table><thead><tr><th class="l">player</th><th>route points</th><th>trains</th><th>cards</th>'
-        f'<th class="l">cards seen entering the hand</th><th>tickets</th><th class="l hidden-info">hand (hidden)</th>'
-        f'<th class="l hidden-info">tickets (hidden)</th><th class="hidden-info">draw them</th></tr></thead>'
-        f'<tbody class="players"></tbody></table>'
-    )
+    body = viewer_body(game.board, uid)
     chart = Chart("points", "route points",
                   "route points of each player over the game; the dashed line is the step shown")
     return page.viewer_html(uid=uid, title=page.record_title(record, game),
-                            data=data, body=body, game_script=_SCRIPT, style=_STYLE,
+                            data=data, body=body, game_script=SCRIPT, style=STYLE,
                             hidden_label="show hidden hands and tickets", chart=chart)
 
 

@@ -53,6 +53,12 @@ class TransOrientViews(GameViews):
 
         return viewer_page(record)
 
+    def live(self) -> Any:
+        """Trans-Orient Express at a live table: the terminal's account and the browser's station (``live``)."""
+        from ttr_lab.games.trans_orient.live import TransOrientLive
+
+        return TransOrientLive(self.game)
+
     def result_summary(self, record: Any) -> tuple[str, list[str], list[list[str]], list[str]]:
         """``ttr-lab play``'s account of a finished game: (first line, headers, rows, lines)."""
         from ttr_lab.games.trans_orient.replay import result_summary

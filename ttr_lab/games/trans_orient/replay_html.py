@@ -26,7 +26,7 @@ from ttr_lab.games.trans_orient.actions import TakeCard, TakeTokens
 from ttr_lab.games.trans_orient.cards import LUGGAGE_EFFECT_NAMES, Deck, LuggageEffect
 from ttr_lab.games.trans_orient.replay import result_summary, turn_number
 from ttr_lab.games.trans_orient.result import score_game
-from ttr_lab.games.trans_orient.rules import Phase
+from ttr_lab.games.trans_orient.rules import RULES, Phase
 
 # Players' colours: none of them is a token colour, so a seat is never mistaken for a region.
 PLAYER_COLOURS = ("#222222", "#ff7f0e", "#17becf", "#e377c2")
@@ -44,27 +44,15 @@ def positions(record: Any) -> list[dict[str, Any]]:
     seat's luggage cards, the ones being chosen between, and the score with the luggage."""
     out = []
     for index, state in enumerate(record.states()):
-        deck, n, C = state.setup.deck, state.num_players, state.setup.colours
-        colours = deck.colours
-        rules = state.setup.rules
-        over = state.is_terminal()
+        n, over = state.num_players, state.is_terminal()
         secret = [list(state.luggage[p]) for p in range(n)]
         everything = list(score_game(state).scores)
         shown = everything if over else list(score_game(_without_luggage(state)).scores)
         step = {
-            "step": index, "turn": turn_number(state), "turns": state.turns, "round": state.round,
+            **public_step(state.observation(state.current_player)), "step": index, "turn": turn_number(state),
             "where": f", round {state.round}" + (", the final round" if state.final and not over else "")
                      + (" (stalled)" if state.stalled else ""),
-            "to_play": -1 if over else state.player, "doing": None if over else _DOING[Phase(state.phase)],
-            "action": None, "action_hidden": None,
-            "lower": list(state.lower), "upper": list(state.upper), "mcol": state.mcol, "master": state.master,
-            "piles": [_counts(state.piles[col * C:(col + 1) * C], colours) for col in range(len(state.lower))],
-            "bag": _counts(state.bag, colours), "deck": len(state.deck),
-            "hands": [list(state.hands[p]) for p in range(n)], "played": [list(state.played[p]) for p in range(n)],
-            "reserves": [_counts(state.reserves[p * C:(p + 1) * C], colours) for p in range(n)],
-            "discounts": [_counts(state.discounts[p * C:(p + 1) * C], colours) for p in range(n)],
-            "capacity": list(state.capacity), "limit": [rules.reserve_limit + k for k in state.capacity],
-            "luggage_count": [len(x) for x in secret], "luggage": secret, "offer": sorted(state.offer),
+            "action": None, "action_hidden": None, "luggage": secret, "offer": sorted(state.offer),
             "score": shown, "score_all": everything,
         }
         if index:
@@ -76,6 +64,29 @@ def positions(record: Any) -> list[dict[str, Any]]:
                 step["action_hidden"] = f"seat {seat}: {text}"
         out.append(step)
     return out
+
+
+def public_step(observation: Any) -> dict[str, Any]:
+    """What every player sees, from any seat's observation: the round, the player to act and
+    what they decide, the station's rows, piles and station master, the bag, the draw deck's
+    size, and per seat the hand, the tableau, the reserve, discounts, capacity (and the tokens it
+    lets the player keep) and the number of luggage cards."""
+    obs = observation
+    deck, n = obs.deck, obs.num_players
+    colours, rules = deck.colours, deck.rules or RULES
+    over = obs.is_over
+    return {
+        "turns": obs.turns, "round": obs.round, "to_play": -1 if over else obs.current_player,
+        "doing": None if over else _DOING[Phase(obs.phase)],
+        "lower": list(obs.lower), "upper": list(obs.upper), "mcol": obs.master_column, "master": obs.master,
+        "piles": [_counts(obs.pile(col), colours) for col in range(len(obs.lower))],
+        "bag": _counts(obs.bag, colours), "deck": obs.deck_size,
+        "hands": [list(obs.hands[p]) for p in range(n)], "played": [list(obs.played[p]) for p in range(n)],
+        "reserves": [_counts(obs.reserve(p), colours) for p in range(n)],
+        "discounts": [_counts(obs.discount(p), colours) for p in range(n)],
+        "capacity": list(obs.capacity), "limit": [rules.reserve_limit + k for k in obs.capacity],
+        "luggage_count": list(obs.luggage_counts),
+    }
 
 
 def _counts(counts: Sequence[int], colours: Sequence[str]) -> dict[str, int]:
@@ -123,7 +134,7 @@ def catalogue(deck: Deck) -> dict[str, Any]:
     return {"colours": colours, "cards": cards, "luggage": luggage}
 
 
-_STYLE = """
+STYLE = """
 .ttr-viewer .tcard{display:inline-block;padding:0 4px;margin:1px;border:2px solid;border-radius:3px;font-size:11px;
   white-space:nowrap}
 .ttr-viewer .lcard{display:inline-block;padding:0 4px;margin:1px;border:1px dashed #555;border-radius:3px;font-size:11px}
@@ -132,7 +143,7 @@ _STYLE = """
 """
 
 # The station, the bag and the players' table at one step (ttr_lab.core.replay_page runs it).
-_SCRIPT = r"""
+SCRIPT = r"""
 function({D, root, q, esc, chips}){
 const card = n => { const c = D.cards[n];
   return `<span class="tcard" data-card="${n}" title="${esc(c.title)}" style="border-color:${c.colour};background:${c.colour}22">${esc(c.label)}</span>`; };
@@ -181,28 +192,36 @@ def _final_table(record: Any) -> str:
             f'<table class="final-scores"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{notes}</div>')
 
 
+def viewer_body(deck: Deck, objectives: Sequence[str], final: str,
+                luggage: str = "luggage cards (hidden)", all_vp: str = "VP with luggage (hidden)") -> str:
+    """The station, the bag, the objectives, the players' table the script fills, ``final``
+    (HTML shown at the end) and the legend; ``luggage`` and ``all_vp`` head the columns hidden
+    until the switch shows them."""
+    listed = "".join(f"<li>{html.escape(text)}</li>" for text in objectives)
+    return (
+        f'<table class="station"><thead class="station"></thead><tbody class="station"></tbody></table>'
+        f'<div class="bag"></div>'
+        f'<div>shared objectives (visa, season, route):<ul class="objectives">{listed}</ul></div>'
+        f'<table><thead><tr><th class="l">player (★ station master)</th><th>VP now</th><th class="l">hand</th>'
+        f'<th class="l">played</th><th class="l">reserve</th><th class="l">discounts</th><th>capacity</th>'
+        f'<th>luggage</th><th class="l hidden-info">{html.escape(luggage)}</th>'
+        f'<th class="hidden-info">{html.escape(all_vp)}</th></tr></thead><tbody class="players"></tbody></table>'
+        f"{final}{_LEGEND}"
+    )
+
+
 def viewer_html(record: Any) -> str:
     """The viewer as an HTML fragment (style, controls, station, players, chart, data, script)."""
     game = record.load_game()
     deck = game.deck
     uid = new_uid("toe-replay")
     data = {"players": player_list(record.strategies, PLAYER_COLOURS), **catalogue(deck), "steps": positions(record)}
-    objectives = "".join(f"<li>{html.escape(deck.objective(n).describe(deck.colours))}</li>"
-                         for n in next(iter(record.states())).objectives)
-    body = (
-        f'<table class="station"><thead class="station"></thead><tbody class="station"></tbody></table>'
-        f'<div class="bag"></div>'
-        f'<div>shared objectives (visa, season, route):<ul class="objectives">{objectives}</ul></div>'
-        f'<table><thead><tr><th class="l">player (★ station master)</th><th>VP now</th><th class="l">hand</th>'
-        f'<th class="l">played</th><th class="l">reserve</th><th class="l">discounts</th><th>capacity</th>'
-        f'<th>luggage</th><th class="l hidden-info">luggage cards (hidden)</th>'
-        f'<th class="hidden-info">VP with luggage (hidden)</th></tr></thead><tbody class="players"></tbody></table>'
-        f"{_final_table(record)}{_LEGEND}"
-    )
+    objectives = [deck.objective(n).describe(deck.colours) for n in next(iter(record.states())).objectives]
+    body = viewer_body(deck, objectives, _final_table(record))
     chart = Chart("score", "VP", "each player's score if the game ended at that step (luggage, secret until the "
                   "end, left out until then); the dashed line is the step shown")
     return page.viewer_html(uid=uid, title=page.record_title(record, game),
-                            data=data, body=body, game_script=_SCRIPT, style=_STYLE,
+                            data=data, body=body, game_script=SCRIPT, style=STYLE,
                             hidden_label="show hidden luggage", chart=chart)
 
 

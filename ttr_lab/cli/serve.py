@@ -1,0 +1,78 @@
+"""``ttr-lab serve``: play against the AI in a browser (ttr_lab.human.server)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List
+
+import typer
+
+from ttr_lab.cli.console import fail
+from ttr_lab.core.errors import ConfigError, TTRLabError
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on (loopback by default: only this "
+                             "machine can play; 0.0.0.0 opens it to the network, with no login)."),
+    port: int = typer.Option(8000, "--port", help="The port (0: any free one)."),
+    map_folder: List[Path] = typer.Option([], "--map", help="A designer's map folder to offer beside the shipped "
+                                          "maps (repeat)."),
+    think: float = typer.Option(2.0, "--think", help="Seconds an AI seat that searches by the clock (mcts) thinks per decision."),
+    pace: float = typer.Option(0.4, "--pace", help="Seconds an AI move takes at least on the page, so moves show one by one."),
+) -> None:
+    """Play against the AI in your browser: every game and map, the board drawn as in the replay viewer."""
+    try:
+        import uvicorn
+
+        from ttr_lab.human.server import make_app, shipped_variants
+    except ImportError as exc:
+        fail(ConfigError(f"ttr-lab serve needs the play extra (pip install 'ttr-lab[play]'): {exc}"))
+    from ttr_lab.cli.games import chosen_game, game_options
+
+    try:
+        if not think > 0 or not pace >= 0:
+            raise ConfigError("--think is above 0 and --pace 0 or more (seconds)")
+        extra = []
+        for folder in map_folder:
+            if not folder.is_dir():
+                raise ConfigError(f"--map {folder}: not a folder")
+            name = chosen_game(None, str(folder.resolve()))
+            extra.append((name, game_options(name, str(folder.resolve()), [])))
+        app = make_app(shipped_variants(extra), think=think, pace=pace)
+        _check_free(host, port)
+    except TTRLabError as exc:
+        fail(exc)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    server = uvicorn.Server(config)
+
+    async def _announce() -> None:
+        # The real address once bound (port 0 picks one), printed before the first request.
+        for s in server.servers:
+            for sock in s.sockets:
+                address, bound = sock.getsockname()[:2]
+                shown = f"[{address}]" if ":" in address else address
+                typer.echo(f"ttr-lab serve: open http://{shown}:{bound}/ in a browser (Ctrl-C stops)")
+
+    original = server.startup
+
+    async def startup(sockets: object = None) -> None:
+        await original(sockets=sockets)  # type: ignore[arg-type]
+        await _announce()
+
+    server.startup = startup  # type: ignore[method-assign]
+    server.run()
+
+
+def _check_free(host: str, port: int) -> None:
+    """Refuse, in one line, an address the server cannot listen on (uvicorn would log a traceback
+    and exit 1); the port is free again at once, for uvicorn to take."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except (OSError, OverflowError) as exc:
+        raise ConfigError(f"cannot listen on {host}:{port}: {getattr(exc, 'strerror', None) or exc}") from None
