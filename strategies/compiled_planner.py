@@ -16,6 +16,9 @@ import random
 from typing import Any, Sequence
 
 from ttr_lab.games.ticket_to_ride import Action, Observation, determinize
+# The knobs' annotations (planner_knobs.signature), which the registry resolves in this module.
+from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt  # noqa: F401
+
 from ttr_lab.strategies.planner_knobs import PLAYOUT_ORDERS, describe, knobs, signature
 from ttr_lab.strategies.planner_playouts import KeptPlan
 

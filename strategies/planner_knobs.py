@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import typing
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,8 +59,6 @@ class PlannerKnobs:
 
 
 FIELDS = dataclasses.fields(PlannerKnobs)
-# The annotations as types, not text (this module postpones them): the registry checks with them.
-_TYPES = typing.get_type_hints(PlannerKnobs, include_extras=True)
 SLOT: dict[str, int] = {f.name: i for i, f in enumerate(FIELDS)}
 # The planner a search plays out with tries one ticket order: four times the play-outs per second
 # for a little judgement.
@@ -81,12 +78,14 @@ def knobs(base: PlannerKnobs | None = None, /, **overrides: Any) -> PlannerKnobs
 
 def signature(**defaults: Any) -> inspect.Signature:
     """A constructor's signature taking every knob by keyword (``self`` first), with the declared
-    defaults except ``defaults``: what the registry validates a config's parameters against."""
+    defaults except ``defaults``: what the registry validates a config's parameters against. The
+    annotations stay text (``PositiveFloat``), as in any strategy written with postponed
+    annotations: the registry resolves them in the strategy's module, which imports them."""
     values = knobs(**defaults)
     keyword = inspect.Parameter.KEYWORD_ONLY
     return inspect.Signature(
         [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-        + [inspect.Parameter(f.name, keyword, default=getattr(values, f.name), annotation=_TYPES[f.name])
+        + [inspect.Parameter(f.name, keyword, default=getattr(values, f.name), annotation=f.type)
            for f in FIELDS],
         return_annotation=None,
     )

@@ -135,7 +135,8 @@ class PolicyPlayer:
         self.policy = load_policy(policy)
         if game is None and isinstance(self.policy, LinearPolicy):
             game, options = self.policy.game, self.policy.options if options is None else options
-        self.game: Game = load_game(game or "ticket_to_ride", **dict(options or {}))
+        # Any: a game with an observation tensor (checked below), which the Game protocol leaves optional.
+        self.game: Any = load_game(game or "ticket_to_ride", **dict(options or {}))
         if not hasattr(self.game, "observation_tensor"):
             raise ConfigError(f"game {self.game.name!r} has no observation tensor for a policy to read")
         self.space = self.game.action_space

@@ -25,6 +25,9 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
+# The knobs' annotations (planner_knobs.signature), which the registry resolves in this module.
+from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt  # noqa: F401
+
 from ttr_lab.strategies.planner_knobs import TUNABLE, describe, knobs, signature
 from ttr_lab.strategies.planning import (
     PlanCache, best_twins, card_deficits, cards_missing, choose_draw, choose_payment, claims_by_track,

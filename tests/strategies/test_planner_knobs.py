@@ -59,7 +59,6 @@ def test_a_new_knob_is_one_field(monkeypatch):
         bases=(PlannerKnobs,), frozen=True)
     fields = dataclasses.fields(extended)
     monkeypatch.setattr(planner_knobs, "FIELDS", fields)
-    monkeypatch.setattr(planner_knobs, "_TYPES", {f.name: f.type for f in fields})
     monkeypatch.setattr(planner_knobs, "SLOT", {f.name: i for i, f in enumerate(fields)})
     monkeypatch.setattr(planner_knobs, "PlannerKnobs", extended)
     assert list(planner_knobs.signature().parameters)[-1] == "bluff"

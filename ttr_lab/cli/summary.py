@@ -93,7 +93,7 @@ def print_tournament_summary(console: Console, config: "TournamentConfig", run: 
     if run.backend_error:
         console.print(f"[red]{escape(printable(run.backend_error))}: every stored game is intact; rerun to play "
                       "the rest[/red]")
-    console.print(f"results: {escape(str(run.folder.resolve()))} ({run.played} games played now, {stored} stored, {run.seconds:.1f} s)")
+    console.print(f"results: {escape(run.folder if isinstance(run.folder, str) else str(run.folder.resolve()))} ({run.played} games played now, {stored} stored, {run.seconds:.1f} s)")
 
 
 def print_tuning_summary(console: Console, config: "TuneConfig", run: "TuningRun") -> None:

@@ -123,7 +123,7 @@ def _claim(count: int) -> int:
 def _live_uids() -> set[int]:
     """The real user ids of every process of the machine (from ``/proc``: a child that is not
     dumpable shows root as the owner of its folder, not its user)."""
-    out = set()
+    out: set[int] = set()
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             try:

@@ -47,7 +47,7 @@ def make_vec_env(num_envs: int = 16, game: Any = None, players: int = 4, autores
     from ttr_lab.envs.table import make_game
 
     mode = AutoresetMode.SAME_STEP if autoreset_mode is None else AutoresetMode(autoreset_mode)
-    rl_options = {k: options.pop(k) for k in ("opponents", "seat", "reward", "illegal_reward", "seed",
+    rl_options: dict[str, Any] = {k: options.pop(k) for k in ("opponents", "seat", "reward", "illegal_reward", "seed",
                                               "render_mode") if k in options}
     built = make_game(game, options, players)
     if getattr(built, "batch", None) is not None:

@@ -40,4 +40,4 @@ class MaskInObservation(gymnasium.ObservationWrapper):
 
     def action_masks(self) -> np.ndarray:
         """The legal ids now, as booleans (what sb3-contrib calls), through this wrapper."""
-        return self.env.unwrapped.action_masks()  # type: ignore[attr-defined,no-any-return]
+        return self.env.unwrapped.action_masks()  # type: ignore[attr-defined]

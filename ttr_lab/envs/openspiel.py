@@ -169,7 +169,7 @@ if pyspiel is not None:
             return self._play.get().histories
 
         @property
-        def seed(self) -> int:
+        def seed(self) -> int | None:
             return self._play.get().seed
 
         @property
@@ -233,7 +233,8 @@ if pyspiel is not None:
         def resample_from_infostate(self, player: int, probability_sampler: Any = None) -> "TTRLabState":
             """A state ``player`` cannot tell from this one: the unknowns drawn again (the game's
             ``determinize``); its histories are this state's."""
-            rng = random.Random(derive_seed(self.seed, len(self.histories[0]), player, 0x05D1E))
+            # An unseeded game resamples from seed 0: still reproducible, as OpenSpiel expects.
+            rng = random.Random(derive_seed(self.seed or 0, len(self.histories[0]), player, 0x05D1E))
             engine = _determinizer(self.ttr_game)(self.engine.observation(player), rng)
             state = self.clone()  # OpenSpiel's: its history (the action ids) too
             state._play = self._play.copy(engine)
