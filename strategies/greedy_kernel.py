@@ -17,7 +17,7 @@ from numba import njit
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.strategies.planner_kernel import _keep_before, default_params, fresh_plan
-from ttr_lab.strategies.planning_kernels import choose_draw, choose_payment, track_costs
+from ttr_lab.strategies.planning_kernels import cheapest_claim, choose_draw, track_costs
 
 TICKET_BONUS, MIN_POINTS, LOCOMOTIVE_WEIGHT = 3.0, 1, 0.9  # Greedy's defaults
 # Greedy's PlanCache(orders=1): no card or route weight, one ticket order.
@@ -62,15 +62,7 @@ def _claim(g: np.ndarray, s: np.ndarray, ids: np.ndarray, n: int, useful: np.nda
         value = points + (TICKET_BONUS if useful[t] else 0.0)
         if value > best_value:
             best, best_value = t, value
-    if best < 0:
-        return -1
-    count = 0
-    for i in range(n):
-        a = ids[i]
-        if a >= g[L.ID_CLAIM] and g[g[L.CLAIM_TRACK] + a - g[L.ID_CLAIM]] == best:
-            claims[count] = a
-            count += 1
-    return choose_payment(g, s, p, claims, count, np.zeros(L.COLOURS, dtype=np.int64))
+    return cheapest_claim(g, s, p, ids, n, best, claims)
 
 
 @njit(cache=True)

@@ -35,7 +35,8 @@ from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.scoring import components
 from ttr_lab.strategies.planner_knobs import PLAYOUT_ORDERS, SLOT, knobs
 from ttr_lab.strategies.planning_kernels import (
-    best_twins, card_deficits, cards_missing, choose_draw, choose_payment, claimable, ferry_locomotives,
+    best_twins, card_deficits, cards_missing, cheapest_claim, choose_draw, choose_payment, claimable,
+    ferry_locomotives,
     plan_tickets, planner_tables, track_costs,
 )
 
@@ -237,15 +238,7 @@ def points_claim(g: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, n: 
         key = g[g[L.T_POINTS] + t] + 1.5 * min(touches, 1)
         if best < 0 or key > best_key:
             best, best_key = t, key
-    if best < 0:
-        return -1
-    count = 0
-    for i in range(n):
-        a = ids[i]
-        if a >= g[L.ID_CLAIM] and g[g[L.CLAIM_TRACK] + a - g[L.ID_CLAIM]] == best:
-            tracks[count] = a
-            count += 1
-    return choose_payment(g, s, p, tracks, count, np.zeros(L.COLOURS, dtype=np.int64))
+    return cheapest_claim(g, s, p, ids, n, best, tracks)
 
 
 @njit(cache=True)

@@ -377,3 +377,19 @@ def choose_draw(g: np.ndarray, s: np.ndarray, ids: np.ndarray, n: int, weights: 
         if value > best_value or (value == best_value and a == 0):
             best, best_value = a, value
     return best if best >= 0 else ids[0]
+
+
+@njit(cache=True)
+def cheapest_claim(g: np.ndarray, s: np.ndarray, p: int, ids: np.ndarray, n: int, track: int,
+                   out: np.ndarray) -> int:
+    """The legal claim (among ``ids[:n]``) of ``track`` that ``choose_payment`` picks with no
+    planned track in view, or -1 for ``track`` -1; ``out`` is scratch of at least ``n``."""
+    if track < 0:
+        return -1
+    count = 0
+    for i in range(n):
+        a = ids[i]
+        if a >= g[L.ID_CLAIM] and g[g[L.CLAIM_TRACK] + a - g[L.ID_CLAIM]] == track:
+            out[count] = a
+            count += 1
+    return choose_payment(g, s, p, out, count, np.zeros(L.COLOURS, dtype=np.int64))

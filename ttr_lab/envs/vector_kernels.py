@@ -42,6 +42,18 @@ def _start(g: np.ndarray, states: np.ndarray, i: int, bases: np.ndarray, games: 
 
 
 @njit(cache=True)
+def _next_game(g: np.ndarray, states: np.ndarray, i: int, bases: np.ndarray, games: np.ndarray, seats: np.ndarray,
+               rngs: np.ndarray, seat_rule: int, policy: int, ids: np.ndarray, scratch: np.ndarray, pt: np.ndarray,
+               params: np.ndarray, w: tuple) -> int:
+    """Sub-game ``i``'s next game: dealt, then the other seats play up to the learner's turn; the
+    decisions they made."""
+    games[i] += 1
+    _start(g, states, i, bases, games, seats, rngs, seat_rule)
+    rngs[i], made = _opponents(g, states[i], seats[i], np.uint64(rngs[i]), policy, ids, scratch, pt, params, w)
+    return made
+
+
+@njit(cache=True)
 def _opponents(g: np.ndarray, s: np.ndarray, seat: int, rng: np.uint64, policy: int, ids: np.ndarray,
                scratch: np.ndarray, pt: np.ndarray, params: np.ndarray, w: tuple) -> tuple[np.uint64, int]:
     """The other seats play until ``seat`` is to move or the game is over; the advanced stream
@@ -126,11 +138,8 @@ def step_learners(g: np.ndarray, states: np.ndarray, actions: np.ndarray, seats:
         if pending[i]:
             pending[i] = False
             rewards[i], ended[i], illegal[i] = 0.0, False, False
-            games[i] += 1
-            _start(g, states, i, bases, games, seats, rngs, seat_rule)
-            rngs[i], made = _opponents(g, states[i], seats[i], np.uint64(rngs[i]), policy, ids, scratch,
-                                       pt, params, w)
-            decisions += made
+            decisions += _next_game(g, states, i, bases, games, seats, rngs, seat_rule, policy, ids, scratch, pt,
+                                    params, w)
             write_tensor(g, states[i], seats[i], plan, scales, obs[i])
             write_mask(g, states[i], seats[i], ids, masks[i])
             continue
@@ -155,11 +164,8 @@ def step_learners(g: np.ndarray, states: np.ndarray, actions: np.ndarray, seats:
                 obs[i, :] = final_obs[i]
                 masks[i, :] = True
                 continue
-            games[i] += 1
-            _start(g, states, i, bases, games, seats, rngs, seat_rule)
-            rngs[i], made = _opponents(g, states[i], seats[i], np.uint64(rngs[i]), policy, ids, scratch,
-                                       pt, params, w)
-            decisions += made
+            decisions += _next_game(g, states, i, bases, games, seats, rngs, seat_rule, policy, ids, scratch, pt,
+                                    params, w)
         write_tensor(g, states[i], seats[i], plan, scales, obs[i])
         write_mask(g, states[i], seats[i], ids, masks[i])
     return decisions
