@@ -133,7 +133,7 @@ def test_longest_trail_kernel_against_every_trail_on_larger_networks():
     # Networks of a dozen tracks: cycles, tracks in parallel, several pieces, pieces whose
     # cities all have even degree (the kernel takes those whole, without a search)
     rng = random.Random(11)
-    for trial in range(300):
+    for trial in range(100):
         edges, cities = _network(rng, 8, 12)
         if trial % 5 == 0:  # a ring beside the rest: every city of it of even degree
             ring = [cities + k for k in range(rng.randint(2, 5))]
