@@ -19,7 +19,7 @@ from numba import njit
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.playout import random_playouts
-from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS
+from ttr_lab.strategies.planner_decisions import DEFAULT_PARAMS
 from ttr_lab.strategies.planner_playouts import planner_playouts
 
 

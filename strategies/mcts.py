@@ -55,7 +55,8 @@ from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveIn
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.strategies.candidate_playouts import candidate_playouts
-from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, choose_id
+from ttr_lab.strategies.planner_decisions import DEFAULT_PARAMS, choose_id
+from ttr_lab.strategies.planner_knobs import PLAYOUT_ORDERS
 from ttr_lab.strategies.planner_playouts import planner_playouts
 from ttr_lab.strategies.planning import claims_by_track
 from ttr_lab.strategies.playout import Playout
@@ -118,7 +119,7 @@ class MCTS:
         cpu_ms: if set, search until this many milliseconds of CPU time (of the searching
             thread) have passed instead: the budget of equal-time comparisons on a shared machine.
         playout: who plays below the tree: ``python``, the ticket planner at every seat on
-            observations; ``planner``, the same planner compiled (``planner_kernel``), one native
+            observations; ``planner``, the same planner compiled (``planner_decisions``), one native
             call per leaf; ``random``, uniformly random moves, one native call per leaf.
         leaf_playouts: native play-outs per leaf (their mean reward is backed up).
         tree: grow a tree below each candidate (else each visit plays out straight from it).
@@ -167,13 +168,15 @@ class MCTS:
         self.last_switch = False
 
     def warm_up(self, state: GameState) -> None:
-        """Compile (or load) the compiled planner's kernels on ``state``, outside any timed move."""
-        if _NATIVE[self.playout] is not None:
-            _NATIVE[self.playout](state.clone(), [1])
+        """Compile (or load) the planner's and the play-outs' kernels on ``state``, outside any timed move."""
+        native, round_ = _NATIVE[self.playout], _ROUNDS[self.playout]
+        if native is not None and round_ is not None:
+            native(state.clone(), [1])
             sample = determinizer(state.observation(state.current_player)).sample(1)
             if not sample.is_terminal():
-                _ROUNDS[self.playout](sample, sample.legal_actions()[:1], [1])
+                round_(sample, sample.legal_actions()[:1], [1])
         choose_id(state.clone())
+        self.planner.warm_up(state)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         obs = observation
@@ -196,8 +199,8 @@ class MCTS:
         out = [anchor]
         if "tickets" in self.turn_alternatives and DRAW_TICKETS in legal and anchor != DRAW_TICKETS:
             # Drawing tickets is a real question once the current plan is (nearly) built.
-            plan = self.planner.plans.get(obs)
-            if len(plan.tracks) <= self.tickets_when_tracks_left and obs.trains[obs.player] > obs.ruleset.end_trains + 4:
+            # The anchor brought the planner's plan up to date for this observation.
+            if self.planner.planned(obs.player) <= self.tickets_when_tracks_left and obs.trains[obs.player] > obs.ruleset.end_trains + 4:
                 out.append(DRAW_TICKETS)
         endgame = min(obs.trains) <= self.endgame_trains
         by_track = claims_by_track(legal) if "points" in self.turn_alternatives and endgame else {}
@@ -216,19 +219,19 @@ class MCTS:
 
     def _search(self, obs: Observation, moves: list[Action], rng: random.Random) -> Action:
         playout = Playout(obs)
-        root_plans = self.planner.plans
+        root = self.planner
         # The move the tree opens first: the play-outs' own policy's where it is compiled.
         prefer = _compiled_choice if self.playout == "planner" else playout.choose
 
         def planner() -> TicketPlanner:
             # The searching player's plan is known: its play-out planner starts from it.
-            mine = TicketPlanner(plan_orders=1, keep_orders=1)
-            mine.plans.adopt(root_plans)
+            mine = TicketPlanner(**PLAYOUT_ORDERS)
+            mine.adopt(root)
             return mine
 
         search = Search(
             determinize, playout.values, planner,
-            opponent_model=lambda seat: TicketPlanner(plan_orders=1, keep_orders=1),
+            opponent_model=lambda seat: TicketPlanner(**PLAYOUT_ORDERS),
             moves=lambda state: _moves(state, prefer),
             exploration=self.exploration, widening=self.widening, floor=_FLOOR,
             rollout_depth=self.rollout_depth, iterations=self.iterations, steps=self.steps,
@@ -281,7 +284,7 @@ def _compiled_choice(state: GameState, legal: Sequence[Action]) -> Action:
 def _moves(state: GameState, prefer: Callable[[GameState, Sequence[Action]], Any]) -> list[object]:
     """The moves the tree opens at a state, grouped (one payment per track, one face-up draw per
     colour), ``prefer``'s choice (a fast policy's) first."""
-    legal = state.legal_actions()
+    legal: list[Any] = state.legal_actions()  # read by kind (``type(a) is``), as fast as it goes
     phase = state.phase_name
     if phase is not Phase.TURN and phase is not Phase.SECOND_DRAW:
         return legal
