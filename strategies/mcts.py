@@ -12,7 +12,7 @@ or far behind must still tell apart).
 
 Who plays out (``playout``): by default the ticket planner at every seat *compiled*
 (``planner_playouts.planner_playouts``; without a tree one native call per round plays every
-candidate, ``candidate_playouts``, and the sample is one call, ``determinizer``), each visit
+candidate; both in ``candidate_playouts``; the sample is one call, ``determinizer``), each visit
 straight from its candidate (``tree=False``: flat Monte Carlo over the candidates; the tree
 below them cost a third of the time in Python, more than the play-outs it steered). ``playout="python"`` is the same planner in Python on
 observations, with a single-observer ISMCTS tree below each candidate (``tree=True``): UCT
@@ -50,14 +50,12 @@ from __future__ import annotations
 import random
 from typing import Annotated, Any, Callable, Literal, Sequence
 
-import numpy as np
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt, StringConstraints
 
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.strategies.candidate_playouts import candidate_playouts
-from ttr_lab.strategies.planner_decisions import DEFAULT_PARAMS, choose_id
+from ttr_lab.strategies.candidate_playouts import NATIVE, ROUNDS
+from ttr_lab.strategies.planner_decisions import choose_id
 from ttr_lab.strategies.planner_knobs import PLAYOUT_ORDERS
-from ttr_lab.strategies.planner_playouts import planner_playouts
 from ttr_lab.strategies.planning import claims_by_track
 from ttr_lab.strategies.playout import Playout
 from ttr_lab.strategies.search import Search
@@ -65,7 +63,6 @@ from ttr_lab.strategies.ticket_planner import TicketPlanner
 from ttr_lab.games.ticket_to_ride import (
     DRAW_TICKETS, Action, Claim, DrawMarket, GameState, Observation, Phase, determinize, determinizer,
 )
-from ttr_lab.games.ticket_to_ride.kernels.playout import random_playouts
 
 # A visit's fixed costs (the sample, the tree, final scoring) weigh like this many steps.
 _VISIT_COST = 30
@@ -169,7 +166,7 @@ class MCTS:
 
     def warm_up(self, state: GameState) -> None:
         """Compile (or load) the planner's and the play-outs' kernels on ``state``, outside any timed move."""
-        native, round_ = _NATIVE[self.playout], _ROUNDS[self.playout]
+        native, round_ = NATIVE[self.playout], ROUNDS[self.playout]
         if native is not None and round_ is not None:
             native(state.clone(), [1])
             sample = determinizer(state.observation(state.current_player)).sample(1)
@@ -236,39 +233,17 @@ class MCTS:
             exploration=self.exploration, widening=self.widening, floor=_FLOOR,
             rollout_depth=self.rollout_depth, iterations=self.iterations, steps=self.steps,
             time_ms=self.time_ms, cpu_ms=self.cpu_ms, visit_cost=_VISIT_COST,
-            native_playout=_NATIVE[self.playout],
+            native_playout=NATIVE[self.playout],
             leaf_playouts=self.leaf_playouts, grow=self.tree,
             # Compiled play-outs sample compiled too; the Python ones keep determinize's stream.
             sampler=None if self.playout == "python" else _prepared,
-            native_round=_ROUNDS[self.playout],
+            native_round=ROUNDS[self.playout],
         )
         bar = self.confidence if obs.phase != Phase.TURN else self.turn_confidence
         choice = search.paired(obs, moves, rng, confidence=bar)
         self.last_rounds, self.last_playouts, self.last_switch = search.rounds, search.playouts, search.switched
         self.last_simulations = search.simulations
         return choice
-
-
-def _native(kernel: Callable[..., int]) -> Callable[[GameState, list[int]], tuple[Any, int]]:
-    """The search's native play-out over a compiled play-out ``kernel`` (``random_playouts``'s
-    arguments): final scores per seat of one play-out per seed, and the decisions made."""
-
-    def play(state: GameState, seeds: list[int]) -> tuple[Any, int]:
-        scores = np.zeros((len(seeds), state.num_players), dtype=np.int64)
-        decisions = kernel(state.face.g, state.s, np.array(seeds, dtype=np.uint64), scores)
-        return scores.tolist(), decisions
-
-    return play
-
-
-def _planner_playouts(g: np.ndarray, s: np.ndarray, seeds: np.ndarray, scores: np.ndarray) -> int:
-    return planner_playouts(g, s, seeds, DEFAULT_PARAMS, scores)
-
-
-# Who plays below the tree, by ``playout``: None, the Python planners of ``Search.play_out``.
-_NATIVE = {"python": None, "planner": _native(_planner_playouts), "random": _native(random_playouts)}
-# The same play-outs, a round of candidates per call (a search without a tree).
-_ROUNDS = {"python": None, "planner": candidate_playouts(True), "random": candidate_playouts(False)}
 
 
 def _prepared(obs: Observation) -> Callable[[random.Random], GameState]:

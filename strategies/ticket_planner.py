@@ -35,7 +35,8 @@ import numpy as np
 # The knobs' annotations (planner_knobs.signature), which the registry resolves in this module.
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt  # noqa: F401
 
-from ttr_lab.games.ticket_to_ride import Action, Observation, determinizer
+from ttr_lab.games.ticket_to_ride import NUM_CARD_KINDS, Action, GameState, Observation, tables_for
+from ttr_lab.games.ticket_to_ride.state import assemble_state
 from ttr_lab.strategies.planner_knobs import TUNABLE, PlannerKnobs, describe, knobs, signature
 from ttr_lab.strategies.planner_playouts import KeptPlan
 
@@ -59,11 +60,7 @@ class TicketPlanner:
         KeptPlan(state.face.g).choose_id(state.clone(), self.params)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
-        # The kernels read only what the seat sees (its hand, tickets and offer, the board, the
-        # market, the counts), so any state consistent with the observation gives the same
-        # choice: one seeded by a constant leaves the caller's ``rng`` untouched (a search
-        # hands the planner its own stream).
-        state = determinizer(observation).sample(0)
+        state = seat_view(observation)
         kept = self.kept
         if kept is None or not kept.fits(state.face.g):
             kept = self.kept = KeptPlan(state.face.g)
@@ -77,3 +74,30 @@ class TicketPlanner:
         """Start from ``other``'s kept plans: a search's play-out planner then re-plans only
         when its position moves away from the plan the searching seat holds."""
         self.kept = None if other.kept is None else other.kept.adopted()
+
+
+def seat_view(obs: Observation) -> GameState:
+    """The array state of what ``obs``'s seat sees, for the planner's kernels: the known parts
+    of ``determinize``'s states (the seat's hand, tickets and offer, the opponents' cards seen,
+    the board, the market, the discard, the counts), the draw pile as many cards as it holds
+    (their kind left 0) and nothing hidden dealt. The kernels read only what the seat sees
+    and, of the pile, its size, so they choose here what they choose in any sampled state, at a
+    third of a sample's cost and drawing no random numbers (the caller's ``rng`` is a search's
+    own stream)."""
+    game = tables_for(obs.board, obs.num_players, obs.ruleset)
+    n, me = obs.num_players, obs.player
+    hands: list[int] = []
+    for q in range(n):
+        hands += obs.hand if q == me else obs.known_cards[q]
+    assert len(hands) == n * NUM_CARD_KINDS
+    return assemble_state(
+        game, log=obs.log, log_len=obs.history_length,
+        phase=int(obs.phase), player=obs.current_player, hands=hands,
+        known=[c for k in obs.known_cards for c in k], pile=[0] * obs.draw_pile_size,
+        discard=list(obs.discard), market=list(obs.market), owner=list(obs.owner), trains=list(obs.trains),
+        points=list(obs.route_points), tickets=[obs.tickets if q == me else () for q in range(n)],
+        offers=[obs.offered if q == me else () for q in range(n)], ticket_deck=tuple(obs.ticket_deck_known),
+        returned_by=tuple(me if t >= 0 else -1 for t in obs.ticket_deck_known), boxed=tuple(obs.boxed_known),
+        boxed_by=(me,) * len(obs.boxed_known), final_turns=obs.final_turns_left, passes=obs.passes_in_a_row,
+        turns=obs.turns,
+    )
