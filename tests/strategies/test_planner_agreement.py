@@ -128,7 +128,7 @@ def test_the_planner_bench_draws_both_tables_and_refuses_unknown_sections():
 
     result = CliRunner().invoke(app, ["bench", "planner", "--positions", "8", "--seconds", "0.1"])
     assert result.exit_code == 0, result.output
-    assert "decisions per CPU-second" in result.output and "play-outs per CPU-second" in result.output
+    assert "ticket_planner at every seat" in result.output and "planner play-outs per" in result.output
     result = CliRunner().invoke(app, ["bench", "planner", "--section", "speed"])
     assert result.exit_code != 0 and "unknown section(s) speed" in result.output
 
