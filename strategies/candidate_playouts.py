@@ -1,12 +1,15 @@
-"""A round of the flat search in one native call: each candidate move played from one sampled
-state, then played out (``Search``'s ``native_round``, for ``mcts`` without a tree).
+"""The compiled play-outs ``mcts`` hands its search, per leaf and per round of candidates.
 
-Per candidate the Python round cloned the sample, applied the move, seeded a ``random.Random``
-and called the play-out kernel; together that cost about half as much again as the play-out
-itself at two players. Here a kernel does it for every candidate at once: a copy of the sample
-per candidate, the move applied by the rules' own ``apply_action``, the play-outs by the same
-kernels ``mcts`` calls per leaf (``planner_playouts``, ``random_playouts``) with the same seeds,
-so a round scores exactly what the per-candidate calls scored.
+Two kinds of play-out, each a kernel over the game's arrays: ``planner``, the ticket planner at
+every seat (``planner_playouts.planner_playouts``, the play-out planner's knobs), and ``random``,
+uniformly random moves (the rules kernels' ``random_playouts``). For each kind, ``NATIVE`` holds
+``Search``'s ``native_playout`` (one state, a batch of seeds) and ``ROUNDS`` its
+``native_round``: a round of the flat search in one native call, each candidate move played
+from one sampled state, then played out. Per candidate the Python round cloned the sample,
+applied the move, seeded a ``random.Random`` and called the play-out kernel; together that cost
+about half as much again as the play-out itself at two players. ``candidate_rounds`` does it
+for every candidate at once with the same kernels and seeds, so a round scores exactly what
+the per-candidate calls scored. ``python`` (the planners on observations) has neither: None.
 """
 
 from __future__ import annotations
@@ -19,8 +22,11 @@ from numba import njit
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.playout import random_playouts
-from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS
+from ttr_lab.strategies.planner_decisions import DEFAULT_PARAMS
 from ttr_lab.strategies.planner_playouts import planner_playouts
+
+Playout = Callable[[Any, list[int]], tuple[Any, int]]
+Round = Callable[[Any, Sequence[Any], list[int]], tuple[Any, int]]
 
 
 @njit(cache=True)
@@ -36,14 +42,32 @@ def candidate_rounds(g: np.ndarray, s: np.ndarray, moves: np.ndarray, seeds: np.
         start = s.copy()
         if apply_action(g, start, moves[j], scratch):
             return -1 - j
-        if planner:
-            decisions += planner_playouts(g, start, seeds, params, scores[j])
-        else:
-            decisions += random_playouts(g, start, seeds, scores[j])
+        decisions += playouts(g, start, seeds, params, planner, scores[j])
     return decisions
 
 
-def candidate_playouts(planner: bool) -> Callable[[Any, Sequence[Any], list[int]], tuple[Any, int]]:
+@njit(cache=True)
+def playouts(g: np.ndarray, start: np.ndarray, seeds: np.ndarray, params: np.ndarray, planner: bool,
+             scores: np.ndarray) -> int:
+    """One play-out of ``start`` per seed, the planner's if ``planner``, else a random one."""
+    if planner:
+        return planner_playouts(g, start, seeds, params, scores)
+    return random_playouts(g, start, seeds, scores)
+
+
+def native_playout(planner: bool) -> Playout:
+    """``Search``'s ``native_playout``: state, seeds -> (per seed, each seat's final score; the
+    decisions made), planner play-outs if ``planner``, else random ones."""
+
+    def play(state: Any, seeds: list[int]) -> tuple[Any, int]:
+        scores = np.zeros((len(seeds), state.num_players), dtype=np.int64)
+        decisions = playouts(state.face.g, state.s, np.array(seeds, dtype=np.uint64), DEFAULT_PARAMS, planner, scores)
+        return scores.tolist(), decisions
+
+    return play
+
+
+def candidate_playouts(planner: bool) -> Round:
     """``Search``'s ``native_round``: state, moves, seeds -> (per move, per seed, each seat's
     final score; the decisions made), planner play-outs if ``planner``, else random ones."""
 
@@ -58,3 +82,9 @@ def candidate_playouts(planner: bool) -> Callable[[Any, Sequence[Any], list[int]
         return scores.tolist(), decisions
 
     return play
+
+
+# By ``mcts``'s ``playout``: who plays below the tree, per leaf and per round (None: the Python
+# planners of ``Search.play_out``).
+NATIVE: dict[str, Playout | None] = {"python": None, "planner": native_playout(True), "random": native_playout(False)}
+ROUNDS: dict[str, Round | None] = {"python": None, "planner": candidate_playouts(True), "random": candidate_playouts(False)}

@@ -5,7 +5,7 @@ It is ``Greedy`` (greedy.py) step for step with its default knobs and nothing ca
 decisions (its ``PlanCache`` plan computed afresh, orders 1, no card or route weights): the
 fewest, cheapest tickets kept; the affordable track worth most now (route points, plus
 ``ticket_bonus`` on its plan); else the colour that brings the best-value track nearest. The
-same keys and tie-breaks as the Python, over the planner's kernels (``planning_kernels``), so it
+same keys and tie-breaks as the Python, over the planner's kernels (``planner_toolkit``), so it
 picks the action a fresh ``Greedy`` picks (tests/envs/test_vector_env.py checks it on real games).
 """
 
@@ -16,8 +16,8 @@ from numba import njit
 
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
-from ttr_lab.strategies.planner_kernel import _keep_before, default_params, fresh_plan
-from ttr_lab.strategies.planning_kernels import cheapest_claim, choose_draw, track_costs
+from ttr_lab.strategies.planner_decisions import _keep_before, default_params, fresh_plan
+from ttr_lab.strategies.planner_toolkit import cheapest_claim, choose_draw, track_costs
 
 TICKET_BONUS, MIN_POINTS, LOCOMOTIVE_WEIGHT = 3.0, 1, 0.9  # Greedy's defaults
 # Greedy's PlanCache(orders=1): no card or route weight, one ticket order.

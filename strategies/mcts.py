@@ -12,7 +12,7 @@ or far behind must still tell apart).
 
 Who plays out (``playout``): by default the ticket planner at every seat *compiled*
 (``planner_playouts.planner_playouts``; without a tree one native call per round plays every
-candidate, ``candidate_playouts``, and the sample is one call, ``determinizer``), each visit
+candidate; both in ``candidate_playouts``; the sample is one call, ``determinizer``), each visit
 straight from its candidate (``tree=False``: flat Monte Carlo over the candidates; the tree
 below them cost a third of the time in Python, more than the play-outs it steered). ``playout="python"`` is the same planner in Python on
 observations, with a single-observer ISMCTS tree below each candidate (``tree=True``): UCT
@@ -50,13 +50,12 @@ from __future__ import annotations
 import random
 from typing import Annotated, Any, Callable, Literal, Sequence
 
-import numpy as np
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt, StringConstraints
 
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.strategies.candidate_playouts import candidate_playouts
-from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, choose_id
-from ttr_lab.strategies.planner_playouts import planner_playouts
+from ttr_lab.strategies.candidate_playouts import NATIVE, ROUNDS
+from ttr_lab.strategies.planner_decisions import choose_id
+from ttr_lab.strategies.planner_knobs import PLAYOUT_ORDERS
 from ttr_lab.strategies.planning import claims_by_track
 from ttr_lab.strategies.playout import Playout
 from ttr_lab.strategies.search import Search
@@ -64,7 +63,6 @@ from ttr_lab.strategies.ticket_planner import TicketPlanner
 from ttr_lab.games.ticket_to_ride import (
     DRAW_TICKETS, Action, Claim, DrawMarket, GameState, Observation, Phase, determinize, determinizer,
 )
-from ttr_lab.games.ticket_to_ride.kernels.playout import random_playouts
 
 # A visit's fixed costs (the sample, the tree, final scoring) weigh like this many steps.
 _VISIT_COST = 30
@@ -118,7 +116,7 @@ class MCTS:
         cpu_ms: if set, search until this many milliseconds of CPU time (of the searching
             thread) have passed instead: the budget of equal-time comparisons on a shared machine.
         playout: who plays below the tree: ``python``, the ticket planner at every seat on
-            observations; ``planner``, the same planner compiled (``planner_kernel``), one native
+            observations; ``planner``, the same planner compiled (``planner_decisions``), one native
             call per leaf; ``random``, uniformly random moves, one native call per leaf.
         leaf_playouts: native play-outs per leaf (their mean reward is backed up).
         tree: grow a tree below each candidate (else each visit plays out straight from it).
@@ -167,13 +165,15 @@ class MCTS:
         self.last_switch = False
 
     def warm_up(self, state: GameState) -> None:
-        """Compile (or load) the compiled planner's kernels on ``state``, outside any timed move."""
-        if _NATIVE[self.playout] is not None:
-            _NATIVE[self.playout](state.clone(), [1])
+        """Compile (or load) the planner's and the play-outs' kernels on ``state``, outside any timed move."""
+        native, round_ = NATIVE[self.playout], ROUNDS[self.playout]
+        if native is not None and round_ is not None:
+            native(state.clone(), [1])
             sample = determinizer(state.observation(state.current_player)).sample(1)
             if not sample.is_terminal():
-                _ROUNDS[self.playout](sample, sample.legal_actions()[:1], [1])
+                round_(sample, sample.legal_actions()[:1], [1])
         choose_id(state.clone())
+        self.planner.warm_up(state)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         obs = observation
@@ -196,8 +196,8 @@ class MCTS:
         out = [anchor]
         if "tickets" in self.turn_alternatives and DRAW_TICKETS in legal and anchor != DRAW_TICKETS:
             # Drawing tickets is a real question once the current plan is (nearly) built.
-            plan = self.planner.plans.get(obs)
-            if len(plan.tracks) <= self.tickets_when_tracks_left and obs.trains[obs.player] > obs.ruleset.end_trains + 4:
+            # The anchor brought the planner's plan up to date for this observation.
+            if self.planner.planned(obs.player) <= self.tickets_when_tracks_left and obs.trains[obs.player] > obs.ruleset.end_trains + 4:
                 out.append(DRAW_TICKETS)
         endgame = min(obs.trains) <= self.endgame_trains
         by_track = claims_by_track(legal) if "points" in self.turn_alternatives and endgame else {}
@@ -216,56 +216,34 @@ class MCTS:
 
     def _search(self, obs: Observation, moves: list[Action], rng: random.Random) -> Action:
         playout = Playout(obs)
-        root_plans = self.planner.plans
+        root = self.planner
         # The move the tree opens first: the play-outs' own policy's where it is compiled.
         prefer = _compiled_choice if self.playout == "planner" else playout.choose
 
         def planner() -> TicketPlanner:
             # The searching player's plan is known: its play-out planner starts from it.
-            mine = TicketPlanner(plan_orders=1, keep_orders=1)
-            mine.plans.adopt(root_plans)
+            mine = TicketPlanner(**PLAYOUT_ORDERS)
+            mine.adopt(root)
             return mine
 
         search = Search(
             determinize, playout.values, planner,
-            opponent_model=lambda seat: TicketPlanner(plan_orders=1, keep_orders=1),
+            opponent_model=lambda seat: TicketPlanner(**PLAYOUT_ORDERS),
             moves=lambda state: _moves(state, prefer),
             exploration=self.exploration, widening=self.widening, floor=_FLOOR,
             rollout_depth=self.rollout_depth, iterations=self.iterations, steps=self.steps,
             time_ms=self.time_ms, cpu_ms=self.cpu_ms, visit_cost=_VISIT_COST,
-            native_playout=_NATIVE[self.playout],
+            native_playout=NATIVE[self.playout],
             leaf_playouts=self.leaf_playouts, grow=self.tree,
             # Compiled play-outs sample compiled too; the Python ones keep determinize's stream.
             sampler=None if self.playout == "python" else _prepared,
-            native_round=_ROUNDS[self.playout],
+            native_round=ROUNDS[self.playout],
         )
         bar = self.confidence if obs.phase != Phase.TURN else self.turn_confidence
         choice = search.paired(obs, moves, rng, confidence=bar)
         self.last_rounds, self.last_playouts, self.last_switch = search.rounds, search.playouts, search.switched
         self.last_simulations = search.simulations
         return choice
-
-
-def _native(kernel: Callable[..., int]) -> Callable[[GameState, list[int]], tuple[Any, int]]:
-    """The search's native play-out over a compiled play-out ``kernel`` (``random_playouts``'s
-    arguments): final scores per seat of one play-out per seed, and the decisions made."""
-
-    def play(state: GameState, seeds: list[int]) -> tuple[Any, int]:
-        scores = np.zeros((len(seeds), state.num_players), dtype=np.int64)
-        decisions = kernel(state.face.g, state.s, np.array(seeds, dtype=np.uint64), scores)
-        return scores.tolist(), decisions
-
-    return play
-
-
-def _planner_playouts(g: np.ndarray, s: np.ndarray, seeds: np.ndarray, scores: np.ndarray) -> int:
-    return planner_playouts(g, s, seeds, DEFAULT_PARAMS, scores)
-
-
-# Who plays below the tree, by ``playout``: None, the Python planners of ``Search.play_out``.
-_NATIVE = {"python": None, "planner": _native(_planner_playouts), "random": _native(random_playouts)}
-# The same play-outs, a round of candidates per call (a search without a tree).
-_ROUNDS = {"python": None, "planner": candidate_playouts(True), "random": candidate_playouts(False)}
 
 
 def _prepared(obs: Observation) -> Callable[[random.Random], GameState]:
@@ -281,7 +259,7 @@ def _compiled_choice(state: GameState, legal: Sequence[Action]) -> Action:
 def _moves(state: GameState, prefer: Callable[[GameState, Sequence[Action]], Any]) -> list[object]:
     """The moves the tree opens at a state, grouped (one payment per track, one face-up draw per
     colour), ``prefer``'s choice (a fast policy's) first."""
-    legal = state.legal_actions()
+    legal: list[Any] = state.legal_actions()  # read by kind (``type(a) is``), as fast as it goes
     phase = state.phase_name
     if phase is not Phase.TURN and phase is not Phase.SECOND_DRAW:
         return legal

@@ -7,7 +7,7 @@ its default, what it means and the range worth tuning. Everything else is derive
   the registry checks a config's parameters against the same types and defaults;
 - ``TUNABLE`` (the ranges ``ttr-lab tune`` searches);
 - the compiled planner's ``params`` array and the slot of each knob in it (``SLOT``, read by
-  ``planner_kernel`` as compile-time constants);
+  ``planner_decisions`` as compile-time constants);
 - ``PLAYOUT_ORDERS``: the one-order defaults of the planner a search plays out with.
 
 A new knob is one field here (and its use in the planner's decisions).

@@ -1,7 +1,7 @@
 """The ticket planner playing whole games: compiled play-outs for a search, and the plan a
 seat keeps between its decisions.
 
-The decisions are ``planner_kernel``'s; what is here is the memory between them, as
+The decisions are ``planner_decisions``'s; what is here is the memory between them, as
 ``PlanCache`` keeps it in Python (a plan stands while its tickets stand and every planned
 track is still claimable, is trimmed when the seat's new tracks were planned ones, and is made
 afresh otherwise), and the loop that plays a state to its end with them.
@@ -11,8 +11,8 @@ afresh otherwise), and the loop that plays a state to its end with them.
   the decisions made. The planner draws no random numbers, so a play-out is the same for every
   seed (the seeds only count the play-outs; a determinized ``start`` carries the luck in its
   decks). ``planner_playouts_from`` starts the seats from given plans.
-- ``KeptPlan``: one game's kept plans in Python, for ``compiled_planner.CompiledPlanner``, the
-  strategy that acts through ``choose_kept``.
+- ``KeptPlan``: one game's kept plans in Python, for ``ticket_planner.TicketPlanner`` (and
+  ``compiled_planner``), the strategy that acts through ``choose_kept``.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
-from ttr_lab.strategies.planner_kernel import decide, fresh_plan, keep, new_work, tables_of
-from ttr_lab.strategies.planning_kernels import claimable, planner_tables
+from ttr_lab.strategies.planner_decisions import decide, fresh_plan, keep, new_work, tables_of
+from ttr_lab.strategies.planner_toolkit import claimable, planner_tables
 
 
 @njit(cache=True)
@@ -166,6 +166,18 @@ class KeptPlan:
         n, nt = int(g[L.N_PLAYERS]), int(g[L.N_TRACKS])
         self.plans, self.sizes = np.empty((n, nt), dtype=np.int64), np.zeros(n, dtype=np.int64)
         self.before, self.keys = np.zeros((n, nt), dtype=np.bool_), np.zeros((n, 3), dtype=np.int64)
+
+    def fits(self, g: np.ndarray) -> bool:
+        """Whether these rows are sized for game array ``g`` (its players and tracks)."""
+        return self.plans.shape == (int(g[L.N_PLAYERS]), int(g[L.N_TRACKS]))
+
+    def adopted(self) -> KeptPlan:
+        """A copy whose seats check their plans at their next decision (their trains then
+        unknown), as a planner adopting another's plan does."""
+        copy = KeptPlan.__new__(KeptPlan)
+        copy.plans, copy.sizes, copy.before, copy.keys = self.plans.copy(), self.sizes.copy(), self.before.copy(), self.keys.copy()
+        copy.keys[:, 2] = -1
+        return copy
 
     def choose_id(self, state: Any, params: np.ndarray) -> int:
         """The planner's action id in ``state`` (its player to move is this plan's player)."""

@@ -11,8 +11,6 @@ the rules package: ``obs.tables``, ``obs.claimable``, ``obs.components``.
 - ``shortest_path(costs, tables, a, b)``: Dijkstra over those costs.
 - ``plan_tickets(obs, tickets)``: a cheap set of tracks completing the tickets, shared tracks
   counted once (a greedy Steiner tree, best of several ticket orders).
-- ``card_deficits`` / ``cards_missing``: cards still missing to pay for a set of tracks
-  (ferries' locomotive spaces counted apart, see ``ferry_locomotives``).
 - ``choose_payment`` / ``choose_draw``: pick among legal claims and draws given those needs.
 """
 
@@ -188,59 +186,6 @@ def plan_tickets(
             best = (key, Plan(tuple(chosen), trains, tuple(sorted(lost)), tuple(done)))
     assert best is not None
     return best[1]
-
-
-def best_twins(obs: Observation, tracks: Iterable[int]) -> list[int]:
-    """Each planned track, or its parallel twin when that is claimable and better matches the
-    hand (both join the same cities, so either serves the plan)."""
-    tables = obs.tables
-    colour, twin_of = tables.track_colour, tables.track_twin
-    hand = obs.hand
-    most = max(hand[:NUM_COLOURS])
-    out = []
-    for t in tracks:
-        tw = twin_of[t]
-        if tw >= 0 and obs.claimable(tw):
-            def have(x: int) -> int:
-                return most if colour[x] == GRAY else hand[colour[x]]
-            if have(tw) > have(t):
-                t = tw
-        out.append(t)
-    return out
-
-
-def card_deficits(hand: Sequence[int], tracks: Iterable[int], tables: Tables) -> list[int]:
-    """Per train colour, how many more cards the tracks need beyond the hand, not counting
-    the spaces of ferries that only locomotives may pay (see ``ferry_locomotives``); gray tracks
-    are assigned to the colour with the most spare cards. ``cards_missing`` turns this into how
-    many cards are really missing once locomotives are counted."""
-    need = [0] * NUM_COLOURS
-    grays = []
-    colour, length, ferry = tables.track_colour, tables.track_length, tables.track_ferry
-    for t in tracks:
-        c = colour[t]
-        if c == GRAY:
-            grays.append(length[t] - ferry[t])
-        else:
-            need[c] += length[t] - ferry[t]
-    spare = [hand[c] - need[c] for c in range(NUM_COLOURS)]
-    for size in sorted(grays, reverse=True):
-        c = max(range(NUM_COLOURS), key=lambda k: (spare[k], -k))
-        need[c] += size
-        spare[c] -= size
-    return [max(0, need[c] - hand[c]) for c in range(NUM_COLOURS)]
-
-
-def ferry_locomotives(tracks: Iterable[int], tables: Tables) -> int:
-    """Locomotives the ferries among ``tracks`` require (no other card may pay those spaces)."""
-    ferry = tables.track_ferry
-    return sum(ferry[t] for t in tracks)
-
-
-def cards_missing(hand: Sequence[int], tracks: Sequence[int], tables: Tables) -> int:
-    """Cards still to draw to pay for ``tracks``: the colour deficits plus the ferries'
-    locomotives, less the locomotives in hand (which pay either)."""
-    return max(0, sum(card_deficits(hand, tracks, tables)) + ferry_locomotives(tracks, tables) - hand[LOCOMOTIVE])
 
 
 def choose_payment(claims: Sequence[Claim], hand: Sequence[int], deficits: Sequence[int] | None = None) -> Claim:

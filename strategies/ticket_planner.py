@@ -5,8 +5,8 @@ The idea, in the order it decides:
 1. **Plan.** For the tickets it holds, the cheapest set of tracks joining each ticket's cities,
    on the board as it is now (its own tracks free, other players' tracks impassable). Tickets
    are routed one after another with already-chosen tracks free, so shared stretches are paid
-   once; several orders are tried and the cheapest kept (``strategies/planning.py``). The plan
-   is recomputed when a planned track is taken by someone else or its tickets change.
+   once; several orders are tried and the cheapest kept. The plan is recomputed when a planned
+   track is taken by someone else or its tickets change.
 2. **Choose tickets.** Keeps the set of offered tickets with the best points for their extra
    plan cost, refusing sets whose plan would not fit in its trains with a margin. Draws new
    tickets only once its plan is built and it still has plenty of trains.
@@ -18,6 +18,12 @@ The idea, in the order it decides:
 5. **Late game.** With its tickets done (or lost), no tickets worth drawing, or the end near,
    it turns its trains into points: the longest affordable tracks, preferring ones that touch
    its network (they extend its longest trail).
+
+The judgement is the planner's kernels (``planner_decisions`` on ``planner_toolkit``); this
+class is their face, as ``GameState`` is the rules kernels' face: it turns the observation into
+an array state the kernels read and keeps its plan between decisions (``KeptPlan``). The one
+planner is those kernels; a plain-Python copy of them is kept in the tests as the reference
+they are checked against.
 """
 
 from __future__ import annotations
@@ -25,17 +31,14 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
+import numpy as np
 # The knobs' annotations (planner_knobs.signature), which the registry resolves in this module.
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt  # noqa: F401
 
-from ttr_lab.strategies.planner_knobs import TUNABLE, describe, knobs, signature
-from ttr_lab.strategies.planning import (
-    PlanCache, best_twins, card_deficits, cards_missing, choose_draw, choose_payment, claims_by_track,
-    ferry_locomotives, plan_tickets, track_costs,
-)
-from ttr_lab.games.ticket_to_ride import (
-    DRAW_TICKETS, GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Claim, Observation, Phase,
-)
+from ttr_lab.games.ticket_to_ride import NUM_CARD_KINDS, Action, GameState, Observation, tables_for
+from ttr_lab.games.ticket_to_ride.state import assemble_state
+from ttr_lab.strategies.planner_knobs import TUNABLE, PlannerKnobs, describe, knobs, signature
+from ttr_lab.strategies.planner_playouts import KeptPlan
 
 
 class TicketPlanner:
@@ -43,148 +46,58 @@ class TicketPlanner:
     TUNABLE = TUNABLE  # the ranges worth searching (``ttr-lab tune``), declared with the knobs
 
     def __init__(self, **knob_values: Any) -> None:
-        self.knobs = knobs(**knob_values)
-        k = self.knobs
-        self.plans = PlanCache(orders=k.plan_orders, card_weight=k.card_weight, route_weight=k.route_weight)
+        self.knobs: PlannerKnobs = knobs(**knob_values)
+        self.params: np.ndarray = self.knobs.params()
+        self.kept: KeptPlan | None = None
 
     # Every knob by keyword, its type and default from the declaration: the registry checks a
     # config's parameters against this.
     __init__.__signature__ = signature()  # type: ignore[attr-defined]
     __init__.__doc__ = "The planner's knobs (``planner_knobs``), by keyword:\n\n" + describe()
 
-    # -- decisions -----------------------------------------------------------------------------
+    def warm_up(self, state: Any) -> None:
+        """Compile (or load) the planner's kernels on ``state``, outside any timed move."""
+        KeptPlan(state.face.g).choose_id(state.clone(), self.params)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
-        obs = observation
-        if obs.phase in (Phase.INITIAL_TICKETS, Phase.KEEP_TICKETS):
-            return self._keep(obs, legal_actions)
-        plan = self.plans.get(obs)
-        if obs.phase == Phase.SECOND_DRAW:
-            return self._draw(obs, legal_actions, plan.tracks)
-        # The planned tracks (or their twins) the hand can pay for now: the engine's legal claims.
-        claims = claims_by_track(legal_actions)
-        group = obs.tables.twin_group
-        by_track = {x: claims[x] for t in plan.tracks for x in group[t] if x in claims}
-        if by_track:
-            claim = self._planned_claim(obs, by_track, plan.tracks)
-            if claim is not None:
-                return claim
-        last_turn = obs.final_round  # in the final round every player has exactly one turn left
-        if plan.tracks and not last_turn and self._turns_needed(obs, plan.tracks) <= self._turns_left(obs):
-            return self._draw(obs, legal_actions, plan.tracks)
-        if (
-            not plan.tracks and not self._endgame(obs) and DRAW_TICKETS in legal_actions
-            and obs.trains[obs.player] >= self.knobs.draw_tickets_min_trains
-        ):
-            return DRAW_TICKETS
-        claim = self._points_claim(obs, claims, last_chance=last_turn or self._endgame(obs))
-        if claim is not None:
-            return claim
-        return self._draw(obs, legal_actions, plan.tracks or self._points_targets(obs))
+        state = seat_view(observation)
+        kept = self.kept
+        if kept is None or not kept.fits(state.face.g):
+            kept = self.kept = KeptPlan(state.face.g)
+        return state.face.actions[kept.choose_id(state, self.params)]
 
-    def _turns_needed(self, obs: Observation, tracks: Sequence[int]) -> float:
-        """Turns to build ``tracks``: one per claim, plus the missing cards at two a turn."""
-        return len(tracks) + cards_missing(obs.hand, tracks, obs.tables) / 2
+    def planned(self, player: int) -> int:
+        """How many tracks ``player``'s kept plan still has (0 before its first plan)."""
+        return 0 if self.kept is None else int(self.kept.sizes[player])
 
-    def _turns_left(self, obs: Observation) -> float:
-        """A rough count of this player's turns before the game ends: the player closest to the
-        end spends about one train a turn, and the game ends at the ruleset's threshold."""
-        lowest = min(obs.trains)
-        return max(0.0, (lowest - obs.ruleset.end_trains) / 1.2) + 1
+    def adopt(self, other: TicketPlanner) -> None:
+        """Start from ``other``'s kept plans: a search's play-out planner then re-plans only
+        when its position moves away from the plan the searching seat holds."""
+        self.kept = None if other.kept is None else other.kept.adopted()
 
-    def _endgame(self, obs: Observation) -> bool:
-        return obs.final_round or min(obs.trains) <= self.knobs.endgame_trains
 
-    def _keep(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        held = obs.tickets
-        tickets = obs.board.tickets
-        costs = track_costs(obs, card_weight=self.knobs.card_weight, route_weight=self.knobs.route_weight)
-        base = plan_tickets(obs, held, costs) if held else None
-        base_cost = base.cost if base else 0
-        budget = self.knobs.plan_budget * obs.trains[obs.player]
-
-        def value(indices: tuple[int, ...]) -> tuple[float, int]:
-            chosen = [obs.offered[i] for i in indices]
-            plan = plan_tickets(obs, list(held) + chosen, costs, orders=self.knobs.keep_orders)
-            lost = set(plan.unreachable)
-            score = 0.0
-            for tk in chosen:
-                score += -tickets[tk].points if tk in lost else tickets[tk].points
-            score -= self.knobs.ticket_cost_weight * (plan.cost - base_cost)
-            overflow = plan.cost - budget
-            if overflow > 0:  # likely failures: each train over budget costs dearly
-                score -= 4.0 * overflow
-            return score, -len(indices)
-
-        return max(legal, key=lambda a: (value(a.indices), [-i for i in a.indices]))
-
-    def _planned_claim(self, obs: Observation, by_track: dict[int, list[Claim]], planned: Sequence[int]) -> Action | None:
-        if not by_track or not planned:
-            return None
-        tables = obs.tables
-        options = []
-        for t in planned:
-            alternatives = [x for x in tables.twin_group[t] if x in by_track]
-            if not alternatives:
-                continue
-            twin = tables.track_twin[t]
-            spare = twin >= 0 and obs.claimable(twin)
-            options.append((not spare, tables.track_length[t], -t, alternatives))
-        if not options:
-            return None
-        _, _, _, alternatives = max(options, key=lambda o: o[:3])
-        rest = best_twins(obs, [t for t in planned if t not in alternatives])
-        deficits = card_deficits(obs.hand, rest, tables)
-        claims = [a for t in alternatives for a in by_track[t]]
-        return choose_payment(claims, obs.hand, deficits)
-
-    def _points_claim(self, obs: Observation, by_track: dict[int, list[Claim]], last_chance: bool) -> Action | None:
-        if not by_track:
-            return None
-        tables = obs.tables
-        ends = tables.track_ends
-        points = obs.track_points
-        roots = obs.components()
-        mine = {c for t, o in enumerate(obs.owner) if o == obs.player for c in ends[t]}
-        trains = obs.trains[obs.player]
-        shortest_wanted = min(self.knobs.points_min_length, trains)
-        best, best_key = None, None
-        for t in by_track:
-            if tables.track_length[t] < shortest_wanted and not last_chance:
-                continue
-            a, b = ends[t]
-            touches = (a in mine) + (b in mine) - (1 if a in mine and b in mine and roots[a] == roots[b] else 0)
-            key = (points[t] + 1.5 * min(touches, 1), -t)
-            if best_key is None or key > best_key:
-                best, best_key = t, key
-        if best is None:
-            return None
-        return choose_payment(by_track[best], obs.hand)
-
-    def _points_targets(self, obs: Observation) -> list[int]:
-        """The longest tracks it could still claim: what points mode collects cards for."""
-        length = obs.tables.track_length
-        costs = track_costs(obs)
-        open_tracks = [t for t, c in enumerate(costs) if c]
-        if not open_tracks:
-            return []
-        open_tracks.sort(key=lambda t: (-length[t], t))
-        return open_tracks[:2]
-
-    def _draw(self, obs: Observation, legal: Sequence[Action], targets: Sequence[int]) -> Action:
-        tables = obs.tables
-        hand = obs.hand
-        targets = best_twins(obs, targets)
-        deficits = card_deficits(hand, targets, tables)
-        missing = cards_missing(hand, targets, tables)
-        ferries_short = ferry_locomotives(targets, tables) > hand[LOCOMOTIVE]
-        weights = [1.0 + 0.05 * d if d > 0 else 0.0 for d in deficits]
-        if not any(weights) and targets:
-            # Everything is affordable in principle (gray needs any colour): build the biggest pile.
-            for t in targets:
-                if tables.track_colour[t] == GRAY:
-                    c = max(range(NUM_COLOURS), key=lambda k: (hand[k], -k))
-                    weights[c] = 1.0
-        # A face-up locomotive is worth a turn when many cards are missing, or a ferry needs it.
-        locomotive = 1.6 if missing >= self.knobs.locomotive_deficit or ferries_short else 0.3
-        return choose_draw(obs, legal, weights, locomotive_weight=locomotive)
+def seat_view(obs: Observation) -> GameState:
+    """The array state of what ``obs``'s seat sees, for the planner's kernels: the known parts
+    of ``determinize``'s states (the seat's hand, tickets and offer, the opponents' cards seen,
+    the board, the market, the discard, the counts), the draw pile as many cards as it holds
+    (their kind left 0) and nothing hidden dealt. The kernels read only what the seat sees
+    and, of the pile, its size, so they choose here what they choose in any sampled state, at a
+    third of a sample's cost and drawing no random numbers (the caller's ``rng`` is a search's
+    own stream)."""
+    game = tables_for(obs.board, obs.num_players, obs.ruleset)
+    n, me = obs.num_players, obs.player
+    hands: list[int] = []
+    for q in range(n):
+        hands += obs.hand if q == me else obs.known_cards[q]
+    assert len(hands) == n * NUM_CARD_KINDS
+    return assemble_state(
+        game, log=obs.log, log_len=obs.history_length,
+        phase=int(obs.phase), player=obs.current_player, hands=hands,
+        known=[c for k in obs.known_cards for c in k], pile=[0] * obs.draw_pile_size,
+        discard=list(obs.discard), market=list(obs.market), owner=list(obs.owner), trains=list(obs.trains),
+        points=list(obs.route_points), tickets=[obs.tickets if q == me else () for q in range(n)],
+        offers=[obs.offered if q == me else () for q in range(n)], ticket_deck=tuple(obs.ticket_deck_known),
+        returned_by=tuple(me if t >= 0 else -1 for t in obs.ticket_deck_known), boxed=tuple(obs.boxed_known),
+        boxed_by=(me,) * len(obs.boxed_known), final_turns=obs.final_turns_left, passes=obs.passes_in_a_row,
+        turns=obs.turns,
+    )

@@ -1,5 +1,5 @@
 """The planning toolkit of ``planning.py`` as compiled kernels over the game's arrays: what the
-compiled ticket planner (``planner_kernel``) builds its judgement on.
+compiled ticket planner (``planner_decisions``) builds its judgement on.
 
 Each kernel is the function of the same name in planning.py, step for step (the same keys, the
 same tie-breaks, float arithmetic in the same order), on the kernels' state ``s`` and game

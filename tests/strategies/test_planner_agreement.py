@@ -1,4 +1,6 @@
-"""The compiled ticket planner picks what the Python planner picks, and plays the same play-outs."""
+"""The ticket planner (its kernels, and the strategies that are their face) picks what the
+plain-Python reference planner (``tests/reference/planner.py``) picks, and plays the same
+play-outs and games."""
 
 from __future__ import annotations
 
@@ -12,10 +14,12 @@ import numpy as np
 import pytest
 
 from ttr_lab import ConfigError, load_game
-from ttr_lab.bench.planner import game_positions, playout_start, python_choice, python_playout
+from reference.planner import TicketPlanner as PythonPlanner
+from reference.planner import python_choice, python_playout
+from ttr_lab.bench.planner import game_positions, playout_start
 from ttr_lab.games.ticket_to_ride import determinize
 from ttr_lab.strategies.compiled_planner import CompiledPlanner
-from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, choose_id, default_params, planner_choose
+from ttr_lab.strategies.planner_decisions import DEFAULT_PARAMS, choose_id, default_params, planner_choose
 from ttr_lab.strategies.planner_knobs import SLOT, PlannerKnobs
 from ttr_lab.strategies.planner_playouts import planner_playouts
 from ttr_lab.strategies.ticket_planner import TicketPlanner
@@ -48,7 +52,7 @@ def test_the_knobs_reach_the_kernel():
     differ = 0
     for state in _positions("usa", 2, (4, 5), every=2):
         p = state.current_player
-        expected = TicketPlanner(**knobs).act(state.observation(p), state.legal_actions(), random.Random(0))
+        expected = PythonPlanner(**knobs).act(state.observation(p), state.legal_actions(), random.Random(0))
         assert state.face.actions[choose_id(state, params)] == expected, (state.turns, str(expected))
         differ += state.face.actions[choose_id(state)] != expected
     assert differ > 0  # the knobs changed some decisions
@@ -102,7 +106,7 @@ def test_the_strategy_plays_what_a_fresh_python_planner_plays():
     for state in _positions("usa", 4, (8,), every=3):
         p = state.current_player
         obs, legal = state.observation(p), state.legal_actions()
-        assert CompiledPlanner().act(obs, legal, rng) == TicketPlanner(plan_orders=1, keep_orders=1).act(obs, legal, rng)
+        assert CompiledPlanner().act(obs, legal, rng) == PythonPlanner(plan_orders=1, keep_orders=1).act(obs, legal, rng)
 
 
 def test_the_kernels_agree_interpreted_too():
@@ -124,8 +128,7 @@ def test_the_planner_bench_draws_both_tables_and_refuses_unknown_sections():
 
     result = CliRunner().invoke(app, ["bench", "planner", "--positions", "8", "--seconds", "0.1"])
     assert result.exit_code == 0, result.output
-    assert "the same action?" in result.output and "100.00%" in result.output
-    assert "play-outs per CPU-second" in result.output
+    assert "ticket_planner at every seat" in result.output and "planner play-outs per" in result.output
     result = CliRunner().invoke(app, ["bench", "planner", "--section", "speed"])
     assert result.exit_code != 0 and "unknown section(s) speed" in result.output
 
@@ -141,7 +144,7 @@ def test_the_strategy_plays_the_games_the_python_planner_plays(map_name, players
     game = TicketToRide(load_board(map_name))
     for seed in (1, 2):
         others = [Greedy() for _ in range(players - 2)]
-        python = play_game(game, [TicketPlanner(plan_orders=1, keep_orders=1), TicketPlanner(plan_orders=1, keep_orders=1),
+        python = play_game(game, [PythonPlanner(plan_orders=1, keep_orders=1), PythonPlanner(plan_orders=1, keep_orders=1),
                                   *others], seed)
         others = [Greedy() for _ in range(players - 2)]
         compiled = play_game(game, [CompiledPlanner(), CompiledPlanner(), *others], seed)
@@ -157,12 +160,12 @@ def test_a_playout_may_start_from_the_plan_a_seat_holds():
         while start.phase_name.name != "TURN":
             start.apply(start.legal_actions()[0])
         me = start.current_player
-        root = TicketPlanner()
+        root = PythonPlanner()
         root.act(start.observation(me), start.legal_actions(), random.Random(0))
         kept = KeptPlan(start.face.g)
         kept.choose_id(start, default_params(plan_orders=4, keep_orders=2))
         kept.keys[me, 2] = -1
-        planners = [TicketPlanner(plan_orders=1, keep_orders=1) for _ in range(2)]
+        planners = [PythonPlanner(plan_orders=1, keep_orders=1) for _ in range(2)]
         planners[me].plans.adopt(root.plans)
         state = start.clone()
         while not state.is_terminal():
@@ -173,3 +176,25 @@ def test_a_playout_may_start_from_the_plan_a_seat_holds():
         planner_playouts_from(start.face.g, start.s, np.arange(2, dtype=np.uint64), DEFAULT_PARAMS, scores,
                               kept.plans, kept.sizes, kept.before, kept.keys)
         assert list(scores[0]) == list(state.result().scores) == list(scores[1])
+
+
+@pytest.mark.parametrize("map_name,players,seed", [("usa", 2, 3), ("legendary_asia", 3, 4), ("usa", 5, 5)])
+def test_the_shipped_planner_plays_the_games_the_reference_plays(map_name, players, seed):
+    """``ticket_planner`` (the kernels' face, four plan orders, two keep orders) at every seat but
+    one greedy: the reference's games, action for action."""
+    from ttr_lab import play_game
+    from ttr_lab.games.ticket_to_ride import TicketToRide
+    from ttr_lab.strategies.greedy import Greedy
+
+    game = TicketToRide(map_name)
+    reference = play_game(game, [PythonPlanner() for _ in range(players - 1)] + [Greedy()], seed)
+    shipped = play_game(game, [TicketPlanner() for _ in range(players - 1)] + [Greedy()], seed)
+    assert shipped.actions == reference.actions
+
+
+def test_a_planner_leaves_the_callers_random_stream_alone():
+    """A search hands the planner its own stream for the anchor: the face must draw nothing from it."""
+    state = next(_positions("usa", 3, (6,)))
+    rng = random.Random(11)
+    TicketPlanner().act(state.observation(state.current_player), state.legal_actions(), rng)
+    assert rng.random() == random.Random(11).random()
