@@ -38,13 +38,14 @@ class _First:
         return legal_actions[0]
 
 
-def test_an_old_strategy_path_in_a_config_warns_and_names_the_new_one():
+@pytest.mark.parametrize("old", ["strategies.greedy:Greedy", "ttr_lab.strategies.greedy:Greedy"])
+def test_an_old_strategy_path_in_a_config_warns_and_names_the_new_one(old):
     from ttr_lab.core.registry import resolve
-    from ttr_lab.strategies.greedy import Greedy
+    from ttr_lab.strategies.ticket_to_ride.greedy import Greedy
 
-    with pytest.warns(DeprecationWarning, match="'strategies.greedy' is deprecated: the shipped strategies are "
-                                                "'ttr_lab.strategies.greedy' now"):
-        assert resolve("strategies.greedy:Greedy") is Greedy
+    with pytest.warns(DeprecationWarning, match=f"'{old.split(':')[0]}' is deprecated: the shipped strategies are "
+                                                "'ttr_lab.strategies.ticket_to_ride.greedy' now"):
+        assert resolve(old) is Greedy
 
 
 @pytest.mark.parametrize("package,old,new", [
@@ -55,3 +56,10 @@ def test_a_renamed_name_of_a_game_package_warns_and_names_the_new_one(package, o
     module = importlib.import_module(package)
     with pytest.warns(DeprecationWarning, match=f"it is {package}.{new} now"):
         assert getattr(module, old) is getattr(module, new)
+
+
+@pytest.mark.parametrize("game,old", [("ticket_to_ride", "game"), ("trans_orient", "setup")])
+def test_a_states_old_name_for_its_tables_warns_and_names_tables(game, old):
+    state = load_game(game).new_game(2, 7)
+    with pytest.warns(DeprecationWarning, match=f"GameState.{old} is deprecated: it is GameState.tables now"):
+        assert getattr(state, old) is state.tables

@@ -136,7 +136,7 @@ def test_the_strategy_plays_the_games_the_python_planner_plays(map_name, players
     same actions to the end (each keeps its plan between decisions as the Python one does)."""
     from ttr_lab import play_game
     from ttr_lab.games.ticket_to_ride import TicketToRide, load_board
-    from ttr_lab.strategies.greedy import Greedy
+    from ttr_lab.strategies.ticket_to_ride.greedy import Greedy
 
     game = TicketToRide(load_board(map_name))
     for seed in (1, 2):

@@ -19,7 +19,7 @@ import numpy as np
 
 from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked as cases
 from ttr_lab.core.game import Game, load_game
-from ttr_lab.strategies.greedy import Greedy
+from ttr_lab.strategies.ticket_to_ride.greedy import Greedy
 from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, choose_id
 from ttr_lab.strategies.planner_playouts import planner_playouts
 from ttr_lab.strategies.random import Random
