@@ -6,7 +6,7 @@ the values strategies and users know (the shared action objects, ``IllegalAction
 rule's reason). What a kernel does not keep stays here: the public history (an immutable linked
 list shared by every clone) and the cached result.
 
-Strategies and views read a position through the named fields below (``hands``, ``owner``,
+Strategies and the queries read a position through the named fields below (``hands``, ``owner``,
 ``tickets``...): each is a fresh Python list or tuple read off the array, so nothing a caller
 does to it reaches the game; assigning a field (``state.pile = [...]``) writes it back, for
 tools that build positions by hand. The friendlier queries (``observation``, ``snapshot``,

@@ -5,7 +5,7 @@ column (``lower``: takeable this round; ``upper``: next round's); a column is op
 lower card is there. Token counts are flat lists by colour (``piles[column * C + colour]``,
 ``reserves[player * C + colour]``, ``bag[colour]``). Hands, tableaux, luggage and the decks are
 tuples (shared between clones until changed); the draw deck and the luggage deck are listed top
-first. The public history is an immutable linked list shared by every clone. The slower views
+first. The public history is an immutable linked list shared by every clone. The slower queries
 (observation, snapshot, result) come from ``StateQueries`` in queries.py, the deal, the end of a
 round and the bag from ``Station`` in station.py.
 
