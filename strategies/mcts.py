@@ -20,7 +20,7 @@ selection, where a child's *availability* counts the samples in which it was leg
 opponent's claims depend on its sampled hand), and progressive widening, so the tree follows
 the fast policy's favourite move first and opens alternatives as visits accumulate; it may
 stop after ``rollout_depth`` decisions and use the projected-score evaluation of
-``ttr_lab.strategies.playout``. ``mcts_classic`` is that configuration, frozen.
+``ttr_lab.strategies.ticket_to_ride.playout``. ``mcts_classic`` is that configuration, frozen.
 ``playout="random"`` plays uniformly random native play-outs (``leaf_playouts`` per visit):
 much weaker per play-out, plumbing for comparisons.
 
@@ -57,7 +57,7 @@ from ttr_lab.strategies.candidate_playouts import NATIVE, ROUNDS
 from ttr_lab.strategies.planner_decisions import choose_id
 from ttr_lab.strategies.planner_knobs import PLAYOUT_ORDERS
 from ttr_lab.strategies.planning import claims_by_track
-from ttr_lab.strategies.playout import Playout
+from ttr_lab.strategies.ticket_to_ride.playout import Playout
 from ttr_lab.strategies.search import Search
 from ttr_lab.strategies.ticket_planner import TicketPlanner
 from ttr_lab.games.ticket_to_ride import (

@@ -149,7 +149,7 @@ def test_a_state_rebuilt_from_its_fields_is_the_same_array(map_name, players):
     state, r = game.new_game(players, 9), random.Random(9)
     while True:
         f = state.fields()
-        rebuilt = assemble_state(state.game, state.log, state.log_len, rng=state.rng, **vars(f))
+        rebuilt = assemble_state(state.tables, state.log, state.log_len, rng=state.rng, **vars(f))
         assert (canonical(rebuilt.face.g, rebuilt.s) == canonical(state.face.g, state.s)).all()
         assert rebuilt.legal_actions() == state.legal_actions() and rebuilt.snapshot() == state.snapshot()
         if state.is_terminal():

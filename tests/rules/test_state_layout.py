@@ -11,7 +11,7 @@ from ttr_lab.games.ticket_to_ride import load_board, new_game
 from ttr_lab.games.ticket_to_ride import fields as F
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.rows import hand_start, offers_start, tickets_start
-from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
+from ttr_lab.games.ticket_to_ride.kernels.game_array import game_array
 from ttr_lab.games.ticket_to_ride.restore import restore_state
 from ttr_lab.games.ticket_to_ride.state import GameState, assemble_state, face_of
 
@@ -82,14 +82,14 @@ def test_one_declared_line_gives_a_field_its_offset_property_snapshot_and_restor
     del snap["bonus"]
     assert restore_state(board, snap).bonus == [7, 7, 7]
     # ``assemble_state`` (restore's and determinize's builder) takes it by name.
-    built = assemble_state(state.game, **{**vars(state.fields()), "bonus": [1, 2, 3], "rng": state.rng})
+    built = assemble_state(state.tables, **{**vars(state.fields()), "bonus": [1, 2, 3], "rng": state.rng})
     assert built.bonus == [1, 2, 3] and built.hands == state.hands
 
 
 def test_assemble_state_refuses_a_field_the_state_does_not_declare():
     state = new_game(load_board("usa"), 2, 1)
     with pytest.raises(TypeError, match="bonus"):
-        assemble_state(state.game, bonus=[1, 2])
+        assemble_state(state.tables, bonus=[1, 2])
 
 
 def test_a_seat_s_rows_start_where_the_declaration_puts_them():

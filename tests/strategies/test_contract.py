@@ -113,7 +113,7 @@ def test_parameters_are_checked_by_name_and_type():
         build("greedy", {"bonus": 1}, TTR)
     with pytest.raises(ConfigError, match=r"strategy 'mcts': bad parameter value \(iterations: "):
         build("mcts", {"iterations": "many"}, TTR)
-    assert resolve("ttr_lab.strategies.greedy:Greedy") is resolve("greedy", TTR)
+    assert resolve("ttr_lab.strategies.ticket_to_ride.greedy:Greedy") is resolve("greedy", TTR)
 
 
 def test_a_user_strategy_by_import_path():

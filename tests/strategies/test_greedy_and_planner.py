@@ -8,7 +8,7 @@ import pytest
 from helpers import decide, make_state
 from helpers import ticket_id as tk
 from helpers import track_id as tid
-from ttr_lab.strategies.greedy import Greedy
+from ttr_lab.strategies.ticket_to_ride.greedy import Greedy
 from reference.planner import TicketPlanner as PythonPlanner
 from reference.planner import card_deficits
 from ttr_lab.strategies.planning import plan_tickets, shortest_path, track_costs

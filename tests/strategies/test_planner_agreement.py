@@ -139,7 +139,7 @@ def test_the_strategy_plays_the_games_the_python_planner_plays(map_name, players
     same actions to the end (each keeps its plan between decisions as the Python one does)."""
     from ttr_lab import play_game
     from ttr_lab.games.ticket_to_ride import TicketToRide, load_board
-    from ttr_lab.strategies.greedy import Greedy
+    from ttr_lab.strategies.ticket_to_ride.greedy import Greedy
 
     game = TicketToRide(load_board(map_name))
     for seed in (1, 2):
@@ -184,7 +184,7 @@ def test_the_shipped_planner_plays_the_games_the_reference_plays(map_name, playe
     one greedy: the reference's games, action for action."""
     from ttr_lab import play_game
     from ttr_lab.games.ticket_to_ride import TicketToRide
-    from ttr_lab.strategies.greedy import Greedy
+    from ttr_lab.strategies.ticket_to_ride.greedy import Greedy
 
     game = TicketToRide(map_name)
     reference = play_game(game, [PythonPlanner() for _ in range(players - 1)] + [Greedy()], seed)

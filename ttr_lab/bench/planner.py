@@ -20,7 +20,7 @@ import numpy as np
 
 from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked as cases
 from ttr_lab.core.game import Game, load_game
-from ttr_lab.strategies.greedy import Greedy
+from ttr_lab.strategies.ticket_to_ride.greedy import Greedy
 from ttr_lab.strategies.planner_decisions import DEFAULT_PARAMS
 from ttr_lab.strategies.planner_playouts import planner_playouts
 from ttr_lab.strategies.random import Random

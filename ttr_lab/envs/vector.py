@@ -50,7 +50,7 @@ from ttr_lab.core.record import GameRecord
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.envs import vector_kernels as K
 from ttr_lab.envs.table import REWARDS, make_game
-from ttr_lab.strategies.greedy_kernel import PLAN_PARAMS
+from ttr_lab.strategies.ticket_to_ride.greedy_kernel import PLAN_PARAMS
 from ttr_lab.strategies.planner_decisions import DEFAULT_PARAMS, tables_of
 
 OPPONENTS = {"random": K.RANDOM, "planner": K.PLANNER, "greedy": K.GREEDY}

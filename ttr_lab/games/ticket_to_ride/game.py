@@ -173,7 +173,7 @@ class TicketToRide:
         from ttr_lab.core.rng import STRATEGY_KEY, derive_seed
         from ttr_lab.games.ticket_to_ride.kernels.playout import random_games
         from ttr_lab.games.ticket_to_ride.kernels.rng import DEAL_KEY
-        from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
+        from ttr_lab.games.ticket_to_ride.kernels.game_array import game_array
         from ttr_lab.games.ticket_to_ride.tables import tables_for
 
         g = game_array(tables_for(self.board, num_players, self.ruleset))

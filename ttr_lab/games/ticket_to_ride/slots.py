@@ -1,7 +1,7 @@
-"""``StateSlots``: what a ``GameState`` holds, with its types, declared once for the views.
+"""``StateSlots``: what a ``GameState`` holds, with its types, declared once for its queries.
 
 ``GameState`` (state.py) keeps a position in the kernels' state array and reads each field off
-it (``hands``, ``owner``...); its views (``views.StateViews``) read those fields by name. This
+it (``hands``, ``owner``...); its queries (``queries.StateQueries``) read those fields by name. This
 base names them and their types for the type checker; at run time it adds nothing.
 """
 
@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ttr_lab.games.ticket_to_ride.tables import Tables
-    from ttr_lab.games.ticket_to_ride.result import GameResult
 
 
 class StateSlots:
@@ -21,12 +20,12 @@ class StateSlots:
         __slots__ = ()
 
     if TYPE_CHECKING:
-        game: Tables  # the shared tables of this board, ruleset and player count
+        tables: Tables  # the shared tables of this board, ruleset and player count
         face: Any  # what every state of the game shares: the kernels' tables and buffers
         s: np.ndarray  # the position, as the kernels' state array
         log: Any  # the public history (ttr_lab.core.history)
         log_len: int
-        scored: GameResult | None  # cached once the game is over
+        scored: Any  # the GameResult, cached once the game is over (None before)
         # Read off the state array (fresh Python values each time):
         phase: int  # a Phase
         player: int  # the player to move

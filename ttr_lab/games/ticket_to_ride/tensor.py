@@ -30,7 +30,7 @@ from ttr_lab.games.ticket_to_ride.observation import Observation, Viewer
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 if TYPE_CHECKING:
-    from ttr_lab.games.ticket_to_ride.state import GameState
+    from ttr_lab.games.ticket_to_ride.slots import StateSlots
 
 _PHASES = len(Phase)
 _TURN_SCALE = 200.0  # turns of a long game; the turn count is a clock, not a bound
@@ -180,11 +180,11 @@ class TensorWriter(SeatTensorWriter):
 
     __slots__ = ("_plan", "_n", "_template", "_owner", "_tracks", "_gather")
 
-    def _game_of(self, state: "GameState") -> object:
-        return state.game
+    def _game_of(self, state: "StateSlots") -> object:
+        return state.tables
 
-    def _start(self, state: "GameState") -> None:
-        game = state.game
+    def _start(self, state: "StateSlots") -> None:
+        game = state.tables
         self._n = n = game.num_players
         self._plan = plan = _plan(game.board, game.ruleset, n)
         self._template = TensorTemplate(plan.size, (plan.ones_at[0],))
@@ -193,7 +193,7 @@ class TensorWriter(SeatTensorWriter):
         self._tracks = range(tracks)
         self._gather = _counts_gather(state.face.viewer, self.me, plan.m)
 
-    def _write(self, state: "GameState") -> np.ndarray:
+    def _write(self, state: "StateSlots") -> np.ndarray:
         plan, me, n, template = self._plan, self.me, self._n, self._template
         view = state.face.viewer
         v = view.row(state, me)
@@ -231,7 +231,7 @@ class TensorWriter(SeatTensorWriter):
         return out
 
 
-def state_tensor(state: "GameState", me: int) -> np.ndarray:
+def state_tensor(state: "StateSlots", me: int) -> np.ndarray:
     """``observation_tensor(state.observation(me))`` written from the state directly (OpenSpiel's
     ``state.observation_tensor``). It reads only what ``observe`` hands ``me``; the tests check
     the two are equal at every step of random games, for every seat. An RL environment keeps a

@@ -1,4 +1,5 @@
-"""The friendly, slower side of ``GameState``: queries and views built from its plain fields.
+"""``StateQueries``, the friendly, slower side of ``GameState``: what a state answers
+(``observation``, ``returns``, ``outcome``, ``snapshot``...), built from its plain fields.
 
 Kept apart from state.py, the face over the kernels; ``GameState`` inherits these.
 """
@@ -6,7 +7,8 @@ Kept apart from state.py, the face over the kernels; ``GameState`` inherits thes
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, cast
+import warnings
+from typing import TYPE_CHECKING, Any
 
 from ttr_lab.core.actions import forgery
 from ttr_lab.core.errors import IllegalActionError
@@ -15,36 +17,45 @@ from ttr_lab.games.ticket_to_ride.tables import Phase
 from ttr_lab.core.history import Event, unroll
 from ttr_lab.games.ticket_to_ride.network import player_components
 from ttr_lab.games.ticket_to_ride.observation import observe
+from ttr_lab.games.ticket_to_ride.result import outcome_of, score_game
+from ttr_lab.games.ticket_to_ride.snapshot import snapshot
 from ttr_lab.games.ticket_to_ride.slots import StateSlots
+from ttr_lab.games.ticket_to_ride.tensor import state_tensor
 
 if TYPE_CHECKING:
-    from ttr_lab.games.ticket_to_ride.state import GameState
     import numpy as np
 
     from ttr_lab.games.ticket_to_ride.board import Board
     from ttr_lab.games.ticket_to_ride.observation import Observation
     from ttr_lab.games.ticket_to_ride.result import GameResult
     from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
+    from ttr_lab.games.ticket_to_ride.tables import Tables
     from ttr_lab.core.outcome import Outcome
 
 _PHASES = tuple(Phase)
-class StateViews(StateSlots):
+class StateQueries(StateSlots):
     __slots__ = ()
 
     # A C-level getter: the game loop asks this once per action.
     current_player = property(operator.attrgetter("player"), doc="The seat to move (the protocol's name for ``player``).")
 
     @property
+    def game(self) -> "Tables":
+        """0.2's name for ``tables`` (kept for 0.3 with a DeprecationWarning)."""
+        warnings.warn("GameState.game is deprecated: it is GameState.tables now", DeprecationWarning, stacklevel=2)
+        return self.tables
+
+    @property
     def num_players(self) -> int:
-        return self.game.num_players
+        return self.tables.num_players
 
     @property
     def board(self) -> "Board":
-        return self.game.board
+        return self.tables.board
 
     @property
     def ruleset(self) -> "Ruleset":
-        return self.game.ruleset
+        return self.tables.ruleset
 
     @property
     def phase_name(self) -> Phase:
@@ -67,7 +78,7 @@ class StateViews(StateSlots):
     @property
     def doubles_shared(self) -> bool:
         """Whether both tracks of a double route may be claimed at this player count."""
-        return self.game.doubles_shared
+        return self.tables.doubles_shared
 
     @property
     def final_turns_left(self) -> int:
@@ -109,34 +120,28 @@ class StateViews(StateSlots):
 
     def components(self, player: int) -> list[int]:
         """Per city, the label of its piece of ``player``'s network (``network.player_components``)."""
-        return player_components(self.game.board, self.owner, player)
+        return player_components(self.tables.board, self.owner, player)
 
     def observation_tensor(self, player: int) -> "np.ndarray":
         """``game.observation_tensor(self.observation(player))`` without building the
         ``Observation`` (OpenSpiel's ``state.observation_tensor``; what the RL environments call)."""
-        from ttr_lab.games.ticket_to_ride.tensor import state_tensor
-
-        return state_tensor(cast("GameState", self), player)
+        return state_tensor(self, player)
 
     def observation(self, player: int) -> "Observation":
         """What ``player`` may know: own hand and tickets, public board and counts, public history."""
-        return observe(cast("GameState", self), player)
+        return observe(self, player)
 
     def snapshot(self) -> dict[str, Any]:
         """The full state (hidden parts included) as a plain JSON-serialisable dict."""
-        from ttr_lab.games.ticket_to_ride.snapshot import snapshot
-
-        return snapshot(cast("GameState", self))
+        return snapshot(self)
 
     def result(self) -> "GameResult":
         """Final scores, tickets, longest trails and ranks; only once the game is over."""
-        from ttr_lab.games.ticket_to_ride.result import score_game
-
         if self.phase != Phase.OVER:
             raise IllegalActionError("result() is only available once the game is over")
         scored = self.scored
         if scored is None:  # the outcome and the record both ask; scoring walks every trail
-            scored = self.scored = score_game(cast("GameState", self))
+            scored = self.scored = score_game(self)
         return scored
 
     def history(self) -> list[Event]:
@@ -147,8 +152,6 @@ class StateViews(StateSlots):
 
     def outcome(self) -> "Outcome":
         """The game-agnostic end: score, rank and this game's metrics per player."""
-        from ttr_lab.games.ticket_to_ride.result import outcome_of
-
         return outcome_of(self.result(), self.owner)
 
     def result_data(self) -> dict[str, Any]:
@@ -187,11 +190,11 @@ class StateViews(StateSlots):
         """A state draws its board in Jupyter (the drawing is the game's own; matplotlib loads lazily)."""
         from ttr_lab.games.ticket_to_ride.drawing import draw_state, png_bytes
 
-        return png_bytes(draw_state(cast("GameState", self)))
+        return png_bytes(draw_state(self))
 
     def __repr__(self) -> str:
         return (
-            f"<GameState {self.game.board.name} {self.game.num_players}p: player {self.player}, "
+            f"<GameState {self.tables.board.name} {self.tables.num_players}p: player {self.player}, "
             f"{Phase(self.phase).name}, turn {self.turns}>"
         )
 

@@ -8,7 +8,7 @@ many trains unused.
 As the study's public engine (fernandomsilva/Ticket-to-Ride-Engine, read for behaviour only)
 plays it, slips included (``docs/reference-agents.md``):
 
-- The network is the engine's (``ttr_lab.strategies.engine_plan``), re-planned whenever anybody claims.
+- The network is the engine's (``ttr_lab.strategies.ticket_to_ride.engine_plan``), re-planned whenever anybody claims.
 - Tickets: offers smallest first, fitness (ticket + route points) / trains; an offer leaving
   ``keep_margin`` trains spare replaces the choice when its fitness is the best so far, one that
   fits at all when it needs fewer trains than any before; else the offer worth fewest points.
@@ -25,9 +25,9 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from ttr_lab.strategies.engine_plan import engine_plan
+from ttr_lab.strategies.ticket_to_ride.engine_plan import engine_plan
 from ttr_lab.strategies.planning import costs_for
-from ttr_lab.strategies.reference_common import (
+from ttr_lab.strategies.ticket_to_ride.reference_common import (
     ENGINE_COLOURS, engine_payment, fallback, fewest_points_keep, keep_options, split_draws, ticket_draw,
 )
 from ttr_lab.games.ticket_to_ride import (

@@ -1,11 +1,13 @@
-"""The friendly, slower side of ``GameState``: queries and views built from its plain fields.
+"""``StateQueries``, the friendly, slower side of ``GameState``: what a state answers
+(``observation``, ``returns``, ``outcome``, ``snapshot``...), built from its plain fields.
 
 Kept apart from state.py so the hot path there stays small; ``GameState`` inherits these.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+import warnings
+from typing import TYPE_CHECKING, Any
 
 from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.games.trans_orient.actions import ACTION_TYPES, GiveToken
@@ -15,13 +17,13 @@ from ttr_lab.games.trans_orient.rules import Phase
 from ttr_lab.games.trans_orient.slots import StateSlots
 
 if TYPE_CHECKING:
-    from ttr_lab.games.trans_orient.state import GameState
     import numpy as np
 
     from ttr_lab.core.outcome import Outcome
     from ttr_lab.games.trans_orient.cards import Deck
     from ttr_lab.games.trans_orient.observation import Observation
     from ttr_lab.games.trans_orient.result import GameResult
+    from ttr_lab.games.trans_orient.rules import Tables
 
 _PHASE_REASONS = {
     Phase.TAKE: "the mandatory action comes first: 'take card N' or 'take tokens N'",
@@ -34,7 +36,7 @@ _PHASE_REASONS = {
 }
 
 
-class StateViews(StateSlots):
+class StateQueries(StateSlots):
     __slots__ = ()
 
     @property
@@ -42,12 +44,18 @@ class StateViews(StateSlots):
         return self.player
 
     @property
+    def setup(self) -> "Tables":
+        """0.2's name for ``tables`` (kept for 0.3 with a DeprecationWarning)."""
+        warnings.warn("GameState.setup is deprecated: it is GameState.tables now", DeprecationWarning, stacklevel=2)
+        return self.tables
+
+    @property
     def num_players(self) -> int:
-        return self.setup.num_players
+        return self.tables.num_players
 
     @property
     def deck_data(self) -> "Deck":
-        return self.setup.deck
+        return self.tables.deck
 
     @property
     def phase_name(self) -> Phase:
@@ -63,17 +71,17 @@ class StateViews(StateSlots):
         ``Observation`` (OpenSpiel's ``state.observation_tensor``; what the RL environments call)."""
         from ttr_lab.games.trans_orient.tensor import state_tensor
 
-        return state_tensor(cast("GameState", self), player)
+        return state_tensor(self, player)
 
     def observation(self, player: int) -> "Observation":
         """What ``player`` may know: everything public, its own luggage, its own luggage draw."""
-        return observe(cast("GameState", self), player)
+        return observe(self, player)
 
     def snapshot(self) -> dict[str, Any]:
         """The full state (hidden parts included) as a plain JSON-serialisable dict."""
         from ttr_lab.games.trans_orient.snapshot import snapshot
 
-        return snapshot(cast("GameState", self))
+        return snapshot(self)
 
     def history(self) -> list[Event]:
         return unroll(self.log)
@@ -82,7 +90,7 @@ class StateViews(StateSlots):
         """Final scores and their parts; only once the game is over."""
         from ttr_lab.games.trans_orient.result import score_game
 
-        state = cast("GameState", self)  # this mixin is only ever part of the state
+        state = self  # this mixin is only ever part of the state
         if not state.is_terminal():
             raise IllegalActionError("result() is only available once the game is over")
         return score_game(state)
@@ -99,8 +107,8 @@ class StateViews(StateSlots):
 
     def action_text(self, action: Any) -> str:
         """The text a record stores; a hand-made token return gets its colour's name."""
-        if type(action) is GiveToken and not action.label and 0 <= action.colour < self.setup.colours:
-            action = self.setup.actions.give_token[action.colour]
+        if type(action) is GiveToken and not action.label and 0 <= action.colour < self.tables.colours:
+            action = self.tables.actions.give_token[action.colour]
         return str(action)
 
     def returns(self) -> tuple[float, ...]:
@@ -118,5 +126,5 @@ class StateViews(StateSlots):
         return player, action, card or None
 
     def __repr__(self) -> str:
-        return (f"<GameState {self.setup.deck.name} {self.num_players}p: round {self.round}, player {self.player}, "
+        return (f"<GameState {self.tables.deck.name} {self.num_players}p: round {self.round}, player {self.player}, "
                 f"{Phase(self.phase).name}, turn {self.turns}>")

@@ -1,7 +1,7 @@
 """``StepAgent``: the one-route-at-a-time play shared by One Step Thinking and Long Route.
 
 Two of the four reference agents of the 2017 playtesting study (de Mesentier Silva et al., FDG
-2017; see ``docs/reference-agents.md`` and ``ttr_lab.strategies.reference_common``), as the study's
+2017; see ``docs/reference-agents.md`` and ``ttr_lab.strategies.ticket_to_ride.reference_common``), as the study's
 public engine plays them, slips included. Everything reads only the ``Observation`` given to the
 agent.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ttr_lab.strategies.planning import shortest_path, track_costs
-from ttr_lab.strategies.reference_common import (
+from ttr_lab.strategies.ticket_to_ride.reference_common import (
     ENGINE_COLOURS, engine_draw, engine_payment, engine_rank, fallback, hop_costs, pair_claims, payable_claims,
     split_draws, ticket_draw,
 )

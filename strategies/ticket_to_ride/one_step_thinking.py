@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ttr_lab.strategies.reference_common import fewest_points_keep, keep_everything, keep_options
-from ttr_lab.strategies.step_agent import StepAgent
+from ttr_lab.strategies.ticket_to_ride.reference_common import fewest_points_keep, keep_everything, keep_options
+from ttr_lab.strategies.ticket_to_ride.step_agent import StepAgent
 from ttr_lab.games.ticket_to_ride import Action, KeepTickets, Observation, Phase
 
 

@@ -14,8 +14,8 @@ engine gives all of them are collected here:
 - ``engine_payment``, ``engine_rank``, ``engine_draw``: the engine's claim order and payment, its
   ranking of equally long routes, and its card draws.
 
-The one-route-at-a-time play of One Step Thinking and Long Route is ``ttr_lab.strategies.step_agent``;
-Destination Hungry's network is ``ttr_lab.strategies.engine_plan``. Everything reads only the
+The one-route-at-a-time play of One Step Thinking and Long Route is ``ttr_lab.strategies.ticket_to_ride.step_agent``;
+Destination Hungry's network is ``ttr_lab.strategies.ticket_to_ride.engine_plan``. Everything reads only the
 ``Observation`` given to the agent.
 """
 
