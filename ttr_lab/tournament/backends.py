@@ -238,7 +238,8 @@ class RayBackend:
                         raise
             # A driver killed with -9 must not leave this Ray's processes behind (its agents
             # outlive it by a minute or more): a watchdog stops them when this process dies.
-            self._watchdog = ray_watchdog.start(context.address_info["session_dir"])
+            # ray.init is annotated as returning BaseContext; a local start returns its RayContext.
+            self._watchdog = ray_watchdog.start(context.address_info["session_dir"])  # type: ignore[attr-defined]
         # Start every worker and import the engine there now, so the first batches do not pay it.
         warm = ray.remote(num_cpus=1)(_warm_up)
         ray.get([warm.remote() for _ in range(self.workers)])

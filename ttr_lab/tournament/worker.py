@@ -78,15 +78,17 @@ class _Guarded:
         for hook in ("on_game_start", "on_event", "on_game_end"):
             if hasattr(inner, hook):
                 setattr(self, hook, self._checked(getattr(inner, hook)))
-        # Isolated strategies are timed out by their host, from outside their process.
-        self._alarm = limit is not None and not isolated and threading.current_thread() is threading.main_thread()
+        # Isolated strategies are timed out by their host, from outside their process. Else the
+        # alarm's delay (None: no alarm).
+        alarmed = limit is not None and not isolated and threading.current_thread() is threading.main_thread()
+        self._alarm = limit + _GRACE_SECONDS if limit is not None and alarmed else None
 
     def act(self, observation: Any, legal: Any, rng: Any) -> Any:
         cpu = self._cpu()
         start, began = time.perf_counter(), time.monotonic()
-        if self._alarm:
+        if self._alarm is not None:
             previous = signal.signal(signal.SIGALRM, _raise_timeout)
-            signal.setitimer(signal.ITIMER_REAL, self.limit + _GRACE_SECONDS, 0.5)
+            signal.setitimer(signal.ITIMER_REAL, self._alarm, 0.5)
             _thinking[0] = True
         try:
             action = _contained(self.inner.act, observation, legal, rng)
@@ -95,15 +97,15 @@ class _Guarded:
             if _paused_since(began):
                 raise WorkerPaused(f"the process was stopped while seat {self.seat} ({self.name}) was thinking") from None
             raise MoveTimeLimitExceeded(
-                f"thought for more than {self.limit + _GRACE_SECONDS:g} s (move time limit {self.limit:g} s)"
+                f"thought for more than {self._alarm:g} s (move time limit {self.limit:g} s)"
             ) from None
         finally:
             _thinking[0] = False
-            if self._alarm:
+            if self._alarm is not None:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, previous)
         if self.guard is not None:
-            self._check()
+            self._check(self.guard)
         spent = time.perf_counter() - start
         self.seconds += spent
         self.cpu_seconds += self._cpu() - cpu
@@ -114,10 +116,10 @@ class _Guarded:
             raise MoveTimeLimitExceeded(f"took {spent:.2f} s for one move (move time limit {self.limit:g} s)")
         return action
 
-    def _check(self) -> None:
-        changed = self.guard.changed()
+    def _check(self, guard: SharedValues) -> None:
+        changed = guard.changed()
         if changed:
-            self.guard.restore()
+            guard.restore()
             raise StrategyError(f"seat {self.seat} ({self.name}) changed the game's shared values "
                                 f"({', '.join(sorted(set(changed)))}), which strategies may only read", self.seat, self.name)
 
@@ -125,7 +127,7 @@ class _Guarded:
         def checked(*args: Any) -> Any:
             result = _contained(hook, *args)
             if self.guard is not None:
-                self._check()
+                self._check(self.guard)
             return result
 
         checked.__name__ = getattr(hook, "__name__", "hook")
