@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from ttr_lab.games.ticket_to_ride import (
-    GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS, Claim, DrawBlind, DrawMarket, Observation, Tables, ticket_connected,
+    GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS, Action, Claim, DrawBlind, DrawMarket, Observation, Tables, ticket_connected,
 )
 
 
@@ -202,14 +202,15 @@ def choose_payment(claims: Sequence[Claim], hand: Sequence[int], deficits: Seque
     return min(claims, key=cost)
 
 
-def choose_draw(obs: Observation, legal: Sequence, weights: Sequence[float], locomotive_weight: float) -> object:
+def choose_draw(obs: Observation, legal: Sequence[Action], weights: Sequence[float], locomotive_weight: float) -> Action:
     """The most useful draw. ``weights[c]`` is how much a card of colour ``c`` is worth now;
     ``locomotive_weight`` what a face-up locomotive is worth as a whole turn. A blind card is
     worth what an unseen card is on average (a blind locomotive always helps when anything
     does); a face-up locomotive forgoes the second draw, so that draw's value is deducted."""
     wanted = any(w > 0 for w in weights)
     blind_value = sum(weights) / NUM_CARD_KINDS + (1 / NUM_CARD_KINDS if wanted else 0.0)
-    best, best_value = None, float("-inf")
+    best: Action | None = None
+    best_value = float("-inf")
     for a in legal:
         if type(a) is DrawBlind:
             value = blind_value

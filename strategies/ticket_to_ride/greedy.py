@@ -18,7 +18,7 @@ from typing import Sequence
 from pydantic import NonNegativeFloat, NonNegativeInt
 
 from ttr_lab.strategies.planning import PlanCache, choose_draw, choose_payment, claims_by_track, track_costs
-from ttr_lab.games.ticket_to_ride import GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Observation, Phase
+from ttr_lab.games.ticket_to_ride import GRAY, LOCOMOTIVE, NUM_COLOURS, Action, KeepTickets, Observation, Phase
 
 
 class Greedy:
@@ -53,8 +53,9 @@ class Greedy:
 
     def _keep(self, obs: Observation, legal: Sequence[Action]) -> Action:
         tickets = obs.board.tickets
+        keeps = [a for a in legal if type(a) is KeepTickets]  # all of them, in a keeping phase
         # Fewest tickets, then the fewest points among them.
-        return min(legal, key=lambda a: (len(a.indices), sum(tickets[obs.offered[i]].points for i in a.indices), a.indices))
+        return min(keeps, key=lambda a: (len(a.indices), sum(tickets[obs.offered[i]].points for i in a.indices), a.indices))
 
     def _best_claim(self, obs: Observation, legal: Sequence[Action]) -> Action | None:
         by_track = claims_by_track(legal)

@@ -33,7 +33,7 @@ class LongRoute(StepAgent):
         super().__init__()
         self.min_length = min_length  # shortest free track its ticket paths use
 
-    def usable(self, obs: Observation, costs: list[int | None]) -> list[int | None]:
+    def usable(self, obs: Observation, costs: list[float | None]) -> list[float | None]:
         shortest = min(self.min_length, obs.trains[obs.player])
         length = obs.tables.track_length
         return [c if c == 0 or (c is not None and length[t] >= shortest) else None for t, c in enumerate(costs)]

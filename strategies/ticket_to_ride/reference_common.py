@@ -34,17 +34,17 @@ from ttr_lab.games.ticket_to_ride import (
 def split_draws(legal: Sequence[Action]) -> tuple[DrawBlind | None, list[DrawMarket], DrawTickets | None]:
     """The blind draw, the market draws and the ticket draw among ``legal`` (each may be absent).
     Draws come first in the engine's fixed order, so the scan stops at the first claim."""
-    blind = tickets = None
+    blind: DrawBlind | None = None
+    tickets: DrawTickets | None = None
     market: list[DrawMarket] = []
     for a in legal:
-        kind = type(a)
-        if kind is DrawMarket:
+        if type(a) is DrawMarket:
             market.append(a)
-        elif kind is DrawBlind:
+        elif type(a) is DrawBlind:
             blind = a
-        elif kind is DrawTickets:
+        elif type(a) is DrawTickets:
             tickets = a
-        elif kind is Claim:
+        elif type(a) is Claim:
             break
     return blind, market, tickets
 
@@ -93,7 +93,7 @@ def fallback(legal: Sequence[Action], rng) -> Action:
     """What the agents do when their heuristics name nothing: a random claim if there is one,
     else a random legal action (the study's engine falls back on a random move too)."""
     claims = [a for a in legal if type(a) is Claim]
-    pool = claims or list(legal)
+    pool: Sequence[Action] = claims or legal
     return pool[rng.randrange(len(pool))]
 
 

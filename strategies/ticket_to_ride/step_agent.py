@@ -50,7 +50,7 @@ class StepAgent:
         self._colour: int | None = None  # the card to collect for it (None on a gray longest route)
         self._draw_tickets = False
 
-    def usable(self, obs: Observation, costs: list[int | None]) -> list[int | None]:
+    def usable(self, obs: Observation, costs: list[float | None]) -> list[float | None]:
         """The tracks ticket paths may use (``track_costs``, None where not allowed)."""
         return costs
 
@@ -71,12 +71,12 @@ class StepAgent:
         me, owner = obs.player, obs.owner
         best = None
         for tk in obs.tickets:
-            t = obs.board.tickets[tk]
-            if ticket_connected(t, roots):
+            ticket = obs.board.tickets[tk]
+            if ticket_connected(ticket, roots):
                 continue
-            found = shortest_path(steps, tables, t.a, t.b)
-            if found is not None and (best is None or t.points > best[0]):
-                best = (t.points, found[1])
+            found = shortest_path(steps, tables, ticket.a, ticket.b)
+            if found is not None and (best is None or ticket.points > best[0]):
+                best = (ticket.points, found[1])
         if best is not None:
             for t in best[1]:
                 if tables.holds_route(owner, t, me):

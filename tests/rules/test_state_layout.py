@@ -103,3 +103,44 @@ def test_a_seat_s_rows_start_where_the_declaration_puts_them():
         assert hand_start(g, p) == f["hands"][0] + p * L.KINDS
         assert tickets_start(g, p) == f["tickets"][0] + p * f["tickets"][1]
         assert offers_start(g, p) == f["offers"][0] + p * f["offers"][1]
+
+
+def test_the_type_checker_is_told_every_declared_field_with_the_type_the_face_hands_out():
+    """``slots.StateSlots`` (read by the type checker only) says what the declaration derives:
+    a new field without its line there, or with another type, fails here, naming the line."""
+    import ast
+    import inspect
+
+    from ttr_lab.games.ticket_to_ride import slots
+
+    tree = ast.parse(inspect.getsource(slots))
+    declared = {node.target.id: ast.unparse(node.annotation) for node in ast.walk(tree)
+                if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}
+    wanted = L.STATE.annotations()
+    wrong = {name: kind for name, kind in wanted.items() if declared.get(name) != kind}
+    assert not wrong, "slots.StateSlots should say:\n" + "\n".join(f"        {n}: {k}" for n, k in wrong.items())
+    assert [n for n in declared if n in wanted] == list(wanted)  # in the declared order
+
+
+def test_a_numbered_entry_added_moves_the_ones_after_it_and_the_size():
+    from ttr_lab.core.array_layout import numbered
+
+    base = numbered("V_", L.VIEW, "V_HEADER")
+    assert base == {k: getattr(L, k) for k in base}  # the kernels' constants are the declaration's
+    grown = numbered("V_", L.VIEW[:3] + (("bonus", "test-only"),) + L.VIEW[3:], "V_HEADER")
+    assert grown["V_BONUS"] == 3 and grown["V_PASSES"] == base["V_PASSES"] + 1
+    assert grown["V_HEADER"] == base["V_HEADER"] + 1 and grown["V_PLAYER"] == base["V_PLAYER"]
+    with pytest.raises(ValueError, match="declared twice"):
+        numbered("V_", L.VIEW + (("phase", ""),))
+
+
+@pytest.mark.parametrize("prefix, declaration, size", [
+    ("R_", "RESULT", "RESULT_COLUMNS"), ("V_", "VIEW", "V_HEADER"), ("P_", "DEAL_PLAN", "PLAN_HEADER"),
+    ("O_", "OPPONENT_ROW", "OPPONENT_FIXED"), ("W_", "TENSOR_PLAN", "WRITER_PLAN_SIZE"),
+])
+def test_the_kernels_small_arrays_are_numbered_in_their_declared_order(prefix, declaration, size):
+    entries = getattr(L, declaration)
+    assert [getattr(L, f"{prefix}{name}".upper()) for name, _ in entries] == list(range(len(entries)))
+    assert getattr(L, size) == len(entries)
+    with pytest.raises(ValueError, match="twice"):  # one family may not take another's name
+        L._declare({f"{prefix}{entries[0][0]}".upper(): 0})

@@ -18,7 +18,8 @@ from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tables import Phase, Tables, tables_for
 from ttr_lab.core.history import Event, unroll
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
-from ttr_lab.games.ticket_to_ride.kernels.observe import V_BOXED_N, V_HEADER, fixed_size, row_size, view_row
+from ttr_lab.games.ticket_to_ride.kernels.observe import fixed_size, row_size, view_row
+from ttr_lab.games.ticket_to_ride.kernels.layout import V_BOXED_N, V_HEADER
 from ttr_lab.games.ticket_to_ride.network import doubles_shared, player_components, track_open
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 from ttr_lab.games.ticket_to_ride.scoring import points_per_track

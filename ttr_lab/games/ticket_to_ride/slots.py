@@ -26,9 +26,16 @@ class StateSlots:
         log: Any  # the public history (ttr_lab.core.history)
         log_len: int
         scored: Any  # the GameResult, cached once the game is over (None before)
-        # Read off the state array (fresh Python values each time):
+        # Read off the state array (fresh Python values each time): every part of the declared
+        # layout (``kernels.layout.STATE``) the face shows, in its order, typed as
+        # ``STATE.annotations()`` derives (tests/rules/test_state_layout.py holds the two equal).
         phase: int  # a Phase
         player: int  # the player to move
+        final_turns: int  # turns left in the final round, -1 before it
+        passes: int  # passes in a row
+        turns: int
+        stalled: bool
+        rng: int  # the state of the game's own random number generator
         hands: list[int]  # per player, per card kind (stride NUM_CARD_KINDS)
         known: list[int]  # the cards of each hand the others have seen enter it (same layout)
         pile: list[int]  # the draw pile, top last
@@ -38,16 +45,13 @@ class StateSlots:
         trains: list[int]  # per player: trains left
         points: list[int]  # per player: route points
         tickets: list[tuple[int, ...]]  # per player: the tickets held
+        tickets_n: list[int]
         offers: list[tuple[int, ...]]  # per player: the tickets offered and not yet chosen
+        offers_n: list[int]
         ticket_deck: tuple[int, ...]  # top first
         returned_by: tuple[int, ...]  # per deck position: the seat that put the ticket back, or -1
         boxed: tuple[int, ...]  # the tickets out of the game
         boxed_by: tuple[int, ...]  # per boxed ticket: the seat that put it there, or -1
-        rng: int  # the state of the game's own random number generator
-        final_turns: int  # turns left in the final round, -1 before it
-        passes: int  # passes in a row
-        turns: int
-        stalled: bool
 
         @property
         def open_groups(self) -> list[tuple[int, ...]]: ...  # the open tracks by payment group

@@ -22,7 +22,7 @@ from ttr_lab.core.tensor_template import SeatTensorWriter, TensorTemplate
 from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tables import Phase
-from ttr_lab.games.ticket_to_ride.kernels.observe import (
+from ttr_lab.games.ticket_to_ride.kernels.layout import (
     V_BOXED_N, V_DECK_N, V_FINAL_LEFT, V_FINAL_ROUND, V_MARKET_N, V_OFFERS_N, V_PASSES, V_PHASE, V_PILE_N,
     V_PLAYER, V_TICKETS_N, V_TURNS, V_ZERO,
 )
