@@ -22,12 +22,20 @@ from pydantic import NonNegativeFloat
 
 from ttr_lab.core.errors import ConfigError, StrategyError
 from ttr_lab.core.game import load_game
-from ttr_lab.games.ticket_to_ride import Action, Observation
+from ttr_lab.games.ticket_to_ride import Action, DrawMarket, Observation
+from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tensor import observation_tensor
 from ttr_lab.strategies.network import Network
 
 # The weights shipped per map (in this package's ``weights`` folder).
 SHIPPED = {"usa": "learned-usa-2p.npz"}
+
+
+def market_slots(game: Any) -> dict[str, Any]:
+    """Ticket to Ride's slot actions (``network.py``): "draw market s" takes the card in slot s,
+    one of the card kinds."""
+    space = game.action_space
+    return {"ids": [space.id_of(DrawMarket(s)) for s in range(game.ruleset.market_size)], "kinds": NUM_CARD_KINDS}
 
 
 def shipped_weights(map_name: str) -> Path:
@@ -88,8 +96,8 @@ class Learned:
         mask[ids] = True
         tensor = observation_tensor(observation)
         if self.temperature == 0.0:
-            return space.action_of(net.best(tensor, mask))
-        logits, _, _, _ = net.forward(tensor[None])
-        z = logits[0, ids] / self.temperature
+            return space.action_of(net.best(tensor, mask, observation.market))
+        head, _, _, _ = net.forward(tensor[None])
+        z = net.logits(head, [observation.market])[0, ids] / self.temperature
         p = np.exp(z - z.max())
         return legal_actions[int(np.searchsorted(np.cumsum(p / p.sum()), rng.random() * (1 - 1e-12)))]

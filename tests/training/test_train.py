@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 from ttr_lab.cli import app
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import load_game
+from ttr_lab.strategies.learned import market_slots
 from ttr_lab.strategies.network import PARAMS, Network
 from ttr_lab.training import load_config, train
 from ttr_lab.training.backprop import gradients
@@ -69,23 +70,29 @@ def test_a_checkpoint_of_other_settings_is_refused(tmp_path):
 
 def test_the_gradients_are_the_losss():
     game = load_game("ticket_to_ride", map="usa")
-    net = Network.initial(game, hidden=4, seed=1)
+    net = Network.initial(game, hidden=4, seed=1, slots=market_slots(game))
     rng = np.random.default_rng(0)
     for name in ("wp", "wv"):  # zero heads would hide the trunk's gradients
         net.params[name][:] = rng.normal(0, 0.5, net.params[name].shape)
     obs = rng.random((3, net.obs_dim)).astype(np.float32)
     masks = rng.random((3, net.n_actions)) < 0.01
     masks[:, 0] = True
+    masks[:, net.slot_ids] = True
+    markets = np.array([[0, 0, 3, 8, -1], [1, 2, 3, 4, 5], [8, 8, 8, 0, 1]])
     targets = np.zeros((3, net.n_actions), np.float32)
     targets[np.arange(3), [0, 0, 0]] = 1.0
     outcomes, known = np.array([1.0, 0.0, 0.5], np.float32), np.array([True, True, False])
 
     def loss() -> float:
-        _, losses = gradients(net, obs, masks, targets, outcomes, known, 0.5)
+        _, losses = gradients(net, obs, masks, markets, targets, outcomes, known, 0.5)
         return losses.policy + 0.5 * losses.value * known.sum() / 3
 
-    grads, _ = gradients(net, obs, masks, targets, outcomes, known, 0.5)
-    for name, index in (("w1", (5, 2)), ("b2", (1,)), ("wp", (0, 0)), ("bv", (0,))):
+    targets[1] = 0.0
+    targets[1, net.slot_ids[2]] = 1.0  # a market draw: its gradient reaches the kind in that slot (3)
+    grads, _ = gradients(net, obs, masks, markets, targets, outcomes, known, 0.5)
+    kind_3, kind_8 = (0, net.n_actions + 3), (1, net.n_actions + 8)
+    for name, index in (("w1", (5, 2)), ("b2", (1,)), ("wp", (0, 0)), ("bp", kind_3[1:]), ("wp", kind_8),
+                        ("bv", (0,))):
         saved = float(net.params[name][index])
         net.params[name][index] = saved + 1e-2
         up = loss()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ttr_lab.strategies.network import PARAMS, Network, masked_softmax
 
@@ -50,16 +51,35 @@ class Losses:
     agreement: float  # share of rows whose highest legal logit is the target's most likely id
 
 
-def gradients(net: Network, obs: np.ndarray, masks: np.ndarray, targets: np.ndarray, outcomes: np.ndarray,
-              value_known: np.ndarray, value_weight: float) -> tuple[dict[str, np.ndarray], Losses]:
+def head_gradient(net: Network, dz: np.ndarray, markets: ArrayLike | None) -> np.ndarray:
+    """The gradient at the policy head's outputs from the gradient at the action ids' logits: a
+    slot action's goes to the kind lying in its slot (``Network.logits``)."""
+    if not net.kinds:
+        return dz
+    rows = np.arange(len(dz))
+    out = np.zeros((len(dz), net.n_actions + net.kinds), dtype=np.float32)
+    out[:, :net.n_actions] = dz
+    out[:, net.slot_ids] = 0.0
+    kinds = np.asarray(markets, dtype=np.int64)
+    for s, action in enumerate(net.slot_ids):
+        there = kinds[:, s] >= 0
+        np.add.at(out, (rows[there], net.n_actions + kinds[there, s]), dz[there, action])
+    return out
+
+
+def gradients(net: Network, obs: np.ndarray, masks: np.ndarray, markets: ArrayLike | None, targets: np.ndarray,
+              outcomes: np.ndarray, value_known: np.ndarray,
+              value_weight: float) -> tuple[dict[str, np.ndarray], Losses]:
     """The loss's gradient for every parameter over one minibatch (rows of ``obs`` float32,
-    ``masks`` bool, ``targets`` float rows summing to 1 over legal ids, ``outcomes`` in [0, 1],
-    ``value_known`` bool), and the minibatch's losses."""
+    ``masks`` bool, ``markets`` the kind in each slot for a network with slots, ``targets`` float
+    rows summing to 1 over legal ids, ``outcomes`` in [0, 1], ``value_known`` bool), and the
+    minibatch's losses."""
     p = net.params
     b = len(obs)
-    logits, values, h1, h2 = net.forward(obs)
+    head, values, h1, h2 = net.forward(obs)
+    logits = net.logits(head, markets)
     probs = masked_softmax(logits, masks)
-    dz = (probs - targets) / b
+    dz = head_gradient(net, ((probs - targets) / b).astype(np.float32), markets)
     known = value_known.astype(np.float32)
     du = (value_weight * known * (values - outcomes) / b).astype(np.float32)[:, None]
     dh2 = dz @ p["wp"].T + du @ p["wv"].T

@@ -34,6 +34,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from ttr_lab.tournament.config_files import check_game, read_yaml, validate, with_game
 
 Opponent = Literal["random", "greedy", "planner"]  # the batched env's compiled policies
+TEACHING: tuple[Opponent, ...] = ("planner", "greedy")
+JUDGING: tuple[Opponent, ...] = ("greedy", "planner")
 
 
 class TrainConfig(BaseModel):
@@ -54,7 +56,7 @@ class TrainConfig(BaseModel):
     iterations: int = Field(default=60, ge=1)
     envs: int = Field(default=64, ge=1)
     steps: int = Field(default=160, ge=1)
-    opponents: list[Opponent] = Field(default_factory=lambda: ["planner", "greedy"], min_length=1)
+    opponents: list[Opponent] = Field(default_factory=lambda: list(TEACHING), min_length=1)
     teacher_mix: float = Field(default=1.0, ge=0.0, le=1.0)
     teacher_decay: float = Field(default=0.8, ge=0.0, le=1.0)
     teacher_floor: float = Field(default=0.1, ge=0.0, le=1.0)
@@ -64,7 +66,7 @@ class TrainConfig(BaseModel):
     value_weight: float = Field(default=0.5, ge=0.0)
     judge_every: int = Field(default=10, ge=1)
     judge_games: int = Field(default=200, ge=0)
-    judge_opponents: list[Opponent] = Field(default_factory=lambda: ["greedy", "planner"])
+    judge_opponents: list[Opponent] = Field(default_factory=lambda: list(JUDGING))
 
     def teacher_share(self, iteration: int) -> float:
         """The chance the teacher's move is played at ``iteration`` (0 first)."""

@@ -18,6 +18,7 @@ import numpy as np
 
 from ttr_lab.analysis.stats import wilson
 from ttr_lab.envs.vector import vector_env
+from ttr_lab.games.ticket_to_ride.kernels.layout import MARKET_SIZE, S_MARKET
 from ttr_lab.strategies.network import Network
 
 # Names in the curve for the batched env's compiled opponents (the planner is the ticket planner's choice).
@@ -36,6 +37,14 @@ class Judged:
     high: float
 
 
+def markets_of(envs: Any) -> np.ndarray:
+    """The card kind in each market slot of every sub-game now, (num_envs, market size), -1 for
+    none: read off the batch's state rows (the network's slot actions need it, ``network.py``)."""
+    g = envs.batch.g
+    start = int(g[S_MARKET])
+    return envs.states[:, start:start + int(g[MARKET_SIZE])]
+
+
 def judge(net: Network, game: Any, players: int, opponent: str, games: int, seed: int) -> tuple[float, int]:
     """The network's summed win share against ``opponent`` over ``games`` games (rounded up to a
     multiple of the sub-games), and the games played."""
@@ -46,7 +55,8 @@ def judge(net: Network, game: Any, players: int, opponent: str, games: int, seed
     played = np.zeros(n, dtype=np.int64)
     total = 0.0
     while (played < per).any():
-        logits, _, _, _ = net.forward(obs)
+        head, _, _, _ = net.forward(obs)
+        logits = net.logits(head, markets_of(envs))
         obs, rewards, ended, _, info = envs.step(np.where(info["action_mask"], logits, -np.inf).argmax(axis=1))
         counted = ended & (played < per)
         total += float(rewards[counted].sum())

@@ -38,10 +38,11 @@ from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import load_game
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.envs.vector import vector_env
+from ttr_lab.strategies.learned import market_slots
 from ttr_lab.strategies.network import PARAMS, Network
 from ttr_lab.training.backprop import Adam, Losses, gradients
 from ttr_lab.training.config import TrainConfig
-from ttr_lab.training.judge import judge_all, write_curve
+from ttr_lab.training.judge import judge_all, markets_of, write_curve
 
 COLLECT_KEY, FIT_KEY, JUDGE_KEY = 0xC011, 0xF17, 0x1D6E  # salts of the per-iteration seeds
 IDENTITY = ("game", "options", "players", "seed", "hidden", "envs", "steps", "opponents", "teacher_mix",
@@ -52,6 +53,7 @@ IDENTITY = ("game", "options", "players", "seed", "hidden", "envs", "steps", "op
 class Samples:
     obs: np.ndarray  # (n, obs_dim) float32
     masks: np.ndarray  # (n, n_actions) bool
+    markets: np.ndarray  # (n, slots) int64: the card kind in each market slot, -1 for none
     teacher: np.ndarray  # (n,) int64 action ids
     outcomes: np.ndarray  # (n,) float32: the learner's win share in that sample's game
 
@@ -75,7 +77,7 @@ def collect(net: Network, game: Any, cfg: TrainConfig, iteration: int) -> Sample
     share = cfg.teacher_share(iteration)
     obs, info = envs.reset()
     n = cfg.envs
-    rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []  # obs, masks, teacher, recording
+    rows: list[tuple[np.ndarray, ...]] = []  # obs, masks, teacher, recording, markets
     game_of = np.zeros(n, dtype=np.int64)  # per sub-game: how many of its games ended so far
     recording = np.ones(n, dtype=bool)
     games_of_rows: list[np.ndarray] = []
@@ -84,10 +86,12 @@ def collect(net: Network, game: Any, cfg: TrainConfig, iteration: int) -> Sample
     while recording.any():
         teacher = envs.planner_actions()
         masks = info["action_mask"]
-        logits, _, _, _ = net.forward(obs)
-        own = np.where(masks, logits, -np.inf).argmax(axis=1)
+        markets = markets_of(envs)
+        head, _, _, _ = net.forward(obs)
+        own = np.where(masks, net.logits(head, markets), -np.inf).argmax(axis=1)
         played = np.where(rng.random(n) < share, teacher, own)
-        rows.append((obs[recording], masks[recording], teacher[recording], np.flatnonzero(recording)))
+        rows.append((obs[recording], masks[recording], teacher[recording], np.flatnonzero(recording),
+                     markets[recording]))
         games_of_rows.append(game_of[recording].copy())
         obs, rewards, ended, _, info = envs.step(played)
         for i in np.flatnonzero(ended):
@@ -100,7 +104,7 @@ def collect(net: Network, game: Any, cfg: TrainConfig, iteration: int) -> Sample
     games = np.concatenate(games_of_rows)
     outcomes = np.array([outcome_of[(int(e), int(g))] for e, g in zip(envs_of, games)], dtype=np.float32)
     return Samples(np.concatenate([r[0] for r in rows]), np.concatenate([r[1] for r in rows]),
-                   np.concatenate([r[2] for r in rows]), outcomes)
+                   np.concatenate([r[4] for r in rows]), np.concatenate([r[2] for r in rows]), outcomes)
 
 
 def fit(net: Network, adam: Adam, samples: Samples, cfg: TrainConfig, iteration: int) -> Losses:
@@ -116,8 +120,8 @@ def fit(net: Network, adam: Adam, samples: Samples, cfg: TrainConfig, iteration:
             idx = order[start:start + cfg.batch]
             targets = np.zeros((len(idx), net.n_actions), dtype=np.float32)
             targets[np.arange(len(idx)), samples.teacher[idx]] = 1.0
-            grads, losses = gradients(net, samples.obs[idx], samples.masks[idx], targets, samples.outcomes[idx],
-                                      known[:len(idx)], cfg.value_weight)
+            grads, losses = gradients(net, samples.obs[idx], samples.masks[idx], samples.markets[idx], targets,
+                                      samples.outcomes[idx], known[:len(idx)], cfg.value_weight)
             adam.step(net.params, grads)
             seen.append(losses)
     return Losses(*(float(np.mean([getattr(s, f) for s in seen])) for f in ("policy", "value", "agreement")))
@@ -134,12 +138,12 @@ def save_checkpoint(path: Path, net: Network, adam: Adam, iteration: int, curve:
     checkpoint, so a kill mid-write leaves the previous one whole."""
     state = {"iteration": iteration, "adam_t": adam.t, "curve": curve, "config": _identity(cfg),
              "seconds": seconds, "samples": samples, "network_meta": net.meta}
-    arrays = {f"net_{k}": v for k, v in net.params.items()}
+    arrays: dict[str, Any] = {f"net_{k}": v for k, v in net.params.items()}
     arrays.update({f"m_{k}": v for k, v in adam.m.items()})
     arrays.update({f"v_{k}": v for k, v in adam.v.items()})
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
-        np.savez(f, state=np.array(json.dumps(state)), **arrays)
+        np.savez(f, **{"state": np.array(json.dumps(state)), **arrays})
     os.replace(tmp, path)
 
 
@@ -173,7 +177,7 @@ def train(cfg: TrainConfig, say: Callable[[str], None] = print, stop_after: int 
         net, adam, done, curve, seconds, total = load_checkpoint(ckpt, cfg)
         say(f"resuming {cfg.name} after iteration {done} of {cfg.iterations} ({ckpt})")
     else:
-        net = Network.initial(game, cfg.hidden, derive_seed(cfg.seed, 0))
+        net = Network.initial(game, cfg.hidden, derive_seed(cfg.seed, 0), market_slots(game))
         net.meta["trained_by"] = f"ttr-lab train ({cfg.name})"
         adam, done, curve, seconds, total = Adam(lr=cfg.lr), 0, [], 0.0, 0
     (out / "config.json").write_text(json.dumps(cfg.model_dump(), indent=2))
