@@ -108,3 +108,13 @@ def test_train_config_mistakes_are_one_line_errors(tmp_path):
     result = CliRunner().invoke(app, ["train", str(path)])
     assert result.exit_code == 2
     assert result.output.startswith("error: ") and result.output.count("\n") == 1 and "opponents.0" in result.output
+
+
+def test_a_second_run_into_the_folder_is_refused_naming_the_first(tmp_path):
+    from ttr_lab.tournament.lock import FolderLock
+
+    cfg = _config(tmp_path, judge_games=0)
+    (tmp_path / "run").mkdir()
+    with FolderLock(tmp_path / "run", "ttr-lab train tiny"):
+        with pytest.raises(ConfigError, match="in use by another run \\(ttr-lab train tiny, pid"):
+            train(cfg, say=lambda _: None)

@@ -40,6 +40,7 @@ from ttr_lab.core.rng import derive_seed
 from ttr_lab.envs.vector import vector_env
 from ttr_lab.strategies.learned import market_slots
 from ttr_lab.strategies.network import PARAMS, Network
+from ttr_lab.tournament.lock import FolderLock
 from ttr_lab.training.backprop import Adam, Losses, gradients
 from ttr_lab.training.config import TrainConfig
 from ttr_lab.training.judge import judge_all, markets_of, write_curve
@@ -169,9 +170,14 @@ def load_checkpoint(path: Path, cfg: TrainConfig) -> tuple[Network, Adam, int, l
 def train(cfg: TrainConfig, say: Callable[[str], None] = print, stop_after: int | None = None) -> Run:
     """Run (or resume) the training ``cfg`` describes, to its last iteration (or to
     ``stop_after`` iterations, as a kill would: the tests' interrupted run)."""
-    game = load_game(cfg.game, **cfg.options)
     out = Path(cfg.output)
     out.mkdir(parents=True, exist_ok=True)
+    with FolderLock(out, f"ttr-lab train {cfg.name}"):  # a second run into the folder is refused, named
+        return _train(cfg, out, say, stop_after)
+
+
+def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: int | None) -> Run:
+    game = load_game(cfg.game, **cfg.options)
     ckpt = out / "checkpoint.npz"
     if ckpt.exists():
         net, adam, done, curve, seconds, total = load_checkpoint(ckpt, cfg)
