@@ -17,6 +17,7 @@ TICKET_TO_RIDE: dict[str, str] = {
     "route_focus": "ttr_lab.strategies.ticket_to_ride.route_focus:RouteFocus",
     "one_step": "ttr_lab.strategies.ticket_to_ride.one_step_thinking:OneStepThinking",
     "long_route": "ttr_lab.strategies.ticket_to_ride.long_route:LongRoute",
+    "learned": "ttr_lab.strategies.learned:Learned",
 }
 
 GAME_REGISTRY: dict[str, dict[str, str]] = {

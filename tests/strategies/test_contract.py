@@ -8,6 +8,7 @@ import random
 import pytest
 
 from games import TTR_MAPS, per_variant, player_counts
+from ttr_lab.strategies.learned import SHIPPED as SHIPPED_WEIGHTS
 from ttr_lab.strategies.random import Random
 from ttr_lab.core.registry import build, factory, game_strategies, resolve
 from ttr_lab import ConfigError
@@ -20,6 +21,8 @@ SMALL = {"mcts": {"iterations": 6}, "mcts_classic": {"iterations": 6, "rollout_d
 @pytest.mark.parametrize("map_name", TTR_MAPS)
 @pytest.mark.parametrize("name", sorted(game_strategies("ticket_to_ride")))
 def test_shipped_strategy_passes_the_contract(name, map_name):
+    if name == "learned" and map_name not in SHIPPED_WEIGHTS:
+        pytest.skip(f"no learned weights shipped for {map_name} (test_learned checks the error)")
     params = SMALL.get(name, {})
     counts = player_counts(map_name)  # all the map allows; MCTS (slow) at the fewest and one more
     players = tuple(counts) if name not in SMALL else tuple(counts[:1]) + tuple(counts[2:3])

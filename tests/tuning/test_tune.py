@@ -289,6 +289,10 @@ def test_every_shipped_config_loads(path):
 
     if path.name.startswith("study-"):
         (load_search if is_search(path) else load_study)(path)
+    elif path.name.startswith("train-"):
+        from ttr_lab.training import load_config as load_training
+
+        load_training(path)
     else:
         (load_tuning if path.name.startswith("tune-") else load_tournament)(path)
 
