@@ -294,11 +294,13 @@ def test_a_local_ray_says_it_is_starting_and_suggests_serial_only_for_games_chea
     assert note and "400 games" in note and "serial" not in note and "\n" not in note
     assert ray_startup_note(config(tmp_path, backend="serial"), 6) is None
     assert ray_startup_note(config(tmp_path, backend="ray", address="auto"), 6) is None  # a cluster: already up
-    cheap = TournamentRun(tmp_path, 6, 0, played=6, startup_seconds=15.0, worker_cpu_seconds=0.5)
-    costly = TournamentRun(tmp_path, 400, 0, played=400, startup_seconds=15.0, worker_cpu_seconds=900.0)
+    cheap = TournamentRun(tmp_path, 6, 0, played=6, backend_seconds=15.0, startup_seconds=90.0, worker_cpu_seconds=0.5)
+    costly = TournamentRun(tmp_path, 400, 0, played=400, backend_seconds=15.0, startup_seconds=90.0, worker_cpu_seconds=900.0)
+    compiled = TournamentRun(tmp_path, 6, 0, played=6, backend_seconds=15.0, startup_seconds=90.0, worker_cpu_seconds=20.0)
     hint = serial_hint(config(tmp_path, backend="ray"), cheap)
     assert hint and "--backend serial" in hint and "6 games" in hint
     assert serial_hint(config(tmp_path, backend="ray"), costly) is None
+    assert serial_hint(config(tmp_path, backend="ray"), compiled) is None  # Ray's start, not the compile beside it
     assert serial_hint(config(tmp_path, backend="serial"), cheap) is None
 
 

@@ -43,6 +43,7 @@ class TournamentRun:
     backend_error: str = ""  # the backend itself failed under the run (Ray's raylet killed, say)
     seconds: float = 0.0
     startup_seconds: float = 0.0  # starting or connecting to the backend (Ray), workers warmed up
+    backend_seconds: float = 0.0  # of which starting the backend itself (not compiling the kernels beside it)
     play_seconds: float = 0.0  # from the end of start-up to the last game stored
     memory_mb: list[float] = field(default_factory=list)  # the driver's own resident memory after each batch
     worker_cpu_seconds: float = 0.0  # the CPU time the workers spent on the stored batches, storing them included
@@ -120,10 +121,10 @@ def serial_hint(config: TournamentConfig, run: TournamentRun) -> str | None:
     saying ``--backend serial`` would have been quicker (its games are that cheap); else None."""
     if config.backend != "ray" or config.address is not None or not run.played or run.interrupted:
         return None
-    if run.worker_cpu_seconds >= run.startup_seconds:
+    if run.worker_cpu_seconds >= run.backend_seconds:
         return None
     return (f"note: these {run.played} games took {run.worker_cpu_seconds:.1f} s of CPU in all, less than starting Ray "
-            f"({run.startup_seconds:.0f} s): --backend serial (backend: serial) plays games this cheap sooner")
+            f"({run.backend_seconds:.0f} s): --backend serial (backend: serial) plays games this cheap sooner")
 
 
 def _close(backend: Any, run: TournamentRun, console: Console) -> None:
@@ -242,6 +243,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
                       backend.name, getattr(backend, "workers", 1))
             compiling = _compile_here(config, game, entrants, show_progress)
             backend.start()
+            run.backend_seconds = time.perf_counter() - started
             if compiling is not None:
                 compiling.join()
             run.startup_seconds = time.perf_counter() - started
