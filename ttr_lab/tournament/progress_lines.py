@@ -73,9 +73,11 @@ class ProgressLines:
             self.stored, self.rate = stored, rate
 
     def stop(self) -> None:
+        """The last line; nothing if the lines never started (the backend failed to start)."""
+        if self._thread is None:
+            return
         self._done.set()
-        if self._thread is not None:
-            self._thread.join(timeout=1.0)
+        self._thread.join(timeout=1.0)
         self.write()
 
 

@@ -236,8 +236,6 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
             TextColumn("{task.fields[rate]:.1f} games/s"), TimeRemainingColumn(),
             console=console, disable=not show_progress or lines is not None, transient=False,
         )
-        if lines is not None:
-            lines.start()
         try:
             _log.info("%s: %d of %d games to play on %s (%s workers)", config.name, len(todo), len(plan),
                       backend.name, getattr(backend, "workers", 1))
@@ -248,6 +246,8 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
                 compiling.join()
             run.startup_seconds = time.perf_counter() - started
             _log.info("%s started in %.1f s", backend.name, run.startup_seconds)
+            if lines is not None:  # from here: a backend that fails to start says so in its one line alone
+                lines.start()
             with progress:
                 bar = progress.add_task(escape(f"{config.name} ({backend.name})"), total=len(plan), completed=run.already_stored, rate=0.0)
                 # The workers store what they play (a part per batch); this process only counts.
