@@ -358,7 +358,7 @@ def test_a_batch_warms_its_game_up_once_per_process_before_any_timed_move(tmp_pa
 
 
 def test_a_long_warm_up_says_it_is_compiling_before_it_ends_and_how_long_it_took():
-    from ttr_lab.tournament.worker import announced
+    from ttr_lab.tournament.warm_up import announced
 
     said = []
     with announced("the rules", said.append, after=0.01):

@@ -27,7 +27,8 @@ from ttr_lab.tournament.design import GameSpec, Schedule, plan_games
 from ttr_lab.tournament.progress_lines import ProgressLines
 from ttr_lab.tournament.store import ResultStore
 from ttr_lab.tournament.summary import error_summary, summary_inputs, summary_table
-from ttr_lab.tournament.worker import stop_signal, warm_up
+from ttr_lab.tournament.warm_up import warm_up
+from ttr_lab.tournament.worker import stop_signal
 
 _log = logging.getLogger(__name__)
 
