@@ -343,13 +343,14 @@ def test_progress_lines_tick_without_a_batch_and_say_the_time_left():
 def test_a_batch_warms_its_game_up_once_per_process_before_any_timed_move(tmp_path, monkeypatch):
     """Compiled rules are compiled (or loaded) on first use: that must happen before a strategy's
     timed move, once per process and game, not in every batch."""
-    from ttr_lab.tournament import worker
+    from ttr_lab.tournament import warm_up, worker
 
     played = []
     real = worker.play_game
-    monkeypatch.setattr(worker, "_WARMED", set())
-    monkeypatch.setattr(worker, "play_game", lambda game, players, seed: played.append(
-        [type(p).__name__ for p in players]) or real(game, players, seed))
+    monkeypatch.setattr(warm_up, "_WARMED", set())
+    for module in (warm_up, worker):  # the warm-up's game and the games of the run
+        monkeypatch.setattr(module, "play_game", lambda game, players, seed: played.append(
+            [type(p).__name__ for p in players]) or real(game, players, seed))
     c = config(tmp_path, records=False)
     assert run_tournament(c, show_progress=False).complete
     warm = ["RandomPlayer"] * 3
@@ -373,7 +374,7 @@ def test_a_long_warm_up_says_it_is_compiling_before_it_ends_and_how_long_it_took
 
 
 def test_a_run_compiles_its_kernels_before_the_games_and_says_so_on_standard_error(tmp_path, capsys, monkeypatch):
-    from ttr_lab.tournament import worker
+    from ttr_lab.tournament import warm_up as worker
 
     monkeypatch.setattr(worker, "_WARMED", set())
     monkeypatch.setattr(worker, "COMPILING_AFTER", 0.0)  # as if every step were a compile
