@@ -17,7 +17,11 @@ clock in Python can stop the search between batches). An iteration:
 3. evaluates the leaf: the compiled ticket planner plays every seat to the end (or for
    ``rollout_depth`` decisions, then the score as if the game ended there), and/or a value
    network (``value_of``); the reward is ``me``'s lead in points over the best other seat;
-4. credits the reward to every node on the path.
+4. credits the reward to every node on the path. With ``C_PAIRED`` = ``k`` > 0, each sample
+   serves ``k`` iterations and is first played out along the planner's own line (the root's first
+   move, the planner's, then the planner everywhere): the reward is the lead *less that
+   baseline*, so moves are compared on equal luck (common random numbers) and the differences
+   between them are not drowned by the differences between samples.
 
 ``cfg`` (float64) holds the settings at the ``C_*`` slots; ``meta`` (int64) the tree's size, the
 SplitMix64 stream and the decisions simulated, at the ``M_*`` slots. The value network is one
@@ -42,8 +46,8 @@ from ttr_lab.strategies.planning_kernels import cheapest_claim
 
 # Settings, slots of ``cfg``.
 C_EXPLORATION, C_WIDENING, C_WIDENING_BASE, C_TREE_DEPTH, C_ROLLOUT_DEPTH = 0, 1, 2, 3, 4
-C_VALUE_MIX, C_VALUE_SCALE, C_MAX_CHILDREN = 5, 6, 7
-CFG_SIZE = 8
+C_VALUE_MIX, C_VALUE_SCALE, C_MAX_CHILDREN, C_PAIRED = 5, 6, 7, 8
+CFG_SIZE = 9
 # Running totals, slots of ``meta``.
 M_NODES, M_RNG, M_DECISIONS, M_ITERATIONS = 0, 1, 2, 3
 META_SIZE = 4
@@ -169,6 +173,36 @@ def _lead(g: np.ndarray, s: np.ndarray, me: int, result: np.ndarray, completed: 
 
 
 @njit(cache=True)
+def _evaluate(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, me: int, cfg: np.ndarray,
+              plans: np.ndarray, plan_sizes: np.ndarray, before: np.ndarray, keys: np.ndarray, scratch: np.ndarray,
+              result: np.ndarray, completed: np.ndarray, meta: np.ndarray, tplan: np.ndarray, scales: np.ndarray,
+              weights: np.ndarray, sizes: np.ndarray, x: np.ndarray, h: np.ndarray) -> float:
+    """A leaf's reward, ``me``'s lead in points (``s`` is played on in place): the planner's
+    play-out to the end or for ``C_ROLLOUT_DEPTH`` decisions, and/or the value network."""
+    has_value, mix = sizes.shape[0] > 1, cfg[C_VALUE_MIX]
+    total = 0.0
+    if not has_value or mix < 1.0:
+        plan_sizes[:] = 0
+        keys[:, :] = 0
+        rollout_depth = int(cfg[C_ROLLOUT_DEPTH])
+        if rollout_depth == 0:
+            meta[M_DECISIONS] += planner_playout(g, pt, s, params, w, plans, plan_sizes, before, keys)
+        else:
+            steps = 0
+            while s[L.PHASE] != L.OVER and steps < rollout_depth:
+                n = legal_ids(g, s, w[3])
+                a = w[3][0] if n == 1 else choose_kept(g, pt, s, params, w, n, plans, plan_sizes, before, keys)
+                apply_action(g, s, a, scratch)
+                steps += 1
+            meta[M_DECISIONS] += steps
+        total = _lead(g, s, me, result, completed)
+    if has_value:
+        v = cfg[C_VALUE_SCALE] * value_of(g, s, me, tplan, scales, weights, sizes, x, h)
+        total = v if mix >= 1.0 else (1.0 - mix) * total + mix * v
+    return total
+
+
+@njit(cache=True)
 def _child(first: np.ndarray, sibling: np.ndarray, action: np.ndarray, node: int, a: int) -> int:
     c = first[node]
     while c >= 0:
@@ -188,10 +222,8 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
     ``root_moves`` (the same in every sample: ``me``'s own hand and the board fix them)."""
     n_players, nt, na = g[L.N_PLAYERS], g[L.N_TRACKS], g[L.N_ACTIONS]
     capacity = action.shape[0]
-    c, widening, base = cfg[C_EXPLORATION], cfg[C_WIDENING], cfg[C_WIDENING_BASE]
-    tree_depth, rollout_depth = int(cfg[C_TREE_DEPTH]), int(cfg[C_ROLLOUT_DEPTH])
-    mix, value_scale, max_children = cfg[C_VALUE_MIX], cfg[C_VALUE_SCALE], int(cfg[C_MAX_CHILDREN])
-    has_value = sizes.shape[0] > 1
+    c, widening, spread = cfg[C_EXPLORATION], cfg[C_WIDENING], cfg[C_WIDENING_BASE]
+    tree_depth, max_children = int(cfg[C_TREE_DEPTH]), int(cfg[C_MAX_CHILDREN])
     scratch = np.empty(na, dtype=np.int64)
     moves, score, ids = np.empty(na, dtype=np.int64), np.empty(na, dtype=np.float64), np.empty(na, dtype=np.int64)
     legal_here = np.empty(na, dtype=np.int64)
@@ -206,10 +238,21 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
     x, h = np.empty(widest, dtype=np.float32), np.empty(widest, dtype=np.float32)
     rng = np.uint64(meta[M_RNG])
     s = template.copy()
-    for _ in range(iterations):
-        s[:] = template
-        rng, seed = next_u64(rng)
-        sample(g, s, dplan, dwork, dlongs, seed)
+    sampled = template.copy()
+    paired = int(cfg[C_PAIRED])
+    base = 0.0
+    for it in range(iterations):
+        if paired == 0 or it % paired == 0:
+            rng, seed = next_u64(rng)
+            sampled[:] = template
+            sample(g, sampled, dplan, dwork, dlongs, seed)
+            if paired > 0:
+                # The baseline of this sample: the planner's own line from the root (the first move).
+                s[:] = sampled
+                apply_action(g, s, root_moves[0], scratch)
+                base = _evaluate(g, pt, s, params, w, me, cfg, plans, plan_sizes, before, keys, scratch, result,
+                                 completed, meta, tplan, scales, weights, sizes, x, h)
+        s[:] = sampled
         node, length, depth = ROOT, 1, 0
         path[0] = ROOT
         while s[L.PHASE] != L.OVER and depth < tree_depth:
@@ -244,8 +287,10 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
                     legal_here[legal_n] = child
                     legal_n += 1
             phase = s[L.PHASE]
-            room = m if phase == L.SETUP or phase == L.KEEP else min(
-                max_children, max(1, int(base * (visits[node] + 1.0) ** widening)))
+            # A ticket choice has few moves, and in the final round every claim may decide the
+            # game (one that completes a ticket scores far more than its points): open them all.
+            room = m if phase == L.SETUP or phase == L.KEEP or s[L.FINAL_TURNS] >= 0 else min(
+                max_children, max(1, int(spread * (visits[node] + 1.0) ** widening)))
             if fresh >= 0 and children < room and meta[M_NODES] < capacity:
                 child = meta[M_NODES]
                 meta[M_NODES] += 1
@@ -276,25 +321,8 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
             length += 1
             node = best
             depth += 1
-        # Evaluate the leaf.
-        total = 0.0
-        if not has_value or mix < 1.0:
-            plan_sizes[:] = 0
-            keys[:, :] = 0
-            if rollout_depth == 0:
-                meta[M_DECISIONS] += planner_playout(g, pt, s, params, w, plans, plan_sizes, before, keys)
-            else:
-                steps = 0
-                while s[L.PHASE] != L.OVER and steps < rollout_depth:
-                    n = legal_ids(g, s, w[3])
-                    a = w[3][0] if n == 1 else choose_kept(g, pt, s, params, w, n, plans, plan_sizes, before, keys)
-                    apply_action(g, s, a, scratch)
-                    steps += 1
-                meta[M_DECISIONS] += steps
-            total = _lead(g, s, me, result, completed)
-        if has_value:
-            v = value_scale * value_of(g, s, me, tplan, scales, weights, sizes, x, h)
-            total = v if mix >= 1.0 else (1.0 - mix) * total + mix * v
+        total = _evaluate(g, pt, s, params, w, me, cfg, plans, plan_sizes, before, keys, scratch, result, completed,
+                          meta, tplan, scales, weights, sizes, x, h) - base
         for i in range(length):
             visits[path[i]] += 1.0
             reward[path[i]] += total

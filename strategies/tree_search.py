@@ -75,7 +75,7 @@ class TreeSearch:
         iterations: PositiveInt = 300,
         time_ms: PositiveFloat | None = None,
         cpu_ms: PositiveFloat | None = None,
-        exploration: NonNegativeFloat = 10.0,
+        exploration: NonNegativeFloat = 5.0,
         widening: NonNegativeFloat = 0.5,
         widening_base: PositiveFloat = 1.0,
         max_children: PositiveInt = 64,
@@ -84,6 +84,7 @@ class TreeSearch:
         value: Any = None,
         value_mix: NonNegativeFloat = 0.5,
         value_scale: float = 1.0,
+        paired: NonNegativeInt = 3,
         search_second_draw: bool = False,
     ) -> None:
         """
@@ -102,6 +103,8 @@ class TreeSearch:
             them (module docstring); None: play-outs alone.
         value_mix: the value's weight in a leaf's reward (1: the value alone, no play-out).
         value_scale: the value network's output times this is points of lead.
+        paired: iterations per sample, each scored against the planner's own line played out on
+            that sample (common random numbers); 0: each iteration its own sample, no baseline.
         search_second_draw: search the second card of a draw too (else the planner's).
         """
         if time_ms is not None and cpu_ms is not None:
@@ -113,6 +116,7 @@ class TreeSearch:
         self.cfg[K.C_EXPLORATION], self.cfg[K.C_WIDENING], self.cfg[K.C_WIDENING_BASE] = exploration, widening, widening_base
         self.cfg[K.C_TREE_DEPTH], self.cfg[K.C_ROLLOUT_DEPTH] = tree_depth, rollout_depth
         self.cfg[K.C_VALUE_MIX], self.cfg[K.C_VALUE_SCALE], self.cfg[K.C_MAX_CHILDREN] = value_mix, value_scale, max_children
+        self.cfg[K.C_PAIRED] = paired
         self.value_weights, self.value_sizes = flatten_value(value)
         self.search_second_draw = search_second_draw
         self.planner = TicketPlanner()
