@@ -40,8 +40,8 @@ from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.rng import next_u64
 from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
 from ttr_lab.games.ticket_to_ride.kernels.tensor import write_tensor
-from ttr_lab.strategies.planner_kernel import choose, decide, fresh_plan, keep
-from ttr_lab.strategies.planner_playouts import choose_kept, planner_playout
+from ttr_lab.strategies.planner_kernel import decide, fresh_plan, keep
+from ttr_lab.strategies.planner_playouts import cached_plan, choose_kept, planner_playout
 from ttr_lab.strategies.planning_kernels import cheapest_claim
 
 # Settings, slots of ``cfg``.
@@ -61,9 +61,10 @@ _FIRST, _PLANNED, _DECK, _TICKETS, _CLAIM, _MARKET = 1e9, 500.0, 400.0, 300.0, 1
 
 @njit(cache=True)
 def ordered_moves(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, first: int,
-                  out: np.ndarray, score: np.ndarray, ids: np.ndarray) -> int:
+                  planned: np.ndarray, k: int, out: np.ndarray, score: np.ndarray, ids: np.ndarray) -> int:
     """The moves a node opens at ``s`` (the player to move's), grouped, best prior first, into
-    ``out``; their count. ``first``: the move to put first, or -1 for the compiled planner's."""
+    ``out``; their count. ``planned[:k]``: the player's plan; ``first``: the move to put first,
+    or -1 for the compiled planner's with that plan."""
     n = legal_ids(g, s, w[3])
     for i in range(n):
         ids[i] = w[3][i]
@@ -78,8 +79,6 @@ def ordered_moves(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarr
                 out[m] = ids[i]
                 m += 1
         return m
-    planned = w[5]
-    k = fresh_plan(g, pt, s, p, params, w, planned)
     on_plan = np.zeros(g[L.N_TRACKS], dtype=np.bool_)
     for i in range(k):
         on_plan[planned[i]] = True
@@ -135,6 +134,16 @@ def ordered_moves(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarr
 
 
 @njit(cache=True)
+def root_order(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, first: int,
+               out: np.ndarray, score: np.ndarray, ids: np.ndarray) -> int:
+    """``ordered_moves`` at the root, ``first`` leading, the player's plan made afresh (as the
+    play-outs start: every seat with no plan)."""
+    planned = np.empty(g[L.N_TRACKS], dtype=np.int64)
+    k = fresh_plan(g, pt, s, s[L.PLAYER], params, w, planned)
+    return ordered_moves(g, pt, s, params, w, first, planned, k, out, score, ids)
+
+
+@njit(cache=True)
 def value_of(g: np.ndarray, s: np.ndarray, me: int, tplan: np.ndarray, scales: np.ndarray, weights: np.ndarray,
              sizes: np.ndarray, x: np.ndarray, h: np.ndarray) -> float:
     """The value network on ``me``'s observation tensor of ``s``: a multi-layer perceptron with
@@ -178,12 +187,11 @@ def _evaluate(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, 
               result: np.ndarray, completed: np.ndarray, meta: np.ndarray, tplan: np.ndarray, scales: np.ndarray,
               weights: np.ndarray, sizes: np.ndarray, x: np.ndarray, h: np.ndarray) -> float:
     """A leaf's reward, ``me``'s lead in points (``s`` is played on in place): the planner's
-    play-out to the end or for ``C_ROLLOUT_DEPTH`` decisions, and/or the value network."""
+    play-out to the end or for ``C_ROLLOUT_DEPTH`` decisions, every seat going on with the plan it
+    holds (``plans`` ...), and/or the value network."""
     has_value, mix = sizes.shape[0] > 1, cfg[C_VALUE_MIX]
     total = 0.0
     if not has_value or mix < 1.0:
-        plan_sizes[:] = 0
-        keys[:, :] = 0
         rollout_depth = int(cfg[C_ROLLOUT_DEPTH])
         if rollout_depth == 0:
             meta[M_DECISIONS] += planner_playout(g, pt, s, params, w, plans, plan_sizes, before, keys)
@@ -216,7 +224,7 @@ def _child(first: np.ndarray, sibling: np.ndarray, action: np.ndarray, node: int
 def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: np.ndarray, dplan: np.ndarray,
          dwork: np.ndarray, dlongs: np.ndarray, me: int, root_moves: np.ndarray, cfg: np.ndarray, meta: np.ndarray,
          action: np.ndarray, first: np.ndarray, sibling: np.ndarray, visits: np.ndarray, reward: np.ndarray,
-         available: np.ndarray, iterations: int, tplan: np.ndarray, scales: np.ndarray, weights: np.ndarray,
+         available: np.ndarray, squares: np.ndarray, iterations: int, tplan: np.ndarray, scales: np.ndarray, weights: np.ndarray,
          sizes: np.ndarray) -> None:
     """``iterations`` more iterations on the tree (module docstring); the root's moves are
     ``root_moves`` (the same in every sample: ``me``'s own hand and the board fix them)."""
@@ -249,16 +257,22 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
             if paired > 0:
                 # The baseline of this sample: the planner's own line from the root (the first move).
                 s[:] = sampled
+                plan_sizes[:] = 0
+                keys[:, :] = 0
                 apply_action(g, s, root_moves[0], scratch)
                 base = _evaluate(g, pt, s, params, w, me, cfg, plans, plan_sizes, before, keys, scratch, result,
                                  completed, meta, tplan, scales, weights, sizes, x, h)
         s[:] = sampled
+        # Every seat starts with no plan and keeps it as the play-outs do, so the tree's walk
+        # along the planner's moves is the baseline's line exactly.
+        plan_sizes[:] = 0
+        keys[:, :] = 0
         node, length, depth = ROOT, 1, 0
         path[0] = ROOT
         while s[L.PHASE] != L.OVER and depth < tree_depth:
             if s[L.PLAYER] != me:
                 n = legal_ids(g, s, w[3])
-                a = w[3][0] if n == 1 else choose(g, pt, s, params, w)
+                a = w[3][0] if n == 1 else choose_kept(g, pt, s, params, w, n, plans, plan_sizes, before, keys)
                 apply_action(g, s, a, scratch)
                 meta[M_DECISIONS] += 1
                 continue
@@ -270,7 +284,10 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
                 if n == 1:  # a forced move opens no node
                     apply_action(g, s, w[3][0], scratch)
                     continue
-                m = ordered_moves(g, pt, s, params, w, -1, moves, score, ids)
+                k = 0
+                if s[L.PHASE] == L.TURN or s[L.PHASE] == L.SECOND:
+                    k = cached_plan(g, pt, s, me, params, w, plans, plan_sizes, before, keys)
+                m = ordered_moves(g, pt, s, params, w, -1, plans[me], k, moves, score, ids)
             # Mark the open children legal here; find the first move (by prior) not yet open.
             fresh, children, legal_n = -1, 0, 0
             k = first[node]
@@ -295,6 +312,7 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
                 child = meta[M_NODES]
                 meta[M_NODES] += 1
                 action[child], first[child], visits[child], reward[child], available[child] = fresh, -1, 0, 0.0, 1
+                squares[child] = 0.0
                 # Append, so siblings stay in the order they were opened (prior order).
                 if first[node] < 0:
                     first[node] = child
@@ -326,17 +344,7 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
         for i in range(length):
             visits[path[i]] += 1.0
             reward[path[i]] += total
+            squares[path[i]] += total * total
         meta[M_ITERATIONS] += 1
     meta[M_RNG] = np.int64(rng)
 
-
-@njit(cache=True)
-def most_visited(first: np.ndarray, sibling: np.ndarray, visits: np.ndarray, action: np.ndarray) -> int:
-    """The root's most visited child's move (ties: the first opened), or -1 if none."""
-    best, best_visits = -1, -1.0
-    k = first[ROOT]
-    while k >= 0:
-        if visits[k] > best_visits:
-            best, best_visits = action[k], visits[k]
-        k = sibling[k]
-    return best

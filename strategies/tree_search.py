@@ -30,7 +30,8 @@ Leaf evaluation (the reward is the lead in points over the best other seat):
   loader). Its output times ``value_scale`` is in points of lead; the leaf's reward is
   ``(1 - value_mix) * play-out + value_mix * value`` (``value_mix`` 1: no play-out at all).
 
-The answer is the root's most visited child. Budget: ``iterations`` (reproducible from the
+The answer is the root's most visited child, in a turn only if its mean reward beats the
+planner's move by ``confidence`` standard errors (else the planner's move). Budget: ``iterations`` (reproducible from the
 seed), or ``time_ms`` (wall clock) or ``cpu_ms`` (the searching thread's CPU clock) per searched
 decision. Forced moves take no search; a second card takes the planner's unless
 ``search_second_draw``.
@@ -85,6 +86,7 @@ class TreeSearch:
         value_mix: NonNegativeFloat = 0.5,
         value_scale: float = 1.0,
         paired: NonNegativeInt = 3,
+        confidence: NonNegativeFloat = 2.0,
         search_second_draw: bool = False,
     ) -> None:
         """
@@ -105,6 +107,9 @@ class TreeSearch:
         value_scale: the value network's output times this is points of lead.
         paired: iterations per sample, each scored against the planner's own line played out on
             that sample (common random numbers); 0: each iteration its own sample, no baseline.
+        confidence: in a turn, the most visited move replaces the planner's only when its mean
+            reward beats the planner's line by this many standard errors (the play-outs model the
+            planner's own play, so near-ties are its to break); 0 at a ticket choice.
         search_second_draw: search the second card of a draw too (else the planner's).
         """
         if time_ms is not None and cpu_ms is not None:
@@ -119,9 +124,11 @@ class TreeSearch:
         self.cfg[K.C_PAIRED] = paired
         self.value_weights, self.value_sizes = flatten_value(value)
         self.search_second_draw = search_second_draw
+        self.confidence = confidence
         self.planner = TicketPlanner()
+        # Per node: move, first child, next sibling, visits, reward, availability, squared reward.
         self.tree = tuple(np.zeros(_CAPACITY, dtype=t) for t in (np.int64, np.int64, np.int64, np.float64, np.float64,
-                                                                   np.float64))
+                                                                   np.float64, np.float64))
         self._tensor: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.last_iterations = 0
         self.last_nodes = 0
@@ -149,11 +156,12 @@ class TreeSearch:
         K.sample(g, first.s, sampler.plan, sampler.work, sampler.longs_held, np.uint64(rng.getrandbits(64)))
         na = int(g[K.L.N_ACTIONS])
         out, score, ids = np.empty(na, dtype=np.int64), np.empty(na, dtype=np.float64), np.empty(na, dtype=np.int64)
-        m = K.ordered_moves(g, pt, first.s, DEFAULT_PARAMS, w, face.id_of(anchor), out, score, ids)
+        m = K.root_order(g, pt, first.s, DEFAULT_PARAMS, w, face.id_of(anchor), out, score, ids)
         if m == 1:
             return anchor
-        action, first_child, sibling, visits, reward, available = self.tree
-        action[0], first_child[0], sibling[0], visits[0], reward[0], available[0] = -1, -1, -1, 0.0, 0.0, 0.0
+        for array in self.tree:
+            array[0] = 0
+        self.tree[1][0] = self.tree[2][0] = -1  # the root: no child, no sibling
         meta = np.zeros(K.META_SIZE, dtype=np.int64)
         meta[K.M_NODES], meta[K.M_RNG] = 1, np.int64(rng.getrandbits(63))
         tplan, scales = self._tensor_plan(obs)
@@ -169,8 +177,8 @@ class TreeSearch:
             _run_until(run, meta, self.cpu_ms, self.time_ms)
         self.last_iterations, self.last_nodes = int(meta[K.M_ITERATIONS]), int(meta[K.M_NODES])
         self.last_root = _root_children(self.tree, face)
-        best = K.most_visited(first_child, sibling, visits, action)
-        return anchor if best < 0 else face.actions[best]
+        bar = self.confidence if obs.phase in (Phase.TURN, Phase.SECOND_DRAW) else 0.0
+        return face.actions[_answer(self.tree, bar)]
 
     def _tensor_plan(self, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
         """The observation tensor's layout for the value network (a placeholder without one)."""
@@ -226,8 +234,27 @@ def _run_until(run: Callable[[int], None], meta: np.ndarray, cpu_ms: float | Non
         batch = max(1, int(left / 4 / per)) if per > 0 else batch * 2
 
 
+def _answer(tree: tuple[np.ndarray, ...], confidence: float) -> int:
+    """The root's most visited child's move (ties: the first opened) if its mean reward is above
+    0 by ``confidence`` standard errors; else the first child's (the planner's move, opened
+    first). 0 is the planner's own line: the reward is the lead less that line's on each sample
+    (the planner's child itself averages below it, as its subtree's explorations count in it)."""
+    action, first, sibling, visits, reward, _, squares = tree
+    anchor = k = int(first[0])
+    best = anchor
+    while k >= 0:
+        if visits[k] > visits[best]:
+            best = k
+        k = int(sibling[k])
+    if best == anchor or confidence == 0.0:
+        return int(action[best])
+    mean = reward[best] / visits[best]
+    error = float(np.sqrt(max(0.0, squares[best] / visits[best] - mean * mean) / visits[best]))
+    return int(action[best]) if mean > confidence * error else int(action[anchor])
+
+
 def _root_children(tree: tuple[np.ndarray, ...], face: Any) -> list[tuple[str, int, float]]:
-    action, first, sibling, visits, reward, _ = tree
+    action, first, sibling, visits, reward, _, _ = tree
     out = []
     k = int(first[0])
     while k >= 0:
