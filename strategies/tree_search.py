@@ -186,7 +186,9 @@ class TreeSearch:
             return _NO_TENSOR
         key = obs.num_players
         if key not in self._tensor:
-            self._tensor[key] = tensor_plan(obs.board, obs.ruleset, obs.num_players)
+            plan, scales = tensor_plan(obs.board, obs.ruleset, obs.num_players)
+            # Writeable copies: numba compiles read-only arrays as another type (a second kernel).
+            self._tensor[key] = np.array(plan, dtype=np.int64), np.array(scales, dtype=np.float32)
             size = int(self._tensor[key][0][0])
             if size != self.value_sizes[0]:
                 raise ConfigError(f"strategy {self.name!r}: the value network takes {self.value_sizes[0]} inputs, "

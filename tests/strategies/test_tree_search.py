@@ -57,7 +57,7 @@ def test_mcts_tree_plays_its_recorded_games(seed):
 def test_the_value_network_is_the_mlp_its_weights_describe():
     """``value_of`` computes ``relu(x @ W1 + b1) @ W2 + b2`` on the observation tensor."""
     state = USA.new_game(2, 5)
-    tplan, scales = tensor_plan(USA.board, USA.ruleset, 2)
+    tplan, scales = (np.array(a) for a in tensor_plan(USA.board, USA.ruleset, 2))  # writeable, as the search's
     size = int(tplan[0])
     rng = np.random.default_rng(0)
     layers = [rng.normal(size=(size, 8)), rng.normal(size=8), rng.normal(size=(8, 1)), rng.normal(size=1)]
