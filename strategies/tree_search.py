@@ -58,8 +58,6 @@ _CAPACITY = 1 << 16
 # The first batch of a timed search, in iterations; later batches aim at a quarter of the time left.
 _FIRST_BATCH = 4
 
-ValueWeights = Sequence[np.ndarray]
-
 
 class TreeSearch:
     name = "mcts_tree"
@@ -165,11 +163,13 @@ class TreeSearch:
         meta = np.zeros(K.META_SIZE, dtype=np.int64)
         meta[K.M_NODES], meta[K.M_RNG] = 1, np.int64(rng.getrandbits(63))
         tplan, scales = self._tensor_plan(obs)
-        args = (g, pt, w, DEFAULT_PARAMS, template.s, sampler.plan, sampler.work, sampler.longs_held, obs.player,
-                out[:m].copy(), self.cfg, meta, *self.tree)
+        root = out[:m].copy()
+        action, first_child, sibling, visits, reward, available, squares = self.tree
 
         def run(count: int) -> None:
-            K.grow(*args, count, tplan, scales, self.value_weights, self.value_sizes)
+            K.grow(g, pt, w, DEFAULT_PARAMS, template.s, sampler.plan, sampler.work, sampler.longs_held, obs.player,
+                   root, self.cfg, meta, action, first_child, sibling, visits, reward, available, squares, count,
+                   tplan, scales, self.value_weights, self.value_sizes)
 
         if iterations is not None or (self.cpu_ms is None and self.time_ms is None):
             run(iterations or self.iterations)
