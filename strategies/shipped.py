@@ -13,6 +13,7 @@ TICKET_TO_RIDE: dict[str, str] = {
     "mcts": "ttr_lab.strategies.mcts:MCTS",
     "mcts_classic": "ttr_lab.strategies.mcts_classic:MCTSClassic",
     "mcts_flat": "ttr_lab.strategies.mcts_flat:MCTSFlat",
+    "mcts_tree": "ttr_lab.strategies.tree_search:TreeSearch",
     "destination_hungry": "ttr_lab.strategies.ticket_to_ride.destination_hungry:DestinationHungry",
     "route_focus": "ttr_lab.strategies.ticket_to_ride.route_focus:RouteFocus",
     "one_step": "ttr_lab.strategies.ticket_to_ride.one_step_thinking:OneStepThinking",
