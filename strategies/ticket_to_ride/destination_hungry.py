@@ -26,7 +26,7 @@ import random
 from typing import Sequence
 
 from ttr_lab.strategies.ticket_to_ride.engine_plan import engine_plan
-from ttr_lab.strategies.planning import costs_for
+from ttr_lab.strategies.ticket_to_ride.planning import costs_for
 from ttr_lab.strategies.ticket_to_ride.reference_common import (
     ENGINE_COLOURS, engine_payment, fallback, fewest_points_keep, keep_options, split_draws, ticket_draw,
 )

@@ -17,7 +17,7 @@ from typing import Sequence
 
 from pydantic import NonNegativeFloat, NonNegativeInt
 
-from ttr_lab.strategies.planning import PlanCache, choose_draw, choose_payment, claims_by_track, track_costs
+from ttr_lab.strategies.ticket_to_ride.planning import PlanCache, choose_draw, choose_payment, claims_by_track, track_costs
 from ttr_lab.games.ticket_to_ride import GRAY, LOCOMOTIVE, NUM_COLOURS, Action, KeepTickets, Observation, Phase
 
 

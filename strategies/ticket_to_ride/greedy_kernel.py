@@ -16,8 +16,8 @@ from numba import njit
 
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
-from ttr_lab.strategies.planner_decisions import _keep_before, default_params, fresh_plan
-from ttr_lab.strategies.planner_toolkit import cheapest_claim, choose_draw, track_costs
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import _keep_before, default_params, fresh_plan
+from ttr_lab.strategies.ticket_to_ride.planner_toolkit import cheapest_claim, choose_draw, track_costs
 
 TICKET_BONUS, MIN_POINTS, LOCOMOTIVE_WEIGHT = 3.0, 1, 0.9  # Greedy's defaults
 # Greedy's PlanCache(orders=1): no card or route weight, one ticket order.

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from ttr_lab.strategies.planning import costs_for, shortest_path, track_costs
+from ttr_lab.strategies.ticket_to_ride.planning import costs_for, shortest_path, track_costs
 from ttr_lab.games.ticket_to_ride import (
     GRAY, LOCOMOTIVE, NUM_COLOURS, Claim, DrawBlind, DrawMarket, GameState, KeepTickets, Observation, Phase,
     ticket_connected,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from ttr_lab.strategies.planning import shortest_path, track_costs
+from ttr_lab.strategies.ticket_to_ride.planning import shortest_path, track_costs
 from ttr_lab.strategies.ticket_to_ride.reference_common import (
     ENGINE_COLOURS, engine_draw, engine_payment, fallback, hop_costs, keep_everything, pair_claims, payable_claims,
     plain_payment,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ttr_lab.strategies.planning import shortest_path, track_costs
+from ttr_lab.strategies.ticket_to_ride.planning import shortest_path, track_costs
 from ttr_lab.strategies.ticket_to_ride.reference_common import (
     ENGINE_COLOURS, engine_draw, engine_payment, engine_rank, fallback, hop_costs, pair_claims, payable_claims,
     split_draws, ticket_draw,

@@ -1,9 +1,9 @@
 """The ticket planner in Python: the reference the compiled planner is tested against.
 
 The shipped ``ticket_planner`` is a face over the planner's kernels
-(``ttr_lab.strategies.planner_decisions`` on ``planner_toolkit``, plans kept by
+(``ttr_lab.strategies.ticket_to_ride.planner_decisions`` on ``planner_toolkit``, plans kept by
 ``planner_playouts.KeptPlan``). This is the same judgement written plainly on observations,
-with the shared toolkit of ``ttr_lab.strategies.planning`` (costs, Dijkstra, ticket plans, the
+with the shared toolkit of ``ttr_lab.strategies.ticket_to_ride.planning`` (costs, Dijkstra, ticket plans, the
 plan cache, payment and draw choice), kept only so the agreement tests can check the kernels
 decision for decision and play-out for play-out. Nothing shipped imports it.
 
@@ -35,8 +35,8 @@ from typing import Any, Iterable, Sequence
 from ttr_lab.games.ticket_to_ride import (
     DRAW_TICKETS, GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Claim, Observation, Phase, Tables,
 )
-from ttr_lab.strategies.planner_knobs import knobs
-from ttr_lab.strategies.planning import (
+from ttr_lab.strategies.ticket_to_ride.planner_knobs import knobs
+from ttr_lab.strategies.ticket_to_ride.planning import (
     PlanCache, choose_draw, choose_payment, claims_by_track, plan_tickets, track_costs,
 )
 

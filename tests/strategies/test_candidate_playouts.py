@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-import ttr_lab.strategies.mcts as mcts
+import ttr_lab.strategies.ticket_to_ride.mcts as mcts
 from ttr_lab.core.game import load_game
-from ttr_lab.strategies.candidate_playouts import NATIVE, ROUNDS, candidate_playouts
-from ttr_lab.strategies.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.candidate_playouts import NATIVE, ROUNDS, candidate_playouts
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
 USA = load_game("ticket_to_ride", map="usa")
 

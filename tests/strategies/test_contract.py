@@ -8,7 +8,7 @@ import random
 import pytest
 
 from games import TTR_MAPS, per_variant, player_counts
-from ttr_lab.strategies.learned import SHIPPED as SHIPPED_WEIGHTS
+from ttr_lab.strategies.ticket_to_ride.learned import SHIPPED as SHIPPED_WEIGHTS
 from ttr_lab.strategies.random import Random
 from ttr_lab.core.registry import build, factory, game_strategies, resolve
 from ttr_lab import ConfigError

@@ -11,8 +11,8 @@ from helpers import track_id as tid
 from ttr_lab.strategies.ticket_to_ride.greedy import Greedy
 from reference.planner import TicketPlanner as PythonPlanner
 from reference.planner import card_deficits
-from ttr_lab.strategies.planning import plan_tickets, shortest_path, track_costs
-from ttr_lab.strategies.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.planning import plan_tickets, shortest_path, track_costs
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 from ttr_lab import play_game
 from ttr_lab.games.ticket_to_ride import TicketToRide, Claim, DrawMarket, DrawTickets, KeepTickets, load_board, tables_for
 

@@ -12,8 +12,8 @@ import pytest
 from ttr_lab.core.errors import ConfigError, StrategyError
 from ttr_lab.core.game import load_game
 from ttr_lab.games.ticket_to_ride import DrawMarket
-from ttr_lab.strategies.learned import Learned, market_slots, shipped_weights
-from ttr_lab.strategies.network import Network
+from ttr_lab.strategies.ticket_to_ride.learned import Learned, market_slots, shipped_weights
+from ttr_lab.strategies.ticket_to_ride.network import Network
 
 
 @pytest.fixture(scope="module")

@@ -18,11 +18,11 @@ from reference.planner import TicketPlanner as PythonPlanner
 from reference.planner import python_choice, python_playout
 from ttr_lab.bench.planner import game_positions, playout_start
 from ttr_lab.games.ticket_to_ride import determinize
-from ttr_lab.strategies.compiled_planner import CompiledPlanner
-from ttr_lab.strategies.planner_decisions import DEFAULT_PARAMS, choose_id, default_params, planner_choose
-from ttr_lab.strategies.planner_knobs import SLOT, PlannerKnobs
-from ttr_lab.strategies.planner_playouts import planner_playouts
-from ttr_lab.strategies.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.compiled_planner import CompiledPlanner
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, choose_id, default_params, planner_choose
+from ttr_lab.strategies.ticket_to_ride.planner_knobs import SLOT, PlannerKnobs
+from ttr_lab.strategies.ticket_to_ride.planner_playouts import planner_playouts
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
 
 def _positions(map_name, players, seeds, every=1):
@@ -153,7 +153,7 @@ def test_the_strategy_plays_the_games_the_python_planner_plays(map_name, players
 
 def test_a_playout_may_start_from_the_plan_a_seat_holds():
     """As mcts's play-out planner adopts the root planner's plan (four orders there, one below)."""
-    from ttr_lab.strategies.planner_playouts import KeptPlan, planner_playouts_from
+    from ttr_lab.strategies.ticket_to_ride.planner_playouts import KeptPlan, planner_playouts_from
 
     for seed in (1, 2):
         start = playout_start(load_game("ticket_to_ride", map="usa"), 2, seed)

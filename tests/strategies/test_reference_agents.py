@@ -16,7 +16,7 @@ from helpers import track_id as tid
 from ttr_lab.strategies.ticket_to_ride.destination_hungry import DestinationHungry
 from ttr_lab.strategies.ticket_to_ride.long_route import LongRoute
 from ttr_lab.strategies.ticket_to_ride.one_step_thinking import OneStepThinking
-from ttr_lab.strategies.planning import shortest_path, track_costs
+from ttr_lab.strategies.ticket_to_ride.planning import shortest_path, track_costs
 from ttr_lab.strategies.random import Random
 from ttr_lab.strategies.ticket_to_ride.route_focus import RouteFocus
 from ttr_lab import play_game

@@ -21,9 +21,9 @@ from ttr_lab.core.registry import build
 from ttr_lab.games.ticket_to_ride import TicketToRide
 from ttr_lab.games.ticket_to_ride.batch import tensor_plan
 from ttr_lab.games.ticket_to_ride.kernels.tensor import write_tensor
-from ttr_lab.strategies import tree_kernels as K
-from ttr_lab.strategies.ticket_planner import TicketPlanner
-from ttr_lab.strategies.tree_search import TreeSearch, flatten_value
+from ttr_lab.strategies.ticket_to_ride import tree_kernels as K
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch, flatten_value
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "mcts_tree"
 USA = TicketToRide("usa")

@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 from ttr_lab.cli import app
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import load_game
-from ttr_lab.strategies.learned import market_slots
-from ttr_lab.strategies.network import PARAMS, Network
+from ttr_lab.strategies.ticket_to_ride.learned import market_slots
+from ttr_lab.strategies.ticket_to_ride.network import PARAMS, Network
 from ttr_lab.training import load_config, train
 from ttr_lab.training.backprop import gradients
 

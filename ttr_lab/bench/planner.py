@@ -1,6 +1,6 @@
 """The ticket planner's speed: its decisions as a strategy, and its compiled play-outs.
 
-The planner is one set of kernels (``strategies/planner_decisions.py`` on ``planner_toolkit.py``);
+The planner is one set of kernels (``strategies/ticket_to_ride/planner_decisions.py`` on ``planner_toolkit.py``);
 its agreement with the plain-Python reference kept in the tests is what the tests check.
 
 - ``decisions``: ``ticket_planner`` at every seat of whole games (both maps, 2 and 4 players),
@@ -21,10 +21,10 @@ import numpy as np
 from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked as cases
 from ttr_lab.core.game import Game, load_game
 from ttr_lab.strategies.ticket_to_ride.greedy import Greedy
-from ttr_lab.strategies.planner_decisions import DEFAULT_PARAMS
-from ttr_lab.strategies.planner_playouts import planner_playouts
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS
+from ttr_lab.strategies.ticket_to_ride.planner_playouts import planner_playouts
 from ttr_lab.strategies.random import Random
-from ttr_lab.strategies.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
 GameState = Any  # the planner's game's state (the catalogue says which game: ``BENCHMARKED["planner"]``)
 SECTIONS = ("decisions", "playouts")

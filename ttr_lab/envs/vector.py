@@ -7,7 +7,7 @@
         obs, rewards, terminated, truncated, info = envs.step(actions)
 
 ``vector_env``: one learner per sub-game against compiled opponents (``"random"``: uniform over the
-legal ids; ``"planner"``: the ticket planner compiled, ``strategies/planner_decisions.py``, the
+legal ids; ``"planner"``: the ticket planner compiled, ``strategies/ticket_to_ride/planner_decisions.py``, the
 choice of a fresh ``TicketPlanner`` at every decision). ``planner_actions()`` gives that planner's
 choice for every sub-game's player to move, a teacher to imitate. ``self_play_vector_env``: no opponents; every sub-game shows its player to move
 (``info["to_move"]``) and ``step`` takes each game's mover's action. Both are
@@ -51,7 +51,7 @@ from ttr_lab.core.rng import derive_seed
 from ttr_lab.envs import vector_kernels as K
 from ttr_lab.envs.table import REWARDS, make_game
 from ttr_lab.strategies.ticket_to_ride.greedy_kernel import PLAN_PARAMS
-from ttr_lab.strategies.planner_decisions import DEFAULT_PARAMS, tables_of
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 
 OPPONENTS = {"random": K.RANDOM, "planner": K.PLANNER, "greedy": K.GREEDY}
 

@@ -25,7 +25,7 @@ from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
 from ttr_lab.games.ticket_to_ride.kernels.setup import new_state
 from ttr_lab.games.ticket_to_ride.kernels.tensor import write_mask, write_tensor
 from ttr_lab.strategies.ticket_to_ride.greedy_kernel import greedy_choice
-from ttr_lab.strategies.planner_decisions import choose as planner_choice
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import choose as planner_choice
 
 # opponent policies: uniform over the legal ids; the compiled ticket planner; the compiled greedy
 RANDOM, PLANNER, GREEDY = 0, 1, 2

@@ -19,7 +19,7 @@ import numpy as np
 from ttr_lab.analysis.stats import wilson
 from ttr_lab.envs.vector import vector_env
 from ttr_lab.games.ticket_to_ride.kernels.layout import MARKET_SIZE, S_MARKET
-from ttr_lab.strategies.network import Network
+from ttr_lab.strategies.ticket_to_ride.network import Network
 
 # Names in the curve for the batched env's compiled opponents (the planner is the ticket planner's choice).
 OPPONENT_NAMES = {"greedy": "greedy", "planner": "ticket_planner", "random": "random"}

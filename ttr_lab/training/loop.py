@@ -38,8 +38,8 @@ from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import load_game
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.envs.vector import vector_env
-from ttr_lab.strategies.learned import market_slots
-from ttr_lab.strategies.network import PARAMS, Network
+from ttr_lab.strategies.ticket_to_ride.learned import market_slots
+from ttr_lab.strategies.ticket_to_ride.network import PARAMS, Network
 from ttr_lab.tournament.lock import FolderLock
 from ttr_lab.training.backprop import Adam, Losses, gradients
 from ttr_lab.training.config import TrainConfig

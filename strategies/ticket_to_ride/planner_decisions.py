@@ -33,8 +33,8 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.rows import hand_start, tickets_start, offers_start
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.scoring import components
-from ttr_lab.strategies.planner_knobs import PLAYOUT_ORDERS, SLOT, knobs
-from ttr_lab.strategies.planner_toolkit import (
+from ttr_lab.strategies.ticket_to_ride.planner_knobs import PLAYOUT_ORDERS, SLOT, knobs
+from ttr_lab.strategies.ticket_to_ride.planner_toolkit import (
     best_twins, card_deficits, cards_missing, cheapest_claim, choose_draw, choose_payment, claimable,
     ferry_locomotives,
     plan_tickets, planner_tables, track_costs,

@@ -49,9 +49,9 @@ from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveIn
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase, determinizer
 from ttr_lab.games.ticket_to_ride.batch import tensor_plan
-from ttr_lab.strategies import tree_kernels as K
-from ttr_lab.strategies.planner_decisions import DEFAULT_PARAMS, tables_of
-from ttr_lab.strategies.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride import tree_kernels as K
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
 # Nodes a tree may hold (each iteration opens at most one): 1 s at 2 players is ~10k iterations.
 _CAPACITY = 1 << 16

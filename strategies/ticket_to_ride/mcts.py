@@ -53,13 +53,13 @@ from typing import Annotated, Any, Callable, Literal, Sequence
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt, StringConstraints
 
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.strategies.candidate_playouts import NATIVE, ROUNDS
-from ttr_lab.strategies.planner_decisions import choose_id
-from ttr_lab.strategies.planner_knobs import PLAYOUT_ORDERS
-from ttr_lab.strategies.planning import claims_by_track
+from ttr_lab.strategies.ticket_to_ride.candidate_playouts import NATIVE, ROUNDS
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import choose_id
+from ttr_lab.strategies.ticket_to_ride.planner_knobs import PLAYOUT_ORDERS
+from ttr_lab.strategies.ticket_to_ride.planning import claims_by_track
 from ttr_lab.strategies.ticket_to_ride.playout import Playout
 from ttr_lab.strategies.search import Search
-from ttr_lab.strategies.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 from ttr_lab.games.ticket_to_ride import (
     DRAW_TICKETS, Action, Claim, DrawMarket, GameState, Observation, Phase, determinize, determinizer,
 )

@@ -13,8 +13,8 @@ from typing import Any
 # The knobs' annotations (planner_knobs.signature), which the registry resolves in this module.
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt  # noqa: F401
 
-from ttr_lab.strategies.planner_knobs import PLAYOUT_ORDERS, describe, signature
-from ttr_lab.strategies.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.planner_knobs import PLAYOUT_ORDERS, describe, signature
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
 
 class CompiledPlanner(TicketPlanner):

@@ -40,9 +40,9 @@ from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.rng import next_u64
 from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
 from ttr_lab.games.ticket_to_ride.kernels.tensor import write_tensor
-from ttr_lab.strategies.planner_decisions import decide, fresh_plan, keep
-from ttr_lab.strategies.planner_playouts import cached_plan, choose_kept, planner_playout
-from ttr_lab.strategies.planner_toolkit import cheapest_claim
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import decide, fresh_plan, keep
+from ttr_lab.strategies.ticket_to_ride.planner_playouts import cached_plan, choose_kept, planner_playout
+from ttr_lab.strategies.ticket_to_ride.planner_toolkit import cheapest_claim
 
 # Settings, slots of ``cfg``.
 C_EXPLORATION, C_WIDENING, C_WIDENING_BASE, C_TREE_DEPTH, C_ROLLOUT_DEPTH = 0, 1, 2, 3, 4

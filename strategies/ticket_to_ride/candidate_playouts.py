@@ -22,8 +22,8 @@ from numba import njit
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.playout import random_playouts
-from ttr_lab.strategies.planner_decisions import DEFAULT_PARAMS
-from ttr_lab.strategies.planner_playouts import planner_playouts
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS
+from ttr_lab.strategies.ticket_to_ride.planner_playouts import planner_playouts
 
 Playout = Callable[[Any, list[int]], tuple[Any, int]]
 Round = Callable[[Any, Sequence[Any], list[int]], tuple[Any, int]]

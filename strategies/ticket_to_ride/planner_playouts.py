@@ -26,8 +26,8 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
-from ttr_lab.strategies.planner_decisions import decide, fresh_plan, keep, new_work, tables_of
-from ttr_lab.strategies.planner_toolkit import claimable, planner_tables
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import decide, fresh_plan, keep, new_work, tables_of
+from ttr_lab.strategies.ticket_to_ride.planner_toolkit import claimable, planner_tables
 
 
 @njit(cache=True)

@@ -3,7 +3,7 @@ yardstick later searches are measured against.
 
 Flat Monte Carlo over a few candidates (the ticket planner's move, drawing tickets, the best
 claim for points, every ticket subset at a ticket choice), compiled planner play-outs, paired
-rounds with successive elimination; ``ttr_lab.strategies.mcts`` says how. Every parameter but
+rounds with successive elimination; ``ttr_lab.strategies.ticket_to_ride.mcts`` says how. Every parameter but
 the budget is pinned here to the value ``mcts`` had then, so a new default of ``mcts`` does not
 move it; its games are pinned by golden records (``tests/golden/mcts_flat/``), so a change to
 the search engine, the planner or the rules that would change its play shows there.
@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import PositiveFloat, PositiveInt
 
-from ttr_lab.strategies.mcts import MCTS
+from ttr_lab.strategies.ticket_to_ride.mcts import MCTS
 
 # The configuration of ``mcts`` frozen here (its constructor's defaults of December 2026).
 FROZEN: dict[str, Any] = {

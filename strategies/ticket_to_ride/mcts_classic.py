@@ -1,6 +1,6 @@
 """``MCTSClassic``: ``mcts`` as it was before its play-outs were compiled, kept for comparisons.
 
-The same search (``ttr_lab.strategies.mcts``: its candidates, tree moves and paired root), its
+The same search (``ttr_lab.strategies.ticket_to_ride.mcts``: its candidates, tree moves and paired root), its
 play-outs by the ticket planner at every seat in Python, with the parameters and defaults it had
 then; ``cpu_ms`` is the one addition, for equal-CPU-time matches against the new ``mcts``. Its
 games are pinned by golden records (``tests/golden/mcts_classic/``): the same seeds give the same
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
 
-from ttr_lab.strategies.mcts import MCTS, TurnAlternatives
+from ttr_lab.strategies.ticket_to_ride.mcts import MCTS, TurnAlternatives
 
 
 class MCTSClassic(MCTS):

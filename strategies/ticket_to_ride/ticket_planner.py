@@ -37,8 +37,8 @@ from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveIn
 
 from ttr_lab.games.ticket_to_ride import NUM_CARD_KINDS, Action, GameState, Observation, tables_for
 from ttr_lab.games.ticket_to_ride.state import assemble_state
-from ttr_lab.strategies.planner_knobs import TUNABLE, PlannerKnobs, describe, knobs, signature
-from ttr_lab.strategies.planner_playouts import KeptPlan
+from ttr_lab.strategies.ticket_to_ride.planner_knobs import TUNABLE, PlannerKnobs, describe, knobs, signature
+from ttr_lab.strategies.ticket_to_ride.planner_playouts import KeptPlan
 
 
 class TicketPlanner:

@@ -25,7 +25,7 @@ from ttr_lab.core.game import load_game
 from ttr_lab.games.ticket_to_ride import Action, DrawMarket, Observation
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tensor import observation_tensor
-from ttr_lab.strategies.network import Network
+from ttr_lab.strategies.ticket_to_ride.network import Network
 
 # The weights shipped per map (in this package's ``weights`` folder).
 SHIPPED = {"usa": "learned-usa-2p.npz"}
@@ -43,7 +43,7 @@ def shipped_weights(map_name: str) -> Path:
     if map_name not in SHIPPED:
         raise ConfigError(f"learned: no weights shipped for map {map_name!r} (only for {', '.join(SHIPPED)}); "
                           "train some with `ttr-lab train` and pass them as weights: PATH")
-    return Path(str(resources.files("ttr_lab.strategies") / "weights" / SHIPPED[map_name]))
+    return Path(str(resources.files("ttr_lab.strategies.ticket_to_ride") / "weights" / SHIPPED[map_name]))
 
 
 @functools.lru_cache(maxsize=8)
