@@ -27,8 +27,8 @@ def test_the_licence_and_type_marker_ship_with_the_package():
     assert "MIT License" in (ROOT / "LICENSE").read_text() and project["license"] == {"text": "MIT"}
     assert "License :: OSI Approved :: MIT License" in project["classifiers"]
     assert "Typing :: Typed" in project["classifiers"]
-    for package in ("ttr_lab", "strategies"):
-        assert (ROOT / package / "py.typed").is_file()
+    for folder, package in (("ttr_lab", "ttr_lab"), ("strategies", "ttr_lab.strategies")):
+        assert (ROOT / folder / "py.typed").is_file()
         assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"][package]
 
 

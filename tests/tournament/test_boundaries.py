@@ -240,3 +240,25 @@ def test_an_isolated_child_writes_in_a_temporary_folder_of_its_own_removed_after
         assert not Path("/dev/shm", token).exists()
     else:
         Path("/dev/shm", token).unlink(missing_ok=True)
+
+
+def test_compiling_ahead_beside_ray_gives_up_on_a_constructor_that_never_returns():
+    """On Ray the driver compiles in a thread (no alarm there): a strategy's build in it that
+    outlasts the build limit is left to the daemon thread, and the run goes on to the workers,
+    whose builds have their alarm."""
+    import threading
+    import time
+
+    from ttr_lab.tournament.runner import _Ahead
+
+    never = threading.Event()
+    stuck = threading.Thread(target=never.wait, daemon=True)
+    stuck.start()
+    with at_most(30):
+        _Ahead(stuck, [time.monotonic() - 5.0], limit=1.0).join()  # building for 5 s, limit 1 s
+    assert stuck.is_alive()
+    never.set()
+    done = threading.Thread(target=time.sleep, args=(0.1,))
+    done.start()
+    _Ahead(done, [], limit=1.0).join()  # nothing building: joined to its end
+    assert not done.is_alive()

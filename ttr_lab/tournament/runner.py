@@ -170,28 +170,59 @@ def run_tournament(config: TournamentConfig, console: Console | None = None, sho
         store.close()
 
 
-def _compile_here(config: TournamentConfig, game: Any, entrants: Sequence[Any], say: bool) -> threading.Thread | None:
+def _compile_here(config: TournamentConfig, game: Any, entrants: Sequence[Any], say: bool) -> "_Ahead | None":
     """Compile (or load) the run's kernels in this process, in a thread beside the backend's
     start-up, saying so when it is a compile: on this machine the workers then load the cached
     kernels in about a second, instead of each compiling them at once in silence (a minute or
     two of every core on a first run). Not for a cluster (its nodes have caches of their own)."""
     if config.address is not None:
         return None
-    factories = [e.factory(game.name) for e in entrants] if config.isolation != "process" else []
+    if config.backend != "ray":  # nothing to overlap: compile here, where a build has its alarm
+        _compile(game, config, [e.factory(game.name) for e in entrants] if config.isolation != "process" else [], say)
+        return None
+    building: list[float] = []  # when the build under way began (a build here has no alarm: not the main thread)
 
+    def timed(factory: Any) -> Any:
+        def build() -> Any:
+            building.append(time.monotonic())
+            try:
+                return factory()
+            finally:
+                building.clear()
+        return build
+
+    factories = [timed(e.factory(game.name)) for e in entrants] if config.isolation != "process" else []
+    thread = threading.Thread(target=_compile, args=(game, config, factories, say), name="compile-ahead", daemon=True)
+    thread.start()
+    return _Ahead(thread, building, config.build_time_limit)
+
+
+def _compile(game: Any, config: TournamentConfig, factories: Sequence[Any], say: bool) -> None:
     def note(text: str) -> None:
         if say:
             print(f"note: {text}", file=sys.stderr, flush=True)
 
-    def run() -> None:
-        try:
-            warm_up(game, config.players, factories, config.build_time_limit, say=note)
-        except Exception:  # noqa: BLE001 - the workers warm up again and report what fails, as forfeits
-            _log.warning("compiling the kernels ahead failed; the workers compile them", exc_info=True)
+    try:
+        warm_up(game, config.players, factories, config.build_time_limit, say=note)
+    except Exception:  # noqa: BLE001 - the workers warm up again and report what fails, as forfeits
+        _log.warning("compiling the kernels ahead failed; the workers compile them", exc_info=True)
 
-    thread = threading.Thread(target=run, name="compile-ahead", daemon=True)
-    thread.start()
-    return thread
+
+class _Ahead:
+    """The compile-ahead thread, joined until it ends or a strategy's build in it outlasts the
+    build limit (a constructor that never returns: the workers' own build, with its alarm, names
+    it as a forfeit; the thread, a daemon, is left to it)."""
+
+    def __init__(self, thread: threading.Thread, building: list[float], limit: float | None) -> None:
+        self.thread, self.building, self.limit = thread, building, limit
+
+    def join(self) -> None:
+        while self.thread.is_alive():
+            self.thread.join(0.2)
+            since = self.building[0] if self.building else None
+            if self.limit is not None and since is not None and time.monotonic() - since > self.limit:
+                _log.warning("a strategy's build outlasted %g s while compiling ahead; the workers build it", self.limit)
+                return
 
 
 # Write failures that say the disk, not the data, is the problem.
