@@ -1,5 +1,6 @@
-"""Strategies for Ticket to Ride: one module per strategy; their registered names are in
-``strategies/shipped.py``."""
+"""The shipped strategies: a folder per game (``ticket_to_ride/``, ``trans_orient/``) and, at the
+top, what plays any game (``random``, ``policy``, the one ``search``); their registered names are
+in ``strategies/shipped.py``."""
 
 if __name__ == "strategies":
     # This folder on the path (a source checkout's root) under its old import name: the shipped

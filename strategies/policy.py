@@ -22,7 +22,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ttr_lab.core.errors import ConfigError, IllegalActionError, StrategyError
-from ttr_lab.core.game import Game, load_game
+from ttr_lab.core.game import TensorGame, has_tensor, load_game
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
 
@@ -43,7 +43,7 @@ class LinearPolicy:
         self.source = "linear policy"  # its file, once loaded from one
 
     @classmethod
-    def zeros(cls, game: Game) -> "LinearPolicy":
+    def zeros(cls, game: TensorGame) -> "LinearPolicy":
         """The uniform policy of ``game`` (every legal action equally likely)."""
         (dim,) = tuple(game.observation_shape)
         size = game.action_space.size
@@ -135,10 +135,10 @@ class PolicyPlayer:
         self.policy = load_policy(policy)
         if game is None and isinstance(self.policy, LinearPolicy):
             game, options = self.policy.game, self.policy.options if options is None else options
-        # Any: a game with an observation tensor (checked below), which the Game protocol leaves optional.
-        self.game: Any = load_game(game or "ticket_to_ride", **dict(options or {}))
-        if not hasattr(self.game, "observation_tensor"):
-            raise ConfigError(f"game {self.game.name!r} has no observation tensor for a policy to read")
+        built = load_game(game or "ticket_to_ride", **dict(options or {}))
+        if not has_tensor(built):
+            raise ConfigError(f"game {built.name!r} has no observation tensor for a policy to read")
+        self.game = built
         self.space = self.game.action_space
         if isinstance(self.policy, LinearPolicy):  # checked once here, not by every move's matmul
             wanted = (self.space.size, *tuple(self.game.observation_shape))

@@ -174,11 +174,10 @@ class Search:
         rounds = playouts = 0
         self.steps_used = self.simulations = 0
         draw = self._sampler(observation)
-        flat = self.native_round is not None and not self.grow
         while True:
             sample = draw(rng)
             seed = rng.getrandbits(32)
-            if flat:
+            if not self.grow:
                 self._flat_round(sample, alive, children, results, seed)
             else:
                 for m in alive:
@@ -186,8 +185,7 @@ class Search:
                     state.apply(m)
                     child = children[m]
                     # A candidate's first visit plays out from it: it was just opened.
-                    descend = self.grow and child.visits > 0
-                    results[m].append(self.visit(child, state, random.Random(seed), descend=descend)[me])
+                    results[m].append(self.visit(child, state, random.Random(seed), descend=child.visits > 0)[me])
             rounds += 1
             playouts += len(alive)
             if rounds >= 3 and len(alive) > 2:
@@ -289,11 +287,10 @@ class Search:
 
     def _native(self, state: Any, rng: random.Random, n: int) -> list[float]:
         """``leaf_playouts`` native play-outs of ``state``: each seat's mean reward over them."""
-        k = self.leaf_playouts
         assert self.native_playout is not None
-        batch, decisions = self.native_playout(state, [rng.getrandbits(63) for _ in range(k)])
+        batch, decisions = self.native_playout(state, self._leaf_seeds(rng))
         self.steps_used += decisions
-        self.simulations += k
+        self.simulations += self.leaf_playouts
         return self._mean_rewards(batch, n)
 
     def _mean_rewards(self, batch: Sequence[Sequence[float]], n: int) -> list[float]:
@@ -309,17 +306,28 @@ class Search:
             total += values[seat] - max([values[q] for q in others])
         return total / (self.scale * len(batch))
 
+    def _leaf_seeds(self, rng: random.Random) -> list[int]:
+        """The seeds of one leaf's ``leaf_playouts`` native play-outs, drawn from ``rng``."""
+        return [rng.getrandbits(63) for _ in range(self.leaf_playouts)]
+
     def _flat_round(self, sample: Any, alive: list[Any], children: dict[Any, Node], results: dict[Any, list[float]],
                     seed: int) -> None:
-        """One round without a tree in one ``native_round`` call: what a visit straight from
-        each candidate (``visit(..., descend=False)``) would play and credit, seeded alike."""
-        assert self.native_round is not None
-        stream = random.Random(seed)  # each candidate's visit drew its seeds from this stream
-        seeds = [stream.getrandbits(63) for _ in range(self.leaf_playouts)]
+        """One round without a tree: each candidate applied to ``sample`` and played out straight
+        from there, every candidate's play-out seeded from ``seed``, its reward appended to
+        ``results``. One ``native_round`` call plays the whole round when there is one, with the
+        seeds and credit a visit per candidate (``visit(..., descend=False)``) would give."""
+        me = self.player
+        if self.native_round is None:
+            for m in alive:
+                state = sample.clone()
+                state.apply(m)
+                results[m].append(self.visit(children[m], state, random.Random(seed), descend=False)[me])
+            return
+        seeds = self._leaf_seeds(random.Random(seed))
         batches, decisions = self.native_round(sample, alive, seeds)
         self.steps_used += decisions + self.visit_cost * len(alive)
         self.simulations += len(seeds) * len(alive)
-        me, n = self.player, sample.num_players
+        n = sample.num_players
         for m, batch in zip(alive, batches):
             reward = self._mean_reward(batch, me, n)
             child = children[m]

@@ -10,7 +10,7 @@ _K = 9
 
 
 def check_invariants(state: GameState) -> None:
-    game = state.game
+    game = state.tables
     n = game.num_players
     cards = sum(state.hands) + len(state.pile) + sum(state.discard) + len(state.market)
     assert cards == len(game.deck) == 110, f"{cards} cards"
@@ -58,7 +58,7 @@ def hidden_shuffle(state: GameState, viewer: int, rng: random.Random) -> GameSta
     """A state that ``viewer`` cannot tell apart from ``state``: the draw pile and ticket deck
     reordered, opponents' unseen cards and tickets swapped with unseen ones elsewhere."""
     s = state.clone()
-    n = s.game.num_players
+    n = s.tables.num_players
     # The fields are read as plain lists, changed, then written back whole (a state's fields
     # are copies: changing one in place would not reach the state).
     hands, known = s.hands, s.known

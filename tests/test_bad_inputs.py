@@ -291,6 +291,13 @@ def policy_file_of_the_wrong_width(tmp):
     return ["tournament", str(cfg)], "narrow.npz: weights of shape (5, 3), but Ticket to Ride"
 
 
+def learned_weights_not_an_npz(tmp):
+    (tmp / "net.npz").write_bytes(b"PK\x03\x04 not really a zip")
+    cfg = tmp / "cfg.yaml"
+    cfg.write_text(CONFIG.replace("strategy: %s}", "strategy: %s, params: {weights: net.npz}}") % "learned")
+    return ["tournament", str(cfg)], "cannot read network weights from net.npz"
+
+
 def map_with_too_few_tickets(tmp):
     folder = _map(tmp, lambda name, text: "\n".join(text.splitlines()[:6]) + "\n" if name == "tickets.csv" else text)
     return ["play", "-p", "3", "--map", folder], "has 5 regular tickets, fewer than the 9 dealt at setup to 3 players"
@@ -343,7 +350,8 @@ FAULT_PROBES = [yaml_alias_bomb, yaml_duplicate_key, round_robin_counted_before_
                 move_time_limit_1e300, entrant_name_with_an_escape_code, entrant_name_with_a_right_to_left_override,
                 ruleset_offering_100_tickets,
                 ruleset_drawing_40_tickets, map_ticket_joining_a_city_to_itself, map_with_too_few_tickets,
-                policy_file_of_the_wrong_width, map_ticket_worth_1e23_points, map_ticket_to_a_city_no_track_reaches, map_city_with_a_nan_latitude,
+                policy_file_of_the_wrong_width, learned_weights_not_an_npz,
+                map_ticket_worth_1e23_points, map_ticket_to_a_city_no_track_reaches, map_city_with_a_nan_latitude,
                 map_names_a_claim_cannot_be_read_back_from, map_city_with_a_tab, results_without_meta_json,
                 tune_with_a_corrupt_tune_json, report_forged_column_types,
                 replay_an_edited_record]

@@ -73,7 +73,7 @@ def test_unknown_cards_are_sampled_from_what_remains(map_name):
         for c in range(9):
             counts[c] += det.hands[9 + c] - obs.known_cards[1][c]
     unseen = Counter()
-    deck = [state.game.deck.count(c) for c in range(9)]
+    deck = [state.tables.deck.count(c) for c in range(9)]
     for c in range(9):
         unseen[c] = deck[c] - obs.hand[c] - obs.discard[c] - obs.market.count(c) - obs.known_cards[1][c]
     hidden = obs.hand_sizes[1] - sum(obs.known_cards[1])

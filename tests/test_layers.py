@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def installed_layout(folder: Path) -> Path:
     """This checkout's packages laid out as an install has them (the top-level strategies/ folder
-    as ttr_lab/strategies, pyproject.toml's package-dir): the import graph is read from folders."""
+    as ttr_lab/strategies, where the checkout has a link to it): the import graph is read from folders."""
     skip = shutil.ignore_patterns("__pycache__", "*.pyc", "*.csv", "*.toml", "*.json")
     # The checkout's ttr_lab/strategies is a link to strategies/: copied below as an install has it.
     shutil.copytree(ROOT / "ttr_lab", folder / "ttr_lab", symlinks=True,

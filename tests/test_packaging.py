@@ -14,16 +14,45 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_package_list_names_every_package_of_the_tree():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    folders = {name: ROOT / name.replace(".", "/") for name in config["packages"]}
-    for name, folder in config["package-dir"].items():
-        folders[name] = ROOT / folder
-    for name in list(folders):  # a mapped package's subpackages follow its folder
-        for mapped, folder in config["package-dir"].items():
-            if name.startswith(mapped + "."):
-                folders[name] = ROOT / folder / name[len(mapped) + 1:].replace(".", "/")
-    assert all((f / "__init__.py").is_file() for f in folders.values()), folders
-    on_disk = {p.parent for top in ("ttr_lab", "strategies") for p in (ROOT / top).rglob("__init__.py")}
-    assert on_disk == set(folders.values()), on_disk ^ set(folders.values())
+    folders = {ROOT / name.replace(".", "/") for name in config["packages"]}
+    assert all((f / "__init__.py").is_file() for f in folders), folders
+    # ttr_lab/strategies is the link to strategies/: walked through it, as setuptools does.
+    on_disk = {Path(where) for where, _, files in os.walk(ROOT / "ttr_lab", followlinks=True) if "__init__.py" in files}
+    assert on_disk == folders, on_disk ^ folders
+
+
+def test_one_mechanism_serves_the_strategies_folder():
+    """ttr_lab/strategies is a link to the top-level strategies/ folder, and nothing else: no
+    package-dir mapping, and no import hook left on sys.meta_path by ``import ttr_lab``."""
+    link = ROOT / "ttr_lab" / "strategies"
+    assert link.is_symlink() and link.resolve() == ROOT / "strategies"
+    assert "package-dir" not in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    # A fresh interpreter outside the checkout: the installed (here, editable) ttr_lab.
+    probe = ("import sys; before = list(sys.meta_path); import ttr_lab.strategies.shipped, "
+             "ttr_lab.strategies.trans_orient; import ttr_lab.strategies as s; "
+             "print(s.__file__); print([repr(f) for f in sys.meta_path if f not in before])")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT.parent, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    where, added = done.stdout.splitlines()
+    assert Path(where).resolve() == ROOT / "strategies" / "__init__.py"
+    assert added == "[]", added
+
+
+def test_a_built_wheel_holds_the_strategies_under_ttr_lab(tmp_path):
+    """What setuptools puts in a wheel (its build_py step, the wheel's whole Python content)
+    holds every shipped strategy as ttr_lab.strategies, and no top-level strategies package."""
+    command = [sys.executable, "-c", "from setuptools import setup; setup()", "-q",
+               "egg_info", "--egg-base", str(tmp_path), "build_py", "--build-lib", str(tmp_path / "lib")]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    built = {p.relative_to(tmp_path / "lib").as_posix() for p in (tmp_path / "lib").rglob("*") if p.is_file()}
+    shipped = {f"ttr_lab/{p.relative_to(ROOT).as_posix()}" for p in (ROOT / "strategies").rglob("*.py")}
+    assert shipped and shipped <= built, sorted(shipped - built)
+    assert "ttr_lab/strategies/py.typed" in built
+    assert not any(p.startswith("strategies/") for p in built)
+    assert not (tmp_path / "lib" / "ttr_lab" / "strategies").is_symlink()
 
 
 def _ttr_lab(cwd: Path, *args: str) -> subprocess.CompletedProcess:

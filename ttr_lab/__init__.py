@@ -8,13 +8,7 @@ The top level holds the game-agnostic core (``ttr_lab.core``); each game is a pa
 ``ttr_lab.games`` with its own public surface (Ticket to Ride's: ``ttr_lab.games.ticket_to_ride``).
 """
 
-from pathlib import Path as _Path
 from typing import Any as _Any
-
-from ttr_lab import compat as _compat
-
-_compat.install_source_checkout(_Path(__file__).resolve().parent)
-_compat.install_moved_modules()
 
 from ttr_lab.core.errors import BoardDataError, ConfigError, IllegalActionError, StrategyError, TTRLabError
 from ttr_lab.core.game import Game, State, available_games, load_game
@@ -40,4 +34,6 @@ __all__ = [
 
 def __getattr__(name: str) -> _Any:
     # Ticket to Ride's names the top level used to re-export (ttr_lab.compat.OLD_TOP_LEVEL).
-    return _compat.old_top_level_name(name)
+    from ttr_lab import compat
+
+    return compat.old_top_level_name(name)

@@ -76,3 +76,53 @@ def test_upsets_are_wins_over_a_higher_rated_entrant():
     assert list(table["beaten"]) == ["A", "A"] and (table["gap"] > 0).all()
     assert biggest_upset(frame) == "the-big-one"
     assert biggest_upset(clear_leader()) is None  # every game went as the ratings say
+
+
+def test_among_equal_rating_gaps_the_biggest_upsets_are_the_widest_wins_not_the_first_games():
+    frame = clear_leader()
+    narrow = game(10, [3, 2, 1], ["A", "B", "C"], totals=[99, 98, 100], game_id="a-narrow")  # C over A by 1 point
+    wide = game(11, [3, 2, 1], ["A", "B", "C"], totals=[60, 70, 130], game_id="z-wide")  # C over A by 70
+    frame = pd.concat([frame, frame_of(narrow, wide)], ignore_index=True)
+    table = upsets(frame, bradley_terry(frame, resamples=0))
+    assert table["gap"].iloc[0] == table["gap"].iloc[1]  # the same two entrants: the same gap
+    assert list(table["game_id"]) == ["z-wide", "a-narrow"] and list(table["margin"]) == [70.0, 1.0]
+
+
+def mirrored_metrics() -> tuple[pd.DataFrame, tuple]:
+    """A places more trains than B, by a different count in each deal; trains left is 45 minus
+    trains placed: the same per-deal difference, negated."""
+    from ttr_lab.core.outcome import Metric
+
+    games = []
+    for deal in range(6):
+        for ranks, names in (([1, 2], ["A", "B"]), ([2, 1], ["B", "A"])):
+            rows = game(deal, ranks, names, totals=[100 + deal, 80] if names[0] == "A" else [80, 100 + deal])
+            for row in rows:
+                placed = 40 + deal if row["entrant"] == "A" else 30 - deal % 3
+                row["trains_placed"], row["trains_left"] = placed, 45 - placed
+                row["route_points"] = 0.06 * deal if row["entrant"] == "A" else 0.0  # a small metric
+            games.append(rows)
+    metrics = (*METRICS, Metric("trains_left", "trains not placed"), Metric("trains_placed", "trains placed"))
+    return frame_of(*games), metrics
+
+
+def test_two_metrics_that_mirror_each_other_are_one_finding():
+    frame, metrics = mirrored_metrics()
+    v = verdict(frame, metrics)
+    apart = next(s for s in v.sentences if s.startswith("What sets A apart"))
+    assert apart.count("trains_") == 2 and "the same finding as" in apart  # named once, its mirror beside it
+    shown = list(explaining(v.differences)["metric"])
+    assert ("trains_left" in shown) != ("trains_placed" in shown)
+
+
+def test_the_verdict_table_writes_each_difference_as_the_words_do():
+    from ttr_lab.analysis.verdict import differences_view
+
+    frame, metrics = mirrored_metrics()
+    v = verdict(frame, metrics)
+    view = differences_view(v.differences).set_index("metric")
+    column = next(c for c in view.columns if c.endswith("[95% CI]"))
+    score = view.loc["score", column]
+    assert score in " ".join(v.sentences)  # the same digits in prose and table
+    small = view.loc["route_points", column]  # +0.15 a game, beside a score's +23: its own digits
+    assert small.startswith("+0.15 [") and small != "+0.1 [0.0, 0.1]" and "0.0," not in small

@@ -1,5 +1,7 @@
 """The benchmarks run on tiny budgets (their figures are not checked: the machines are shared)."""
 
+import shutil
+
 import pytest
 from typer.testing import CliRunner
 
@@ -137,3 +139,33 @@ def test_equal_time_refuses_a_budget_or_player_count_it_cannot_play():
         strength_benchmark(deals=1, sections=["equal_time"], backend="serial", cpu_ms=(0.0,))
     with pytest.raises(ValueError, match="2 and/or 4 players"):
         strength_benchmark(deals=1, sections=["equal_time"], backend="serial", players=(3,))
+
+
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C compiler here")
+def test_the_c_calibration_is_timed_in_the_same_rounds_as_the_native_play_outs(tmp_path, monkeypatch):
+    """``--calibration`` says its figures are interleaved round by round: the C play-out runs in
+    every round beside the native one, not once after them (built once)."""
+    from ttr_lab.bench import native
+    from ttr_lab.core.game import load_game
+
+    source = tmp_path / "c"
+    source.mkdir()
+    # A stand-in C play-out: it notes each call (players, games) and plays nothing.
+    (source / "ttr.c").write_text('#include <stdio.h>\n#include <stdlib.h>\nint main(int c, char **v) {\n'
+                                  '  FILE *f = fopen(getenv("CALLS"), "a"); fprintf(f, "%s %s\\n", v[2], v[3]);\n'
+                                  '  fclose(f); return 0; }\n')
+    (source / "mkmap.py").write_text("print('map')\n")
+    calls = tmp_path / "calls.txt"
+    monkeypatch.setenv("CALLS", str(calls))
+    order = []
+    game = load_game("ticket_to_ride")
+    real_games, real_c = game.random_games, native.CPlayout.seconds
+    monkeypatch.setattr(game, "random_games", lambda n, seeds: order.append(("native", n)) or real_games(n, seeds),
+                        raising=False)
+    monkeypatch.setattr(native.CPlayout, "seconds", lambda self, n, games: order.append(("C", n)) or real_c(self, n, games))
+    native.native_benchmark(game, seconds=0.05, calibration=str(source), map_folder=tmp_path)
+    for n in (2, 4):
+        mine = [kind for kind, players in order if players == n][1:]  # after the warm-up call
+        assert mine and mine == ["native", "C"] * (len(mine) // 2)  # C beside native in every round
+    made = [tuple(map(int, line.split())) for line in calls.read_text().splitlines()]
+    assert len(made) == sum(kind == "C" for kind, _ in order)  # the C program itself ran each time

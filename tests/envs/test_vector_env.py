@@ -19,8 +19,8 @@ from ttr_lab.core.game import load_game  # noqa: E402
 from ttr_lab.core.rng import GOLDEN, MASK, STRATEGY_KEY, derive_seed, mix64  # noqa: E402
 from ttr_lab.envs import pettingzoo_env, self_play_vector_env, vector_env  # noqa: E402
 from ttr_lab.envs.table import Table  # noqa: E402
-from ttr_lab.strategies.greedy import Greedy  # noqa: E402
-from ttr_lab.strategies.planner_kernel import choose_id  # noqa: E402
+from ttr_lab.strategies.ticket_to_ride.greedy import Greedy  # noqa: E402
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import choose_id  # noqa: E402
 
 
 def _next_below(state: int, bound: int) -> tuple[int, int]:

@@ -768,7 +768,7 @@ def test_random_game_invariants(players, seed):
         assert not LONG & set(s.ticket_deck)
         assert all(t >= 0 for t in s.trains)
     r = s.result()
-    game = s.game
+    game = s.tables
     for p in r.players:
         mine = [t for t, o in enumerate(s.owner) if o == p.player]
         assert p.trains_left == 45 - sum(game.track_trains[t] for t in mine)

@@ -64,7 +64,7 @@ def test_the_tables_double_route_answers_agree_with_the_rule_and_the_engine(play
             if s.is_terminal():
                 break
             s.apply(rng.choice(s.legal_actions()))
-        owner, game = s.track_owners, s.game
+        owner, game = s.track_owners, s.tables
         claims = {a.track for a in s.legal_actions() if type(a) is Claim}
         for p in range(players):
             obs = s.observation(p)
@@ -102,7 +102,7 @@ def test_tables_for_gives_one_tables_per_board_player_count_and_ruleset_value():
     states = [new_game(BOARD, 3, 1), new_game(BOARD, 4, 1), new_game(BOARD, 3, 1, other.ruleset)]
     for _ in range(2):
         for s in states:
-            assert s.observation(0).tables is s.game
+            assert s.observation(0).tables is s.tables
 
 
 def test_track_points_include_mountains():

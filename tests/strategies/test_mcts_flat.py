@@ -15,7 +15,7 @@ import pytest
 from ttr_lab import play_game
 from ttr_lab.core.registry import build
 from ttr_lab.games.ticket_to_ride import TicketToRide
-from ttr_lab.strategies.mcts_flat import FROZEN
+from ttr_lab.strategies.ticket_to_ride.mcts_flat import FROZEN
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "mcts_flat"
 # (map, seats, seed); files are named <map>-<n>p-seed<seed>.json

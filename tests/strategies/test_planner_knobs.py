@@ -9,11 +9,11 @@ import pytest
 
 from ttr_lab import ConfigError
 from ttr_lab.core.registry import parameters, validate_parameters
-from ttr_lab.strategies import planner_knobs
-from ttr_lab.strategies.compiled_planner import CompiledPlanner
-from ttr_lab.strategies.planner_kernel import P_BUDGET, P_KEEP_ORDERS, P_ROUTE_WEIGHT
-from ttr_lab.strategies.planner_knobs import PLAYOUT_ORDERS, SLOT, TUNABLE, PlannerKnobs
-from ttr_lab.strategies.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride import planner_knobs
+from ttr_lab.strategies.ticket_to_ride.compiled_planner import CompiledPlanner
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import P_BUDGET, P_KEEP_ORDERS, P_ROUTE_WEIGHT
+from ttr_lab.strategies.ticket_to_ride.planner_knobs import PLAYOUT_ORDERS, SLOT, TUNABLE, PlannerKnobs
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
 
 def test_both_planners_take_exactly_the_declared_knobs():
@@ -37,8 +37,9 @@ def test_the_registry_checks_a_config_against_the_declared_types():
 
 
 def test_the_knobs_reach_both_planners():
-    python = TicketPlanner(card_weight=1.25, keep_orders=3)
-    assert python.knobs.card_weight == 1.25 and python.plans.card_weight == 1.25 and python.knobs.keep_orders == 3
+    shipped = TicketPlanner(card_weight=1.25, keep_orders=3)
+    assert shipped.knobs.card_weight == 1.25 and shipped.knobs.keep_orders == 3
+    assert shipped.params[SLOT["card_weight"]] == 1.25 and shipped.params[P_KEEP_ORDERS] == 3.0
     compiled = CompiledPlanner(plan_budget=0.6, route_weight=2.0)
     assert compiled.params[P_BUDGET] == 0.6 and compiled.params[P_ROUTE_WEIGHT] == 2.0
     assert compiled.params[P_KEEP_ORDERS] == 1.0  # the one-order default

@@ -13,12 +13,12 @@ from helpers import decide, make_state
 from ttr_lab.games.ticket_to_ride import LOCOMOTIVE as LOCO
 from helpers import ticket_id as tk
 from helpers import track_id as tid
-from ttr_lab.strategies.destination_hungry import DestinationHungry
-from ttr_lab.strategies.long_route import LongRoute
-from ttr_lab.strategies.one_step_thinking import OneStepThinking
-from ttr_lab.strategies.planning import shortest_path, track_costs
+from ttr_lab.strategies.ticket_to_ride.destination_hungry import DestinationHungry
+from ttr_lab.strategies.ticket_to_ride.long_route import LongRoute
+from ttr_lab.strategies.ticket_to_ride.one_step_thinking import OneStepThinking
+from ttr_lab.strategies.ticket_to_ride.planning import shortest_path, track_costs
 from ttr_lab.strategies.random import Random
-from ttr_lab.strategies.route_focus import RouteFocus
+from ttr_lab.strategies.ticket_to_ride.route_focus import RouteFocus
 from ttr_lab import play_game
 from ttr_lab.games.ticket_to_ride import TicketToRide, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, load_board, new_game
 

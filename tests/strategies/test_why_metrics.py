@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from ttr_lab.strategies.one_step_thinking import OneStepThinking
+from ttr_lab.strategies.ticket_to_ride.one_step_thinking import OneStepThinking
 from ttr_lab import play_game
 from ttr_lab.games.ticket_to_ride import TicketToRide, load_board
 from ttr_lab.games.ticket_to_ride import DrawTickets, KeepTickets, Phase, new_game

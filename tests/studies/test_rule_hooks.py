@@ -22,7 +22,7 @@ def test_trans_orient_rules_travel_in_the_options_and_reach_every_setup():
     again = load_game("trans_orient", **game.options)
     assert again == game and pickle.loads(pickle.dumps(game)) == game and game != load_game("trans_orient")
     state = game.new_game(3, seed=1)
-    assert state.setup.rules.hand_limit == 3 and pickle.loads(pickle.dumps(state)).setup.rules.reserve_limit == 7
+    assert state.tables.rules.hand_limit == 3 and pickle.loads(pickle.dumps(state)).tables.rules.reserve_limit == 7
     with pytest.raises(ConfigError, match="no rule 'hand'"):
         load_game("trans_orient", ruleset={"hand": 3})
 

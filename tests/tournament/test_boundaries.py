@@ -22,7 +22,8 @@ from ttr_lab.tournament import run_tournament
 from ttr_lab.tournament.config import parse_config
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import load_game
-from ttr_lab.tournament.worker import stop_hosts, warm_up
+from ttr_lab.tournament.warm_up import warm_up
+from ttr_lab.tournament.worker import stop_hosts
 
 
 @pytest.fixture

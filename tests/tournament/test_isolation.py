@@ -376,3 +376,12 @@ def test_an_isolated_entrant_is_identified_by_the_parameters_its_child_validated
     # A plug-in of the user's is validated in its child too, never imported by the engine.
     c = config(tmp_path / "out", {"name": "p", "strategy": "tests_support_patcher:Patcher"}, "process")
     assert c.entrant(0).params == {} and "tests_support_patcher" not in sys.modules
+
+
+def test_the_worker_refuses_an_isolation_it_does_not_know_instead_of_playing_in_process():
+    from ttr_lab.core.errors import ConfigError
+    from ttr_lab.core.game import load_game
+    from ttr_lab.tournament.worker import play_batch
+
+    with pytest.raises(ConfigError, match=r"isolation 'processes' is not one of none, process"):
+        play_batch(load_game("ticket_to_ride"), [], [], None, False, "processes")

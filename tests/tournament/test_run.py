@@ -285,28 +285,99 @@ def test_cpu_time_per_decision_is_recorded_beside_wall_time(tmp_path, isolation)
     assert busy["think_cpu_seconds"] >= 0.01 * busy["decisions"] > 0
 
 
-def test_a_few_games_on_a_local_ray_say_it_may_not_pay_back_its_start_up(tmp_path):
-    from ttr_lab.tournament.runner import RAY_PAYS_FROM, ray_startup_note
+def test_a_local_ray_says_it_is_starting_and_suggests_serial_only_for_games_cheaper_than_its_start(tmp_path):
+    """The early line says what the wait is, with no advice: whether Ray pays back its start-up
+    depends on the games' cost (the main job's mcts games pay it back many times over)."""
+    from ttr_lab.tournament.runner import TournamentRun, ray_startup_note, serial_hint
 
-    note = ray_startup_note(config(tmp_path, backend="ray"), 6)
-    assert note and "6 games" in note and "backend: serial" in note and "\n" not in note
+    note = ray_startup_note(config(tmp_path, backend="ray"), 400)
+    assert note and "400 games" in note and "serial" not in note and "\n" not in note
     assert ray_startup_note(config(tmp_path, backend="serial"), 6) is None
     assert ray_startup_note(config(tmp_path, backend="ray", address="auto"), 6) is None  # a cluster: already up
-    assert ray_startup_note(config(tmp_path, backend="ray"), RAY_PAYS_FROM) is None
+    cheap = TournamentRun(tmp_path, 6, 0, played=6, backend_seconds=15.0, startup_seconds=90.0, worker_cpu_seconds=0.5)
+    costly = TournamentRun(tmp_path, 400, 0, played=400, backend_seconds=15.0, startup_seconds=90.0, worker_cpu_seconds=900.0)
+    compiled = TournamentRun(tmp_path, 6, 0, played=6, backend_seconds=15.0, startup_seconds=90.0, worker_cpu_seconds=20.0)
+    hint = serial_hint(config(tmp_path, backend="ray"), cheap)
+    assert hint and "--backend serial" in hint and "6 games" in hint
+    assert serial_hint(config(tmp_path, backend="ray"), costly) is None
+    assert serial_hint(config(tmp_path, backend="ray"), compiled) is None  # Ray's start, not the compile beside it
+    assert serial_hint(config(tmp_path, backend="serial"), cheap) is None
+
+
+def test_without_a_terminal_progress_is_lines_on_standard_error(tmp_path, capsys):
+    """A log or CI has no terminal: a bar would draw nothing until the end, so the run writes
+    plain lines (games, rate, time left) on stderr and keeps stdout for the summary."""
+    import io
+
+    from rich.console import Console
+
+    out = io.StringIO()
+    run = run_tournament(config(tmp_path, games=3, records=False), console=Console(file=out, width=120),
+                         show_progress=True)
+    assert run.complete
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith(f"t (serial): 0 of {run.planned} games") and "waiting for the first games" in err[0]
+    assert err[-1].startswith(f"t (serial): {run.planned} of {run.planned} games (100%)") and "games/s" in err[-1]
+    assert "games/s" not in out.getvalue()  # no bar drawn into the log
+
+
+def test_progress_lines_tick_without_a_batch_and_say_the_time_left():
+    import io
+
+    from ttr_lab.tournament.progress_lines import ProgressLines, duration
+
+    stream = io.StringIO()
+    lines = ProgressLines("main", 400, 0, stream=stream, interval=0.01)
+    lines.start()
+    deadline = time.monotonic() + 30
+    while stream.getvalue().count("\n") < 3 and time.monotonic() < deadline:  # ticks with no batch back
+        time.sleep(0.01)
+    lines.update(100, 0.5)
+    lines.stop()
+    assert stream.getvalue().count("\n") >= 3
+    assert "100 of 400 games (25%)" in stream.getvalue().splitlines()[-1]
+    assert "0.50 games/s, about 10 min 00 s left" in stream.getvalue().splitlines()[-1]
+    assert (duration(42), duration(75), duration(4000)) == ("42 s", "1 min 15 s", "1 h 06 min")
 
 
 def test_a_batch_warms_its_game_up_once_per_process_before_any_timed_move(tmp_path, monkeypatch):
     """Compiled rules are compiled (or loaded) on first use: that must happen before a strategy's
     timed move, once per process and game, not in every batch."""
-    from ttr_lab.tournament import worker
+    from ttr_lab.tournament import warm_up, worker
 
     played = []
     real = worker.play_game
-    monkeypatch.setattr(worker, "_WARMED", set())
-    monkeypatch.setattr(worker, "play_game", lambda game, players, seed: played.append(
-        [type(p).__name__ for p in players]) or real(game, players, seed))
+    monkeypatch.setattr(warm_up, "_WARMED", set())
+    for module in (warm_up, worker):  # the warm-up's game and the games of the run
+        monkeypatch.setattr(module, "play_game", lambda game, players, seed: played.append(
+            [type(p).__name__ for p in players]) or real(game, players, seed))
     c = config(tmp_path, records=False)
     assert run_tournament(c, show_progress=False).complete
     warm = ["RandomPlayer"] * 3
     assert played[0] == warm  # the warm-up, first
     assert sum(p == warm for p in played) == 1 and len(played) == 7  # once, then the six games
+
+
+def test_a_long_warm_up_says_it_is_compiling_before_it_ends_and_how_long_it_took():
+    from ttr_lab.tournament.warm_up import announced
+
+    said = []
+    with announced("the rules", said.append, after=0.01):
+        deadline = time.monotonic() + 30
+        while not said and time.monotonic() < deadline:  # the note comes while the block still runs
+            time.sleep(0.01)
+    assert said[0].startswith("compiling the rules (") and said[1].startswith("compiled the rules in ")
+    quick = []
+    with announced("the rules", quick.append, after=30):
+        pass
+    assert quick == []  # kernels loaded from the cache: nothing said
+
+
+def test_a_run_compiles_its_kernels_before_the_games_and_says_so_on_standard_error(tmp_path, capsys, monkeypatch):
+    from ttr_lab.tournament import warm_up as worker
+
+    monkeypatch.setattr(worker, "_WARMED", set())
+    monkeypatch.setattr(worker, "COMPILING_AFTER", 0.0)  # as if every step were a compile
+    assert run_tournament(config(tmp_path, games=3, records=False), show_progress=True).complete
+    err = capsys.readouterr().err
+    assert "note: compiling Ticket to Ride" in err and "note: compiled Ticket to Ride" in err

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ttr_lab import load_game
-from ttr_lab.strategies.compiled_planner import CompiledPlanner
-from ttr_lab.strategies.mcts import MCTS
-from ttr_lab.tournament import worker
+from ttr_lab.strategies.ticket_to_ride.compiled_planner import CompiledPlanner
+from ttr_lab.strategies.ticket_to_ride.mcts import MCTS
+from ttr_lab.tournament import warm_up as worker
 
 
 class _Counting:

@@ -289,6 +289,10 @@ def test_every_shipped_config_loads(path):
 
     if path.name.startswith("study-"):
         (load_search if is_search(path) else load_study)(path)
+    elif path.name.startswith("train-"):
+        from ttr_lab.training import load_config as load_training
+
+        load_training(path)
     else:
         (load_tuning if path.name.startswith("tune-") else load_tournament)(path)
 
@@ -384,3 +388,21 @@ def test_a_run_stored_with_its_parameters_as_written_resumes(tmp_path):
 def test_a_tuning_config_plays_the_game_its_shorthand_names(tmp_path):
     c = config(tmp_path, map="legendary_asia")
     assert (c.game, c.game_options()) == ("ticket_to_ride", {"map": "legendary_asia"})
+
+
+def test_a_win_rate_is_a_percentage_everywhere_and_the_figure_ticks_whole_trials(tmp_path):
+    """One format for shares (the validation writes 97.5%): a trial's win rate is 12.5% too, not
+    0.125; and trials are whole numbers on the figure's axis."""
+    from ttr_lab.tuning.report import _markdown, format_value, objective_figure
+
+    assert format_value(0.125, 0.08, 0.189, "win_rate") == "12.5% [8.0, 18.9]"
+    assert format_value(3.25, 1.0, 5.5, "score_margin") == "3.2 [1.0, 5.5]"
+    frame = pd.DataFrame({"trial": [1, 2, 3], "objective": [0.125, 0.5, 0.25], "low": [0.05, 0.4, 0.1],
+                          "high": [0.2, 0.6, 0.4], "is_default": [True, False, False], "proposal": [0, 1, 2],
+                          "mean_score": [80.0, 90.0, 85.0], "param.min_points": [1.0, 2.0, 3.0]})
+    table = _markdown(frame, "win_rate")
+    assert "50.0% [40.0, 60.0]" in table and "0.5 " not in table and "win rate [95% CI]" in table
+    fig = objective_figure(frame, config(tmp_path), tmp_path / "objective.png")
+    ticks = [t for t in fig.axes[0].get_xticks() if 1 <= t <= 3]
+    assert ticks and all(float(t).is_integer() for t in ticks)
+    assert fig.axes[0].get_ylim()[1] > 100  # percent, not 0..1

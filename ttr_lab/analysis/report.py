@@ -27,7 +27,7 @@ from ttr_lab.analysis.ratings import bradley_terry
 from ttr_lab.analysis.tables import (
     entrant_order, entrant_table, head_to_head, metric_table, pairwise_tests, player_count_table, score_parts, seat_table,
 )
-from ttr_lab.analysis.verdict import Verdict, explaining, metric_differences, upsets, verdict
+from ttr_lab.analysis.verdict import Verdict, differences_view, explaining, metric_differences, upsets, verdict
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game
 
@@ -116,9 +116,10 @@ def upsets_of(sections: list[tuple[str, str, pd.DataFrame, bool]], frame: pd.Dat
 
 def presented(title: str, table: pd.DataFrame) -> pd.DataFrame:
     """A section's table as the report prints it (the head-to-head matrix is all shares)."""
+    if title in ("Verdict", "Leader against runner-up") and len(table):
+        return differences_view(table)  # each row at the precision the verdict's words use
     # Tables whose rows are different quantities get one precision for the whole table.
-    return present(table, all_percent=title == "Head to head",
-                   one_precision=title in ("Metrics", "Verdict", "Leader against runner-up"))
+    return present(table, all_percent=title == "Head to head", one_precision=title == "Metrics")
 
 
 # The generic figures that say nothing on a few games, and the fewest games they are drawn

@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
 import pandas as pd
 
 from ttr_lab.analysis.presentation import p_text, percent, percent_interval
@@ -55,11 +56,13 @@ def metric_differences(frame: pd.DataFrame, a: str, b: str, metrics: Sequence[Me
     mine = scored[scored["entrant"].isin([a, b])]
     per = mine[["deal", "entrant", *columns]].astype({c: float for c in columns}).groupby(["entrant", "deal"]).mean()
     rows = []
+    per_deal: dict[str, pd.Series] = {}
     if a in per.index.get_level_values(0) and b in per.index.get_level_values(0):
         da, db = per.loc[a], per.loc[b]
         deals = da.index.intersection(db.index)
         for m in shown:
             diff = (da.loc[deals, m.name] - db.loc[deals, m.name]).dropna()
+            per_deal[m.name] = diff
             n = len(diff)
             mean = float(diff.mean()) if n else math.nan
             se = float(diff.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
@@ -74,7 +77,28 @@ def metric_differences(frame: pd.DataFrame, a: str, b: str, metrics: Sequence[Me
                                       "difference_high", "deals", "_clarity"])
     out = out.sort_values("_clarity", ascending=False, kind="stable").drop(columns="_clarity").reset_index(drop=True)
     out.attrs["labels"] = {"a_mean": f"{a} (mean)", "b_mean": f"{b} (mean)", "difference": f"{a} − {b}"}
+    out.attrs["same_as"] = _mirrors(list(out["metric"]), per_deal)
     return out
+
+
+def _mirrors(order: Sequence[str], per_deal: dict[str, pd.Series]) -> dict[str, str]:
+    """Metric -> an earlier one (in ``order``) whose per-deal differences it repeats, the same or
+    negated deal by deal (trains left and trains placed add up to the trains a player starts
+    with): one finding, not two. Constant differences are not matched (two unrelated bonuses
+    may both be +10 in every deal)."""
+    same: dict[str, str] = {}
+    for i, name in enumerate(order):
+        x = per_deal.get(name)
+        if x is None or len(x) < 2 or float(x.std(ddof=0)) == 0:
+            continue
+        for earlier in order[:i]:
+            y = per_deal.get(earlier)
+            if earlier in same or y is None or not x.index.equals(y.index):
+                continue
+            if np.allclose(x.to_numpy(), y.to_numpy()) or np.allclose(x.to_numpy(), -y.to_numpy()):
+                same[name] = earlier
+                break
+    return same
 
 
 def _clear(row: pd.Series) -> bool:
@@ -82,15 +106,44 @@ def _clear(row: pd.Series) -> bool:
     return bool(row["difference_low"] > 0 or row["difference_high"] < 0)
 
 
-def _difference(row: pd.Series) -> str:
-    """``+7.7 [6.2, 9.2]``: a difference and its interval at one precision."""
+def _decimals(row: pd.Series) -> int:
+    """A difference's precision, by the width of its own interval (one row, not the column:
+    a score's +28.8 beside a ticket count's +0.06 would make the count read ``0.1 [0.0, 0.1]``):
+    two significant digits of the width, so the interval is readable."""
     values = [row["difference"], row["difference_low"], row["difference_high"]]
     width = abs(values[2] - values[1])
     if width == 0:  # no spread over the deals: the value's own precision
-        d = 0 if float(values[0]).is_integer() else 1
-    else:
-        d = 1 if width >= 1 or math.isnan(width) else 2 if width >= 0.1 else 3
+        return 0 if float(values[0]).is_integer() else 1
+    return 1 if width >= 1 or math.isnan(width) else 2 if width >= 0.1 else 3
+
+
+def _difference(row: pd.Series) -> str:
+    """``+7.7 [6.2, 9.2]``: a difference and its interval at one precision (``_decimals``)."""
+    values = [row["difference"], row["difference_low"], row["difference_high"]]
+    d = _decimals(row)
+    if any(math.isnan(v) for v in values[1:]):
+        return f"{values[0]:+.{d}f}"
     return f"{values[0]:+.{d}f} [{values[1]:.{d}f}, {values[2]:.{d}f}]"
+
+
+def differences_view(differences: pd.DataFrame) -> pd.DataFrame:
+    """``metric_differences`` as the report prints it, each row at its own precision, the same
+    as the verdict's words write it (``_difference``), so that prose and table agree."""
+    labels = differences.attrs.get("labels", {})
+    rows = []
+    for _, r in differences.iterrows():
+        d = _decimals(r)
+        mean_d = max(d, 1) if not float(r["a_mean"]).is_integer() or not float(r["b_mean"]).is_integer() else d
+        row = {"metric": r["metric"]}
+        if "description" in differences.columns:
+            row["description"] = r["description"]
+        row.update({labels.get("a_mean", "A (mean)"): f"{r['a_mean']:.{mean_d}f}",
+                    labels.get("b_mean", "B (mean)"): f"{r['b_mean']:.{mean_d}f}",
+                    f"{labels.get('difference', 'A − B')} [95% CI]": _difference(r), "deals": str(int(r["deals"]))})
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    out.attrs["text_columns"] = ["metric", "description"]
+    return out
 
 
 def _ahead(tests: pd.DataFrame, x: str, y: str) -> dict | None:
@@ -159,9 +212,14 @@ def verdict(frame: pd.DataFrame, metrics: Sequence[Metric] = (), tests: pd.DataF
         sentences.append(f"By score, {leader} makes {_difference(row)} points a game against {runner} on the same "
                          f"deals ({row['deals']} deals, 95% interval)" + ("." if _clear(row) else
                                                                           ": the interval includes zero."))
-    clear = [r for _, r in differences.iterrows() if _clear(r) and r["metric"] != "score"]
+    same_as = differences.attrs.get("same_as", {})
+    clear = [r for _, r in differences.iterrows() if _clear(r) and r["metric"] != "score" and r["metric"] not in same_as]
     if clear:
-        named = "; ".join(f"{r['metric']} {_difference(r)}" for r in clear[:EXPLAINING])
+        def mirrored(metric: str) -> str:
+            twins = [m for m, of in same_as.items() if of == metric]
+            return f" (the same finding as {', '.join(twins)})" if twins else ""
+
+        named = "; ".join(f"{r['metric']} {_difference(r)}{mirrored(r['metric'])}" for r in clear[:EXPLAINING])
         sentences.append(f"What sets {leader} apart from {runner}, per game on the same deals ({leader} minus "
                          f"{runner}, 95% interval): {named}.")
     elif len(differences) > 1:
@@ -175,7 +233,9 @@ def explaining(differences: pd.DataFrame, most: int = 6) -> pd.DataFrame:
     """The score's row of ``metric_differences``, then the rows whose interval leaves out zero,
     clearest first, at most ``most`` in all: the short table beside the verdict."""
     score = [i for i, r in differences.iterrows() if r["metric"] == "score"]
-    keep = score + [i for i, r in differences.iterrows() if r["metric"] != "score" and _clear(r)][:most - len(score)]
+    same_as = differences.attrs.get("same_as", {})
+    keep = score + [i for i, r in differences.iterrows()
+                    if r["metric"] != "score" and _clear(r) and r["metric"] not in same_as][:most - len(score)]
     out = differences.loc[keep].reset_index(drop=True)
     out.attrs = dict(differences.attrs)
     return out
@@ -184,23 +244,28 @@ def explaining(differences: pd.DataFrame, most: int = 6) -> pd.DataFrame:
 def upsets(frame: pd.DataFrame, ratings: pd.DataFrame, top: int = 5) -> pd.DataFrame:
     """The games won most against the odds: a winner (rank 1) that beat an entrant rated above
     it (``ratings``: ``bradley_terry(frame)``), by how far the best entrant it beat is rated above
-    it, largest first (forfeited games left out: a forfeit is no upset of play). Columns
-    ``game_id``, ``deal``, ``winner``, ``beaten``, ``gap`` (Elo points)."""
+    it, largest first, and among equal gaps (the same two entrants, game after game) by how many
+    points the winner beat it by (forfeited games left out: a forfeit is no upset of play).
+    Columns ``game_id``, ``deal``, ``winner``, ``beaten``, ``gap`` (Elo points), ``margin``
+    (points)."""
     rating = dict(zip(ratings["entrant"], ratings["rating"]))
-    played = frame[frame["termination"] != "forfeit"][["game_id", "deal", "entrant", "rank"]].copy()
+    played = frame[frame["termination"] != "forfeit"][["game_id", "deal", "entrant", "rank", "score"]].copy()
     played["rating"] = played["entrant"].map(rating).astype(float)
     # One pass over all games (a loop over games took most of a 10,000-game report): per game,
     # the lowest-rated winner and the highest-rated loser, the first seat among equals.
     winner = played[played["rank"] == 1].sort_values("rating", kind="stable").drop_duplicates("game_id")
     best = played[played["rank"] > 1].sort_values("rating", ascending=False, kind="stable").drop_duplicates("game_id")
-    both = winner.merge(best[["game_id", "entrant", "rating"]], on="game_id", suffixes=("", "_beaten"))
+    both = winner.merge(best[["game_id", "entrant", "rating", "score"]], on="game_id", suffixes=("", "_beaten"))
     both["gap"] = both["rating_beaten"] - both["rating"]
     both = both[both["gap"] > 0]
     out = pd.DataFrame({"game_id": both["game_id"].astype(str), "deal": both["deal"].astype(int),
-                        "winner": both["entrant"], "beaten": both["entrant_beaten"], "gap": both["gap"].astype(float)},
-                       columns=["game_id", "deal", "winner", "beaten", "gap"])
-    out = out.sort_values(["gap", "game_id"], ascending=[False, True], kind="stable").head(top).reset_index(drop=True)
-    out.attrs["labels"] = {"game_id": "game", "beaten": "best entrant it beat", "gap": "rating gap (Elo)"}
+                        "winner": both["entrant"], "beaten": both["entrant_beaten"], "gap": both["gap"].astype(float),
+                        "margin": (both["score"] - both["score_beaten"]).astype(float)},
+                       columns=["game_id", "deal", "winner", "beaten", "gap", "margin"])
+    out = out.sort_values(["gap", "margin", "game_id"], ascending=[False, False, True],
+                          kind="stable").head(top).reset_index(drop=True)
+    out.attrs["labels"] = {"game_id": "game", "beaten": "best entrant it beat", "gap": "rating gap (Elo)",
+                           "margin": "won by (pts)"}
     return out
 
 
@@ -213,4 +278,4 @@ def biggest_upset(frame: pd.DataFrame) -> str | None:
     return None if found.empty else str(found["game_id"].iloc[0])
 
 
-__all__ = ["Verdict", "biggest_upset", "explaining", "metric_differences", "upsets", "verdict"]
+__all__ = ["Verdict", "biggest_upset", "differences_view", "explaining", "metric_differences", "upsets", "verdict"]

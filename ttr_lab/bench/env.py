@@ -27,7 +27,7 @@ import time
 from typing import Any, Callable, Sequence
 
 from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked
-from ttr_lab.core.game import load_game
+from ttr_lab.core.game import has_tensor, load_game
 
 CASES: tuple[tuple[str, dict[str, Any]], ...] = tuple(benchmarked("env"))  # the games catalogue's
 GOAL = 2.0
@@ -209,6 +209,7 @@ def env_benchmark(seconds: float = 3.0, seed: int = 1, players: Sequence[int] = 
     rows, ratios = [], []
     for name, options in CASES:
         game = load_game(name, **options)
+        assert has_tensor(game), f"{name} has no observation tensor: no case of an env benchmark"
         for n in players:
             env = pettingzoo_env(game, players=n)
             _env_steps(env, seed)  # warm caches (layouts, action spaces)

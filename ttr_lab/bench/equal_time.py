@@ -104,7 +104,7 @@ def playouts_per_cpu_second(strategy: str, params: dict[str, Any], players: int 
     planners, over its first ``decisions`` searched decisions of one game (CPU time of the
     searching thread)."""
     from ttr_lab.core.registry import build
-    from ttr_lab.strategies.ticket_planner import TicketPlanner
+    from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
     state = USA.new_game(players, seed)
     search, other, rng = build(strategy, params, USA.name), TicketPlanner(), random.Random(seed)

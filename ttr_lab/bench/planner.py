@@ -1,12 +1,13 @@
-"""The compiled ticket planner (``strategies/planner_kernel.py``) beside the Python one.
+"""The ticket planner's speed: its decisions as a strategy, and its compiled play-outs.
 
-- ``fidelity``: on positions from real games (ticket planners, greedy and random players, both
-  maps, 2 and 4 players), how often ``planner_choose`` picks the action a fresh
-  ``TicketPlanner(plan_orders=1, keep_orders=1)`` picks; every decision with a choice counts.
-- ``playouts``: planner play-outs per CPU-second from the same determinized states, one native
-  call (``planner_playouts``) against the Python planners stepped as the search steps them (an
-  observation per decision), interleaved round by round so the ratio holds on a busy machine;
-  the final scores of the two are compared on every state too.
+The planner is one set of kernels (``strategies/ticket_to_ride/planner_decisions.py`` on ``planner_toolkit.py``);
+its agreement with the plain-Python reference kept in the tests is what the tests check.
+
+- ``decisions``: ``ticket_planner`` at every seat of whole games (both maps, 2 and 4 players),
+  its decisions per CPU-second (each one an observation turned into the kernels' arrays, the
+  plan kept between decisions; the engine's own moves included).
+- ``playouts``: planner play-outs per CPU-second from determinized states as a search meets
+  them, one native call (``planner_playouts``) per batch.
 """
 
 from __future__ import annotations
@@ -19,14 +20,14 @@ import numpy as np
 
 from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked as cases
 from ttr_lab.core.game import Game, load_game
-from ttr_lab.strategies.greedy import Greedy
-from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, choose_id
-from ttr_lab.strategies.planner_playouts import planner_playouts
+from ttr_lab.strategies.ticket_to_ride.greedy import Greedy
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS
+from ttr_lab.strategies.ticket_to_ride.planner_playouts import planner_playouts
 from ttr_lab.strategies.random import Random
-from ttr_lab.strategies.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
 GameState = Any  # the planner's game's state (the catalogue says which game: ``BENCHMARKED["planner"]``)
-SECTIONS = ("fidelity", "playouts")
+SECTIONS = ("decisions", "playouts")
 # Who plays the games the positions come from, by game number: all planners, then mixed tables.
 _TABLES = (("ticket_planner",) * 4, ("ticket_planner", "greedy", "random", "ticket_planner"),
            ("greedy", "ticket_planner", "greedy", "random"))
@@ -55,44 +56,6 @@ def game_positions(game: Game, players: int, seed: int) -> Iterator[GameState]:
         state.apply(seats[p].act(state.observation(p), legal, rng))
 
 
-def python_choice(state: GameState) -> Any:
-    """What a fresh ``TicketPlanner(plan_orders=1, keep_orders=1)`` plays in ``state``."""
-    p = state.current_player
-    return TicketPlanner(plan_orders=1, keep_orders=1).act(state.observation(p), state.legal_actions(), random.Random(0))
-
-
-def agreement(game: Game, players: int, positions: int, seed: int = 1) -> tuple[int, int, list[str]]:
-    """(positions, agreements, the first few disagreements as text) over whole games from ``seed`` on."""
-    seen = same = 0
-    notes: list[str] = []
-    while seen < positions:
-        for state in game_positions(game, players, seed):
-            expected = python_choice(state)
-            got = state.face.actions[choose_id(state)]
-            seen += 1
-            if got == expected:
-                same += 1
-            elif len(notes) < 5:
-                notes.append(f"{game.variant} {players}p game {seed} turn {state.turns}: python {expected}, kernel {got}")
-            if seen >= positions:
-                break
-        seed += 1
-    return seen, same, notes
-
-
-def python_playout(state: GameState) -> tuple[list[int], int]:
-    """A play-out by ticket planners at every seat, as the search plays one: final scores, decisions."""
-    planners = [TicketPlanner(plan_orders=1, keep_orders=1) for _ in range(state.num_players)]
-    rng = random.Random(0)
-    decisions = 0
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        p = state.current_player
-        state.apply(legal[0] if len(legal) == 1 else planners[p].act(state.observation(p), legal, rng))
-        decisions += 1
-    return list(state.result().scores), decisions
-
-
 def playout_start(game: Game, players: int, seed: int) -> GameState:
     """A determinized state as a search meets one: a planners' game some turns in, sampled from the
     view of the player to move."""
@@ -109,46 +72,55 @@ def playout_start(game: Game, players: int, seed: int) -> GameState:
 
 def planner_benchmark(positions: int = 10_000, seconds: float = 10.0, seed: int = 1, sections: tuple[str, ...] = SECTIONS,
                       on_item: Callable[[Item], None] | None = None) -> BenchResult:
-    """The fidelity table over ``positions`` positions (split over maps and player counts) and
-    the play-out speed table (``seconds`` of CPU per player count, both sides together)."""
+    """The decision speed over about ``positions`` decisions (split over maps and player counts)
+    and the play-out speed (``seconds`` of CPU per player count)."""
     unknown = sorted(set(sections) - set(SECTIONS))
     if unknown:
         raise ValueError(f"unknown section(s) {', '.join(unknown)}; the sections are {', '.join(SECTIONS)}")
     result = BenchResult(on_item=on_item)
-    if "fidelity" in sections:
+    if "decisions" in sections:
         rows: list[tuple[str, ...]] = []
-        total = agreed = 0
         games = benchmarked()
         share = -(-positions // (2 * len(games)))
         for game in games:
             for players in (2, 4):
-                seen, same, notes = agreement(game, players, share, seed)
-                total, agreed = total + seen, agreed + same
-                result.figures[f"fidelity {game.variant} {players}p"] = same / seen
-                rows.append((game.variant, str(players), f"{seen:,}", f"{same:,}", f"{same / seen:.2%}"))
-                for note in notes:
-                    result.show(note)
-        result.figures["fidelity"] = agreed / total
-        rows.append(("all", "", f"{total:,}", f"{agreed:,}", f"{agreed / total:.2%}"))
+                decisions, cpu = _decisions(game, players, share, seed)
+                result.figures[f"planner decisions {game.variant} {players}p per CPU-s"] = decisions / cpu
+                rows.append((game.variant, str(players), f"{decisions:,}", f"{decisions / cpu:,.0f}"))
         result.show(FigureTable.of(
-            "compiled planner against TicketPlanner(plan_orders=1, keep_orders=1): the same action?",
-            ("map", "players", "positions", "same action", "agreement"), rows,
-            right=("positions", "same action", "agreement")))
+            "ticket_planner at every seat, whole games: decisions per CPU-second",
+            ("map", "players", "decisions", "per CPU-second"), rows, right=("decisions", "per CPU-second")))
     if "playouts" in sections:
-        rows = []
-        for players in (2, 4):
-            rows.append(_speed_row(players, seconds, seed, result))
+        rows = [_speed_row(players, seconds, seed, result) for players in (2, 4)]
         result.show(FigureTable.of(
-            "planner play-outs per CPU-second from the same determinized states (USA, one core)",
-            ("players", "states", "native", "python", "native / python", "same scores"), rows,
-            right=("states", "native", "python", "native / python", "same scores")))
+            "planner play-outs per CPU-second from determinized states (USA, one core)",
+            ("players", "states", "play-outs", "per CPU-second"), rows, right=("states", "play-outs", "per CPU-second")))
     return result
 
 
+def _decisions(game: Game, players: int, positions: int, seed: int) -> tuple[int, float]:
+    """Whole games of planners from ``seed`` on until ``positions`` decisions: (decisions, CPU seconds)."""
+    TicketPlanner().warm_up(game.new_game(players, seed))  # compile or load first
+    decisions, cpu = 0, 0.0
+    while decisions < positions:
+        seats = [TicketPlanner() for _ in range(players)]
+        state = game.new_game(players, seed)
+        rng = random.Random(seed)
+        begin = time.process_time()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            p = state.current_player
+            state.apply(legal[0] if len(legal) == 1 else seats[p].act(state.observation(p), legal, rng))
+            decisions += 1
+        cpu += time.process_time() - begin
+        seed += 1
+    return decisions, cpu
+
+
 def _speed_row(players: int, seconds: float, seed: int, result: BenchResult) -> tuple[str, ...]:
-    """Interleaved rounds: one Python play-out and a batch of native ones from the same state."""
-    native_time = python_time = 0.0
-    native_count = python_count = same = states = 0
+    """Batches of native play-outs, each from a fresh determinized state, for ``seconds`` of CPU."""
+    native_time = 0.0
+    native_count = states = 0
     batch = 20
     counter = seed
     scores = np.zeros((batch, players), dtype=np.int64)
@@ -156,7 +128,7 @@ def _speed_row(players: int, seconds: float, seed: int, result: BenchResult) -> 
     game = benchmarked()[0]
     warm = playout_start(game, players, counter)
     planner_playouts(warm.face.g, warm.s, seeds[:1], DEFAULT_PARAMS, scores)  # compile or load first
-    while native_time + python_time < seconds:
+    while native_time < seconds:
         counter += 1
         start_state = playout_start(game, players, counter)
         states += 1
@@ -164,14 +136,6 @@ def _speed_row(players: int, seconds: float, seed: int, result: BenchResult) -> 
         planner_playouts(start_state.face.g, start_state.s, seeds, DEFAULT_PARAMS, scores)
         native_time += time.process_time() - begin
         native_count += batch
-        begin = time.process_time()
-        expected, _ = python_playout(start_state.clone())
-        python_time += time.process_time() - begin
-        python_count += 1
-        same += int(list(scores[0]) == expected)
-    native_rate, python_rate = native_count / native_time, python_count / python_time
+    native_rate = native_count / native_time
     result.figures[f"native planner play-outs {players}p per CPU-s"] = native_rate
-    result.figures[f"python planner play-outs {players}p per CPU-s"] = python_rate
-    result.figures[f"same play-out scores {players}p"] = same / states
-    return (str(players), str(states), f"{native_rate:,.0f}", f"{python_rate:,.1f}", f"{native_rate / python_rate:,.0f}x",
-            f"{same}/{states}")
+    return (str(players), str(states), f"{native_count:,}", f"{native_rate:,.0f}")

@@ -56,7 +56,7 @@ MATCH_SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus",
 LADDER = ("random", "greedy", "ticket_planner", "mcts")
 REFERENCE = ("destination_hungry", "route_focus", "one_step", "long_route")
 BEST = "mcts"  # our strongest strategy at its default settings (docs/strategies.md)
-BEST_STEPS = 4000  # its default budget (strategies/mcts.py), which ``budget`` multiplies by 4
+BEST_STEPS = 4000  # its default budget (strategies/ticket_to_ride/mcts.py), which ``budget`` multiplies by 4
 VERSUS4 = ("long_route",)  # the agents ``BEST`` meets as one against three (the strongest at 4p)
 
 # The 2017 study's engine, run unmodified with fresh agents over 1,748 seat-rotated 4-player games:

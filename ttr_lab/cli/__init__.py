@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from ttr_lab.cli import bench, games, serve, starter, study, tournament, tune
+from ttr_lab.cli import bench, games, serve, starter, study, tournament, train, tune
 from ttr_lab.cli.help import Command, Group
 
 
@@ -55,6 +55,7 @@ app.add_typer(bench_app, name="bench")
 app.command(cls=Command)(games.play)
 app.command(cls=Command)(tournament.tournament)
 app.command(cls=Command)(tune.tune)
+app.command(cls=Command)(train.train)
 app.command("report", cls=Command)(tournament.report)
 app.command(cls=Command)(study.study)
 app.command(cls=Command)(study.compare)

@@ -81,13 +81,13 @@ def env(
 
 
 def planner(
-    positions: int = typer.Option(10_000, help="Positions from real games to compare the two planners on."),
+    positions: int = typer.Option(10_000, help="Decisions of whole planner games to time."),
     seconds: float = typer.Option(10.0, help="CPU seconds of play-outs per player count."),
     seed: int = typer.Option(1, help="First game seed."),
-    section: List[str] = typer.Option([], "--section", help="Run only these sections (repeat): fidelity, playouts."),
+    section: List[str] = typer.Option([], "--section", help="Run only these sections (repeat): decisions, playouts."),
 ) -> None:
-    """The compiled ticket planner against the Python one: the same action on real positions, and
-    play-outs per CPU-second from the same states."""
+    """The ticket planner's speed: its decisions per CPU-second in whole games, and its compiled
+    play-outs per CPU-second from the states a search meets."""
     from ttr_lab.bench.planner import SECTIONS, planner_benchmark
 
     try:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -96,6 +96,16 @@ def print_tournament_summary(console: Console, config: "TournamentConfig", run: 
     console.print(f"results: {escape(run.folder if isinstance(run.folder, str) else str(run.folder.resolve()))} ({run.played} games played now, {stored} stored, {run.seconds:.1f} s)")
 
 
+def _value_and_interval(row: Any, objective: str) -> tuple[str, str]:
+    """A trial's objective and its interval, as the tuning report writes them (a win rate as a
+    percentage, like the validation's shares)."""
+    from ttr_lab.tuning.report import format_value
+
+    text = format_value(row["objective"], row["low"], row["high"], objective)
+    value, _, interval = text.partition(" ")
+    return value, interval or "n/a"
+
+
 def print_tuning_summary(console: Console, config: "TuneConfig", run: "TuningRun") -> None:
     """The best trials, the validation, the tuned entrant and where the outputs are; or, when
     the run was interrupted, how many trials are stored."""
@@ -113,7 +123,7 @@ def print_tuning_summary(console: Console, config: "TuneConfig", run: "TuningRun
     for _, r in best_trials(frame).head(10).iterrows():
         values = [f"{r[p]:.3g}" if isinstance(r[p], float) else str(r[p]) for p in params]
         table.add_row(str(int(r["trial"])) + (" (default)" if r["is_default"] else ""), *values,
-                      f"{r['objective']:.3f}", "n/a" if math.isnan(r["low"]) else f"[{r['low']:.3f}, {r['high']:.3f}]")
+                      *_value_and_interval(r, config.objective))
     console.print(table)
     for line in run.summary:
         console.print(line)

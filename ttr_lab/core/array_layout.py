@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from ttr_lab.core.tensor_layout import TensorLayout
 
@@ -70,6 +70,17 @@ class Part:
     @property
     def face_name(self) -> str:
         return self.attr or self.name
+
+    @property
+    def annotation(self) -> str:
+        """The type of what the face hands out, as the type checker is told it (a state's
+        ``StateSlots``): ``int``, ``bool``, ``list[int]``, ``tuple[int, ...]``, or for a ``rows``
+        part ``list[tuple[int, ...]]``."""
+        if self.kind in ("scalar", "internal"):
+            return self.container.__name__
+        if self.kind == "rows":
+            return "list[tuple[int, ...]]"
+        return "list[int]" if self.container is list else "tuple[int, ...]"
 
     def size(self, dims: Mapping[str, int]) -> int:
         """The length this rule gives with the game's dimensions."""
@@ -139,6 +150,11 @@ class ArrayLayout:
             [(p.name, 1, p.meaning) for p in self.header] + [(p.name, p.size(dims), p.meaning) for p in self.body]
         )
 
+    def annotations(self) -> dict[str, str]:
+        """The face's attribute of every part it shows (all but ``internal`` slots), with its
+        type (``Part.annotation``): what a state's declaration for the type checker must say."""
+        return {p.face_name: p.annotation for p in self.parts if p.kind != "internal"}
+
     def describe(self) -> str:
         """The declaration as a Markdown table (slot or length rule, part, kind, meaning)."""
         rows = ["| slot / length | part | read as | meaning |", "|---|---|---|---|"]
@@ -153,3 +169,19 @@ class ArrayLayout:
 def block_constants(layout: TensorLayout) -> dict[str, int]:
     """A ``TensorLayout``'s offsets as constants (each block's name in capitals)."""
     return {name.upper(): at for name, at in layout.offsets.items()}
+
+
+def numbered(prefix: str, entries: Sequence[tuple[str, str]], size: str = "") -> dict[str, int]:
+    """The constants of a small kernel array of one number per entry (a row's columns, a plan's
+    header), declared as ordered ``(name, meaning)`` pairs: ``PREFIX`` + each name in capitals,
+    numbered 0, 1, ... in the declared order, and with ``size``, that constant for how many
+    there are. A new entry is one pair: the ones after it move up, the size grows."""
+    out: dict[str, int] = {}
+    for i, (name, _meaning) in enumerate(entries):
+        constant = f"{prefix}{name}".upper()
+        if constant in out:
+            raise ValueError(f"the entry {name!r} is declared twice")
+        out[constant] = i
+    if size:
+        out[size] = len(entries)
+    return out

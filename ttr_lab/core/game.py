@@ -32,7 +32,7 @@ import importlib
 import inspect
 import pkgutil
 import random
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, TypeGuard, runtime_checkable
 
 from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.errors import ConfigError
@@ -166,6 +166,24 @@ class Game(Protocol):
 
     @property
     def views(self) -> "GameViews": ...
+
+
+class TensorGame(Game, Protocol):
+    """A game with the optional observation tensor (see ``Game``): what an RL environment or a
+    policy over tensors needs. ``has_tensor(game)`` tells one."""
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]: ...
+
+    def observation_tensor(self, observation: Any) -> Any:
+        """``observation`` as a float32 ``numpy.ndarray`` of ``observation_shape``."""
+        ...
+
+
+def has_tensor(game: Game) -> TypeGuard[TensorGame]:
+    """Whether ``game`` offers an observation tensor. A look-up of the one method, not
+    ``isinstance`` against the protocol, which would read (and build) every property."""
+    return callable(getattr(game, "observation_tensor", None))
 
 
 GameFactory = Callable[..., Game]

@@ -82,8 +82,9 @@ class Outcome:
         return tuple((1.0 / len(winners)) if seat in winners else 0.0 for seat in range(len(self.players)))
 
     @classmethod
-    def forfeit(cls, num_players: int, loser: int, error: str) -> "Outcome":
-        """The strategy at ``loser`` forfeits: it ranks last, the others share first; no scores."""
+    def forfeit(cls, num_players: int, loser: int | None, error: str) -> "Outcome":
+        """The strategy at ``loser`` forfeits: it ranks last, the others share first; no scores.
+        ``loser`` None (or -1): a forfeit no seat can be named for, every seat shares first."""
         players = tuple(
             PlayerOutcome(score=None, rank=num_players if seat == loser else 1)
             for seat in range(num_players)

@@ -109,21 +109,28 @@ def _path_of(name: str, game: str | None) -> str:
 OLD_PACKAGE, NEW_PACKAGE = "strategies", "ttr_lab.strategies"
 
 
+def _moved_to(module_name: str) -> str | None:
+    """Where a shipped strategy's module of an earlier release lives now (under its old package
+    name, ``strategies.greedy``, or moved, as the shipped table's ``MOVED`` says), or None."""
+    root, dot, rest = module_name.partition(".")
+    name = NEW_PACKAGE + dot + rest if root == OLD_PACKAGE else module_name
+    name = getattr(importlib.import_module(SHIPPED_TABLE), "MOVED", {}).get(name, name)
+    if name == module_name:
+        return None
+    try:
+        return name if importlib.util.find_spec(name) is not None else None
+    except ImportError:
+        return None
+
+
 def _import_strategy_module(module_name: str) -> Any:
-    """The module ``module_name``; a shipped strategy's old path (``ttr_lab.strategies.greedy``) that no
-    longer imports is the same module of ``ttr_lab.strategies``, with a DeprecationWarning."""
+    """The module ``module_name``; a shipped strategy's old path (``strategies.greedy``,
+    ``ttr_lab.strategies.greedy``) that no longer imports is its module now, with a DeprecationWarning."""
     try:
         return importlib.import_module(module_name)
     except ImportError:
-        root, dot, rest = module_name.partition(".")
-        if root != OLD_PACKAGE:
-            raise
-        new_name = NEW_PACKAGE + dot + rest
-        try:
-            found = importlib.util.find_spec(new_name) is not None
-        except ImportError:
-            found = False
-        if not found:
+        new_name = _moved_to(module_name)
+        if new_name is None:
             raise
     warnings.warn(f"strategy path {module_name!r} is deprecated: the shipped strategies are "
                   f"{new_name!r} now", DeprecationWarning, stacklevel=3)

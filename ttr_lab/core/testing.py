@@ -149,7 +149,7 @@ def check_strategy(
     first_game: tuple[int, int, tuple[int, ...], str] | None = None
     for n in players:
         for i, seed in enumerate(seeds):
-            lone = (i + n) % n  # its seat against random opponents moves around
+            lone = (seed + i) % n  # its seat against random opponents moves with the seed
             cases = [tuple(range(n)), (lone,)]
             for mine in cases:
                 state = random.getstate()

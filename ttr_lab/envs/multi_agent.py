@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ttr_lab.core.game import Game
+from ttr_lab.core.game import Game, TensorGame
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.envs.table import Table, make_game
 
@@ -42,7 +42,7 @@ class GameAECEnv(AECEnv):
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "ttr_lab", "is_parallelizable": False}
 
-    def __init__(self, game: Game, players: int, seed: int | None = None, reward: str = "rank",
+    def __init__(self, game: TensorGame, players: int, seed: int | None = None, reward: str = "rank",
                  illegal_reward: float = -1.0, render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
@@ -75,7 +75,7 @@ class GameAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.table.to_move]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

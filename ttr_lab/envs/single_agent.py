@@ -32,7 +32,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.core.game import Game
+from ttr_lab.core.game import Game, TensorGame
 from ttr_lab.core.registry import StrategySpec
 from ttr_lab.envs.multi_agent import RENDER_MODES
 from ttr_lab.envs.table import Table, make_game
@@ -43,7 +43,7 @@ class GameGymEnv(gymnasium.Env):
 
     metadata = {"render_modes": list(RENDER_MODES)}
 
-    def __init__(self, game: Game, players: int, opponents: Sequence[str | Mapping[str, Any]],
+    def __init__(self, game: TensorGame, players: int, opponents: Sequence[str | Mapping[str, Any]],
                  seat: str | int = "rotate", reward: str = "rank", illegal_reward: float = -1.0,
                  render_mode: str | None = None, seed: int | None = None) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:

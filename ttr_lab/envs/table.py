@@ -16,20 +16,20 @@ from typing import Any
 import numpy as np
 
 from ttr_lab.core.errors import ConfigError, IllegalActionError
-from ttr_lab.core.game import Game, State, default_game, load_game
+from ttr_lab.core.game import Game, State, TensorGame, default_game, has_tensor, load_game
 from ttr_lab.core.record import GameRecord
 from ttr_lab.core.rng import STRATEGY_KEY, derive_seed
 
 REWARDS = ("rank", "margin")
 
 
-def make_game(game: str | Game | None, options: dict[str, Any], players: int) -> Game:
+def make_game(game: str | Game | None, options: dict[str, Any], players: int) -> TensorGame:
     """The game by name with its options (None: the games catalogue's house game), checked
     against ``players``."""
     if game is None:
         game = default_game()
     built = load_game(game, **options) if isinstance(game, str) else load_game(game)
-    if not hasattr(built, "observation_tensor"):
+    if not has_tensor(built):
         raise ConfigError(f"game {built.name!r} has no observation tensor: it cannot be an RL environment")
     if isinstance(players, bool) or not isinstance(players, int) or not built.min_players <= players <= built.max_players:
         raise ConfigError(f"{built.title} is for {built.min_players}-{built.max_players} players, not {players!r}")
@@ -39,7 +39,7 @@ def make_game(game: str | Game | None, options: dict[str, Any], players: int) ->
 class Table:
     """A seeded game, its action ids, masks, tensors, rewards and drawings."""
 
-    def __init__(self, game: Game, players: int, reward: str = "rank", illegal_reward: float = -1.0) -> None:
+    def __init__(self, game: TensorGame, players: int, reward: str = "rank", illegal_reward: float = -1.0) -> None:
         if reward not in REWARDS:
             raise ConfigError(f"reward {reward!r} is not one of {', '.join(REWARDS)}")
         self.game = game
@@ -54,16 +54,23 @@ class Table:
         writer = getattr(game, "tensor_writer", None)
         self._writers = [writer(seat) for seat in range(players)] if writer is not None else None
         self._no_actions = bytes(self.size)
-        self.state: State | None = None
+        self._state: State | None = None
         self.seed = 0
         self.actions: list[tuple[int, Any]] = []  # (seat, action): text only when rendered
         self.forfeit_by: int | None = None
 
     def new_game(self, seed: int) -> None:
         self.seed = int(seed)
-        self.state = self.game.new_game(self.players, self.seed)
+        self._state = self.game.new_game(self.players, self.seed)
         self.actions = []
         self.forfeit_by = None
+
+    @property
+    def state(self) -> State:
+        """The game in progress (there is one once ``new_game`` has dealt it)."""
+        if self._state is None:
+            raise RuntimeError("no game dealt yet: call new_game(seed) first")
+        return self._state
 
     @property
     def over(self) -> bool:
@@ -118,7 +125,7 @@ class Table:
             return [self.illegal_reward if s == self.forfeit_by else 0.0 for s in range(n)]
         if self.reward == "rank":
             return [float(x) for x in self.state.returns()]
-        scores = [float(p.score) for p in self.state.outcome().players]
+        scores = [float(p.score or 0) for p in self.state.outcome().players]  # None only in a forfeit, handled above
         return [scores[s] - max(scores[:s] + scores[s + 1:]) for s in range(n)]
 
     def strategy_rng_seed(self, seat: int) -> int:

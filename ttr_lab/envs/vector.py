@@ -7,7 +7,7 @@
         obs, rewards, terminated, truncated, info = envs.step(actions)
 
 ``vector_env``: one learner per sub-game against compiled opponents (``"random"``: uniform over the
-legal ids; ``"planner"``: the ticket planner compiled, ``strategies/planner_kernel.py``, the
+legal ids; ``"planner"``: the ticket planner compiled, ``strategies/ticket_to_ride/planner_decisions.py``, the
 choice of a fresh ``TicketPlanner`` at every decision). ``planner_actions()`` gives that planner's
 choice for every sub-game's player to move, a teacher to imitate. ``self_play_vector_env``: no opponents; every sub-game shows its player to move
 (``info["to_move"]``) and ``step`` takes each game's mover's action. Both are
@@ -45,13 +45,13 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.core.game import Game
+from ttr_lab.core.game import Game, TensorGame
 from ttr_lab.core.record import GameRecord
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.envs import vector_kernels as K
 from ttr_lab.envs.table import REWARDS, make_game
-from ttr_lab.strategies.greedy_kernel import PLAN_PARAMS
-from ttr_lab.strategies.planner_kernel import DEFAULT_PARAMS, tables_of
+from ttr_lab.strategies.ticket_to_ride.greedy_kernel import PLAN_PARAMS
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 
 OPPONENTS = {"random": K.RANDOM, "planner": K.PLANNER, "greedy": K.GREEDY}
 
@@ -65,7 +65,7 @@ class _Batched(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": list(RENDER_MODES)}
 
-    def __init__(self, game: Game, num_envs: int, players: int, reward: str, illegal_reward: float,
+    def __init__(self, game: TensorGame, num_envs: int, players: int, reward: str, illegal_reward: float,
                  seed: int | None, autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
                  render_mode: str | None = None) -> None:
         batch_of = getattr(game, "batch", None)
@@ -221,7 +221,7 @@ class _Batched(VectorEnv):
 class LearnerVectorEnv(_Batched):
     """One learner per sub-game against compiled opponents (see the module docstring)."""
 
-    def __init__(self, game: Game, num_envs: int, players: int, opponents: str = "random", seat: str | int = "rotate",
+    def __init__(self, game: TensorGame, num_envs: int, players: int, opponents: str = "random", seat: str | int = "rotate",
                  reward: str = "rank", illegal_reward: float = -1.0, seed: int | None = None,
                  autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP, render_mode: str | None = None) -> None:
         if opponents not in OPPONENTS:
@@ -276,7 +276,7 @@ class SelfPlayVectorEnv(_Batched):
     in ``info["returns"][i]`` (set where ``info["_returns"]``) and the seat that played its last
     action in ``info["final_info"][i]["mover"]``."""
 
-    def __init__(self, game: Game, num_envs: int, players: int, reward: str = "rank", illegal_reward: float = -1.0,
+    def __init__(self, game: TensorGame, num_envs: int, players: int, reward: str = "rank", illegal_reward: float = -1.0,
                  seed: int | None = None, autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
                  render_mode: str | None = None) -> None:
         super().__init__(game, num_envs, players, reward, illegal_reward, seed, autoreset_mode, render_mode)

@@ -19,16 +19,18 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.core.rng import STRATEGY_KEY
+from ttr_lab.envs.table import REWARDS
 from ttr_lab.games.ticket_to_ride.kernels.rng import DEAL_KEY, derive_seed, next_below
 from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
 from ttr_lab.games.ticket_to_ride.kernels.setup import new_state
 from ttr_lab.games.ticket_to_ride.kernels.tensor import write_mask, write_tensor
-from ttr_lab.strategies.greedy_kernel import greedy_choice
-from ttr_lab.strategies.planner_kernel import choose as planner_choice
+from ttr_lab.strategies.ticket_to_ride.greedy_kernel import greedy_choice
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import choose as planner_choice
 
 # opponent policies: uniform over the legal ids; the compiled ticket planner; the compiled greedy
 RANDOM, PLANNER, GREEDY = 0, 1, 2
-RANK, MARGIN = 0, 1  # rewards, as envs.table.REWARDS names them
+# The reward kinds by their place in ``table.REWARDS``, the number the env hands the kernels.
+RANK, MARGIN = REWARDS.index("rank"), REWARDS.index("margin")
 ROTATE = -1  # the seat rule: game k of sub-game i seats the learner at (i + k) % players
 
 

@@ -20,6 +20,6 @@ BENCHMARKED: dict[str, tuple[tuple[str, dict[str, str]], ...]] = {
     "env": (("ticket_to_ride", {"map": "usa"}), ("trans_orient", {})),
     # The batched environments (they run on compiled kernels: Ticket to Ride's).
     "batched": (("ticket_to_ride", {"map": "usa"}),),
-    # The compiled ticket planner's fidelity (both maps) and play-out speed (the first).
+    # The ticket planner's decision speed (both maps) and play-out speed (the first).
     "planner": (("ticket_to_ride", {"map": "usa"}), ("ticket_to_ride", {"map": "legendary_asia"})),
 }

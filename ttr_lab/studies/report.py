@@ -25,14 +25,17 @@ import pandas as pd
 from ttr_lab.analysis.compare import balance, compare
 from ttr_lab.analysis.game import score_parts_of
 from ttr_lab.analysis.runs import check_comparable, deal_difference, identity
-from ttr_lab.analysis.presentation import CSS
+from ttr_lab.analysis.presentation import CSS, html_table, p_text, present
 from ttr_lab.analysis.stats import wilson
 from ttr_lab.analysis.tables import summarised_metrics
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.core.figures import new_figure, png_bytes
+from ttr_lab.core.figures import png_bytes
 from ttr_lab.core.game import Game, load_game
 from ttr_lab.core.results import read_results, result_parts
 from ttr_lab.studies.config import STUDY_FILE
+from ttr_lab.studies.figures import balance_figure, factor_figure, heatmap_figure, paired_figure
+from ttr_lab.studies.presentation import (balance_view, change_text, effects_view, interval_meaningless, paired_view,
+                                          ranking_view)
 
 
 
@@ -196,101 +199,6 @@ def ranking(results: StudyResults) -> pd.DataFrame:
     return out.sort_values(["changed_winner", "spread_change"], ascending=[False, False], kind="stable").reset_index(drop=True)
 
 
-# --- figures -------------------------------------------------------------------------------
-
-def _positions(levels: Sequence[Any]) -> tuple[list[float], list[str], bool]:
-    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in levels)
-    if numeric:
-        return [float(v) for v in levels], [str(v) for v in levels], True
-    return list(range(len(levels))), ["none" if v is None else str(v) for v in levels], False
-
-
-def factor_figure(table: pd.DataFrame, factor: str, measures: Sequence[str]) -> Any:
-    """Per entrant, the win rate and each measure against the factor's levels, 95% bands."""
-    shown = ["win_rate", *measures]
-    cols = min(3, len(shown))
-    rows = -(-len(shown) // cols)
-    fig = new_figure(4.2 * cols, 3.3 * rows)
-    axes = np.atleast_1d(fig.subplots(rows, cols)).ravel()
-    data = table[table["factor"] == factor]
-    levels = list(dict.fromkeys(data["level"]))
-    x, labels, numeric = _positions(levels)
-    where = dict(zip(map(str, levels), x))
-    for ax, measure in zip(axes, shown):
-        d = data[data["measure"] == measure]
-        for entrant, g in d.groupby("entrant"):
-            xs = [where[str(v)] for v in g["level"]]
-            scale = 100 if measure == "win_rate" else 1
-            ax.plot(xs, g["value"] * scale, marker="o", label=entrant)
-            ax.fill_between(xs, g["low"] * scale, g["high"] * scale, alpha=0.15)
-        ax.set_title("win rate (%)" if measure == "win_rate" else measure, fontsize=10)
-        ax.set_xlabel(factor)
-        if not numeric or len(levels) <= 8:
-            ax.set_xticks(x, labels, rotation=0 if numeric else 60, fontsize=8)
-        ax.grid(alpha=0.3)
-    for ax in axes[len(shown):]:
-        ax.set_axis_off()
-    axes[0].legend(fontsize=8)
-    fig.suptitle(f"{factor}: per entrant, with 95% bands", fontsize=11)
-    return fig
-
-
-def paired_figure(paired: pd.DataFrame) -> Any:
-    """Each cell's change in win rate against the baseline, per entrant, with 95% intervals."""
-    cells = list(dict.fromkeys(paired["cell"]))
-    entrants = sorted(paired["entrant"].unique())
-    fig = new_figure(max(7.0, 0.9 * len(cells) * len(entrants) / 3 + 3), 4.5)
-    ax = fig.add_subplot()
-    width = 0.8 / max(len(entrants), 1)
-    for j, entrant in enumerate(entrants):
-        g = paired[paired["entrant"] == entrant].set_index("cell").reindex(cells)
-        x = np.arange(len(cells)) + (j - (len(entrants) - 1) / 2) * width
-        d = g["delta"].to_numpy() * 100
-        err = np.vstack([d - g["low"].to_numpy() * 100, g["high"].to_numpy() * 100 - d])
-        ax.errorbar(x, d, yerr=np.nan_to_num(err), fmt="o", capsize=3, label=entrant)
-    ax.axhline(0, color="grey", lw=1)
-    ax.set_xticks(np.arange(len(cells)), cells, rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel("change in win rate vs baseline (points of %)")
-    ax.legend(fontsize=8)
-    ax.grid(axis="y", alpha=0.3)
-    ax.set_title("Paired difference against the baseline cell (same deals), 95% intervals", fontsize=10)
-    return fig
-
-
-def balance_figure(bal: pd.DataFrame) -> Any:
-    """Per cell, the spread of win rates (best minus worst), the baseline marked."""
-    fig = new_figure(max(6.0, 0.6 * len(bal) + 2), 3.8)
-    ax = fig.add_subplot()
-    colours = ["tab:orange" if b else "tab:blue" for b in bal["baseline"]]
-    ax.bar(range(len(bal)), bal["spread"] * 100, color=colours)
-    for i, p in enumerate(bal["p_all_equal"]):
-        ax.text(i, bal["spread"].iloc[i] * 100, "p<0.001" if p < 0.001 else f"p={p:.2f}", ha="center", va="bottom", fontsize=7)
-    ax.set_xticks(range(len(bal)), bal["cell"], rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel("spread of win rates (points of %)")
-    ax.set_title("Balance per cell (orange: baseline; p: chi-square test that all win equally)", fontsize=10)
-    return fig
-
-
-def heatmap_figure(bal: pd.DataFrame, rows: str, cols: str, value: str = "spread") -> Any:
-    """Two factors: the cells' ``value`` (spread of win rates by default) on a grid."""
-    grid = bal.pivot_table(index=rows, columns=cols, values=value, aggfunc="mean")
-    fig = new_figure(1.2 * len(grid.columns) + 3, 0.8 * len(grid.index) + 2)
-    ax = fig.add_subplot()
-    im = ax.imshow(grid.to_numpy() * 100, cmap="viridis_r", aspect="auto")
-    ax.set_xticks(range(len(grid.columns)), [str(c) for c in grid.columns])
-    ax.set_yticks(range(len(grid.index)), [str(i) for i in grid.index])
-    ax.set_xlabel(cols)
-    ax.set_ylabel(rows)
-    for i in range(len(grid.index)):
-        for j in range(len(grid.columns)):
-            v = grid.iloc[i, j]
-            if not np.isnan(v):
-                ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", color="white", fontsize=8)
-    fig.colorbar(im, ax=ax, label=f"{value} of win rates (points of %)")
-    ax.set_title("Balance over two factors (lower: more even)", fontsize=10)
-    return fig
-
-
 # --- the report ------------------------------------------------------------------------------
 
 @dataclass
@@ -316,8 +224,34 @@ class StudyReport:
             parts.append(f"<figure id='{key}'><img src='data:image/png;base64,{data}' style='max-width:100%'>"
                          f"<figcaption>{html.escape(caption)}</figcaption></figure>")
         for name, table in self.tables.items():
-            parts.append(f"<h2>{html.escape(name)}</h2>" + table.to_html(index=False, float_format=lambda v: f"{v:.4g}"))
+            parts.append(f"<h2>{html.escape(name)}</h2>" + self._note(name, table) + html_table(self.view(name, table)))
         return "\n".join(parts)
+
+    def view(self, name: str, table: pd.DataFrame) -> pd.DataFrame:
+        """Table ``name`` as the page shows it (``ttr_lab.studies.presentation``); the raw table
+        stays in ``tables`` for a notebook."""
+        baseline = self.results.baseline_key
+        if table.empty:
+            return table
+        if name == "Balance per cell":
+            return balance_view(table, baseline)
+        if name == "Paired difference against the baseline":
+            return paired_view(table)
+        if name == "Effects":
+            return effects_view(table, {"score": "score (pts)"})
+        if name == "Ranking":
+            return ranking_view(table)
+        return present(table)
+
+    @staticmethod
+    def _note(name: str, table: pd.DataFrame) -> str:
+        if name != "Paired difference against the baseline" or table.empty:
+            return ""
+        how = ("each seat compared with itself on the same deal; intervals are Student's t over deals, the test "
+               "Wilcoxon's over deals, Holm-corrected over the entrants" if table["paired"].all()
+               else "some cells compared as two samples (Welch), not paired by deal")
+        return (f"<p class='note'>Changes in points of a percentage: {how}. An interval that runs past the changes "
+                "a win rate can make says nothing and is not shown (too few deals).</p>")
 
     def _repr_html_(self) -> str:
         return self.html()
@@ -345,17 +279,20 @@ def findings(results: StudyResults, paired: pd.DataFrame, bal: pd.DataFrame) -> 
     cells, and every significant paired change (Holm-corrected p < 0.05)."""
     out = []
     base = bal[bal["baseline"]].iloc[0]
+    p = p_text(base['p_all_equal'])
     out.append(f"Baseline {base['cell']}: {base['leader']} leads with {100 * base['leader_win_rate']:.1f}% of wins; "
-               f"spread of win rates {100 * base['spread']:.1f} points (all-equal test p={base['p_all_equal']:.3g}).")
+               f"spread of win rates {100 * base['spread']:.1f} points (all-equal test p{p if p.startswith('<') else '=' + p}).")
     best, worst = bal.loc[bal["spread"].idxmin()], bal.loc[bal["spread"].idxmax()]
     out.append(f"Most even cell: {best['cell']} (spread {100 * best['spread']:.1f} points, leader {best['leader']}); "
                f"least even: {worst['cell']} (spread {100 * worst['spread']:.1f}, leader {worst['leader']}).")
     if not paired.empty:
         sig = paired[paired["p_holm"] < 0.05]
         for _, r in sig.iterrows():
+            p = p_text(r['p_holm'])
             out.append(f"{r['cell']}: {r['entrant']} {100 * r['a']:.1f}% -> {100 * r['b']:.1f}% "
-                       f"({100 * r['delta']:+.1f} points, 95% [{100 * r['low']:+.1f}, {100 * r['high']:+.1f}], "
-                       f"Holm p={r['p_holm']:.3g}).")
+                       f"({100 * r['delta']:+.1f} points, "
+                       f"{'too few deals for an interval' if interval_meaningless(r['a'], r['low'], r['high']) else '95% ' + change_text(r['delta'], r['low'], r['high'], r['a']).split(' ', 1)[1]}, "
+                       f"Holm p{p if p.startswith('<') else '=' + p}).")
         if sig.empty:
             out.append("No entrant's win rate changed significantly in any cell against the baseline "
                        "(paired by deal, Holm-corrected p < 0.05).")

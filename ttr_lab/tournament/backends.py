@@ -20,7 +20,7 @@ from ttr_lab.core.location import Location
 from ttr_lab.core.results import rows_table, schema
 from ttr_lab.tournament.design import GameSpec
 from ttr_lab.tournament.parts import Manifest, compact_parts, write_part
-from ttr_lab.tournament.worker import WorkerPaused, play_batch
+from ttr_lab.tournament.worker import Isolation, WorkerPaused, play_batch
 
 # Batches aim at this many seconds of a worker's CPU: long enough that scheduling and the driver's
 # share of a batch (a manifest, one look at the part) cost little, short enough that the
@@ -91,7 +91,7 @@ class _Sizer:
 
 
 def _timed_batch(game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], limit: float | None, records: bool,
-                 isolation: str = "none", build_limit: float | None = None, sink: str | None = None) -> tuple:
+                 isolation: Isolation = "none", build_limit: float | None = None, sink: str | None = None) -> tuple:
     """``(rows, records, seconds, paused, cpu_seconds)``: ``paused`` says why the batch must be
     played again (its process was stopped during it), with no rows; else it is empty. With a
     ``sink`` (a results folder: a path or a URI), the rows and records are stored there as a
@@ -124,7 +124,7 @@ class SerialBackend:
         pass
 
     def run(self, game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], limit: float | None, records: bool,
-            isolation: str = "none", build_limit: float | None = None,
+            isolation: Isolation = "none", build_limit: float | None = None,
             sink: str | None = None) -> Iterator[Batch]:
         sizer = _Sizer()
         i = 0
@@ -238,13 +238,14 @@ class RayBackend:
                         raise
             # A driver killed with -9 must not leave this Ray's processes behind (its agents
             # outlive it by a minute or more): a watchdog stops them when this process dies.
-            self._watchdog = ray_watchdog.start(context.address_info["session_dir"])
+            # ray.init is annotated as returning BaseContext; a local start returns its RayContext.
+            self._watchdog = ray_watchdog.start(context.address_info["session_dir"])  # type: ignore[attr-defined]
         # Start every worker and import the engine there now, so the first batches do not pay it.
         warm = ray.remote(num_cpus=1)(_warm_up)
         ray.get([warm.remote() for _ in range(self.workers)])
 
     def run(self, game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], limit: float | None, records: bool,
-            isolation: str = "none", build_limit: float | None = None,
+            isolation: Isolation = "none", build_limit: float | None = None,
             sink: str | None = None) -> Iterator[Batch]:
         import ray
 

@@ -103,7 +103,7 @@ class Schedule(SequenceABC):
         ti, si, seats = self._cells[cell]
         return GameSpec(f"{self.prefix}{deal}-t{ti}-s{si}", deal, derive_seed(self.seed, deal), ti, si, seats)
 
-    def index(self, game_id: Any, *_: Any) -> int:  # type: ignore[override]
+    def index(self, game_id: Any, *_: Any) -> int:
         """The position of the game called ``game_id``; ValueError when it is not one of these."""
         deal, table, seating = _parse_id(game_id, self.prefix)
         cell = self._where.get((table, seating))

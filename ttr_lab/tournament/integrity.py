@@ -77,8 +77,8 @@ class SharedValues:
             self._dicts.append((value, dict(state)))
             for item in state.values():
                 self._walk(item)
-        names = [s for c in type(value).__mro__ for s in getattr(c, "__slots__", ()) if s not in ("__dict__", "__weakref__")]
-        names = tuple(n for n in names if hasattr(value, n))
+        declared = [s for c in type(value).__mro__ for s in getattr(c, "__slots__", ()) if s not in ("__dict__", "__weakref__")]
+        names = tuple(n for n in declared if hasattr(value, n))
         if names:
             getter = operator.attrgetter(*names) if len(names) > 1 else (lambda o, n=names[0]: (getattr(o, n),))
             saved = getter(value)
@@ -114,8 +114,8 @@ class SharedValues:
             now = obj.__dict__
             now.clear()
             now.update(saved)
-        for obj, names, _, saved in self._slots:
-            for name, value in zip(names, saved):
+        for obj, names, _, values in self._slots:
+            for name, value in zip(names, values):
                 object.__setattr__(obj, name, value)
         for obj, saved in self._containers:
             obj.clear()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import logging
 import signal
+import sys
 import threading
 import time
 from array import array
@@ -23,8 +24,10 @@ from ttr_lab.core.results import ResultsError, read_results
 from ttr_lab.tournament.backends import make_backend, one_line
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import GameSpec, Schedule, plan_games
+from ttr_lab.tournament.progress_lines import ProgressLines
 from ttr_lab.tournament.store import ResultStore
 from ttr_lab.tournament.summary import error_summary, summary_inputs, summary_table
+from ttr_lab.tournament.warm_up import warm_up
 from ttr_lab.tournament.worker import stop_signal
 
 _log = logging.getLogger(__name__)
@@ -41,6 +44,7 @@ class TournamentRun:
     backend_error: str = ""  # the backend itself failed under the run (Ray's raylet killed, say)
     seconds: float = 0.0
     startup_seconds: float = 0.0  # starting or connecting to the backend (Ray), workers warmed up
+    backend_seconds: float = 0.0  # of which starting the backend itself (not compiling the kernels beside it)
     play_seconds: float = 0.0  # from the end of start-up to the last game stored
     memory_mb: list[float] = field(default_factory=list)  # the driver's own resident memory after each batch
     worker_cpu_seconds: float = 0.0  # the CPU time the workers spent on the stored batches, storing them included
@@ -103,17 +107,25 @@ def stored_positions(plan: Schedule, game_ids: set[str]) -> list[int]:
 
 
 # Starting a local Ray takes about 15 s (2 cores), and 2 workers play 1.3-1.5x as fast as one:
-# it pays back only when the games take longer than that on one core, about 3,000 random games.
-RAY_PAYS_FROM = 3_000
-
-
+# it pays back only when the games take longer than that on one core.
 def ray_startup_note(config: TournamentConfig, games: int) -> str | None:
-    """One line for a run about to start a local Ray for ``games`` games, too few for it to pay
-    back its start-up unless they are slow ones; None otherwise (serial, a cluster, many games)."""
-    if config.backend != "ray" or config.address is not None or games >= RAY_PAYS_FROM:
+    """One line for a run about to start a local Ray, saying what the wait is; None otherwise
+    (serial, a cluster). Whether Ray pays back its start-up depends on how long the games take,
+    which is known only once they are played (``serial_hint``)."""
+    if config.backend != "ray" or config.address is not None:
         return None
-    return (f"note: starting a local Ray (about 15 s) for {games} games; it pays back only when they take longer "
-            f"than that on one core (about {RAY_PAYS_FROM:,} random games): backend: serial (--backend serial) skips it")
+    return f"note: starting a local Ray for {games} games (about 15 s)"
+
+
+def serial_hint(config: TournamentConfig, run: TournamentRun) -> str | None:
+    """After a run on a local Ray whose games took less CPU than Ray took to start: one line
+    saying ``--backend serial`` would have been quicker (its games are that cheap); else None."""
+    if config.backend != "ray" or config.address is not None or not run.played or run.interrupted:
+        return None
+    if run.worker_cpu_seconds >= run.backend_seconds:
+        return None
+    return (f"note: these {run.played} games took {run.worker_cpu_seconds:.1f} s of CPU in all, less than starting Ray "
+            f"({run.backend_seconds:.0f} s): --backend serial (backend: serial) plays games this cheap sooner")
 
 
 def _close(backend: Any, run: TournamentRun, console: Console) -> None:
@@ -158,6 +170,30 @@ def run_tournament(config: TournamentConfig, console: Console | None = None, sho
         store.close()
 
 
+def _compile_here(config: TournamentConfig, game: Any, entrants: Sequence[Any], say: bool) -> threading.Thread | None:
+    """Compile (or load) the run's kernels in this process, in a thread beside the backend's
+    start-up, saying so when it is a compile: on this machine the workers then load the cached
+    kernels in about a second, instead of each compiling them at once in silence (a minute or
+    two of every core on a first run). Not for a cluster (its nodes have caches of their own)."""
+    if config.address is not None:
+        return None
+    factories = [e.factory(game.name) for e in entrants] if config.isolation != "process" else []
+
+    def note(text: str) -> None:
+        if say:
+            print(f"note: {text}", file=sys.stderr, flush=True)
+
+    def run() -> None:
+        try:
+            warm_up(game, config.players, factories, config.build_time_limit, say=note)
+        except Exception:  # noqa: BLE001 - the workers warm up again and report what fails, as forfeits
+            _log.warning("compiling the kernels ahead failed; the workers compile them", exc_info=True)
+
+    thread = threading.Thread(target=run, name="compile-ahead", daemon=True)
+    thread.start()
+    return thread
+
+
 # Write failures that say the disk, not the data, is the problem.
 _STORAGE_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}
 
@@ -193,17 +229,26 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
         if note:
             console.print(note, markup=False, highlight=False)
         backend = make_backend(config.backend, config.address, config.workers, config.runtime_env)
+        # Without a terminal a bar draws nothing until the end: plain lines on stderr instead.
+        lines = ProgressLines(f"{config.name} ({backend.name})", len(plan), run.already_stored) \
+            if show_progress and not console.is_terminal else None
         progress = Progress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[rate]:.1f} games/s"), TimeRemainingColumn(),
-            console=console, disable=not show_progress, transient=False,
+            console=console, disable=not show_progress or lines is not None, transient=False,
         )
         try:
             _log.info("%s: %d of %d games to play on %s (%s workers)", config.name, len(todo), len(plan),
                       backend.name, getattr(backend, "workers", 1))
+            compiling = _compile_here(config, game, entrants, show_progress)
             backend.start()
+            run.backend_seconds = time.perf_counter() - started
+            if compiling is not None:
+                compiling.join()
             run.startup_seconds = time.perf_counter() - started
             _log.info("%s started in %.1f s", backend.name, run.startup_seconds)
+            if lines is not None:  # from here: a backend that fails to start says so in its one line alone
+                lines.start()
             with progress:
                 bar = progress.add_task(escape(f"{config.name} ({backend.name})"), total=len(plan), completed=run.already_stored, rate=0.0)
                 # The workers store what they play (a part per batch); this process only counts.
@@ -241,6 +286,8 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
                     run.memory_mb.append(resident_mb())
                     elapsed = time.perf_counter() - started
                     progress.update(bar, advance=len(batch.specs), rate=run.played / max(elapsed, 1e-9))
+                    if lines is not None:
+                        lines.update(run.already_stored + run.played, run.played / max(elapsed, 1e-9))
                     if on_batch is not None:
                         hook = time.perf_counter()
                         on_batch(batch.specs)
@@ -253,10 +300,15 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
         except KeyboardInterrupt:
             run.interrupted = True
         finally:
+            if lines is not None:
+                lines.stop()
             _close(backend, run, console)
         if not run.interrupted:
             store.compact()
     run.seconds = time.perf_counter() - started
+    hint = serial_hint(config, run)
+    if hint:
+        console.print(hint, markup=False, highlight=False)
     _log.info("%s: %d games played in %.1f s, %d batches failed", config.name, run.played, run.seconds,
               len(run.failed_batches))
     frame = read_results(config.output, columns=summary_inputs(game))  # not every column of every game

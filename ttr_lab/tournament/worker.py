@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import atexit
 import ctypes
-import json
 import os
 import signal
 import sys
 import threading
 import time
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Sequence, get_args
 
-from ttr_lab.core.errors import GameInterrupted, StrategyError
+from ttr_lab.core.errors import ConfigError, GameInterrupted, StrategyError
 from ttr_lab.core.game import Game
 from ttr_lab.core.isolation import IsolatedStrategy, StrategyHost, raised_as, shared_values
 from ttr_lab.core.outcome import Outcome, Termination
@@ -28,6 +28,7 @@ from ttr_lab.core.results import ResultRow, StoredRecord
 from ttr_lab.tournament.alarm import _MoveTimeout, _raise_timeout, _thinking, built_within
 from ttr_lab.tournament.design import GameSpec
 from ttr_lab.tournament.integrity import SharedValues
+from ttr_lab.tournament.warm_up import warm_up
 
 # How long past the move time limit a runaway strategy is allowed before it is interrupted.
 _GRACE_SECONDS = 1.0
@@ -78,15 +79,17 @@ class _Guarded:
         for hook in ("on_game_start", "on_event", "on_game_end"):
             if hasattr(inner, hook):
                 setattr(self, hook, self._checked(getattr(inner, hook)))
-        # Isolated strategies are timed out by their host, from outside their process.
-        self._alarm = limit is not None and not isolated and threading.current_thread() is threading.main_thread()
+        # Isolated strategies are timed out by their host, from outside their process. Else the
+        # alarm's delay (None: no alarm).
+        alarmed = limit is not None and not isolated and threading.current_thread() is threading.main_thread()
+        self._alarm = limit + _GRACE_SECONDS if limit is not None and alarmed else None
 
     def act(self, observation: Any, legal: Any, rng: Any) -> Any:
         cpu = self._cpu()
         start, began = time.perf_counter(), time.monotonic()
-        if self._alarm:
+        if self._alarm is not None:
             previous = signal.signal(signal.SIGALRM, _raise_timeout)
-            signal.setitimer(signal.ITIMER_REAL, self.limit + _GRACE_SECONDS, 0.5)
+            signal.setitimer(signal.ITIMER_REAL, self._alarm, 0.5)
             _thinking[0] = True
         try:
             action = _contained(self.inner.act, observation, legal, rng)
@@ -95,15 +98,15 @@ class _Guarded:
             if _paused_since(began):
                 raise WorkerPaused(f"the process was stopped while seat {self.seat} ({self.name}) was thinking") from None
             raise MoveTimeLimitExceeded(
-                f"thought for more than {self.limit + _GRACE_SECONDS:g} s (move time limit {self.limit:g} s)"
+                f"thought for more than {self._alarm:g} s (move time limit {self.limit:g} s)"
             ) from None
         finally:
             _thinking[0] = False
-            if self._alarm:
+            if self._alarm is not None:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, previous)
         if self.guard is not None:
-            self._check()
+            self._check(self.guard)
         spent = time.perf_counter() - start
         self.seconds += spent
         self.cpu_seconds += self._cpu() - cpu
@@ -114,10 +117,10 @@ class _Guarded:
             raise MoveTimeLimitExceeded(f"took {spent:.2f} s for one move (move time limit {self.limit:g} s)")
         return action
 
-    def _check(self) -> None:
-        changed = self.guard.changed()
+    def _check(self, guard: SharedValues) -> None:
+        changed = guard.changed()
         if changed:
-            self.guard.restore()
+            guard.restore()
             raise StrategyError(f"seat {self.seat} ({self.name}) changed the game's shared values "
                                 f"({', '.join(sorted(set(changed)))}), which strategies may only read", self.seat, self.name)
 
@@ -125,7 +128,7 @@ class _Guarded:
         def checked(*args: Any) -> Any:
             result = _contained(hook, *args)
             if self.guard is not None:
-                self._check()
+                self._check(self.guard)
             return result
 
         checked.__name__ = getattr(hook, "__name__", "hook")
@@ -184,56 +187,48 @@ def _on_sigint(signum: int, frame: Any) -> None:
 stop_signal = _on_sigint  # SIGTERM's handler during a run: the user's stop, as Ctrl-C, never a strategy's
 
 
-_WARMED: set[tuple[str, str, int]] = set()
-_WARMED_STRATEGIES: set[tuple[str, str, int, str]] = set()
+# Where strategies run: "none", in the worker's process; "process", each in a process of its own.
+Isolation = Literal["none", "process"]
 
 
-def warm_up(game: Game, players: int, factories: Sequence[Any] = (), build_limit: float | None = None) -> None:
-    """Play one game of uniformly random seats, untimed, once per process and game: a game whose
-    rules are compiled kernels compiles them (or loads them from their cache) on first use, which
-    must not fall inside a strategy's timed move (a search calls the rules while it thinks). Then
-    a strategy with compiled parts of its own (a ``warm_up(state)`` method: a compiled play-out
-    policy, say) is handed a fresh state once, untimed too: a move's time limit is an alarm, and
-    an alarm inside a compile leaves numba's compiler in pieces (a later crash of the worker)."""
-    key = (game.name, json.dumps(game.options, sort_keys=True, default=str), players)
-    if key not in _WARMED:
-        from ttr_lab.core.testing import RandomPlayer
+@dataclass(frozen=True)
+class _Batch:
+    """What every game of a batch is played with, the same for a game and for its checked replay."""
 
-        play_game(game, [RandomPlayer() for _ in range(players)], 0)
-        _WARMED.add(key)
-    for factory in factories:
-        try:
-            strategy = built_within(factory, build_limit)
-        except Exception:  # noqa: BLE001 - the game's own build names it, as a forfeit
-            continue
-        hook = getattr(type(strategy), "warm_up", None)
-        own = (*key, f"{type(strategy).__module__}.{type(strategy).__qualname__}")
-        if callable(hook) and own not in _WARMED_STRATEGIES:
-            strategy.warm_up(game.new_game(players, 0))
-            _WARMED_STRATEGIES.add(own)
+    game: Game
+    entrants: Sequence[StrategySpec]
+    # Per entrant, what builds it: its factory, or isolated, what its child process builds it from.
+    factories: Sequence[Any]
+    shared: dict[int, Any]  # the game's shared values, sent to isolated children (core.isolation)
+    move_limit: float | None
+    build_limit: float | None
+    isolated: bool
+    keep_records: bool
 
 
 def play_batch(
     game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec],
-    move_time_limit: float | None, keep_records: bool, isolation: str = "none",
+    move_time_limit: float | None, keep_records: bool, isolation: Isolation = "none",
     build_time_limit: float | None = None,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """Play ``specs``; return one row per player per game, and the records' JSON if asked.
     ``isolation="process"`` runs every strategy in a process of its own (``core.isolation``).
     A strategy not built within ``build_time_limit`` seconds forfeits its game.
     ``entrants``: named specs, validated for the game (``StrategySpec.validated``)."""
+    if isolation not in get_args(Isolation):
+        raise ConfigError(f"isolation {isolation!r} is not one of {', '.join(get_args(Isolation))}")
+    isolated = isolation == "process"
     # Isolated, the engine's process never imports a strategy: each child builds its own.
-    factories = ([(e.strategy, e.params, game.name) for e in entrants] if isolation == "process"
+    factories = ([(e.strategy, e.params, game.name) for e in entrants] if isolated
                  else [e.factory(game.name) for e in entrants])
     if specs:
-        warm_up(game, len(specs[0].seats), factories if isolation != "process" else (), build_time_limit)
-    shared = shared_values(game) if isolation == "process" else {}
+        warm_up(game, len(specs[0].seats), () if isolated else factories, build_time_limit)
+    batch = _Batch(game, entrants, factories, shared_values(game) if isolated else {}, move_time_limit,
+                   build_time_limit, isolated, keep_records)
     # In-process strategies hold the engine's own values (its board, its action objects): check
     # them after the batch; when they changed, put them back and play the batch again checking
     # after every game, so that no changed value reaches a stored result or record.
-    guard = _guard_for(game) if isolation != "process" else None
-    rows: list[dict[str, Any]] = []
-    records: list[str] = []
+    guard = None if isolated else _guard_for(game)
     _ctrl_c[0] = False
     main = threading.current_thread() is threading.main_thread()
     watch = main and signal.getsignal(signal.SIGINT) is signal.default_int_handler
@@ -241,16 +236,10 @@ def play_batch(
     process = _ProcessState()
     continued = signal.signal(signal.SIGCONT, _on_sigcont) if main else None
     try:
-        _play_specs(game, entrants, specs, factories, shared, guard, (move_time_limit, build_time_limit), isolation,
-                    keep_records, rows,
-                    records, process, careful=False)
+        rows, records = _play_specs(batch, specs, guard, process, careful=False)
         if guard is not None and guard.changed():
             guard.restore()
-            rows.clear()
-            records.clear()
-            _play_specs(game, entrants, specs, factories, shared, guard, (move_time_limit, build_time_limit), isolation,
-                    keep_records, rows,
-                        records, process, careful=True)
+            rows, records = _play_specs(batch, specs, guard, process, careful=True)
     finally:
         process.close()
         if watch:
@@ -327,13 +316,16 @@ def _reopened(stream: Any) -> Any:
                 closefd=False, buffering=1 if getattr(stream, "line_buffering", False) else -1)
 
 
-def _play_specs(game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], factories: Sequence[Any],
-                shared: dict[int, Any], guard: SharedValues | None, limits: tuple[float | None, float | None], isolation: str,
-                keep_records: bool, rows: list[dict[str, Any]], records: list[str], process: "_ProcessState",
-                careful: bool) -> None:
+def _play_specs(batch: _Batch, specs: Sequence[GameSpec], guard: SharedValues | None, process: _ProcessState,
+                careful: bool) -> tuple[list[dict[str, Any]], list[str]]:
+    """The rows of ``specs``' games and, if the batch keeps them, their records' JSON. ``careful``:
+    check ``guard`` after every game, and replay one that changed it to name the seat."""
+    game, entrants = batch.game, batch.entrants
+    rows: list[dict[str, Any]] = []
+    records: list[str] = []
     for spec in specs:
         try:
-            players = _players(entrants, factories, spec, shared, limits, isolation)
+            players = _players(batch, spec)
         except StrategyError as exc:
             rows += result_rows(game, entrants, spec, None, Outcome.forfeit(len(spec.seats), exc.seat, str(exc)))
             continue
@@ -343,7 +335,7 @@ def _play_specs(game: Game, entrants: Sequence[StrategySpec], specs: Sequence[Ga
             # Put the values back, then replay the game checking after every strategy call, so
             # the seat that changed them forfeits (games replay exactly from their seed).
             guard.restore()
-            players = _players(entrants, factories, spec, shared, limits, isolation, guard)
+            players = _players(batch, spec, guard)
             record, outcome = _play(game, players, spec)
             process.restore()
             if guard.changed():
@@ -354,8 +346,9 @@ def _play_specs(game: Game, entrants: Sequence[StrategySpec], specs: Sequence[Ga
         rows += result_rows(game, entrants, spec, players, outcome)
         if record is None:
             continue
-        if keep_records:
+        if batch.keep_records:
             records.append(StoredRecord(record, spec.game_id, tuple(entrants[e].label for e in spec.seats)).to_json())
+    return rows, records
 
 
 def _play(game: Game, players: Sequence[_Guarded], spec: GameSpec) -> tuple[Any, Outcome]:
@@ -367,12 +360,10 @@ def _play(game: Game, players: Sequence[_Guarded], spec: GameSpec) -> tuple[Any,
     return record, record.outcome()
 
 
-def _players(entrants: Sequence[StrategySpec], factories: Sequence[Any], spec: GameSpec, shared: dict[int, Any],
-             limits: tuple[float | None, float | None], isolation: str, guard: SharedValues | None = None) -> list[_Guarded]:
+def _players(batch: _Batch, spec: GameSpec, guard: SharedValues | None = None) -> list[_Guarded]:
     """A fresh strategy per seat of ``spec`` (the same way for a game and for its checked replay,
     so isolated copies of one strategy keep a process each)."""
-    return [_build(entrants, factories, e, seat, shared, limits, isolation, guard,
-                   copy=_copies_before(entrants, spec.seats, seat))
+    return [_build(batch, e, seat, guard, copy=_copies_before(batch.entrants, spec.seats, seat))
             for seat, e in enumerate(spec.seats)]
 
 
@@ -382,23 +373,22 @@ def _copies_before(entrants: Sequence[StrategySpec], seats: Sequence[int], seat:
     return sum(entrants[e].params_hash() == mine for e in seats[:seat])
 
 
-def _build(entrants: Sequence[StrategySpec], factories: Sequence[Any], e: int, seat: int, shared: dict[int, Any],
-           limits: tuple[float | None, float | None], isolation: str, guard: SharedValues | None = None,
-           copy: int = 0) -> _Guarded:
-    """A fresh strategy for ``seat``; one that cannot be built (within the build time limit, the
-    second of ``limits``) forfeits the game, named. ``copy``: how many seats before this one
+def _build(batch: _Batch, e: int, seat: int, guard: SharedValues | None = None, copy: int = 0) -> _Guarded:
+    """A fresh strategy of entrant ``e`` for ``seat``; one that cannot be built (within the
+    batch's build time limit) forfeits the game, named. ``copy``: how many seats before this one
     hold the same strategy and parameters."""
-    limit, build_limit = limits
+    limit = batch.move_limit
     try:
-        if isolation == "process":
+        if batch.isolated:
             timeout = None if limit is None else limit + _GRACE_SECONDS
-            inner = IsolatedStrategy(host_for(entrants[e], copy), seat, factories[e], shared, timeout, build_limit)
+            inner = IsolatedStrategy(host_for(batch.entrants[e], copy), seat, batch.factories[e], batch.shared, timeout,
+                                     batch.build_limit)
         else:
-            inner = built_within(factories[e], build_limit)
+            inner = built_within(batch.factories[e], batch.build_limit)
     except Exception as exc:  # noqa: BLE001 - any failure to build is the strategy's
-        name = entrants[e].label
+        name = batch.entrants[e].label
         raise StrategyError(f"seat {seat} ({name}) could not be built: {type(exc).__name__}: {exc}", seat, name) from None
-    return _Guarded(inner, limit, isolated=isolation == "process", guard=guard, seat=seat)
+    return _Guarded(inner, limit, isolated=batch.isolated, guard=guard, seat=seat)
 
 
 _HOSTS: dict[tuple[str, int], StrategyHost] = {}

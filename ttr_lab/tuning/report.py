@@ -10,6 +10,8 @@ from typing import Any
 import pandas as pd
 import yaml
 
+from ttr_lab.analysis.presentation import percent_interval
+
 from ttr_lab.tuning.config import TuneConfig
 from ttr_lab.tuning.trials import TuningRun
 
@@ -32,9 +34,12 @@ def trials_frame(run: TuningRun, defaults: dict[str, Any]) -> pd.DataFrame:
 
 def objective_figure(frame: pd.DataFrame, config: TuneConfig, path: Path) -> Any:
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     # A bare Figure, not pyplot: no GUI backend needed, and a notebook's backend is left alone.
     ok = frame.dropna(subset=["objective"])
+    if config.objective == "win_rate":  # drawn in percent, as the report writes it
+        ok = ok.assign(**{c: ok[c] * 100 for c in ("objective", "low", "high")})
     fig = Figure(figsize=(9.5, 4.2), layout="constrained")
     ax = fig.subplots()
     if len(ok):
@@ -50,9 +55,10 @@ def objective_figure(frame: pd.DataFrame, config: TuneConfig, path: Path) -> Any
         best = ok.sort_values(["objective", "proposal"], ascending=[False, True]).iloc[0]
         ax.scatter([best["trial"]], [best["objective"]], marker="*", s=200, color="#ddaa33", zorder=5, label="best")
     if config.objective == "win_rate":
-        ax.set_ylim(-0.03, 1.03)
+        ax.set_ylim(-3, 103)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # trials are whole: no tick at trial 2.5
     ax.set_xlabel("trial (in the order they finished)")
-    ax.set_ylabel(config.objective.replace("_", " "))
+    ax.set_ylabel("win rate (%)" if config.objective == "win_rate" else config.objective.replace("_", " "))
     ax.set_title(f"{config.name}: {config.strategy} against {', '.join(o['name'] for o in config.opponent_entrants())}"
                  f" ({config.players} players)")
     ax.grid(alpha=0.3)
@@ -84,10 +90,12 @@ def entrant_snippet(config: TuneConfig, run: TuningRun) -> str:
 
 
 def format_value(value: float, low: float, high: float, objective: str) -> str:
-    """A win rate to 3 decimals, a margin to 1, with its interval when there is one."""
-    digits = 3 if objective == "win_rate" else 1
-    interval = "" if math.isnan(low) else f" [{low:.{digits}f}, {high:.{digits}f}]"
-    return f"{value:.{digits}f}{interval}"
+    """A win rate as a percentage (``12.5% [8.0, 18.9]``, as the validation's shares are), a
+    margin in points to 1 decimal, with its interval when there is one."""
+    if objective == "win_rate":
+        return percent_interval(value, low, high)
+    interval = "" if math.isnan(low) else f" [{low:.1f}, {high:.1f}]"
+    return f"{value:.1f}{interval}"
 
 
 def _both(m: dict[str, float]) -> str:
@@ -141,7 +149,7 @@ def write_outputs(config: TuneConfig, run: TuningRun, defaults: dict[str, Any]) 
         "(the same seeded deals in every trial, each under every seat rotation).", "",
         *[f"- {line}" for line in lines], "",
         "![objective by trial](objective.png)", "",
-        "## Best trials", "", _markdown(ok.head(10)), "",
+        "## Best trials", "", _markdown(ok.head(10), config.objective), "",
         "## Tuned entrant", "", "```yaml", snippet.rstrip(), "```", "",
     ]
     (folder / "report.md").write_text("\n".join(report))
@@ -152,12 +160,18 @@ def write_outputs(config: TuneConfig, run: TuningRun, defaults: dict[str, Any]) 
 _NOT_SHOWN = {"trial", "proposal", "win_rate", "margin", "seconds_per_decision", "games", "is_default", "error"}
 
 
-def _markdown(frame: pd.DataFrame) -> str:
-    cols = [c for c in frame.columns if c.startswith("param.")] + ["objective", "low", "high", "mean_score"]
-    cols += [c for c in frame.columns if c not in cols and c not in _NOT_SHOWN and not c.startswith("param.")]
-    header = "| trial | " + " | ".join(c.removeprefix("param.") for c in cols) + " |"
-    lines = [header, "|" + "---|" * (len(cols) + 1)]
+def _markdown(frame: pd.DataFrame, objective: str) -> str:
+    """The best trials: parameters, the objective with its interval in one cell (a win rate as a
+    percentage), the mean score, the game's metrics."""
+    params = [c for c in frame.columns if c.startswith("param.")]
+    rest = ["mean_score"] + [c for c in frame.columns if c not in (*params, "objective", "low", "high", "mean_score")
+                             and c not in _NOT_SHOWN]
+    header = ("| trial | " + " | ".join([*(c.removeprefix("param.") for c in params), f"{objective.replace('_', ' ')} "
+                                         "[95% CI]", *(c.replace("_", " ") for c in rest)]) + " |")
+    lines = [header, "|" + "---|" * (len(params) + len(rest) + 2)]
     for _, r in frame.iterrows():
-        cells = [f"{r[c]:.4g}" if isinstance(r[c], float) else str(r[c]) for c in cols]
+        cells = [f"{r[c]:.4g}" if isinstance(r[c], float) else str(r[c]) for c in params]
+        cells.append(format_value(r["objective"], r["low"], r["high"], objective))
+        cells += [f"{r[c]:.4g}" if isinstance(r[c], float) else str(r[c]) for c in rest]
         lines.append(f"| {int(r['trial'])}{' (default)' if r['is_default'] else ''} | " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -25,7 +25,7 @@ def test_each_strategy_passes_the_contract_on_this_game(name):
 
 
 def test_the_same_names_mean_this_games_strategies_when_the_game_is_given():
-    from ttr_lab.strategies.greedy import Greedy as TicketToRideGreedy
+    from ttr_lab.strategies.ticket_to_ride.greedy import Greedy as TicketToRideGreedy
     from ttr_lab.strategies.random import Random
     from ttr_lab.strategies.trans_orient.greedy import Greedy
     from ttr_lab.strategies.trans_orient.mcts import MCTS

@@ -122,7 +122,7 @@ def random_game_states(n: int, seed: int, game: TransOrientExpress = GAME) -> It
 def check_invariants(state: GameState) -> None:
     """Conservation of cards and tokens, derived fields, and the limits at every turn's start."""
     check(state)  # 72 travel, 16 luggage cards each in one place; 10 tokens of each colour
-    setup = state.setup
+    setup = state.tables
     n, C, rules = setup.num_players, setup.colours, setup.rules
     assert len(state.lower) == len(state.upper) == setup.columns
     assert 0 <= state.deck_known <= len(state.deck)

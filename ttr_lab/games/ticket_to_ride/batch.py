@@ -17,7 +17,6 @@ import numpy as np
 from ttr_lab.games.ticket_to_ride.kernels.rng import DEAL_KEY, derive_seed
 from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
-from ttr_lab.games.ticket_to_ride.kernels import tensor as K
 from ttr_lab.games.ticket_to_ride.kernels.setup import new_state
 from ttr_lab.games.ticket_to_ride.kernels.tensor import write_views
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
@@ -28,25 +27,21 @@ from ttr_lab.games.ticket_to_ride.tensor import _scales, layout
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.game import TicketToRide
 
-_BLOCKS = (
-    (K.P_HAND, "hand"), (K.P_MARKET, "market"), (K.P_DISCARD, "discard"), (K.P_DECKS, "decks"),
-    (K.P_TRAINS, "trains"), (K.P_POINTS, "points"), (K.P_HAND_SIZES, "hand_sizes"),
-    (K.P_TICKET_COUNTS, "ticket_counts"), (K.P_OFFER_SIZES, "offer_sizes"), (K.P_KNOWN, "known_cards"),
-    (K.P_NUM_PLAYERS, "num_players"), (K.P_TO_MOVE, "to_move"), (K.P_PHASE, "phase"),
-    (K.P_TICKETS, "tickets"), (K.P_OFFERED, "offered"), (K.P_TICKETS_OUT, "tickets_out"), (K.P_OWNER, "owner"),
-)
+# The plan's block slots (after the tensor's size and the seats): each the offset of the tensor
+# layout's block of the same name.
+_BLOCKS = tuple((slot, name) for slot, (name, _) in enumerate(L.TENSOR_PLAN) if slot >= L.W_HAND)
 
 
 @functools.lru_cache(maxsize=None)
 def tensor_plan(board: Board, ruleset: Ruleset, players: int) -> tuple[np.ndarray, np.ndarray]:
-    """The tensor kernel's ``plan`` (block offsets, ``kernels.tensor.P_*``) and ``scales`` (the
+    """The tensor kernel's ``plan`` (block offsets, ``kernels.layout.W_*``) and ``scales`` (the
     counts' divisors, padded with 1 to the tensor's size) for a map, ruleset and player count."""
     lay = layout(board, ruleset)
     if lay.offsets["clock"] != 0:
         raise AssertionError("the tensor kernel writes the clock at offset 0")
-    plan = np.zeros(K.PLAN_SIZE, dtype=np.int64)
-    plan[K.P_SIZE] = lay.size
-    plan[K.P_SEATS] = board.max_players
+    plan = np.zeros(L.WRITER_PLAN_SIZE, dtype=np.int64)
+    plan[L.W_SIZE] = lay.size
+    plan[L.W_SEATS] = board.max_players
     for slot, name in _BLOCKS:
         plan[slot] = lay.offsets[name]
     scales = np.ones(lay.size, dtype=np.float32)
@@ -65,7 +60,7 @@ class Batch:
         self.face = face_of(tables)
         self.g = self.face.g
         self.plan, self.scales = tensor_plan(game.board, game.ruleset, players)
-        self.tensor_size = int(self.plan[K.P_SIZE])
+        self.tensor_size = int(self.plan[L.W_SIZE])
         self.n_actions = int(self.g[L.N_ACTIONS])
         self.state_size = int(self.g[L.S_SIZE])
 

@@ -24,7 +24,7 @@ from ttr_lab.games.ticket_to_ride.tables import tables_for
 from ttr_lab.games.ticket_to_ride.observation import Observation
 from ttr_lab.games.ticket_to_ride.state import GameState, assemble_state
 from ttr_lab.games.ticket_to_ride.board import TicketDeck
-from ttr_lab.games.ticket_to_ride.kernels import determinize as D
+from ttr_lab.games.ticket_to_ride.kernels import determinize as D, layout as L
 from ttr_lab.games.ticket_to_ride.kernels.determinize import deal, sample as sample_kernel
 
 if TYPE_CHECKING:
@@ -102,25 +102,25 @@ class Determinizer:
             spare -= self.fallback[-1]
         self.others = others
 
-        columns = D.OPPONENT_FIXED + max((len(c or ()) for c in self.cumulative), default=0)
-        header = [0] * D.PLAN_HEADER
-        header[D.P_OPPONENTS], header[D.P_COLUMNS] = len(others), columns
-        header[D.P_CARDS], header[D.P_REGULAR], header[D.P_LONG] = len(pool), len(regular), len(longs)
+        columns = L.OPPONENT_FIXED + max((len(c or ()) for c in self.cumulative), default=0)
+        header = [0] * L.PLAN_HEADER
+        header[L.P_OPPONENTS], header[L.P_COLUMNS] = len(others), columns
+        header[L.P_CARDS], header[L.P_REGULAR], header[L.P_LONG] = len(pool), len(regular), len(longs)
         # A draw of the long counts fits when the unseen long tickets cover them and the offers'
         # long ones, and the unseen regular tickets cover the rest.
-        header[D.P_MAX_LONGS] = len(longs) - sum(offer_longs.values())
-        header[D.P_MIN_LONGS] = needed + sum(obs.ticket_counts[q] for q in others) - len(regular)
-        header[D.P_DECK_UNKNOWN], header[D.P_BOXED_KNOWN] = len(unknown_deck), len(obs.boxed_known)
-        header[D.P_REJECTS_BOX], header[D.P_TRIES] = int(rules.initial_rejects == "box"), _TRIES
+        header[L.P_MAX_LONGS] = len(longs) - sum(offer_longs.values())
+        header[L.P_MIN_LONGS] = needed + sum(obs.ticket_counts[q] for q in others) - len(regular)
+        header[L.P_DECK_UNKNOWN], header[L.P_BOXED_KNOWN] = len(unknown_deck), len(obs.boxed_known)
+        header[L.P_REJECTS_BOX], header[L.P_TRIES] = int(rules.initial_rejects == "box"), _TRIES
         rows: list[int] = []
         for i, q in enumerate(others):
             row = [0] * columns
-            row[D.O_SEAT], row[D.O_HIDDEN], row[D.O_HELD] = q, hidden[q], obs.ticket_counts[q]
-            row[D.O_OFFER], row[D.O_OFFER_LONG] = obs.offer_sizes[q], offer_longs[q]
-            row[D.O_CAP], row[D.O_FALLBACK] = self.caps[i], self.fallback[i]
+            row[L.O_SEAT], row[L.O_HIDDEN], row[L.O_HELD] = q, hidden[q], obs.ticket_counts[q]
+            row[L.O_OFFER], row[L.O_OFFER_LONG] = obs.offer_sizes[q], offer_longs[q]
+            row[L.O_CAP], row[L.O_FALLBACK] = self.caps[i], self.fallback[i]
             weights = self.cumulative[i] or []
-            row[D.O_WEIGHTS] = len(weights)
-            row[D.O_CUMULATIVE:D.O_CUMULATIVE + len(weights)] = weights
+            row[L.O_WEIGHTS] = len(weights)
+            row[L.O_CUMULATIVE:L.O_CUMULATIVE + len(weights)] = weights
             rows += row
         self.plan = np.array(header + rows + pool + regular + longs + unknown_deck, dtype=np.int64)
         self.work = np.empty(len(pool) + len(regular) + len(longs), dtype=np.int64)
@@ -170,16 +170,16 @@ class Determinizer:
     def sample_with(self, rng: random.Random) -> GameState:
         """One state, the pools shuffled and the long-ticket counts drawn by ``rng`` in Python."""
         plan = self.plan
-        m, columns = int(plan[D.P_OPPONENTS]), int(plan[D.P_COLUMNS])
-        at = D.PLAN_HEADER + m * columns
-        sizes = (int(plan[D.P_CARDS]), int(plan[D.P_REGULAR]), int(plan[D.P_LONG]))
+        m, columns = int(plan[L.P_OPPONENTS]), int(plan[L.P_COLUMNS])
+        at = L.PLAN_HEADER + m * columns
+        sizes = (int(plan[L.P_CARDS]), int(plan[L.P_REGULAR]), int(plan[L.P_LONG]))
         pools = []
         for size in sizes:
             pool = plan[at:at + size].tolist()
             rng.shuffle(pool)
             pools += pool
             at += size
-        low, high = int(plan[D.P_MIN_LONGS]), int(plan[D.P_MAX_LONGS])
+        low, high = int(plan[L.P_MIN_LONGS]), int(plan[L.P_MAX_LONGS])
         counts = self.fallback
         for _ in range(_TRIES):  # sample, rejecting counts the unseen regular tickets cannot fill
             draw = [0 if cum is None else min(rng.choices(range(len(cum)), cum_weights=cum)[0], cap)

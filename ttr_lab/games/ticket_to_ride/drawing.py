@@ -14,7 +14,7 @@ from ttr_lab.games.ticket_to_ride.colours import TRACK_COLOUR_NAMES
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from ttr_lab.games.ticket_to_ride.state import GameState
+    from ttr_lab.games.ticket_to_ride.slots import StateSlots
 
 # Players' colours keep clear of the printed track colours below (red, orange, yellow, green, blue,
 # pink, black, white, gray): purple, cyan, brown, olive, navy; a claimed track is also thicker and
@@ -148,13 +148,13 @@ def _cities(ax: Any, board: Board, xy: Mapping[int, tuple[float, float]], labels
                         textcoords="offset points", ha=ha, va=va, zorder=4, path_effects=halo, annotation_clip=False)
 
 
-def draw_state(state: "GameState", title: str | None = None, names: Sequence[str] | None = None) -> "Figure":
+def draw_state(state: "StateSlots", title: str | None = None, names: Sequence[str] | None = None) -> "Figure":
     """The board of a game state: open tracks thin in their printed colour, claimed tracks thick
     in their owner's colour; the legend names each seat's strategy (``names``, e.g. a record's
     ``strategies``) with its route points and trains."""
     from matplotlib import patheffects
 
-    board = state.board
+    board = state.tables.board
     outline = [patheffects.withStroke(linewidth=5.5, foreground="black")]
     fig = new_figure()
     ax = fig.add_subplot()
@@ -169,7 +169,7 @@ def draw_state(state: "GameState", title: str | None = None, names: Sequence[str
         else:
             ax.plot([x1, x2], [y1, y2], color=PLAYER_COLOURS[owner % len(PLAYER_COLOURS)], lw=4.0, zorder=2,
                     solid_capstyle="butt", path_effects=outline)
-    for p in range(state.num_players):
+    for p in range(state.tables.num_players):
         who = f"{names[p]} (seat {p})" if names is not None else f"seat {p}"
         ax.plot([], [], color=PLAYER_COLOURS[p % len(PLAYER_COLOURS)], lw=4, path_effects=outline,
                 label=f"{who}: {state.points[p]} route points, {state.trains[p]} trains")

@@ -15,7 +15,7 @@ import numpy as np
 
 from ttr_lab.core.array_layout import ArrayLayout, Part
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
-from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
+from ttr_lab.games.ticket_to_ride.kernels.game_array import game_array
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.tables import Tables
@@ -98,7 +98,7 @@ def _rows(part: Part) -> tuple[Callable[[Any], Any], Callable[[Any, Any], None]]
 
     def get(self: Any) -> Any:
         at, room = self.face.fields[name]
-        counts = self.s[self.face.fields[counts_of][0]:][:self.face.game.num_players].tolist()
+        counts = self.s[self.face.fields[counts_of][0]:][:self.face.tables.num_players].tolist()
         flat = self.s[at:at + room * len(counts)].tolist()
         return [tuple(flat[p * room:p * room + c]) for p, c in enumerate(counts)]
 
@@ -212,7 +212,7 @@ class Fields:
     each time it is asked; the observation reads its own row, ``kernels/observe.py``)."""
 
     def __init__(self, face: Any, s: np.ndarray) -> None:
-        v, f, n = s.tolist(), face.fields, face.game.num_players
+        v, f, n = s.tolist(), face.fields, face.tables.num_players
         for name, read in _readers(L.STATE):
             setattr(self, name, read(v, f, n))
 

@@ -23,6 +23,7 @@ from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
     import numpy as np
+    from ttr_lab.core.tensor_layout import TensorLayout
 
     from ttr_lab.games.ticket_to_ride.batch import Batch
     from ttr_lab.games.ticket_to_ride.determinize import Determinizer
@@ -173,7 +174,7 @@ class TicketToRide:
         from ttr_lab.core.rng import STRATEGY_KEY, derive_seed
         from ttr_lab.games.ticket_to_ride.kernels.playout import random_games
         from ttr_lab.games.ticket_to_ride.kernels.rng import DEAL_KEY
-        from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
+        from ttr_lab.games.ticket_to_ride.kernels.game_array import game_array
         from ttr_lab.games.ticket_to_ride.tables import tables_for
 
         g = game_array(tables_for(self.board, num_players, self.ruleset))
@@ -194,6 +195,14 @@ class TicketToRide:
         from ttr_lab.games.ticket_to_ride.tensor import observation_shape
 
         return observation_shape(self.board, self.ruleset)
+
+    @property
+    def observation_layout(self) -> "TensorLayout":
+        """The named blocks of ``observation_tensor`` (``tensor.layout``; a network's weights are
+        checked against it)."""
+        from ttr_lab.games.ticket_to_ride.tensor import layout
+
+        return layout(self.board, self.ruleset)
 
     def tensor_writer(self, player: int) -> "Callable[[Any], np.ndarray]":
         """A seat's ``state -> state.observation_tensor(player)`` that keeps its multi-hot

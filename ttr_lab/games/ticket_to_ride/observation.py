@@ -18,13 +18,14 @@ from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tables import Phase, Tables, tables_for
 from ttr_lab.core.history import Event, unroll
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
-from ttr_lab.games.ticket_to_ride.kernels.observe import V_BOXED_N, V_HEADER, fixed_size, row_size, view_row
+from ttr_lab.games.ticket_to_ride.kernels.observe import fixed_size, row_size, view_row
+from ttr_lab.games.ticket_to_ride.kernels.layout import V_BOXED_N, V_HEADER
 from ttr_lab.games.ticket_to_ride.network import doubles_shared, player_components, track_open
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 from ttr_lab.games.ticket_to_ride.scoring import points_per_track
 
 if TYPE_CHECKING:
-    from ttr_lab.games.ticket_to_ride.state import GameState
+    from ttr_lab.games.ticket_to_ride.slots import StateSlots
 
 _LAST_TABLES: dict[Board, Tables] = {}  # per board, the tables an observation of it last gave
 _PHASES = tuple(Phase)
@@ -177,7 +178,7 @@ class Viewer:
         # timed move of a strategy that reads observations.
         view_row(g, np.zeros(int(g[L.S_SIZE]), dtype=np.int64), 0, self.buffer)
 
-    def row(self, state: "GameState", player: int) -> tuple[int, ...]:
+    def row(self, state: "StateSlots", player: int) -> tuple[int, ...]:
         """``player``'s view of ``state``, as ``kernels.observe`` lays it out."""
         if not 0 <= player < self.num_players:
             raise ValueError(f"no player {player} in a {self.num_players}-player game")
@@ -189,8 +190,8 @@ class Viewer:
         return unpack(self.data)
 
 
-def observe(state: "GameState", player: int) -> Observation:
-    game = state.game
+def observe(state: "StateSlots", player: int) -> Observation:
+    game = state.tables
     view = state.face.viewer
     v = view.row(state, player)
     phase, current, final, passes, turns, pile, deck, held, offered, market, boxed = v[:V_BOXED_N + 1]

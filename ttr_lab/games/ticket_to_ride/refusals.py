@@ -18,7 +18,7 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.network import twin_blocks, twin_closes
 
 if TYPE_CHECKING:
-    from ttr_lab.games.ticket_to_ride.state import GameState
+    from ttr_lab.games.ticket_to_ride.slots import StateSlots
 
 _PHASE_REASONS = {
     Phase.OVER: "the game is over",
@@ -35,13 +35,13 @@ _PHASES_OF = {
 }
 
 
-def phase_reason(state: "GameState", action: Any) -> str:
+def phase_reason(state: "StateSlots", action: Any) -> str:
     if type(action) not in _PHASES_OF:
         return f"{type(action).__name__} is not an action (use legal_actions() or parse_action())"
     return _PHASE_REASONS[Phase(state.phase)]
 
 
-def refusal(state: "GameState", action: Any, code: int | None) -> str:
+def refusal(state: "StateSlots", action: Any, code: int | None) -> str:
     """The reason ``action`` is refused: ``code`` from ``apply_action``, or None for an action the
     game's action space does not hold."""
     kind = type(action)
@@ -62,15 +62,15 @@ def refusal(state: "GameState", action: Any, code: int | None) -> str:
     if kind is Pass:
         return "a player may pass only when no other action is legal"
     offered = len(state.offers[p])
-    rules = state.game.ruleset
+    rules = state.tables.ruleset
     minimum = rules.initial_keep_min if state.phase == Phase.INITIAL_TICKETS else rules.ticket_keep_min
     if code == L.E_KEEP_FEW:
         return f"at least {min(minimum, offered)} of the {offered} offered tickets must be kept"
     return f"{offered} tickets are on offer (indices 0..{offered - 1}), each kept once"
 
 
-def _claim_reason(state: "GameState", a: Claim, code: int | None) -> str:
-    g = state.game
+def _claim_reason(state: "StateSlots", a: Claim, code: int | None) -> str:
+    g = state.tables
     t, colour, cards, locos = a.track, a.colour, a.cards, a.locomotives
     p = state.player
     if not isinstance(t, int) or not 0 <= t < len(g.track_length):

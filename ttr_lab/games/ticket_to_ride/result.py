@@ -19,7 +19,7 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game as kernel_score
 
 if TYPE_CHECKING:
-    from ttr_lab.games.ticket_to_ride.state import GameState
+    from ttr_lab.games.ticket_to_ride.slots import StateSlots
 
 METRICS: tuple[Metric, ...] = (
     Metric("route_points", "points from claimed routes (route table, plus mountain points)"),
@@ -134,12 +134,12 @@ _PLAYER_FIELDS = tuple(f.name for f in fields(PlayerResult) if f.name not in _DE
 _OPTIONAL = ("largest_network", "explorer_bonus", "mountain_routes")
 
 
-def ticket_draws(state: "GameState") -> tuple[list[int], list[int]]:
+def ticket_draws(state: "StateSlots") -> tuple[list[int], list[int]]:
     """Per player: how many times it drew tickets in play, and how many tickets it was offered
     in all (setup included). The public history records a draw and the number kept, not the
     number offered, so the ticket deck is followed through the game: a draw offers what the deck
     still holds up to the ruleset's draw, and the tickets not kept go back under it."""
-    game = state.game
+    game = state.tables
     rules, n = game.ruleset, game.num_players
     deck = sum(1 for t in game.board.tickets if t.deck is TicketDeck.REGULAR) - n * rules.initial_tickets
     draws, offered = [0] * n, [rules.initial_tickets + rules.initial_long_tickets] * n
@@ -163,10 +163,10 @@ def ticket_draws(state: "GameState") -> tuple[list[int], list[int]]:
     return draws, offered
 
 
-def score_game(state: "GameState") -> GameResult:
+def score_game(state: "StateSlots") -> GameResult:
     """Score a finished game from the board itself (route points are rechecked, not trusted):
     the numbers come from the scoring kernel, the names and the history's counts from here."""
-    game = state.game
+    game = state.tables
     board, rules = game.board, game.ruleset
     n = game.num_players
     out = np.zeros((n, L.RESULT_COLUMNS), dtype=np.int64)

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.fields import to_plain
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.games.ticket_to_ride.tables import Phase
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.board import Board
-    from ttr_lab.games.ticket_to_ride.state import GameState
+    from ttr_lab.games.ticket_to_ride.slots import StateSlots
     from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 
@@ -35,18 +36,18 @@ def _plain_parts(layout: Any) -> tuple[Any, ...]:
     return tuple(p for p in layout.parts if p.kind != "internal" and p.face_name not in SHOWN)
 
 
-def snapshot(state: "GameState") -> dict[str, Any]:
-    n = state.game.num_players
+def snapshot(state: "StateSlots") -> dict[str, Any]:
+    n = state.tables.num_players
     k = NUM_CARD_KINDS
     names = CARD_NAMES
     discard = []
     for c, count in enumerate(state.discard):
         discard += [names[c]] * count
     snap = {
-        "map": state.game.board.reference,
+        "map": state.tables.board.reference,
         "num_players": n,
         "current_player": state.player,
-        "phase": state.phase_name.name.lower(),
+        "phase": Phase(state.phase).name.lower(),
         "hands": [{names[c]: state.hands[p * k + c] for c in range(k)} for p in range(n)],
         "known_cards": [{names[c]: state.known[p * k + c] for c in range(k)} for p in range(n)],
         "market": [names[c] for c in state.market],

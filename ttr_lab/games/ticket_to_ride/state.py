@@ -6,11 +6,11 @@ the values strategies and users know (the shared action objects, ``IllegalAction
 rule's reason). What a kernel does not keep stays here: the public history (an immutable linked
 list shared by every clone) and the cached result.
 
-Strategies and views read a position through the named fields below (``hands``, ``owner``,
+Strategies and the queries read a position through the named fields below (``hands``, ``owner``,
 ``tickets``...): each is a fresh Python list or tuple read off the array, so nothing a caller
 does to it reaches the game; assigning a field (``state.pile = [...]``) writes it back, for
 tools that build positions by hand. The friendlier queries (``observation``, ``snapshot``,
-``result``, ``history``...) come from ``StateViews`` in views.py.
+``result``, ``history``...) come from ``StateQueries`` in queries.py.
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.setup import new_state
-from ttr_lab.games.ticket_to_ride.kernels.tables import game_array
+from ttr_lab.games.ticket_to_ride.kernels.game_array import game_array
 from ttr_lab.games.ticket_to_ride.fields import Fields, face_names, field_rooms, install
 from ttr_lab.games.ticket_to_ride.observation import Viewer
 from ttr_lab.games.ticket_to_ride.refusals import refusal
-from ttr_lab.games.ticket_to_ride.views import StateViews
+from ttr_lab.games.ticket_to_ride.queries import StateQueries
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.board import Board
@@ -50,13 +50,13 @@ class Face:
     observation's ``Viewer``."""
 
     __slots__ = (
-        "game", "g", "actions", "table", "by_object", "by_value", "ids", "scratch", "fields", "size", "viewer", "texts",
+        "tables", "g", "actions", "table", "by_object", "by_value", "ids", "scratch", "fields", "size", "viewer", "texts",
     )
 
-    def __init__(self, game: Tables) -> None:
-        self.game = game
-        self.g = g = game_array(game)
-        self.actions = all_actions(game.board, game.ruleset)
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.g = g = game_array(tables)
+        self.actions = all_actions(tables.board, tables.ruleset)
         # The same objects as a numpy array: ``table[ids]`` picks a legal list in one step.
         self.table = np.empty(len(self.actions), dtype=object)
         for i, a in enumerate(self.actions):
@@ -71,7 +71,7 @@ class Face:
         # spells its track and payment, dear to build at every move of every recorded game.
         self.texts: list[str | None] = [None] * len(self.actions)
         # Per field: where it starts and its room (per row, for rows): from the declaration.
-        self.fields = field_rooms(game)
+        self.fields = field_rooms(tables)
 
     def id_of(self, action: Any) -> int:
         """The id of ``action`` (the game's own object, or an equal value), -1 if it is none of
@@ -86,18 +86,18 @@ class Face:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Its ids by object are this process's ``id()``s: a copy elsewhere is built afresh.
-        return face_of, (self.game,)
+        return face_of, (self.tables,)
 
 
 @functools.lru_cache(maxsize=256)
-def face_of(game: Tables) -> Face:
-    return Face(game)
+def face_of(tables: Tables) -> Face:
+    return Face(tables)
 
 
-class GameState(StateViews):
+class GameState(StateQueries):
     """One position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
 
-    __slots__ = ("game", "face", "s", "log", "log_len", "scored")
+    __slots__ = ("tables", "face", "s", "log", "log_len", "scored")
 
     # Every declared field (``phase``, ``hands``, ``ticket_deck``...) is a property, given after
     # the class by ``fields.install``; the type checker reads them in ``slots.StateSlots``.
@@ -119,14 +119,14 @@ class GameState(StateViews):
     @property
     def open_groups(self) -> list[tuple[int, ...]]:
         """The still-claimable tracks of each payment group."""
-        return self.game.open_groups(self.owner)
+        return self.tables.open_groups(self.owner)
 
     # -- construction ----------------------------------------------------------------------
 
     @classmethod
-    def new(cls, game: Tables, seed: int) -> "GameState":
+    def new(cls, tables: Tables, seed: int) -> "GameState":
         """Shuffle, deal cards and market, deal the initial tickets (each player then chooses)."""
-        face = face_of(game)
+        face = face_of(tables)
         return _state(face, new_state(face.g, np.uint64(derive_seed(seed, DEAL_KEY))), None, 0)
 
     def clone(self) -> "GameState":
@@ -194,7 +194,7 @@ setattr(GameState, "current_player", vars(GameState)["player"])
 
 def _state(face: Face, s: np.ndarray, log: Any, log_len: int) -> GameState:
     st = _new_object(GameState)
-    st.game = face.game
+    st.tables = face.tables
     st.face = face
     st.s = s
     st.log = log
@@ -203,13 +203,13 @@ def _state(face: Face, s: np.ndarray, log: Any, log_len: int) -> GameState:
     return st
 
 
-def assemble_state(game: Tables, log: Any = None, log_len: int = 0, open_groups: Any = None, **fields: Any) -> GameState:
+def assemble_state(tables: Tables, log: Any = None, log_len: int = 0, open_groups: Any = None, **fields: Any) -> GameState:
     """The one place a ``GameState`` is built from its parts: ``restore_state`` and ``determinize``
     come through here. ``fields`` are the declared fields by their face's names (``hands``,
     ``ticket_deck``...; ``layout.STATE``); one not given holds its declared fill (a list, the
     pile, the tickets empty). To start or rebuild a game use those, not this. (``open_groups``
     is derived from ``owner``; the argument is accepted and ignored.)"""
-    face = face_of(game)
+    face = face_of(tables)
     st = _state(face, np.zeros(face.size, dtype=np.int64), log, log_len)
     unknown = set(fields) - set(face_names())
     if unknown:

@@ -22,7 +22,7 @@ from ttr_lab.core.tensor_template import SeatTensorWriter, TensorTemplate
 from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tables import Phase
-from ttr_lab.games.ticket_to_ride.kernels.observe import (
+from ttr_lab.games.ticket_to_ride.kernels.layout import (
     V_BOXED_N, V_DECK_N, V_FINAL_LEFT, V_FINAL_ROUND, V_MARKET_N, V_OFFERS_N, V_PASSES, V_PHASE, V_PILE_N,
     V_PLAYER, V_TICKETS_N, V_TURNS, V_ZERO,
 )
@@ -30,7 +30,7 @@ from ttr_lab.games.ticket_to_ride.observation import Observation, Viewer
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
 if TYPE_CHECKING:
-    from ttr_lab.games.ticket_to_ride.state import GameState
+    from ttr_lab.games.ticket_to_ride.slots import StateSlots
 
 _PHASES = len(Phase)
 _TURN_SCALE = 200.0  # turns of a long game; the turn count is a clock, not a bound
@@ -180,11 +180,11 @@ class TensorWriter(SeatTensorWriter):
 
     __slots__ = ("_plan", "_n", "_template", "_owner", "_tracks", "_gather")
 
-    def _game_of(self, state: "GameState") -> object:
-        return state.game
+    def _game_of(self, state: "StateSlots") -> object:
+        return state.tables
 
-    def _start(self, state: "GameState") -> None:
-        game = state.game
+    def _start(self, state: "StateSlots") -> None:
+        game = state.tables
         self._n = n = game.num_players
         self._plan = plan = _plan(game.board, game.ruleset, n)
         self._template = TensorTemplate(plan.size, (plan.ones_at[0],))
@@ -193,7 +193,7 @@ class TensorWriter(SeatTensorWriter):
         self._tracks = range(tracks)
         self._gather = _counts_gather(state.face.viewer, self.me, plan.m)
 
-    def _write(self, state: "GameState") -> np.ndarray:
+    def _write(self, state: "StateSlots") -> np.ndarray:
         plan, me, n, template = self._plan, self.me, self._n, self._template
         view = state.face.viewer
         v = view.row(state, me)
@@ -231,7 +231,7 @@ class TensorWriter(SeatTensorWriter):
         return out
 
 
-def state_tensor(state: "GameState", me: int) -> np.ndarray:
+def state_tensor(state: "StateSlots", me: int) -> np.ndarray:
     """``observation_tensor(state.observation(me))`` written from the state directly (OpenSpiel's
     ``state.observation_tensor``). It reads only what ``observe`` hands ``me``; the tests check
     the two are equal at every step of random games, for every seat. An RL environment keeps a

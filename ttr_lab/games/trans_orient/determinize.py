@@ -56,7 +56,7 @@ def determinize(observation: Observation, rng: random.Random) -> GameState:
         raise ValueError(f"observation is inconsistent: {len(pool)} luggage cards unaccounted for")
 
     s = object.__new__(GameState)
-    s.setup = setup
+    s.tables = setup
     s.phase = int(obs.phase)
     s.player = obs.current_player
     s.round = obs.round

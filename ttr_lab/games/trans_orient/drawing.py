@@ -40,7 +40,7 @@ def _card(ax: Any, x: float, y: float, number: int, deck: Any, outline: bool = F
 
 def draw_state(state: "GameState", names: Sequence[str] | None = None) -> "Figure":
     """The position as a picture; ``names`` (each seat's strategy) label the seats."""
-    deck, C, n = state.setup.deck, state.setup.colours, state.num_players
+    deck, C, n = state.tables.deck, state.tables.colours, state.num_players
     fig = new_figure(10, 2.2 + 1.6 * n)
     ax = fig.add_subplot()
     ax.set_axis_off()

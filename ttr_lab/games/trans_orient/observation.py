@@ -21,7 +21,7 @@ from ttr_lab.core.history import Event, unroll
 
 if TYPE_CHECKING:
     from ttr_lab.games.trans_orient.cards import Deck
-    from ttr_lab.games.trans_orient.state import GameState
+    from ttr_lab.games.trans_orient.slots import StateSlots
 
 _PHASES = tuple(Phase)
 _OVER = int(Phase.OVER)
@@ -108,8 +108,8 @@ class Observation(NamedTuple):
         return out
 
 
-def observe(state: "GameState", player: int) -> Observation:
-    setup = state.setup
+def observe(state: "StateSlots", player: int) -> Observation:
+    setup = state.tables
     n = setup.num_players
     if not 0 <= player < n:
         raise ValueError(f"no player {player} in a {n}-player game")

@@ -22,9 +22,9 @@ def turn_number(state: "GameState") -> int | None:
 def describe_state(state: "GameState", record: Any, index: int) -> str:
     """Where a replayed game is: the round, the station's two rows and piles, each player's
     hand, reserve and tableau (luggage only as a count until the end), the last actions."""
-    deck = state.setup.deck
+    deck = state.tables.deck
     colours = deck.colours
-    C = state.setup.colours
+    C = state.tables.colours
     if state.is_terminal():
         where = "game over" + (" (stalled)" if state.stalled else "")
     else:

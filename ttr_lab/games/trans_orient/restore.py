@@ -35,7 +35,7 @@ def restore(deck: Deck, snap: dict[str, Any]) -> GameState:
         return out
 
     s = object.__new__(GameState)
-    s.setup = setup
+    s.tables = setup
     try:
         s.phase = int(Phase[str(snap["phase"]).upper()])
     except KeyError:

@@ -12,7 +12,7 @@ from ttr_lab.games.trans_orient.cards import Effect, ObjectiveType
 from ttr_lab.games.trans_orient.rules import CARD_TAKES, CARDS_GIVEN, K, PILE_TAKES, TOKENS_PAID, TOKENS_WASTED
 
 if TYPE_CHECKING:
-    from ttr_lab.games.trans_orient.state import GameState
+    from ttr_lab.games.trans_orient.slots import StateSlots
 
 
 @dataclass(frozen=True)
@@ -98,9 +98,9 @@ METRICS: tuple[Metric, ...] = (
 )
 
 
-def score_game(state: "GameState") -> GameResult:
+def score_game(state: "StateSlots") -> GameResult:
     """Score a finished game: travel cards, luggage, the three shared objectives, the tie-break."""
-    setup = state.setup
+    setup = state.tables
     deck, n, C = setup.deck, setup.num_players, setup.colours
     pass_counts, runs, colours, wild_n, wild_c, travel, luggage_vp = [], [], [], [], [], [], []
     for p in range(n):

@@ -1,6 +1,6 @@
 """``StateSlots``: the slots of a state with their types, declared once.
 
-The state is put together from mixins (``views.StateViews``, ``station.Station``) that read its
+The state is put together from mixins (``queries.StateQueries``, ``station.Station``) that read its
 slots directly; they derive from this class, so they and the type checker know every slot and
 its type. The state class adds no slot of its own.
 """
@@ -15,13 +15,13 @@ if TYPE_CHECKING:
 
 class StateSlots:
     __slots__ = (
-        "setup", "phase", "player", "round", "tidx", "order", "starter", "master",
+        "tables", "phase", "player", "round", "tidx", "order", "starter", "master",
         "mcol", "lower", "upper", "piles", "deck", "deck_known", "hands", "played",
         "reserves", "bag", "discounts", "capacity", "luggage", "lug_deck", "lug_by", "offer",
         "objectives", "final", "stalled", "rng", "turns", "counters", "log", "log_len",
     )
 
-    setup: Tables  # the shared tables of this deck and player count
+    tables: Tables  # the shared tables of this deck and player count
     phase: int  # a Phase
     player: int  # the player to move
     round: int

@@ -14,13 +14,13 @@ from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.trans_orient.rules import K, Phase
 
 if TYPE_CHECKING:
-    from ttr_lab.games.trans_orient.state import GameState
+    from ttr_lab.games.trans_orient.slots import StateSlots
 
 COUNTER_NAMES = ("card_takes", "pile_takes", "tokens_paid", "tokens_wasted", "cards_given_back")
 
 
-def snapshot(state: "GameState") -> dict[str, Any]:
-    setup = state.setup
+def snapshot(state: "StateSlots") -> dict[str, Any]:
+    setup = state.tables
     n, C, names = setup.num_players, setup.colours, setup.deck.colours
 
     def by_colour(values: list[int], i: int) -> dict[str, int]:
@@ -63,9 +63,9 @@ def snapshot(state: "GameState") -> dict[str, Any]:
     }
 
 
-def check(s: "GameState") -> None:
+def check(s: "StateSlots") -> None:
     """Raise ``ConfigError`` unless every card and token is in exactly one place."""
-    setup = s.setup
+    setup = s.tables
     deck, n, C = setup.deck, setup.num_players, setup.colours
     if not (len(s.hands) == len(s.played) == len(s.luggage) == n) or len(s.order) == 0:
         raise ConfigError(f"snapshot: hands, played and luggage need one entry per player ({n})")

@@ -5,8 +5,8 @@ column (``lower``: takeable this round; ``upper``: next round's); a column is op
 lower card is there. Token counts are flat lists by colour (``piles[column * C + colour]``,
 ``reserves[player * C + colour]``, ``bag[colour]``). Hands, tableaux, luggage and the decks are
 tuples (shared between clones until changed); the draw deck and the luggage deck are listed top
-first. The public history is an immutable linked list shared by every clone. The slower views
-(observation, snapshot, result) come from ``StateViews`` in views.py, the deal, the end of a
+first. The public history is an immutable linked list shared by every clone. The slower queries
+(observation, snapshot, result) come from ``StateQueries`` in queries.py, the deal, the end of a
 round and the bag from ``Station`` in station.py.
 
 Where the rules leave a choice to the player it is an action; where only one choice exists
@@ -50,7 +50,7 @@ class GameState(Station):
     def clone(self) -> "GameState":
         """An independent copy (tuples and the history are shared: they are never mutated)."""
         c = object.__new__(GameState)
-        c.setup = self.setup
+        c.tables = self.tables
         c.phase = self.phase
         c.player = self.player
         c.round = self.round
@@ -96,7 +96,7 @@ class GameState(Station):
         master by column; ``no play`` then plays by card number; luggage, cards by number;
         tokens by colour. ``[]`` once the game is over."""
         phase = self.phase
-        table = self.setup.actions
+        table = self.tables.actions
         if phase == _TAKE:
             lower = self.lower
             out = [table.take_card[c] for c in range(len(lower)) if lower[c]]
@@ -111,7 +111,7 @@ class GameState(Station):
         if phase == _GIVE_CARD:
             return [table.give_card[x] for x in self.hands[self.player]]
         if phase == _GIVE_TOKEN:
-            C = self.setup.colours
+            C = self.tables.colours
             base = self.player * C
             res = self.reserves
             return [table.give_token[c] for c in range(C) if res[base + c]]
@@ -120,9 +120,9 @@ class GameState(Station):
     def playable(self, player: int | None = None) -> list[int]:
         """The cards in ``player``'s hand (default: the one to move) that the reserve pays for."""
         p = self.player if player is None else player
-        C = self.setup.colours
+        C = self.tables.colours
         base = p * C
-        res, disc, costs = self.reserves, self.discounts, self.setup.deck.cost
+        res, disc, costs = self.reserves, self.discounts, self.tables.deck.cost
         out = []
         for x in self.hands[p]:
             cost = costs[x]
@@ -137,7 +137,7 @@ class GameState(Station):
 
     def apply(self, action: Any) -> None:
         """Play ``action`` for the player to move; ``IllegalActionError`` says why if it can't be."""
-        own = self.setup.actions.by_object.get(id(action))  # the common case inline
+        own = self.tables.actions.by_object.get(id(action))  # the common case inline
         action = self._own(action) if own is None else own
         kind = type(action)
         phase = self.phase
@@ -166,7 +166,7 @@ class GameState(Station):
         if type(action) not in ACTION_TYPES:
             return action  # refused by the phase check, naming its type
         try:
-            own = self.setup.actions.by_value.get(action)
+            own = self.tables.actions.by_value.get(action)
         except TypeError:  # an unhashable field is no action's
             own = None
         if own is None:  # out of the table's range: the rules say why, reading plain numbers only
@@ -196,7 +196,7 @@ class GameState(Station):
 
     def _take(self, action: Any, card: bool) -> None:
         col = self._column(action)
-        p, C = self.player, self.setup.colours
+        p, C = self.player, self.tables.colours
         x = self.lower[col]
         piles = self.piles
         base = col * C
@@ -221,7 +221,7 @@ class GameState(Station):
             self.master = p
             self.mcol = -1
         self._log(action, x)
-        if self.tidx == 0 and not self.setup.passes_master:
+        if self.tidx == 0 and not self.tables.passes_master:
             self._enter_station()
         else:
             self._enter_play()
@@ -249,7 +249,7 @@ class GameState(Station):
 
     def _play(self, action: Play) -> None:
         x = action.card
-        p, setup = self.player, self.setup
+        p, setup = self.player, self.tables
         C = setup.colours
         if x not in self.hands[p]:
             self._refuse(action, f"card {x} is not in the player's hand {list(self.hands[p])}")
@@ -307,7 +307,7 @@ class GameState(Station):
     def _limits(self) -> None:
         """End of turn: cards given back first, then tokens (Further decision 9); the player
         chooses which (Decision), one at a time."""
-        p, setup = self.player, self.setup
+        p, setup = self.player, self.tables
         if len(self.hands[p]) > setup.rules.hand_limit:
             self.phase = _GIVE_CARD
             return
@@ -340,14 +340,14 @@ class GameState(Station):
 
     def _give_token(self, action: GiveToken) -> None:
         c = action.colour
-        C = self.setup.colours
+        C = self.tables.colours
         i = self.player * C + c
         if not 0 <= c < C or not self.reserves[i]:
             self._refuse(action, "the reserve holds no token of that colour")
         self.reserves[i] -= 1
         self.bag[c] += 1
         self.counters[self.player * K + TOKENS_WASTED] += 1
-        self._log(self.setup.actions.give_token[c])
+        self._log(self.tables.actions.give_token[c])
         self._limits()
 
     # -- turns and rounds ------------------------------------------------------------------------

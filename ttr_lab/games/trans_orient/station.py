@@ -10,13 +10,13 @@ from __future__ import annotations
 from ttr_lab.core.rng import GOLDEN, MASK, MIX_1, MIX_2, derive_seed, next_u64, shuffle
 from ttr_lab.games.trans_orient.cards import ObjectiveType
 from ttr_lab.games.trans_orient.rules import K, Phase, Tables
-from ttr_lab.games.trans_orient.views import StateViews
+from ttr_lab.games.trans_orient.queries import StateQueries
 
 _TAKE, _OVER = int(Phase.TAKE), int(Phase.OVER)
 _DEAL_KEY = 0x70E  # derive_seed(game seed, _DEAL_KEY) seeds the game's generator
 
 
-class Station(StateViews):
+class Station(StateQueries):
     __slots__ = ()
 
     def _deal(self, setup: Tables, seed: int) -> None:
@@ -24,7 +24,7 @@ class Station(StateViews):
         left to right: Further decision 5), the piles, the objectives, the luggage deck, then
         the first player (Decision: chosen by the seed)."""
         deck, rules, n, cols, C = setup.deck, setup.rules, setup.num_players, setup.columns, setup.colours
-        self.setup = setup
+        self.tables = setup
         self.rng = derive_seed(seed, _DEAL_KEY)
         self.bag = [rules.tokens_per_colour] * C
         self.reserves = [0] * (n * C)
@@ -73,7 +73,7 @@ class Station(StateViews):
         self.phase = _TAKE
 
     def _end_round(self) -> None:
-        setup = self.setup
+        setup = self.tables
         rules, cols = setup.rules, setup.columns
         if self.final or self.round >= rules.max_rounds:
             # Further decision 6: the round-end steps are not carried out. A game whose 7th card
@@ -137,7 +137,7 @@ class Station(StateViews):
 
     def _fill_pile(self, col: int, count: int) -> None:
         """Add up to ``count`` tokens from the bag to a column's pile (what there is, when short)."""
-        base = col * self.setup.colours
+        base = col * self.tables.colours
         piles = self.piles
         for _ in range(count):
             c = self._draw_token()

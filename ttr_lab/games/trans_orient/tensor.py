@@ -22,7 +22,7 @@ from ttr_lab.games.trans_orient.observation import Observation
 from ttr_lab.games.trans_orient.rules import K, MAX_PLAYERS, RULES, Phase, columns_for
 
 if TYPE_CHECKING:
-    from ttr_lab.games.trans_orient.state import GameState
+    from ttr_lab.games.trans_orient.slots import StateSlots
 
 _PHASES = len(Phase)
 _MAX_COLUMNS = max(columns_for(n) for n in range(2, MAX_PLAYERS + 1))
@@ -155,11 +155,11 @@ class TensorWriter(SeatTensorWriter):
 
     __slots__ = ("_plan", "_n", "_order", "_template", "_rows")
 
-    def _game_of(self, state: "GameState") -> object:
-        return state.setup
+    def _game_of(self, state: "StateSlots") -> object:
+        return state.tables
 
-    def _start(self, state: "GameState") -> None:
-        setup = state.setup
+    def _start(self, state: "StateSlots") -> None:
+        setup = state.tables
         self._n = n = setup.num_players
         self._plan = plan = _plan(setup.deck, n)
         self._order = (*range(self.me, n), *range(self.me))  # relative slot j is seat order[j]
@@ -169,9 +169,9 @@ class TensorWriter(SeatTensorWriter):
         self._rows = tuple((s, ("hands", j), off["hands"] + j * t - 1, ("played", j), off["played"] + j * t - 1)
                            for j, s in enumerate(self._order))
 
-    def _write(self, state: "GameState") -> np.ndarray:
+    def _write(self, state: "StateSlots") -> np.ndarray:
         plan, me, n = self._plan, self.me, self._n
-        off, t, c = plan.off, plan.t, state.setup.colours
+        off, t, c = plan.off, plan.t, state.tables.colours
         template = self._template
         source, write = template.sources.get, template.write
         markers = (state.starter, state.master, state.mcol)
@@ -236,7 +236,7 @@ class TensorWriter(SeatTensorWriter):
             template.write(name, cards, [base + x for x in cards if x])
 
 
-def state_tensor(state: "GameState", me: int) -> np.ndarray:
+def state_tensor(state: "StateSlots", me: int) -> np.ndarray:
     """``observation_tensor(state.observation(me))`` written from the state directly (OpenSpiel's
     ``state.observation_tensor``). It reads only what ``observe`` hands ``me``; the tests check
     the two are equal at every step of random games, for every seat. An RL environment keeps a

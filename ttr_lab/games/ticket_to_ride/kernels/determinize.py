@@ -23,31 +23,8 @@ from numba import njit
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.rng import next_below, next_u64, shuffle
 
-# -- the plan's header ------------------------------------------------------------------------------
-P_OPPONENTS = 0  # opponents (rows below)
-P_COLUMNS = 1  # columns per opponent row
-P_CARDS = 2  # unseen cards (the pool: opponents' unknown cards and the draw pile)
-P_REGULAR = 3  # unseen regular tickets
-P_LONG = 4  # unseen long tickets
-P_MIN_LONGS = 5  # the long tickets the opponents hold together: at least this many (else too
-P_MAX_LONGS = 6  # few regular tickets are left for the rest) and at most this many
-P_DECK_UNKNOWN = 7  # deck positions the observer did not see filled
-P_BOXED_KNOWN = 8  # boxed tickets the observer knows (at the front of the boxed field)
-P_REJECTS_BOX = 9  # 1 when rejected tickets leave the game (unseen regular ones may be boxed)
-P_TRIES = 10  # draws of the long-ticket counts before the fallback counts are used
-PLAN_HEADER = 11
-
-# -- an opponent's row ------------------------------------------------------------------------------
-O_SEAT = 0
-O_HIDDEN = 1  # cards in its hand nobody else saw enter it
-O_HELD = 2  # tickets held
-O_OFFER = 3  # tickets on offer
-O_OFFER_LONG = 4  # of those, long ones (still choosing its setup tickets: they come first)
-O_CAP = 5  # at most this many long tickets held
-O_FALLBACK = 6  # long tickets held when no draw fits
-O_WEIGHTS = 7  # entries of its cumulative weights (0: it holds none, nothing is drawn)
-O_CUMULATIVE = 8  # the cumulative weights of holding 0, 1, ... long tickets
-OPPONENT_FIXED = 8
+# The plan's header (``P_*``) and an opponent's row in it (``O_*``) are declared in
+# ``layout.DEAL_PLAN`` and ``layout.OPPONENT_ROW``.
 
 # ``deal``'s and ``sample``'s answers.
 DEALT = 0
@@ -80,15 +57,15 @@ def deal(g: np.ndarray, s: np.ndarray, plan: np.ndarray, work: np.ndarray, longs
     (in order) the draw pile; the tickets to each opponent in seat order (its held ones, long
     first, then its offer, long first), then the unknown deck positions from the top; what is
     left is boxed, long before regular."""
-    m, cols = plan[P_OPPONENTS], plan[P_COLUMNS]
-    cards, regular, longs = plan[P_CARDS], plan[P_REGULAR], plan[P_LONG]
-    rows = PLAN_HEADER
+    m, cols = plan[L.P_OPPONENTS], plan[L.P_COLUMNS]
+    cards, regular, longs = plan[L.P_CARDS], plan[L.P_REGULAR], plan[L.P_LONG]
+    rows = L.PLAN_HEADER
     hands = g[L.S_HANDS]
     top = cards
     for i in range(m):
         row = rows + i * cols
-        q = plan[row + O_SEAT]
-        for _ in range(plan[row + O_HIDDEN]):
+        q = plan[row + L.O_SEAT]
+        for _ in range(plan[row + L.O_HIDDEN]):
             top -= 1
             s[hands + q * L.KINDS + work[top]] += 1
     pile = g[L.S_PILE]
@@ -101,8 +78,8 @@ def deal(g: np.ndarray, s: np.ndarray, plan: np.ndarray, work: np.ndarray, longs
     room, offer_room = g[L.N_TICKETS], g[L.MAX_OFFER]
     for i in range(m):
         row = rows + i * cols
-        q, held, offer = plan[row + O_SEAT], plan[row + O_HELD], plan[row + O_OFFER]
-        held_long, offer_long = longs_held[i], plan[row + O_OFFER_LONG]
+        q, held, offer = plan[row + L.O_SEAT], plan[row + L.O_HELD], plan[row + L.O_OFFER]
+        held_long, offer_long = longs_held[i], plan[row + L.O_OFFER_LONG]
         if held_long + offer_long > l_top or held + offer - held_long - offer_long > r_top:
             return E_TICKETS
         l_top, r_top = _deal_tickets(s, g[L.S_TICKETS] + q * room, held, held_long, work, l_at, l_top, r_at, r_top)
@@ -111,17 +88,17 @@ def deal(g: np.ndarray, s: np.ndarray, plan: np.ndarray, work: np.ndarray, longs
                                      r_top)
         s[g[L.S_OFFERS_N] + q] = offer
     positions = rows + m * cols + cards + regular + longs
-    unknown = plan[P_DECK_UNKNOWN]
+    unknown = plan[L.P_DECK_UNKNOWN]
     if unknown > r_top:
         return E_TICKETS
     deck = g[L.S_DECK]
     for k in range(unknown):
         r_top -= 1
         s[deck + plan[positions + k]] = work[r_at + r_top]
-    if r_top and not plan[P_REJECTS_BOX]:
+    if r_top and not plan[L.P_REJECTS_BOX]:
         return E_UNPLACED
     boxed, boxed_by = g[L.S_BOXED], g[L.S_BOXED_BY]
-    b = plan[P_BOXED_KNOWN]
+    b = plan[L.P_BOXED_KNOWN]
     for k in range(l_top):
         s[boxed + b] = work[l_at + k]
         s[boxed_by + b] = -1
@@ -139,36 +116,36 @@ def sample(g: np.ndarray, s: np.ndarray, plan: np.ndarray, work: np.ndarray, lon
            seed: np.uint64) -> int:
     """One determinization into ``s`` (a copy of the template) from ``seed``: the pools copied
     into ``work`` and shuffled, each opponent's long-ticket count drawn (rejecting draws the
-    unseen tickets cannot fill, ``P_TRIES`` times, then its fallback count), dealt, and the
+    unseen tickets cannot fill, ``L.P_TRIES`` times, then its fallback count), dealt, and the
     engine's future shuffles seeded from the same stream. ``DEALT`` or an ``E_*`` code."""
-    m, cols = plan[P_OPPONENTS], plan[P_COLUMNS]
-    cards, regular, longs = plan[P_CARDS], plan[P_REGULAR], plan[P_LONG]
-    pools = PLAN_HEADER + m * cols
+    m, cols = plan[L.P_OPPONENTS], plan[L.P_COLUMNS]
+    cards, regular, longs = plan[L.P_CARDS], plan[L.P_REGULAR], plan[L.P_LONG]
+    pools = L.PLAN_HEADER + m * cols
     for k in range(cards + regular + longs):
         work[k] = plan[pools + k]
     rng = shuffle(work, 0, cards, seed)
     rng = shuffle(work, cards, regular, rng)
     rng = shuffle(work, cards + regular, longs, rng)
     fits = False
-    for _ in range(plan[P_TRIES]):
+    for _ in range(plan[L.P_TRIES]):
         total = 0
         for i in range(m):
-            row = PLAN_HEADER + i * cols
+            row = L.PLAN_HEADER + i * cols
             count = 0
-            weights = plan[row + O_WEIGHTS]
+            weights = plan[row + L.O_WEIGHTS]
             if weights:
-                rng, r = next_below(rng, plan[row + O_CUMULATIVE + weights - 1])
-                while plan[row + O_CUMULATIVE + count] <= r:
+                rng, r = next_below(rng, plan[row + L.O_CUMULATIVE + weights - 1])
+                while plan[row + L.O_CUMULATIVE + count] <= r:
                     count += 1
-                count = min(count, plan[row + O_CAP])
+                count = min(count, plan[row + L.O_CAP])
             longs_held[i] = count
             total += count
-        if plan[P_MIN_LONGS] <= total <= plan[P_MAX_LONGS]:
+        if plan[L.P_MIN_LONGS] <= total <= plan[L.P_MAX_LONGS]:
             fits = True
             break
     if not fits:
         for i in range(m):
-            longs_held[i] = plan[PLAN_HEADER + i * cols + O_FALLBACK]
+            longs_held[i] = plan[L.PLAN_HEADER + i * cols + L.O_FALLBACK]
     rng, future = next_u64(rng)
     s[L.RNG] = np.int64(future)
     return deal(g, s, plan, work, longs_held)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttr_lab.core.array_layout import ArrayLayout, Part, block_constants
+from ttr_lab.core.array_layout import ArrayLayout, Part, block_constants, numbered
 from ttr_lab.core.tensor_layout import TensorLayout
 
 KINDS = 9  # card kinds: the eight colours and the locomotive (colours.NUM_CARD_KINDS)
@@ -172,7 +172,71 @@ E_KEEP_RANGE = 13  # a kept index beyond the offer
 E_KEEP_FEW = 14  # too few tickets kept
 E_PASS = 15  # passing while something else is legal
 
-# Per-player columns of ``score_game``'s result.
-R_ROUTES, R_TICKET_POINTS, R_COMPLETED, R_FAILED, R_TRAIL, R_LONGEST_BONUS = 0, 1, 2, 3, 4, 5
-R_NETWORK, R_EXPLORER_BONUS, R_MOUNTAINS, R_TOTAL, R_RANK = 6, 7, 8, 9, 10
-RESULT_COLUMNS = 11
+# -- the kernels' smaller arrays of one number per entry, declared in order (``numbered``) -------
+
+
+def _declare(constants: dict[str, int]) -> None:
+    """Makes ``constants`` module globals (the kernels' compile-time constants), refusing a name
+    another declaration of this module already gives."""
+    taken = sorted(set(constants) & set(globals()))
+    if taken:
+        raise ValueError(f"kernels.layout declares {', '.join(taken)} twice")
+    globals().update(constants)
+
+
+# Per-player columns of ``score_game``'s result: R_ROUTES ... R_RANK, and RESULT_COLUMNS.
+RESULT = (
+    ("routes", "route points"), ("ticket_points", "ticket points, completed less failed"),
+    ("completed", "tickets completed"), ("failed", "tickets failed"), ("trail", "the longest trail's length"),
+    ("longest_bonus", "the longest-trail bonus"), ("network", "the largest network's cities"),
+    ("explorer_bonus", "the explorer bonus"), ("mountains", "mountain routes"), ("total", "the final score"),
+    ("rank", "1 = first, ties share"),
+)
+_declare(numbered("R_", RESULT, "RESULT_COLUMNS"))
+
+# The header of an observation's view row (``observe.view_row``): V_PHASE ... V_ZERO, V_HEADER.
+VIEW = (
+    ("phase", ""), ("player", "the seat to move"), ("final_turns", ""), ("passes", ""), ("turns", ""),
+    ("pile_n", ""), ("deck_n", "also the length of the deck block"), ("tickets_n", "the viewer's tickets held"),
+    ("offers_n", "the viewer's tickets on offer"), ("market_n", ""), ("boxed_n", "boxed tickets the viewer saw boxed"),
+    # What the observation tensor counts besides (tensor.py gathers its counts block from the row):
+    ("final_round", "1 once the final round started"), ("final_left", "its turns left, 0 before it"),
+    ("zero", "always 0: the tensor's padded seats"),
+)
+_declare(numbered("V_", VIEW, "V_HEADER"))
+
+# The header of a determinization's plan (``determinize.deal``): P_OPPONENTS ... P_TRIES, PLAN_HEADER.
+DEAL_PLAN = (
+    ("opponents", "opponents (rows below)"), ("columns", "columns per opponent row"),
+    ("cards", "unseen cards (the pool: opponents' unknown cards and the draw pile)"),
+    ("regular", "unseen regular tickets"), ("long", "unseen long tickets"),
+    ("min_longs", "the long tickets the opponents hold together: at least this many (else too few regular "
+                  "tickets are left for the rest)"),
+    ("max_longs", "... and at most this many"),
+    ("deck_unknown", "deck positions the observer did not see filled"),
+    ("boxed_known", "boxed tickets the observer knows (at the front of the boxed field)"),
+    ("rejects_box", "1 when rejected tickets leave the game (unseen regular ones may be boxed)"),
+    ("tries", "draws of the long-ticket counts before the fallback counts are used"),
+)
+_declare(numbered("P_", DEAL_PLAN, "PLAN_HEADER"))
+
+# An opponent's row of that plan: O_SEAT ... O_WEIGHTS, then from OPPONENT_FIXED its cumulative
+# weights of holding 0, 1, ... long tickets (O_CUMULATIVE, as many as O_WEIGHTS says).
+OPPONENT_ROW = (
+    ("seat", ""), ("hidden", "cards in its hand nobody else saw enter it"), ("held", "tickets held"),
+    ("offer", "tickets on offer"), ("offer_long", "of those, long ones (still choosing its setup tickets: they come first)"),
+    ("cap", "at most this many long tickets held"), ("fallback", "long tickets held when no draw fits"),
+    ("weights", "entries of its cumulative weights (0: it holds none, nothing is drawn)"),
+)
+_row = numbered("O_", OPPONENT_ROW, "OPPONENT_FIXED")
+_declare({**_row, "O_CUMULATIVE": _row["OPPONENT_FIXED"]})
+
+# The plan of the tensor writer (``tensor.write_tensor``): the tensor's size, the map's most
+# players, then each block's offset; W_SIZE ... W_OWNER, WRITER_PLAN_SIZE.
+TENSOR_PLAN = (
+    ("size", ""), ("seats", ""), ("hand", ""), ("market", ""), ("discard", ""), ("decks", ""), ("trains", ""),
+    ("points", ""), ("hand_sizes", ""), ("ticket_counts", ""), ("offer_sizes", ""), ("known_cards", ""),
+    ("num_players", ""), ("to_move", ""), ("phase", ""), ("tickets", ""), ("offered", ""), ("tickets_out", ""),
+    ("owner", ""),
+)
+_declare(numbered("W_", TENSOR_PLAN, "WRITER_PLAN_SIZE"))

@@ -5,7 +5,7 @@ The face builds an observation at nearly every decision; reading its fields off 
 by one cost more than the engine it replaced, since every read from Python pays for a call. One
 call writes the whole view instead, and ``observation.py`` slices the row into its tuples.
 
-The row: the header slots below, then the fixed-length blocks (own hand, the market's cards per
+The row: the header slots (``layout.VIEW``), then the fixed-length blocks (own hand, the market's cards per
 kind, discard, track owners,
 per seat trains, route points, hand sizes, tickets held, tickets on offer, then every seat's
 publicly known cards), then the variable-length ones, their lengths in the header (own tickets,
@@ -20,27 +20,12 @@ from numba import njit
 
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 
-V_PHASE = 0
-V_PLAYER = 1  # the seat to move
-V_FINAL_TURNS = 2
-V_PASSES = 3
-V_TURNS = 4
-V_PILE_N = 5
-V_DECK_N = 6  # also the length of the deck block
-V_TICKETS_N = 7  # the viewer's tickets held
-V_OFFERS_N = 8  # the viewer's tickets on offer
-V_MARKET_N = 9
-V_BOXED_N = 10  # boxed tickets the viewer saw boxed
-# What the observation tensor counts besides (tensor.py gathers its counts block from the row):
-V_FINAL_ROUND = 11  # 1 once the final round started
-V_FINAL_LEFT = 12  # its turns left, 0 before it
-V_ZERO = 13  # always 0: the tensor's padded seats
-V_HEADER = 14
+# The row's header slots (``V_*``) are declared in ``layout.VIEW``.
 
 
 def fixed_size(num_players: int, num_tracks: int) -> int:
     """Where the row's variable-length blocks begin."""
-    return V_HEADER + 3 * L.KINDS + num_tracks + 5 * num_players + num_players * L.KINDS
+    return L.V_HEADER + 3 * L.KINDS + num_tracks + 5 * num_players + num_players * L.KINDS
 
 
 def row_size(g: np.ndarray) -> int:
@@ -61,14 +46,14 @@ def _copy(s: np.ndarray, at: int, count: int, out: np.ndarray, i: int) -> int:
 def view_row(g: np.ndarray, s: np.ndarray, player: int, out: np.ndarray) -> int:
     """Writes ``player``'s view of ``s`` into ``out`` (the layout above); returns its length."""
     n, k, nt = g[L.N_PLAYERS], L.KINDS, g[L.N_TICKETS]
-    for slot, field in ((V_PHASE, L.PHASE), (V_PLAYER, L.PLAYER), (V_FINAL_TURNS, L.FINAL_TURNS),
-                        (V_PASSES, L.PASSES), (V_TURNS, L.TURNS), (V_PILE_N, L.PILE_N), (V_DECK_N, L.DECK_N),
-                        (V_MARKET_N, L.MARKET_N)):
+    for slot, field in ((L.V_PHASE, L.PHASE), (L.V_PLAYER, L.PLAYER), (L.V_FINAL_TURNS, L.FINAL_TURNS),
+                        (L.V_PASSES, L.PASSES), (L.V_TURNS, L.TURNS), (L.V_PILE_N, L.PILE_N), (L.V_DECK_N, L.DECK_N),
+                        (L.V_MARKET_N, L.MARKET_N)):
         out[slot] = s[field]
-    out[V_FINAL_ROUND] = 1 if s[L.FINAL_TURNS] >= 0 else 0
-    out[V_FINAL_LEFT] = max(s[L.FINAL_TURNS], 0)
-    out[V_ZERO] = 0
-    i = _copy(s, g[L.S_HANDS] + player * k, k, out, V_HEADER)
+    out[L.V_FINAL_ROUND] = 1 if s[L.FINAL_TURNS] >= 0 else 0
+    out[L.V_FINAL_LEFT] = max(s[L.FINAL_TURNS], 0)
+    out[L.V_ZERO] = 0
+    i = _copy(s, g[L.S_HANDS] + player * k, k, out, L.V_HEADER)
     for j in range(k):
         out[i + j] = 0
     at = g[L.S_MARKET]
@@ -89,9 +74,9 @@ def view_row(g: np.ndarray, s: np.ndarray, player: int, out: np.ndarray) -> int:
     i = _copy(s, g[L.S_OFFERS_N], n, out, i)
     i = _copy(s, g[L.S_KNOWN], n * k, out, i)
 
-    out[V_TICKETS_N] = count = s[g[L.S_TICKETS_N] + player]
+    out[L.V_TICKETS_N] = count = s[g[L.S_TICKETS_N] + player]
     i = _copy(s, g[L.S_TICKETS] + player * nt, count, out, i)
-    out[V_OFFERS_N] = count = s[g[L.S_OFFERS_N] + player]
+    out[L.V_OFFERS_N] = count = s[g[L.S_OFFERS_N] + player]
     i = _copy(s, g[L.S_OFFERS] + player * g[L.MAX_OFFER], count, out, i)
     i = _copy(s, g[L.S_MARKET], s[L.MARKET_N], out, i)
     deck, returned, head = g[L.S_DECK], g[L.S_RETURNED], s[L.DECK_HEAD]
@@ -105,5 +90,5 @@ def view_row(g: np.ndarray, s: np.ndarray, player: int, out: np.ndarray) -> int:
             out[i] = s[boxed + j]
             i += 1
             seen += 1
-    out[V_BOXED_N] = seen
+    out[L.V_BOXED_N] = seen
     return i

@@ -19,12 +19,7 @@ from ttr_lab.core.compiled import njit_no_refcount
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 
-# Slots of ``plan``: the tensor's size, the map's most players, then each block's offset.
-P_SIZE, P_SEATS = 0, 1
-P_HAND, P_MARKET, P_DISCARD, P_DECKS = 2, 3, 4, 5
-P_TRAINS, P_POINTS, P_HAND_SIZES, P_TICKET_COUNTS, P_OFFER_SIZES, P_KNOWN = 6, 7, 8, 9, 10, 11
-P_NUM_PLAYERS, P_TO_MOVE, P_PHASE, P_TICKETS, P_OFFERED, P_TICKETS_OUT, P_OWNER = 12, 13, 14, 15, 16, 17, 18
-PLAN_SIZE = 19
+# ``plan``'s slots are declared in ``layout.TENSOR_PLAN`` (``W_*``).
 
 
 @njit_no_refcount(inline=True)
@@ -43,9 +38,9 @@ def _relative(seat: int, me: int, n: int) -> int:
 @njit_no_refcount()
 def write_tensor(g: np.ndarray, s: np.ndarray, me: int, plan: np.ndarray, scales: np.ndarray,
                  out: np.ndarray) -> None:
-    """``me``'s observation tensor of ``s`` into ``out`` (float32, ``plan[P_SIZE]`` long)."""
+    """``me``'s observation tensor of ``s`` into ``out`` (float32, ``plan[L.W_SIZE]`` long)."""
     out[:] = 0.0
-    n, m, nt, k = g[L.N_PLAYERS], plan[P_SEATS], g[L.N_TICKETS], L.KINDS
+    n, m, nt, k = g[L.N_PLAYERS], plan[L.W_SEATS], g[L.N_TICKETS], L.KINDS
     final = s[L.FINAL_TURNS]
     _count(out, scales, 0, 1 if final >= 0 else 0)
     _count(out, scales, 1, final if final > 0 else 0)
@@ -53,50 +48,50 @@ def write_tensor(g: np.ndarray, s: np.ndarray, me: int, plan: np.ndarray, scales
     _count(out, scales, 3, s[L.PASSES])
     hands, known = g[L.S_HANDS], g[L.S_KNOWN]
     for c in range(k):
-        _count(out, scales, plan[P_HAND] + c, s[hands + me * k + c])
-        _count(out, scales, plan[P_DISCARD] + c, s[g[L.S_DISCARD] + c])
-    at = plan[P_MARKET]
+        _count(out, scales, plan[L.W_HAND] + c, s[hands + me * k + c])
+        _count(out, scales, plan[L.W_DISCARD] + c, s[g[L.S_DISCARD] + c])
+    at = plan[L.W_MARKET]
     for i in range(s[L.MARKET_N]):  # counted in place (small integers, exact), then scaled
         card = s[g[L.S_MARKET] + i]
         if card >= 0:
             out[at + card] += 1.0
     for c in range(k):
         out[at + c] *= scales[at + c]
-    _count(out, scales, plan[P_DECKS], s[L.PILE_N])
-    _count(out, scales, plan[P_DECKS] + 1, s[L.DECK_N])
+    _count(out, scales, plan[L.W_DECKS], s[L.PILE_N])
+    _count(out, scales, plan[L.W_DECKS] + 1, s[L.DECK_N])
     for r in range(n):  # relative seat r is seat (me + r) % n
         p = me + r - n if me + r >= n else me + r
-        _count(out, scales, plan[P_TRAINS] + r, s[g[L.S_TRAINS] + p])
-        _count(out, scales, plan[P_POINTS] + r, s[g[L.S_POINTS] + p])
+        _count(out, scales, plan[L.W_TRAINS] + r, s[g[L.S_TRAINS] + p])
+        _count(out, scales, plan[L.W_POINTS] + r, s[g[L.S_POINTS] + p])
         size = 0
         for c in range(k):
             size += s[hands + p * k + c]
-            _count(out, scales, plan[P_KNOWN] + r * k + c, s[known + p * k + c])
-        _count(out, scales, plan[P_HAND_SIZES] + r, size)
-        _count(out, scales, plan[P_TICKET_COUNTS] + r, s[g[L.S_TICKETS_N] + p])
-        _count(out, scales, plan[P_OFFER_SIZES] + r, s[g[L.S_OFFERS_N] + p])
-    out[plan[P_NUM_PLAYERS] + n - 1] = 1.0
-    out[plan[P_TO_MOVE] + _relative(s[L.PLAYER], me, n)] = 1.0
-    out[plan[P_PHASE] + s[L.PHASE]] = 1.0
+            _count(out, scales, plan[L.W_KNOWN_CARDS] + r * k + c, s[known + p * k + c])
+        _count(out, scales, plan[L.W_HAND_SIZES] + r, size)
+        _count(out, scales, plan[L.W_TICKET_COUNTS] + r, s[g[L.S_TICKETS_N] + p])
+        _count(out, scales, plan[L.W_OFFER_SIZES] + r, s[g[L.S_OFFERS_N] + p])
+    out[plan[L.W_NUM_PLAYERS] + n - 1] = 1.0
+    out[plan[L.W_TO_MOVE] + _relative(s[L.PLAYER], me, n)] = 1.0
+    out[plan[L.W_PHASE] + s[L.PHASE]] = 1.0
     at = g[L.S_TICKETS] + me * nt
     for i in range(s[g[L.S_TICKETS_N] + me]):
-        out[plan[P_TICKETS] + s[at + i]] = 1.0
+        out[plan[L.W_TICKETS] + s[at + i]] = 1.0
     at = g[L.S_OFFERS] + me * g[L.MAX_OFFER]
     for i in range(s[g[L.S_OFFERS_N] + me]):
-        out[plan[P_OFFERED] + s[at + i]] = 1.0
+        out[plan[L.W_OFFERED] + s[at + i]] = 1.0
     for i in range(s[L.BOXED_N]):
         if s[g[L.S_BOXED_BY] + i] == me:
-            out[plan[P_TICKETS_OUT] + s[g[L.S_BOXED] + i]] = 1.0
+            out[plan[L.W_TICKETS_OUT] + s[g[L.S_BOXED] + i]] = 1.0
     head = s[L.DECK_HEAD]
     for i in range(s[L.DECK_N]):  # the deck is a ring of nt positions from its head
         pos = head + i - nt if head + i >= nt else head + i
         if s[g[L.S_RETURNED] + pos] == me:
-            out[plan[P_TICKETS_OUT] + s[g[L.S_DECK] + pos]] = 1.0
+            out[plan[L.W_TICKETS_OUT] + s[g[L.S_DECK] + pos]] = 1.0
     owner = g[L.S_OWNER]
     for t in range(g[L.N_TRACKS]):
         o = s[owner + t]
         if o >= 0:
-            out[plan[P_OWNER] + t * m + _relative(o, me, n)] = 1.0
+            out[plan[L.W_OWNER] + t * m + _relative(o, me, n)] = 1.0
 
 
 @njit_no_refcount()

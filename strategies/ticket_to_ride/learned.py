@@ -1,0 +1,103 @@
+"""``learned``: the trained network's policy alone, one evaluation per decision (``network.py``).
+
+It reads the decision's observation tensor, evaluates the network once and plays the legal action
+of the highest logit (``temperature: 0``, the default) or samples the legal actions' softmax at
+that temperature with the game's seeded ``rng``. The weights are the ones shipped for the map
+(``weights/``, trained at 2 players by ``ttr-lab train configs/train-usa-2p.yaml``, docs/rl.md),
+or any file a ``weights`` parameter names. A map without weights, or weights made for another
+map or tensor layout, is a one-line error, never a network reading numbers it was not trained on.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from importlib import resources
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+from pydantic import NonNegativeFloat
+
+from ttr_lab.core.errors import ConfigError, StrategyError
+from ttr_lab.core.game import load_game
+from ttr_lab.games.ticket_to_ride import Action, DrawMarket, Observation
+from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
+from ttr_lab.games.ticket_to_ride.tensor import observation_tensor
+from ttr_lab.strategies.ticket_to_ride.network import Network
+
+# The weights shipped per map (in this package's ``weights`` folder).
+SHIPPED = {"usa": "learned-usa-2p.npz"}
+
+
+def market_slots(game: Any) -> dict[str, Any]:
+    """Ticket to Ride's slot actions (``network.py``): "draw market s" takes the card in slot s,
+    one of the card kinds."""
+    space = game.action_space
+    return {"ids": [space.id_of(DrawMarket(s)) for s in range(game.ruleset.market_size)], "kinds": NUM_CARD_KINDS}
+
+
+def shipped_weights(map_name: str) -> Path:
+    """The shipped weights file of ``map_name``; a ConfigError when none is shipped."""
+    if map_name not in SHIPPED:
+        raise ConfigError(f"learned: no weights shipped for map {map_name!r} (only for {', '.join(SHIPPED)}); "
+                          "train some with `ttr-lab train` and pass them as weights: PATH")
+    return Path(str(resources.files("ttr_lab.strategies.ticket_to_ride") / "weights" / SHIPPED[map_name]))
+
+
+@functools.lru_cache(maxsize=8)
+def _loaded(path: str) -> tuple[Network, Any]:
+    """The network at ``path`` and the game it was trained on, checked against each other; read once
+    per process (a tournament makes a fresh strategy for every game)."""
+    net = Network.load(path)
+    try:
+        game = load_game(net.meta["game"], **net.meta.get("options", {}))
+    except Exception as exc:  # noqa: BLE001 - a game this install cannot load
+        raise ConfigError(f"{path}: trained on a game this ttr-lab cannot load: {exc}") from None
+    net.check(game, path)
+    return net, game
+
+
+class Learned:
+    name = "learned"
+
+    def __init__(self, weights: str | None = None, temperature: NonNegativeFloat = 0.0) -> None:
+        """``weights``: a ``.npz`` network file (None: the one shipped for the map played);
+        ``temperature``: 0 plays the highest logit, above 0 samples the softmax at it."""
+        if temperature < 0 or not math.isfinite(temperature):
+            raise ConfigError(f"learned: temperature must be a finite number >= 0, not {temperature!r}")
+        self.weights = weights
+        self.temperature = float(temperature)
+        if weights is not None:
+            _loaded(str(weights))  # a bad file is refused when the strategy is made, not mid-game
+        self.net: Network | None = None
+        self.game: Any = None
+
+    def _network(self, observation: Observation) -> Network:
+        path = str(self.weights) if self.weights is not None else None
+        if path is None:
+            try:
+                path = str(shipped_weights(observation.board.name))
+            except ConfigError as exc:
+                raise StrategyError(str(exc)) from None
+        net, game = _loaded(path)
+        if game.board.fingerprint != observation.board.fingerprint or game.ruleset != observation.ruleset:
+            raise StrategyError(f"learned: the weights {Path(path).name} were trained on {game.title}, "
+                                f"not on the map or rules played here ({observation.board.title})")
+        self.net, self.game = net, game
+        return net
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        net = self.net if self.net is not None else self._network(observation)
+        space = self.game.action_space
+        ids = space.ids(legal_actions)
+        mask = np.zeros(net.n_actions, dtype=bool)
+        mask[ids] = True
+        tensor = observation_tensor(observation)
+        if self.temperature == 0.0:
+            return space.action_of(net.best(tensor, mask, observation.market))
+        head, _, _, _ = net.forward(tensor[None])
+        z = net.logits(head, [observation.market])[0, ids] / self.temperature
+        p = np.exp(z - z.max())
+        return legal_actions[int(np.searchsorted(np.cumsum(p / p.sum()), rng.random() * (1 - 1e-12)))]

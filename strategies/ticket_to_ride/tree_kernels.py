@@ -1,0 +1,350 @@
+"""The compiled tree of ``mcts_tree``: determinized UCT over the searching player's own moves.
+
+One call of ``grow`` runs a batch of iterations on a tree kept in arrays between calls (so a
+clock in Python can stop the search between batches). An iteration:
+
+1. samples one state the searching player ``me`` cannot rule out (``kernels.determinize.sample``:
+   opponents' hands and tickets and both decks);
+2. walks down the tree. Nodes are ``me``'s decisions, keyed by ``me``'s moves since the root
+   (an open-loop tree: the opponents' moves between them are the planner's on that sample and
+   differ between samples, so a node is an information set of ``me``'s own line of play). At a
+   node the moves are every claim and draw the sampled state offers, grouped (one payment per
+   track, one face-up draw per card kind) and ordered by a prior (``ordered_moves``); a node
+   with ``v`` visits may have ``max(1, widening_base * (v + 1) ** widening)`` children
+   (progressive widening), opened in prior order; among the children legal in this sample it
+   picks by UCB1 with *availability* (the samples in which a child was legal) in place of the
+   parent's visits;
+3. evaluates the leaf: the compiled ticket planner plays every seat to the end (or for
+   ``rollout_depth`` decisions, then the score as if the game ended there), and/or a value
+   network (``value_of``); the reward is ``me``'s lead in points over the best other seat;
+4. credits the reward to every node on the path. With ``C_PAIRED`` = ``k`` > 0, each sample
+   serves ``k`` iterations and is first played out along the planner's own line (the root's first
+   move, the planner's, then the planner everywhere): the reward is the lead *less that
+   baseline*, so moves are compared on equal luck (common random numbers) and the differences
+   between them are not drowned by the differences between samples.
+
+``cfg`` (float64) holds the settings at the ``C_*`` slots; ``meta`` (int64) the tree's size, the
+SplitMix64 stream and the decisions simulated, at the ``M_*`` slots. The value network is one
+flat float64 array of weights and its layer sizes (``value_of``); an empty size array means none.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
+from ttr_lab.games.ticket_to_ride.kernels.determinize import sample
+from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
+from ttr_lab.games.ticket_to_ride.kernels.rng import next_u64
+from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
+from ttr_lab.games.ticket_to_ride.kernels.tensor import write_tensor
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import decide, fresh_plan, keep
+from ttr_lab.strategies.ticket_to_ride.planner_playouts import cached_plan, choose_kept, planner_playout
+from ttr_lab.strategies.ticket_to_ride.planner_toolkit import cheapest_claim
+
+# Settings, slots of ``cfg``.
+C_EXPLORATION, C_WIDENING, C_WIDENING_BASE, C_TREE_DEPTH, C_ROLLOUT_DEPTH = 0, 1, 2, 3, 4
+C_VALUE_MIX, C_VALUE_SCALE, C_MAX_CHILDREN, C_PAIRED = 5, 6, 7, 8
+CFG_SIZE = 9
+# Running totals, slots of ``meta``.
+M_NODES, M_RNG, M_DECISIONS, M_ITERATIONS = 0, 1, 2, 3
+META_SIZE = 4
+ROOT = 0
+
+# Prior scores of ``ordered_moves`` (higher opens first). The planner's move leads; then the
+# claims it plans, the blind draw and a ticket draw (what a player does most turns); then the
+# other claims by their points, then the face-up cards.
+_FIRST, _PLANNED, _DECK, _TICKETS, _CLAIM, _MARKET = 1e9, 500.0, 400.0, 300.0, 100.0, 10.0
+
+
+@njit(cache=True)
+def ordered_moves(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, first: int,
+                  planned: np.ndarray, k: int, out: np.ndarray, score: np.ndarray, ids: np.ndarray) -> int:
+    """The moves a node opens at ``s`` (the player to move's), grouped, best prior first, into
+    ``out``; their count. ``planned[:k]``: the player's plan; ``first``: the move to put first,
+    or -1 for the compiled planner's with that plan."""
+    n = legal_ids(g, s, w[3])
+    for i in range(n):
+        ids[i] = w[3][i]
+    phase = s[L.PHASE]
+    p = s[L.PLAYER]
+    if phase == L.SETUP or phase == L.KEEP:
+        top = first if first >= 0 else keep(g, pt, s, params, w, n)
+        out[0] = top
+        m = 1
+        for i in range(n):
+            if ids[i] != top:
+                out[m] = ids[i]
+                m += 1
+        return m
+    on_plan = np.zeros(g[L.N_TRACKS], dtype=np.bool_)
+    for i in range(k):
+        on_plan[planned[i]] = True
+    if first < 0:
+        for i in range(n):
+            w[3][i] = ids[i]
+        first = decide(g, pt, s, params, w, n, planned, k)
+    id_claim, claim_track, market = g[L.ID_CLAIM], g[L.CLAIM_TRACK], g[L.S_MARKET]
+    first_track = g[claim_track + first - id_claim] if first >= id_claim else -1
+    first_card = s[market + first - g[L.ID_MARKET]] if g[L.ID_MARKET] <= first < g[L.ID_TICKETS] else -1
+    seen_track = np.zeros(g[L.N_TRACKS], dtype=np.bool_)
+    seen_card = np.zeros(L.KINDS, dtype=np.bool_)
+    scratch = w[4]
+    m = 0
+    for i in range(n):
+        a = ids[i]
+        if a == first:
+            value = _FIRST
+        elif a >= id_claim:
+            t = g[claim_track + a - id_claim]
+            if seen_track[t] or t == first_track:
+                continue
+            seen_track[t] = True
+            # Two tracks of one double route in one colour are the same move.
+            twin = g[g[L.T_TWIN] + t]
+            if twin >= 0 and g[g[L.T_COLOUR] + twin] == g[g[L.T_COLOUR] + t]:
+                if twin == first_track:
+                    continue
+                seen_track[twin] = True
+            a = cheapest_claim(g, s, p, ids, n, t, scratch)
+            length = g[g[L.T_LENGTH] + t]
+            value = _PLANNED + length if on_plan[t] else _CLAIM + g[g[L.T_POINTS] + t]
+        elif a == g[L.ID_TICKETS]:
+            value = _TICKETS
+        elif a >= g[L.ID_MARKET]:
+            card = s[market + a - g[L.ID_MARKET]]
+            if seen_card[card] or card == first_card:
+                continue
+            seen_card[card] = True
+            value = _MARKET + (1.0 if card == L.LOCOMOTIVE else 0.0)
+        elif a == g[L.ID_PASS]:
+            value = 0.0
+        else:
+            value = _DECK
+        # Insertion in order of value (ties: the legal order).
+        j = m
+        while j > 0 and score[j - 1] < value:
+            out[j], score[j] = out[j - 1], score[j - 1]
+            j -= 1
+        out[j], score[j] = a, value
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def root_order(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, first: int,
+               out: np.ndarray, score: np.ndarray, ids: np.ndarray) -> int:
+    """``ordered_moves`` at the root, ``first`` leading, the player's plan made afresh (as the
+    play-outs start: every seat with no plan)."""
+    planned = np.empty(g[L.N_TRACKS], dtype=np.int64)
+    k = fresh_plan(g, pt, s, s[L.PLAYER], params, w, planned)
+    return ordered_moves(g, pt, s, params, w, first, planned, k, out, score, ids)
+
+
+@njit(cache=True)
+def value_of(g: np.ndarray, s: np.ndarray, me: int, tplan: np.ndarray, scales: np.ndarray, weights: np.ndarray,
+             sizes: np.ndarray, x: np.ndarray, h: np.ndarray) -> float:
+    """The value network on ``me``'s observation tensor of ``s``: a multi-layer perceptron with
+    layer widths ``sizes`` (the tensor's size first, 1 last), ReLU between layers, read from
+    ``weights`` layer by layer as ``W`` (``sizes[i]`` rows of ``sizes[i + 1]``, row-major:
+    ``x @ W``) then ``b``. ``x``, ``h``: scratch as wide as the widest layer."""
+    write_tensor(g, s, me, tplan, scales, h)
+    width = sizes[0]
+    for i in range(width):
+        x[i] = h[i]
+    at = 0
+    for layer in range(sizes.shape[0] - 1):
+        out = sizes[layer + 1]
+        bias = at + width * out
+        for j in range(out):
+            total = weights[bias + j]
+            for i in range(width):
+                total += x[i] * weights[at + i * out + j]
+            h[j] = total if layer == sizes.shape[0] - 2 or total > 0.0 else 0.0
+        at = bias + out
+        width = out
+        for j in range(width):
+            x[j] = h[j]
+    return x[0]
+
+
+@njit(cache=True)
+def _lead(g: np.ndarray, s: np.ndarray, me: int, result: np.ndarray, completed: np.ndarray) -> float:
+    """``me``'s score less the best other seat's, the game scored as if it ended at ``s``."""
+    score_game(g, s, result, completed)
+    best = -1e18
+    for q in range(g[L.N_PLAYERS]):
+        if q != me and result[q, L.R_TOTAL] > best:
+            best = result[q, L.R_TOTAL]
+    return result[me, L.R_TOTAL] - best
+
+
+@njit(cache=True)
+def _evaluate(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, me: int, cfg: np.ndarray,
+              plans: np.ndarray, plan_sizes: np.ndarray, before: np.ndarray, keys: np.ndarray, scratch: np.ndarray,
+              result: np.ndarray, completed: np.ndarray, meta: np.ndarray, tplan: np.ndarray, scales: np.ndarray,
+              weights: np.ndarray, sizes: np.ndarray, x: np.ndarray, h: np.ndarray) -> float:
+    """A leaf's reward, ``me``'s lead in points (``s`` is played on in place): the planner's
+    play-out to the end or for ``C_ROLLOUT_DEPTH`` decisions, every seat going on with the plan it
+    holds (``plans`` ...), and/or the value network."""
+    has_value, mix = sizes.shape[0] > 1, cfg[C_VALUE_MIX]
+    total = 0.0
+    if not has_value or mix < 1.0:
+        rollout_depth = int(cfg[C_ROLLOUT_DEPTH])
+        if rollout_depth == 0:
+            meta[M_DECISIONS] += planner_playout(g, pt, s, params, w, plans, plan_sizes, before, keys)
+        else:
+            steps = 0
+            while s[L.PHASE] != L.OVER and steps < rollout_depth:
+                n = legal_ids(g, s, w[3])
+                a = w[3][0] if n == 1 else choose_kept(g, pt, s, params, w, n, plans, plan_sizes, before, keys)
+                apply_action(g, s, a, scratch)
+                steps += 1
+            meta[M_DECISIONS] += steps
+        total = _lead(g, s, me, result, completed)
+    if has_value:
+        v = cfg[C_VALUE_SCALE] * value_of(g, s, me, tplan, scales, weights, sizes, x, h)
+        total = v if mix >= 1.0 else (1.0 - mix) * total + mix * v
+    return total
+
+
+@njit(cache=True)
+def _child(first: np.ndarray, sibling: np.ndarray, action: np.ndarray, node: int, a: int) -> int:
+    c = first[node]
+    while c >= 0:
+        if action[c] == a:
+            return c
+        c = sibling[c]
+    return -1
+
+
+@njit(cache=True)
+def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: np.ndarray, dplan: np.ndarray,
+         dwork: np.ndarray, dlongs: np.ndarray, me: int, root_moves: np.ndarray, cfg: np.ndarray, meta: np.ndarray,
+         action: np.ndarray, first: np.ndarray, sibling: np.ndarray, visits: np.ndarray, reward: np.ndarray,
+         available: np.ndarray, squares: np.ndarray, iterations: int, tplan: np.ndarray, scales: np.ndarray, weights: np.ndarray,
+         sizes: np.ndarray) -> None:
+    """``iterations`` more iterations on the tree (module docstring); the root's moves are
+    ``root_moves`` (the same in every sample: ``me``'s own hand and the board fix them)."""
+    n_players, nt, na = g[L.N_PLAYERS], g[L.N_TRACKS], g[L.N_ACTIONS]
+    capacity = action.shape[0]
+    c, widening, spread = cfg[C_EXPLORATION], cfg[C_WIDENING], cfg[C_WIDENING_BASE]
+    tree_depth, max_children = int(cfg[C_TREE_DEPTH]), int(cfg[C_MAX_CHILDREN])
+    scratch = np.empty(na, dtype=np.int64)
+    moves, score, ids = np.empty(na, dtype=np.int64), np.empty(na, dtype=np.float64), np.empty(na, dtype=np.int64)
+    legal_here = np.empty(na, dtype=np.int64)
+    path = np.empty(tree_depth + 2, dtype=np.int64)
+    plans, plan_sizes = np.zeros((n_players, nt), dtype=np.int64), np.zeros(n_players, dtype=np.int64)
+    before, keys = np.zeros((n_players, nt), dtype=np.bool_), np.zeros((n_players, 3), dtype=np.int64)
+    result, completed = np.zeros((n_players, L.RESULT_COLUMNS), dtype=np.int64), np.zeros((n_players, g[L.N_TICKETS]), dtype=np.bool_)
+    widest = 1
+    for i in range(sizes.shape[0]):
+        widest = max(widest, sizes[i])
+    widest = max(widest, tplan[0])  # the tensor's size
+    x, h = np.empty(widest, dtype=np.float32), np.empty(widest, dtype=np.float32)
+    rng = np.uint64(meta[M_RNG])
+    s = template.copy()
+    sampled = template.copy()
+    paired = int(cfg[C_PAIRED])
+    base = 0.0
+    for it in range(iterations):
+        if paired == 0 or it % paired == 0:
+            rng, seed = next_u64(rng)
+            sampled[:] = template
+            sample(g, sampled, dplan, dwork, dlongs, seed)
+            if paired > 0:
+                # The baseline of this sample: the planner's own line from the root (the first move).
+                s[:] = sampled
+                plan_sizes[:] = 0
+                keys[:, :] = 0
+                apply_action(g, s, root_moves[0], scratch)
+                base = _evaluate(g, pt, s, params, w, me, cfg, plans, plan_sizes, before, keys, scratch, result,
+                                 completed, meta, tplan, scales, weights, sizes, x, h)
+        s[:] = sampled
+        # Every seat starts with no plan and keeps it as the play-outs do, so the tree's walk
+        # along the planner's moves is the baseline's line exactly.
+        plan_sizes[:] = 0
+        keys[:, :] = 0
+        node, length, depth = ROOT, 1, 0
+        path[0] = ROOT
+        while s[L.PHASE] != L.OVER and depth < tree_depth:
+            if s[L.PLAYER] != me:
+                n = legal_ids(g, s, w[3])
+                a = w[3][0] if n == 1 else choose_kept(g, pt, s, params, w, n, plans, plan_sizes, before, keys)
+                apply_action(g, s, a, scratch)
+                meta[M_DECISIONS] += 1
+                continue
+            if node == ROOT:
+                m = root_moves.shape[0]
+                moves[:m] = root_moves
+            else:
+                n = legal_ids(g, s, w[3])
+                if n == 1:  # a forced move opens no node
+                    apply_action(g, s, w[3][0], scratch)
+                    continue
+                k = 0
+                if s[L.PHASE] == L.TURN or s[L.PHASE] == L.SECOND:
+                    k = cached_plan(g, pt, s, me, params, w, plans, plan_sizes, before, keys)
+                m = ordered_moves(g, pt, s, params, w, -1, plans[me], k, moves, score, ids)
+            # Mark the open children legal here; find the first move (by prior) not yet open.
+            fresh, children, legal_n = -1, 0, 0
+            k = first[node]
+            while k >= 0:
+                children += 1
+                k = sibling[k]
+            for i in range(m):
+                child = _child(first, sibling, action, node, moves[i])
+                if child < 0:
+                    if fresh < 0:
+                        fresh = moves[i]
+                else:
+                    available[child] += 1
+                    legal_here[legal_n] = child
+                    legal_n += 1
+            phase = s[L.PHASE]
+            # A ticket choice has few moves, and in the final round every claim may decide the
+            # game (one that completes a ticket scores far more than its points): open them all.
+            room = m if phase == L.SETUP or phase == L.KEEP or s[L.FINAL_TURNS] >= 0 else min(
+                max_children, max(1, int(spread * (visits[node] + 1.0) ** widening)))
+            if fresh >= 0 and children < room and meta[M_NODES] < capacity:
+                child = meta[M_NODES]
+                meta[M_NODES] += 1
+                action[child], first[child], visits[child], reward[child], available[child] = fresh, -1, 0, 0.0, 1
+                squares[child] = 0.0
+                # Append, so siblings stay in the order they were opened (prior order).
+                if first[node] < 0:
+                    first[node] = child
+                else:
+                    k = first[node]
+                    while sibling[k] >= 0:
+                        k = sibling[k]
+                    sibling[k] = child
+                sibling[child] = -1
+                apply_action(g, s, fresh, scratch)
+                path[length] = child
+                length += 1
+                break
+            if legal_n == 0:
+                break
+            best, best_value = legal_here[0], -1e18
+            for i in range(legal_n):
+                child = legal_here[i]
+                value = reward[child] / visits[child] + c * np.sqrt(np.log(available[child]) / visits[child])
+                if value > best_value:
+                    best, best_value = child, value
+            apply_action(g, s, action[best], scratch)
+            path[length] = best
+            length += 1
+            node = best
+            depth += 1
+        total = _evaluate(g, pt, s, params, w, me, cfg, plans, plan_sizes, before, keys, scratch, result, completed,
+                          meta, tplan, scales, weights, sizes, x, h) - base
+        for i in range(length):
+            visits[path[i]] += 1.0
+            reward[path[i]] += total
+            squares[path[i]] += total * total
+        meta[M_ITERATIONS] += 1
+    meta[M_RNG] = np.int64(rng)
+

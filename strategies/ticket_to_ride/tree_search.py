@@ -1,0 +1,265 @@
+"""``TreeSearch`` (``mcts_tree``): determinized UCT over every move the game offers, grown in
+compiled code, so that more time keeps buying a better move.
+
+``mcts`` (and its frozen ``mcts_flat``) compares two to four candidates (the planner's move and a
+few alternatives) by compiled planner play-outs: once those few are told apart, more time buys
+nothing. Here the root holds **every** claim and draw the position offers, grouped (one payment
+per track, one face-up draw per card kind) and ordered by a prior: the ticket planner's own move
+first, then the claims its plan wants, the blind draw, a ticket draw, the other claims by their
+points, the face-up cards (``tree_kernels.ordered_moves``). Progressive widening opens them in
+that order as visits accrue (about ``widening_base * visits ** widening`` children at a node), so
+a short search is the planner's move checked against its nearest rivals and a long one weighs
+many. Below the root the tree continues over the searching player's own later moves (an
+open-loop tree: the opponents' moves between them are the planner's in each sample), to
+``tree_depth`` of them. Each iteration samples one state the player cannot rule out (the game's
+compiled determinizer), walks down by UCB1 with availability, and evaluates the leaf; statistics
+are shared across samples (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012, in the
+shape of OpenSpiel's ``ismcts.py``). The whole iteration (sample, descent, the opponents' planner
+moves, play-out, back-up) is one kernel (``tree_kernels.grow``); Python only sets it up and
+stops it on the clock between batches.
+
+Leaf evaluation (the reward is the lead in points over the best other seat):
+
+- the default: the compiled ticket planner plays every seat to the end (``planner_playout``);
+- ``rollout_depth``: it plays that many decisions, then the game is scored as if it ended there;
+- ``value``: a learned value network, evaluated in the kernel on the searching player's
+  observation tensor (``ttr_lab.games.ticket_to_ride.tensor``'s layout, as the batched env gives
+  it): a multi-layer perceptron, ReLU between layers, given as its weight arrays
+  ``[W1, b1, W2, b2, ...]`` (``W`` of shape (inputs, outputs), applied as ``x @ W + b``; the last
+  layer has one output), or as a callable with no arguments returning that list (a checkpoint
+  loader). Its output times ``value_scale`` is in points of lead; the leaf's reward is
+  ``(1 - value_mix) * play-out + value_mix * value`` (``value_mix`` 1: no play-out at all).
+
+The answer is the root's most visited child, in a turn only if its mean reward beats the
+planner's move by ``confidence`` standard errors (else the planner's move). Budget: ``iterations`` (reproducible from the
+seed), or ``time_ms`` (wall clock) or ``cpu_ms`` (the searching thread's CPU clock) per searched
+decision. Forced moves take no search; a second card takes the planner's unless
+``search_second_draw``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Callable, Sequence
+
+import numpy as np
+from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
+
+from ttr_lab.core.errors import ConfigError
+from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase, determinizer
+from ttr_lab.games.ticket_to_ride.batch import tensor_plan
+from ttr_lab.strategies.ticket_to_ride import tree_kernels as K
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+
+# Nodes a tree may hold (each iteration opens at most one): 1 s at 2 players is ~10k iterations.
+_CAPACITY = 1 << 16
+# The first batch of a timed search, in iterations; later batches aim at a quarter of the time left.
+_FIRST_BATCH = 4
+
+
+class TreeSearch:
+    name = "mcts_tree"
+    TUNABLE = {
+        "exploration": {"low": 2.0, "high": 40.0},
+        "widening": {"low": 0.2, "high": 0.8},
+        "widening_base": {"low": 0.5, "high": 3.0},
+        "tree_depth": {"low": 1, "high": 6},
+    }
+
+    def __init__(
+        self,
+        *,
+        iterations: PositiveInt = 300,
+        time_ms: PositiveFloat | None = None,
+        cpu_ms: PositiveFloat | None = None,
+        exploration: NonNegativeFloat = 5.0,
+        widening: NonNegativeFloat = 0.5,
+        widening_base: PositiveFloat = 1.0,
+        max_children: PositiveInt = 64,
+        tree_depth: PositiveInt = 3,
+        rollout_depth: NonNegativeInt = 0,
+        value: Any = None,
+        value_mix: NonNegativeFloat = 0.5,
+        value_scale: float = 1.0,
+        paired: NonNegativeInt = 3,
+        confidence: NonNegativeFloat = 2.0,
+        search_second_draw: bool = False,
+    ) -> None:
+        """
+        iterations: iterations per searched decision when no clock is given (reproducible).
+        time_ms: if set, search this many milliseconds of wall clock per decision instead.
+        cpu_ms: if set, search this many milliseconds of the searching thread's CPU time instead.
+        exploration: the UCB1 constant, in points of lead.
+        widening: a node with ``v`` visits may have ``widening_base * (v + 1) ** widening``
+            children (at least one), opened in the prior's order.
+        widening_base: see ``widening``.
+        max_children: at most this many children at a node (the prior's pruning).
+        tree_depth: the searching player's own decisions the tree spans below the root.
+        rollout_depth: 0 plays each leaf out to the end; else this many decisions, then the
+            score as if the game ended there.
+        value: a value network, its weight arrays ``[W1, b1, ...]`` or a callable returning
+            them (module docstring); None: play-outs alone.
+        value_mix: the value's weight in a leaf's reward (1: the value alone, no play-out).
+        value_scale: the value network's output times this is points of lead.
+        paired: iterations per sample, each scored against the planner's own line played out on
+            that sample (common random numbers); 0: each iteration its own sample, no baseline.
+        confidence: in a turn, the most visited move replaces the planner's only when its mean
+            reward beats the planner's line by this many standard errors (the play-outs model the
+            planner's own play, so near-ties are its to break); 0 at a ticket choice.
+        search_second_draw: search the second card of a draw too (else the planner's).
+        """
+        if time_ms is not None and cpu_ms is not None:
+            raise ConfigError(f"strategy {self.name!r}: give one clock, time_ms or cpu_ms, not both")
+        if value_mix > 1.0:
+            raise ConfigError(f"strategy {self.name!r}: value_mix is a weight in [0, 1], not {value_mix}")
+        self.iterations, self.time_ms, self.cpu_ms = iterations, time_ms, cpu_ms
+        self.cfg = np.zeros(K.CFG_SIZE, dtype=np.float64)
+        self.cfg[K.C_EXPLORATION], self.cfg[K.C_WIDENING], self.cfg[K.C_WIDENING_BASE] = exploration, widening, widening_base
+        self.cfg[K.C_TREE_DEPTH], self.cfg[K.C_ROLLOUT_DEPTH] = tree_depth, rollout_depth
+        self.cfg[K.C_VALUE_MIX], self.cfg[K.C_VALUE_SCALE], self.cfg[K.C_MAX_CHILDREN] = value_mix, value_scale, max_children
+        self.cfg[K.C_PAIRED] = paired
+        self.value_weights, self.value_sizes = flatten_value(value)
+        self.search_second_draw = search_second_draw
+        self.confidence = confidence
+        self.planner = TicketPlanner()
+        # Per node: move, first child, next sibling, visits, reward, availability, squared reward.
+        self.tree = tuple(np.zeros(_CAPACITY, dtype=t) for t in (np.int64, np.int64, np.int64, np.float64, np.float64,
+                                                                   np.float64, np.float64))
+        self._tensor: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.last_iterations = 0
+        self.last_nodes = 0
+        self.last_root: list[tuple[str, int, float]] = []  # the root's children: move, visits, mean reward
+
+    def warm_up(self, state: GameState) -> None:
+        """Compile (or load) the kernels on ``state``, outside any timed move."""
+        obs = state.observation(state.current_player)
+        if not state.is_terminal() and len(state.legal_actions()) > 1:
+            self._search(obs, state.legal_actions()[0], random.Random(0), iterations=2)
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        anchor = self.planner.act(observation, legal_actions, rng)  # keeps the planner's plan current
+        if len(legal_actions) == 1 or (observation.phase == Phase.SECOND_DRAW and not self.search_second_draw):
+            return anchor
+        return self._search(observation, anchor, rng)
+
+    def _search(self, obs: Observation, anchor: Action, rng: random.Random, iterations: int | None = None) -> Action:
+        sampler = determinizer(obs)
+        template = sampler.template
+        face, g = template.face, template.face.g
+        pt, w = tables_of(g)
+        # The root's moves are the player's own (its hand and the board fix them): one sample orders them.
+        first = template.clone()
+        K.sample(g, first.s, sampler.plan, sampler.work, sampler.longs_held, np.uint64(rng.getrandbits(64)))
+        na = int(g[K.L.N_ACTIONS])
+        out, score, ids = np.empty(na, dtype=np.int64), np.empty(na, dtype=np.float64), np.empty(na, dtype=np.int64)
+        m = K.root_order(g, pt, first.s, DEFAULT_PARAMS, w, face.id_of(anchor), out, score, ids)
+        if m == 1:
+            return anchor
+        for array in self.tree:
+            array[0] = 0
+        self.tree[1][0] = self.tree[2][0] = -1  # the root: no child, no sibling
+        meta = np.zeros(K.META_SIZE, dtype=np.int64)
+        meta[K.M_NODES], meta[K.M_RNG] = 1, np.int64(rng.getrandbits(63))
+        tplan, scales = self._tensor_plan(obs)
+        root = out[:m].copy()
+        action, first_child, sibling, visits, reward, available, squares = self.tree
+
+        def run(count: int) -> None:
+            K.grow(g, pt, w, DEFAULT_PARAMS, template.s, sampler.plan, sampler.work, sampler.longs_held, obs.player,
+                   root, self.cfg, meta, action, first_child, sibling, visits, reward, available, squares, count,
+                   tplan, scales, self.value_weights, self.value_sizes)
+
+        if iterations is not None or (self.cpu_ms is None and self.time_ms is None):
+            run(iterations or self.iterations)
+        else:
+            _run_until(run, meta, self.cpu_ms, self.time_ms)
+        self.last_iterations, self.last_nodes = int(meta[K.M_ITERATIONS]), int(meta[K.M_NODES])
+        self.last_root = _root_children(self.tree, face)
+        bar = self.confidence if obs.phase in (Phase.TURN, Phase.SECOND_DRAW) else 0.0
+        return face.actions[_answer(self.tree, bar)]
+
+    def _tensor_plan(self, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
+        """The observation tensor's layout for the value network (a placeholder without one)."""
+        if self.value_sizes.shape[0] < 2:
+            return _NO_TENSOR
+        key = obs.num_players
+        if key not in self._tensor:
+            plan, scales = tensor_plan(obs.board, obs.ruleset, obs.num_players)
+            # Writeable copies: numba compiles read-only arrays as another type (a second kernel).
+            self._tensor[key] = np.array(plan, dtype=np.int64), np.array(scales, dtype=np.float32)
+            size = int(self._tensor[key][0][0])
+            if size != self.value_sizes[0]:
+                raise ConfigError(f"strategy {self.name!r}: the value network takes {self.value_sizes[0]} inputs, "
+                                  f"the observation tensor here has {size}")
+        return self._tensor[key]
+
+
+_NO_TENSOR = (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.float32))
+
+
+def flatten_value(value: Any) -> tuple[np.ndarray, np.ndarray]:
+    """A value network (``[W1, b1, W2, b2, ...]``, or a callable returning it, or None) as the
+    kernel takes it: all weights in one float64 array and the layer widths (empty: no network)."""
+    if value is None:
+        return np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.int64)
+    layers = value() if callable(value) else value
+    arrays = [np.asarray(a, dtype=np.float64) for a in layers]
+    if not arrays or len(arrays) % 2:
+        raise ConfigError(f"a value network is its weight arrays [W1, b1, W2, b2, ...], not {len(arrays)} arrays")
+    sizes = [arrays[0].shape[0] if arrays[0].ndim == 2 else -1]
+    for i in range(0, len(arrays), 2):
+        W, b = arrays[i], arrays[i + 1]
+        if W.ndim != 2 or b.shape != (W.shape[1],) or W.shape[0] != sizes[-1]:
+            raise ConfigError(f"a value network's layer {i // 2 + 1} does not fit: W {W.shape}, b {b.shape}, "
+                              f"{sizes[-1]} inputs")
+        sizes.append(W.shape[1])
+    if sizes[-1] != 1:
+        raise ConfigError(f"a value network ends in one output, not {sizes[-1]}")
+    return np.concatenate([a.ravel() for a in arrays]), np.array(sizes, dtype=np.int64)
+
+
+def _run_until(run: Callable[[int], None], meta: np.ndarray, cpu_ms: float | None, time_ms: float | None) -> None:
+    """Run batches of iterations until the clock's budget is spent (at least one iteration)."""
+    clock = time.thread_time if cpu_ms is not None else time.perf_counter
+    budget = (cpu_ms if cpu_ms is not None else time_ms or 0.0) / 1000.0
+    start = clock()
+    batch = _FIRST_BATCH
+    while True:
+        run(batch)
+        spent = clock() - start
+        left = budget - spent
+        if left <= 0:
+            return
+        per = spent / max(1, int(meta[K.M_ITERATIONS]))
+        batch = max(1, int(left / 4 / per)) if per > 0 else batch * 2
+
+
+def _answer(tree: tuple[np.ndarray, ...], confidence: float) -> int:
+    """The root's most visited child's move (ties: the first opened) if its mean reward is above
+    0 by ``confidence`` standard errors; else the first child's (the planner's move, opened
+    first). 0 is the planner's own line: the reward is the lead less that line's on each sample
+    (the planner's child itself averages below it, as its subtree's explorations count in it)."""
+    action, first, sibling, visits, reward, _, squares = tree
+    anchor = k = int(first[0])
+    best = anchor
+    while k >= 0:
+        if visits[k] > visits[best]:
+            best = k
+        k = int(sibling[k])
+    if best == anchor or confidence == 0.0:
+        return int(action[best])
+    mean = reward[best] / visits[best]
+    error = float(np.sqrt(max(0.0, squares[best] / visits[best] - mean * mean) / visits[best]))
+    return int(action[best]) if mean > confidence * error else int(action[anchor])
+
+
+def _root_children(tree: tuple[np.ndarray, ...], face: Any) -> list[tuple[str, int, float]]:
+    action, first, sibling, visits, reward, _, _ = tree
+    out = []
+    k = int(first[0])
+    while k >= 0:
+        out.append((str(face.actions[int(action[k])]), int(visits[k]), float(reward[k] / max(visits[k], 1.0))))
+        k = int(sibling[k])
+    return out

@@ -1,0 +1,1 @@
+"""Plain-Python references the compiled code is tested against (not shipped)."""

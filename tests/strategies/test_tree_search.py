@@ -1,0 +1,84 @@
+"""``mcts_tree``: the compiled tree finds what the planner misses, plays its recorded games, and
+takes a value network as weight arrays.
+
+The records in ``tests/golden/mcts_tree/`` (``usa-2p-seed*.json``) were played by ``mcts_tree`` at
+a small budget; it must play them again move for move. After an intended change to its play,
+regenerate with ``UPDATE_GOLDEN=1 pytest tests/strategies/test_tree_search.py`` and say why in
+the commit."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ttr_lab import ConfigError, play_game
+from ttr_lab.core.registry import build
+from ttr_lab.games.ticket_to_ride import TicketToRide
+from ttr_lab.games.ticket_to_ride.batch import tensor_plan
+from ttr_lab.games.ticket_to_ride.kernels.tensor import write_tensor
+from ttr_lab.strategies.ticket_to_ride import tree_kernels as K
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch, flatten_value
+
+GOLDEN = Path(__file__).parent.parent / "golden" / "mcts_tree"
+USA = TicketToRide("usa")
+SMALL = {"iterations": 24}
+
+
+def test_the_tree_finds_the_last_claim_that_wins_where_the_planner_claims_its_plan():
+    """The last turn of a planner game (seed 2, turn 70): the planner claims its planned
+    Chicago-Saint Louis and loses by 3; El Paso-Santa Fe completes a ticket and wins by 17."""
+    state = USA.restore(json.loads((GOLDEN / "usa-2p-seed2-last-turn.json").read_text(encoding="utf-8")))
+    obs, legal = state.observation(0), state.legal_actions()
+    assert str(TicketPlanner().act(obs, legal, random.Random(0))).startswith("claim Chicago-Saint Louis")
+    search = TreeSearch(iterations=80)
+    assert str(search.act(obs, legal, random.Random(1))).startswith("claim El Paso-Santa Fe")
+
+
+@pytest.mark.parametrize("seed", [3])
+def test_mcts_tree_plays_its_recorded_games(seed):
+    path = GOLDEN / f"usa-2p-seed{seed}.json"
+    seats = ("mcts_tree", "ticket_planner")
+    strategies = [build("mcts_tree", SMALL, "ticket_to_ride"), build("ticket_planner", {}, "ticket_to_ride")]
+    text = play_game(USA, strategies, seed).to_json(pretty=True) + "\n"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(text, encoding="utf-8")
+    recorded, played = json.loads(path.read_text(encoding="utf-8")), json.loads(text)
+    assert played["strategies"] == list(seats)
+    assert played["actions"] == recorded["actions"]
+    assert played["result"] == recorded["result"]
+
+
+def test_the_value_network_is_the_mlp_its_weights_describe():
+    """``value_of`` computes ``relu(x @ W1 + b1) @ W2 + b2`` on the observation tensor."""
+    state = USA.new_game(2, 5)
+    tplan, scales = (np.array(a) for a in tensor_plan(USA.board, USA.ruleset, 2))  # writeable, as the search's
+    size = int(tplan[0])
+    rng = np.random.default_rng(0)
+    layers = [rng.normal(size=(size, 8)), rng.normal(size=8), rng.normal(size=(8, 1)), rng.normal(size=1)]
+    weights, sizes = flatten_value(lambda: layers)
+    assert sizes.tolist() == [size, 8, 1]
+    x = np.zeros(size, dtype=np.float32)
+    write_tensor(state.face.g, state.s, 0, tplan, scales, x)
+    expected = (np.maximum(x @ layers[0] + layers[1], 0.0) @ layers[2] + layers[3])[0]
+    scratch = np.empty(size, dtype=np.float32), np.empty(size, dtype=np.float32)
+    got = K.value_of(state.face.g, state.s, 0, tplan, scales, weights, sizes, *scratch)
+    assert got == pytest.approx(expected, rel=1e-3, abs=1e-3)
+    # A search on the value alone (no play-outs) runs and answers a legal move.
+    search = TreeSearch(iterations=6, value=layers, value_mix=1.0)
+    obs, legal = state.observation(state.current_player), state.legal_actions()
+    assert search.act(obs, legal, random.Random(0)) in legal
+
+
+def test_a_value_network_that_does_not_fit_is_refused():
+    with pytest.raises(ConfigError, match="one output"):
+        flatten_value([np.zeros((3, 2)), np.zeros(2)])
+    with pytest.raises(ConfigError, match="does not fit"):
+        flatten_value([np.zeros((3, 2)), np.zeros(3)])
+    with pytest.raises(ConfigError, match="one clock"):
+        build("mcts_tree", {"cpu_ms": 5.0, "time_ms": 5.0}, "ticket_to_ride")

@@ -1,0 +1,120 @@
+"""``ttr-lab train``'s loop on a tiny network: it runs, it resumes to the very state of an
+uninterrupted run, its gradients are the loss's, and its config mistakes are one line."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from ttr_lab.cli import app
+from ttr_lab.core.errors import ConfigError
+from ttr_lab.core.game import load_game
+from ttr_lab.strategies.ticket_to_ride.learned import market_slots
+from ttr_lab.strategies.ticket_to_ride.network import PARAMS, Network
+from ttr_lab.training import load_config, train
+from ttr_lab.training.backprop import gradients
+
+TINY = """name: tiny
+map: usa
+players: 2
+seed: 3
+hidden: 8
+iterations: 2
+teacher_decay: 1.0
+envs: 2
+steps: 4
+epochs: 1
+batch: 32
+judge_every: 1
+judge_games: 2
+judge_opponents: [greedy]
+"""
+
+
+def _config(tmp_path, name="run", extra="", **overrides):
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(TINY + f"output: {tmp_path / name}\n" + extra)
+    return load_config(path, overrides)
+
+
+def test_a_few_steps_train_judge_and_write_the_curve(tmp_path):
+    lines = []
+    run = train(_config(tmp_path), say=lines.append)
+    out = tmp_path / "run"
+    assert run.iterations == 2 and len(run.curve) == 2  # judged at each iteration
+    assert {"checkpoint.npz", "network.npz", "network-0001.npz", "curve.csv", "curve.png"} <= {p.name for p in out.iterdir()}
+    assert sum(line.startswith("iteration ") for line in lines) == 2
+    row = run.curve[0]
+    assert row["opponent"] == "greedy" and row["games"] == 2 and row["low"] <= row["win_share"] <= row["high"]
+    Network.load(out / "network.npz", load_game("ticket_to_ride", map="usa"))  # playable by `learned`
+
+
+def test_a_killed_run_resumes_to_the_state_of_an_uninterrupted_one(tmp_path):
+    whole = train(_config(tmp_path, "whole", judge_games=0), say=lambda _: None)  # unjudged: quicker
+    cfg = _config(tmp_path, "killed", judge_games=0)
+    train(cfg, say=lambda _: None, stop_after=1)  # as if killed after the first checkpoint
+    lines = []
+    resumed = train(cfg, say=lines.append)
+    assert lines[0].startswith("resuming tiny after iteration 1 of 2")
+    assert sum(line.startswith("iteration ") for line in lines) == 1
+    for name in PARAMS:
+        assert np.array_equal(whole.net.params[name], resumed.net.params[name]), name
+
+
+def test_a_checkpoint_of_other_settings_is_refused(tmp_path):
+    train(_config(tmp_path, judge_games=0), say=lambda _: None, stop_after=1)
+    with pytest.raises(ConfigError, match="other settings \\(lr\\)"):
+        train(_config(tmp_path, extra="lr: 0.01\n", judge_games=0), say=lambda _: None)
+
+
+def test_the_gradients_are_the_losss():
+    game = load_game("ticket_to_ride", map="usa")
+    net = Network.initial(game, hidden=4, seed=1, slots=market_slots(game))
+    rng = np.random.default_rng(0)
+    for name in ("wp", "wv"):  # zero heads would hide the trunk's gradients
+        net.params[name][:] = rng.normal(0, 0.5, net.params[name].shape)
+    obs = rng.random((3, net.obs_dim)).astype(np.float32)
+    masks = rng.random((3, net.n_actions)) < 0.01
+    masks[:, 0] = True
+    masks[:, net.slot_ids] = True
+    markets = np.array([[0, 0, 3, 8, -1], [1, 2, 3, 4, 5], [8, 8, 8, 0, 1]])
+    targets = np.zeros((3, net.n_actions), np.float32)
+    targets[np.arange(3), [0, 0, 0]] = 1.0
+    outcomes, known = np.array([1.0, 0.0, 0.5], np.float32), np.array([True, True, False])
+
+    def loss() -> float:
+        _, losses = gradients(net, obs, masks, markets, targets, outcomes, known, 0.5)
+        return losses.policy + 0.5 * losses.value * known.sum() / 3
+
+    targets[1] = 0.0
+    targets[1, net.slot_ids[2]] = 1.0  # a market draw: its gradient reaches the kind in that slot (3)
+    grads, _ = gradients(net, obs, masks, markets, targets, outcomes, known, 0.5)
+    kind_3, kind_8 = (0, net.n_actions + 3), (1, net.n_actions + 8)
+    for name, index in (("w1", (5, 2)), ("b2", (1,)), ("wp", (0, 0)), ("bp", kind_3[1:]), ("wp", kind_8),
+                        ("bv", (0,))):
+        saved = float(net.params[name][index])
+        net.params[name][index] = saved + 1e-2
+        up = loss()
+        net.params[name][index] = saved - 1e-2
+        down = loss()
+        net.params[name][index] = saved
+        assert (up - down) / 2e-2 == pytest.approx(float(grads[name][index]), rel=0.05, abs=1e-4), name
+
+
+def test_train_config_mistakes_are_one_line_errors(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(TINY + "opponents: [mcts]\n")
+    result = CliRunner().invoke(app, ["train", str(path)])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: ") and result.output.count("\n") == 1 and "opponents.0" in result.output
+
+
+def test_a_second_run_into_the_folder_is_refused_naming_the_first(tmp_path):
+    from ttr_lab.tournament.lock import FolderLock
+
+    cfg = _config(tmp_path, judge_games=0)
+    (tmp_path / "run").mkdir()
+    with FolderLock(tmp_path / "run", "ttr-lab train tiny"):
+        with pytest.raises(ConfigError, match="in use by another run \\(ttr-lab train tiny, pid"):
+            train(cfg, say=lambda _: None)

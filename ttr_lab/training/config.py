@@ -1,0 +1,87 @@
+"""Training configuration (``ttr-lab train CONFIG``): YAML checked by pydantic; every mistake is a
+one-line ConfigError.
+
+    name: train-usa-2p
+    map: usa                       # or game: ... with options: {...}
+    players: 2
+    seed: 1
+    output: results/train-usa-2p
+    hidden: 256                    # the trunk's width (obs -> hidden -> hidden, ReLU)
+    iterations: 60                 # each: collect on the batched env, then fit
+    envs: 64                       # sub-games stepped together
+    steps: 160                     # learner decisions recorded per sub-game per iteration (and
+                                   # each sub-game's game then played to its end)
+    opponents: [planner, greedy]   # compiled opponents, one per iteration in turn
+    teacher_mix: 1.0               # DAgger: the chance the teacher's move is played at iteration 0,
+    teacher_decay: 0.8             # times this each iteration, down to teacher_floor (else the
+    teacher_floor: 0.1             # network's own move: it learns to recover from its mistakes)
+    epochs: 2                      # passes over each iteration's samples
+    batch: 256
+    lr: 0.001                      # Adam
+    value_weight: 0.5              # the value head's share of the loss
+    judge_every: 10                # iterations between judged checkpoints (and the last)
+    judge_games: 200               # games per judged opponent (seat-rotated, fresh seeds)
+    judge_opponents: [greedy, planner]
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ttr_lab.tournament.config_files import check_game, read_yaml, validate, with_game
+
+Opponent = Literal["random", "greedy", "planner"]  # the batched env's compiled policies
+TEACHING: tuple[Opponent, ...] = ("planner", "greedy")
+JUDGING: tuple[Opponent, ...] = ("greedy", "planner")
+
+
+class TrainConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _named_game(cls, data: Any) -> Any:
+        return with_game(cls, data)
+
+    name: str = "train"
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    players: int = Field(default=2, ge=2)
+    seed: int = 0
+    output: str = "results/train"
+    hidden: int = Field(default=256, ge=1, le=4096)
+    iterations: int = Field(default=60, ge=1)
+    envs: int = Field(default=64, ge=1)
+    steps: int = Field(default=160, ge=1)
+    opponents: list[Opponent] = Field(default_factory=lambda: list(TEACHING), min_length=1)
+    teacher_mix: float = Field(default=1.0, ge=0.0, le=1.0)
+    teacher_decay: float = Field(default=0.8, ge=0.0, le=1.0)
+    teacher_floor: float = Field(default=0.1, ge=0.0, le=1.0)
+    epochs: int = Field(default=2, ge=1)
+    batch: int = Field(default=256, ge=1)
+    lr: float = Field(default=1e-3, gt=0.0)
+    value_weight: float = Field(default=0.5, ge=0.0)
+    judge_every: int = Field(default=10, ge=1)
+    judge_games: int = Field(default=200, ge=0)
+    judge_opponents: list[Opponent] = Field(default_factory=lambda: list(JUDGING))
+
+    def teacher_share(self, iteration: int) -> float:
+        """The chance the teacher's move is played at ``iteration`` (0 first)."""
+        return max(self.teacher_floor, self.teacher_mix * self.teacher_decay ** iteration)
+
+
+def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
+    """The training config at ``path`` with the non-None ``overrides``; a ConfigError names any mistake."""
+    source = str(path)
+    cfg = validate(TrainConfig, read_yaml(path), source, overrides)
+    check_game(cfg.game, cfg.options, cfg.players, source)
+    from ttr_lab.core.game import load_game
+
+    if not hasattr(load_game(cfg.game, **cfg.options), "batch"):
+        from ttr_lab.core.errors import ConfigError
+
+        raise ConfigError(f"{source}: game: {cfg.game} has no compiled rules to batch; training needs them")
+    return cfg

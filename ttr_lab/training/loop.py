@@ -1,0 +1,215 @@
+"""The training loop of ``ttr-lab train``: imitate the compiled ticket planner on the batched env
+with DAgger, and regress the value head on game outcomes; checkpoints, resumption and the
+learning curve.
+
+Each iteration ``i``:
+
+1. **Collect.** ``envs`` sub-games of the batched env against one compiled opponent (the config's
+   ``opponents`` in turn), seeded ``derive_seed(seed, i)``. At every learner decision the env's
+   compiled planner names its move (``planner_actions()``, the teacher); the move played is the
+   teacher's with probability ``teacher_share(i)``, else the network's own highest legal logit
+   (DAgger: the network then meets the positions its own mistakes lead to, labelled with what
+   the planner would do there). ``steps`` decisions are recorded per sub-game, and each sub-game's
+   game at that point is played on to its end so every sample's game has an outcome.
+2. **Fit.** ``epochs`` shuffled passes in minibatches of ``batch``: cross-entropy towards the
+   teacher's move, plus ``value_weight`` times the value head's cross-entropy against the
+   learner's win share in that game (``backprop.gradients``), Adam.
+3. **Checkpoint.** ``checkpoint.npz`` (network, Adam's moments and step, the iteration, the curve
+   so far) is written beside the output, atomically; every ``judge_every`` iterations and the last
+   the network is judged (``judge.py``) and saved as ``network-NNNN.npz`` (playable:
+   ``learned`` with ``weights: PATH``), and ``curve.csv`` / ``curve.png`` rewritten.
+
+Everything random is drawn from generators seeded by ``(seed, iteration)``, so a run killed and
+rerun goes on from its last checkpoint to the very state an uninterrupted run reaches.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from ttr_lab.core.errors import ConfigError
+from ttr_lab.core.game import load_game
+from ttr_lab.core.rng import derive_seed
+from ttr_lab.envs.vector import vector_env
+from ttr_lab.strategies.ticket_to_ride.learned import market_slots
+from ttr_lab.strategies.ticket_to_ride.network import PARAMS, Network
+from ttr_lab.tournament.lock import FolderLock
+from ttr_lab.training.backprop import Adam, Losses, gradients
+from ttr_lab.training.config import TrainConfig
+from ttr_lab.training.judge import judge_all, markets_of, write_curve
+
+COLLECT_KEY, FIT_KEY, JUDGE_KEY = 0xC011, 0xF17, 0x1D6E  # salts of the per-iteration seeds
+IDENTITY = ("game", "options", "players", "seed", "hidden", "envs", "steps", "opponents", "teacher_mix",
+            "teacher_decay", "teacher_floor", "epochs", "batch", "lr", "value_weight")
+
+
+@dataclass
+class Samples:
+    obs: np.ndarray  # (n, obs_dim) float32
+    masks: np.ndarray  # (n, n_actions) bool
+    markets: np.ndarray  # (n, slots) int64: the card kind in each market slot, -1 for none
+    teacher: np.ndarray  # (n,) int64 action ids
+    outcomes: np.ndarray  # (n,) float32: the learner's win share in that sample's game
+
+
+@dataclass
+class Run:
+    """A training run's end: the network, its iterations done and its curve rows."""
+
+    net: Network
+    iterations: int
+    curve: list[dict[str, Any]]
+    seconds: float
+
+
+def collect(net: Network, game: Any, cfg: TrainConfig, iteration: int) -> Samples:
+    """One iteration's samples (see the module docstring)."""
+    opponent = cfg.opponents[iteration % len(cfg.opponents)]
+    seed = derive_seed(cfg.seed, COLLECT_KEY, iteration)
+    envs = vector_env(game, num_envs=cfg.envs, players=cfg.players, opponents=opponent, seed=seed)
+    rng = np.random.default_rng(seed)
+    share = cfg.teacher_share(iteration)
+    obs, info = envs.reset()
+    n = cfg.envs
+    rows: list[tuple[np.ndarray, ...]] = []  # obs, masks, teacher, recording, markets
+    game_of = np.zeros(n, dtype=np.int64)  # per sub-game: how many of its games ended so far
+    recording = np.ones(n, dtype=bool)
+    games_of_rows: list[np.ndarray] = []
+    outcome_of: dict[tuple[int, int], float] = {}
+    step = 0
+    while recording.any():
+        teacher = envs.planner_actions()
+        masks = info["action_mask"]
+        markets = markets_of(envs)
+        head, _, _, _ = net.forward(obs)
+        own = np.where(masks, net.logits(head, markets), -np.inf).argmax(axis=1)
+        played = np.where(rng.random(n) < share, teacher, own)
+        rows.append((obs[recording], masks[recording], teacher[recording], np.flatnonzero(recording),
+                     markets[recording]))
+        games_of_rows.append(game_of[recording].copy())
+        obs, rewards, ended, _, info = envs.step(played)
+        for i in np.flatnonzero(ended):
+            outcome_of[(int(i), int(game_of[i]))] = float(rewards[i])
+        game_of += ended
+        step += 1
+        if step >= cfg.steps:
+            recording &= ~ended  # past the budget: a sub-game stops once its game has ended
+    envs_of = np.concatenate([r[3] for r in rows])
+    games = np.concatenate(games_of_rows)
+    outcomes = np.array([outcome_of[(int(e), int(g))] for e, g in zip(envs_of, games)], dtype=np.float32)
+    return Samples(np.concatenate([r[0] for r in rows]), np.concatenate([r[1] for r in rows]),
+                   np.concatenate([r[4] for r in rows]), np.concatenate([r[2] for r in rows]), outcomes)
+
+
+def fit(net: Network, adam: Adam, samples: Samples, cfg: TrainConfig, iteration: int) -> Losses:
+    """``epochs`` shuffled passes over ``samples``; the mean losses of the last pass."""
+    rng = np.random.default_rng(derive_seed(cfg.seed, FIT_KEY, iteration))
+    n = len(samples.teacher)
+    known = np.ones(cfg.batch, dtype=bool)
+    seen: list[Losses] = []
+    for _ in range(cfg.epochs):
+        order = rng.permutation(n)
+        seen = []
+        for start in range(0, n, cfg.batch):
+            idx = order[start:start + cfg.batch]
+            targets = np.zeros((len(idx), net.n_actions), dtype=np.float32)
+            targets[np.arange(len(idx)), samples.teacher[idx]] = 1.0
+            grads, losses = gradients(net, samples.obs[idx], samples.masks[idx], samples.markets[idx], targets,
+                                      samples.outcomes[idx], known[:len(idx)], cfg.value_weight)
+            adam.step(net.params, grads)
+            seen.append(losses)
+    return Losses(*(float(np.mean([getattr(s, f) for s in seen])) for f in ("policy", "value", "agreement")))
+
+
+def _identity(cfg: TrainConfig) -> dict[str, Any]:
+    data = cfg.model_dump()
+    return {k: data[k] for k in IDENTITY}
+
+
+def save_checkpoint(path: Path, net: Network, adam: Adam, iteration: int, curve: list[dict[str, Any]],
+                    cfg: TrainConfig, seconds: float, samples: int) -> None:
+    """Everything a rerun needs to go on, written to a temporary file then renamed over the last
+    checkpoint, so a kill mid-write leaves the previous one whole."""
+    state = {"iteration": iteration, "adam_t": adam.t, "curve": curve, "config": _identity(cfg),
+             "seconds": seconds, "samples": samples, "network_meta": net.meta}
+    arrays: dict[str, Any] = {f"net_{k}": v for k, v in net.params.items()}
+    arrays.update({f"m_{k}": v for k, v in adam.m.items()})
+    arrays.update({f"v_{k}": v for k, v in adam.v.items()})
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        np.savez(f, **{"state": np.array(json.dumps(state)), **arrays})
+    os.replace(tmp, path)
+
+
+def load_checkpoint(path: Path, cfg: TrainConfig) -> tuple[Network, Adam, int, list[dict[str, Any]], float, int]:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            state = json.loads(str(data["state"]))
+            params = {k: data[f"net_{k}"] for k in PARAMS}
+            m = {k: data[f"m_{k}"].copy() for k in PARAMS if f"m_{k}" in data}
+            v = {k: data[f"v_{k}"].copy() for k in PARAMS if f"v_{k}" in data}
+    except (OSError, KeyError, ValueError, EOFError) as exc:
+        raise ConfigError(f"cannot resume from {path}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__} "
+                          "(delete it to start over)") from None
+    if state["config"] != _identity(cfg):
+        changed = sorted(k for k in IDENTITY if state["config"].get(k) != _identity(cfg)[k])
+        raise ConfigError(f"{path}: a run with other settings ({', '.join(changed)}) is stored here; "
+                          "use another output folder, or delete it to start over")
+    adam = Adam(lr=cfg.lr, t=int(state["adam_t"]), m=m, v=v)
+    return Network(params, state["network_meta"]), adam, int(state["iteration"]), list(state["curve"]), \
+        float(state["seconds"]), int(state["samples"])
+
+
+def train(cfg: TrainConfig, say: Callable[[str], None] = print, stop_after: int | None = None) -> Run:
+    """Run (or resume) the training ``cfg`` describes, to its last iteration (or to
+    ``stop_after`` iterations, as a kill would: the tests' interrupted run)."""
+    out = Path(cfg.output)
+    out.mkdir(parents=True, exist_ok=True)
+    with FolderLock(out, f"ttr-lab train {cfg.name}"):  # a second run into the folder is refused, named
+        return _train(cfg, out, say, stop_after)
+
+
+def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: int | None) -> Run:
+    game = load_game(cfg.game, **cfg.options)
+    ckpt = out / "checkpoint.npz"
+    if ckpt.exists():
+        net, adam, done, curve, seconds, total = load_checkpoint(ckpt, cfg)
+        say(f"resuming {cfg.name} after iteration {done} of {cfg.iterations} ({ckpt})")
+    else:
+        net = Network.initial(game, cfg.hidden, derive_seed(cfg.seed, 0), market_slots(game))
+        net.meta["trained_by"] = f"ttr-lab train ({cfg.name})"
+        adam, done, curve, seconds, total = Adam(lr=cfg.lr), 0, [], 0.0, 0
+    (out / "config.json").write_text(json.dumps(cfg.model_dump(), indent=2))
+    for iteration in range(done, cfg.iterations):
+        if stop_after is not None and iteration >= stop_after:
+            break
+        started = time.process_time()
+        samples = collect(net, game, cfg, iteration)
+        losses = fit(net, adam, samples, cfg, iteration)
+        seconds += time.process_time() - started
+        total += len(samples.teacher)
+        number = iteration + 1
+        say(f"iteration {number}/{cfg.iterations}: {len(samples.teacher)} samples "
+            f"(teacher {cfg.teacher_share(iteration):.0%}), policy loss {losses.policy:.3f}, value loss "
+            f"{losses.value:.3f}, agrees with the planner {losses.agreement:.1%}, {seconds / 60:.1f} CPU-min")
+        if cfg.judge_games and (number % cfg.judge_every == 0 or number == cfg.iterations):
+            rows = judge_all(net, game, cfg.players, cfg.judge_opponents, cfg.judge_games,
+                             derive_seed(cfg.seed, JUDGE_KEY, number), number,
+                             total, seconds)
+            for r in rows:
+                say(f"  judged at iteration {number}: vs {r.opponent} {r.win_share:.1%} "
+                    f"[{r.low:.1%}, {r.high:.1%}] over {r.games} games")
+            curve.extend(asdict(r) for r in rows)
+            net.save(out / f"network-{number:04d}.npz")
+            write_curve(curve, out)
+        save_checkpoint(ckpt, net, adam, number, curve, cfg, seconds, total)
+    final = out / "network.npz"
+    net.save(final)
+    return Run(net, min(cfg.iterations, stop_after if stop_after is not None else cfg.iterations), curve, seconds)
