@@ -161,6 +161,21 @@ def test_results_on_an_s3_server_are_stored_resumed_and_read_like_a_folder(tmp_p
     assert run_tournament(config(uri, records=True), show_progress=False).played == 0
 
 
+def test_the_report_of_results_on_an_s3_server_is_written_beside_them(tmp_path, s3_server):
+    from ttr_lab.analysis.report import build_report
+    from ttr_lab.core.location import Location
+
+    uri = f"s3://ttr/runs/r?{s3_server}"
+    run_tournament(config(uri, records=True, games=4), show_progress=False)
+    assert build_report(uri, quiet=True) == "s3://ttr/runs/r/report.md"
+    location = Location(uri)
+    text = location.read_bytes("report.md").decode()
+    assert "# Report: w" in text and "4 games of" in text
+    assert location.read_bytes("report.html").startswith(b"<!doctype html>")
+    assert location.read_bytes("report", "win_rates.png")[:4] == b"\x89PNG" and location.exists("report", "win_rates.svg")
+    assert not location.files("", ".tmp") and not location.files("report", ".tmp")
+
+
 @pytest.mark.ray
 def test_a_node_killed_mid_run_on_a_multi_node_cluster_loses_and_doubles_nothing(tmp_path):
     import ray

@@ -12,7 +12,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ttr_lab.analysis.stats import wilson
+from ttr_lab.analysis.stats import wilson_arrays
 from ttr_lab.analysis.tables import entrant_order
 
 
@@ -113,9 +113,9 @@ def win_rate_over_games(frame: pd.DataFrame) -> pd.DataFrame:
     for entrant, g in ordered.groupby("entrant", sort=False):
         wins = g["win"].astype(float).cumsum().to_numpy()
         games = np.arange(1, len(g) + 1)
-        bounds = np.array([wilson(w, int(n)) for w, n in zip(wins, games)])
+        low, high = wilson_arrays(wins, games)
         pieces.append(pd.DataFrame({"entrant": entrant, "games": games, "win_rate": wins / games,
-                                    "win_low": bounds[:, 0], "win_high": bounds[:, 1]}))
+                                    "win_low": low, "win_high": high}))
     if not pieces:
         return pd.DataFrame(columns=["entrant", "games", "win_rate", "win_low", "win_high"])
     return pd.concat(pieces, ignore_index=True)

@@ -7,6 +7,7 @@ descriptions, whether to summarise them) and three parts of its views (``game.vi
     score_parts                 metric names whose sum is the score, then useful sub-parts
     report_tables(frame)        [(title, note, DataFrame)]: the game's own report sections
     report_figures(frame)       [(key, caption, Figure)]: the game's own report figures
+    figure_min_games            figure key -> the fewest games it is drawn from
 
 A hook that also takes ``records`` is handed the folder's game records (``StoredRecord``s,
 ``ttr_lab.core.results.read_records``), for what the rows do not hold.
@@ -110,14 +111,16 @@ def score_parts_of(game: Game) -> tuple[str, ...]:
     return parts
 
 
-def _call(hook: Any, frame: "pd.DataFrame", records: Sequence[Any]) -> Any:
+def _call(hook: Any, frame: "pd.DataFrame", records: Sequence[Any], skip: Sequence[str] = ()) -> Any:
     """``hook(frame)``, with the records too when the game's view takes them (a view written
-    before records were handed over takes the frame alone)."""
+    before records were handed over takes the frame alone), and ``skip`` (the figure keys the
+    report will not draw, so the view need not build them) when it takes that."""
     try:
-        takes = "records" in inspect.signature(hook).parameters
+        parameters = inspect.signature(hook).parameters
     except (TypeError, ValueError):  # a builtin or C callable: no signature to read
-        takes = False
-    return hook(frame, records) if takes else hook(frame)
+        parameters = {}  # type: ignore[assignment]
+    extra = {"skip": tuple(skip)} if "skip" in parameters else {}
+    return hook(frame, records, **extra) if "records" in parameters else hook(frame, **extra)
 
 
 def game_tables(game: Game, frame: "pd.DataFrame", records: Sequence[Any] = ()) -> list[tuple[str, str, "pd.DataFrame"]]:
@@ -126,9 +129,12 @@ def game_tables(game: Game, frame: "pd.DataFrame", records: Sequence[Any] = ()) 
     return [(str(title), str(note), table) for title, note, table in _call(game.views.report_tables, frame, records)]
 
 
-def game_figures(game: Game, frame: "pd.DataFrame", records: Sequence[Any] = ()) -> list[tuple[str, str, "Figure"]]:
-    """The game's own report figures (its views' ``report_figures``; ``records`` as for ``game_tables``)."""
-    out = [(str(key), str(caption), fig) for key, caption, fig in _call(game.views.report_figures, frame, records)]
+def game_figures(game: Game, frame: "pd.DataFrame", records: Sequence[Any] = (),
+                 skip: Sequence[str] = ()) -> list[tuple[str, str, "Figure"]]:
+    """The game's own report figures (its views' ``report_figures``; ``records`` as for
+    ``game_tables``), but none whose key is in ``skip``."""
+    drawn = _call(game.views.report_figures, frame, records, skip)
+    out = [(str(key), str(caption), fig) for key, caption, fig in drawn if key not in skip]
     bad = [key for key, _, _ in out if not _KEY.match(key)]
     if bad:
         raise ValueError(f"{game.name}: figure key(s) {', '.join(map(repr, bad))} are not plain file names")

@@ -21,6 +21,7 @@ import pandas as pd
 from ttr_lab.analysis import figures
 from ttr_lab.analysis.game import game_figures, game_of, game_tables, score_parts_of
 from ttr_lab.analysis.breakdowns import game_length_table, think_times
+from ttr_lab.analysis.drawing import draw_figures, workers_for
 from ttr_lab.analysis.presentation import CSS, html_table, markdown_table, markdown_text, present
 from ttr_lab.analysis.ratings import bradley_terry
 from ttr_lab.analysis.tables import (
@@ -28,7 +29,6 @@ from ttr_lab.analysis.tables import (
 )
 from ttr_lab.analysis.verdict import Verdict, differences_view, explaining, metric_differences, upsets, verdict
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.core.figures import png_bytes
 from ttr_lab.core.game import Game
 
 
@@ -122,14 +122,28 @@ def presented(title: str, table: pd.DataFrame) -> pd.DataFrame:
     return present(table, all_percent=title == "Head to head", one_precision=title == "Metrics")
 
 
+# The generic figures that say nothing on a few games, and the fewest games they are drawn
+# from: per-seat win rates and a running win rate are noise on a few dozen games (their 95%
+# intervals span tens of points), a histogram of a few scores per entrant has no shape. Drawing
+# is the report's fixed cost (a figure is drawn twice, PNG and SVG), so a small run skips them
+# and says so. A game lists its own in its views' ``figure_min_games``.
+MIN_GAMES = {"score_distributions": 100, "win_rate_over_games": 200, "seat_advantage": 200}
+
+
+def skipped_figures(games: int, game: Game) -> dict[str, int]:
+    """The figures (key -> the fewest games they need) not drawn for a run of ``games`` games."""
+    needs = {**MIN_GAMES, **dict(game.views.figure_min_games)}
+    return {key: least for key, least in needs.items() if games < least}
+
+
 def report_figures(frame: pd.DataFrame, game: Game, ratings: pd.DataFrame | None = None,
-                   records: Sequence[Any] = ()) -> list[tuple[str, str, Any]]:
+                   records: Sequence[Any] = (), skip: Sequence[str] = ()) -> list[tuple[str, str, Any]]:
     """The report's figures, in order: (key, caption, Figure); the generic ones, then the
-    game's own (its ``report_figures``, handed ``records``). ``ratings``: the Ratings table if
-    already computed."""
+    game's own (its ``report_figures``, handed ``records``), but none of ``skip`` (keys; the
+    report passes ``skipped_figures``). ``ratings``: the Ratings table if already computed."""
     out = [(key, caption, figures.ratings(frame, ratings) if key == "ratings" else draw(frame, game))
-           for key, (draw, caption) in FIGURES.items()]
-    own = game_figures(game, frame, records)
+           for key, (draw, caption) in FIGURES.items() if key not in skip]
+    own = game_figures(game, frame, records, skip)
     keys = [key for key, _, _ in out + own]
     clash = sorted({key for key in keys if keys.count(key) > 1})
     if clash:
@@ -140,18 +154,27 @@ def report_figures(frame: pd.DataFrame, game: Game, ratings: pd.DataFrame | None
 KEY_FIGURE = "win_rates"  # shown beside the verdict
 
 
-def _upsets_section(folder: Path, table: pd.DataFrame) -> tuple[list[str], list[str]]:
+def skipped_line(games: int, skipped: dict[str, int]) -> str:
+    """The report's line saying which figures were not drawn, and why."""
+    named = ", ".join(f"{key} (from {least} games)" for key, least in sorted(skipped.items(), key=lambda kv: (kv[1], kv[0])))
+    return (f"Not drawn for {games} games, as they would show noise rather than a pattern: {named}. "
+            "A run with more games draws them.")
+
+
+def _upsets_section(folder: str, kept: bool, local: bool, table: pd.DataFrame) -> tuple[list[str], list[str]]:
     """The Upsets section (Markdown lines, HTML pieces): the games and, where the folder keeps
-    its records, the command that replays each."""
+    its records (``kept``), the command that replays each (on a local copy of a remote folder)."""
     if table.empty:
         text = "No game was won against the ratings: every winner was rated at least as high as everyone it beat."
         return ["## Upsets\n", text + "\n"], ["<h2>Upsets</h2>", f"<p>{html.escape(text)}</p>"]
     table = table.copy()
-    kept = any(folder.glob("records/*.jsonl.gz"))
     if kept:
-        table["replay"] = [f"ttr-lab replay {shlex.quote(str(folder))} --game {shlex.quote(game_id)}"
+        where = folder if local else "COPY"
+        table["replay"] = [f"ttr-lab replay {shlex.quote(where)} --game {shlex.quote(game_id)}"
                            for game_id in table["game_id"]]
         how = "Replay one with the command beside it (add --html FILE for the viewer); --game upset picks the first."
+        if not local:
+            how += f" COPY is a local copy of {folder} (replay reads a local folder)."
     else:
         how = "This run kept no game records (records: true in the config keeps them), so they cannot be replayed."
     shown = presented("Upsets", table)
@@ -163,48 +186,72 @@ def _stderr(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[str], None] | None = None) -> Path:
-    """Write ``report.md``, ``report.html`` and ``report/`` figures into the results folder.
+def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[str], None] | None = None,
+                 out: str | Path | None = None) -> Path | str:
+    """Write ``report.md``, ``report.html`` and ``report/`` figures into the results folder, or
+    into ``out`` (a local folder) when given. The results folder may be a URI (``s3://``,
+    ``gs://``: ``core.location``): the report is then written there through its filesystem,
+    unless ``out`` says where else. Returns where ``report.md`` is (a path, or a URI).
     Each step is announced (with the seconds it took) to ``progress``, by default standard
     error; ``quiet`` says nothing."""
-    from ttr_lab.core.results import read_records, read_results
+    import tempfile
 
     say = (lambda _: None) if quiet else (progress or _stderr)
+    with tempfile.TemporaryDirectory(prefix="ttr-report-") as staging:
+        return _build_report(folder, say, out, Path(staging))
+
+
+def _build_report(folder: str | Path, say: Callable[[str], None], out: str | Path | None, staging: Path) -> Path | str:
+    from ttr_lab.core.location import Location, is_uri
+    from ttr_lab.core.results import read_records, read_results
+
     started = time.perf_counter()
 
     def step(what: str) -> None:
         say(f"report: {what} ({time.perf_counter() - started:.1f} s)")
 
-    folder = Path(folder)
-    if not (folder / "results").is_dir():
+    location = Location(folder)
+    remote = not location.local
+    if not remote:  # a path, or a file:// URI of a local or mounted folder
+        folder = Path(location.root) if is_uri(folder) else Path(folder)
+    if not location.exists("results"):
         raise ConfigError(f"{folder} is not a results folder (no results/ in it)")
-    if not os.access(folder, os.W_OK):  # said before the tables and figures, not after them
-        raise ConfigError(f"cannot write the report into {folder}: this user may not write there (a read-only "
-                          "folder?); nothing stored was changed")
-    frame = read_results(folder)
+    target = Path(out) if out is not None else staging if remote else Path(folder)
+    if out is not None:
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"cannot create the report folder {target}: {exc.strerror}") from None
+    if not remote or out is not None:
+        if not os.access(target, os.W_OK):  # said before the tables and figures, not after them
+            raise ConfigError(f"cannot write the report into {target}: this user may not write there (a read-only "
+                              "folder?); nothing stored was changed")
+    if remote:  # the folder's own small files, where game_of reads them
+        for name in ("meta.json", "config.yaml"):
+            if location.exists(name):
+                (staging / name).write_bytes(location.read_bytes(name))
+    source = location if remote else folder
+    frame = read_results(source)
     if frame.empty:
         raise ConfigError(f"{folder} holds no results yet")
-    name = folder.name
-    config_file = folder / "config.yaml"
+    name = Path(location.root).name
+    config_file = (staging if remote else Path(folder)) / "config.yaml"
     if config_file.exists():
         import yaml
 
         name = (yaml.safe_load(config_file.read_text()) or {}).get("name", name)
-    game = game_of(folder, frame)
-    records = read_records(folder)  # once, for the game's hooks (what the rows do not hold)
+    game = game_of(staging if remote else folder, frame)
+    records = read_records(source)  # once, for the game's hooks (what the rows do not hold)
     step(f"read {frame['game_id'].nunique()} games; computing tables (ratings resample whole deals)")
     sections = report_sections(frame, game, records)
-    step("tables done; drawing figures")
-    figs = report_figures(frame, game, next(t for title, _, t, _ in sections if title == "Ratings"), records)
-    out = folder / "report"
-    out.mkdir(exist_ok=True)
-    images: dict[str, bytes] = {}
-    for number, (key, _, fig) in enumerate(figs, 1):
-        images[key] = png_bytes(fig)
-        (out / f"{key}.png").write_bytes(images[key])
-        fig.savefig(out / f"{key}.svg", format="svg")
-        step(f"figure {number} of {len(figs)}: {key}")
     games = frame["game_id"].nunique()
+    skipped = skipped_figures(games, game)
+    figs = report_figures(frame, game, next(t for title, _, t, _ in sections if title == "Ratings"), records,
+                          skip=tuple(skipped))
+    workers = workers_for(len(figs))
+    step(f"tables done; drawing {len(figs)} figures" + (f" in {workers} processes" if workers > 1 else ""))
+    images = draw_figures([(key, fig) for key, _, fig in figs], target / "report", workers)
+    step("figures drawn")
     forfeits = int(frame["forfeit"].sum())
     stalled = int((frame.drop_duplicates("game_id")["termination"] == "stalled").sum())
     heading = f"Report: {name} — {game.title} ({game.variant})"
@@ -226,7 +273,8 @@ def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[st
         + f'<p class="note">{html.escape(NOTES["Verdict"])}</p></div>'
         + f'<figure><img alt="{html.escape(caption, quote=True)}" src="data:image/png;base64,{encoded}">'
         + f"<figcaption>{html.escape(caption)}</figcaption></figure></div></section>")
-    md_upsets, page_upsets = _upsets_section(folder, upsets_of(sections, frame))
+    kept = bool(location.files("records", ".jsonl.gz"))
+    md_upsets, page_upsets = _upsets_section(str(folder), kept, not remote, upsets_of(sections, frame))
     md += md_upsets
     page += page_upsets
     for title, note, table, index in sections:
@@ -235,14 +283,23 @@ def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[st
         page += [f"<h2>{html.escape(title)}</h2>", f"<p>{html.escape(note)}</p>", html_table(shown, index=index)]
     md.append("## Figures\n")
     page.append("<h2>Figures</h2>")
+    if skipped:
+        said_skipped = skipped_line(games, skipped)
+        md.append(said_skipped + "\n")
+        page.append(f'<p class="note">{html.escape(said_skipped)}</p>')
     for key, caption, _ in figs:
         md.append(f"![{caption}](report/{key}.png) ([SVG](report/{key}.svg))\n")
         encoded = base64.b64encode(images[key]).decode()
         alt = html.escape(caption, quote=True)
         page.append(f'<figure><img alt="{alt}" src="data:image/png;base64,{encoded}"><figcaption>{alt}</figcaption></figure>')
-    (folder / "report.md").write_text("\n".join(md), encoding="utf-8")
+    (target / "report.md").write_text("\n".join(md), encoding="utf-8")
     document = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(heading)}</title>"
                 f"<style>{CSS}</style></head><body>{''.join(page)}</body></html>")
-    (folder / "report.html").write_text(document, encoding="utf-8")
+    (target / "report.html").write_text(document, encoding="utf-8")
+    if remote and out is None:  # beside the results, each file whole or not at all
+        for file in [target / "report.md", target / "report.html", *sorted((target / "report").iterdir())]:
+            location.write_whole("report" if file.parent.name == "report" else "", file.name, file.read_bytes())
+        step("written")
+        return location.uri.split("?")[0].rstrip("/") + "/report.md"
     step("written")
-    return folder / "report.md"
+    return target / "report.md"

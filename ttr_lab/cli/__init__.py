@@ -70,6 +70,7 @@ bench_app.command("tournament", cls=Command)(bench.tournament)
 bench_app.command("strength", cls=Command)(bench.strength)
 bench_app.command("env", cls=Command)(bench.env)
 bench_app.command("planner", cls=Command)(bench.planner)
+bench_app.command("readers", cls=Command)(bench.readers)
 
 
 def _print_version(value: bool) -> None:

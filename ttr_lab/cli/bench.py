@@ -1,4 +1,4 @@
-"""``ttr-lab bench engine|strength|tournament|env|planner``: the benchmarks, their tables drawn as they come."""
+"""``ttr-lab bench engine|strength|tournament|env|planner|readers``: the benchmarks, their tables drawn as they come."""
 
 from __future__ import annotations
 
@@ -94,6 +94,25 @@ def planner(
         planner_benchmark(positions=positions, seconds=seconds, seed=seed, sections=tuple(section) or SECTIONS,
                           on_item=show_items())
     except (ValueError, TTRLabError) as exc:
+        fail(exc)
+
+
+def readers(
+    games: List[int] = typer.Option([1_000_000], "--games", help="Games in the synthetic results set (repeat for several sizes)."),
+    folder: str = typer.Option("bench-readers", "--folder", help="Where the synthetic sets are written (kept for the next run)."),
+    reader: List[str] = typer.Option([], "--reader", help="Only these readers (summary, report tables, report, compare, study tables)."),
+) -> None:
+    """Peak memory, wall and CPU time of the results readers (report, compare, a study's tables,
+    the summary) over a synthetic results set, each in a process of its own."""
+    from ttr_lab.bench.readers import READERS, readers_benchmark
+
+    unknown = [r for r in reader if r not in READERS]
+    if unknown or any(n < 1 for n in games):
+        fail(ValueError(f"unknown reader {unknown[0]!r}; one of {', '.join(READERS)}" if unknown else
+                        "--games must be at least 1"))
+    try:
+        readers_benchmark(games, folder, tuple(reader) or READERS, on_item=show_items())
+    except (ValueError, TTRLabError, RuntimeError) as exc:
         fail(exc)
 
 

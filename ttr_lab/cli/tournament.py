@@ -50,7 +50,7 @@ def tournament(
         except Exception as exc:  # noqa: BLE001 - the games are stored; say what failed in one line
             typer.echo(f"error: the results are stored, but the report failed: {type(exc).__name__}: {exc}", err=True)
             raise typer.Exit(code=1) from None
-        typer.echo(f"report: {written} and {written.with_suffix('.html')}")
+        typer.echo(f"report: {written} and {_html(written)}")
     if run.interrupted:
         raise typer.Exit(code=130)
     if run.failed_batches or run.backend_error:
@@ -58,13 +58,19 @@ def tournament(
 
 
 def report(
-    results: Path = typer.Argument(..., help="A tournament's output folder."),
+    results: str = typer.Argument(..., help="A tournament's output folder (a path, or a URI: s3://, gs://)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the report into this local folder instead of beside the results."),
 ) -> None:
     """Tables and figures of a tournament: report.md (figures beside it) and a self-contained report.html."""
     from ttr_lab.analysis.report import build_report
 
     try:
-        written = build_report(results)
+        written = build_report(results, out=out)
     except TTRLabError as exc:
         fail(exc)
-    typer.echo(f"report: {written} and {written.with_suffix('.html')}")
+    typer.echo(f"report: {written} and {_html(written)}")
+
+
+def _html(written: Path | str) -> str:
+    """Where report.html is, beside report.md (a path or a URI)."""
+    return str(written)[: -len(".md")] + ".html"

@@ -14,7 +14,7 @@ loads pandas or matplotlib.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ttr_lab.core.errors import ConfigError
 
@@ -41,6 +41,9 @@ class GameViews:
     # Figures per entrant over its games (``ttr_lab.core.outcome.SummaryMetric``), by name: what
     # the generic summary (``analysis.stats.summarize``) and tuning report beside the win rate.
     summary_metrics: tuple["SummaryMetric", ...] = ()
+    # The game's report figures that say nothing on a few games: key -> the fewest games they
+    # are drawn from (the report names those it skips, and why).
+    figure_min_games: Mapping[str, int] = {}
 
     def __init__(self, game: "Game") -> None:
         self.game = game

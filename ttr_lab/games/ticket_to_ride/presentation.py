@@ -34,6 +34,8 @@ class TicketToRideViews(GameViews):
     summary_inputs = ("score", "tickets_held", "tickets_completed", "longest_bonus", "explorer_bonus")
     summary_metrics = (SummaryMetric("completion", "tickets completed / tickets held", "tickets_completed",
                                      "tickets_held"),)
+    # The maps of claimed tracks: a hundred tracks' shares from a few dozen games are noise.
+    figure_min_games = {"tracks_claimed": 200, "tracks_claimed_by_winners": 200}
 
     @property
     def score_parts(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -96,8 +98,9 @@ class TicketToRideViews(GameViews):
 
         return report.report_tables(self.game, frame, records)
 
-    def report_figures(self, frame: "pd.DataFrame", records: Sequence[Any] = ()) -> list[tuple[str, str, "Figure"]]:
-        """The report's ticket, end-bonus and track-heatmap figures."""
+    def report_figures(self, frame: "pd.DataFrame", records: Sequence[Any] = (),
+                       skip: Sequence[str] = ()) -> list[tuple[str, str, "Figure"]]:
+        """The report's ticket, end-bonus and track-heatmap figures (none of ``skip``)."""
         from ttr_lab.games.ticket_to_ride import report
 
-        return report.report_figures(self.game, frame, records)
+        return report.report_figures(self.game, frame, records, skip)

@@ -361,17 +361,18 @@ def completion_by_length_figure(frame: "pd.DataFrame", records: Sequence["Stored
     return fig
 
 
-def report_figures(game: "TicketToRide", frame: "pd.DataFrame",
-                   records: Sequence["StoredRecord"] = ()) -> list[tuple[str, str, "Figure"]]:
+def report_figures(game: "TicketToRide", frame: "pd.DataFrame", records: Sequence["StoredRecord"] = (),
+                   skip: Sequence[str] = ()) -> list[tuple[str, str, "Figure"]]:
     bonus = "Asian Explorer bonus frequency" if _explorer(game, frame) else "Longest-route bonus frequency"
-    claimed, by_winners = track_maps(game, frame)
     out = [("ticket_completion", "Tickets completed and failed", ticket_completion(frame))]
     if _explorer(game, frame) or game.ruleset.longest_path_bonus:
         out.append(("longest_route", bonus, end_bonus(game, frame)))
     if len(ticket_outcomes(frame, records)):
         out.append(("completion_by_length", "Ticket completion by ticket length (from the game records)",
                     completion_by_length_figure(frame, records)))
-    out += [("tracks_claimed", "How often each track is claimed", claimed),
-            ("tracks_claimed_by_winners", "Tracks winners favour (lift: winners' share of claims over everyone's)",
-             by_winners)]
+    if not {"tracks_claimed", "tracks_claimed_by_winners"} <= set(skip):  # the maps are the costly ones to build
+        claimed, by_winners = track_maps(game, frame)
+        out += [("tracks_claimed", "How often each track is claimed", claimed),
+                ("tracks_claimed_by_winners", "Tracks winners favour (lift: winners' share of claims over everyone's)",
+                 by_winners)]
     return out
