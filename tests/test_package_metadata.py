@@ -98,3 +98,9 @@ def test_init_finds_the_examples_of_a_wheel_install(tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "prefix", str(prefix))
     assert starter.examples_folder() == prefix / "share" / "ttr-lab"
     assert [p.name for p in starter.copy_examples(tmp_path / "lab")] == ["mine.yaml"]
+
+
+def test_the_version_is_written_once():
+    """The package's version is ``ttr_lab.__version__``; pyproject.toml reads it from there."""
+    assert "version" not in PYPROJECT["project"] and "version" in PYPROJECT["project"]["dynamic"]
+    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "ttr_lab.__version__"}
