@@ -7,24 +7,7 @@ with the shared toolkit of ``ttr_lab.strategies.ticket_to_ride.planning`` (costs
 plan cache, payment and draw choice), kept only so the agreement tests can check the kernels
 decision for decision and play-out for play-out. Nothing shipped imports it.
 
-What it decides, in order:
-
-1. **Plan.** For the tickets it holds, the cheapest set of tracks joining each ticket's cities,
-   on the board as it is now (its own tracks free, other players' tracks impassable). Tickets
-   are routed one after another with already-chosen tracks free, so shared stretches are paid
-   once; several orders are tried and the cheapest kept. The plan is recomputed when a planned
-   track is taken by someone else or its tickets change.
-2. **Choose tickets.** Keeps the set of offered tickets with the best points for their extra
-   plan cost, refusing sets whose plan would not fit in its trains with a margin. Draws new
-   tickets only once its plan is built and it still has plenty of trains.
-3. **Claim.** Claims a planned track as soon as it can pay for it, the irreplaceable ones first
-   (no parallel track left), longest first among those; it pays with the cards its other
-   planned tracks need least (locomotives last).
-4. **Draw.** Otherwise draws the colours its plan still lacks: a face-up card of a missing
-   colour, a face-up locomotive when it lacks several cards, else a blind card.
-5. **Late game.** With its tickets done (or lost), no tickets worth drawing, or the end near,
-   it turns its trains into points: the longest affordable tracks, preferring ones that touch
-   its network (they extend its longest trail).
+What it decides, in order, is stated once, in ``ticket_planner``'s docstring (the shipped face).
 """
 
 from __future__ import annotations
