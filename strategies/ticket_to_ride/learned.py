@@ -25,7 +25,9 @@ from ttr_lab.core.game import load_game
 from ttr_lab.games.ticket_to_ride import Action, DrawMarket, Observation
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tensor import observation_tensor
+from ttr_lab.strategies.ticket_to_ride import plan_features
 from ttr_lab.strategies.ticket_to_ride.network import Network
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import seat_view
 
 # The weights shipped per map (in this package's ``weights`` folder).
 SHIPPED = {"usa": "learned-usa-2p.npz"}
@@ -56,7 +58,30 @@ def _loaded(path: str) -> tuple[Network, Any]:
     except Exception as exc:  # noqa: BLE001 - a game this install cannot load
         raise ConfigError(f"{path}: trained on a game this ttr-lab cannot load: {exc}") from None
     net.check(game, path)
+    if net.meta.get("features") not in (None, plan_features.NAME):
+        raise ConfigError(f"{path}: reads extra inputs {net.meta['features']!r} this ttr-lab does not make "
+                          f"(only {plan_features.NAME!r})")
     return net, game
+
+
+_FEATURIZERS: dict[int, tuple[np.ndarray, plan_features.Featurizer]] = {}
+
+
+def featurizer(g: np.ndarray) -> plan_features.Featurizer:
+    """The planning features' maker for game array ``g`` (one per game array, kept while it lives)."""
+    found = _FEATURIZERS.get(id(g))
+    if found is None or found[0] is not g:
+        found = _FEATURIZERS[id(g)] = (g, plan_features.Featurizer(g))
+    return found[1]
+
+
+def network_inputs(net: Network, observation: Observation) -> np.ndarray:
+    """What ``net`` reads for ``observation``: its tensor, then the extras its ``features`` name."""
+    tensor = observation_tensor(observation)
+    if not net.meta.get("features"):
+        return tensor
+    state = seat_view(observation)  # the planner's array view of what the seat sees
+    return np.concatenate([tensor, featurizer(state.face.g).one(state.s)])
 
 
 class Learned:
@@ -94,7 +119,7 @@ class Learned:
         ids = space.ids(legal_actions)
         mask = np.zeros(net.n_actions, dtype=bool)
         mask[ids] = True
-        tensor = observation_tensor(observation)
+        tensor = network_inputs(net, observation)
         if self.temperature == 0.0:
             return space.action_of(net.best(tensor, mask, observation.market))
         head, _, _, _ = net.forward(tensor[None])

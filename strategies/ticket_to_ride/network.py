@@ -17,6 +17,10 @@ policy head then has one logit per kind after the action ids' own, and a slot ac
 the logit of the kind lying in that slot, given with each evaluation (``markets``: per row, the
 kind in each slot, -1 for none; a Ticket to Ride ``GameState`` or ``Observation``'s ``market``).
 
+**Extra inputs.** A network may read more than the tensor: ``meta["features"]`` names the values
+appended to each observation tensor (for Ticket to Ride, ``plan_features``' planning features:
+the market by slot, the planner's plan, tickets' progress), and whoever evaluates it appends them.
+
 A weights file (``.npz``, no pickle) holds the arrays and a JSON ``meta``: the game's name and
 options, the observation size, the number of action ids and a **layout digest** (``digest``: the
 observation tensor's declared blocks and every action's text, hashed), so weights trained on
@@ -81,17 +85,20 @@ class Network:
 
     @classmethod
     def initial(cls, game: Game, hidden: int = 256, seed: int = 0,
-                slots: dict[str, Any] | None = None) -> "Network":
+                slots: dict[str, Any] | None = None, features: tuple[str, int] | None = None) -> "Network":
         """A fresh network for ``game`` (He-initialised trunk, zero heads: a uniform policy and a
-        value of one half); ``slots``: ``{"ids": [...], "kinds": k}``, see the module docstring."""
+        value of one half); ``slots``: ``{"ids": [...], "kinds": k}``, see the module docstring;
+        ``features``: (name, size) of extra inputs appended to the observation tensor ("Extra
+        inputs" in the module docstring)."""
         (obs_dim,) = tuple(getattr(game, "observation_shape"))
+        obs_dim += features[1] if features else 0
         n = game.action_space.size + (int(slots["kinds"]) if slots else 0)
         rng = np.random.default_rng(seed)
         params = {"w1": rng.normal(0, np.sqrt(2 / obs_dim), (obs_dim, hidden)), "b1": np.zeros(hidden),
                   "w2": rng.normal(0, np.sqrt(2 / hidden), (hidden, hidden)), "b2": np.zeros(hidden),
                   "wp": np.zeros((hidden, n)), "bp": np.zeros(n), "wv": np.zeros((hidden, 1)), "bv": np.zeros(1)}
         meta = {"format": FORMAT, "game": game.name, "options": dict(game.options), "digest": digest(game),
-                "slots": dict(slots) if slots else None}
+                "slots": dict(slots) if slots else None, "features": features[0] if features else None}
         return cls({k: np.asarray(v, np.float32) for k, v in params.items()}, meta)
 
     # -- evaluation ---------------------------------------------------------------------------

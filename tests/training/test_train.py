@@ -50,9 +50,34 @@ def test_a_few_steps_train_judge_and_write_the_curve(tmp_path):
     Network.load(out / "network.npz", load_game("ticket_to_ride", map="usa"))  # playable by `learned`
 
 
-def test_a_killed_run_resumes_to_the_state_of_an_uninterrupted_one(tmp_path):
-    whole = train(_config(tmp_path, "whole", judge_games=0), say=lambda _: None)  # unjudged: quicker
-    cfg = _config(tmp_path, "killed", judge_games=0)
+# Expert iteration at its smallest: one searched self-play game per iteration, 4 search
+# iterations per decision, the planning features, two iterations' samples fitted together.
+EXPERT = "method: expert_iteration\ngames: 1\nsearch_iterations: 4\nfeatures: plan-v1\nreplay: 2\n"
+
+
+def test_expert_iteration_fits_the_searchs_visits_and_judges(tmp_path):
+    lines = []
+    run = train(_config(tmp_path, extra=EXPERT, iterations=1), say=lines.append)
+    assert run.iterations == 1 and len(run.curve) == 1 and run.curve[0]["games"] == 2
+    assert lines[0].startswith("iteration 1/1: ") and "(1 searched games)" in lines[0] and "agrees with the search" in lines[0]
+    net = Network.load(tmp_path / "run" / "network.npz", load_game("ticket_to_ride", map="usa"))
+    assert net.meta["features"] == "plan-v1" and net.obs_dim > 708
+
+
+def test_expert_iteration_starts_from_init_weights_that_fit(tmp_path):
+    train(_config(tmp_path, "first", extra=EXPERT, judge_games=0), say=lambda _: None, stop_after=0)
+    first = tmp_path / "first" / "network.npz"
+    later = _config(tmp_path, "later", extra=EXPERT + f"init: {first}\n", judge_games=0, iterations=1)
+    assert train(later, say=lambda _: None, stop_after=0).net.params["w1"].tolist() == \
+        Network.load(first).params["w1"].tolist()
+    with pytest.raises(ConfigError, match="not 8 and none"):
+        train(_config(tmp_path, "bad", extra=f"init: {first}\n", judge_games=0), say=lambda _: None)
+
+
+@pytest.mark.parametrize("extra", ["", EXPERT], ids=["imitation", "expert_iteration"])
+def test_a_killed_run_resumes_to_the_state_of_an_uninterrupted_one(tmp_path, extra):
+    whole = train(_config(tmp_path, "whole", extra=extra, judge_games=0), say=lambda _: None)  # unjudged: quicker
+    cfg = _config(tmp_path, "killed", extra=extra, judge_games=0)
     train(cfg, say=lambda _: None, stop_after=1)  # as if killed after the first checkpoint
     lines = []
     resumed = train(cfg, say=lines.append)

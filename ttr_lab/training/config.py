@@ -22,6 +22,18 @@ one-line ConfigError.
     judge_every: 10                # iterations between judged checkpoints (and the last)
     judge_games: 200               # games per judged opponent (seat-rotated, fresh seeds)
     judge_opponents: [greedy, planner]
+    features: none                 # or plan-v1: the planner's planning features appended to the
+                                   # tensor (strategies/ticket_to_ride/plan_features.py)
+    init: null                     # a weights file to start from (its hidden and features must match)
+    method: imitation              # or expert_iteration (training/expert.py): self-play games whose
+                                   # moves come from the mcts_tree search, its root visits the
+                                   # policy targets, the outcome the value targets; its keys:
+    games: 16                      # self-play games per iteration
+    search_iterations: 64          # the search's iterations per searched decision
+    search_value_mix: 0.0          # > 0: the search's leaves use the network's value head too
+    search_value_scale: 10.0       # (points of lead per unit of the value head's logit)
+    answer_weight: 0.5             # policy target: this share on the move played, the rest the visits
+    replay: 1                      # iterations of samples fitted together (the newest included)
 """
 
 from __future__ import annotations
@@ -67,6 +79,15 @@ class TrainConfig(BaseModel):
     judge_every: int = Field(default=10, ge=1)
     judge_games: int = Field(default=200, ge=0)
     judge_opponents: list[Opponent] = Field(default_factory=lambda: list(JUDGING))
+    features: Literal["none", "plan-v1"] = "none"
+    init: str | None = None
+    method: Literal["imitation", "expert_iteration"] = "imitation"
+    games: int = Field(default=16, ge=1)
+    search_iterations: int = Field(default=64, ge=1)
+    search_value_mix: float = Field(default=0.0, ge=0.0, le=1.0)
+    search_value_scale: float = Field(default=10.0, gt=0.0)
+    answer_weight: float = Field(default=0.5, ge=0.0, le=1.0)
+    replay: int = Field(default=1, ge=1)
 
     def teacher_share(self, iteration: int) -> float:
         """The chance the teacher's move is played at ``iteration`` (0 first)."""
@@ -84,4 +105,9 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Tr
         from ttr_lab.core.errors import ConfigError
 
         raise ConfigError(f"{source}: game: {cfg.game} has no compiled rules to batch; training needs them")
+    if cfg.search_value_mix > 0 and cfg.features != "none":
+        from ttr_lab.core.errors import ConfigError
+
+        raise ConfigError(f"{source}: search_value_mix needs features: none (the search's kernel reads the "
+                          "observation tensor alone)")
     return cfg

@@ -19,6 +19,7 @@ import numpy as np
 from ttr_lab.analysis.stats import wilson
 from ttr_lab.envs.vector import vector_env
 from ttr_lab.games.ticket_to_ride.kernels.layout import MARKET_SIZE, S_MARKET
+from ttr_lab.strategies.ticket_to_ride.learned import featurizer
 from ttr_lab.strategies.ticket_to_ride.network import Network
 
 # Names in the curve for the batched env's compiled opponents (the planner is the ticket planner's choice).
@@ -45,6 +46,14 @@ def markets_of(envs: Any) -> np.ndarray:
     return envs.states[:, start:start + int(g[MARKET_SIZE])]
 
 
+def inputs(net: Network, obs: np.ndarray, envs: Any) -> np.ndarray:
+    """What ``net`` reads in each sub-game now: the observation tensors ``obs``, then the extras
+    its ``features`` name, computed on the batch's state rows for the player to move."""
+    if not net.meta.get("features"):
+        return obs
+    return np.concatenate([obs, featurizer(envs.batch.g).rows(envs.states)], axis=1)
+
+
 def judge(net: Network, game: Any, players: int, opponent: str, games: int, seed: int) -> tuple[float, int]:
     """The network's summed win share against ``opponent`` over ``games`` games (rounded up to a
     multiple of the sub-games), and the games played."""
@@ -55,7 +64,7 @@ def judge(net: Network, game: Any, players: int, opponent: str, games: int, seed
     played = np.zeros(n, dtype=np.int64)
     total = 0.0
     while (played < per).any():
-        head, _, _, _ = net.forward(obs)
+        head, _, _, _ = net.forward(inputs(net, obs, envs))
         logits = net.logits(head, markets_of(envs))
         obs, rewards, ended, _, info = envs.step(np.where(info["action_mask"], logits, -np.inf).argmax(axis=1))
         counted = ended & (played < per)

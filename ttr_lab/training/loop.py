@@ -19,6 +19,12 @@ Each iteration ``i``:
    the network is judged (``judge.py``) and saved as ``network-NNNN.npz`` (playable:
    ``learned`` with ``weights: PATH``), and ``curve.csv`` / ``curve.png`` rewritten.
 
+With ``method: expert_iteration`` step 1 is ``expert.collect`` instead (self-play games searched
+by ``mcts_tree``, its root visits the policy targets) and step 2 fits the search's distributions;
+``replay`` fits the last iterations' samples together (kept in the checkpoint). ``features``
+appends the planner's planning features to the tensor (``plan_features``); ``init`` starts from
+a weights file.
+
 Everything random is drawn from generators seeded by ``(seed, iteration)``, so a run killed and
 rerun goes on from its last checkpoint to the very state an uninterrupted run reaches.
 """
@@ -30,7 +36,7 @@ import os
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -41,22 +47,17 @@ from ttr_lab.envs.vector import vector_env
 from ttr_lab.strategies.ticket_to_ride.learned import market_slots
 from ttr_lab.strategies.ticket_to_ride.network import PARAMS, Network
 from ttr_lab.tournament.lock import FolderLock
+from ttr_lab.strategies.ticket_to_ride.plan_features import extra_size
+from ttr_lab.training import expert
+from ttr_lab.training.samples import SAMPLE_ARRAYS, Samples, joined
 from ttr_lab.training.backprop import Adam, Losses, gradients
 from ttr_lab.training.config import TrainConfig
-from ttr_lab.training.judge import judge_all, markets_of, write_curve
+from ttr_lab.training.judge import inputs, judge_all, markets_of, write_curve
 
 COLLECT_KEY, FIT_KEY, JUDGE_KEY = 0xC011, 0xF17, 0x1D6E  # salts of the per-iteration seeds
 IDENTITY = ("game", "options", "players", "seed", "hidden", "envs", "steps", "opponents", "teacher_mix",
-            "teacher_decay", "teacher_floor", "epochs", "batch", "lr", "value_weight")
-
-
-@dataclass
-class Samples:
-    obs: np.ndarray  # (n, obs_dim) float32
-    masks: np.ndarray  # (n, n_actions) bool
-    markets: np.ndarray  # (n, slots) int64: the card kind in each market slot, -1 for none
-    teacher: np.ndarray  # (n,) int64 action ids
-    outcomes: np.ndarray  # (n,) float32: the learner's win share in that sample's game
+            "teacher_decay", "teacher_floor", "epochs", "batch", "lr", "value_weight", "features", "init", "method",
+            "games", "search_iterations", "search_value_mix", "search_value_scale", "answer_weight", "replay")
 
 
 @dataclass
@@ -88,6 +89,7 @@ def collect(net: Network, game: Any, cfg: TrainConfig, iteration: int) -> Sample
         teacher = envs.planner_actions()
         masks = info["action_mask"]
         markets = markets_of(envs)
+        obs = inputs(net, obs, envs)
         head, _, _, _ = net.forward(obs)
         own = np.where(masks, net.logits(head, markets), -np.inf).argmax(axis=1)
         played = np.where(rng.random(n) < share, teacher, own)
@@ -119,8 +121,7 @@ def fit(net: Network, adam: Adam, samples: Samples, cfg: TrainConfig, iteration:
         seen = []
         for start in range(0, n, cfg.batch):
             idx = order[start:start + cfg.batch]
-            targets = np.zeros((len(idx), net.n_actions), dtype=np.float32)
-            targets[np.arange(len(idx)), samples.teacher[idx]] = 1.0
+            targets = samples.dense_targets(idx, net.n_actions)
             grads, losses = gradients(net, samples.obs[idx], samples.masks[idx], samples.markets[idx], targets,
                                       samples.outcomes[idx], known[:len(idx)], cfg.value_weight)
             adam.step(net.params, grads)
@@ -134,27 +135,44 @@ def _identity(cfg: TrainConfig) -> dict[str, Any]:
 
 
 def save_checkpoint(path: Path, net: Network, adam: Adam, iteration: int, curve: list[dict[str, Any]],
-                    cfg: TrainConfig, seconds: float, samples: int) -> None:
-    """Everything a rerun needs to go on, written to a temporary file then renamed over the last
-    checkpoint, so a kill mid-write leaves the previous one whole."""
+                    cfg: TrainConfig, seconds: float, samples: int, recent: Sequence[Samples] = ()) -> None:
+    """Everything a rerun needs to go on (``recent``: the samples a replay of several iterations
+    fits again), written to a temporary file then renamed over the last checkpoint, so a kill
+    mid-write leaves the previous one whole."""
     state = {"iteration": iteration, "adam_t": adam.t, "curve": curve, "config": _identity(cfg),
-             "seconds": seconds, "samples": samples, "network_meta": net.meta}
+             "seconds": seconds, "samples": samples, "network_meta": net.meta, "recent": len(recent)}
     arrays: dict[str, Any] = {f"net_{k}": v for k, v in net.params.items()}
     arrays.update({f"m_{k}": v for k, v in adam.m.items()})
     arrays.update({f"v_{k}": v for k, v in adam.v.items()})
+    for r, part in enumerate(recent):
+        arrays.update({f"r{r}_{k}": v for k, v in part.arrays().items()})
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
         np.savez(f, **{"state": np.array(json.dumps(state)), **arrays})
     os.replace(tmp, path)
 
 
-def load_checkpoint(path: Path, cfg: TrainConfig) -> tuple[Network, Adam, int, list[dict[str, Any]], float, int]:
+@dataclass
+class Resumed:
+    net: Network
+    adam: Adam
+    done: int
+    curve: list[dict[str, Any]]
+    seconds: float
+    samples: int
+    recent: list[Samples]
+
+
+def load_checkpoint(path: Path, cfg: TrainConfig) -> Resumed:
     try:
         with np.load(path, allow_pickle=False) as data:
             state = json.loads(str(data["state"]))
             params = {k: data[f"net_{k}"] for k in PARAMS}
             m = {k: data[f"m_{k}"].copy() for k in PARAMS if f"m_{k}" in data}
             v = {k: data[f"v_{k}"].copy() for k in PARAMS if f"v_{k}" in data}
+            recent = [Samples(**{k: data[f"r{r}_{k}"] for k in SAMPLE_ARRAYS},
+                              targets=data[f"r{r}_targets"] if f"r{r}_targets" in data else None)
+                      for r in range(int(state.get("recent", 0)))]
     except (OSError, KeyError, ValueError, EOFError) as exc:
         raise ConfigError(f"cannot resume from {path}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__} "
                           "(delete it to start over)") from None
@@ -163,8 +181,25 @@ def load_checkpoint(path: Path, cfg: TrainConfig) -> tuple[Network, Adam, int, l
         raise ConfigError(f"{path}: a run with other settings ({', '.join(changed)}) is stored here; "
                           "use another output folder, or delete it to start over")
     adam = Adam(lr=cfg.lr, t=int(state["adam_t"]), m=m, v=v)
-    return Network(params, state["network_meta"]), adam, int(state["iteration"]), list(state["curve"]), \
-        float(state["seconds"]), int(state["samples"])
+    return Resumed(Network(params, state["network_meta"]), adam, int(state["iteration"]), list(state["curve"]),
+                   float(state["seconds"]), int(state["samples"]), recent)
+
+
+def initial_network(game: Any, cfg: TrainConfig) -> Network:
+    """The network a run starts from: ``init``'s weights (checked to fit), else a fresh one."""
+    features = None
+    if cfg.features != "none":
+        features = (cfg.features, int(extra_size(game.new_game(cfg.players, 0).face.g)))
+    if cfg.init is not None:
+        net = Network.load(cfg.init, game)
+        if net.hidden != cfg.hidden or (net.meta.get("features") or "none") != cfg.features:
+            raise ConfigError(f"init: {cfg.init} has hidden {net.hidden} and features "
+                              f"{net.meta.get('features') or 'none'}, not {cfg.hidden} and {cfg.features}")
+        net.meta["trained_by"] = f"ttr-lab train ({cfg.name}), from {Path(cfg.init).name}"
+        return net
+    net = Network.initial(game, cfg.hidden, derive_seed(cfg.seed, 0), market_slots(game), features)
+    net.meta["trained_by"] = f"ttr-lab train ({cfg.name})"
+    return net
 
 
 def train(cfg: TrainConfig, say: Callable[[str], None] = print, stop_after: int | None = None) -> Run:
@@ -180,25 +215,31 @@ def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: 
     game = load_game(cfg.game, **cfg.options)
     ckpt = out / "checkpoint.npz"
     if ckpt.exists():
-        net, adam, done, curve, seconds, total = load_checkpoint(ckpt, cfg)
+        back = load_checkpoint(ckpt, cfg)
+        net, adam, done, curve, seconds, total, recent = (back.net, back.adam, back.done, back.curve, back.seconds,
+                                                          back.samples, back.recent)
         say(f"resuming {cfg.name} after iteration {done} of {cfg.iterations} ({ckpt})")
     else:
-        net = Network.initial(game, cfg.hidden, derive_seed(cfg.seed, 0), market_slots(game))
-        net.meta["trained_by"] = f"ttr-lab train ({cfg.name})"
-        adam, done, curve, seconds, total = Adam(lr=cfg.lr), 0, [], 0.0, 0
+        net = initial_network(game, cfg)
+        adam, done, curve, seconds, total, recent = Adam(lr=cfg.lr), 0, [], 0.0, 0, []
+    gather = collect if cfg.method == "imitation" else expert.collect
     (out / "config.json").write_text(json.dumps(cfg.model_dump(), indent=2))
     for iteration in range(done, cfg.iterations):
         if stop_after is not None and iteration >= stop_after:
             break
         started = time.process_time()
-        samples = collect(net, game, cfg, iteration)
-        losses = fit(net, adam, samples, cfg, iteration)
+        samples = gather(net, game, cfg, iteration)
+        recent = (recent + [samples])[-cfg.replay:]
+        losses = fit(net, adam, joined(recent), cfg, iteration)
         seconds += time.process_time() - started
         total += len(samples.teacher)
         number = iteration + 1
-        say(f"iteration {number}/{cfg.iterations}: {len(samples.teacher)} samples "
-            f"(teacher {cfg.teacher_share(iteration):.0%}), policy loss {losses.policy:.3f}, value loss "
-            f"{losses.value:.3f}, agrees with the planner {losses.agreement:.1%}, {seconds / 60:.1f} CPU-min")
+        source = (f"teacher {cfg.teacher_share(iteration):.0%}" if cfg.method == "imitation"
+                  else f"{cfg.games} searched games")
+        teacher = "the planner" if cfg.method == "imitation" else "the search"
+        say(f"iteration {number}/{cfg.iterations}: {len(samples.teacher)} samples ({source}), policy loss "
+            f"{losses.policy:.3f}, value loss {losses.value:.3f}, agrees with {teacher} {losses.agreement:.1%}, "
+            f"{seconds / 60:.1f} CPU-min")
         if cfg.judge_games and (number % cfg.judge_every == 0 or number == cfg.iterations):
             rows = judge_all(net, game, cfg.players, cfg.judge_opponents, cfg.judge_games,
                              derive_seed(cfg.seed, JUDGE_KEY, number), number,
@@ -209,7 +250,7 @@ def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: 
             curve.extend(asdict(r) for r in rows)
             net.save(out / f"network-{number:04d}.npz")
             write_curve(curve, out)
-        save_checkpoint(ckpt, net, adam, number, curve, cfg, seconds, total)
+        save_checkpoint(ckpt, net, adam, number, curve, cfg, seconds, total, recent if cfg.replay > 1 else [])
     final = out / "network.npz"
     net.save(final)
     return Run(net, min(cfg.iterations, stop_after if stop_after is not None else cfg.iterations), curve, seconds)

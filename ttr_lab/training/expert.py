@@ -1,0 +1,93 @@
+"""Expert iteration (``method: expert_iteration``): the samples of self-play games searched by
+``mcts_tree``, for ``loop.py`` to fit, judge and checkpoint as it does imitation's.
+
+Each iteration plays ``games`` games (seeds ``derive_seed(seed, COLLECT_KEY, iteration, k)``),
+every seat an ``mcts_tree`` search of ``search_iterations`` iterations per searched decision
+(reproducible: no clock), one search per seat (its planner keeps that seat's plan). Every
+decision is a sample:
+
+- policy target: ``answer_weight`` on the move the search played, the rest spread over the
+  root's children by visits (``TreeSearch.last_root``); a decision the search does not search
+  (a forced move, a second card) is the played move alone;
+- value target: the mover's win share at the end of that game.
+
+With ``search_value_mix`` above 0 the search's leaves mix in the network's value head (its
+trunk and value layer as the kernel's MLP; the logit times ``search_value_scale`` read as
+points of lead), so a better value makes a better teacher: the loop of expert iteration. The
+search takes no prior from the network (``mcts_tree`` orders its root by the planner's prior).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from ttr_lab.core.rng import derive_seed
+from ttr_lab.strategies.ticket_to_ride.learned import featurizer
+from ttr_lab.strategies.ticket_to_ride.network import Network
+from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch
+from ttr_lab.training.config import TrainConfig
+from ttr_lab.training.samples import Samples, joined
+
+COLLECT_KEY = 0xE1C0  # the salt of a self-play iteration's game seeds
+
+
+def value_layers(net: Network) -> list[np.ndarray]:
+    """The network's value path as the search's MLP: trunk, then the value head's logit."""
+    p = net.params
+    return [p["w1"], p["b1"], p["w2"], p["b2"], p["wv"], p["bv"]]
+
+
+def searches(net: Network, cfg: TrainConfig) -> list[TreeSearch]:
+    value = value_layers(net) if cfg.search_value_mix > 0 else None
+    return [TreeSearch(iterations=cfg.search_iterations, value=value, value_mix=cfg.search_value_mix,
+                       value_scale=cfg.search_value_scale) for _ in range(cfg.players)]
+
+
+def play(game: Any, net: Network, cfg: TrainConfig, seed: int, ids: dict[str, int]) -> Samples:
+    """One searched self-play game's samples (see the module docstring)."""
+    state = game.new_game(cfg.players, seed)
+    seats = searches(net, cfg)
+    rng = random.Random(seed)
+    space = game.action_space
+    slots = len(net.slot_ids)
+    rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]] = []
+    while not state.is_terminal():
+        p = state.current_player
+        x = state.observation_tensor(p)
+        if net.meta.get("features"):
+            x = np.concatenate([x, featurizer(state.face.g).one(state.s)])
+        legal = state.legal_actions()
+        mask = np.zeros(space.size, dtype=bool)
+        mask[space.ids(legal)] = True
+        market = np.full(slots, -1, dtype=np.int64)
+        shown = list(state.market)[:slots]
+        market[:len(shown)] = shown
+        search = seats[p]
+        search.last_root = []  # a decision it does not search leaves the last one's children
+        action = search.act(state.observation(p), legal, rng)
+        played = space.id_of(action)
+        target = np.zeros(space.size, dtype=np.float32)
+        visits = np.array([v for _, v, _ in search.last_root], dtype=np.float64)
+        if visits.sum() > 0:
+            children = [ids[text] for text, _, _ in search.last_root]
+            np.add.at(target, children, (1.0 - cfg.answer_weight) * visits / visits.sum())
+            target[played] += cfg.answer_weight
+        else:
+            target[played] = 1.0
+        rows.append((x, mask, market, target, played, p))
+        state.apply(action)
+    returns = state.returns()
+    return Samples(np.stack([r[0] for r in rows]).astype(np.float32), np.stack([r[1] for r in rows]),
+                   np.stack([r[2] for r in rows]), np.array([int(np.argmax(r[3])) for r in rows], dtype=np.int64),
+                   np.array([returns[r[5]] for r in rows], dtype=np.float32),
+                   targets=np.stack([r[3] for r in rows]))
+
+
+def collect(net: Network, game: Any, cfg: TrainConfig, iteration: int) -> Samples:
+    """One iteration's samples: ``games`` searched self-play games."""
+    ids = {str(a): i for i, a in enumerate(game.action_space)}
+    return joined([play(game, net, cfg, derive_seed(cfg.seed, COLLECT_KEY, iteration, k), ids)
+                   for k in range(cfg.games)])
