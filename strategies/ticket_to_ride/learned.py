@@ -1,6 +1,7 @@
 """``learned``: the trained network's policy alone, one evaluation per decision (``network.py``).
 
-It reads the decision's observation tensor, evaluates the network once and plays the legal action
+It reads the decision's observation tensor (and, for weights trained with ``features``, the
+planner's planning features, ``plan_features``), evaluates the network once and plays the legal action
 of the highest logit (``temperature: 0``, the default) or samples the legal actions' softmax at
 that temperature with the game's seeded ``rng``. The weights are the ones shipped for the map
 (``weights/``, trained at 2 players by ``ttr-lab train configs/train-usa-2p.yaml``, docs/rl.md),
@@ -73,6 +74,15 @@ def featurizer(g: np.ndarray) -> plan_features.Featurizer:
     if found is None or found[0] is not g:
         found = _FEATURIZERS[id(g)] = (g, plan_features.Featurizer(g))
     return found[1]
+
+
+def state_inputs(net: Network, state: Any) -> np.ndarray:
+    """What ``net`` reads for the player to move in a ``GameState`` (its features read only what
+    that player sees)."""
+    tensor = state.observation_tensor(state.current_player)
+    if not net.meta.get("features"):
+        return tensor
+    return np.concatenate([tensor, featurizer(state.face.g).one(state.s)])
 
 
 def network_inputs(net: Network, observation: Observation) -> np.ndarray:

@@ -12,7 +12,7 @@ import pytest
 from ttr_lab.core.errors import ConfigError, StrategyError
 from ttr_lab.core.game import load_game
 from ttr_lab.games.ticket_to_ride import DrawMarket
-from ttr_lab.strategies.ticket_to_ride.learned import Learned, market_slots, shipped_weights
+from ttr_lab.strategies.ticket_to_ride.learned import Learned, featurizer, market_slots, shipped_weights, state_inputs
 from ttr_lab.strategies.ticket_to_ride.network import Network
 
 
@@ -23,7 +23,8 @@ def usa():
 
 def test_the_shipped_weights_read_this_games_tensor_and_actions(usa):
     net = Network.load(shipped_weights("usa"), usa)  # the digest: a layout change fails here
-    assert (net.obs_dim, net.n_actions) == (usa.observation_shape[0], usa.action_space.size)
+    extra = featurizer(usa.new_game(2, 0).face.g).size if net.meta.get("features") else 0
+    assert (net.obs_dim, net.n_actions) == (usa.observation_shape[0] + extra, usa.action_space.size)
     assert shipped_weights("usa").stat().st_size < 4_000_000
 
 
@@ -32,7 +33,7 @@ def test_the_evaluator_gives_priors_over_the_legal_ids_and_values(usa):
     states = [usa.new_game(2, seed) for seed in range(3)]
     for s in states[1:]:
         s.apply(s.legal_actions()[0])  # the first tickets kept: a turn with market draws
-    obs = np.stack([s.observation_tensor(s.current_player) for s in states])
+    obs = np.stack([state_inputs(net, s) for s in states])
     masks = np.stack([usa.action_space.mask(s.legal_actions()) for s in states])
     priors, values = net.evaluate(obs, masks, np.array([s.market for s in states]))
     assert priors.shape == masks.shape and values.shape == (3,)

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ttr_lab.core.rng import derive_seed
-from ttr_lab.strategies.ticket_to_ride.learned import featurizer
+from ttr_lab.strategies.ticket_to_ride.learned import state_inputs
 from ttr_lab.strategies.ticket_to_ride.network import Network
 from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch
 from ttr_lab.training.config import TrainConfig
@@ -56,9 +56,7 @@ def play(game: Any, net: Network, cfg: TrainConfig, seed: int, ids: dict[str, in
     rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]] = []
     while not state.is_terminal():
         p = state.current_player
-        x = state.observation_tensor(p)
-        if net.meta.get("features"):
-            x = np.concatenate([x, featurizer(state.face.g).one(state.s)])
+        x = state_inputs(net, state)
         legal = state.legal_actions()
         mask = np.zeros(space.size, dtype=bool)
         mask[space.ids(legal)] = True
