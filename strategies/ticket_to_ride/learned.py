@@ -4,7 +4,7 @@ It reads the decision's observation tensor (and, for weights trained with ``feat
 planner's planning features, ``plan_features``), evaluates the network once and plays the legal action
 of the highest logit (``temperature: 0``, the default) or samples the legal actions' softmax at
 that temperature with the game's seeded ``rng``. The weights are the ones shipped for the map
-(``weights/``, trained at 2 players by ``ttr-lab train configs/train-usa-2p.yaml``, docs/rl.md),
+(``weights/``, trained at 2 players by ``ttr-lab train configs/train-usa-2p-features.yaml``, docs/rl.md),
 or any file a ``weights`` parameter names. A map without weights, or weights made for another
 map or tensor layout, is a one-line error, never a network reading numbers it was not trained on.
 """
