@@ -307,14 +307,19 @@ def card_deficits(g: np.ndarray, s: np.ndarray, p: int, tracks: np.ndarray, n: i
         length = g[g[L.T_LENGTH] + t] - g[g[L.T_FERRY] + t]
         c = g[g[L.T_COLOUR] + t]
         if c == L.GRAY:
-            grays[k] = length
+            # Kept in ascending order as they come (an insertion sort: a few grays at most;
+            # ``np.sort`` cost a second and a half of a first run's compile).
+            j = k
+            while j > 0 and grays[j - 1] > length:
+                grays[j] = grays[j - 1]
+                j -= 1
+            grays[j] = length
             k += 1
         else:
             need[c] += length
     spare = np.empty(L.COLOURS, dtype=np.int64)
     for c in range(L.COLOURS):
         spare[c] = s[hand + c] - need[c]
-    grays = np.sort(grays[:k])
     for i in range(k - 1, -1, -1):
         best = 0
         for c in range(1, L.COLOURS):
