@@ -30,7 +30,7 @@ from ttr_lab.strategies.ticket_to_ride.planner_decisions import decide, fresh_pl
 from ttr_lab.strategies.ticket_to_ride.planner_toolkit import claimable, copy_into, planner_tables
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cached_plan(g: np.ndarray, pt: np.ndarray, s: np.ndarray, p: int, params: np.ndarray, w: tuple,
                 plans: np.ndarray, sizes: np.ndarray, before: np.ndarray, keys: np.ndarray) -> int:
     """PlanCache.get for seat ``p``: its plan ``plans[p, :sizes[p]]``, kept while its tickets stand
