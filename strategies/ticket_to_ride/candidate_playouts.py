@@ -8,8 +8,9 @@ uniformly random moves (the rules kernels' ``random_playouts``). For each kind, 
 from one sampled state, then played out. Per candidate the Python round cloned the sample,
 applied the move, seeded a ``random.Random`` and called the play-out kernel; together that cost
 about half as much again as the play-out itself at two players. ``planner_rounds`` (and
-``random_rounds``) does it for every candidate at once with the same kernels and seeds, so a round scores exactly what
-the per-candidate calls scored. ``python`` (the planners on observations) has neither: None.
+``random_rounds``) does it for every candidate at once with the same kernels and seeds, so a
+round scores exactly what the per-candidate calls scored. ``python`` (the planners on
+observations) has neither: None.
 """
 
 from __future__ import annotations

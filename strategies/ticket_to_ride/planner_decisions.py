@@ -18,6 +18,10 @@ Whole games played by these decisions, each seat keeping its plan between its de
 ``PlanCache`` does, are in ``planner_playouts.py`` (a search's play-outs, and the
 ``compiled_planner`` strategy).
 
+The decision's own layers (``fresh_plan``, ``keep``, ``decide`` and the helpers ``decide`` calls
+once) are compiled into their callers (``inline="always"``), each a copy of all below it
+otherwise, compiled again on a first run; what is called from many places stays a kernel of its own.
+
 ``params`` (float64): the planner's knobs, each at the slot its declaration gives it
 (``planner_knobs``); ``default_params`` builds it with the play-out planner's one-order defaults.
 """

@@ -13,6 +13,11 @@ afresh otherwise), and the loop that plays a state to its end with them.
   decks). ``planner_playouts_from`` starts the seats from given plans.
 - ``KeptPlan``: one game's kept plans in Python, for ``ticket_planner.TicketPlanner`` (and
   ``compiled_planner``), the strategy that acts through ``choose_kept``.
+
+The layers between a caller and the planner's decision (``planner_playouts``,
+``planner_playouts_from``, ``planner_playout``, ``cached_plan``) are compiled into their callers
+(``inline="always"``): numba emits each kernel with everything it calls linked in, so each layer
+of its own optimised the whole planner again on a first run (docs/compiled-core.md).
 """
 
 from __future__ import annotations
