@@ -167,12 +167,17 @@ class MCTS:
     def warm_up(self, state: GameState) -> None:
         """Compile (or load) the planner's and the play-outs' kernels on ``state``, outside any timed move."""
         native, round_ = NATIVE[self.playout], ROUNDS[self.playout]
-        if native is not None and round_ is not None:
-            native(state.clone(), [1])
+        if round_ is not None:
             sample = determinizer(state.observation(state.current_player)).sample(1)
             if not sample.is_terminal():
                 round_(sample, sample.legal_actions()[:1], [1])
-        choose_id(state.clone())
+        # Only a tree plays out from its leaves and opens the compiled planner's move first: the
+        # flat search compiles neither (each is a copy of the whole planner, seconds to compile).
+        if self.tree:
+            if native is not None:
+                native(state.clone(), [1])
+            if self.playout == "planner":
+                choose_id(state.clone())
         self.planner.warm_up(state)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:

@@ -18,6 +18,10 @@ Whole games played by these decisions, each seat keeping its plan between its de
 ``PlanCache`` does, are in ``planner_playouts.py`` (a search's play-outs, and the
 ``compiled_planner`` strategy).
 
+The decision's own layers (``fresh_plan``, ``keep``, ``decide`` and the helpers ``decide`` calls
+once) are compiled into their callers (``inline="always"``), each a copy of all below it
+otherwise, compiled again on a first run; what is called from many places stays a kernel of its own.
+
 ``params`` (float64): the planner's knobs, each at the slot its declaration gives it
 (``planner_knobs``); ``default_params`` builds it with the play-out planner's one-order defaults.
 """
@@ -83,7 +87,7 @@ def _held(g: np.ndarray, s: np.ndarray, p: int, out: np.ndarray) -> int:
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fresh_plan(g: np.ndarray, pt: np.ndarray, s: np.ndarray, p: int, params: np.ndarray, w: tuple,
                out: np.ndarray) -> int:
     """The plan ``PlanCache`` computes for ``p`` with nothing cached: its tracks into ``out``; their count."""
@@ -103,7 +107,7 @@ def _keep_before(mask: int, other: int) -> bool:
     return (mask & low) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def keep(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, n: int) -> int:
     """TicketPlanner._keep: the offered subset with the best points for its extra plan cost."""
     costs, fw, iw, ids, scratch, plan, tracks, more, tickets, lost = w
@@ -171,7 +175,7 @@ def draw(g: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, n: int, tar
     return choose_draw(g, s, ids, n, weights, locomotive)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def planned_claim(g: np.ndarray, s: np.ndarray, w: tuple, n: int, has: np.ndarray, planned: np.ndarray, k: int) -> int:
     """TicketPlanner._planned_claim: the irreplaceable planned track first, longest first; -1 if none."""
     costs, fw, iw, ids, scratch, plan, tracks, more, tickets, lost = w
@@ -214,7 +218,7 @@ def planned_claim(g: np.ndarray, s: np.ndarray, w: tuple, n: int, has: np.ndarra
     return choose_payment(g, s, p, tracks, count, deficits)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def points_claim(g: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, n: int, has: np.ndarray,
                  last_chance: bool) -> int:
     """TicketPlanner._points_claim: the claim scoring most, touching its network; -1 if none wanted."""
@@ -241,7 +245,7 @@ def points_claim(g: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, n: 
     return cheapest_claim(g, s, p, ids, n, best, tracks)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def points_targets(g: np.ndarray, s: np.ndarray, p: int, costs: np.ndarray, out: np.ndarray) -> int:
     """TicketPlanner._points_targets: the two longest tracks it could still claim."""
     track_costs(g, s, p, 0.0, 0.0, costs)
@@ -262,7 +266,7 @@ def points_targets(g: np.ndarray, s: np.ndarray, p: int, costs: np.ndarray, out:
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, n: int,
            planned: np.ndarray, k: int) -> int:
     """TicketPlanner.act in a turn or a second draw, with the plan ``planned[:k]`` (legal ids in ``w``)."""

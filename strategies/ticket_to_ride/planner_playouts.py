@@ -13,6 +13,11 @@ afresh otherwise), and the loop that plays a state to its end with them.
   decks). ``planner_playouts_from`` starts the seats from given plans.
 - ``KeptPlan``: one game's kept plans in Python, for ``ticket_planner.TicketPlanner`` (and
   ``compiled_planner``), the strategy that acts through ``choose_kept``.
+
+The layers between a caller and the planner's decision (``planner_playouts``,
+``planner_playouts_from``, ``planner_playout``, ``cached_plan``) are compiled into their callers
+(``inline="always"``): numba emits each kernel with everything it calls linked in, so each layer
+of its own optimised the whole planner again on a first run (docs/compiled-core.md).
 """
 
 from __future__ import annotations
@@ -27,10 +32,10 @@ from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import decide, fresh_plan, keep, new_work, tables_of
-from ttr_lab.strategies.ticket_to_ride.planner_toolkit import claimable, planner_tables
+from ttr_lab.strategies.ticket_to_ride.planner_toolkit import claimable, copy_into, planner_tables
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cached_plan(g: np.ndarray, pt: np.ndarray, s: np.ndarray, p: int, params: np.ndarray, w: tuple,
                 plans: np.ndarray, sizes: np.ndarray, before: np.ndarray, keys: np.ndarray) -> int:
     """PlanCache.get for seat ``p``: its plan ``plans[p, :sizes[p]]``, kept while its tickets stand
@@ -101,7 +106,7 @@ def choose_kept(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray
     return decide(g, pt, s, params, w, n, plans[p], k)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def planner_playout(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple,
                     plans: np.ndarray, sizes: np.ndarray, before: np.ndarray, keys: np.ndarray) -> int:
     """Play ``s`` to the end in place, the planner at every seat, each starting from the plans in
@@ -117,7 +122,7 @@ def planner_playout(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.nda
     return decisions
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def planner_playouts_from(g: np.ndarray, start: np.ndarray, seeds: np.ndarray, params: np.ndarray,
                           scores: np.ndarray, plans: np.ndarray, sizes: np.ndarray, before: np.ndarray,
                           keys: np.ndarray) -> int:
@@ -132,7 +137,11 @@ def planner_playouts_from(g: np.ndarray, start: np.ndarray, seeds: np.ndarray, p
     decisions = 0
     for i in range(seeds.shape[0]):
         s = start.copy()
-        kept_plans[:, :], kept_sizes[:], kept_before[:, :], kept_keys[:, :] = plans, sizes, before, keys
+        for p in range(n):  # by row (``copy_into``)
+            copy_into(kept_plans[p], plans[p])
+            copy_into(kept_before[p], before[p])
+            copy_into(kept_keys[p], keys[p])
+        copy_into(kept_sizes, sizes)
         decisions += planner_playout(g, pt, s, params, w, kept_plans, kept_sizes, kept_before, kept_keys)
         score_game(g, s, out, completed)
         for p in range(n):
@@ -140,7 +149,7 @@ def planner_playouts_from(g: np.ndarray, start: np.ndarray, seeds: np.ndarray, p
     return decisions
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def planner_playouts(g: np.ndarray, start: np.ndarray, seeds: np.ndarray, params: np.ndarray,
                      scores: np.ndarray) -> int:
     """One planner play-out of a copy of ``start`` per seed; ``scores[i, p]``: seat ``p``'s final

@@ -28,6 +28,14 @@ _CUT = float(1 << 30)  # planning.shortest_path's "not reached"
 # -- per-board tables ------------------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def copy_into(out: np.ndarray, a: np.ndarray) -> None:
+    """``out[:len(a)] = a``, element by element: numba's slice assignment checks the shapes with
+    an error message whose string formatting took seconds to compile on a first run."""
+    for i in range(a.shape[0]):
+        out[i] = a[i]
+
+
 @njit(cache=True)
 def planner_tables(g: np.ndarray) -> np.ndarray:
     """City adjacency in planning.Network's order (per city, its tracks by id): ``[0, C]`` the
@@ -41,7 +49,7 @@ def planner_tables(g: np.ndarray) -> np.ndarray:
     for c in range(nc):
         count[c + 1] += count[c]
     pt = np.empty(nc + 1 + 4 * nt, dtype=np.int64)
-    pt[:nc + 1] = count
+    copy_into(pt, count)
     fill = count[:nc].copy()
     base = nc + 1
     for t in range(nt):
@@ -177,7 +185,8 @@ def shortest_path(g: np.ndarray, pt: np.ndarray, costs: np.ndarray, a: int, b: i
                 path[k] = t
                 k += 1
                 city = g[ca + t] if g[cb + t] == city else g[cb + t]
-            path[:k] = path[:k][::-1].copy()
+            for i in range(k // 2):  # reversed in place
+                path[i], path[k - 1 - i] = path[k - 1 - i], path[i]
             return k
         known = best_cost[city]
         if known < cost or (known == cost and best_hops[city] < hops):
@@ -240,7 +249,7 @@ def plan_tickets(g: np.ndarray, pt: np.ndarray, s: np.ndarray, roots: np.ndarray
                 if j != first:
                     order[m] = todo[j]
                     m += 1
-        cost_now[:] = costs
+        copy_into(cost_now, costs)
         n_chosen = 0
         objective = 0.0
         n_lost = 0
@@ -266,7 +275,7 @@ def plan_tickets(g: np.ndarray, pt: np.ndarray, s: np.ndarray, roots: np.ndarray
             for x in range(n_chosen):
                 out[x] = chosen[x]
                 best_trains += g[g[L.T_TRAINS] + chosen[x]]
-            lost[:count] = lost_now
+            copy_into(lost, lost_now)
     return best_n, best_trains
 
 
@@ -298,14 +307,19 @@ def card_deficits(g: np.ndarray, s: np.ndarray, p: int, tracks: np.ndarray, n: i
         length = g[g[L.T_LENGTH] + t] - g[g[L.T_FERRY] + t]
         c = g[g[L.T_COLOUR] + t]
         if c == L.GRAY:
-            grays[k] = length
+            # Kept in ascending order as they come (an insertion sort: a few grays at most;
+            # ``np.sort`` cost a second and a half of a first run's compile).
+            j = k
+            while j > 0 and grays[j - 1] > length:
+                grays[j] = grays[j - 1]
+                j -= 1
+            grays[j] = length
             k += 1
         else:
             need[c] += length
     spare = np.empty(L.COLOURS, dtype=np.int64)
     for c in range(L.COLOURS):
         spare[c] = s[hand + c] - need[c]
-    grays = np.sort(grays[:k])
     for i in range(k - 1, -1, -1):
         best = 0
         for c in range(1, L.COLOURS):

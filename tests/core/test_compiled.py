@@ -105,3 +105,37 @@ def test_a_damaged_cache_file_is_set_aside_and_compiled_again(tmp_path, damage, 
     assert "damaged" in err and (folder / (target.name + ".damaged")).exists()
     assert kernel()(1) == 2 and capfd.readouterr().err == ""  # the new cache loads
     assert index.exists() and data.exists()
+
+
+# Two of this package's kernels (by module name, as ``ttr_lab.*`` modules define them): the
+# caller passes the callee a constant, then a count that starts at that constant.
+PLAIN_TYPES = '''
+from numba import njit
+
+@njit
+def bump(a, k):
+    return a[k] + 1
+
+@njit
+def caller(a):
+    total = bump(a, 0)
+    n = 0
+    for i in range(a.shape[0] - 1):
+        n += 1
+        total += bump(a, n)
+    return total
+'''
+
+
+def test_a_kernel_called_with_constants_is_compiled_once():
+    # numba compiled a callee once per literal constant a caller passed it (and once more per
+    # type its inference passed through): a full compile each, a dozen on the main job's first run.
+    import numpy as np
+
+    import ttr_lab.core.compiled  # noqa: F401 - installs the plain-type calls
+
+    space = {"__name__": "ttr_lab.plain_types_probe"}
+    exec(compile(PLAIN_TYPES, "<probe>", "exec"), space)  # noqa: S102 - the test's own source
+    assert space["caller"](np.arange(4, dtype=np.int64)) == 10
+    assert [str(a) for a in space["bump"].signatures[0]] == ["array(int64, 1d, C)", "int64"]
+    assert len(space["bump"].signatures) == 1

@@ -41,3 +41,42 @@ def test_the_compiled_strategies_warm_their_kernels_without_changing_the_state()
     MCTS().warm_up(state)
     CompiledPlanner().warm_up(state)
     assert state.snapshot() == before
+
+
+# In a process of its own (a kernel is listed once its process has loaded or compiled it): the
+# main job's mcts (a flat search) warmed up at a 4-player table, then every kernel of the package
+# loaded, with how many versions.
+MAIN_JOB_MCTS = """
+import json, sys
+from numba.core.registry import CPUDispatcher
+from ttr_lab import load_game
+from ttr_lab.strategies.ticket_to_ride.mcts import MCTS
+
+MCTS().warm_up(load_game("ticket_to_ride", map="usa").new_game(4, 0))
+loaded = {f"{k.py_func.__module__}.{k.__name__}": len(k.signatures) for name, m in list(sys.modules.items())
+          if name.startswith("ttr_lab") for k in vars(m).values() if isinstance(k, CPUDispatcher) and k.signatures}
+print(json.dumps(loaded))
+"""
+
+
+def test_the_main_job_s_mcts_warms_up_only_the_kernels_its_search_calls_each_compiled_once(tmp_path):
+    # A first run compiles every kernel loaded here (and all each one calls), so one that the
+    # main job's games never call, or a second version of one, is seconds of every first run.
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    out = subprocess.run([sys.executable, "-c", MAIN_JOB_MCTS], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=900)
+    assert out.returncode == 0, out.stderr
+    loaded = json.loads(out.stdout.splitlines()[-1])
+    # A flat search neither plays out from a leaf nor opens a tree's preferred move first, and
+    # plays no random play-out.
+    unused = {"ttr_lab.strategies.ticket_to_ride.planner_playouts.planner_playouts",
+              "ttr_lab.strategies.ticket_to_ride.planner_decisions.choose",
+              "ttr_lab.games.ticket_to_ride.kernels.playout.random_playouts"}
+    assert unused & set(loaded) == set()
+    assert {k: n for k, n in loaded.items() if n != 1} == {}
+    assert "ttr_lab.strategies.ticket_to_ride.candidate_playouts.planner_rounds" in loaded

@@ -139,6 +139,36 @@ def _set_aside_damaged_caches() -> None:
 _set_aside_damaged_caches()
 
 
+def _compile_kernels_for_plain_types() -> None:
+    """Compile a kernel called from another kernel for its arguments' plain types, never for a
+    constant's literal type: one compiled version then serves every caller.
+
+    numba types a constant argument as a literal (``claim_ids(g, s, out, 0)``: ``Literal[int](0)``)
+    and compiles the callee once per literal it meets, and its type inference compiles a callee
+    for each type it passes through on the way (a count starting at ``0`` and growing in a loop:
+    ``Literal[int](0)``, then ``int64``). Each such version is a full compile of the callee and
+    of everything it calls (a second ``plan_tickets`` alone took seconds), and a first run paid
+    for a dozen of them. Only this package's kernels are concerned: numba's own implementations
+    need their literals (a dtype, an attribute name)."""
+    from numba.core import dispatcher, types
+
+    get_call_template = dispatcher._DispatcherBase.get_call_template
+    if getattr(get_call_template, "_ttr_lab_plain", False):
+        return
+
+    def plain_call_template(self: Any, args: Any, kws: Any) -> Any:
+        if getattr(self.py_func, "__module__", "").startswith("ttr_lab."):
+            args = tuple(types.unliteral(a) for a in args)
+            kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return get_call_template(self, args, kws)
+
+    plain_call_template._ttr_lab_plain = True  # type: ignore[attr-defined]
+    dispatcher._DispatcherBase.get_call_template = plain_call_template  # type: ignore[method-assign]
+
+
+_compile_kernels_for_plain_types()
+
+
 def njit_no_refcount(inline: bool = False) -> Callable[[_Kernel], _Kernel]:
     """``njit(cache=True)`` without numba's reference counting, for a kernel that allocates no
     array, nor calls one that does (its callees inherit the setting): its arrays are its
