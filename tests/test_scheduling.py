@@ -62,3 +62,13 @@ def test_the_tests_on_the_shared_ray_run_in_a_row_marked_ray_and_it_stops_after_
     ray_sharing.after(items[0], items[1])  # a test that does not use it stops nothing
     ray_sharing.after(items[2], None)  # the last test of the run
     assert stops == [True, True]
+
+
+def test_the_tree_search_contract_on_each_map_is_one_group_and_its_other_strategies_are_not():
+    def item(nodeid):
+        return SimpleNamespace(path=scheduling.TESTS / "strategies" / "test_contract.py", nodeid=nodeid,
+                               get_closest_marker=lambda name: None)
+
+    ids = [f"tests/strategies/test_contract.py::test_shipped_strategy_passes_the_contract[{s}]"
+           for s in ("mcts_tree-usa", "mcts_tree-legendary_asia", "mcts-usa")]
+    assert [scheduling.group_of(item(i)) for i in ids] == ["tree_kernels", "tree_kernels", None]
