@@ -8,6 +8,7 @@ from hypothesis import settings
 sys.path.insert(0, str(Path(__file__).parent))
 
 import scheduling  # noqa: E402
+import ray_sharing  # noqa: E402
 
 # A toy third game, in the tests only: registered here, it runs through every generic test (the
 # game contract, the strategy contract, the environments) like a shipped game.
@@ -38,7 +39,24 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 def pytest_collection_modifyitems(config, items):
+    ray_sharing.order(items)  # first: it marks its tests `ray`, which groups them
     scheduling.record_groups(config, items)
+
+
+@pytest.fixture
+def shared_ray(tmp_path_factory):
+    """The local Ray the tests that only use Ray share (ray_sharing.py), running."""
+    ray_sharing.SHARED.start(tmp_path_factory)
+    return ray_sharing.SHARED
+
+
+@pytest.hookimpl(trylast=True)  # after the test's own teardown
+def pytest_runtest_teardown(item, nextitem):
+    ray_sharing.after(item, nextitem)
+
+
+def pytest_sessionfinish(session):
+    ray_sharing.SHARED.stop()  # a run stopped early (-x, Ctrl-C) leaves no Ray behind
 
 
 def pytest_unconfigure(config):

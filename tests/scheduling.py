@@ -6,6 +6,8 @@ run on one worker, one after the other, and the rest load-balance around them.
   idle); one after the other on one worker, the other worker keeps the cores busy.
 - The tests of the vector envs, the only users of the vector kernels: one worker compiles them,
   not both (numba's cache is per file; two workers compiling a kernel at once both pay).
+- The contract of the tree search on each map: on two workers at once, both compiled its kernels
+  (measured on a cold cache: some 170 s each on a loaded machine); on one, the second loads them.
 
 xdist's own ``--dist loadgroup`` does this from ``xdist_group`` marks, but it renames the tests'
 ids in a way pytest 9 no longer sees, so the groups never reach the scheduler. Here the workers
@@ -25,6 +27,8 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 BY_FILE = {"envs/test_vector_env.py": "vector_kernels", "envs/test_bench_env.py": "vector_kernels"}
+# Tests of a file that compile one costly set of kernels: (file, a part of the test's id) -> group.
+BY_TEST = {("strategies/test_contract.py", "[mcts_tree-"): "tree_kernels"}
 _KEY = "ttr_lab_groups"  # the workers' input naming the file of groups
 
 
@@ -33,7 +37,10 @@ def group_of(item: pytest.Item) -> str | None:
     if item.get_closest_marker("ray"):
         return "ray"
     path = Path(str(item.path))
-    return BY_FILE.get(path.relative_to(TESTS).as_posix()) if path.is_relative_to(TESTS) else None
+    if not path.is_relative_to(TESTS):
+        return None
+    name = path.relative_to(TESTS).as_posix()
+    return BY_FILE.get(name) or next((g for (f, part), g in BY_TEST.items() if f == name and part in item.nodeid), None)
 
 
 def wants_groups(config: pytest.Config) -> bool:

@@ -36,3 +36,39 @@ def test_an_explicit_dist_or_no_workers_is_left_alone(tmp_path):
     no_workers = _config(tmp_path)
     no_workers.option.dist = "no"
     assert scheduling.make_scheduler(no_workers, None) is None
+
+
+class _Item(SimpleNamespace):
+    def add_marker(self, mark):
+        self.marks.append(mark.name)
+
+
+def test_the_tests_on_the_shared_ray_run_in_a_row_marked_ray_and_it_stops_after_the_last(monkeypatch):
+    import ray_sharing
+
+    def item(name, shared):
+        return _Item(name=name, fixturenames=["tmp_path", *(["shared_ray"] if shared else [])], marks=[])
+
+    items = [item("a", False), item("b", True), item("c", False), item("d", True), item("e", False)]
+    ray_sharing.order(items)
+    assert [i.name for i in items] == ["a", "b", "d", "c", "e"]  # where the first of them was
+    assert [i.name for i in items if i.marks == ["ray"]] == ["b", "d"]  # grouped with the Ray tests
+    stops = []
+    monkeypatch.setattr(ray_sharing, "SHARED", SimpleNamespace(stop=lambda: stops.append(True)))
+    ray_sharing.after(items[1], items[2])  # the next one shares it too: it keeps running
+    assert stops == []
+    ray_sharing.after(items[2], items[3])
+    assert stops == [True]
+    ray_sharing.after(items[0], items[1])  # a test that does not use it stops nothing
+    ray_sharing.after(items[2], None)  # the last test of the run
+    assert stops == [True, True]
+
+
+def test_the_tree_search_contract_on_each_map_is_one_group_and_its_other_strategies_are_not():
+    def item(nodeid):
+        return SimpleNamespace(path=scheduling.TESTS / "strategies" / "test_contract.py", nodeid=nodeid,
+                               get_closest_marker=lambda name: None)
+
+    ids = [f"tests/strategies/test_contract.py::test_shipped_strategy_passes_the_contract[{s}]"
+           for s in ("mcts_tree-usa", "mcts_tree-legendary_asia", "mcts-usa")]
+    assert [scheduling.group_of(item(i)) for i in ids] == ["tree_kernels", "tree_kernels", None]

@@ -82,7 +82,7 @@ def test_a_strategy_that_swallows_the_alarm_is_stopped_from_outside_when_isolate
 
 
 @pytest.mark.ray
-def test_under_ray_a_strategy_killing_its_worker_forfeits_its_games_and_the_batch_is_kept(tmp_path):
+def test_under_ray_a_strategy_killing_its_worker_forfeits_its_games_and_the_batch_is_kept(tmp_path, shared_ray):
     exits = {"name": "x", "strategy": "tests_support_strategy:Exits", "params": {"how": "os"}}
     c = config(tmp_path / "out", exits, "none", games=4, backend="ray", workers=2)
     run = run_tournament(c, show_progress=False)
@@ -112,7 +112,7 @@ def test_the_isolate_flag_runs_the_cli_tournament_isolated(tmp_path, monkeypatch
 
 
 @pytest.mark.ray
-def test_isolation_on_ray_gives_the_serial_games(tmp_path):
+def test_isolation_on_ray_gives_the_serial_games(tmp_path, shared_ray):
     planner = {"name": "p", "strategy": "ticket_planner"}
     run_tournament(config(tmp_path / "serial", planner, "none", games=6), show_progress=False)
     run = run_tournament(config(tmp_path / "ray", planner, "process", games=6, backend="ray", workers=2),

@@ -148,7 +148,7 @@ def test_a_killed_run_resumes_without_losing_or_repeating_games(tmp_path):
 
 
 @pytest.mark.ray
-def test_ray_gives_the_serial_games_and_retries_a_dead_worker(tmp_path):
+def test_ray_gives_the_serial_games_and_retries_a_dead_worker(tmp_path, shared_ray):
     entrants = [{"name": "g", "strategy": "greedy"}, {"name": "r", "strategy": "random"},
                 {"name": "k", "strategy": "tests_support_strategy:KillsItsWorker", "params": {"marker": str(tmp_path / "died")}}]
     serial = config(tmp_path, entrants=entrants, games=12, output=str(tmp_path / "serial"))

@@ -38,10 +38,12 @@ class Stopper(Random):
 """
 
 
-def _setup(tmp_path, monkeypatch, pause: float) -> str:
+def _setup(tmp_path, monkeypatch, pause: float, modules=None) -> str:
+    """The stopper's module, in ``modules`` (a folder on the Ray workers' import path) or ``tmp_path``."""
+    folder = modules or tmp_path
     name = f"stopper_{abs(hash((str(tmp_path), pause))) % 10**8}"
-    (tmp_path / f"{name}.py").write_text(textwrap.dedent(STOPPER.format(marker=str(tmp_path / "stopped"), pause=pause)))
-    monkeypatch.syspath_prepend(str(tmp_path))
+    (folder / f"{name}.py").write_text(textwrap.dedent(STOPPER.format(marker=str(tmp_path / "stopped"), pause=pause)))
+    monkeypatch.syspath_prepend(str(folder))
     return f"{name}:Stopper"
 
 
@@ -69,8 +71,9 @@ def test_a_stopped_process_charges_no_seat_and_its_batch_is_played_again(tmp_pat
 
 
 @pytest.mark.ray
-def test_on_ray_a_worker_stopped_for_good_is_ended_at_its_deadline_and_its_batch_played_again(tmp_path, monkeypatch):
-    strategy = _setup(tmp_path, monkeypatch, pause=0)  # never continued
+def test_on_ray_a_worker_stopped_for_good_is_ended_at_its_deadline_and_its_batch_played_again(tmp_path, monkeypatch,
+                                                                                            shared_ray):
+    strategy = _setup(tmp_path, monkeypatch, pause=0, modules=shared_ray.modules)  # never continued
     monkeypatch.setattr(backends, "FIRST_BATCH_DEADLINE", 20.0)
     monkeypatch.setattr(backends, "BATCH_DEADLINE_FLOOR", 20.0)
     run = run_tournament(config(tmp_path / "out", strategy, backend="ray", workers=1), show_progress=False)

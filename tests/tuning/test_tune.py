@@ -220,7 +220,7 @@ def test_documented_ranges_hold_the_defaults_and_play_at_their_ends(name):
 
 
 @pytest.mark.ray
-def test_ray_tune_gives_the_serial_objectives_and_survives_a_killed_trial(tmp_path):
+def test_ray_tune_gives_the_serial_objectives_and_survives_a_killed_trial(tmp_path, shared_ray):
     marker = tmp_path / "killed-once"
     opponent = {"strategy": "tests_support_strategy:KillsItsWorker", "params": {"marker": str(marker)}}
     cfg = config(tmp_path, backend="ray", workers=2, trials=3, opponents=[opponent], games_per_trial=4)
@@ -247,7 +247,7 @@ def test_ray_tune_gives_the_serial_objectives_and_survives_a_killed_trial(tmp_pa
 
 
 @pytest.mark.ray
-def test_on_ray_a_crashing_setting_fails_its_trial_only(tmp_path):
+def test_on_ray_a_crashing_setting_fails_its_trial_only(tmp_path, shared_ray):
     cfg = config(tmp_path, strategy="tests_support_strategy:Fragile", opponents=["random"], search="grid",
                  search_space={"nerve": {"low": 0.0, "high": 1.0}}, trials=10, backend="ray", workers=2)
     run = run_tuning(cfg)
