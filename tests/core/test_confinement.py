@@ -43,3 +43,49 @@ def test_the_child_s_copy_holds_the_caches_of_every_loaded_module(tmp_path, monk
 
 def test_no_copy_for_a_child_of_this_process_s_user():
     assert confinement.compiled_cache(None) is None
+
+
+def test_the_copy_holds_the_caches_of_strategies_this_process_never_imported(tmp_path):
+    # A Ray worker never imports the strategy its isolated child plays; a fresh interpreter that
+    # imports only the confinement stands for it.
+    import subprocess
+    import textwrap
+
+    script = textwrap.dedent(f"""
+        import os, sys
+        os.environ["NUMBA_CACHE_DIR"] = {str(tmp_path / "cache")!r}
+        from pathlib import Path
+        from ttr_lab.core import confinement
+        from ttr_lab.core.compiled import cache_folder
+        package = os.path.dirname(os.path.dirname(os.path.abspath(confinement.__file__)))
+        folder = os.path.join(package, "strategies", "ticket_to_ride")
+        assert not any(name.startswith("ttr_lab.strategies") for name in sys.modules)
+        held = cache_folder(Path(folder))
+        held.mkdir(parents=True)
+        (held / "greedy_kernel.f-5.py311.nbi").write_text("index")
+        copy = confinement.compiled_cache(os.getuid())
+        print(sorted(p.name for p in Path(copy).rglob("greedy_kernel*")))
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert "greedy_kernel.f-5.py311.nbi" in out
+
+
+def test_copies_left_by_dead_processes_are_swept_and_live_ones_kept(tmp_path, monkeypatch):
+    import subprocess
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    orphan = tmp_path / f"ttr-lab-kernels-{dead.pid}-abc"
+    live = tmp_path / f"ttr-lab-kernels-{os.getpid()}-def"
+    other = tmp_path / "ttr-lab-kernels-notapid"
+    for folder in (orphan, live, other):
+        folder.mkdir()
+        (folder / "x.nbc").write_text("code")
+    copy = confinement.compiled_cache(os.getuid())
+    try:
+        assert not orphan.exists() and live.exists() and other.exists()
+        assert os.path.basename(copy).startswith(f"ttr-lab-kernels-{os.getpid()}-")
+    finally:
+        shutil.rmtree(copy)

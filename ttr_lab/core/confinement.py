@@ -278,9 +278,39 @@ def end_all(pid: int, uid: int | None) -> None:
     os.waitpid(killer, 0)
 
 
+_COPY_PREFIX = "ttr-lab-kernels-"  # then the pid of the process that made the copy
+
+
+def _package_folders() -> set[str]:
+    """The source folders of the ``ttr_lab`` package, the linked strategies included."""
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return {folder for folder, subfolders, _ in os.walk(top, followlinks=True)
+            if "__pycache__" not in folder.split(os.sep)}
+
+
+def _sweep_orphaned_copies() -> None:
+    """Remove the copies made by processes that are gone (a killed Ray worker never closes its
+    children): each is named after the pid that made it. Best effort."""
+    import shutil
+
+    temp = tempfile.gettempdir()
+    for name in os.listdir(temp):
+        pid = name[len(_COPY_PREFIX):].split("-", 1)[0]
+        if not name.startswith(_COPY_PREFIX) or not pid.isdigit():
+            continue
+        path = os.path.join(temp, name)
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)  # what /tmp lets this user remove
+        except OSError:
+            continue  # alive, under another user
+
+
 def compiled_cache(uid: int | None) -> str | None:
     """For a child of its own user: a private copy of the compiled-kernel caches (numba's
-    ``*.nbi`` and ``*.nbc``) of every module this process has loaded, from where this process
+    ``*.nbi`` and ``*.nbc``) of every module this process has loaded and of every folder of the
+    package (the strategies included, loaded or not), from where this process
     keeps them (``__pycache__`` beside the module, or its own ``NUMBA_CACHE_DIR``), owned by that
     user, for the child's ``NUMBA_CACHE_DIR``; None when the child shares this process's user.
 
@@ -294,8 +324,12 @@ def compiled_cache(uid: int | None) -> str | None:
     import shutil
     import tempfile
 
-    root = tempfile.mkdtemp(prefix="ttr-lab-kernels-")
+    _sweep_orphaned_copies()
+    root = tempfile.mkdtemp(prefix=f"{_COPY_PREFIX}{os.getpid()}-")
     folders = {os.path.dirname(f) for f in (getattr(m, "__file__", None) for m in list(sys.modules.values())) if f}
+    # And every folder of the package, loaded or not: a Ray worker never imports the strategy its
+    # isolated child plays, and that child would otherwise compile all its kernels from nothing.
+    folders |= _package_folders()
     for folder in sorted(folders):
         # Where this process keeps them: beside the sources, or under its own NUMBA_CACHE_DIR.
         source = cache_folder(Path(folder))
