@@ -39,6 +39,7 @@ decision. Forced moves take no search; a second card takes the planner's unless
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from typing import Any, Callable, Sequence
@@ -50,6 +51,8 @@ from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase, determinizer
 from ttr_lab.games.ticket_to_ride.batch import tensor_plan
 from ttr_lab.strategies.ticket_to_ride import tree_kernels as K
+from ttr_lab.strategies.ticket_to_ride.learned import shipped_weights
+from ttr_lab.strategies.ticket_to_ride.network import Network
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
@@ -84,6 +87,7 @@ class TreeSearch:
         value_mix: NonNegativeFloat = 0.5,
         value_scale: float = 1.0,
         paired: NonNegativeInt = 3,
+        epsilon: NonNegativeFloat = 0.0,
         confidence: NonNegativeFloat = 2.0,
         search_second_draw: bool = False,
     ) -> None:
@@ -100,11 +104,16 @@ class TreeSearch:
         rollout_depth: 0 plays each leaf out to the end; else this many decisions, then the
             score as if the game ended there.
         value: a value network, its weight arrays ``[W1, b1, ...]`` or a callable returning
-            them (module docstring); None: play-outs alone.
+            them (module docstring); ``"learned"``: the value head of the network shipped for the
+            map (``network.py``, the ``learned`` strategy's), or a path to such weights (its logit
+            of the win share is the value); None: play-outs alone.
         value_mix: the value's weight in a leaf's reward (1: the value alone, no play-out).
         value_scale: the value network's output times this is points of lead.
         paired: iterations per sample, each scored against the planner's own line played out on
             that sample (common random numbers); 0: each iteration its own sample, no baseline.
+        epsilon: the chance that an opponent's turn, in the tree's walk and in play-outs, is a
+            uniformly drawn legal move instead of the planner's (the same slips for every leaf of
+            one sample); 0: the planner's line alone.
         confidence: in a turn, the most visited move replaces the planner's only when its mean
             reward beats the planner's line by this many standard errors (the play-outs model the
             planner's own play, so near-ties are its to break); 0 at a ticket choice.
@@ -119,8 +128,12 @@ class TreeSearch:
         self.cfg[K.C_EXPLORATION], self.cfg[K.C_WIDENING], self.cfg[K.C_WIDENING_BASE] = exploration, widening, widening_base
         self.cfg[K.C_TREE_DEPTH], self.cfg[K.C_ROLLOUT_DEPTH] = tree_depth, rollout_depth
         self.cfg[K.C_VALUE_MIX], self.cfg[K.C_VALUE_SCALE], self.cfg[K.C_MAX_CHILDREN] = value_mix, value_scale, max_children
-        self.cfg[K.C_PAIRED] = paired
-        self.value_weights, self.value_sizes = flatten_value(value)
+        self.cfg[K.C_PAIRED], self.cfg[K.C_EPSILON] = paired, epsilon
+        if epsilon > 1.0:
+            raise ConfigError(f"strategy {self.name!r}: epsilon is a chance in [0, 1], not {epsilon}")
+        # A network file is read at the first search, when the map is known.
+        self._value_file = value if isinstance(value, str) else None
+        self.value_weights, self.value_sizes = flatten_value(None if self._value_file else value)
         self.search_second_draw = search_second_draw
         self.confidence = confidence
         self.planner = TicketPlanner()
@@ -182,6 +195,9 @@ class TreeSearch:
 
     def _tensor_plan(self, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
         """The observation tensor's layout for the value network (a placeholder without one)."""
+        if self._value_file is not None:
+            self.value_weights, self.value_sizes = flatten_value(network_value(self._value_file, obs.board.name))
+            self._value_file = None
         if self.value_sizes.shape[0] < 2:
             return _NO_TENSOR
         key = obs.num_players
@@ -199,11 +215,22 @@ class TreeSearch:
 _NO_TENSOR = (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.float32))
 
 
+@functools.lru_cache(maxsize=4)  # read once per process: a tournament makes a fresh strategy every game
+def network_value(source: str, map_name: str) -> list[np.ndarray]:
+    """The value half of a policy+value network (``network.py``) as ``[W1, b1, W2, b2, Wv, bv]``:
+    its trunk and value head, whose output is the logit of the viewer's win share. ``source``:
+    ``"learned"`` (the weights shipped for ``map_name``) or a weights file."""
+    path = str(shipped_weights(map_name)) if source == "learned" else source
+    p = Network.load(path).params
+    return [p["w1"], p["b1"], p["w2"], p["b2"], p["wv"], p["bv"]]
+
+
 def flatten_value(value: Any) -> tuple[np.ndarray, np.ndarray]:
     """A value network (``[W1, b1, W2, b2, ...]``, or a callable returning it, or None) as the
-    kernel takes it: all weights in one float64 array and the layer widths (empty: no network)."""
+    kernel takes it: all weights in one float32 array (single precision lets the compiled sums
+    run four times faster) and the layer widths (empty: no network)."""
     if value is None:
-        return np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.int64)
     layers = value() if callable(value) else value
     arrays = [np.asarray(a, dtype=np.float64) for a in layers]
     if not arrays or len(arrays) % 2:
@@ -217,7 +244,7 @@ def flatten_value(value: Any) -> tuple[np.ndarray, np.ndarray]:
         sizes.append(W.shape[1])
     if sizes[-1] != 1:
         raise ConfigError(f"a value network ends in one output, not {sizes[-1]}")
-    return np.concatenate([a.ravel() for a in arrays]), np.array(sizes, dtype=np.int64)
+    return np.concatenate([a.ravel() for a in arrays]).astype(np.float32), np.array(sizes, dtype=np.int64)
 
 
 def _run_until(run: Callable[[int], None], meta: np.ndarray, cpu_ms: float | None, time_ms: float | None) -> None:
