@@ -47,7 +47,8 @@ from ttr_lab.strategies.ticket_to_ride.planner_toolkit import cheapest_claim
 # Settings, slots of ``cfg``.
 C_EXPLORATION, C_WIDENING, C_WIDENING_BASE, C_TREE_DEPTH, C_ROLLOUT_DEPTH = 0, 1, 2, 3, 4
 C_VALUE_MIX, C_VALUE_SCALE, C_MAX_CHILDREN, C_PAIRED, C_EPSILON = 5, 6, 7, 8, 9
-CFG_SIZE = 10
+C_MOVER_VIEW, C_FOLLOW_PLANNER = 10, 11
+CFG_SIZE = 12
 # Running totals, slots of ``meta``.
 M_NODES, M_RNG, M_DECISIONS, M_ITERATIONS = 0, 1, 2, 3
 META_SIZE = 4
@@ -241,7 +242,12 @@ def _evaluate(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, 
     if rollout_depth > 0:
         meta[M_DECISIONS] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch,
                                    rollout_depth, me, stream)
-    v = cfg[C_VALUE_SCALE] * value_of(g, s, me, tplan, scales, weights, sizes, x, h)
+    # A network learns from the view of the player to move: at two players a leaf where the other
+    # seat moves is valued from its view, negated (the logit of one seat's win share is minus the other's).
+    viewer = s[L.PLAYER] if g[L.N_PLAYERS] == 2 and s[L.PHASE] != L.OVER and cfg[C_MOVER_VIEW] > 0.0 else me
+    v = cfg[C_VALUE_SCALE] * value_of(g, s, viewer, tplan, scales, weights, sizes, x, h)
+    if viewer != me:
+        v = -v
     if mix >= 1.0:
         return v
     meta[M_DECISIONS] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch, -1, me, stream)
@@ -286,6 +292,7 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
     s = template.copy()
     sampled = template.copy()
     paired = int(cfg[C_PAIRED])
+    follow = cfg[C_FOLLOW_PLANNER] > 0.0
     base = 0.0
     stream = np.uint64(0)
     for it in range(iterations):
@@ -334,6 +341,10 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
             while k >= 0:
                 children += 1
                 k = sibling[k]
+            # The open-loop node's children were opened on other samples, where the planner may
+            # have wanted another move: this sample's planner move (first in prior order) is
+            # always open, so the walk can follow the planner's line of every sample.
+            force = follow and node != ROOT and _child(first, sibling, action, node, moves[0]) < 0
             for i in range(m):
                 child = _child(first, sibling, action, node, moves[i])
                 if child < 0:
@@ -348,7 +359,9 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
             # game (one that completes a ticket scores far more than its points): open them all.
             room = m if phase == L.SETUP or phase == L.KEEP or s[L.FINAL_TURNS] >= 0 else min(
                 max_children, max(1, int(spread * (visits[node] + 1.0) ** widening)))
-            if fresh >= 0 and children < room and meta[M_NODES] < capacity:
+            if force:
+                fresh = moves[0]
+            if fresh >= 0 and (children < room or force) and meta[M_NODES] < capacity:
                 child = meta[M_NODES]
                 meta[M_NODES] += 1
                 action[child], first[child], visits[child], reward[child], available[child] = fresh, -1, 0, 0.0, 1

@@ -88,6 +88,8 @@ class TreeSearch:
         value_scale: float = 1.0,
         paired: NonNegativeInt = 3,
         epsilon: NonNegativeFloat = 0.0,
+        follow_planner: bool = False,
+        mover_view: bool = True,
         confidence: NonNegativeFloat = 2.0,
         search_second_draw: bool = False,
     ) -> None:
@@ -114,6 +116,12 @@ class TreeSearch:
         epsilon: the chance that an opponent's turn, in the tree's walk and in play-outs, is a
             uniformly drawn legal move instead of the planner's (the same slips for every leaf of
             one sample); 0: the planner's line alone.
+        follow_planner: below the root, each sample's planner move is always among a node's
+            children (opened even past the widening), so the walk can follow the planner's line on
+            every sample; else a node's children are those opened on earlier samples.
+        mover_view: at 2 players, value a leaf where the other seat moves from its view, negated
+            (what a network trained on the player to move's view knows); else always from the
+            searching player's view.
         confidence: in a turn, the most visited move replaces the planner's only when its mean
             reward beats the planner's line by this many standard errors (the play-outs model the
             planner's own play, so near-ties are its to break); 0 at a ticket choice.
@@ -129,6 +137,7 @@ class TreeSearch:
         self.cfg[K.C_TREE_DEPTH], self.cfg[K.C_ROLLOUT_DEPTH] = tree_depth, rollout_depth
         self.cfg[K.C_VALUE_MIX], self.cfg[K.C_VALUE_SCALE], self.cfg[K.C_MAX_CHILDREN] = value_mix, value_scale, max_children
         self.cfg[K.C_PAIRED], self.cfg[K.C_EPSILON] = paired, epsilon
+        self.cfg[K.C_FOLLOW_PLANNER], self.cfg[K.C_MOVER_VIEW] = follow_planner, mover_view
         if epsilon > 1.0:
             raise ConfigError(f"strategy {self.name!r}: epsilon is a chance in [0, 1], not {epsilon}")
         # A network file is read at the first search, when the map is known.
