@@ -22,13 +22,19 @@ Leaf evaluation (the reward is the lead in points over the best other seat):
 
 - the default: the compiled ticket planner plays every seat to the end (``planner_playout``);
 - ``rollout_depth``: it plays that many decisions, then the game is scored as if it ended there;
-- ``value``: a learned value network, evaluated in the kernel on the searching player's
-  observation tensor (``ttr_lab.games.ticket_to_ride.tensor``'s layout, as the batched env gives
-  it): a multi-layer perceptron, ReLU between layers, given as its weight arrays
-  ``[W1, b1, W2, b2, ...]`` (``W`` of shape (inputs, outputs), applied as ``x @ W + b``; the last
-  layer has one output), or as a callable with no arguments returning that list (a checkpoint
-  loader). Its output times ``value_scale`` is in points of lead; the leaf's reward is
-  ``(1 - value_mix) * play-out + value_mix * value`` (``value_mix`` 1: no play-out at all).
+- ``value``: a learned value network, evaluated in the kernel on an observation tensor
+  (``ttr_lab.games.ticket_to_ride.tensor``'s layout, as the batched env gives it): a multi-layer
+  perceptron, ReLU between layers, given as its weight arrays ``[W1, b1, W2, b2, ...]`` (``W`` of
+  shape (inputs, outputs), applied as ``x @ W + b``; the last layer has one output), or as a
+  callable with no arguments returning that list (a checkpoint loader), or ``"learned"`` (the
+  value half of the network the ``learned`` strategy ships) or a path to such weights. Its output
+  times ``value_scale`` is in points of lead. With a network the leaf is played on for
+  ``rollout_depth`` decisions (0: none) and valued there; unless ``value_mix`` is 1 the play-out
+  goes on to the end and the reward is ``(1 - value_mix) * lead + value_mix * value``. At 2
+  players a leaf where the other seat moves is valued from its view, negated (``mover_view``).
+
+Opponents in the walk and the play-outs are the planner, or with ``epsilon`` sometimes a random
+move, the same for every leaf of a sample.
 
 The answer is the root's most visited child, in a turn only if its mean reward beats the
 planner's move by ``confidence`` standard errors (else the planner's move). Budget: ``iterations`` (reproducible from the
