@@ -22,13 +22,19 @@ Leaf evaluation (the reward is the lead in points over the best other seat):
 
 - the default: the compiled ticket planner plays every seat to the end (``planner_playout``);
 - ``rollout_depth``: it plays that many decisions, then the game is scored as if it ended there;
-- ``value``: a learned value network, evaluated in the kernel on the searching player's
-  observation tensor (``ttr_lab.games.ticket_to_ride.tensor``'s layout, as the batched env gives
-  it): a multi-layer perceptron, ReLU between layers, given as its weight arrays
-  ``[W1, b1, W2, b2, ...]`` (``W`` of shape (inputs, outputs), applied as ``x @ W + b``; the last
-  layer has one output), or as a callable with no arguments returning that list (a checkpoint
-  loader). Its output times ``value_scale`` is in points of lead; the leaf's reward is
-  ``(1 - value_mix) * play-out + value_mix * value`` (``value_mix`` 1: no play-out at all).
+- ``value``: a learned value network, evaluated in the kernel on an observation tensor
+  (``ttr_lab.games.ticket_to_ride.tensor``'s layout, as the batched env gives it): a multi-layer
+  perceptron, ReLU between layers, given as its weight arrays ``[W1, b1, W2, b2, ...]`` (``W`` of
+  shape (inputs, outputs), applied as ``x @ W + b``; the last layer has one output), or as a
+  callable with no arguments returning that list (a checkpoint loader), or ``"learned"`` (the
+  value half of the network the ``learned`` strategy ships) or a path to such weights. Its output
+  times ``value_scale`` is in points of lead. With a network the leaf is played on for
+  ``rollout_depth`` decisions (0: none) and valued there; unless ``value_mix`` is 1 the play-out
+  goes on to the end and the reward is ``(1 - value_mix) * lead + value_mix * value``. At 2
+  players a leaf where the other seat moves is valued from its view, negated (``mover_view``).
+
+Opponents in the walk and the play-outs are the planner, or with ``epsilon`` sometimes a random
+move, the same for every leaf of a sample.
 
 The answer is the root's most visited child, in a turn only if its mean reward beats the
 planner's move by ``confidence`` standard errors (else the planner's move). Budget: ``iterations`` (reproducible from the
@@ -39,6 +45,7 @@ decision. Forced moves take no search; a second card takes the planner's unless
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from typing import Any, Callable, Sequence
@@ -50,6 +57,8 @@ from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase, determinizer
 from ttr_lab.games.ticket_to_ride.batch import tensor_plan
 from ttr_lab.strategies.ticket_to_ride import tree_kernels as K
+from ttr_lab.strategies.ticket_to_ride.learned import shipped_weights
+from ttr_lab.strategies.ticket_to_ride.network import Network
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
@@ -84,6 +93,9 @@ class TreeSearch:
         value_mix: NonNegativeFloat = 0.5,
         value_scale: float = 1.0,
         paired: NonNegativeInt = 3,
+        epsilon: NonNegativeFloat = 0.0,
+        follow_planner: bool = False,
+        mover_view: bool = True,
         confidence: NonNegativeFloat = 2.0,
         search_second_draw: bool = False,
     ) -> None:
@@ -100,11 +112,22 @@ class TreeSearch:
         rollout_depth: 0 plays each leaf out to the end; else this many decisions, then the
             score as if the game ended there.
         value: a value network, its weight arrays ``[W1, b1, ...]`` or a callable returning
-            them (module docstring); None: play-outs alone.
+            them (module docstring); ``"learned"``: the value head of the network shipped for the
+            map (``network.py``, the ``learned`` strategy's), or a path to such weights (its logit
+            of the win share is the value); None: play-outs alone.
         value_mix: the value's weight in a leaf's reward (1: the value alone, no play-out).
         value_scale: the value network's output times this is points of lead.
         paired: iterations per sample, each scored against the planner's own line played out on
             that sample (common random numbers); 0: each iteration its own sample, no baseline.
+        epsilon: the chance that an opponent's turn, in the tree's walk and in play-outs, is a
+            uniformly drawn legal move instead of the planner's (the same slips for every leaf of
+            one sample); 0: the planner's line alone.
+        follow_planner: below the root, each sample's planner move is always among a node's
+            children (opened even past the widening), so the walk can follow the planner's line on
+            every sample; else a node's children are those opened on earlier samples.
+        mover_view: at 2 players, value a leaf where the other seat moves from its view, negated
+            (what a network trained on the player to move's view knows); else always from the
+            searching player's view.
         confidence: in a turn, the most visited move replaces the planner's only when its mean
             reward beats the planner's line by this many standard errors (the play-outs model the
             planner's own play, so near-ties are its to break); 0 at a ticket choice.
@@ -119,8 +142,13 @@ class TreeSearch:
         self.cfg[K.C_EXPLORATION], self.cfg[K.C_WIDENING], self.cfg[K.C_WIDENING_BASE] = exploration, widening, widening_base
         self.cfg[K.C_TREE_DEPTH], self.cfg[K.C_ROLLOUT_DEPTH] = tree_depth, rollout_depth
         self.cfg[K.C_VALUE_MIX], self.cfg[K.C_VALUE_SCALE], self.cfg[K.C_MAX_CHILDREN] = value_mix, value_scale, max_children
-        self.cfg[K.C_PAIRED] = paired
-        self.value_weights, self.value_sizes = flatten_value(value)
+        self.cfg[K.C_PAIRED], self.cfg[K.C_EPSILON] = paired, epsilon
+        self.cfg[K.C_FOLLOW_PLANNER], self.cfg[K.C_MOVER_VIEW] = follow_planner, mover_view
+        if epsilon > 1.0:
+            raise ConfigError(f"strategy {self.name!r}: epsilon is a chance in [0, 1], not {epsilon}")
+        # A network file is read at the first search, when the map is known.
+        self._value_file = value if isinstance(value, str) else None
+        self.value_weights, self.value_sizes = flatten_value(None if self._value_file else value)
         self.search_second_draw = search_second_draw
         self.confidence = confidence
         self.planner = TicketPlanner()
@@ -182,6 +210,9 @@ class TreeSearch:
 
     def _tensor_plan(self, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
         """The observation tensor's layout for the value network (a placeholder without one)."""
+        if self._value_file is not None:
+            self.value_weights, self.value_sizes = flatten_value(network_value(self._value_file, obs.board.name))
+            self._value_file = None
         if self.value_sizes.shape[0] < 2:
             return _NO_TENSOR
         key = obs.num_players
@@ -199,11 +230,22 @@ class TreeSearch:
 _NO_TENSOR = (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.float32))
 
 
+@functools.lru_cache(maxsize=4)  # read once per process: a tournament makes a fresh strategy every game
+def network_value(source: str, map_name: str) -> list[np.ndarray]:
+    """The value half of a policy+value network (``network.py``) as ``[W1, b1, W2, b2, Wv, bv]``:
+    its trunk and value head, whose output is the logit of the viewer's win share. ``source``:
+    ``"learned"`` (the weights shipped for ``map_name``) or a weights file."""
+    path = str(shipped_weights(map_name)) if source == "learned" else source
+    p = Network.load(path).params
+    return [p["w1"], p["b1"], p["w2"], p["b2"], p["wv"], p["bv"]]
+
+
 def flatten_value(value: Any) -> tuple[np.ndarray, np.ndarray]:
     """A value network (``[W1, b1, W2, b2, ...]``, or a callable returning it, or None) as the
-    kernel takes it: all weights in one float64 array and the layer widths (empty: no network)."""
+    kernel takes it: all weights in one float32 array (single precision lets the compiled sums
+    run four times faster) and the layer widths (empty: no network)."""
     if value is None:
-        return np.zeros(0, dtype=np.float64), np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.int64)
     layers = value() if callable(value) else value
     arrays = [np.asarray(a, dtype=np.float64) for a in layers]
     if not arrays or len(arrays) % 2:
@@ -217,7 +259,7 @@ def flatten_value(value: Any) -> tuple[np.ndarray, np.ndarray]:
         sizes.append(W.shape[1])
     if sizes[-1] != 1:
         raise ConfigError(f"a value network ends in one output, not {sizes[-1]}")
-    return np.concatenate([a.ravel() for a in arrays]), np.array(sizes, dtype=np.int64)
+    return np.concatenate([a.ravel() for a in arrays]).astype(np.float32), np.array(sizes, dtype=np.int64)
 
 
 def _run_until(run: Callable[[int], None], meta: np.ndarray, cpu_ms: float | None, time_ms: float | None) -> None:

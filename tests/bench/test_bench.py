@@ -169,3 +169,13 @@ def test_the_c_calibration_is_timed_in_the_same_rounds_as_the_native_play_outs(t
         assert mine and mine == ["native", "C"] * (len(mine) // 2)  # C beside native in every round
     made = [tuple(map(int, line.split())) for line in calls.read_text().splitlines()]
     assert len(made) == sum(kind == "C" for kind, _ in order)  # the C program itself ran each time
+
+
+def test_curve_section_plays_one_strategy_by_cpu_budget_against_a_fixed_opponent():
+    result = strength_benchmark(deals=1, sections=["curve"], backend="serial", curve_ms=(2.0, 4.0),
+                                curve_strategy="mcts_tree", curve_opponent="ticket_planner")
+    assert [ms for ms, *_ in result.figures["curve"]] == [2.0, 4.0]
+    assert all(low <= win <= high for _, win, low, high, _ in result.figures["curve"])
+    assert result.figures["curve 4ms"].games == 2  # one deal, both seatings
+    table = next(item for item in result.items if not isinstance(item, str))
+    assert table.columns[4] == "mean lead (pts)" and len(table.rows) == 2

@@ -21,9 +21,12 @@ from ttr_lab.core.registry import build
 from ttr_lab.games.ticket_to_ride import TicketToRide
 from ttr_lab.games.ticket_to_ride.batch import tensor_plan
 from ttr_lab.games.ticket_to_ride.kernels.tensor import write_tensor
+from ttr_lab.games.ticket_to_ride.tensor import observation_tensor
 from ttr_lab.strategies.ticket_to_ride import tree_kernels as K
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
-from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch, flatten_value
+from ttr_lab.strategies.ticket_to_ride.learned import shipped_weights
+from ttr_lab.strategies.ticket_to_ride.network import Network
+from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch, flatten_value, network_value
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "mcts_tree"
 USA = TicketToRide("usa")
@@ -82,3 +85,64 @@ def test_a_value_network_that_does_not_fit_is_refused():
         flatten_value([np.zeros((3, 2)), np.zeros(3)])
     with pytest.raises(ConfigError, match="one clock"):
         build("mcts_tree", {"cpu_ms": 5.0, "time_ms": 5.0}, "ticket_to_ride")
+
+
+def _planner_game(seed: int, decisions: int):
+    """The state after ``decisions`` moves of a game the ticket planner plays at both seats."""
+    state, planner, rng = USA.new_game(2, seed), TicketPlanner(), random.Random(0)
+    for _ in range(decisions):
+        p = state.current_player
+        state.apply(planner.act(state.observation(p), state.legal_actions(), rng))
+    return state
+
+
+def test_value_learned_is_the_shipped_networks_value_head_and_changes_a_decision():
+    """``value: learned`` reads the weights the ``learned`` strategy ships: the kernel's value is
+    the logit of the network's win share; leaves valued by it (no play-out) leave the move the
+    play-outs choose on a planner game's fifth decision (seed 11)."""
+    state = _planner_game(11, 25)
+    weights, sizes = flatten_value(network_value("learned", "usa"))
+    tplan, scales = (np.array(a) for a in tensor_plan(USA.board, USA.ruleset, 2))
+    scratch = np.empty(int(tplan[0]), dtype=np.float32), np.empty(int(tplan[0]), dtype=np.float32)
+    got = K.value_of(state.face.g, state.s, 1, tplan, scales, weights, sizes, *scratch)
+    net = Network.load(shipped_weights("usa"))
+    _, share, _, _ = net.forward(np.asarray(observation_tensor(state.observation(1)), dtype=np.float32)[None])
+    assert got == pytest.approx(float(np.log(share[0] / (1 - share[0]))), abs=1e-3)
+
+    state = _planner_game(11, 4)
+    obs, legal = state.observation(0), state.legal_actions()
+    plain = TreeSearch(iterations=60).act(obs, legal, random.Random(1))
+    valued = TreeSearch(iterations=60, value="learned", value_mix=1.0, value_scale=15).act(obs, legal, random.Random(1))
+    assert str(plain).startswith("claim Portland-Seattle") and str(valued) == "draw blind"
+
+
+def test_a_leaf_where_the_other_seat_moves_is_valued_from_its_view():
+    """The network learned from the player to move's view: ``mover_view`` (the default) values a
+    leaf where the opponent moves as minus the opponent's logit, which changes the move on the
+    planner game's eleventh decision (seed 11) from the one the searching player's view picks."""
+    state = _planner_game(11, 10)
+    obs, legal = state.observation(0), state.legal_actions()
+    settings = {"iterations": 60, "value": "learned", "value_mix": 1.0, "value_scale": 15}
+    mover = TreeSearch(**settings).act(obs, legal, random.Random(1))
+    own = TreeSearch(**settings, mover_view=False).act(obs, legal, random.Random(1))
+    assert str(mover) == "draw blind" and str(own).startswith("claim Oklahoma City-Santa Fe")
+
+
+def test_opponents_slips_are_the_same_for_every_leaf_of_a_sample():
+    """With ``epsilon`` the opponents sometimes play a random move, drawn per sample and turn: a
+    tree that holds only the planner's line (no widening) walks exactly its sample's baseline, so
+    its reward is exactly 0 however many slips there are; the slips do change what the play-outs
+    see (other rewards than without)."""
+    state = _planner_game(11, 57)  # three of its own decisions deep, no ticket choice on the way
+    obs, legal = state.observation(0), state.legal_actions()
+    lone = TreeSearch(iterations=30, epsilon=0.5, widening=0.0, widening_base=1.0, tree_depth=3)
+    lone.act(obs, legal, random.Random(1))
+    assert len(lone.last_root) == 1 and lone.last_root[0][1] == 30 and lone.last_root[0][2] == 0.0
+    state = _planner_game(11, 4)
+    obs, legal = state.observation(0), state.legal_actions()
+    slips, none = TreeSearch(iterations=40, epsilon=0.5), TreeSearch(iterations=40)
+    slips.act(obs, legal, random.Random(1))
+    none.act(obs, legal, random.Random(1))
+    assert slips.last_root != none.last_root
+    with pytest.raises(ConfigError, match="epsilon"):
+        TreeSearch(epsilon=1.5)

@@ -24,10 +24,13 @@ Sections (run any subset):
 - ``equal_time``: the new ``mcts`` against ``mcts_classic`` at equal CPU time per searched
   decision, at 2 and 4 players, and both searches' play-outs per CPU-second
   (``ttr_lab.bench.equal_time``).
+- ``curve``: one strategy (``mcts_tree``) by CPU time per decision (10, 40, 160 ms) against one
+  fixed opponent (``mcts_flat`` at its default play-out budget), win shares and mean leads
+  (``ttr_lab.bench.time_curve``).
 
 Every match is a tournament's schedule (seeded deals, each under every rotation of the seats:
 ``ttr_lab.tournament.design``) played on a tournament backend, so a rerun gives the same games
-(except ``time`` and ``equal_time``, whose budgets are on the clock).
+(except ``time``, ``equal_time`` and ``curve``, whose budgets are on the clock).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from ttr_lab.analysis.stats import summarize
 from ttr_lab.analysis.tables import ahead_share
 from ttr_lab.bench.equal_time import EQUAL_TIME_MS, equal_time_section, playouts_per_cpu_second
 from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked
+from ttr_lab.bench.time_curve import CURVE_MS, CURVE_OPPONENT, CURVE_STRATEGY, time_curve_section
 from ttr_lab.tournament.backends import Backend, make_backend
 from ttr_lab.tournament.design import match_games, schedule, seatings
 from ttr_lab.core.game import load_game
@@ -51,8 +55,10 @@ from ttr_lab.tournament.match import play_match
 (GAME_NAME, GAME_OPTIONS), = benchmarked("strength")
 USA = load_game(GAME_NAME, **GAME_OPTIONS)
 
-SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "speed", "equal_time")
-MATCH_SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "equal_time")
+SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "speed", "equal_time",
+            "curve")
+MATCH_SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "equal_time",
+                  "curve")
 LADDER = ("random", "greedy", "ticket_planner", "mcts")
 REFERENCE = ("destination_hungry", "route_focus", "one_step", "long_route")
 BEST = "mcts"  # our strongest strategy at its default settings (docs/strategies.md)
@@ -84,17 +90,19 @@ def strength_benchmark(
     deals: int = 20, workers: int | None = None, seed: int = 1, sections: Sequence[str] = SECTIONS,
     backend: str = "ray", on_item: Callable[[Item], None] | None = None,
     cpu_ms: Sequence[float] = EQUAL_TIME_MS, players: Sequence[int] = (2, 4), new_factor: float = 1.0,
+    curve_ms: Sequence[float] = CURVE_MS, curve_strategy: str = CURVE_STRATEGY, curve_opponent: str = CURVE_OPPONENT,
 ) -> BenchResult:
     """The ``sections`` asked for, each match on ``deals`` deals under every seat rotation,
     played on ``backend`` (``ray`` with ``workers``, or ``serial`` in this process);
     ``equal_time`` at the budgets ``cpu_ms`` and the player counts ``players`` (2, 4), the new
-    search given ``new_factor`` times each budget (1: equal time)."""
+    search given ``new_factor`` times each budget (1: equal time); ``curve``: ``curve_strategy`` at
+    the budgets ``curve_ms`` against ``curve_opponent``."""
     unknown = set(sections) - set(SECTIONS)
     if unknown:
         raise ValueError(f"unknown section(s) {', '.join(sorted(unknown))}; choose from {', '.join(SECTIONS)}")
     if backend not in ("ray", "serial"):
         raise ValueError(f"unknown backend {backend!r}; choose ray or serial")
-    if not cpu_ms or any(ms <= 0 for ms in cpu_ms):
+    if not cpu_ms or any(ms <= 0 for ms in cpu_ms) or not curve_ms or any(ms <= 0 for ms in curve_ms):
         raise ValueError(f"the equal-time budgets must be positive milliseconds, not {list(cpu_ms)}")
     if not players or set(players) - {2, 4}:
         raise ValueError(f"equal_time plays 2 and/or 4 players, not {list(players)}")
@@ -113,6 +121,8 @@ def strength_benchmark(
                 section(result, deals, seed, runner)
         if "equal_time" in sections:
             equal_time_section(result, deals, seed, runner, cpu_ms, players, new_factor)
+        if "curve" in sections:
+            time_curve_section(result, deals, seed, runner, curve_ms, curve_strategy, curve_opponent)
     finally:
         runner.close()
     result.show(f"strength benchmark took {time.perf_counter() - started:.0f} s")
