@@ -32,6 +32,10 @@ from ttr_lab.strategies.ticket_to_ride.ticket_planner import seat_view
 
 # The weights shipped per map (in this package's ``weights`` folder).
 SHIPPED = {"usa": "learned-usa-2p.npz"}
+# A network over the observation tensor alone (no planning features), per map: what a compiled
+# search that sees only the tensor can evaluate (``mcts_tree``'s ``value: learned``). Reproduced by
+# ``ttr-lab train configs/train-usa-2p.yaml``.
+SHIPPED_TENSOR_ONLY = {"usa": "tensor-usa-2p.npz"}
 
 
 def market_slots(game: Any) -> dict[str, Any]:
@@ -41,12 +45,14 @@ def market_slots(game: Any) -> dict[str, Any]:
     return {"ids": [space.id_of(DrawMarket(s)) for s in range(game.ruleset.market_size)], "kinds": NUM_CARD_KINDS}
 
 
-def shipped_weights(map_name: str) -> Path:
-    """The shipped weights file of ``map_name``; a ConfigError when none is shipped."""
-    if map_name not in SHIPPED:
-        raise ConfigError(f"learned: no weights shipped for map {map_name!r} (only for {', '.join(SHIPPED)}); "
+def shipped_weights(map_name: str, tensor_only: bool = False) -> Path:
+    """The shipped weights file of ``map_name`` (``tensor_only``: the network that reads the
+    observation tensor alone); a ConfigError when none is shipped."""
+    shipped = SHIPPED_TENSOR_ONLY if tensor_only else SHIPPED
+    if map_name not in shipped:
+        raise ConfigError(f"learned: no weights shipped for map {map_name!r} (only for {', '.join(shipped)}); "
                           "train some with `ttr-lab train` and pass them as weights: PATH")
-    return Path(str(resources.files("ttr_lab.strategies.ticket_to_ride") / "weights" / SHIPPED[map_name]))
+    return Path(str(resources.files("ttr_lab.strategies.ticket_to_ride") / "weights" / shipped[map_name]))
 
 
 @functools.lru_cache(maxsize=8)

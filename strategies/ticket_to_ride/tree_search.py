@@ -27,7 +27,9 @@ Leaf evaluation (the reward is the lead in points over the best other seat):
   perceptron, ReLU between layers, given as its weight arrays ``[W1, b1, W2, b2, ...]`` (``W`` of
   shape (inputs, outputs), applied as ``x @ W + b``; the last layer has one output), or as a
   callable with no arguments returning that list (a checkpoint loader), or ``"learned"`` (the
-  value half of the network the ``learned`` strategy ships) or a path to such weights. Its output
+  value half of the shipped network that reads the tensor alone, ``weights/tensor-usa-2p.npz``;
+  the ``learned`` strategy's own network also reads planning features the kernel does not
+  compute) or a path to such weights. Its output
   times ``value_scale`` is in points of lead. With a network the leaf is played on for
   ``rollout_depth`` decisions (0: none) and valued there; unless ``value_mix`` is 1 the play-out
   goes on to the end and the reward is ``(1 - value_mix) * lead + value_mix * value``. At 2
@@ -112,8 +114,8 @@ class TreeSearch:
         rollout_depth: 0 plays each leaf out to the end; else this many decisions, then the
             score as if the game ended there.
         value: a value network, its weight arrays ``[W1, b1, ...]`` or a callable returning
-            them (module docstring); ``"learned"``: the value head of the network shipped for the
-            map (``network.py``, the ``learned`` strategy's), or a path to such weights (its logit
+            them (module docstring); ``"learned"``: the value head of the tensor-only network
+            shipped for the map (``network.py``), or a path to such weights (its logit
             of the win share is the value); None: play-outs alone.
         value_mix: the value's weight in a leaf's reward (1: the value alone, no play-out).
         value_scale: the value network's output times this is points of lead.
@@ -234,9 +236,13 @@ _NO_TENSOR = (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.float32))
 def network_value(source: str, map_name: str) -> list[np.ndarray]:
     """The value half of a policy+value network (``network.py``) as ``[W1, b1, W2, b2, Wv, bv]``:
     its trunk and value head, whose output is the logit of the viewer's win share. ``source``:
-    ``"learned"`` (the weights shipped for ``map_name``) or a weights file."""
-    path = str(shipped_weights(map_name)) if source == "learned" else source
-    p = Network.load(path).params
+    ``"learned"`` (the tensor-only weights shipped for ``map_name``) or a weights file."""
+    path = str(shipped_weights(map_name, tensor_only=True)) if source == "learned" else source
+    net = Network.load(path)
+    if net.meta.get("features"):
+        raise ConfigError(f"{path}: reads extra inputs {net.meta['features']!r} beside the observation tensor; "
+                          "the tree's kernel evaluates networks over the tensor alone")
+    p = net.params
     return [p["w1"], p["b1"], p["w2"], p["b2"], p["wv"], p["bv"]]
 
 

@@ -105,7 +105,7 @@ def test_value_learned_is_the_shipped_networks_value_head_and_changes_a_decision
     tplan, scales = (np.array(a) for a in tensor_plan(USA.board, USA.ruleset, 2))
     scratch = np.empty(int(tplan[0]), dtype=np.float32), np.empty(int(tplan[0]), dtype=np.float32)
     got = K.value_of(state.face.g, state.s, 1, tplan, scales, weights, sizes, *scratch)
-    net = Network.load(shipped_weights("usa"))
+    net = Network.load(shipped_weights("usa", tensor_only=True))
     _, share, _, _ = net.forward(np.asarray(observation_tensor(state.observation(1)), dtype=np.float32)[None])
     assert got == pytest.approx(float(np.log(share[0] / (1 - share[0]))), abs=1e-3)
 
@@ -146,3 +146,10 @@ def test_opponents_slips_are_the_same_for_every_leaf_of_a_sample():
     assert slips.last_root != none.last_root
     with pytest.raises(ConfigError, match="epsilon"):
         TreeSearch(epsilon=1.5)
+
+
+def test_a_network_reading_planning_features_is_refused_as_the_tree_s_value():
+    """The kernel sees only the observation tensor: the ``learned`` strategy's features network
+    cannot be its leaf value, and says so instead of failing on a size."""
+    with pytest.raises(ConfigError, match="extra inputs"):
+        network_value(str(shipped_weights("usa")), "usa")
