@@ -12,7 +12,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ttr_lab.analysis.digest import ResultsDigest, digest_of
+from ttr_lab.core.digest import ResultsDigest, digest_of
 from ttr_lab.analysis.stats import wilson_arrays
 
 

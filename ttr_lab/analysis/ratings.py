@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 if TYPE_CHECKING:
-    from ttr_lab.analysis.digest import ResultsDigest
+    from ttr_lab.core.digest import ResultsDigest
 
 ELO = 400.0 / np.log(10.0)  # natural units to Elo points
 
@@ -63,7 +63,7 @@ def bradley_terry(frame: "pd.DataFrame | ResultsDigest", resamples: int = 200, s
                   prior_sd: float = 3.0) -> pd.DataFrame:
     """Per entrant: Elo-scale rating (mean 1500), a 95% interval from resampling deals, and the
     games it played; strongest first. ``frame``: a results frame or a folder's digest."""
-    from ttr_lab.analysis.digest import digest_of
+    from ttr_lab.core.digest import digest_of
 
     d = digest_of(frame)
     names = sorted(d.names)

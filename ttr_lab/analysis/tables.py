@@ -17,7 +17,7 @@ from typing import Any, Sequence, Union
 import numpy as np
 import pandas as pd
 
-from ttr_lab.analysis.digest import ResultsDigest, digest_of
+from ttr_lab.core.digest import ResultsDigest, digest_of
 from ttr_lab.analysis.stats import wilson
 from ttr_lab.core.outcome import Metric
 

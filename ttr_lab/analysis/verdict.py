@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ttr_lab.analysis.presentation import p_text, percent, percent_interval
-from ttr_lab.analysis.accumulate import Tally
+from ttr_lab.core.accumulate import Tally
 from ttr_lab.analysis.tables import Results, entrant_order, entrant_table, pairwise_tests, summarised_metrics
 from ttr_lab.core.outcome import Metric
 

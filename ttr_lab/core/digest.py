@@ -28,7 +28,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import pandas as pd
 
-from ttr_lab.analysis.accumulate import Codes, Distribution, Moments, Tally
+from ttr_lab.core.accumulate import Codes, Distribution, Moments, Tally
 
 # Columns that are keys or labels, not quantities to average.
 _NOT_VALUES = {"deal", "deal_seed", "table", "seating", "num_players", "seat", "rank", "win", "forfeit"}
@@ -71,6 +71,7 @@ class ResultsDigest:
         self.deal_wins = Tally(np.float64)  # entrant code -> per deal code
         self.deal_games = Tally(np.int64)
         self.games = 0
+        self.games_played = 0  # games with a score (not forfeited)
         self.stalled_games = 0
         self.game_names: set[str] = set()
         self.variants: set[str] = set()
@@ -218,6 +219,7 @@ class ResultsDigest:
         self.variants.update(str(v) for v in pd.unique(c["variant"].dropna())) if "variant" in c else None
         self.players.update(int(v) for v in pd.unique(c["num_players"]))
         played = c[scored].drop_duplicates("game_id")
+        self.games_played += len(played)
         for n, g in played.groupby("num_players"):
             self.lengths.setdefault(int(n), Distribution()).add(g["turns"].astype(float).to_numpy())
             stalled = g[g["termination"] == "stalled"]
@@ -295,9 +297,18 @@ class ResultsDigest:
             return means
         return means.rename(index=lambda code: self.names[int(code)])
 
+    def frame(self) -> pd.DataFrame:
+        """Every row as one frame (what a hook written for frames needs): the source itself,
+        or the folder read whole."""
+        if isinstance(self.source, pd.DataFrame):
+            return self.source
+        from ttr_lab.core.results import read_results
+
+        return read_results(self.source)
+
     def positive_share(self, column: str) -> pd.Series:
         """Per entrant, the share of its games played out with ``column`` above zero."""
-        counts = self.scored.n[column] if column in self.scored.n else pd.Series(dtype=float)
+        counts = self.scored.n["score"] if "score" in self.scored.n else pd.Series(dtype=float)
         share = {self.names[i]: self.positive[column][i] / counts.get(i, 0)
                  for i in range(len(self.positive.get(column, []))) if counts.get(i, 0)}
         return pd.Series(share, dtype=float)
