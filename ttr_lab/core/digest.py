@@ -127,6 +127,7 @@ class ResultsDigest:
         """One chunk of whole games."""
         if c.empty:
             return
+        c = _complete(c)
         try:
             deal = self.deal_codes(c["deal"])
         except _Recode:
@@ -331,6 +332,27 @@ class ResultsDigest:
         deals = np.flatnonzero(used)
         return deals, {key: (self.pairs.get(key, length)[deals], self.pair_counts.get(key, length)[deals])
                        for key in self.pair_counts.arrays}
+
+
+_DEFAULTS = {"strategy": "", "score": np.nan, "win": 0.0, "turns": np.nan, "termination": "normal", "forfeit": False,
+             "decisions": 0, "think_seconds": 0.0, "deal": 0}
+
+
+def _complete(c: pd.DataFrame) -> pd.DataFrame:
+    """A chunk with the columns the digest reads, where a hand-made frame lacks some (a frame of
+    ranks alone): seats and player counts from each game's rows, the rest blank."""
+    missing = [name for name in (*_DEFAULTS, "seat", "num_players") if name not in c]
+    if not missing:
+        return c
+    c = c.copy()
+    for name in missing:
+        if name in _DEFAULTS:
+            c[name] = _DEFAULTS[name]
+    if "seat" in missing:
+        c["seat"] = c.groupby("game_id", sort=False).cumcount()
+    if "num_players" in missing:
+        c["num_players"] = c.groupby("game_id", sort=False)["game_id"].transform("size")
+    return c
 
 
 class _Recode(Exception):

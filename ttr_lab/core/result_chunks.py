@@ -62,8 +62,10 @@ def _together(frame: pd.DataFrame) -> bool:
 
 def _whole(frame: pd.DataFrame) -> pd.DataFrame:
     """A frame's rows, each game's together in seat order, each (game, seat) once."""
-    frame = frame.drop_duplicates(["game_id", "seat"], keep="first")
-    return frame.sort_values(["game_id", "seat"], kind="stable").reset_index(drop=True)
+    keys = ["game_id", "seat"] if "seat" in frame else ["game_id"]
+    if "seat" in frame:
+        frame = frame.drop_duplicates(keys, keep="first")
+    return frame.sort_values(keys, kind="stable").reset_index(drop=True)
 
 
 def game_chunks(folder: str | Path | Location, columns: Sequence[str] | None = None,
