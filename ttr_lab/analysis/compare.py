@@ -291,16 +291,21 @@ def balance(frame: pd.DataFrame) -> Balance:
     """The balance of one results frame. The fair share of an entrant is one over the players
     of each game it sat in; the chi-square test takes games as independent (at a fixed table
     the seatings of a deal are not quite, so read its p-value as a guide)."""
-    from scipy import stats
-
     g = frame.assign(_fair=1.0 / frame["num_players"]).groupby("entrant").agg(
         wins=("win", "sum"), fair=("_fair", "sum"), games=("win", "size"))
-    rates = (g["wins"] / g["games"]).to_dict()
+    return balance_of(g["wins"].to_dict(), g["fair"].to_dict(), g["games"].to_dict(), int(frame["game_id"].nunique()))
+
+
+def balance_of(wins: dict[str, float], fair: dict[str, float], rows: dict[str, int], games: int) -> Balance:
+    """``balance`` from its sums per entrant: wins, fair shares and games (rows), and the games."""
+    from scipy import stats
+
+    names = sorted(rows)
+    rates = {str(e): float(wins[e]) / rows[e] for e in names}
     values = np.array(list(rates.values()), dtype=float)
-    chi2 = float((((g["wins"] - g["fair"]) ** 2) / g["fair"]).sum())
-    p = float(stats.chi2.sf(chi2, len(g) - 1)) if len(g) > 1 else 1.0
-    return Balance({str(k): float(v) for k, v in rates.items()}, float(values.max() - values.min()),
-                   float(values.std(ddof=0)), chi2, p, int(frame["game_id"].nunique()))
+    chi2 = float(sum((wins[e] - fair[e]) ** 2 / fair[e] for e in names))
+    p = float(stats.chi2.sf(chi2, len(names) - 1)) if len(names) > 1 else 1.0
+    return Balance(rates, float(values.max() - values.min()), float(values.std(ddof=0)), chi2, p, games)
 
 
 def comparison_figure(comparison: Comparison, title: str = "B against A") -> Any:
@@ -325,17 +330,20 @@ def comparison_figure(comparison: Comparison, title: str = "B against A") -> Any
     return fig
 
 
-def compare_folders(folder_a: str | Any, folder_b: str | Any, paired: bool | None = None) -> Comparison:
-    """``compare`` of two results folders (the metrics are those A's game declares), each run's
-    identity read from its ``meta.json`` (or config). Out of core: each folder is read once, a
-    chunk at a time, and split by ranges of deals (``partitions``), compared range by range."""
+def compare_folders(folder_a: str | Any, folder_b: str | Any, paired: bool | None = None,
+                    across_variants: bool = False, metrics: Sequence[Metric] | None = None) -> Comparison:
+    """``compare`` of two results folders (``metrics``: None for those A's game declares), each
+    run's identity read from its ``meta.json`` (or config). Out of core: each folder is read
+    once, a chunk at a time, and split by ranges of deals (``partitions``), compared range by
+    range."""
     from ttr_lab.analysis.game import game_of
     from ttr_lab.analysis.partitions import folder_pairs
 
     game = game_of(folder_a)
+    metrics = game.metrics if metrics is None else metrics
     columns = ["game_id", "deal", "deal_seed", "game", "variant", "num_players", "seat", "entrant", "rank", "win",
-               "forfeit", "score", *(m.name for m in _candidates(game.metrics))]
+               "forfeit", "score", *(m.name for m in _candidates(metrics))]
     ranges = folder_pairs(folder_a, folder_b, columns)
     seen_a, seen_b = next(ranges)
     identities = (identity(seen_a, f"A ({folder_a})", folder_a), identity(seen_b, f"B ({folder_b})", folder_b))
-    return compared(ranges, *identities, game_of(folder_a, seen_a).metrics, paired, across_variants=False)
+    return compared(ranges, *identities, metrics, paired, across_variants)

@@ -34,12 +34,12 @@ def _scored(frame: pd.DataFrame) -> pd.DataFrame:
 Results = Union[pd.DataFrame, ResultsDigest]  # a results frame, or a folder's digest
 
 
-def summarised_metrics(frame: Results, metrics: Sequence[Metric]) -> list[Metric]:
+def summarised_metrics(frame: Any, metrics: Sequence[Metric]) -> list[Metric]:
     """The declared metrics shown as a mean per entrant: ``summarise`` set, a number or a flag
     (not a list), and recorded in these results."""
     if isinstance(frame, pd.DataFrame):
         recorded = {m.name for m in metrics if m.name in frame and bool(frame[m.name].notna().any())}
-    else:
+    else:  # a digest, or anything else that knows which columns hold a value
         recorded = {m.name for m in metrics if frame.is_recorded(m.name)}
     return [m for m in metrics if m.summarise and m.kind in _NUMERIC_KINDS and m.name in recorded]
 

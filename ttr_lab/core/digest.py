@@ -147,7 +147,7 @@ class ResultsDigest:
         for column in c.columns:
             if column not in self.columns:
                 self.columns.append(column)
-        values = [col for col in c.columns if col not in _NOT_VALUES and _numeric(c[col])]
+        values = [col for col in c.columns if col not in _NOT_VALUES and is_number(c[col])]
         for col in values + [col for col in c.columns if col not in READ_COLUMNS and col not in values]:
             self.recorded[col] = self.recorded.get(col, 0) + int(c[col].notna().sum())
         s = c[scored]
@@ -359,7 +359,7 @@ class _Recode(Exception):
     pass
 
 
-def _numeric(column: pd.Series) -> bool:
+def is_number(column: pd.Series) -> bool:
     """A number or a flag (a flag column with gaps is of objects: its first value tells)."""
     if pd.api.types.is_numeric_dtype(column.dtype) or pd.api.types.is_bool_dtype(column.dtype):
         return True
