@@ -84,4 +84,17 @@ class CellSummary:
         other = common & (base.seeds[at] != self.seeds)
         if not other.any():
             return ""
-        return (f"{int(other.sum())} game(s) have another deal seed in {a} than in {b} (different seeds)")
+        first = int(np.flatnonzero(other)[0])
+        return (f"game {self._game_id(self.keys[first])} has deal seed {base.seeds[at[first]]} in {a} and "
+                f"{self.seeds[first]} in {b} (different seeds)")
+
+    def _game_id(self, key: Any) -> str:
+        """The id of the game with ``key`` (read again: the summary keeps hashes, not ids)."""
+        from ttr_lab.core.result_chunks import game_chunks
+        from ttr_lab.core.results import _keys
+
+        for c in game_chunks(self.folder, ["game_id"]):
+            hit = np.flatnonzero(_keys(c["game_id"].to_numpy()) == key)
+            if len(hit):
+                return str(c["game_id"].iloc[hit[0]])
+        return "?"
