@@ -203,7 +203,8 @@ class Tally:
         low, high = int(rows.min()), int(rows.max()) + 1
         array = self.arrays.get(key)
         if array is None or len(array) < high:
-            grown = np.zeros(max(high, 2 * (len(array) if array is not None else 0), 1024), dtype=self.dtype)
+            # A quarter more at a time: a tenth of the deals too many at most, not twice as many.
+            grown = np.zeros(max(high, (len(array) if array is not None else 0) * 5 // 4, 1024), dtype=self.dtype)
             if array is not None:
                 grown[: len(array)] = array
             array = self.arrays[key] = grown

@@ -69,9 +69,11 @@ def _whole(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def game_chunks(folder: str | Path | Location, columns: Sequence[str] | None = None,
-                rows: int = CHUNK_ROWS) -> Iterator[pd.DataFrame]:
-    """The folder's rows as frames of whole games, about ``rows`` rows each (a part ends a
-    chunk); ``columns``: only these (and the keys, and ``num_players``)."""
+                rows: int | None = None) -> Iterator[pd.DataFrame]:
+    """The folder's rows as frames of whole games, about ``rows`` rows each (None:
+    ``CHUNK_ROWS``; a part ends a chunk); ``columns``: only these (and the keys, and
+    ``num_players``)."""
+    rows = rows or CHUNK_ROWS
     location = _located(folder)
     parts = result_parts(location)
     owners = _owners(location, parts) if len(parts) > 1 else None
@@ -137,8 +139,9 @@ def _sorted_part(location: Location, part: str, columns: Sequence[str] | None, r
         start = stop
 
 
-def frame_chunks(frame: pd.DataFrame, rows: int = CHUNK_ROWS) -> Iterator[pd.DataFrame]:
+def frame_chunks(frame: pd.DataFrame, rows: int | None = None) -> Iterator[pd.DataFrame]:
     """A results frame (``read_results``') as the same chunks of whole games."""
+    rows = rows or CHUNK_ROWS
     if frame.empty:
         return
     if not _together(frame):
