@@ -161,10 +161,8 @@ class _Sums:
             self.games += int(frame_a["game_id"].nunique())
             self.deals += int(frame_a["deal"].nunique())
             m = frame_a.merge(frame_b, on=_KEY, suffixes=("_a", "_b"))
-            for entrant, g in m.groupby("entrant", sort=False):
-                for name in names:
-                    self.pairs.add(name, str(entrant), _column(g, f"{name}_a"), _column(g, f"{name}_b"),
-                                   g["deal_a"].to_numpy())
+            side = {w: pd.DataFrame({n: _column(m, f"{n}_{w}") for n in names}) for w in ("a", "b")}
+            self.pairs.add(names, m["entrant"].astype(str).to_numpy(), side["a"], side["b"], m["deal_a"].to_numpy())
             if frame_a.empty:
                 return
             wa, wb = winners(frame_a), winners(frame_b).reindex(winners(frame_a).index)

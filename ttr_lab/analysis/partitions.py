@@ -147,14 +147,24 @@ class PairedSums:
         self.sides = Moments()  # (name, entrant) -> a and b over the rows joined
         self.games: dict[tuple[str, str], int] = {}
 
-    def add(self, name: str, entrant: str, a: np.ndarray, b: np.ndarray, deals: np.ndarray) -> None:
-        keep = ~(np.isnan(a) | np.isnan(b))
-        key = (name, entrant)
-        self.games[key] = self.games.get(key, 0) + int(keep.sum())
-        self.sides.add(pd.DataFrame({"a": a, "b": b}), np.full(len(a), f"{name}\x00{entrant}"), ["a", "b"])
-        if keep.any():
-            per_deal = pd.Series(b[keep] - a[keep]).groupby(deals[keep]).mean().to_numpy()
-            self.differences.setdefault(key, Distribution()).add(per_deal)
+    def add(self, names: Sequence[str], entrants: np.ndarray, a: pd.DataFrame, b: pd.DataFrame,
+            deals: np.ndarray) -> None:
+        """One range's joined rows: per row its entrant, deal, and each number in A and in B
+        (columns ``names``; NaN where absent)."""
+        a, b = a.reset_index(drop=True), b.reset_index(drop=True)
+        diff = b - a  # NaN where either side is: a row counts where both are
+        by_entrant = pd.Series(entrants)
+        for name, n in diff.notna().groupby(by_entrant).sum().stack().items():
+            self.games[(name[1], str(name[0]))] = self.games.get((name[1], str(name[0])), 0) + int(n)
+        sides = pd.concat([a.add_suffix("\x00a"), b.add_suffix("\x00b")], axis=1)
+        self.sides.add(sides, entrants, list(sides.columns))
+        per_deal = diff.groupby([entrants, deals]).mean()
+        for entrant, g in per_deal.groupby(level=0, sort=False):
+            for name in names:
+                values = g[name].to_numpy()
+                values = values[~np.isnan(values)]
+                if len(values):
+                    self.differences.setdefault((name, str(entrant)), Distribution()).add(values)
 
     def delta(self, name: str, entrant: str) -> tuple[float, float, float, float, int]:
         """``compare.paired_delta`` from the per-deal differences' value counts: (mean, low,
@@ -178,4 +188,4 @@ class PairedSums:
         return (mean, mean - half, mean + half, p, d)
 
     def side(self, name: str, entrant: str, which: str) -> float:
-        return self.sides.mean_of(f"{name}\x00{entrant}", which)
+        return self.sides.mean_of(entrant, f"{name}\x00{which}")
