@@ -34,7 +34,7 @@ verdict = importlib.import_module("ttr_lab.analysis.verdict")
 _whole = results.read_results  # the whole-frame reader, for the reference readers
 old_verdict = importlib.import_module("reference.readers.verdict")
 
-GAMES = 400
+GAMES = 200
 
 
 def _varied(frame: pd.DataFrame, seed: int) -> pd.DataFrame:

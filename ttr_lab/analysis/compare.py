@@ -139,6 +139,7 @@ class _Sums:
         self.gained: dict[str, int] = {}
         self.lost: dict[str, int] = {}
         self.games, self.deals = 0, 0
+        self.codes: dict[str, int] = {}  # entrant -> its bit in a game's winners
 
     def check(self, frame_a: pd.DataFrame, frame_b: pd.DataFrame, a: str, b: str) -> None:
         """The deals check of one range (``runs.deal_difference``, added up)."""
@@ -150,10 +151,10 @@ class _Sums:
 
     def add(self, frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> None:
         if self.paired:
-            common = set(frame_a["game_id"]) & set(frame_b["game_id"])
-            frame_a, frame_b = frame_a[frame_a["game_id"].isin(common)], frame_b[frame_b["game_id"].isin(common)]
-        self.entrants_a.update(frame_a["entrant"].astype(str))
-        self.entrants_b.update(frame_b["entrant"].astype(str))
+            frame_a, frame_b = (frame_a[frame_a["game_id"].isin(frame_b["game_id"])],
+                                frame_b[frame_b["game_id"].isin(frame_a["game_id"])])
+        self.entrants_a.update(str(e) for e in pd.unique(frame_a["entrant"]))
+        self.entrants_b.update(str(e) for e in pd.unique(frame_b["entrant"]))
         self.recorded_a.update(n for n in self.names if n in frame_a and frame_a[n].notna().any())
         self.recorded_b.update(n for n in self.names if n in frame_b and frame_b[n].notna().any())
         names = [n for n in self.names if n in frame_a and n in frame_b]
@@ -165,8 +166,9 @@ class _Sums:
             self.pairs.add(names, m["entrant"].astype(str).to_numpy(), side["a"], side["b"], m["deal_a"].to_numpy())
             if frame_a.empty:
                 return
-            wa, wb = winners(frame_a), winners(frame_b).reindex(winners(frame_a).index)
-            self.changed += [str(i) for i in wa.index[wa != wb]]
+            wa, wb = self._winners(frame_a), self._winners(frame_b)
+            wb = wb.reindex(wa.index)
+            self.changed += [str(i) for i in wa.index[(wa != wb).to_numpy()]]
             won_a = frame_a.set_index(_KEY)["win"] > 0
             won_b = frame_b.set_index(_KEY)["win"].reindex(won_a.index) > 0
             for counts, won in ((self.gained, won_b & ~won_a), (self.lost, won_a & ~won_b)):
@@ -180,6 +182,18 @@ class _Sums:
                     continue
                 values = pd.DataFrame({n: _column(frame, n) for n in names})
                 self.moments[side].add(values, frame["entrant"].astype(str).to_numpy(), names)
+
+    def _winners(self, frame: pd.DataFrame) -> pd.Series:
+        """Per game id, its winners (``winners``) as one number: a bit per entrant (a string per
+        game, as ``winners`` joins them, would cost a Python call per game)."""
+        for e in pd.unique(frame["entrant"]):
+            self.codes.setdefault(str(e), len(self.codes))
+        if len(self.codes) > 62:
+            return winners(frame)
+        best = frame.groupby("game_id", sort=False)["rank"].transform("min")
+        top = frame.loc[frame["rank"] == best, ["game_id", "entrant"]].drop_duplicates()
+        bits = np.left_shift(1, top["entrant"].astype(str).map(self.codes).to_numpy(dtype=np.int64))
+        return pd.Series(bits, index=top["game_id"].to_numpy()).groupby(level=0, sort=False).sum()
 
     def table(self, name: str, order: Sequence[str]) -> pd.DataFrame:
         rows = []
