@@ -162,8 +162,8 @@ class _Sums:
             self.games += int(frame_a["game_id"].nunique())
             self.deals += int(frame_a["deal"].nunique())
             m = frame_a.merge(frame_b, on=_KEY, suffixes=("_a", "_b"))
-            side = {w: pd.DataFrame({n: _column(m, f"{n}_{w}") for n in names}) for w in ("a", "b")}
-            self.pairs.add(names, m["entrant"].astype(str).to_numpy(), side["a"], side["b"], m["deal_a"].to_numpy())
+            joined = {w: pd.DataFrame({n: _column(m, f"{n}_{w}") for n in names}) for w in ("a", "b")}
+            self.pairs.add(names, m["entrant"].astype(str).to_numpy(), joined["a"], joined["b"], m["deal_a"].to_numpy())
             if frame_a.empty:
                 return
             wa, wb = self._winners(frame_a), self._winners(frame_b)

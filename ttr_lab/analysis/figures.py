@@ -5,7 +5,7 @@ Figure: win rates, score distributions, seat advantage. A game adds its own thro
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -189,7 +189,7 @@ def game_lengths(frame: Results) -> "Figure":
             ax.hist(values, bins=bins.tolist(), weights=counts, alpha=0.6,
                     label=f"{n} players ({int(counts.sum())} games, median {dist.quantiles([0.5])[0]:.0f})")
         stalled = [dist.table() for dist in d.stalled_lengths.values()]
-        turns = np.repeat(np.concatenate([v for v, _ in stalled]), np.concatenate([c for _, c in stalled])) if stalled else []
+        turns: Any = np.repeat(np.concatenate([v for v, _ in stalled]), np.concatenate([c for _, c in stalled])) if stalled else []
         if len(turns):
             ax.plot(turns, np.zeros(len(turns)), "x", color="black", label=f"stalled ({len(turns)})")
         ax.legend(fontsize=7)

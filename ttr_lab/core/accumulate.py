@@ -152,7 +152,7 @@ class Distribution:
     def size(self) -> int:
         return int(self.table()[1].sum())
 
-    def box(self) -> dict[str, float]:
+    def box(self) -> dict[str, Any]:
         """The statistics matplotlib's ``bxp`` draws a box from (whiskers at 1.5 IQR)."""
         values, counts = self.table()
         q1, med, q3 = self.quantiles([0.25, 0.5, 0.75])

@@ -322,7 +322,7 @@ class ResultsDigest:
             total += self.deal_games.get(code, length)
         return np.flatnonzero(total)
 
-    def pair_tables(self) -> tuple[np.ndarray, dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]]:
+    def pair_tables(self) -> tuple[np.ndarray, dict[Any, tuple[np.ndarray, np.ndarray]]]:
         """The deals (codes) that hold a pair, and per ordered pair of entrant codes the per-deal
         sums of "a ahead of b" and counts over those deals."""
         length = self.pair_counts.length
