@@ -79,7 +79,7 @@ def bradley_terry(frame: "pd.DataFrame | ResultsDigest", resamples: int = 200, s
         return pd.DataFrame({"entrant": names, "rating": 1500.0, "rating_low": np.nan, "rating_high": np.nan,
                              "games": games})
     code = {i: c for c, i in at.items()}
-    wins_by_deal = np.stack([pairs[(code[i], code[j])][0] for i, j in cells], axis=1)
+    wins_by_deal = np.stack([pairs[(code[i], code[j])][0] for i, j in cells], axis=1).astype(float)
     n_by_deal = np.stack([pairs[(code[i], code[j])][1] for i, j in cells], axis=1).astype(float)
     i = np.array([c[0] for c in cells])
     j = np.array([c[1] for c in cells])

@@ -189,7 +189,7 @@ def head_to_head(frame: Results) -> pd.DataFrame:
     matrix = pd.DataFrame(np.nan, index=names, columns=names)
     for (a, b), (wins, counts) in pairs.items():
         if counts.sum():
-            matrix.loc[d.names[a], d.names[b]] = float(wins.sum() / counts.sum())
+            matrix.loc[d.names[a], d.names[b]] = float(wins.sum(dtype=np.float64) / counts.sum())
     matrix.index.name = matrix.columns.name = None
     return matrix.astype(float)
 
@@ -211,13 +211,13 @@ def pairwise_tests(frame: Results) -> pd.DataFrame:
             continue
         sums, counts = pairs[key]
         met = counts > 0
-        per_deal = sums[met] / counts[met] - 0.5
+        per_deal = sums[met].astype(np.float64) / counts[met] - 0.5
         nonzero = per_deal[per_deal != 0]
         if len(nonzero) >= 1:
             p = float(stats.wilcoxon(nonzero, zero_method="wilcox", alternative="two-sided").pvalue) if len(nonzero) > 1 else 1.0
         else:
             p = 1.0
-        games, wins = int(counts.sum()), float(sums.sum())
+        games, wins = int(counts.sum()), float(sums.sum(dtype=np.float64))
         low, high = wilson(wins, games)
         rows.append({"a": a, "b": b, "games": games, "deals": int(met.sum()),
                      "a_ahead": wins / games, "a_ahead_low": low, "a_ahead_high": high, "p_value": p})

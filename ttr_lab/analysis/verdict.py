@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -54,7 +54,7 @@ def metric_differences(frame: Results, a: str, b: str, metrics: Sequence[Metric]
     shown = [Metric("score", "final score (points)"), *summarised_metrics(frame, [m for m in metrics if m.name != "score"])]
     rows = []
     per_deal: dict[str, pd.Series] = {}
-    for m, da, db in zip(shown, *_deal_means(frame, a, b, [m.name for m in shown])):
+    for m, (da, db) in zip(shown, _deal_means(frame, a, b, [m.name for m in shown])):
         diff = (da - db).dropna()
         per_deal[m.name] = diff
         n = len(diff)
@@ -78,25 +78,26 @@ def metric_differences(frame: Results, a: str, b: str, metrics: Sequence[Metric]
 DEAL_MEANS_BYTES = 256 << 20  # per scan of a folder: the per-deal sums of a few columns at a time
 
 
-def _deal_means(frame: Results, a: str, b: str, columns: Sequence[str]) -> tuple[list[pd.Series], list[pd.Series]]:
-    """Per column, a's and b's per-deal mean over their games played out (Series by deal),
-    over the deals where both played out a game; none where either never did."""
+def _deal_means(frame: Results, a: str, b: str, columns: Sequence[str]) -> Iterator[tuple[pd.Series, pd.Series]]:
+    """Per column in turn, a's and b's per-deal mean over their games played out (Series by
+    deal), over the deals where both played out a game; none where either never did. From a
+    digest, its folder is read again a few columns at a time, and each column's means are
+    handed on before the next are summed."""
     if isinstance(frame, pd.DataFrame):
         scored = frame[frame["score"].notna()]
         mine = scored[scored["entrant"].isin([a, b])]
         per = mine[["deal", "entrant", *columns]].astype({c: float for c in columns}).groupby(["entrant", "deal"]).mean()
         if a not in per.index.get_level_values(0) or b not in per.index.get_level_values(0):
-            return [], []
+            return
         da, db = per.loc[a], per.loc[b]
         deals = da.index.intersection(db.index)
-        return [da.loc[deals, c] for c in columns], [db.loc[deals, c] for c in columns]
-    names = frame.names
-    if a not in names or b not in names:
-        return [], []
+        for c in columns:
+            yield da.loc[deals, c], db.loc[deals, c]
+        return
+    if a not in frame.names or b not in frame.names:
+        return
     deals_total = max(frame.deal_games.length, 1)
     group = max(1, DEAL_MEANS_BYTES // (32 * deals_total))
-    out_a: list[pd.Series] = []
-    out_b: list[pd.Series] = []
     for start in range(0, len(columns), group):
         chunk_columns = list(columns[start:start + group])
         sums, counts = Tally(np.float64), Tally(np.int64)
@@ -114,11 +115,13 @@ def _deal_means(frame: Results, a: str, b: str, columns: Sequence[str]) -> tuple
         both = (counts.get((a, None), deals_total) > 0) & (counts.get((b, None), deals_total) > 0)
         index = pd.Index(frame.deal_values[np.flatnonzero(both)], name="deal")
         for c in chunk_columns:
-            for who, out in ((a, out_a), (b, out_b)):
+            means = []
+            for who in (a, b):
                 n = counts.get((who, c), deals_total)[both]
                 total = sums.get((who, c), deals_total)[both]
-                out.append(pd.Series(np.where(n > 0, total / np.maximum(n, 1), np.nan), index=index, name=c))
-    return out_a, out_b
+                means.append(pd.Series(np.where(n > 0, total / np.maximum(n, 1), np.nan), index=index, name=c))
+                del sums.arrays[(who, c)], counts.arrays[(who, c)]
+            yield means[0], means[1]
 
 
 def _mirrors(order: Sequence[str], per_deal: dict[str, pd.Series]) -> dict[str, str]:
