@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 from scipy.optimize import minimize
 
-from ttr_lab.analysis.ratings import _comparisons, _fit
+from reference.readers.ratings import _comparisons
+from ttr_lab.analysis.ratings import _fit
 from ttr_lab.analysis.tables import head_to_head, pair_outcomes, pairwise_tests
 
 

@@ -12,40 +12,44 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from ttr_lab.core.digest import ResultsDigest, digest_of
 from ttr_lab.analysis.stats import wilson_arrays
-from ttr_lab.analysis.tables import entrant_order
 
 
 def _scored(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[frame["score"].notna()]
 
 
-def score_summands(frame: pd.DataFrame, parts: Sequence[str]) -> list[str]:
+def score_summands(frame: "pd.DataFrame | ResultsDigest", parts: Sequence[str]) -> list[str]:
     """The leading ``parts`` (the game's ``score_parts``, metric names) whose sum is the score in
     every game played out: the parts a stacked bar may add up. ``score_parts`` lists those
     first, then sub-parts; [] when no leading run adds up (or no part is recorded)."""
-    s = _scored(frame)
-    present = [p for p in parts if p in s and s[p].notna().any()]
-    if s.empty or not present:
+    d = digest_of(frame, parts)
+    present = [p for p in parts if d.scored.count_all(p)]
+    if not d.scored.count_all("score") or not present:
         return []
-    total = np.zeros(len(s))
+    sums = d.summands(parts)
     for n, part in enumerate(present, 1):
-        total = total + s[part].astype(float).fillna(0.0).to_numpy()
-        if np.allclose(total, s["score"].astype(float).to_numpy()):
+        if sums[list(parts).index(part)]:
             return present[:n]
     return []
 
 
-def score_breakdown(frame: pd.DataFrame, parts: Sequence[str]) -> pd.DataFrame:
+def score_breakdown(frame: "pd.DataFrame | ResultsDigest", parts: Sequence[str]) -> pd.DataFrame:
     """Per entrant (best win rate first), the mean points per game from each part of the score
     that sums to it (``score_summands``), and the mean score; just the score when the game
     declares no such parts."""
-    s = _scored(frame)
-    summands = score_summands(frame, parts)
-    columns = [*summands, "score"]
-    means = s.astype({c: float for c in columns}).groupby("entrant")[columns].mean()
-    order = [e for e in entrant_order(frame) if e in means.index]
-    return means.reindex(order).rename_axis("entrant").reset_index()
+    d = digest_of(frame, parts)
+    columns = [*score_summands(d, parts), "score"]
+    order = [e for e in d.order() if d.scored.count(d.code(e), "score") or _any_row(d, e)]
+    means = d.scored_means().reindex(index=order, columns=columns)
+    return means.rename_axis("entrant").reset_index()
+
+
+def _any_row(d: ResultsDigest, entrant: str) -> bool:
+    """Whether the entrant has a row among the games played out (all its values may be blank)."""
+    code = d.code(entrant)
+    return code in d.scored.n.index
 
 
 def game_lengths(frame: pd.DataFrame) -> pd.DataFrame:
@@ -54,42 +58,48 @@ def game_lengths(frame: pd.DataFrame) -> pd.DataFrame:
     return games[["game_id", "num_players", "turns", "termination"]].reset_index(drop=True)
 
 
-def game_length_table(frame: pd.DataFrame) -> pd.DataFrame:
+def game_length_table(frame: "pd.DataFrame | ResultsDigest") -> pd.DataFrame:
     """Per player count: games, and the mean, spread and quartiles of their length in turns."""
-    lengths = game_lengths(frame)
-    if lengths.empty:
-        return pd.DataFrame(columns=["players", "games", "mean", "std", "min", "q1", "median", "q3", "max"])
-    d = lengths.astype({"turns": float}).groupby("num_players")["turns"].describe()
-    d = d.rename(columns={"count": "games", "25%": "q1", "50%": "median", "75%": "q3"})
-    d["games"] = d["games"].astype(int)
-    out = d[["games", "mean", "std", "min", "q1", "median", "q3", "max"]].rename_axis("players").reset_index()
+    d = digest_of(frame)
+    rows = []
+    for players, dist in sorted(d.lengths.items()):
+        values, counts = dist.table()
+        n = int(counts.sum())
+        if not n:
+            continue
+        mean = float((values * counts).sum() / n)
+        std = float(np.sqrt((counts * (values - mean) ** 2).sum() / (n - 1))) if n > 1 else np.nan
+        q1, median, q3 = dist.quantiles([0.25, 0.5, 0.75])
+        rows.append({"players": players, "games": n, "mean": mean, "std": std, "min": float(values[0]), "q1": q1,
+                     "median": median, "q3": q3, "max": float(values[-1])})
+    out = pd.DataFrame(rows, columns=["players", "games", "mean", "std", "min", "q1", "median", "q3", "max"])
+    if out.empty:
+        return out
     out.attrs["labels"] = {"mean": "mean (turns)", "std": "SD (turns)", "min": "fewest turns", "max": "most turns"}
     out.attrs["one_precision"] = True
     return out
 
 
-def think_times(frame: pd.DataFrame) -> pd.DataFrame:
+def think_times(frame: "pd.DataFrame | ResultsDigest") -> pd.DataFrame:
     """Per entrant (best win rate first): decisions taken, total think time, and the mean think
     time per decision (seconds; the report shows milliseconds) with the median and 90th
     percentile over games of each game's mean per decision; then the mean CPU time per decision
     (NaN for results stored before it was recorded). Think time is wall-clock."""
+    d = digest_of(frame)
     rows = []
-    cpu = "think_cpu_seconds" in frame.columns
-    for entrant, g in frame.groupby("entrant"):
-        played = g[g["decisions"] > 0]
-        per_game = played["think_seconds"] / played["decisions"]
-        decisions = int(g["decisions"].sum())
-        rows.append({"entrant": entrant, "decisions": decisions, "think_seconds": float(g["think_seconds"].sum()),
-                     "seconds_per_decision": float(g["think_seconds"].sum()) / decisions if decisions else np.nan,
-                     "median_game_seconds_per_decision": float(per_game.median()) if len(per_game) else np.nan,
-                     "p90_game_seconds_per_decision": float(per_game.quantile(0.9)) if len(per_game) else np.nan,
-                     "cpu_seconds_per_decision": float(g["think_cpu_seconds"].sum()) / decisions
-                     if cpu and decisions else np.nan})
+    for entrant in d.order():
+        code = d.code(entrant)
+        decisions_sum, seconds, cpu = d.think.get(code, [0.0, 0.0, 0.0])
+        decisions = int(decisions_sum)
+        per_game = d.per_decision.get(code)
+        median, p90 = per_game.quantiles([0.5, 0.9]) if per_game is not None else (np.nan, np.nan)
+        rows.append({"entrant": entrant, "decisions": decisions, "think_seconds": float(seconds),
+                     "seconds_per_decision": float(seconds) / decisions if decisions else np.nan,
+                     "median_game_seconds_per_decision": median, "p90_game_seconds_per_decision": p90,
+                     "cpu_seconds_per_decision": float(cpu) / decisions if d.cpu_recorded and decisions else np.nan})
     out = pd.DataFrame(rows, columns=["entrant", "decisions", "think_seconds", "seconds_per_decision",
                                       "median_game_seconds_per_decision", "p90_game_seconds_per_decision",
                                       "cpu_seconds_per_decision"])
-    if not out.empty:
-        out = out.set_index("entrant").reindex([e for e in entrant_order(frame) if e in set(out["entrant"])]).reset_index()
     out.attrs["labels"] = {"think_seconds": "think time (s)",
                            "median_game_seconds_per_decision": "median game (ms / decision)",
                            "p90_game_seconds_per_decision": "90th pct game (ms / decision)",

@@ -16,12 +16,14 @@ Entrants in one run only are in no table: ``only_a`` and ``only_b`` name them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 
-from ttr_lab.analysis.runs import RunIdentity, check_comparable, deal_difference, entrants_apart, identity
+from ttr_lab.analysis.partitions import PairedSums
+from ttr_lab.analysis.runs import RunIdentity, check_comparable, deal_check, deal_difference, identity
+from ttr_lab.core.accumulate import Moments
 from ttr_lab.analysis.tables import _holm, summarised_metrics
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.outcome import Metric
@@ -114,30 +116,124 @@ def _column(frame: pd.DataFrame, name: str) -> np.ndarray:
     return values
 
 
-def _table(frame_a: pd.DataFrame, frame_b: pd.DataFrame, name: str, paired: bool, order: Sequence[str]) -> pd.DataFrame:
-    rows = []
-    if paired:
-        m = frame_a.merge(frame_b, on=_KEY, suffixes=("_a", "_b"))
-    for entrant in order:
-        if paired:
-            g = m[m["entrant"] == entrant]
-            a, b = _column(g, f"{name}_a"), _column(g, f"{name}_b")
-            mean, low, high, p, deals = paired_delta(a, b, g["deal_a"].to_numpy())
-            games = int((~(np.isnan(a) | np.isnan(b))).sum())
+def _candidates(metrics: Sequence[Metric]) -> list[Metric]:
+    """The metrics that may be compared (summarised numbers and flags); those recorded in both
+    runs are (``summarised_metrics``)."""
+    return [m for m in metrics if m.summarise and m.kind in ("int", "float", "bool")]
+
+
+class _Sums:
+    """What ``compare`` adds up over ranges of deals (``partitions``): the deals check, the
+    entrants, and per number and entrant the paired sums or each run's moments."""
+
+    def __init__(self, names: Sequence[str], paired: bool | None) -> None:
+        self.names, self.paired = list(names), paired
+        self.common, self.first_other = 0, ""
+        self.entrants_a: set[str] = set()
+        self.entrants_b: set[str] = set()
+        self.recorded_a: set[str] = set()
+        self.recorded_b: set[str] = set()
+        self.pairs = PairedSums()
+        self.moments = {"a": Moments(), "b": Moments()}
+        self.changed: list[str] = []
+        self.gained: dict[str, int] = {}
+        self.lost: dict[str, int] = {}
+        self.games, self.deals = 0, 0
+        self.codes: dict[str, int] = {}  # entrant -> its bit in a game's winners
+
+    def check(self, frame_a: pd.DataFrame, frame_b: pd.DataFrame, a: str, b: str) -> None:
+        """The deals check of one range (``runs.deal_difference``, added up)."""
+        if frame_a.empty or frame_b.empty:
+            return
+        common, other = deal_check(frame_a, frame_b, a, b)
+        self.common += common
+        self.first_other = self.first_other or other
+
+    def add(self, frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> None:
+        if self.paired:
+            frame_a, frame_b = (frame_a[frame_a["game_id"].isin(frame_b["game_id"])],
+                                frame_b[frame_b["game_id"].isin(frame_a["game_id"])])
+        self.entrants_a.update(str(e) for e in pd.unique(frame_a["entrant"]))
+        self.entrants_b.update(str(e) for e in pd.unique(frame_b["entrant"]))
+        self.recorded_a.update(n for n in self.names if n in frame_a and frame_a[n].notna().any())
+        self.recorded_b.update(n for n in self.names if n in frame_b and frame_b[n].notna().any())
+        names = [n for n in self.names if n in frame_a and n in frame_b]
+        if self.paired:
+            self.games += int(frame_a["game_id"].nunique())
+            self.deals += int(frame_a["deal"].nunique())
+            m = frame_a.merge(frame_b, on=_KEY, suffixes=("_a", "_b"))
+            joined = {w: pd.DataFrame({n: _column(m, f"{n}_{w}") for n in names}) for w in ("a", "b")}
+            self.pairs.add(names, m["entrant"].astype(str).to_numpy(), joined["a"], joined["b"], m["deal_a"].to_numpy())
+            if frame_a.empty:
+                return
+            wa, wb = self._winners(frame_a), self._winners(frame_b)
+            wb = wb.reindex(wa.index)
+            self.changed += [str(i) for i in wa.index[(wa != wb).to_numpy()]]
+            won_a = frame_a.set_index(_KEY)["win"] > 0
+            won_b = frame_b.set_index(_KEY)["win"].reindex(won_a.index) > 0
+            for counts, won in ((self.gained, won_b & ~won_a), (self.lost, won_a & ~won_b)):
+                for entrant, n in won.groupby(level="entrant").sum().items():
+                    counts[str(entrant)] = counts.get(str(entrant), 0) + int(n)
         else:
-            a = _column(frame_a[frame_a["entrant"] == entrant], name)
-            b = _column(frame_b[frame_b["entrant"] == entrant], name)
-            mean, low, high, p = unpaired_delta(a, b)
-            games, deals = int((~np.isnan(a)).sum() + (~np.isnan(b)).sum()), 0
-        rows.append({"entrant": entrant, "games": games, "deals": deals, "a": float(np.nanmean(a)) if len(a) else np.nan,
-                     "b": float(np.nanmean(b)) if len(b) else np.nan, "delta": mean, "low": low, "high": high,
-                     "p_value": p})
-    out = pd.DataFrame(rows, columns=list(DELTA_COLUMNS))
-    tested = out["p_value"].notna()
-    out["p_holm"] = np.nan
-    if tested.any():
-        out.loc[tested, "p_holm"] = _holm(out.loc[tested, "p_value"].to_numpy())
-    return out
+            self.games += int(frame_a["game_id"].nunique() + frame_b["game_id"].nunique())
+            self.deals += int(frame_a["deal"].nunique() + frame_b["deal"].nunique())
+            for side, frame in (("a", frame_a), ("b", frame_b)):
+                if frame.empty:
+                    continue
+                values = pd.DataFrame({n: _column(frame, n) for n in names})
+                self.moments[side].add(values, frame["entrant"].astype(str).to_numpy(), names)
+
+    def _winners(self, frame: pd.DataFrame) -> pd.Series:
+        """Per game id, its winners (``winners``) as one number: a bit per entrant (a string per
+        game, as ``winners`` joins them, would cost a Python call per game)."""
+        for e in pd.unique(frame["entrant"]):
+            self.codes.setdefault(str(e), len(self.codes))
+        if len(self.codes) > 62:
+            return winners(frame)
+        best = frame.groupby("game_id", sort=False)["rank"].transform("min")
+        top = frame.loc[frame["rank"] == best, ["game_id", "entrant"]].drop_duplicates()
+        bits = np.left_shift(1, top["entrant"].astype(str).map(self.codes).to_numpy(dtype=np.int64))
+        return pd.Series(bits, index=top["game_id"].to_numpy()).groupby(level=0, sort=False).sum()
+
+    def table(self, name: str, order: Sequence[str]) -> pd.DataFrame:
+        rows = []
+        for entrant in order:
+            if self.paired:
+                mean, low, high, p, deals = self.pairs.delta(name, entrant)
+                games = self.pairs.games.get((name, entrant), 0)
+                a, b = self.pairs.side(name, entrant, "a"), self.pairs.side(name, entrant, "b")
+            else:
+                ma, mb = self.moments["a"], self.moments["b"]
+                mean, low, high, p = _welch(ma, mb, entrant, name)
+                games, deals = ma.count(entrant, name) + mb.count(entrant, name), 0
+                a, b = ma.mean_of(entrant, name), mb.mean_of(entrant, name)
+            rows.append({"entrant": entrant, "games": games, "deals": deals, "a": a, "b": b, "delta": mean,
+                         "low": low, "high": high, "p_value": p})
+        out = pd.DataFrame(rows, columns=list(DELTA_COLUMNS))
+        tested = out["p_value"].notna()
+        out["p_holm"] = np.nan
+        if tested.any():
+            out.loc[tested, "p_holm"] = _holm(out.loc[tested, "p_value"].to_numpy())
+        return out
+
+
+def _welch(ma: Moments, mb: Moments, entrant: str, name: str) -> tuple[float, float, float, float]:
+    """``unpaired_delta`` from each run's moments (Welch's interval and t-test)."""
+    from scipy import stats
+
+    na, nb = ma.count(entrant, name), mb.count(entrant, name)
+    if na < 2 or nb < 2:
+        return (mb.mean_of(entrant, name) - ma.mean_of(entrant, name) if na and nb else np.nan, np.nan, np.nan, np.nan)
+    sa, sb = ma.std_of(entrant, name), mb.std_of(entrant, name)
+    va, vb = sa**2 / na, sb**2 / nb
+    mean, se = mb.mean_of(entrant, name) - ma.mean_of(entrant, name), float(np.sqrt(va + vb))
+    if se == 0:
+        return (mean, mean, mean, 1.0 if mean == 0 else 0.0)
+    df = (va + vb) ** 2 / (va**2 / (na - 1) + vb**2 / (nb - 1))
+    half = float(stats.t.ppf(0.975, df) * se)
+    p = float(stats.ttest_ind_from_stats(mb.mean_of(entrant, name), sb, nb, ma.mean_of(entrant, name), sa, na,
+                                         equal_var=False).pvalue)
+    return (mean, mean - half, mean + half, p)
 
 
 def compare(frame_a: pd.DataFrame, frame_b: pd.DataFrame, metrics: Sequence[Metric] = (),
@@ -150,44 +246,43 @@ def compare(frame_a: pd.DataFrame, frame_b: pd.DataFrame, metrics: Sequence[Metr
     their variants and deals. ``across_variants``: pair across variants without being asked (a
     study's cells differ in their factors by design). ``identities``: the runs' identities when
     their folders are known (``runs.identity``). ``metrics``: the game's, each one summarised
-    in both runs gets a row per entrant."""
+    in both runs gets a row per entrant. ``compare_folders`` reads two folders a range of deals
+    at a time; this is the same comparison on one range, the frames."""
     a_id, b_id = identities or (identity(frame_a, "A"), identity(frame_b, "B"))
+    return compared([(frame_a, frame_b)], a_id, b_id, metrics, paired, across_variants)
+
+
+def compared(ranges: Iterable[tuple[pd.DataFrame, pd.DataFrame]], a_id: RunIdentity, b_id: RunIdentity,
+             metrics: Sequence[Metric], paired: bool | None, across_variants: bool) -> Comparison:
+    """``compare`` over ranges of deals of both runs (each range's rows of A, then of B)."""
     check_comparable(a_id, b_id, across_variants=across_variants or paired is not None)
+    names = ["win", "score", *(m.name for m in _candidates(metrics))]
+    sums = _Sums(names, paired is not False)
+    for frame_a, frame_b in ranges:
+        if paired is not False:
+            sums.check(frame_a, frame_b, a_id.label, b_id.label)
+        sums.add(frame_a, frame_b)
     if paired is not False:
-        differ = deal_difference(frame_a, frame_b, a_id.label, b_id.label)
+        differ = (f"{a_id.label} and {b_id.label} have no game id in common (different schedules)"
+                  if not sums.common else sums.first_other)
         if differ:
             raise ConfigError(f"{differ}: the runs played different deals, so they cannot be paired; --unpaired "
                               "compares them as two samples")
-        paired = True
-        # Only the games both hold: a run cut short compares on what it played.
-        common = set(frame_a["game_id"]) & set(frame_b["game_id"])
-        frame_a, frame_b = frame_a[frame_a["game_id"].isin(common)], frame_b[frame_b["game_id"].isin(common)]
-    only_a, only_b = entrants_apart(frame_a, frame_b)
-    order = sorted(set(frame_a["entrant"]) & set(frame_b["entrant"]))
-    wins = _table(frame_a, frame_b, "win", paired, order)
-    scores = _table(frame_a, frame_b, "score", paired, order)
-    names_b = {m.name for m in summarised_metrics(frame_b, metrics)}
-    shown = [m for m in summarised_metrics(frame_a, metrics) if m.name in names_b]
-    pieces = [_table(frame_a, frame_b, m.name, paired, order).assign(metric=m.name) for m in shown]
+    only_a, only_b = tuple(sorted(sums.entrants_a - sums.entrants_b)), tuple(sorted(sums.entrants_b - sums.entrants_a))
+    order = sorted(sums.entrants_a & sums.entrants_b)
+    wins, scores = sums.table("win", order), sums.table("score", order)
+    shown = [m for m in _candidates(metrics) if m.name in sums.recorded_a and m.name in sums.recorded_b]
+    pieces = [sums.table(m.name, order).assign(metric=m.name) for m in shown]
     table = pd.concat(pieces, ignore_index=True) if pieces else pd.DataFrame(columns=[*DELTA_COLUMNS, "p_holm", "metric"])
     table = table[["entrant", "metric", *[c for c in table.columns if c not in ("entrant", "metric")]]]
     changed: tuple[str, ...] = ()
     count: int | None = None
-    if paired:
-        wa, wb = winners(frame_a), winners(frame_b).reindex(winners(frame_a).index)
-        changed = tuple(sorted(wa.index[wa != wb]))
+    if sums.paired:
+        changed = tuple(sorted(sums.changed))
         count = len(changed)
-        won_a = frame_a.set_index(_KEY)["win"] > 0
-        won_b = frame_b.set_index(_KEY)["win"].reindex(won_a.index) > 0
-        gained = (won_b & ~won_a).groupby(level="entrant").sum()
-        lost = (won_a & ~won_b).groupby(level="entrant").sum()
-        wins["gained"] = wins["entrant"].map(gained).fillna(0).astype(int)
-        wins["lost"] = wins["entrant"].map(lost).fillna(0).astype(int)
-        games, deals = int(frame_a["game_id"].nunique()), int(frame_a["deal"].nunique())
-    else:
-        games = int(frame_a["game_id"].nunique() + frame_b["game_id"].nunique())
-        deals = int(frame_a["deal"].nunique() + frame_b["deal"].nunique())
-    return Comparison(paired, games, deals, count, changed, wins, scores, table, only_a, only_b)
+        wins["gained"] = wins["entrant"].map(sums.gained).fillna(0).astype(int)
+        wins["lost"] = wins["entrant"].map(sums.lost).fillna(0).astype(int)
+    return Comparison(bool(sums.paired), sums.games, sums.deals, count, changed, wins, scores, table, only_a, only_b)
 
 
 @dataclass(frozen=True)
@@ -208,16 +303,21 @@ def balance(frame: pd.DataFrame) -> Balance:
     """The balance of one results frame. The fair share of an entrant is one over the players
     of each game it sat in; the chi-square test takes games as independent (at a fixed table
     the seatings of a deal are not quite, so read its p-value as a guide)."""
-    from scipy import stats
-
     g = frame.assign(_fair=1.0 / frame["num_players"]).groupby("entrant").agg(
         wins=("win", "sum"), fair=("_fair", "sum"), games=("win", "size"))
-    rates = (g["wins"] / g["games"]).to_dict()
+    return balance_of(g["wins"].to_dict(), g["fair"].to_dict(), g["games"].to_dict(), int(frame["game_id"].nunique()))
+
+
+def balance_of(wins: dict[str, float], fair: dict[str, float], rows: dict[str, int], games: int) -> Balance:
+    """``balance`` from its sums per entrant: wins, fair shares and games (rows), and the games."""
+    from scipy import stats
+
+    names = sorted(rows)
+    rates = {str(e): float(wins[e]) / rows[e] for e in names}
     values = np.array(list(rates.values()), dtype=float)
-    chi2 = float((((g["wins"] - g["fair"]) ** 2) / g["fair"]).sum())
-    p = float(stats.chi2.sf(chi2, len(g) - 1)) if len(g) > 1 else 1.0
-    return Balance({str(k): float(v) for k, v in rates.items()}, float(values.max() - values.min()),
-                   float(values.std(ddof=0)), chi2, p, int(frame["game_id"].nunique()))
+    chi2 = float(sum((wins[e] - fair[e]) ** 2 / fair[e] for e in names))
+    p = float(stats.chi2.sf(chi2, len(names) - 1)) if len(names) > 1 else 1.0
+    return Balance(rates, float(values.max() - values.min()), float(values.std(ddof=0)), chi2, p, games)
 
 
 def comparison_figure(comparison: Comparison, title: str = "B against A") -> Any:
@@ -242,12 +342,20 @@ def comparison_figure(comparison: Comparison, title: str = "B against A") -> Any
     return fig
 
 
-def compare_folders(folder_a: str | Any, folder_b: str | Any, paired: bool | None = None) -> Comparison:
-    """``compare`` of two results folders (the metrics are those A's game declares), each run's
-    identity read from its ``meta.json`` (or config)."""
+def compare_folders(folder_a: str | Any, folder_b: str | Any, paired: bool | None = None,
+                    across_variants: bool = False, metrics: Sequence[Metric] | None = None) -> Comparison:
+    """``compare`` of two results folders (``metrics``: None for those A's game declares), each
+    run's identity read from its ``meta.json`` (or config). Out of core: each folder is read
+    once, a chunk at a time, and split by ranges of deals (``partitions``), compared range by
+    range."""
     from ttr_lab.analysis.game import game_of
-    from ttr_lab.core.results import read_results
+    from ttr_lab.analysis.partitions import folder_pairs
 
-    frame_a, frame_b = read_results(folder_a), read_results(folder_b)
-    identities = (identity(frame_a, f"A ({folder_a})", folder_a), identity(frame_b, f"B ({folder_b})", folder_b))
-    return compare(frame_a, frame_b, game_of(folder_a, frame_a).metrics, paired=paired, identities=identities)
+    game = game_of(folder_a)
+    metrics = game.metrics if metrics is None else metrics
+    columns = ["game_id", "deal", "deal_seed", "game", "variant", "num_players", "seat", "entrant", "rank", "win",
+               "forfeit", "score", *(m.name for m in _candidates(metrics))]
+    ranges = folder_pairs(folder_a, folder_b, columns)
+    seen_a, seen_b = next(ranges)
+    identities = (identity(seen_a, f"A ({folder_a})", folder_a), identity(seen_b, f"B ({folder_b})", folder_b))
+    return compared(ranges, *identities, metrics, paired, across_variants)

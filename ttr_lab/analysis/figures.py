@@ -1,15 +1,18 @@
-"""The report's generic figures (matplotlib), each a function of the results frame returning a
+"""The report's generic figures (matplotlib), each a function of the results (a frame, or a
+folder's digest: ``core.digest``; distributions are drawn from value counts) returning a
 Figure: win rates, score distributions, seat advantage. A game adds its own through its
 ``report_figures`` hook (see ``ttr_lab.analysis.game``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-from ttr_lab.analysis.tables import entrant_table, seat_table
+from ttr_lab.analysis.tables import Results, entrant_table, seat_table
+from ttr_lab.core.accumulate import Distribution
+from ttr_lab.core.digest import digest_of
 from ttr_lab.core.figures import new_figure as _figure, no_data_figure
 
 if TYPE_CHECKING:
@@ -17,8 +20,9 @@ if TYPE_CHECKING:
     from matplotlib.ticker import PercentFormatter
 
 
-def win_rates(frame: pd.DataFrame) -> "Figure":
+def win_rates(frame: Results) -> "Figure":
     """Win rate per entrant with its 95% interval; a dotted line at each table size's fair share."""
+    frame = digest_of(frame)
     table = entrant_table(frame).iloc[::-1]
     fig = _figure(7, 0.9 + 0.45 * len(table))
     ax = fig.add_subplot()
@@ -30,7 +34,7 @@ def win_rates(frame: pd.DataFrame) -> "Figure":
                 label="95% Wilson interval")
     ax.set_yticks(y, table["entrant"])
     ax.set_xlabel("win rate (ties shared)")
-    for n in sorted(frame["num_players"].unique()):
+    for n in sorted(frame.players):
         ax.axvline(1.0 / n, color="gray", ls=":", lw=1.2, label=f"fair share at {n} players (1/{n})")
     ax.set_xlim(0, 1)
     ax.xaxis.set_major_formatter(_percent_axis())
@@ -45,21 +49,23 @@ def _percent_axis() -> "PercentFormatter":
     return PercentFormatter(1.0, decimals=0)
 
 
-def score_distributions(frame: pd.DataFrame) -> "Figure":
-    scored = frame[frame["score"].notna()]
-    order = scored.groupby("entrant")["score"].median().sort_values().index.tolist()
+def score_distributions(frame: Results) -> "Figure":
+    d = digest_of(frame)
+    boxes = {e: d.distributions[(d.code(e), "score")] for e in d.names if (d.code(e), "score") in d.distributions}
+    medians = {e: dist.quantiles([0.5])[0] for e, dist in boxes.items() if dist.size()}
+    order = sorted(medians, key=lambda e: (medians[e], e))
     if not order:  # every game forfeited: nothing to draw, and say so rather than fail
         return no_data_figure()
     fig = _figure(7, 0.6 + 0.45 * max(len(order), 2))
     ax = fig.add_subplot()
-    data = [scored.loc[scored["entrant"] == e, "score"].to_numpy() for e in order]
-    ax.boxplot(data, orientation="horizontal", tick_labels=order, showfliers=False)
+    # The box of each entrant from its score's value counts (exact quartiles), not its every score.
+    ax.bxp([{**boxes[e].box(), "label": e, "fliers": []} for e in order], orientation="horizontal", showfliers=False)
     ax.set_xlabel("final score (points); box: quartiles, whiskers: 1.5 IQR")
     ax.set_title("Score distributions")
     return fig
 
 
-def seat_advantage(frame: pd.DataFrame) -> "Figure":
+def seat_advantage(frame: Results) -> "Figure":
     """Win rate by seat, one panel per table size: seats are categories (a tick each, the point
     on it), with the 95% interval and the fair share drawn and named in the legend."""
     table = seat_table(frame)
@@ -88,13 +94,14 @@ def _ordinal(n: int) -> str:
     return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
 
 
-def head_to_head_heatmap(frame: pd.DataFrame) -> "Figure":
+def head_to_head_heatmap(frame: Results) -> "Figure":
     """How often the row entrant finished ahead of the column entrant, as a heatmap centred on
     one half (red: the row entrant is ahead more often), each cell labelled."""
     from matplotlib.colors import TwoSlopeNorm
 
     from ttr_lab.analysis.tables import entrant_order, head_to_head
 
+    frame = digest_of(frame)
     order = entrant_order(frame)
     matrix = head_to_head(frame).reindex(index=order, columns=order)
     fig = _figure(1.6 + 0.9 * len(order), 1.2 + 0.7 * len(order))
@@ -115,7 +122,7 @@ def head_to_head_heatmap(frame: pd.DataFrame) -> "Figure":
     return fig
 
 
-def ratings(frame: pd.DataFrame, table: pd.DataFrame | None = None) -> "Figure":
+def ratings(frame: Results, table: pd.DataFrame | None = None) -> "Figure":
     """Bradley-Terry ratings (Elo scale) with their 95% intervals from resampling deals;
     ``table``: an already computed ``bradley_terry(frame)`` (it takes a few seconds)."""
     from ttr_lab.analysis.ratings import bradley_terry
@@ -140,7 +147,7 @@ def ratings(frame: pd.DataFrame, table: pd.DataFrame | None = None) -> "Figure":
 PART_COLOURS = ("#4c72b0", "#55a868", "#8172b2", "#ccb974", "#64b5cd", "#c44e52", "#8c8c8c")
 
 
-def score_parts(frame: pd.DataFrame, parts: "tuple[str, ...] | list[str]" = ()) -> "Figure":
+def score_parts(frame: Results, parts: "tuple[str, ...] | list[str]" = ()) -> "Figure":
     """Per entrant, the mean points from each part of the score (the game's ``score_parts`` that
     add up to it) as stacked bars: positive parts to the right of zero, negative ones to the
     left; a black tick at the mean score."""
@@ -166,20 +173,25 @@ def score_parts(frame: pd.DataFrame, parts: "tuple[str, ...] | list[str]" = ()) 
     return fig
 
 
-def game_lengths(frame: pd.DataFrame) -> "Figure":
+def game_lengths(frame: Results) -> "Figure":
     """How many turns games last: a histogram per number of players (stalled games marked)."""
-    from ttr_lab.analysis.breakdowns import game_lengths as lengths_of
-
-    lengths = lengths_of(frame)
+    d = digest_of(frame)
     fig = _figure(7, 3.4)
     ax = fig.add_subplot()
-    if not lengths.empty:
-        bins = np.histogram_bin_edges(lengths["turns"].to_numpy(dtype=float), bins="auto")
-        for n, g in lengths.groupby("num_players"):
-            ax.hist(g["turns"], bins=bins.tolist(), alpha=0.6, label=f"{n} players ({len(g)} games, median {g['turns'].median():.0f})")
-        stalled = lengths[lengths["termination"] == "stalled"]
-        if len(stalled):
-            ax.plot(stalled["turns"], np.zeros(len(stalled)), "x", color="black", label=f"stalled ({len(stalled)})")
+    tables = {n: dist.table() for n, dist in sorted(d.lengths.items())}
+    tables = {n: t for n, t in tables.items() if t[1].sum()}
+    if tables:
+        every = np.repeat(np.concatenate([v for v, _ in tables.values()]), np.concatenate([c for _, c in tables.values()]))
+        bins = np.histogram_bin_edges(every, bins="auto")
+        del every
+        for n, (values, counts) in tables.items():
+            dist = d.lengths[n]
+            ax.hist(values, bins=bins.tolist(), weights=counts, alpha=0.6,
+                    label=f"{n} players ({int(counts.sum())} games, median {dist.quantiles([0.5])[0]:.0f})")
+        stalled = [dist.table() for dist in d.stalled_lengths.values()]
+        turns: Any = np.repeat(np.concatenate([v for v, _ in stalled]), np.concatenate([c for _, c in stalled])) if stalled else []
+        if len(turns):
+            ax.plot(turns, np.zeros(len(turns)), "x", color="black", label=f"stalled ({len(turns)})")
         ax.legend(fontsize=7)
     ax.set_xlabel("turns per game")
     ax.set_ylabel("games")
@@ -187,39 +199,54 @@ def game_lengths(frame: pd.DataFrame) -> "Figure":
     return fig
 
 
-def think_times(frame: pd.DataFrame) -> "Figure":
+MAX_FLIERS = 500  # points drawn beyond an entrant's whiskers: the most extreme, not millions
+
+
+def think_times(frame: Results) -> "Figure":
     """Think time per decision per entrant: each game's mean, as a box per entrant on a log
     scale (fast and slow strategies differ by orders of magnitude)."""
-    from ttr_lab.analysis.breakdowns import per_decision_ms
-    from ttr_lab.analysis.tables import entrant_order
-
-    ms = per_decision_ms(frame)
-    order = [e for e in entrant_order(frame) if e in set(ms["entrant"])][::-1]
+    d = digest_of(frame)
+    order = [e for e in d.order() if d.code(e) in d.per_decision and d.per_decision[d.code(e)].size()][::-1]
     fig = _figure(7, 0.9 + 0.45 * max(len(order), 1))
     ax = fig.add_subplot()
     if order:
-        data = [np.clip(ms.loc[ms["entrant"] == e, "ms_per_decision"].to_numpy(), 1e-3, None) for e in order]
-        ax.boxplot(data, orientation="horizontal", tick_labels=order, showfliers=True)
+        boxes = []
+        for e in order:
+            values, counts = d.per_decision[d.code(e)].table()
+            ms = Distribution()
+            ms.add(np.repeat(np.clip(1000.0 * values, 1e-3, None), counts))
+            box = ms.box()
+            fliers = box["fliers"]
+            if len(fliers) > MAX_FLIERS:
+                fliers = np.concatenate([fliers[: MAX_FLIERS // 2], fliers[-MAX_FLIERS // 2:]])
+            boxes.append({**box, "fliers": fliers, "label": e})
+        ax.bxp(boxes, orientation="horizontal", showfliers=True)
         ax.set_xscale("log")
     ax.set_xlabel("think time per decision (ms, log scale; one point per game)")
     ax.set_title("Think time")
     return fig
 
 
-def win_rate_over_games(frame: pd.DataFrame) -> "Figure":
-    """Each entrant's win rate as its games accumulate, with the 95% Wilson band: where the band
-    has narrowed and the line has flattened, more games would change little."""
-    from ttr_lab.analysis.breakdowns import win_rate_over_games as running
-    from ttr_lab.analysis.tables import entrant_order
+def win_rate_over_games(frame: Results) -> "Figure":
+    """Each entrant's win rate as its games accumulate (deal by deal, in the schedule's order),
+    with the 95% Wilson band: where the band has narrowed and the line has flattened, more
+    games would change little."""
+    from ttr_lab.analysis.stats import wilson_arrays
 
-    table = running(frame)
+    d = digest_of(frame)
     fig = _figure(7, 3.8)
     ax = fig.add_subplot()
-    for entrant in entrant_order(frame):
-        g = table[table["entrant"] == entrant]
-        line, = ax.plot(g["games"], g["win_rate"], lw=1.2, label=entrant)
-        ax.fill_between(g["games"], g["win_low"], g["win_high"], color=line.get_color(), alpha=0.15, lw=0)
-    for n in sorted(frame["num_players"].unique()):
+    length = d.deal_games.length
+    for entrant in d.order():
+        code = d.code(entrant)
+        played = d.deal_games.get(code, length)
+        at = played > 0
+        games = np.cumsum(played[at])
+        wins = np.cumsum(d.deal_wins.get(code, length)[at])
+        low, high = wilson_arrays(wins, games)
+        line, = ax.plot(games, wins / games, lw=1.2, label=entrant)
+        ax.fill_between(games, low, high, color=line.get_color(), alpha=0.15, lw=0)
+    for n in sorted(d.players):
         ax.axhline(1.0 / n, color="gray", ls=":", lw=1.2, label=f"fair share at {n} players")
     ax.set_ylim(0, 1)
     ax.yaxis.set_major_formatter(_percent_axis())

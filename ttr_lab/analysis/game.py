@@ -10,7 +10,10 @@ descriptions, whether to summarise them) and three parts of its views (``game.vi
     figure_min_games            figure key -> the fewest games it is drawn from
 
 A hook that also takes ``records`` is handed the folder's game records (``StoredRecord``s,
-``ttr_lab.core.results.read_records``), for what the rows do not hold.
+``ttr_lab.core.results.read_records``), for what the rows do not hold. A game whose views say
+``report_reads = "digest"`` is handed the results' ``ResultsDigest`` (``core.digest``)
+instead of the frame, so its sections cost no more memory than the report's own; any other
+game's hooks get the whole frame, read for them.
 """
 
 from __future__ import annotations
@@ -69,8 +72,26 @@ def _from_records(folder: Path) -> Game | None:
     return None if stored is None else stored.record.load_game()
 
 
-def _from_rows(frame: "pd.DataFrame") -> Game:
-    name, variant = str(frame["game"].iloc[0]), str(frame["variant"].iloc[0])
+def _named(frame: Any) -> tuple[list[str], list[str]]:
+    """The games and variants the rows name (a frame's, or a digest's, in row order for a frame)."""
+    if hasattr(frame, "game_names"):
+        return sorted(frame.game_names), sorted(frame.variants)
+    return [str(v) for v in pd_unique(frame["game"])], [str(v) for v in pd_unique(frame["variant"])]
+
+
+def pd_unique(column: Any) -> list[Any]:
+    import pandas as pd
+
+    return list(pd.unique(column.astype(str)))
+
+
+def _empty(frame: Any) -> bool:
+    return frame is None or (frame.games == 0 if hasattr(frame, "game_names") else frame.empty)
+
+
+def _from_rows(frame: Any) -> Game:
+    names, variants = _named(frame)
+    name, variant = names[0], variants[0]
     game = load_game(name)
     if game.variant != variant:
         raise ConfigError(f"the results are of {name} variant {variant!r}, but with no config.yaml and no records "
@@ -78,23 +99,24 @@ def _from_rows(frame: "pd.DataFrame") -> Game:
     return game
 
 
-def game_of(folder: str | Path, frame: "pd.DataFrame | None" = None) -> Game:
+def game_of(folder: str | Path, frame: Any = None) -> Game:
     """The game the results in ``folder`` were played in: from its ``meta.json`` (a tournament
     names the game and its options there), else its first game record, else its ``config.yaml``
     (``game`` and ``options``), else the rows' ``game`` with default options; whichever names it
-    must give the rows' ``variant``."""
+    must give the rows' ``variant``. ``frame``: the results frame, or a folder's digest."""
     folder = Path(folder)
     game = _from_meta(folder) or _from_records(folder) or _from_config(folder)
-    if frame is None or frame.empty:
+    if _empty(frame):
         if game is None:
             raise ConfigError(f"{folder}: no config.yaml, records or results name the game played")
         return game
     if game is None:
         game = _from_rows(frame)
-    named = sorted(set(frame["game"].astype(str)) - {game.name})
+    names, variant_names = _named(frame)
+    named = sorted(set(names) - {game.name})
     if named:
         raise ConfigError(f"{folder}: the results name game(s) {', '.join(named)}, the folder's config {game.name}")
-    variants = sorted(set(frame["variant"].astype(str)) - {game.variant})
+    variants = sorted(set(variant_names) - {game.variant})
     if variants:
         raise ConfigError(f"{folder}: the results are of {game.name} variant(s) {', '.join(variants)}, "
                           f"but the folder names variant {game.variant!r}")
@@ -123,17 +145,28 @@ def _call(hook: Any, frame: "pd.DataFrame", records: Sequence[Any], skip: Sequen
     return hook(frame, records, **extra) if "records" in parameters else hook(frame, **extra)
 
 
-def game_tables(game: Game, frame: "pd.DataFrame", records: Sequence[Any] = ()) -> list[tuple[str, str, "pd.DataFrame"]]:
-    """The game's own report tables (its views' ``report_tables``); ``records``: the folder's
-    stored game records."""
-    return [(str(title), str(note), table) for title, note, table in _call(game.views.report_tables, frame, records)]
+def _rows_for(game: Game, hook: str, frame: Any) -> Any:
+    """What the game's ``hook`` is handed: a digest where its views read one
+    (``report_reads = "digest"``), else the whole frame (read from the digest's folder: a
+    game whose hooks want every row holds every row)."""
+    if not hasattr(frame, "game_names") or getattr(game.views, "report_reads", "frame") == "digest" \
+            or not game.views.offers(hook):
+        return frame
+    return frame.frame()
 
 
-def game_figures(game: Game, frame: "pd.DataFrame", records: Sequence[Any] = (),
+def game_tables(game: Game, frame: Any, records: Sequence[Any] = ()) -> list[tuple[str, str, "pd.DataFrame"]]:
+    """The game's own report tables (its views' ``report_tables``); ``frame``: the results frame
+    or a folder's digest; ``records``: the folder's stored game records."""
+    rows = _rows_for(game, "report_tables", frame)
+    return [(str(title), str(note), table) for title, note, table in _call(game.views.report_tables, rows, records)]
+
+
+def game_figures(game: Game, frame: Any, records: Sequence[Any] = (),
                  skip: Sequence[str] = ()) -> list[tuple[str, str, "Figure"]]:
     """The game's own report figures (its views' ``report_figures``; ``records`` as for
     ``game_tables``), but none whose key is in ``skip``."""
-    drawn = _call(game.views.report_figures, frame, records, skip)
+    drawn = _call(game.views.report_figures, _rows_for(game, "report_figures", frame), records, skip)
     out = [(str(key), str(caption), fig) for key, caption, fig in drawn if key not in skip]
     bad = [key for key, _, _ in out if not _KEY.match(key)]
     if bad:

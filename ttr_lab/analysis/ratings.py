@@ -10,21 +10,15 @@ loses or never wins.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 
+if TYPE_CHECKING:
+    from ttr_lab.core.digest import ResultsDigest
+
 ELO = 400.0 / np.log(10.0)  # natural units to Elo points
-
-
-def _comparisons(frame: pd.DataFrame, names: list[str]) -> pd.DataFrame:
-    """Every pair of seats of different entrants at a game, each once (earlier seat first):
-    ``deal``, ``i``, ``j`` (entrant indices) and ``w`` (1 if i finished ahead, 0.5 tie, 0)."""
-    from ttr_lab.analysis.tables import seat_pairs
-
-    pairs = seat_pairs(frame, ordered=False)
-    index = {n: i for i, n in enumerate(names)}
-    return pd.DataFrame({"deal": pairs["deal"].to_numpy(), "i": pairs["a"].map(index).to_numpy(),
-                         "j": pairs["b"].map(index).to_numpy(), "w": pairs["score"].to_numpy()})
 
 
 def _loss(theta: np.ndarray, i: np.ndarray, j: np.ndarray, wins: np.ndarray, n: np.ndarray, prior_sd: float) -> float:
@@ -65,37 +59,41 @@ def _fit(i: np.ndarray, j: np.ndarray, wins: np.ndarray, n: np.ndarray, k: int, 
     return theta - theta.mean()
 
 
-def bradley_terry(frame: pd.DataFrame, resamples: int = 200, seed: int = 0, prior_sd: float = 3.0) -> pd.DataFrame:
+def bradley_terry(frame: "pd.DataFrame | ResultsDigest", resamples: int = 200, seed: int = 0,
+                  prior_sd: float = 3.0) -> pd.DataFrame:
     """Per entrant: Elo-scale rating (mean 1500), a 95% interval from resampling deals, and the
-    games it played; strongest first."""
-    names = sorted(frame["entrant"].unique())
+    games it played; strongest first. ``frame``: a results frame or a folder's digest."""
+    from ttr_lab.core.digest import digest_of
+
+    d = digest_of(frame)
+    names = sorted(d.names)
     k = len(names)
-    comps = _comparisons(frame, names)
-    games = frame.groupby("entrant").size()
-    if comps.empty or k < 2:
+    at = {d.code(n): i for i, n in enumerate(names)}
+    games = [int(d.rows[d.code(n)]) for n in names]
+    deals, pairs = d.pair_tables()
+    # Per deal and pair i < j (name order): wins of i over j and comparisons. Each comparison of
+    # i and j counted once: "j ahead of i" is the rest of it. A resample of deals is then a count
+    # per deal, and its totals one matrix product.
+    cells = sorted({(min(at[a], at[b]), max(at[a], at[b])) for a, b in pairs})
+    if not cells or k < 2:
         return pd.DataFrame({"entrant": names, "rating": 1500.0, "rating_low": np.nan, "rating_high": np.nan,
-                             "games": [int(games.get(n, 0)) for n in names]})
-    # Per deal and ordered pair (i, j): wins of i over j and comparisons. A resample of deals is
-    # then a count per deal, and its totals one matrix product.
-    unique, deal_index = np.unique(comps["deal"].to_numpy(), return_inverse=True)
-    pair = comps["i"].to_numpy() * k + comps["j"].to_numpy()
-    cells = len(unique) * k * k
-    wins_by_deal = np.bincount(deal_index * k * k + pair, weights=comps["w"].to_numpy(), minlength=cells).reshape(len(unique), k * k)
-    n_by_deal = np.bincount(deal_index * k * k + pair, minlength=cells).reshape(len(unique), k * k).astype(float)
-    used = np.flatnonzero(n_by_deal.sum(axis=0))
-    i, j = used // k, used % k
-    wins_by_deal, n_by_deal = wins_by_deal[:, used], n_by_deal[:, used]
+                             "games": games})
+    code = {i: c for c, i in at.items()}
+    wins_by_deal = np.stack([pairs[(code[i], code[j])][0] for i, j in cells], axis=1).astype(float)
+    n_by_deal = np.stack([pairs[(code[i], code[j])][1] for i, j in cells], axis=1).astype(float)
+    i = np.array([c[0] for c in cells])
+    j = np.array([c[1] for c in cells])
     theta = _fit(i, j, wins_by_deal.sum(axis=0), n_by_deal.sum(axis=0), k, prior_sd)
     rng = np.random.default_rng(seed)
     draws: list[np.ndarray] = []
     for _ in range(resamples):
-        pick = rng.choice(len(unique), size=len(unique), replace=True)
-        counts = np.bincount(pick, minlength=len(unique)).astype(float)
+        pick = rng.choice(len(deals), size=len(deals), replace=True)
+        counts = np.bincount(pick, minlength=len(deals)).astype(float)
         draws.append(_fit(i, j, counts @ wins_by_deal, counts @ n_by_deal, k, prior_sd))
     drawn = np.array(draws) if draws else np.full((1, k), np.nan)
     low, high = np.percentile(drawn, [2.5, 97.5], axis=0)
     out = pd.DataFrame({
         "entrant": names, "rating": 1500 + ELO * theta, "rating_low": 1500 + ELO * low,
-        "rating_high": 1500 + ELO * high, "games": [int(games.get(n, 0)) for n in names],
+        "rating_high": 1500 + ELO * high, "games": games,
     })
     return out.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)

@@ -28,6 +28,7 @@ from ttr_lab.analysis.tables import (
     entrant_order, entrant_table, head_to_head, metric_table, pairwise_tests, player_count_table, score_parts, seat_table,
 )
 from ttr_lab.analysis.verdict import Verdict, differences_view, explaining, metric_differences, upsets, verdict
+from ttr_lab.core.digest import ResultsDigest, digest_of
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game
 
@@ -73,11 +74,14 @@ FIGURES: dict[str, tuple[Callable[..., Any], str]] = {
 }
 
 
-def report_sections(frame: pd.DataFrame, game: Game, records: Sequence[Any] = ()) -> list[tuple[str, str, pd.DataFrame, bool]]:
+def report_sections(frame: "pd.DataFrame | ResultsDigest", game: Game,
+                    records: Sequence[Any] = ()) -> list[tuple[str, str, pd.DataFrame, bool]]:
     """The report's tables, raw (as the analysis functions return them), in order: (title, note,
     table, whether its index is shown). The generic sections, with the game's own tables (its
     ``report_tables``, handed ``records``: the folder's game records) after the score parts.
-    ``present`` turns each into what the report prints."""
+    ``present`` turns each into what the report prints. ``frame``: the results frame, or the
+    folder's digest (``results_digest``: what the report reads, a chunk at a time)."""
+    frame = digest_of(frame, score_parts_of(game))
     generic = [
         ("Entrants", entrant_table(frame), False),
         ("Ratings", bradley_terry(frame), False),
@@ -99,18 +103,25 @@ def report_sections(frame: pd.DataFrame, game: Game, records: Sequence[Any] = ()
     return sections
 
 
-def _leader_table(frame: pd.DataFrame, game: Game) -> pd.DataFrame:
+def results_digest(source: Any, game: Game) -> ResultsDigest:
+    """The digest of a results folder (or frame) with the quartiles of the game's score parts:
+    every table and figure of the report reads it, not the rows."""
+    return ResultsDigest.of(source, score_parts_of(game))
+
+
+def _leader_table(frame: ResultsDigest, game: Game) -> pd.DataFrame:
     order = entrant_order(frame)
     return metric_differences(frame, order[0], order[1], game.metrics) if len(order) > 1 else pd.DataFrame()
 
 
-def verdict_of(sections: list[tuple[str, str, pd.DataFrame, bool]], frame: pd.DataFrame, game: Game) -> Verdict:
+def verdict_of(sections: list[tuple[str, str, pd.DataFrame, bool]], frame: "pd.DataFrame | ResultsDigest",
+               game: Game) -> Verdict:
     """The report's verdict, from the tables ``report_sections`` already computed."""
     tests = next(table for title, _, table, _ in sections if title == "Pairwise tests")
     return verdict(frame, game.metrics, tests)
 
 
-def upsets_of(sections: list[tuple[str, str, pd.DataFrame, bool]], frame: pd.DataFrame) -> pd.DataFrame:
+def upsets_of(sections: list[tuple[str, str, pd.DataFrame, bool]], frame: "pd.DataFrame | ResultsDigest") -> pd.DataFrame:
     return upsets(frame, next(table for title, _, table, _ in sections if title == "Ratings"))
 
 
@@ -136,11 +147,12 @@ def skipped_figures(games: int, game: Game) -> dict[str, int]:
     return {key: least for key, least in needs.items() if games < least}
 
 
-def report_figures(frame: pd.DataFrame, game: Game, ratings: pd.DataFrame | None = None,
+def report_figures(frame: "pd.DataFrame | ResultsDigest", game: Game, ratings: pd.DataFrame | None = None,
                    records: Sequence[Any] = (), skip: Sequence[str] = ()) -> list[tuple[str, str, Any]]:
     """The report's figures, in order: (key, caption, Figure); the generic ones, then the
     game's own (its ``report_figures``, handed ``records``), but none of ``skip`` (keys; the
     report passes ``skipped_figures``). ``ratings``: the Ratings table if already computed."""
+    frame = digest_of(frame, score_parts_of(game))
     out = [(key, caption, figures.ratings(frame, ratings) if key == "ratings" else draw(frame, game))
            for key, (draw, caption) in FIGURES.items() if key not in skip]
     own = game_figures(game, frame, records, skip)
@@ -203,7 +215,8 @@ def build_report(folder: str | Path, quiet: bool = False, progress: Callable[[st
 
 def _build_report(folder: str | Path, say: Callable[[str], None], out: str | Path | None, staging: Path) -> Path | str:
     from ttr_lab.core.location import Location, is_uri
-    from ttr_lab.core.results import read_records, read_results
+    from ttr_lab.core.result_chunks import game_chunks
+    from ttr_lab.core.results import read_records
 
     started = time.perf_counter()
 
@@ -231,8 +244,8 @@ def _build_report(folder: str | Path, say: Callable[[str], None], out: str | Pat
             if location.exists(name):
                 (staging / name).write_bytes(location.read_bytes(name))
     source = location if remote else folder
-    frame = read_results(source)
-    if frame.empty:
+    first = next(game_chunks(source, ["game", "variant"], rows=1024), None)
+    if first is None:
         raise ConfigError(f"{folder} holds no results yet")
     name = Path(location.root).name
     config_file = (staging if remote else Path(folder)) / "config.yaml"
@@ -240,11 +253,14 @@ def _build_report(folder: str | Path, say: Callable[[str], None], out: str | Pat
         import yaml
 
         name = (yaml.safe_load(config_file.read_text()) or {}).get("name", name)
-    game = game_of(staging if remote else folder, frame)
+    game = game_of(staging if remote else folder, first)
+    # One pass over the rows, a chunk at a time: every table and figure reads the digest.
+    frame = results_digest(source, game)
+    game = game_of(staging if remote else folder, frame)  # every row's game and variant checked
     records = read_records(source)  # once, for the game's hooks (what the rows do not hold)
-    step(f"read {frame['game_id'].nunique()} games; computing tables (ratings resample whole deals)")
+    step(f"read {frame.games} games; computing tables (ratings resample whole deals)")
     sections = report_sections(frame, game, records)
-    games = frame["game_id"].nunique()
+    games = frame.games
     skipped = skipped_figures(games, game)
     figs = report_figures(frame, game, next(t for title, _, t, _ in sections if title == "Ratings"), records,
                           skip=tuple(skipped))
@@ -252,11 +268,11 @@ def _build_report(folder: str | Path, say: Callable[[str], None], out: str | Pat
     step(f"tables done; drawing {len(figs)} figures" + (f" in {workers} processes" if workers > 1 else ""))
     images = draw_figures([(key, fig) for key, _, fig in figs], target / "report", workers)
     step("figures drawn")
-    forfeits = int(frame["forfeit"].sum())
-    stalled = int((frame.drop_duplicates("game_id")["termination"] == "stalled").sum())
+    forfeits = int(frame.forfeits.sum())
+    stalled = frame.stalled_games
     heading = f"Report: {name} — {game.title} ({game.variant})"
-    intro = (f"{games} games of {game.title} ({game.variant}), {frame['entrant'].nunique()} entrants, "
-             f"{', '.join(str(n) for n in sorted(frame['num_players'].unique()))} players; "
+    intro = (f"{games} games of {game.title} ({game.variant}), {len(frame.names)} entrants, "
+             f"{', '.join(str(n) for n in sorted(frame.players))} players; "
              f"{forfeits} forfeited, {stalled} stalled.")
     md = [f"# {markdown_text(heading)}\n", intro + "\n"]
     page = [f"<h1>{html.escape(heading)}</h1>", f"<p>{html.escape(intro)}</p>"]

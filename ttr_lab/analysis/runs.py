@@ -33,9 +33,13 @@ class RunIdentity:
     players: tuple[int, ...]
 
 
-def identity(frame: "pd.DataFrame", label: str, folder: str | Path | None = None) -> RunIdentity:
-    """The identity of a results frame; with its folder, the game and options its ``meta.json``
-    (or config) names, which also tell rule variants apart that a variant's name does not."""
+def identity(frame: Any, label: str, folder: str | Path | None = None) -> RunIdentity:
+    """The identity of a results frame (or of what a folder's rows name: a digest, or the
+    ``partitions.RowsSeen`` of a split); with its folder, the game and options its
+    ``meta.json`` (or config) names, which also tell rule variants apart that a variant's name
+    does not."""
+    if hasattr(frame, "game_names"):
+        return _identity_seen(frame, label, folder)
     games = _values(frame, "game")
     variants = _values(frame, "variant")
     options = None
@@ -47,6 +51,17 @@ def identity(frame: "pd.DataFrame", label: str, folder: str | Path | None = None
         options = json.dumps(game.options, sort_keys=True, default=str)
     players = tuple(sorted({int(n) for n in frame["num_players"]})) if "num_players" in frame else ()
     return RunIdentity(label, games, variants, options, players)
+
+
+def _identity_seen(seen: Any, label: str, folder: str | Path | None) -> RunIdentity:
+    games, variants, options = tuple(sorted(seen.game_names)), tuple(sorted(seen.variants)), None
+    if folder is not None:
+        from ttr_lab.analysis.game import game_of
+
+        game = game_of(folder, seen)
+        games, variants = (game.name,), (game.variant,)
+        options = json.dumps(game.options, sort_keys=True, default=str)
+    return RunIdentity(label, games, variants, options, tuple(sorted(seen.players)))
 
 
 def _values(frame: "pd.DataFrame", column: str) -> tuple[str, ...]:
@@ -80,15 +95,21 @@ def check_comparable(a: RunIdentity, b: RunIdentity, *, across_variants: bool = 
 def deal_difference(frame_a: "pd.DataFrame", frame_b: "pd.DataFrame", a: str = "A", b: str = "B") -> str:
     """"" when the runs played the same deals (some game ids in common, each with the same deal
     seed), else what differs, in words."""
+    common, other = deal_check(frame_a, frame_b, a, b)
+    return other if common else f"{a} and {b} have no game id in common (different schedules)"
+
+
+def deal_check(frame_a: "pd.DataFrame", frame_b: "pd.DataFrame", a: str = "A", b: str = "B") -> tuple[int, str]:
+    """How many game ids the runs (or one range of deals of each) have in common, and the first
+    of them with another deal seed in each, in words ("" if none)."""
     seeds_a = frame_a.drop_duplicates("game_id").set_index("game_id")["deal_seed"].astype(str)
     seeds_b = frame_b.drop_duplicates("game_id").set_index("game_id")["deal_seed"].astype(str)
     common = seeds_a.index.intersection(seeds_b.index)
-    if common.empty:
-        return f"{a} and {b} have no game id in common (different schedules)"
     other = common[(seeds_a[common] != seeds_b[common]).to_numpy()]
     if len(other):
-        return f"game {other[0]} has deal seed {seeds_a[other[0]]} in {a} and {seeds_b[other[0]]} in {b} (different seeds)"
-    return ""
+        return len(common), (f"game {other[0]} has deal seed {seeds_a[other[0]]} in {a} and {seeds_b[other[0]]} in "
+                             f"{b} (different seeds)")
+    return len(common), ""
 
 
 def entrants_apart(frame_a: "pd.DataFrame", frame_b: "pd.DataFrame") -> tuple[tuple[str, ...], tuple[str, ...]]:

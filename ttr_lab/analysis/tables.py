@@ -1,6 +1,8 @@
-"""The tables of a report, each a pure function of the results frame (one row per player per
-game, as ``ttr_lab.core.results.read_results`` gives it) and, where the game's own numbers
-come in, of the metrics it declares: nothing here knows which game was played.
+"""The tables of a report, each a pure function of the results (a frame, one row per player per
+game, as ``ttr_lab.core.results.read_results`` gives it, or a folder's ``ResultsDigest``, which
+reads the rows a chunk at a time) and, where the game's own numbers come in, of the metrics it
+declares: nothing here knows which game was played. A frame is digested first, so a notebook's
+frame and a folder of ten million games go through the same arithmetic.
 
 Wins are *shares*: a sole winner scores 1, each of k tied winners 1/k, so the win rates of a
 game add up to one. Intervals are Wilson 95% intervals on those shares. Forfeited games count
@@ -10,11 +12,12 @@ for wins (the forfeiter lost) but not for score statistics (they have no scores)
 from __future__ import annotations
 
 import itertools
-from typing import Any, Sequence
+from typing import Any, Sequence, Union
 
 import numpy as np
 import pandas as pd
 
+from ttr_lab.core.digest import ResultsDigest, digest_of
 from ttr_lab.analysis.stats import wilson
 from ttr_lab.core.outcome import Metric
 
@@ -28,113 +31,110 @@ def _scored(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[frame["score"].notna()]
 
 
-def _recorded(frame: pd.DataFrame, name: str) -> bool:
-    """Whether the results hold any value in column ``name`` (a game may leave a metric empty
-    in variants that do not use it)."""
-    return name in frame and bool(frame[name].notna().any())
+Results = Union[pd.DataFrame, ResultsDigest]  # a results frame, or a folder's digest
 
 
-def summarised_metrics(frame: pd.DataFrame, metrics: Sequence[Metric]) -> list[Metric]:
+def summarised_metrics(frame: Any, metrics: Sequence[Metric]) -> list[Metric]:
     """The declared metrics shown as a mean per entrant: ``summarise`` set, a number or a flag
     (not a list), and recorded in these results."""
-    return [m for m in metrics if m.summarise and m.kind in _NUMERIC_KINDS and _recorded(frame, m.name)]
+    if isinstance(frame, pd.DataFrame):
+        recorded = {m.name for m in metrics if m.name in frame and bool(frame[m.name].notna().any())}
+    else:  # a digest, or anything else that knows which columns hold a value
+        recorded = {m.name for m in metrics if frame.is_recorded(m.name)}
+    return [m for m in metrics if m.summarise and m.kind in _NUMERIC_KINDS and m.name in recorded]
 
 
-def _metric_means(scored: pd.DataFrame, metrics: Sequence[Metric]) -> pd.DataFrame:
-    """Per entrant (index), the mean of each metric over the games played out."""
-    columns = [m.name for m in metrics]
-    return scored[["entrant", *columns]].astype({c: float for c in columns}).groupby("entrant").mean()
-
-
-def entrant_order(frame: pd.DataFrame) -> list[str]:
+def entrant_order(frame: Results) -> list[str]:
     """Entrants by win rate, best first (ties by name): the order of every per-entrant table."""
-    rates = frame.groupby("entrant")["win"].mean()
-    return sorted(rates.index, key=lambda e: (-rates[e], e))
+    if isinstance(frame, pd.DataFrame) and "win" not in frame:
+        return sorted(frame["entrant"].unique())
+    return digest_of(frame).order()
 
 
-def entrant_table(frame: pd.DataFrame, metrics: Sequence[Metric] = ()) -> pd.DataFrame:
+def entrant_table(frame: Results, metrics: Sequence[Metric] = ()) -> pd.DataFrame:
     """Per entrant: games, win rate with its interval, mean and spread of the score, turns,
     forfeits, stalled games; then, for each of ``metrics`` (the game's, ``game.metrics``) that
     is summarised, its mean over the games played out. Best win rate first."""
-    shown = summarised_metrics(frame, metrics)
+    d = digest_of(frame)
+    shown = summarised_metrics(d, metrics)
     clash = [m.name for m in shown if m.name in ENTRANT_COLUMNS]
     if clash:
         raise ValueError(f"metric name(s) {', '.join(clash)} clash with the entrant table's own columns")
     rows = []
-    for entrant, g in frame.groupby("entrant", sort=True):
-        s = _scored(g)
-        games, wins = len(g), float(g["win"].sum())
+    for code, entrant in sorted(enumerate(d.names), key=lambda ce: ce[1]):
+        games, wins = int(d.rows[code]), float(d.wins[code])
         low, high = wilson(wins, games)
         rows.append({
-            "entrant": entrant, "strategy": g["strategy"].iloc[0], "games": games,
+            "entrant": entrant, "strategy": d.strategy[code], "games": games,
             "win_rate": wins / games, "win_low": low, "win_high": high,
-            "mean_score": s["score"].mean(), "score_sd": s["score"].std(ddof=1), "turns": s["turns"].mean(),
-            "forfeits": int(g["forfeit"].sum()), "stalled_games": int((s["termination"] == "stalled").sum()),
+            "mean_score": d.scored.mean_of(code, "score"), "score_sd": d.scored.std_of(code, "score"),
+            "turns": d.scored.mean_of(code, "turns"),
+            "forfeits": int(d.forfeits[code]), "stalled_games": int(d.stalled_rows[code]),
         })
     out = pd.DataFrame(rows, columns=list(ENTRANT_COLUMNS))
     if out.empty:
         return out
     if shown:
-        out = out.join(_metric_means(_scored(frame), shown), on="entrant")
+        means = d.scored_means()
+        out = out.join(means.reindex(columns=[m.name for m in shown]), on="entrant")
     return out.sort_values(["win_rate", "entrant"], ascending=[False, True], kind="stable").reset_index(drop=True)
 
 
-def metric_table(frame: pd.DataFrame, metrics: Sequence[Metric]) -> pd.DataFrame:
+def metric_table(frame: Results, metrics: Sequence[Metric]) -> pd.DataFrame:
     """Every declared metric these results record, one row each: its name, its one-line
     description, and its mean per entrant (a column per entrant, best win rate first) over the
     games played out; blank where the metric is not summarised (ids, lists). A metric no row
     records (another map's bonus, say) is left out rather than shown as an empty row."""
-    order = entrant_order(frame)
-    shown = summarised_metrics(frame, metrics)
-    means = _metric_means(_scored(frame), shown).reindex(order) if shown else pd.DataFrame(index=order)
+    d = digest_of(frame)
+    order = d.order()
+    shown = {m.name for m in summarised_metrics(d, metrics)}
+    means = d.scored_means().reindex(order)
     rows = []
-    for m in (m for m in metrics if _recorded(frame, m.name)):
+    for m in (m for m in metrics if d.is_recorded(m.name)):
         row: dict[str, Any] = {"metric": m.name, "description": m.description}
         for entrant in order:
-            row[entrant] = float(means.loc[entrant, m.name]) if m.name in means else np.nan
+            row[entrant] = float(means.loc[entrant, m.name]) if m.name in shown and m.name in means else np.nan
         rows.append(row)
     return pd.DataFrame(rows, columns=["metric", "description", *order])
 
 
-def score_parts(frame: pd.DataFrame, parts: Sequence[str] = ()) -> pd.DataFrame:
+def score_parts(frame: Results, parts: Sequence[str] = ()) -> pd.DataFrame:
     """Per entrant, for the score and each of ``parts`` (the game's ``score_parts``: metric
     names) recorded in these results: mean, standard deviation and quartiles; the entrants of
     each part best win rate first."""
-    s = _scored(frame)
-    if s.empty:
+    d = digest_of(frame, parts)
+    played = [e for e in d.order() if d.scored.count(d.code(e), "score")]
+    if not played:
         return pd.DataFrame(columns=["entrant", "part", "mean", "std", "q1", "median", "q3"])
-    pieces = []
-    for part in ["score", *(p for p in parts if p != "score" and _recorded(s, p))]:
-        d = s.astype({part: float}).groupby("entrant")[part].describe()[["mean", "std", "25%", "50%", "75%"]]
-        d.insert(0, "part", part)
-        pieces.append(d.reset_index())
-    out = pd.concat(pieces, ignore_index=True).rename(columns={"25%": "q1", "50%": "median", "75%": "q3"})
-    # Each part's rows in the report's order (best win rate first), parts in the game's order.
-    rank = {e: i for i, e in enumerate(entrant_order(frame))}
-    out["_part"] = out["part"].map({p: i for i, p in enumerate(out["part"].unique())})
-    out["_rank"] = out["entrant"].map(rank)
-    return out.sort_values(["_part", "_rank"], kind="stable").drop(columns=["_part", "_rank"]).reset_index(drop=True)
+    rows = []
+    for part in ["score", *(p for p in parts if p != "score" and d.scored.count_all(p))]:
+        for entrant in played:
+            code = d.code(entrant)
+            dist = d.distributions.get((code, part))
+            q1, median, q3 = dist.quantiles([0.25, 0.5, 0.75]) if dist is not None else [np.nan] * 3
+            rows.append({"entrant": entrant, "part": part, "mean": d.scored.mean_of(code, part),
+                         "std": d.scored.std_of(code, part), "q1": q1, "median": median, "q3": q3})
+    return pd.DataFrame(rows, columns=["entrant", "part", "mean", "std", "q1", "median", "q3"])
 
 
-def seat_table(frame: pd.DataFrame) -> pd.DataFrame:
+def seat_table(frame: Results) -> pd.DataFrame:
     """Win rate by seat (seat advantage), per player count, whoever sat there."""
     rows = []
-    for (players, seat), g in frame.groupby(["num_players", "seat"], sort=True):
-        wins, games = float(g["win"].sum()), len(g)
-        low, high = wilson(wins, games)
-        rows.append({"players": int(players), "seat": int(seat), "games": games, "win_rate": wins / games,
+    for (players, seat), (games, wins) in sorted(digest_of(frame).seats.items()):
+        low, high = wilson(wins, int(games))
+        rows.append({"players": players, "seat": seat, "games": int(games), "win_rate": wins / games,
                      "win_low": low, "win_high": high, "fair_share": 1.0 / players})
     return pd.DataFrame(rows)
 
 
-def player_count_table(frame: pd.DataFrame) -> pd.DataFrame:
+def player_count_table(frame: Results) -> pd.DataFrame:
     """Win rate and mean score per entrant and player count."""
+    d = digest_of(frame)
     rows = []
-    for (players, entrant), g in frame.groupby(["num_players", "entrant"], sort=True):
-        wins, games = float(g["win"].sum()), len(g)
-        low, high = wilson(wins, games)
-        rows.append({"players": int(players), "entrant": entrant, "games": games, "win_rate": wins / games,
-                     "win_low": low, "win_high": high, "mean_score": _scored(g)["score"].mean()})
+    for (players, code), (games, wins) in sorted(d.player_rows.items(), key=lambda kv: (kv[0][0], d.names[kv[0][1]])):
+        low, high = wilson(wins, int(games))
+        rows.append({"players": players, "entrant": d.names[code], "games": int(games), "win_rate": wins / games,
+                     "win_low": low, "win_high": high, "mean_score": d.counts.mean_of((players, code), "score")})
     return pd.DataFrame(rows)
 
 
@@ -179,42 +179,47 @@ def ahead_share(frame: pd.DataFrame, a: str, b: str) -> tuple[float, int, float,
     return (wins / games if games else 0.0, games, low, high)
 
 
-def head_to_head(frame: pd.DataFrame) -> pd.DataFrame:
+def head_to_head(frame: Results) -> pd.DataFrame:
     """Matrix: how often the row entrant finished ahead of the column entrant in games where
     both played (ties count half); rows and columns strongest first (by win rate, as in every
     per-entrant table and the head-to-head figure; by name in a frame of ranks alone)."""
-    names = entrant_order(frame) if "win" in frame else sorted(frame["entrant"].unique())
-    means = seat_pairs(frame).groupby(["a", "b"])["score"].mean()
-    matrix = means.unstack().reindex(index=names, columns=names).astype(float)
+    names = entrant_order(frame)
+    d = digest_of(frame if not isinstance(frame, pd.DataFrame) or "win" in frame else frame.assign(win=0.0))
+    _, pairs = d.pair_tables()
+    matrix = pd.DataFrame(np.nan, index=names, columns=names)
+    for (a, b), (wins, counts) in pairs.items():
+        if counts.sum():
+            matrix.loc[d.names[a], d.names[b]] = float(wins.sum(dtype=np.float64) / counts.sum())
     matrix.index.name = matrix.columns.name = None
-    return matrix
+    return matrix.astype(float)
 
 
-def pairwise_tests(frame: pd.DataFrame) -> pd.DataFrame:
+def pairwise_tests(frame: Results) -> pd.DataFrame:
     """For each pair of entrants that met, whether one finishes ahead of the other more often
     than chance, paired by deal: the per-deal mean of "a ahead of b" (1 / 0.5 / 0) is tested
     against 0.5 with a Wilcoxon signed-rank test (each deal is one observation, since every
     seating of a deal shares its cards), Holm-corrected over all pairs."""
     from scipy import stats
 
-    names = sorted(frame["entrant"].unique())
-    pairs = seat_pairs(frame)
-    # One pass: per (a, b) and deal, the sum and count of a's results against b.
-    per = pairs.groupby(["a", "b", "deal"], sort=True)["score"].agg(["sum", "count"])
+    d = digest_of(frame)
+    names = sorted(d.names)
+    _, pairs = d.pair_tables()
     rows = []
     for a, b in itertools.combinations(names, 2):
-        if (a, b) not in per.index:
+        key = (d.code(a), d.code(b))
+        if key not in pairs:
             continue
-        d = per.loc[(a, b)]
-        per_deal = d["sum"] / d["count"] - 0.5
+        sums, counts = pairs[key]
+        met = counts > 0
+        per_deal = sums[met].astype(np.float64) / counts[met] - 0.5
         nonzero = per_deal[per_deal != 0]
         if len(nonzero) >= 1:
             p = float(stats.wilcoxon(nonzero, zero_method="wilcox", alternative="two-sided").pvalue) if len(nonzero) > 1 else 1.0
         else:
             p = 1.0
-        games, wins = int(d["count"].sum()), float(d["sum"].sum())
+        games, wins = int(counts.sum()), float(sums.sum(dtype=np.float64))
         low, high = wilson(wins, games)
-        rows.append({"a": a, "b": b, "games": games, "deals": int(per_deal.size),
+        rows.append({"a": a, "b": b, "games": games, "deals": int(met.sum()),
                      "a_ahead": wins / games, "a_ahead_low": low, "a_ahead_high": high, "p_value": p})
     out = pd.DataFrame(rows)
     if out.empty:

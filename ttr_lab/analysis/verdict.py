@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ttr_lab.analysis.presentation import p_text, percent, percent_interval
-from ttr_lab.analysis.tables import entrant_order, entrant_table, pairwise_tests, summarised_metrics
+from ttr_lab.core.accumulate import Tally
+from ttr_lab.analysis.tables import Results, entrant_order, entrant_table, pairwise_tests, summarised_metrics
 from ttr_lab.core.outcome import Metric
 
 EXPLAINING = 4  # metrics named in the verdict's words (the table beside them lists every one)
@@ -39,7 +40,7 @@ class Verdict:
     differences: pd.DataFrame
 
 
-def metric_differences(frame: pd.DataFrame, a: str, b: str, metrics: Sequence[Metric] = ()) -> pd.DataFrame:
+def metric_differences(frame: Results, a: str, b: str, metrics: Sequence[Metric] = ()) -> pd.DataFrame:
     """For the score and each summarised metric of ``metrics`` recorded here: ``a``'s mean per
     game minus ``b``'s, paired by deal (per deal, a's mean over its games played out there minus
     b's; then the mean over the deals where both played), with a normal 95% interval from the
@@ -50,35 +51,77 @@ def metric_differences(frame: pd.DataFrame, a: str, b: str, metrics: Sequence[Me
     error), so the metrics whose interval leaves out zero lead."""
     from scipy.stats import t as t_dist
 
-    scored = frame[frame["score"].notna()]
-    shown = [Metric("score", "final score (points)"), *summarised_metrics(scored, [m for m in metrics if m.name != "score"])]
-    columns = [m.name for m in shown]
-    mine = scored[scored["entrant"].isin([a, b])]
-    per = mine[["deal", "entrant", *columns]].astype({c: float for c in columns}).groupby(["entrant", "deal"]).mean()
+    shown = [Metric("score", "final score (points)"), *summarised_metrics(frame, [m for m in metrics if m.name != "score"])]
     rows = []
     per_deal: dict[str, pd.Series] = {}
-    if a in per.index.get_level_values(0) and b in per.index.get_level_values(0):
-        da, db = per.loc[a], per.loc[b]
-        deals = da.index.intersection(db.index)
-        for m in shown:
-            diff = (da.loc[deals, m.name] - db.loc[deals, m.name]).dropna()
-            per_deal[m.name] = diff
-            n = len(diff)
-            mean = float(diff.mean()) if n else math.nan
-            se = float(diff.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-            half = float(t_dist.ppf(0.975, n - 1)) * se if n > 1 else math.nan
-            rows.append({"metric": m.name, "description": m.description,
-                         "a_mean": float(da.loc[deals, m.name].mean()) if n else math.nan,
-                         "b_mean": float(db.loc[deals, m.name].mean()) if n else math.nan,
-                         "difference": mean, "difference_low": mean - half, "difference_high": mean + half,
-                         "deals": n, "_clarity": abs(mean) / se if se and not math.isnan(se) else
-                         (math.inf if n > 1 and mean else 0.0)})
+    for m, (da, db) in zip(shown, _deal_means(frame, a, b, [m.name for m in shown])):
+        diff = (da - db).dropna()
+        per_deal[m.name] = diff
+        n = len(diff)
+        mean = float(diff.mean()) if n else math.nan
+        se = float(diff.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+        half = float(t_dist.ppf(0.975, n - 1)) * se if n > 1 else math.nan
+        rows.append({"metric": m.name, "description": m.description,
+                     "a_mean": float(da.mean()) if n else math.nan,
+                     "b_mean": float(db.mean()) if n else math.nan,
+                     "difference": mean, "difference_low": mean - half, "difference_high": mean + half,
+                     "deals": n, "_clarity": abs(mean) / se if se and not math.isnan(se) else
+                     (math.inf if n > 1 and mean else 0.0)})
     out = pd.DataFrame(rows, columns=["metric", "description", "a_mean", "b_mean", "difference", "difference_low",
                                       "difference_high", "deals", "_clarity"])
     out = out.sort_values("_clarity", ascending=False, kind="stable").drop(columns="_clarity").reset_index(drop=True)
     out.attrs["labels"] = {"a_mean": f"{a} (mean)", "b_mean": f"{b} (mean)", "difference": f"{a} − {b}"}
     out.attrs["same_as"] = _mirrors(list(out["metric"]), per_deal)
     return out
+
+
+DEAL_MEANS_BYTES = 256 << 20  # per scan of a folder: the per-deal sums of a few columns at a time
+
+
+def _deal_means(frame: Results, a: str, b: str, columns: Sequence[str]) -> Iterator[tuple[pd.Series, pd.Series]]:
+    """Per column in turn, a's and b's per-deal mean over their games played out (Series by
+    deal), over the deals where both played out a game; none where either never did. From a
+    digest, its folder is read again a few columns at a time, and each column's means are
+    handed on before the next are summed."""
+    if isinstance(frame, pd.DataFrame):
+        scored = frame[frame["score"].notna()]
+        mine = scored[scored["entrant"].isin([a, b])]
+        per = mine[["deal", "entrant", *columns]].astype({c: float for c in columns}).groupby(["entrant", "deal"]).mean()
+        if a not in per.index.get_level_values(0) or b not in per.index.get_level_values(0):
+            return
+        da, db = per.loc[a], per.loc[b]
+        deals = da.index.intersection(db.index)
+        for c in columns:
+            yield da.loc[deals, c], db.loc[deals, c]
+        return
+    if a not in frame.names or b not in frame.names:
+        return
+    deals_total = max(frame.deal_games.length, 1)
+    group = max(1, DEAL_MEANS_BYTES // (32 * deals_total))
+    for start in range(0, len(columns), group):
+        chunk_columns = list(columns[start:start + group])
+        sums, counts = Tally(np.float64), Tally(np.int64)
+        for chunk in frame.chunks(["deal", "entrant", "score", *chunk_columns]):
+            chunk = chunk[chunk["score"].notna() & chunk["entrant"].isin([a, b])]
+            deal = frame.deal_codes(chunk["deal"])
+            for who in (a, b):
+                mine = (chunk["entrant"] == who).to_numpy()
+                counts.add((who, None), deal[mine], np.ones(int(mine.sum())))
+                for c in chunk_columns:
+                    values = chunk[c].astype(float).to_numpy()[mine]
+                    present = ~np.isnan(values)
+                    sums.add((who, c), deal[mine][present], values[present])
+                    counts.add((who, c), deal[mine][present], np.ones(int(present.sum())))
+        both = (counts.get((a, None), deals_total) > 0) & (counts.get((b, None), deals_total) > 0)
+        index = pd.Index(frame.deal_values[np.flatnonzero(both)], name="deal")
+        for c in chunk_columns:
+            means = []
+            for who in (a, b):
+                n = counts.get((who, c), deals_total)[both]
+                total = sums.get((who, c), deals_total)[both]
+                means.append(pd.Series(np.where(n > 0, total / np.maximum(n, 1), np.nan), index=index, name=c))
+                del sums.arrays[(who, c)], counts.arrays[(who, c)]
+            yield means[0], means[1]
 
 
 def _mirrors(order: Sequence[str], per_deal: dict[str, pd.Series]) -> dict[str, str]:
@@ -164,7 +207,7 @@ def _ahead(tests: pd.DataFrame, x: str, y: str) -> dict | None:
     return None
 
 
-def verdict(frame: pd.DataFrame, metrics: Sequence[Metric] = (), tests: pd.DataFrame | None = None) -> Verdict:
+def verdict(frame: Results, metrics: Sequence[Metric] = (), tests: pd.DataFrame | None = None) -> Verdict:
     """The verdict on a tournament's results (``metrics``: the game's; ``tests``: an already
     computed ``pairwise_tests(frame)``)."""
     order = entrant_order(frame)
@@ -241,7 +284,7 @@ def explaining(differences: pd.DataFrame, most: int = 6) -> pd.DataFrame:
     return out
 
 
-def upsets(frame: pd.DataFrame, ratings: pd.DataFrame, top: int = 5) -> pd.DataFrame:
+def upsets(frame: Results, ratings: pd.DataFrame, top: int = 5) -> pd.DataFrame:
     """The games won most against the odds: a winner (rank 1) that beat an entrant rated above
     it (``ratings``: ``bradley_terry(frame)``), by how far the best entrant it beat is rated above
     it, largest first, and among equal gaps (the same two entrants, game after game) by how many
@@ -249,6 +292,20 @@ def upsets(frame: pd.DataFrame, ratings: pd.DataFrame, top: int = 5) -> pd.DataF
     Columns ``game_id``, ``deal``, ``winner``, ``beaten``, ``gap`` (Elo points), ``margin``
     (points)."""
     rating = dict(zip(ratings["entrant"], ratings["rating"]))
+    columns = ["game_id", "deal", "entrant", "rank", "score", "termination"]
+    chunks = [frame] if isinstance(frame, pd.DataFrame) else frame.chunks(columns)
+    # Each chunk's own best (its games are whole): the best of all is among them.
+    pieces = [_upsets_in(chunk, rating).head(top) for chunk in chunks]
+    out = pd.concat(pieces, ignore_index=True) if pieces else _upsets_in(pd.DataFrame(columns=columns), rating)
+    out = out.sort_values(["gap", "margin", "game_id"], ascending=[False, False, True],
+                          kind="stable").head(top).reset_index(drop=True)
+    out.attrs["labels"] = {"game_id": "game", "beaten": "best entrant it beat", "gap": "rating gap (Elo)",
+                           "margin": "won by (pts)"}
+    return out
+
+
+def _upsets_in(frame: pd.DataFrame, rating: dict[str, float]) -> pd.DataFrame:
+    """Every game of ``frame`` won against the ratings, largest gap first."""
     played = frame[frame["termination"] != "forfeit"][["game_id", "deal", "entrant", "rank", "score"]].copy()
     played["rating"] = played["entrant"].map(rating).astype(float)
     # One pass over all games (a loop over games took most of a 10,000-game report): per game,
@@ -262,11 +319,7 @@ def upsets(frame: pd.DataFrame, ratings: pd.DataFrame, top: int = 5) -> pd.DataF
                         "winner": both["entrant"], "beaten": both["entrant_beaten"], "gap": both["gap"].astype(float),
                         "margin": (both["score"] - both["score_beaten"]).astype(float)},
                        columns=["game_id", "deal", "winner", "beaten", "gap", "margin"])
-    out = out.sort_values(["gap", "margin", "game_id"], ascending=[False, False, True],
-                          kind="stable").head(top).reset_index(drop=True)
-    out.attrs["labels"] = {"game_id": "game", "beaten": "best entrant it beat", "gap": "rating gap (Elo)",
-                           "margin": "won by (pts)"}
-    return out
+    return out.sort_values(["gap", "margin", "game_id"], ascending=[False, False, True], kind="stable")
 
 
 def biggest_upset(frame: pd.DataFrame) -> str | None:

@@ -118,10 +118,9 @@ _CHILD = {
     "summary": "from ttr_lab.tournament.summary import summary_table, summary_inputs\n"
                "from ttr_lab.core.results import read_results\n"
                "summary_table(read_results(F, columns=summary_inputs()))",
-    "report tables": "from ttr_lab.analysis.report import report_sections\n"
+    "report tables": "from ttr_lab.analysis.report import report_sections, results_digest\n"
                      "from ttr_lab.analysis.game import game_of\n"
-                     "from ttr_lab.core.results import read_results\n"
-                     "frame = read_results(F)\nreport_sections(frame, game_of(F, frame))",
+                     "game = game_of(F)\nreport_sections(results_digest(F, game), game)",
     "report": "from ttr_lab.analysis.report import build_report\nbuild_report(F, quiet=True)",
     "compare": "from ttr_lab.analysis.compare import compare_folders\ncompare_folders(F, F)",
     "study tables": "from ttr_lab.studies.report import load_study_results, effects, paired_table, balance_table\n"

@@ -44,6 +44,10 @@ class GameViews:
     # The game's report figures that say nothing on a few games: key -> the fewest games they
     # are drawn from (the report names those it skips, and why).
     figure_min_games: Mapping[str, int] = {}
+    # What ``report_tables`` and ``report_figures`` are handed: "frame", every row as one pandas
+    # frame, or "digest", the analysis' ``ResultsDigest`` (read a chunk at a time, so a report of
+    # millions of games fits in memory).
+    report_reads: str = "frame"
 
     def __init__(self, game: "Game") -> None:
         self.game = game

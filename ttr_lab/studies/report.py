@@ -22,16 +22,18 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from ttr_lab.analysis.compare import balance, compare
+from ttr_lab.analysis.compare import balance_of, compare_folders
 from ttr_lab.analysis.game import score_parts_of
-from ttr_lab.analysis.runs import check_comparable, deal_difference, identity
+from ttr_lab.analysis.runs import check_comparable, identity
 from ttr_lab.analysis.presentation import CSS, html_table, p_text, present
 from ttr_lab.analysis.stats import wilson
 from ttr_lab.analysis.tables import summarised_metrics
+from ttr_lab.core.accumulate import Moments
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.figures import png_bytes
 from ttr_lab.core.game import Game, load_game
 from ttr_lab.core.results import read_results, result_parts
+from ttr_lab.studies.cells import CellSummary
 from ttr_lab.studies.config import STUDY_FILE
 from ttr_lab.studies.figures import balance_figure, factor_figure, heatmap_figure, paired_figure
 from ttr_lab.studies.presentation import (balance_view, change_text, effects_view, interval_meaningless, paired_view,
@@ -43,12 +45,24 @@ from ttr_lab.studies.presentation import (balance_view, change_text, effects_vie
 @dataclass
 class StudyResults:
     """A study folder read back: its description (``study.json``), the game of its baseline,
-    and the rows of every stored cell (``frames``: cell key -> results frame)."""
+    and every stored cell, each read once into what the tables need (``cells``: cell key ->
+    ``CellSummary``); the tables that pair a cell with the baseline read both folders again,
+    a range of deals at a time."""
 
     folder: Path
     meta: dict[str, Any]
     game: Game
-    frames: dict[str, pd.DataFrame]
+    cells: dict[str, CellSummary]
+
+    @property
+    def frames(self) -> dict[str, pd.DataFrame]:
+        """Every stored cell's rows, each as one frame (``read_results``): for a notebook's own
+        look at a small study; the tables do not need it (a big study's rows may not fit)."""
+        import warnings
+
+        warnings.warn("StudyResults.frames reads every row of every cell into memory; the study's tables read "
+                      "StudyResults.cells (a few numbers per entrant)", DeprecationWarning, stacklevel=2)
+        return {key: read_results(cell.folder) for key, cell in self.cells.items()}
 
     @property
     def factors(self) -> list[str]:
@@ -72,49 +86,50 @@ def load_study_results(folder: str | Path) -> StudyResults:
     if not meta_file.is_file():
         raise ConfigError(f"{folder} is not a study folder (no {STUDY_FILE}); run `ttr-lab study CONFIG` first")
     meta = json.loads(meta_file.read_text(encoding="utf-8"))
-    frames = {}
-    for cell in meta["cells"]:
-        cell_folder = folder / "cells" / cell["key"]
-        if result_parts(cell_folder):
-            frames[cell["key"]] = read_results(cell_folder)
     baseline = next(c["key"] for c in meta["cells"] if c["levels"] == meta["baseline"])
-    if baseline not in frames:
+    stored = [c["key"] for c in meta["cells"] if result_parts(folder / "cells" / c["key"])]
+    if baseline not in stored:
         raise ConfigError(f"{folder}: the baseline cell {baseline} has no stored games yet")
-    # Cells differ in their factors by design, in nothing else: the same check as ``compare``.
-    base = identity(frames[baseline], f"baseline cell {baseline}")
-    for key, frame in frames.items():
-        check_comparable(base, identity(frame, f"cell {key}"), across_variants=True)
-        differ = deal_difference(frames[baseline], frame, f"baseline cell {baseline}", f"cell {key}")
+    # Each cell read once, the baseline first; cells differ in their factors by design, in
+    # nothing else: the same check as ``compare``.
+    cells = {baseline: CellSummary.read(folder / "cells" / baseline)}
+    base = identity(cells[baseline], f"baseline cell {baseline}")
+    for key in stored:
+        cell = cells.get(key) or CellSummary.read(folder / "cells" / key)
+        check_comparable(base, identity(cell, f"cell {key}"), across_variants=True)
+        differ = cell.deals_against(cells[baseline], f"baseline cell {baseline}", f"cell {key}")
         if differ:
             raise ConfigError(f"{folder}: {differ}: a study's cells play the same deals")
+        cells[key] = cell
+    cells = {key: cells[key] for key in stored}  # in the study's order
     # The game as the study's config built it (a map folder by its path, as given), not as
     # the cell's meta.json names it.
     options = next(c["options"] for c in meta["cells"] if c["key"] == baseline)
-    return StudyResults(folder, meta, load_game(meta["game"], **options), frames)
+    return StudyResults(folder, meta, load_game(meta["game"], **options), cells)
 
 
-def _t_band(values: np.ndarray) -> tuple[float, float, float]:
+def _t_band(moments: Moments, entrant: str, measure: str) -> tuple[float, float, float]:
+    """Mean and Student's t 95% interval of one entrant's ``measure`` (from its moments)."""
     from scipy import stats
 
-    values = values[~np.isnan(values)]
-    if len(values) < 2:
-        mean = float(values.mean()) if len(values) else np.nan
+    n = moments.count(entrant, measure)
+    mean = moments.mean_of(entrant, measure)
+    if n < 2:
         return (mean, np.nan, np.nan)
-    mean = float(values.mean())
-    half = float(stats.t.ppf(0.975, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values)))
+    half = float(stats.t.ppf(0.975, n - 1) * moments.std_of(entrant, measure) / np.sqrt(n))
     return (mean, mean - half, mean + half)
 
 
 def measures_of(results: StudyResults) -> list[str]:
     """The per-entrant numbers drawn against each factor: the score and the parts of it the
     game names (``score_parts``), where recorded."""
-    parts = [p for p in score_parts_of(results.game) if all(p in f and f[p].notna().any() for f in results.frames.values())]
+    parts = [p for p in score_parts_of(results.game) if all(p in c.recorded for c in results.cells.values())]
     return ["score", *parts]
 
 
 def all_measures(results: StudyResults) -> list[str]:
     """The score and every metric the game declares that is summarised in every stored cell."""
-    shown = [set(m.name for m in summarised_metrics(f, results.game.metrics)) for f in results.frames.values()]
+    shown = [set(m.name for m in summarised_metrics(c, results.game.metrics)) for c in results.cells.values()]
     common = set.intersection(*shown) if shown else set()
     return ["score", *(m.name for m in results.game.metrics if m.name in common)]
 
@@ -127,19 +142,23 @@ def effects(results: StudyResults) -> pd.DataFrame:
     measures = all_measures(results)
     for factor in results.factors:
         for level in results.meta["levels"][factor]:
-            keys = [k for k in results.frames if results.levels_of(k)[factor] == level]
-            if not keys:
+            cells = [c for k, c in results.cells.items() if results.levels_of(k)[factor] == level]
+            if not cells:
                 continue
-            frame = pd.concat([results.frames[k] for k in keys], ignore_index=True)
-            for entrant, g in frame.groupby("entrant"):
-                low, high = wilson(float(g["win"].sum()), len(g))
+            played = Moments()
+            for cell in cells:
+                played = played.merged(cell.played)
+            for entrant in sorted({e for c in cells for e in c.rows}):
+                games = sum(c.rows.get(entrant, 0) for c in cells)
+                wins = sum(c.wins.get(entrant, 0.0) for c in cells)
+                low, high = wilson(wins, games)
                 rows.append({"factor": factor, "level": level, "entrant": entrant, "measure": "win_rate",
-                             "games": len(g), "value": float(g["win"].mean()), "low": low, "high": high})
-                played = g[~g["forfeit"].fillna(False).astype(bool)]
+                             "games": games, "value": wins / games, "low": low, "high": high})
+                kept = sum(c.played_rows.get(entrant, 0) for c in cells)
                 for m in measures:
-                    mean, lo, hi = _t_band(played[m].astype(float).to_numpy())
+                    mean, lo, hi = _t_band(played, entrant, m)
                     rows.append({"factor": factor, "level": level, "entrant": entrant, "measure": m,
-                                 "games": len(played), "value": mean, "low": lo, "high": hi})
+                                 "games": kept, "value": mean, "low": lo, "high": hi})
     return pd.DataFrame(rows)
 
 
@@ -148,12 +167,12 @@ def paired_table(results: StudyResults) -> pd.DataFrame:
     interval, the games the entrant won only in the cell (gained) or only in the baseline (lost),
     the Wilcoxon p-value over deals (Holm-corrected over the entrants), and the cell's games
     whose winner changed."""
-    base = results.frames[results.baseline_key]
+    base = results.cells[results.baseline_key].folder
     pieces = []
-    for key, frame in results.frames.items():
+    for key, cell in results.cells.items():
         if key == results.baseline_key:
             continue
-        c = compare(base, frame, across_variants=True)
+        c = compare_folders(base, cell.folder, across_variants=True, metrics=())
         wins = c.wins.copy()
         wins.insert(0, "cell", key)
         wins["score_delta"] = c.scores["delta"].to_numpy()
@@ -168,8 +187,8 @@ def balance_table(results: StudyResults) -> pd.DataFrame:
     """Per cell: games, the spread (best minus worst win rate) and standard deviation of the win
     rates, the chi-square test of "all win equally", the leading entrant."""
     rows = []
-    for key, frame in results.frames.items():
-        b = balance(frame)
+    for key, cell in results.cells.items():
+        b = balance_of(cell.wins, cell.fair, cell.rows, cell.games)
         leader = max(b.win_rates, key=lambda e: b.win_rates[e])
         rows.append({"cell": key, **results.levels_of(key), "games": b.games, "spread": b.spread, "sd": b.sd,
                      "chi2": b.chi2, "p_all_equal": b.p_value, "leader": leader,
@@ -216,7 +235,7 @@ class StudyReport:
                  f"<p>{html.escape(self.results.game.title)}; factors: "
                  f"{html.escape(', '.join(f'{k} {v}' for k, v in meta['levels'].items() if len(str(v)) < 200))}; "
                  f"baseline cell <b>{html.escape(self.results.baseline_key)}</b>; "
-                 f"{len(self.results.frames)} of {len(meta['cells'])} cells stored.</p>"]
+                 f"{len(self.results.cells)} of {len(meta['cells'])} cells stored.</p>"]
         if self.findings:
             parts.append("<h2>Findings</h2><ul>" + "".join(f"<li>{html.escape(f)}</li>" for f in self.findings) + "</ul>")
         for key, caption, fig in self.figures:

@@ -31,6 +31,7 @@ class TicketToRideViews(GameViews):
     game: "TicketToRide"
 
     # The result columns summary_columns reads (the end-of-tournament summary reads only these).
+    report_reads = "digest"  # its report hooks read per-entrant means and track counts, not rows
     summary_inputs = ("score", "tickets_held", "tickets_completed", "longest_bonus", "explorer_bonus")
     summary_metrics = (SummaryMetric("completion", "tickets completed / tickets held", "tickets_completed",
                                      "tickets_held"),)

@@ -7,8 +7,10 @@ which ``TicketToRideViews.report_tables`` / ``report_figures`` hand to the gener
                           (longest trail, or the Asian Explorer); two board maps of how often
                           each track is claimed, by anyone and by the game's winners
 
-Every function takes the results frame (one row per player per game; forfeited games have no
-score). pandas, numpy and matplotlib are imported inside the functions, so the rules import
+Every function takes the results: a frame (one row per player per game; forfeited games have no
+score) or a folder's digest (``core.digest``, what the report hands the views: per-entrant means
+and shares over the games played out, the tracks each entrant and the winners claimed); a frame
+is digested first. pandas, numpy and matplotlib are imported inside the functions, so the rules import
 none of them.
 """
 
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
+    from ttr_lab.core.digest import ResultsDigest
     from ttr_lab.core.results import StoredRecord
 
     from ttr_lab.games.ticket_to_ride.game import TicketToRide
@@ -35,19 +38,39 @@ def _has(frame: "pd.DataFrame", column: str) -> bool:
     return column in frame and bool(frame[column].notna().any())
 
 
-def _by_win_rate(table: "pd.DataFrame", frame: "pd.DataFrame") -> "pd.DataFrame":
-    """``table`` (indexed by entrant) in the report's order: best win rate first, ties by name."""
-    rates = frame.groupby("entrant")["win"].mean()
-    order = sorted(rates.index, key=lambda e: (-rates[e], e))
-    return table.reindex([e for e in order if e in table.index])
+def _digest(frame: "pd.DataFrame | ResultsDigest") -> "ResultsDigest":
+    from ttr_lab.core.digest import digest_of
+
+    return digest_of(frame)
 
 
-def _explorer(game: "TicketToRide", frame: "pd.DataFrame") -> bool:
+def _explorer(game: "TicketToRide", d: "ResultsDigest") -> bool:
     """Whether the end bonus is the Asian Explorer (largest network) rather than the longest trail."""
-    return bool(game.ruleset.explorer_bonus) and _has(frame, "explorer_bonus")
+    return bool(game.ruleset.explorer_bonus) and d.is_recorded("explorer_bonus")
 
 
-def tickets_and_bonuses(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.DataFrame":
+def _means(d: "ResultsDigest") -> "pd.DataFrame":
+    """Per entrant that played a game out (best win rate first), the mean of every column."""
+    means = d.scored_means()
+    return means.reindex([e for e in d.order() if e in means.index])
+
+
+def _mountains(game: "TicketToRide", d: "ResultsDigest") -> "pd.Series":
+    """Per entrant, the mean points per game played out from the mountain spaces of its tracks."""
+    import numpy as np
+    import pandas as pd
+
+    per_space = game.ruleset.mountain_points_per_space
+    points = np.array([per_space * t.mountain_spaces for t in game.board.tracks], dtype=float)
+    held = d.list_columns.get("tracks", {})
+    out = {}
+    for code, counts in held.items():
+        n = d.scored.count(code, "score")
+        out[d.names[code]] = float(counts[: len(points)] @ points[: len(counts)]) / n if n else np.nan
+    return pd.Series(out, dtype=float)
+
+
+def tickets_and_bonuses(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest") -> "pd.DataFrame":
     """Per entrant, over the games played out: tickets held, ticket completion (tickets
     completed / held), longest trail and the share of games with the longest-trail bonus (on
     maps that have it), and on maps with the Asian Explorer bonus its share of games, the
@@ -55,23 +78,24 @@ def tickets_and_bonuses(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.Data
     import numpy as np
     import pandas as pd
 
-    s = _scored(frame)
+    d = _digest(frame)
+    means = _means(d)
     rows = []
-    for entrant, g in s.groupby("entrant", sort=True):
-        held = g["tickets_held"].sum()
-        row: dict[str, Any] = {
-            "entrant": entrant, "tickets_held": g["tickets_held"].mean(),
-            "ticket_completion": g["tickets_completed"].sum() / held if held else np.nan,
-        }
+    for entrant in means.index:
+        code = d.code(entrant)
+        held = means.loc[entrant, "tickets_held"] * d.scored.count(code, "tickets_held")
+        done = means.loc[entrant, "tickets_completed"] * d.scored.count(code, "tickets_completed")
+        row: dict[str, Any] = {"entrant": entrant, "tickets_held": means.loc[entrant, "tickets_held"],
+                               "ticket_completion": done / held if held else np.nan}
         if game.ruleset.longest_path_bonus:
-            row.update(longest_trail=g["longest_trail"].mean(), longest_bonus_rate=(g["longest_bonus"] > 0).mean())
-        if _explorer(game, frame):
-            row.update(explorer_bonus_rate=(g["explorer_bonus"] > 0).mean(), largest_network=g["largest_network"].mean(),
-                       mountain_routes=g["mountain_routes"].mean())
+            row.update(longest_trail=means.loc[entrant, "longest_trail"],
+                       longest_bonus_rate=d.positive_share("longest_bonus").get(entrant, np.nan))
+        if _explorer(game, d):
+            row.update(explorer_bonus_rate=d.positive_share("explorer_bonus").get(entrant, np.nan),
+                       largest_network=means.loc[entrant, "largest_network"],
+                       mountain_routes=means.loc[entrant, "mountain_routes"])
         rows.append(row)
     table = pd.DataFrame(rows)
-    if not table.empty:
-        table = _by_win_rate(table.set_index("entrant"), frame).reset_index()
     # How the report heads these columns (the analysis knows no game's columns): units included.
     table.attrs["labels"] = TABLE_LABELS
     return table
@@ -84,7 +108,8 @@ def summary_columns(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.DataFram
     import pandas as pd
 
     s = _scored(frame)
-    bonus = "explorer_bonus" if _explorer(game, frame) else "longest_bonus" if game.ruleset.longest_path_bonus else None
+    explorer = bool(game.ruleset.explorer_bonus) and _has(frame, "explorer_bonus")
+    bonus = "explorer_bonus" if explorer else "longest_bonus" if game.ruleset.longest_path_bonus else None
     rows = {}
     for entrant, g in s.groupby("entrant", sort=True):
         held = g["tickets_held"].sum()
@@ -116,7 +141,7 @@ def mountain_points(game: "TicketToRide", tracks: Any) -> int:
     return sum(per_space * game.board.tracks[int(t)].mountain_spaces for t in tracks)
 
 
-def points_by_source(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.DataFrame":
+def points_by_source(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest") -> "pd.DataFrame":
     """Per entrant, over the games played out, the mean points from each source, which add up
     to the mean score: routes (the route table), mountain spaces (on maps with them), completed
     tickets, failed tickets (negative), and the end bonus the map awards (the longest trail or
@@ -124,24 +149,23 @@ def points_by_source(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.DataFra
     out here from the tracks each player claimed."""
     import pandas as pd
 
-    s = _scored(frame)
+    d = _digest(frame)
+    means = _means(d)
     mountains = any(t.mountain_spaces for t in game.board.tracks)
-    parts = pd.DataFrame({"entrant": s["entrant"]})
-    mountain = s["tracks"].map(lambda tracks: mountain_points(game, tracks)) if mountains and "tracks" in s else 0
-    parts["routes"] = s["route_points"].astype(float) - mountain
-    if mountains:
-        parts["mountains"] = mountain
-    parts["tickets_completed"] = s["ticket_points_completed"].astype(float)
-    parts["tickets_failed"] = -s["ticket_points_failed"].astype(float)
-    if game.ruleset.longest_path_bonus and _has(s, "longest_bonus"):
-        parts["longest_bonus"] = s["longest_bonus"].astype(float)
-    if _explorer(game, frame):
-        parts["explorer_bonus"] = s["explorer_bonus"].astype(float)
-    parts["score"] = s["score"].astype(float)
-    table = parts.groupby("entrant").mean()
-    if not table.empty:
-        table = _by_win_rate(table, frame)
-    table = table.reset_index()
+    mountain = _mountains(game, d).reindex(means.index).fillna(0.0) if mountains and d.is_recorded("tracks") else 0.0
+    table = pd.DataFrame(index=means.index)
+    if len(means):
+        table["routes"] = means["route_points"] - mountain
+        if mountains:
+            table["mountains"] = mountain
+        table["tickets_completed"] = means["ticket_points_completed"]
+        table["tickets_failed"] = -means["ticket_points_failed"]
+        if game.ruleset.longest_path_bonus and d.is_recorded("longest_bonus"):
+            table["longest_bonus"] = means["longest_bonus"]
+        if _explorer(game, d):
+            table["explorer_bonus"] = means["explorer_bonus"]
+        table["score"] = means["score"]
+    table = table.rename_axis("entrant").reset_index()
     table.attrs["labels"] = {"routes": "routes (pts)", "mountains": "mountains (pts)",
                              "tickets_completed": "tickets done (pts)", "tickets_failed": "tickets failed (pts)",
                              "longest_bonus": "longest trail (pts)", "explorer_bonus": "Explorer bonus (pts)",
@@ -150,8 +174,9 @@ def points_by_source(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.DataFra
     return table
 
 
-def report_tables(game: "TicketToRide", frame: "pd.DataFrame",
+def report_tables(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest",
                   records: Sequence["StoredRecord"] = ()) -> list[tuple[str, str, "pd.DataFrame"]]:
+    frame = _digest(frame)
     if _explorer(game, frame):
         bonus = ("; the share of games with the Asian Explorer bonus (most cities in one network), the largest "
                  "network and the mountain routes claimed")
@@ -174,17 +199,16 @@ def report_tables(game: "TicketToRide", frame: "pd.DataFrame",
     return out
 
 
-def ticket_completion(frame: "pd.DataFrame") -> "Figure":
+def ticket_completion(frame: "pd.DataFrame | ResultsDigest") -> "Figure":
     import numpy as np
 
     from ttr_lab.core.figures import new_figure, no_data_figure
 
-    scored = _scored(frame)
-    if scored.empty:
+    d = _digest(frame)
+    if not d.games_played:
         return no_data_figure()
     columns = ["ticket_points_completed", "ticket_points_failed", "tickets_completed", "tickets_held"]
-    g = scored.astype({c: float for c in columns}).groupby("entrant")[columns].mean()
-    g = g.sort_values("ticket_points_completed")
+    g = d.scored_means()[columns].sort_values("ticket_points_completed")
     fig = new_figure(7, 0.5 + 0.45 * len(g))
     ax = fig.add_subplot()
     y = np.arange(len(g))
@@ -200,21 +224,23 @@ def ticket_completion(frame: "pd.DataFrame") -> "Figure":
     return fig
 
 
-def end_bonus(game: "TicketToRide", frame: "pd.DataFrame") -> "Figure":
+def end_bonus(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest") -> "Figure":
     """How often each entrant takes the end-of-game bonus: the longest trail, or on maps with
     the Asian Explorer bonus instead, the largest network."""
     import numpy as np
+    import pandas as pd
 
     from ttr_lab.core.figures import new_figure, no_data_figure
 
-    scored = _scored(frame)
-    if scored.empty:
+    d = _digest(frame)
+    if not d.games_played:
         return no_data_figure()
-    if _explorer(game, frame):
-        g = scored.groupby("entrant").agg(rate=("explorer_bonus", lambda s: (s > 0).mean()), size=("largest_network", "mean"))
+    means = d.scored_means()
+    if _explorer(game, d):
+        g = pd.DataFrame({"rate": d.positive_share("explorer_bonus"), "size": means["largest_network"]})
         label, note, title = "share of games with the explorer bonus", " mean network {:.1f} cities", "Asian Explorer bonus"
     else:
-        g = scored.groupby("entrant").agg(rate=("longest_bonus", lambda s: (s > 0).mean()), size=("longest_trail", "mean"))
+        g = pd.DataFrame({"rate": d.positive_share("longest_bonus"), "size": means["longest_trail"]})
         label, note, title = "share of games with the longest-trail bonus", " mean trail {:.1f} trains", "Longest continuous route"
     g = g.sort_values("rate")
     fig = new_figure(7, 0.5 + 0.45 * len(g))
@@ -230,21 +256,18 @@ def end_bonus(game: "TicketToRide", frame: "pd.DataFrame") -> "Figure":
     return fig
 
 
-def track_claims(game: "TicketToRide", frame: "pd.DataFrame") -> tuple[list[float], list[float], int]:
+def track_claims(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest") -> tuple[list[float], list[float], int]:
     """Per track, how often it is claimed per game, by anyone and by the game's winners; and
     the number of games played out."""
-    scored = _scored(frame)
-    games = max(scored["game_id"].nunique(), 1)
+    d = _digest(frame)
+    games = max(d.games_played, 1)
     claimed = [0.0] * len(game.board.tracks)
     by_winners = [0.0] * len(game.board.tracks)
-    if "tracks" in scored:
-        for tracks, won in zip(scored["tracks"], scored["rank"] == 1):
-            if tracks is None:
-                continue
-            for t in tracks:
-                claimed[int(t)] += 1
-                if won:
-                    by_winners[int(t)] += 1
+    for counts in d.list_columns.get("tracks", {}).values():
+        for t, c in enumerate(counts):
+            claimed[t] += float(c)
+    for t, c in enumerate(d.list_winners.get("tracks", [])):
+        by_winners[t] += float(c)
     return [c / games for c in claimed], [c / games for c in by_winners], games
 
 
@@ -295,6 +318,8 @@ def ticket_outcomes(frame: "pd.DataFrame", records: Sequence["StoredRecord"]) ->
     columns = ["entrant", "points", "completed"]
     if not records:
         return pd.DataFrame(columns=columns)
+    if not isinstance(frame, pd.DataFrame):  # a digest: the few columns matched here, of the games recorded
+        frame = pd.concat(list(frame.chunks(["game_id", "seat", "deal_seed", "strategy", "entrant"])), ignore_index=True)
     games = set(frame["game_id"])
     seats: dict[tuple, list[str]] = {}  # for records that do not name their entrants (older folders)
     for _, g in frame.sort_values("seat").groupby("game_id", sort=False):
@@ -361,8 +386,9 @@ def completion_by_length_figure(frame: "pd.DataFrame", records: Sequence["Stored
     return fig
 
 
-def report_figures(game: "TicketToRide", frame: "pd.DataFrame", records: Sequence["StoredRecord"] = (),
+def report_figures(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest", records: Sequence["StoredRecord"] = (),
                    skip: Sequence[str] = ()) -> list[tuple[str, str, "Figure"]]:
+    frame = _digest(frame)
     bonus = "Asian Explorer bonus frequency" if _explorer(game, frame) else "Longest-route bonus frequency"
     out = [("ticket_completion", "Tickets completed and failed", ticket_completion(frame))]
     if _explorer(game, frame) or game.ruleset.longest_path_bonus:

@@ -1,0 +1,221 @@
+"""Sufficient statistics gathered chunk by chunk, merged exactly: what lets a reader of ten
+million games hold a few numbers per entrant (or per deal) instead of every row.
+
+    Moments        per group and column: count, mean and the sum of squared deviations
+                   (Chan's merge, so no sum of squares loses the variance to cancellation)
+    Distribution   one column's values with their counts (exact quantiles as numpy's linear
+                   interpolation gives them); values that do not repeat are kept as they come
+    Codes          names (or deal numbers) to small integer codes, first come first coded
+"""
+
+from __future__ import annotations
+
+from typing import Any, Hashable, Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+
+class Moments:
+    """Per group (a frame's index) and column: ``n`` (values present), ``mean`` and ``m2``."""
+
+    def __init__(self) -> None:
+        self.n = pd.DataFrame()
+        self.mean = pd.DataFrame()
+        self.m2 = pd.DataFrame()
+
+    def add(self, frame: pd.DataFrame, by: Any, columns: Sequence[str]) -> None:
+        """Add ``frame``'s ``columns`` (as floats; NaN is absent), grouped by ``by``."""
+        if frame.empty or not columns:
+            return
+        values = frame[list(columns)].astype(float)
+        g = values.groupby(by if not isinstance(by, str) else frame[by], sort=False)
+        n, mean = g.count(), g.mean()
+        m2 = g.var(ddof=0).fillna(0.0) * n
+        if self.n.empty:
+            self.n, self.mean, self.m2 = n, mean.fillna(0.0), m2
+            return
+        index = self.n.index.union(n.index, sort=False)
+        cols = self.n.columns.union(n.columns, sort=False)
+        n1, n2 = (x.reindex(index=index, columns=cols).fillna(0.0) for x in (self.n, n))
+        a1, a2 = (x.reindex(index=index, columns=cols).fillna(0.0) for x in (self.mean, mean.fillna(0.0)))
+        q1, q2 = (x.reindex(index=index, columns=cols).fillna(0.0) for x in (self.m2, m2))
+        total = n1 + n2
+        safe = total.where(total > 0, 1.0)
+        delta = a2 - a1
+        self.mean = a1 + delta * n2 / safe
+        self.m2 = q1 + q2 + delta * delta * n1 * n2 / safe
+        self.n = total
+
+    def merged(self, other: "Moments") -> "Moments":
+        """Both sets of moments as one (a study's cells at one level)."""
+        out = Moments()
+        for part in (self, other):
+            if part.n.empty:
+                continue
+            if out.n.empty:
+                out.n, out.mean, out.m2 = part.n.copy(), part.mean.copy(), part.m2.copy()
+                continue
+            index = out.n.index.union(part.n.index, sort=False)
+            cols = out.n.columns.union(part.n.columns, sort=False)
+            n1, n2 = (x.reindex(index=index, columns=cols).fillna(0.0) for x in (out.n, part.n))
+            a1, a2 = (x.reindex(index=index, columns=cols).fillna(0.0) for x in (out.mean, part.mean))
+            q1, q2 = (x.reindex(index=index, columns=cols).fillna(0.0) for x in (out.m2, part.m2))
+            total = n1 + n2
+            safe = total.where(total > 0, 1.0)
+            delta = a2 - a1
+            out.mean, out.m2, out.n = a1 + delta * n2 / safe, q1 + q2 + delta * delta * n1 * n2 / safe, total
+        return out
+
+    def count(self, group: Hashable, column: str) -> int:
+        return int(self.n.at[group, column]) if group in self.n.index and column in self.n.columns else 0
+
+    def count_all(self, column: str) -> int:
+        """Values present in ``column`` over every group."""
+        return int(self.n[column].sum()) if column in self.n.columns else 0
+
+    def mean_of(self, group: Hashable, column: str) -> float:
+        """The mean (NaN with no value), as pandas' ``mean``."""
+        return float(self.mean.at[group, column]) if self.count(group, column) else np.nan
+
+    def std_of(self, group: Hashable, column: str) -> float:
+        """The sample standard deviation (NaN under two values), as pandas' ``std``."""
+        n = self.count(group, column)
+        return float(np.sqrt(max(self.m2.at[group, column], 0.0) / (n - 1))) if n > 1 else np.nan
+
+    def means(self) -> pd.DataFrame:
+        """Every group's mean per column, NaN where no value."""
+        return self.mean.where(self.n > 0) if not self.n.empty else pd.DataFrame()
+
+
+class Distribution:
+    """One column's values (of one group) with their counts: exact quantiles in memory that
+    grows with the distinct values, not the rows (scores and turns repeat: a few hundred)."""
+
+    COMPACT = 1 << 16
+
+    def __init__(self) -> None:
+        self._values: list[np.ndarray] = []
+        self._counts: list[np.ndarray] = []
+        self._pending = 0
+        self._raw = False  # values that barely repeat (times): kept as they come, counts of one
+
+    def add(self, values: Any) -> None:
+        values = np.asarray(values, dtype=float)
+        values = values[~np.isnan(values)]
+        if not len(values):
+            return
+        self._values.append(values)
+        self._counts.append(np.ones(len(values), dtype=np.int64) if not self._raw else np.empty(0, dtype=np.int64))
+        self._pending += len(values)
+        if not self._raw and self._pending >= self.COMPACT:
+            self._compact()
+
+    def _compact(self) -> None:
+        values = np.concatenate(self._values)
+        counts = np.concatenate(self._counts)
+        unique, inverse = np.unique(values, return_inverse=True)
+        if len(unique) * 2 > len(values) and len(values) >= self.COMPACT:
+            self._raw = True  # as many values as rows: counts would double the memory
+            self._values = [np.repeat(values, counts)]
+            self._counts = []
+        else:
+            self._values, self._counts = [unique], [np.bincount(inverse, weights=counts).astype(np.int64)]
+        self._pending = 0
+
+    def table(self) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted distinct values and their counts."""
+        if self._raw:
+            values = np.concatenate(self._values) if self._values else np.empty(0)
+            unique, counts = np.unique(values, return_counts=True)
+            return unique, counts
+        if not self._values:
+            return np.empty(0), np.empty(0, dtype=np.int64)
+        self._compact()
+        return self._values[0], self._counts[0]
+
+    def quantiles(self, qs: Sequence[float]) -> list[float]:
+        """Quantiles with linear interpolation between order statistics (numpy's and pandas')."""
+        values, counts = self.table()
+        n = int(counts.sum())
+        if not n:
+            return [np.nan] * len(qs)
+        ends = np.cumsum(counts)
+        out = []
+        for q in qs:
+            h = (n - 1) * q
+            lo = int(np.floor(h))
+            at = values[np.searchsorted(ends, [lo, min(lo + 1, n - 1)], side="right")]
+            out.append(float(at[0] + (h - lo) * (at[1] - at[0])))
+        return out
+
+    def size(self) -> int:
+        return int(self.table()[1].sum())
+
+    def box(self) -> dict[str, Any]:
+        """The statistics matplotlib's ``bxp`` draws a box from (whiskers at 1.5 IQR)."""
+        values, counts = self.table()
+        q1, med, q3 = self.quantiles([0.25, 0.5, 0.75])
+        low, high = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)
+        inside = values[(values >= low) & (values <= high)]
+        return {"q1": q1, "med": med, "q3": q3, "whislo": float(inside.min()) if len(inside) else q1,
+                "whishi": float(inside.max()) if len(inside) else q3,
+                "fliers": values[(values < low) | (values > high)]}
+
+
+class Codes:
+    """Names to codes 0, 1, 2... in the order first seen."""
+
+    def __init__(self) -> None:
+        self.names: list[Any] = []
+        self._index: dict[Any, int] = {}
+
+    def of(self, values: Iterable[Any]) -> np.ndarray:
+        codes, uniques = pd.factorize(np.asarray(values, dtype=object) if not isinstance(values, (pd.Series, np.ndarray))
+                                      else values, sort=False)
+        mapped = np.array([self._code(u) for u in uniques], dtype=np.int64)
+        return mapped[codes] if len(mapped) else np.zeros(len(codes), dtype=np.int64)
+
+    def _code(self, name: Any) -> int:
+        code = self._index.get(name)
+        if code is None:
+            code = self._index[name] = len(self.names)
+            self.names.append(name)
+        return code
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+class Tally:
+    """Sums per key (an entrant pair, say) and row code (a deal): one growing array per key,
+    each chunk added over the span of row codes it holds (a chunk's games are a few
+    consecutive deals, so no chunk touches the whole array)."""
+
+    def __init__(self, dtype: Any = np.float64) -> None:
+        self.dtype = dtype
+        self.arrays: dict[Hashable, np.ndarray] = {}
+        self.length = 0
+
+    def add(self, key: Hashable, rows: np.ndarray, values: Any) -> None:
+        if not len(rows):
+            return
+        low, high = int(rows.min()), int(rows.max()) + 1
+        array = self.arrays.get(key)
+        if array is None or len(array) < high:
+            # A quarter more at a time: a tenth of the deals too many at most, not twice as many.
+            grown = np.zeros(max(high, (len(array) if array is not None else 0) * 5 // 4, 1024), dtype=self.dtype)
+            if array is not None:
+                grown[: len(array)] = array
+            array = self.arrays[key] = grown
+        self.length = max(self.length, high)
+        array[low:high] += np.bincount(rows - low, weights=values, minlength=high - low).astype(self.dtype)
+
+    def get(self, key: Hashable, length: int) -> np.ndarray:
+        """The sums of ``key`` over row codes 0..length-1 (zeros where none came)."""
+        array = self.arrays.get(key)
+        out = np.zeros(length, dtype=self.dtype)
+        if array is not None:
+            n = min(length, len(array))
+            out[:n] = array[:n]
+        return out
