@@ -120,7 +120,9 @@ def _deal_means(frame: Results, a: str, b: str, columns: Sequence[str]) -> Itera
                 n = counts.get((who, c), deals_total)[both]
                 total = sums.get((who, c), deals_total)[both]
                 means.append(pd.Series(np.where(n > 0, total / np.maximum(n, 1), np.nan), index=index, name=c))
-                del sums.arrays[(who, c)], counts.arrays[(who, c)]
+                # Absent when ``who`` never scored a game (every game forfeited).
+                sums.arrays.pop((who, c), None)
+                counts.arrays.pop((who, c), None)
             yield means[0], means[1]
 
 
