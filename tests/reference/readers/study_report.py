@@ -1,43 +1,25 @@
-"""A study's report: what each factor does to every entrant, every cell against the baseline
-(paired: the cells play the same deals), the balance of each cell, a heatmap for two factors,
-and for a "remove each" study the tracks or tickets ranked by their effect, on the board.
-
-    report = study_report("results/study-longest-bonus")   # in a notebook: displays itself
-    report.tables["paired"]; report.write()                  # STUDY/report.html (self-contained)
-
-Everything is computed from the stored cells (``study.json`` names them), so a report can be
-made while a study still runs: cells not yet started are left out, and a cell cut short is
-compared on the deals both it and the baseline hold.
-"""
+"""The whole-frame study tables this project had before its readers went out of core (each
+cell read into one frame): the differential tests' reference for ``ttr_lab.studies``' tables.
+Only the tables survive here; the report's presentation is the shipped one, unchanged."""
 
 from __future__ import annotations
 
-import base64
-import html
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from reference.readers.compare import balance, compare
-from ttr_lab.analysis.game import score_parts_of
 from ttr_lab.analysis.runs import check_comparable, deal_difference, identity
-from ttr_lab.analysis.presentation import CSS, html_table, p_text, present
 from ttr_lab.analysis.stats import wilson
 from reference.readers.tables import summarised_metrics
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.core.figures import png_bytes
 from ttr_lab.core.game import Game, load_game
 from ttr_lab.core.results import read_results, result_parts
 from ttr_lab.studies.config import STUDY_FILE
-from ttr_lab.studies.figures import balance_figure, factor_figure, heatmap_figure, paired_figure
-from ttr_lab.studies.presentation import (balance_view, change_text, effects_view, interval_meaningless, paired_view,
-                                          ranking_view)
-
-
 
 
 @dataclass
@@ -105,13 +87,6 @@ def _t_band(values: np.ndarray) -> tuple[float, float, float]:
     return (mean, mean - half, mean + half)
 
 
-def measures_of(results: StudyResults) -> list[str]:
-    """The per-entrant numbers drawn against each factor: the score and the parts of it the
-    game names (``score_parts``), where recorded."""
-    parts = [p for p in score_parts_of(results.game) if all(p in f and f[p].notna().any() for f in results.frames.values())]
-    return ["score", *parts]
-
-
 def all_measures(results: StudyResults) -> list[str]:
     """The score and every metric the game declares that is summarised in every stored cell."""
     shown = [set(m.name for m in summarised_metrics(f, results.game.metrics)) for f in results.frames.values()]
@@ -177,165 +152,6 @@ def balance_table(results: StudyResults) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def ranking(results: StudyResults) -> pd.DataFrame:
-    """For a "remove each" study: every removed track or ticket, ranked by how much the game's
-    winners change without it (games that changed winner, share of the games compared), with
-    the change in balance (spread of win rates) and each entrant's change in win rate."""
-    paired, bal = paired_table(results), balance_table(results).set_index("cell")
-    if paired.empty:
-        return pd.DataFrame()
-    factor = results.factors[0]
-    base_spread = float(bal.loc[results.baseline_key, "spread"])
-    rows = []
-    for key, g in paired.groupby("cell", sort=False):
-        row = {"removed": results.levels_of(key)[factor], "games": int(g["games_compared"].iloc[0]),
-               "changed_winner": int(g["changed_winner"].iloc[0]),
-               "spread_change": float(bal.loc[key, "spread"]) - base_spread}
-        row["changed_share"] = row["changed_winner"] / row["games"] if row["games"] else np.nan
-        for _, r in g.iterrows():
-            row[f"{r['entrant']}_win_change"] = r["delta"]
-        rows.append(row)
-    out = pd.DataFrame(rows)
-    return out.sort_values(["changed_winner", "spread_change"], ascending=[False, False], kind="stable").reset_index(drop=True)
-
-
 # --- the report ------------------------------------------------------------------------------
 
-@dataclass
-class StudyReport:
-    """Tables (pandas) and figures (matplotlib) of a study; shows itself in Jupyter."""
 
-    results: StudyResults
-    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
-    figures: list[tuple[str, str, Any]] = field(default_factory=list)  # (key, caption, Figure)
-    findings: list[str] = field(default_factory=list)
-
-    def html(self) -> str:
-        meta = self.results.meta
-        parts = [f"<h1>Study: {html.escape(meta['name'])}</h1>",
-                 f"<p>{html.escape(self.results.game.title)}; factors: "
-                 f"{html.escape(', '.join(f'{k} {v}' for k, v in meta['levels'].items() if len(str(v)) < 200))}; "
-                 f"baseline cell <b>{html.escape(self.results.baseline_key)}</b>; "
-                 f"{len(self.results.frames)} of {len(meta['cells'])} cells stored.</p>"]
-        if self.findings:
-            parts.append("<h2>Findings</h2><ul>" + "".join(f"<li>{html.escape(f)}</li>" for f in self.findings) + "</ul>")
-        for key, caption, fig in self.figures:
-            data = base64.b64encode(png_bytes(fig)).decode()
-            parts.append(f"<figure id='{key}'><img src='data:image/png;base64,{data}' style='max-width:100%'>"
-                         f"<figcaption>{html.escape(caption)}</figcaption></figure>")
-        for name, table in self.tables.items():
-            parts.append(f"<h2>{html.escape(name)}</h2>" + self._note(name, table) + html_table(self.view(name, table)))
-        return "\n".join(parts)
-
-    def view(self, name: str, table: pd.DataFrame) -> pd.DataFrame:
-        """Table ``name`` as the page shows it (``ttr_lab.studies.presentation``); the raw table
-        stays in ``tables`` for a notebook."""
-        baseline = self.results.baseline_key
-        if table.empty:
-            return table
-        if name == "Balance per cell":
-            return balance_view(table, baseline)
-        if name == "Paired difference against the baseline":
-            return paired_view(table)
-        if name == "Effects":
-            return effects_view(table, {"score": "score (pts)"})
-        if name == "Ranking":
-            return ranking_view(table)
-        return present(table)
-
-    @staticmethod
-    def _note(name: str, table: pd.DataFrame) -> str:
-        if name != "Paired difference against the baseline" or table.empty:
-            return ""
-        how = ("each seat compared with itself on the same deal; intervals are Student's t over deals, the test "
-               "Wilcoxon's over deals, Holm-corrected over the entrants" if table["paired"].all()
-               else "some cells compared as two samples (Welch), not paired by deal")
-        return (f"<p class='note'>Changes in points of a percentage: {how}. An interval that runs past the changes "
-                "a win rate can make says nothing and is not shown (too few deals).</p>")
-
-    def _repr_html_(self) -> str:
-        return self.html()
-
-    def write(self, path: str | Path | None = None) -> Path:
-        path = Path(path) if path is not None else self.results.folder / "report.html"
-        page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(self.results.meta['name'])}"
-                f"</title><style>{CSS}</style></head><body>{self.html()}</body></html>")
-        path.write_text(page, encoding="utf-8")
-        return path
-
-    def save_figures(self, folder: str | Path, prefix: str = "") -> list[Path]:
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        out = []
-        for key, _caption, fig in self.figures:
-            path = folder / f"{prefix}{key}.png"
-            path.write_bytes(png_bytes(fig))
-            out.append(path)
-        return out
-
-
-def findings(results: StudyResults, paired: pd.DataFrame, bal: pd.DataFrame) -> list[str]:
-    """Plain sentences from the numbers: the leader of each cell, the most and least balanced
-    cells, and every significant paired change (Holm-corrected p < 0.05)."""
-    out = []
-    base = bal[bal["baseline"]].iloc[0]
-    p = p_text(base['p_all_equal'])
-    out.append(f"Baseline {base['cell']}: {base['leader']} leads with {100 * base['leader_win_rate']:.1f}% of wins; "
-               f"spread of win rates {100 * base['spread']:.1f} points (all-equal test p{p if p.startswith('<') else '=' + p}).")
-    best, worst = bal.loc[bal["spread"].idxmin()], bal.loc[bal["spread"].idxmax()]
-    out.append(f"Most even cell: {best['cell']} (spread {100 * best['spread']:.1f} points, leader {best['leader']}); "
-               f"least even: {worst['cell']} (spread {100 * worst['spread']:.1f}, leader {worst['leader']}).")
-    if not paired.empty:
-        sig = paired[paired["p_holm"] < 0.05]
-        for _, r in sig.iterrows():
-            p = p_text(r['p_holm'])
-            out.append(f"{r['cell']}: {r['entrant']} {100 * r['a']:.1f}% -> {100 * r['b']:.1f}% "
-                       f"({100 * r['delta']:+.1f} points, "
-                       f"{'too few deals for an interval' if interval_meaningless(r['a'], r['low'], r['high']) else '95% ' + change_text(r['delta'], r['low'], r['high'], r['a']).split(' ', 1)[1]}, "
-                       f"Holm p{p if p.startswith('<') else '=' + p}).")
-        if sig.empty:
-            out.append("No entrant's win rate changed significantly in any cell against the baseline "
-                       "(paired by deal, Holm-corrected p < 0.05).")
-        changed = paired.groupby("cell", sort=False)[["changed_winner", "games_compared"]].first()
-        many = len(changed) > 8
-        if many:  # a "remove each" study: the cells that change most
-            changed = changed.sort_values("changed_winner", ascending=False, kind="stable").head(8)
-        text = "; ".join(f"{k}: {int(r['changed_winner'])}/{int(r['games_compared'])}" for k, r in changed.iterrows())
-        out.append(f"Games whose winner changed against the baseline{' (the 8 cells changing most)' if many else ''}: {text}.")
-    return out
-
-
-def study_report(folder: str | Path) -> StudyReport:
-    """Every table and figure of the study stored in ``folder``."""
-    results = load_study_results(folder)
-    report = StudyReport(results)
-    eff, paired, bal = effects(results), paired_table(results), balance_table(results)
-    report.tables.update({"Balance per cell": bal, "Paired difference against the baseline": paired, "Effects": eff})
-    report.findings = findings(results, paired, bal)
-    each = results.each
-    if each is None:
-        for factor in results.factors:
-            if len(results.meta["levels"][factor]) > 1:
-                report.figures.append((f"factor-{_slug(factor)}", f"{factor}: win rate and score parts per entrant, 95% bands",
-                                       factor_figure(eff, factor, measures_of(results))))
-    if not paired.empty:
-        report.figures.append(("paired", "Paired difference of every cell against the baseline", paired_figure(paired)))
-    report.figures.append(("balance", "Balance per cell", balance_figure(bal)))
-    sized = [f for f in results.factors if len(results.meta["levels"][f]) > 1]
-    if len(sized) == 2:
-        report.figures.append(("heatmap", f"Spread of win rates over {sized[0]} and {sized[1]}",
-                               heatmap_figure(bal, sized[0], sized[1])))
-    if each is not None:
-        ranked = ranking(results)
-        report.tables = {"Ranking": ranked, **report.tables}
-        draw = getattr(results.game, "draw_edit_effects", None)
-        if draw is not None and not ranked.empty and each["edit"] == "remove_track":
-            effect = dict(zip(ranked["removed"], ranked["changed_share"]))
-            report.figures.insert(0, ("board", "Share of games whose winner changed when the track is removed",
-                                      draw(each["edit"], effect, "What if this track did not exist? Games that change winner",
-                                           "share of games with another winner")))
-    return report
-
-
-def _slug(text: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in text)
