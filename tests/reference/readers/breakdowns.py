@@ -12,7 +12,6 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ttr_lab.analysis.stats import wilson_arrays
 from reference.readers.tables import entrant_order
 
 
@@ -95,30 +94,6 @@ def think_times(frame: pd.DataFrame) -> pd.DataFrame:
                            "p90_game_seconds_per_decision": "90th pct game (ms / decision)",
                            "cpu_seconds_per_decision": "CPU / decision (ms)"}
     return out
-
-
-def per_decision_ms(frame: pd.DataFrame) -> pd.DataFrame:
-    """One row per seat per game with decisions: entrant and mean think time per decision (ms)."""
-    played = frame[frame["decisions"] > 0]
-    return pd.DataFrame({"entrant": played["entrant"].to_numpy(),
-                         "ms_per_decision": (1000.0 * played["think_seconds"] / played["decisions"]).to_numpy()})
-
-
-def win_rate_over_games(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per entrant, its win rate and 95% Wilson interval after each of its games, in the order
-    the schedule plays them (deal, table, seating): does the estimate settle? Columns: entrant,
-    games (so far), win_rate, win_low, win_high."""
-    ordered = frame.sort_values(["deal", "table", "seating", "seat"], kind="stable")
-    pieces = []
-    for entrant, g in ordered.groupby("entrant", sort=False):
-        wins = g["win"].astype(float).cumsum().to_numpy()
-        games = np.arange(1, len(g) + 1)
-        low, high = wilson_arrays(wins, games)
-        pieces.append(pd.DataFrame({"entrant": entrant, "games": games, "win_rate": wins / games,
-                                    "win_low": low, "win_high": high}))
-    if not pieces:
-        return pd.DataFrame(columns=["entrant", "games", "win_rate", "win_low", "win_high"])
-    return pd.concat(pieces, ignore_index=True)
 
 
 __all__ = ["game_length_table", "game_lengths", "per_decision_ms", "score_breakdown", "score_summands", "think_times",

@@ -16,7 +16,7 @@ Entrants in one run only are in no table: ``only_a`` and ``only_b`` name them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -57,12 +57,6 @@ class Comparison:
         if row.empty:
             raise KeyError(f"no {what!r} difference for entrant {entrant!r}")
         return float(row["delta"].iloc[0])
-
-
-def same_deals(frame_a: pd.DataFrame, frame_b: pd.DataFrame) -> bool:
-    """Whether the runs played the same deals: some game ids in common, each with the same deal
-    seed (``runs.deal_difference``)."""
-    return not deal_difference(frame_a, frame_b)
 
 
 def paired_delta(a: np.ndarray, b: np.ndarray, deals: np.ndarray) -> tuple[float, float, float, float, int]:
@@ -220,34 +214,3 @@ def balance(frame: pd.DataFrame) -> Balance:
                    float(values.std(ddof=0)), chi2, p, int(frame["game_id"].nunique()))
 
 
-def comparison_figure(comparison: Comparison, title: str = "B against A") -> Any:
-    """Per entrant, the change in win rate (left) and in mean score (right), with 95% intervals."""
-    from ttr_lab.core.figures import new_figure
-
-    wins, scores = comparison.wins, comparison.scores
-    fig = new_figure(9, 0.5 * len(wins) + 1.8)
-    axes = fig.subplots(1, 2, sharey=True)
-    for ax, table, label, scale in ((axes[0], wins, "change in win rate (points of %)", 100), (axes[1], scores, "change in mean score", 1)):
-        y = np.arange(len(table))
-        delta = table["delta"].to_numpy() * scale
-        err = np.vstack([delta - table["low"].to_numpy() * scale, table["high"].to_numpy() * scale - delta])
-        ax.errorbar(delta, y, xerr=np.nan_to_num(err), fmt="o", capsize=4, color="tab:blue")
-        ax.axvline(0, color="grey", lw=1)
-        ax.set_yticks(y, table["entrant"].tolist())
-        ax.set_xlabel(label)
-        ax.grid(axis="x", alpha=0.3)
-    how = f"paired on {comparison.deals} deals, {comparison.changed_winner} of {comparison.games} games changed winner" \
-        if comparison.paired else "unpaired (the runs share no deals)"
-    fig.suptitle(f"{title}: {how}; 95% intervals")
-    return fig
-
-
-def compare_folders(folder_a: str | Any, folder_b: str | Any, paired: bool | None = None) -> Comparison:
-    """``compare`` of two results folders (the metrics are those A's game declares), each run's
-    identity read from its ``meta.json`` (or config)."""
-    from ttr_lab.analysis.game import game_of
-    from ttr_lab.core.results import read_results
-
-    frame_a, frame_b = read_results(folder_a), read_results(folder_b)
-    identities = (identity(frame_a, f"A ({folder_a})", folder_a), identity(frame_b, f"B ({folder_b})", folder_b))
-    return compare(frame_a, frame_b, game_of(folder_a, frame_a).metrics, paired=paired, identities=identities)

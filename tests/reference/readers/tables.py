@@ -157,28 +157,6 @@ def seat_pairs(frame: pd.DataFrame, ordered: bool = True) -> pd.DataFrame:
     })
 
 
-def pair_outcomes(frame: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
-    """For each game where both ``a`` and ``b`` sat (one seat each or more), a's result
-    against b: 1 if a finished ahead, 0.5 for a tie, 0 behind; with the game's deal."""
-    fa = frame.loc[frame["entrant"] == a, ["game_id", "deal", "rank"]]
-    fb = frame.loc[frame["entrant"] == b, ["game_id", "rank"]]
-    m = fa.merge(fb, on="game_id", suffixes=("_a", "_b"), sort=False)  # a's seats x b's, in game order
-    ra, rb = m["rank_a"].to_numpy(), m["rank_b"].to_numpy()
-    return pd.DataFrame({"game_id": m["game_id"].to_numpy(), "deal": m["deal"].to_numpy().astype(np.int64),
-                         "score": np.where(ra < rb, 1.0, np.where(ra == rb, 0.5, 0.0))},
-                        columns=["game_id", "deal", "score"])
-
-
-def ahead_share(frame: pd.DataFrame, a: str, b: str) -> tuple[float, int, float, float]:
-    """How often ``a`` finished ahead of ``b`` in the games where both sat (ties half), with a
-    Wilson 95% interval: ``(share, games, low, high)``."""
-    outcomes = pair_outcomes(frame, a, b)
-    games = len(outcomes)
-    wins = float(outcomes["score"].sum())
-    low, high = wilson(wins, games)
-    return (wins / games if games else 0.0, games, low, high)
-
-
 def head_to_head(frame: pd.DataFrame) -> pd.DataFrame:
     """Matrix: how often the row entrant finished ahead of the column entrant in games where
     both played (ties count half); rows and columns strongest first (by win rate, as in every

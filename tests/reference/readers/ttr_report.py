@@ -14,9 +14,8 @@ none of them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
-from ttr_lab.games.ticket_to_ride.result import GameResult
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -77,29 +76,6 @@ def tickets_and_bonuses(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.Data
     return table
 
 
-def summary_columns(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.DataFrame":
-    """What the end-of-tournament summary shows beside win rates, per entrant: ticket
-    completion and the share of games with the end bonus this map awards."""
-    import numpy as np
-    import pandas as pd
-
-    s = _scored(frame)
-    bonus = "explorer_bonus" if _explorer(game, frame) else "longest_bonus" if game.ruleset.longest_path_bonus else None
-    rows = {}
-    for entrant, g in s.groupby("entrant", sort=True):
-        held = g["tickets_held"].sum()
-        row = {"tickets": g["tickets_completed"].sum() / held if held else np.nan}
-        if bonus is not None:
-            row["bonus"] = (g[bonus] > 0).mean()
-        rows[entrant] = row
-    table = pd.DataFrame.from_dict(rows, orient="index", columns=["tickets", *(["bonus"] if bonus else [])])
-    table.index.name = "entrant"
-    name = {"explorer_bonus": "the Asian Explorer bonus", "longest_bonus": "the longest-trail bonus"}.get(bonus or "")
-    table.attrs["percent"] = list(table.columns)
-    table.attrs["caption"] = "tickets: share completed" + (f"; bonus: share of games with {name}" if name else "")
-    return table
-
-
 TABLE_LABELS = {
     "tickets_held": "tickets held", "ticket_completion": "tickets completed", "longest_trail": "longest trail (trains)",
     "longest_bonus_rate": "longest-trail bonus (share of games)", "explorer_bonus_rate": "Explorer bonus (share of games)",
@@ -150,86 +126,6 @@ def points_by_source(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.DataFra
     return table
 
 
-def report_tables(game: "TicketToRide", frame: "pd.DataFrame",
-                  records: Sequence["StoredRecord"] = ()) -> list[tuple[str, str, "pd.DataFrame"]]:
-    if _explorer(game, frame):
-        bonus = ("; the share of games with the Asian Explorer bonus (most cities in one network), the largest "
-                 "network and the mountain routes claimed")
-    elif game.ruleset.longest_path_bonus:
-        bonus = "; the longest trail (in trains) and the share of games with the longest-trail bonus"
-    else:
-        bonus = ""
-    note = f"Per entrant, over the games played out: tickets held and the share of them completed{bonus}."
-    sources = ("Per entrant, mean points per game from each source; the sources add up to the score. Mountain "
-               "points (recorded within route points) are split out from the tracks claimed."
-               if any(t.mountain_spaces for t in game.board.tracks) else
-               "Per entrant, mean points per game from each source; the sources add up to the score.")
-    out = [("Points by source", sources, points_by_source(game, frame)),
-           ("Tickets and bonuses", note, tickets_and_bonuses(game, frame))]
-    by_length = completion_by_length(frame, records)
-    if len(by_length):
-        out.append(("Tickets by length", "Per entrant and ticket length (its points): tickets held at the end of the "
-                    "recorded games and the share completed, with a 95% Wilson interval. From the game records.",
-                    by_length))
-    return out
-
-
-def ticket_completion(frame: "pd.DataFrame") -> "Figure":
-    import numpy as np
-
-    from ttr_lab.core.figures import new_figure, no_data_figure
-
-    scored = _scored(frame)
-    if scored.empty:
-        return no_data_figure()
-    columns = ["ticket_points_completed", "ticket_points_failed", "tickets_completed", "tickets_held"]
-    g = scored.astype({c: float for c in columns}).groupby("entrant")[columns].mean()
-    g = g.sort_values("ticket_points_completed")
-    fig = new_figure(7, 0.5 + 0.45 * len(g))
-    ax = fig.add_subplot()
-    y = np.arange(len(g))
-    ax.barh(y, g["ticket_points_completed"], color="#55a868", label="points of completed tickets")
-    ax.barh(y, -g["ticket_points_failed"], color="#c44e52", label="points of failed tickets")
-    for i, (done, held, points) in enumerate(zip(g["tickets_completed"], g["tickets_held"], g["ticket_points_completed"])):
-        ax.annotate(f" {done:.1f} of {held:.1f} tickets", (points, i), va="center", fontsize=7)
-    ax.set_yticks(y, g.index)
-    ax.axvline(0, color="black", lw=0.8)
-    ax.set_xlabel("mean ticket points per game")
-    ax.legend(fontsize=7, loc="lower right")
-    ax.set_title("Tickets: completed and failed")
-    return fig
-
-
-def end_bonus(game: "TicketToRide", frame: "pd.DataFrame") -> "Figure":
-    """How often each entrant takes the end-of-game bonus: the longest trail, or on maps with
-    the Asian Explorer bonus instead, the largest network."""
-    import numpy as np
-
-    from ttr_lab.core.figures import new_figure, no_data_figure
-
-    scored = _scored(frame)
-    if scored.empty:
-        return no_data_figure()
-    if _explorer(game, frame):
-        g = scored.groupby("entrant").agg(rate=("explorer_bonus", lambda s: (s > 0).mean()), size=("largest_network", "mean"))
-        label, note, title = "share of games with the explorer bonus", " mean network {:.1f} cities", "Asian Explorer bonus"
-    else:
-        g = scored.groupby("entrant").agg(rate=("longest_bonus", lambda s: (s > 0).mean()), size=("longest_trail", "mean"))
-        label, note, title = "share of games with the longest-trail bonus", " mean trail {:.1f} trains", "Longest continuous route"
-    g = g.sort_values("rate")
-    fig = new_figure(7, 0.5 + 0.45 * len(g))
-    ax = fig.add_subplot()
-    y = np.arange(len(g))
-    ax.barh(y, g["rate"], color="#8172b2")
-    for i, (size, rate) in enumerate(zip(g["size"], g["rate"])):
-        ax.annotate(note.format(size), (rate, i), va="center", fontsize=7)
-    ax.set_yticks(y, g.index)
-    ax.set_xlim(0, 1)
-    ax.set_xlabel(label)
-    ax.set_title(title)
-    return fig
-
-
 def track_claims(game: "TicketToRide", frame: "pd.DataFrame") -> tuple[list[float], list[float], int]:
     """Per track, how often it is claimed per game, by anyone and by the game's winners; and
     the number of games played out."""
@@ -251,128 +147,6 @@ def track_claims(game: "TicketToRide", frame: "pd.DataFrame") -> tuple[list[floa
 MIN_CLAIMS_FOR_LIFT = 5  # below this many claims a track's lift is noise, and the map leaves it grey
 
 
-def track_lift(game: "TicketToRide", frame: "pd.DataFrame") -> list[float | None]:
-    """Per track, the lift of winning on claiming it: the share of the winners' claims that go
-    to this track over the share of everyone's claims that do (equivalently, the share of its
-    claims made by a winner over the share of all claims made by winners). 1: winners claim it
-    as often as anyone; 2: twice as often. None where it was claimed fewer than
-    ``MIN_CLAIMS_FOR_LIFT`` times. Unlike the raw count, this does not repeat how popular a track is."""
-    claimed, by_winners, games = track_claims(game, frame)
-    total, winners = sum(claimed), sum(by_winners)
-    out: list[float | None] = []
-    for c, w in zip(claimed, by_winners):
-        if c * games < MIN_CLAIMS_FOR_LIFT or not winners:
-            out.append(None)
-        else:
-            out.append((w / winners) / (c / total))
-    return out
-
-
-def track_maps(game: "TicketToRide", frame: "pd.DataFrame") -> tuple["Figure", "Figure"]:
-    """The board with each track coloured by how often it is claimed per game, and by its lift
-    for the game's winners (``track_lift``)."""
-    from ttr_lab.games.ticket_to_ride.drawing import draw_track_heat, draw_track_lift
-
-    claimed, _, games = track_claims(game, frame)
-    return (
-        draw_track_heat(game.board, claimed, f"How often each track is claimed ({games} games)", "claims per game"),
-        draw_track_lift(game.board, track_lift(game, frame), claimed,
-                        f"Tracks winners favour: red claimed more by winners, blue less ({games} games)"),
-    )
-
-
 LENGTH_BINS = ((0, 8, "4-8"), (9, 12, "9-12"), (13, 16, "13-16"), (17, 20, "17-20"), (21, 99, "21+"))
 
 
-def ticket_outcomes(frame: "pd.DataFrame", records: Sequence["StoredRecord"]) -> "pd.DataFrame":
-    """Every ticket held at the end of every recorded game, one row each: entrant, its points
-    (the length of the ticket's shortest connection on the printed table) and whether it was
-    completed. From the results folder's game records (``read_records``), since results rows
-    hold counts, not tickets; empty without records. Only the records of games in ``frame``; a
-    record names its entrants (older ones are matched by seed and the strategy in each seat)."""
-    import pandas as pd
-
-    columns = ["entrant", "points", "completed"]
-    if not records:
-        return pd.DataFrame(columns=columns)
-    games = set(frame["game_id"])
-    seats: dict[tuple, list[str]] = {}  # for records that do not name their entrants (older folders)
-    for _, g in frame.sort_values("seat").groupby("game_id", sort=False):
-        seats.setdefault((int(g["deal_seed"].iloc[0]), tuple(g["strategy"])), list(g["entrant"]))
-    rows = []
-    for stored in records:
-        if stored.game_id is not None and stored.game_id not in games:
-            continue
-        record = stored.record
-        entrants = stored.entrants or seats.get((record.seed, record.strategies))
-        if entrants is None:
-            continue
-        for player in GameResult.from_dict(record.result).players:
-            for ticket in player.tickets:
-                rows.append((entrants[player.player], ticket.points, ticket.completed))
-    return pd.DataFrame(rows, columns=columns)
-
-
-def completion_by_length(frame: "pd.DataFrame", records: Sequence["StoredRecord"]) -> "pd.DataFrame":
-    """Per entrant and ticket length (points, in bins), tickets held at the end, the share
-    completed and its 95% Wilson interval; empty when the results keep no game records."""
-    import pandas as pd
-    from scipy.stats import binomtest
-
-    tickets = ticket_outcomes(frame, records)
-    rows = []
-    for low, high, label in LENGTH_BINS:
-        chunk = tickets[(tickets["points"] >= low) & (tickets["points"] <= high)]
-        for entrant, g in chunk.groupby("entrant", sort=True):
-            done = int(g["completed"].sum())
-            lo, hi = binomtest(done, len(g)).proportion_ci(method="wilson")  # whole tickets: no shared wins
-            rows.append({"entrant": entrant, "length": label, "held": len(g), "completion": done / len(g),
-                         "completion_low": lo, "completion_high": hi})
-    table = pd.DataFrame(rows, columns=["entrant", "length", "held", "completion", "completion_low", "completion_high"])
-    table.attrs["labels"] = {"length": "ticket (points)", "held": "tickets held", "completion": "completed [95% CI]"}
-    return table
-
-
-def completion_by_length_figure(frame: "pd.DataFrame", records: Sequence["StoredRecord"]) -> "Figure":
-    """Share of tickets completed by ticket length, one line per entrant, with 95% intervals;
-    lengths are categories, each point on its tick."""
-    from matplotlib.ticker import PercentFormatter
-
-    from ttr_lab.core.figures import new_figure, no_data_figure
-
-    table = completion_by_length(frame, records)
-    labels = [label for _, _, label in LENGTH_BINS]
-    fig = new_figure(7, 3.6)
-    ax = fig.add_subplot()
-    for entrant, g in table.groupby("entrant", sort=True):
-        x = [labels.index(v) for v in g["length"]]
-        ax.errorbar(x, g["completion"], yerr=[(g["completion"] - g["completion_low"]).clip(lower=0),
-                                              (g["completion_high"] - g["completion"]).clip(lower=0)],
-                    fmt="o-", capsize=3, alpha=0.85, label=entrant)
-    ax.set_xticks(range(len(labels)), labels)
-    ax.set_xlim(-0.5, len(labels) - 0.5)
-    ax.set_ylim(0, 1.02)
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.set_xlabel("ticket length (points on the ticket)")
-    ax.set_ylabel("tickets completed (95% interval)")
-    if len(table):
-        ax.legend(fontsize=7, loc="lower left")
-    ax.set_title("Ticket completion by ticket length")
-    return fig
-
-
-def report_figures(game: "TicketToRide", frame: "pd.DataFrame", records: Sequence["StoredRecord"] = (),
-                   skip: Sequence[str] = ()) -> list[tuple[str, str, "Figure"]]:
-    bonus = "Asian Explorer bonus frequency" if _explorer(game, frame) else "Longest-route bonus frequency"
-    out = [("ticket_completion", "Tickets completed and failed", ticket_completion(frame))]
-    if _explorer(game, frame) or game.ruleset.longest_path_bonus:
-        out.append(("longest_route", bonus, end_bonus(game, frame)))
-    if len(ticket_outcomes(frame, records)):
-        out.append(("completion_by_length", "Ticket completion by ticket length (from the game records)",
-                    completion_by_length_figure(frame, records)))
-    if not {"tracks_claimed", "tracks_claimed_by_winners"} <= set(skip):  # the maps are the costly ones to build
-        claimed, by_winners = track_maps(game, frame)
-        out += [("tracks_claimed", "How often each track is claimed", claimed),
-                ("tracks_claimed_by_winners", "Tracks winners favour (lift: winners' share of claims over everyone's)",
-                 by_winners)]
-    return out

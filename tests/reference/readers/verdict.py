@@ -11,32 +11,15 @@ means cancels the luck of the deal, and its spread over deals gives the interval
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from ttr_lab.analysis.presentation import p_text, percent, percent_interval
-from reference.readers.tables import entrant_order, entrant_table, pairwise_tests, summarised_metrics
+from reference.readers.tables import entrant_order, pairwise_tests, summarised_metrics
 from ttr_lab.core.outcome import Metric
 
 EXPLAINING = 4  # metrics named in the verdict's words (the table beside them lists every one)
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """``sentences``: the verdict in words, the headline first. ``leader`` and ``runner_up``:
-    the first two entrants by win rate (None where there are fewer). ``separated``: whether the
-    paired test says the leader finishes ahead of the runner-up more often than chance.
-    ``differences``: per metric, the leader's mean minus the runner-up's over the deals both
-    played, with its 95% interval (``metric_differences``), clearest first."""
-
-    sentences: tuple[str, ...]
-    leader: str | None
-    runner_up: str | None
-    separated: bool
-    differences: pd.DataFrame
 
 
 def metric_differences(frame: pd.DataFrame, a: str, b: str, metrics: Sequence[Metric] = ()) -> pd.DataFrame:
@@ -101,146 +84,6 @@ def _mirrors(order: Sequence[str], per_deal: dict[str, pd.Series]) -> dict[str, 
     return same
 
 
-def _clear(row: pd.Series) -> bool:
-    """Whether a difference's interval leaves out zero."""
-    return bool(row["difference_low"] > 0 or row["difference_high"] < 0)
-
-
-def _decimals(row: pd.Series) -> int:
-    """A difference's precision, by the width of its own interval (one row, not the column:
-    a score's +28.8 beside a ticket count's +0.06 would make the count read ``0.1 [0.0, 0.1]``):
-    two significant digits of the width, so the interval is readable."""
-    values = [row["difference"], row["difference_low"], row["difference_high"]]
-    width = abs(values[2] - values[1])
-    if width == 0:  # no spread over the deals: the value's own precision
-        return 0 if float(values[0]).is_integer() else 1
-    return 1 if width >= 1 or math.isnan(width) else 2 if width >= 0.1 else 3
-
-
-def _difference(row: pd.Series) -> str:
-    """``+7.7 [6.2, 9.2]``: a difference and its interval at one precision (``_decimals``)."""
-    values = [row["difference"], row["difference_low"], row["difference_high"]]
-    d = _decimals(row)
-    if any(math.isnan(v) for v in values[1:]):
-        return f"{values[0]:+.{d}f}"
-    return f"{values[0]:+.{d}f} [{values[1]:.{d}f}, {values[2]:.{d}f}]"
-
-
-def differences_view(differences: pd.DataFrame) -> pd.DataFrame:
-    """``metric_differences`` as the report prints it, each row at its own precision, the same
-    as the verdict's words write it (``_difference``), so that prose and table agree."""
-    labels = differences.attrs.get("labels", {})
-    rows = []
-    for _, r in differences.iterrows():
-        d = _decimals(r)
-        mean_d = max(d, 1) if not float(r["a_mean"]).is_integer() or not float(r["b_mean"]).is_integer() else d
-        row = {"metric": r["metric"]}
-        if "description" in differences.columns:
-            row["description"] = r["description"]
-        row.update({labels.get("a_mean", "A (mean)"): f"{r['a_mean']:.{mean_d}f}",
-                    labels.get("b_mean", "B (mean)"): f"{r['b_mean']:.{mean_d}f}",
-                    f"{labels.get('difference', 'A − B')} [95% CI]": _difference(r), "deals": str(int(r["deals"]))})
-        rows.append(row)
-    out = pd.DataFrame(rows)
-    out.attrs["text_columns"] = ["metric", "description"]
-    return out
-
-
-def _ahead(tests: pd.DataFrame, x: str, y: str) -> dict | None:
-    """The paired test of ``x`` against ``y`` from ``pairwise_tests`` (whose pairs are named in
-    name order), turned round so that the share is x's: None if they never met."""
-    if tests.empty:
-        return None
-    hit = tests[(tests["a"] == x) & (tests["b"] == y)]
-    if len(hit):
-        r = hit.iloc[0]
-        return {"share": r["a_ahead"], "low": r["a_ahead_low"], "high": r["a_ahead_high"], "games": int(r["games"]),
-                "deals": int(r["deals"]), "p": r["p_holm"], "significant": bool(r["significant"])}
-    hit = tests[(tests["a"] == y) & (tests["b"] == x)]
-    if len(hit):
-        r = hit.iloc[0]
-        return {"share": 1 - r["a_ahead"], "low": 1 - r["a_ahead_high"], "high": 1 - r["a_ahead_low"],
-                "games": int(r["games"]), "deals": int(r["deals"]), "p": r["p_holm"], "significant": bool(r["significant"])}
-    return None
-
-
-def verdict(frame: pd.DataFrame, metrics: Sequence[Metric] = (), tests: pd.DataFrame | None = None) -> Verdict:
-    """The verdict on a tournament's results (``metrics``: the game's; ``tests``: an already
-    computed ``pairwise_tests(frame)``)."""
-    order = entrant_order(frame)
-    if len(order) < 2:
-        only = order[0] if order else None
-        return Verdict((f"Only one entrant ({only}) played: there is no one to compare it with.",), only, None, False,
-                       metric_differences(frame, only or "", "", metrics))
-    tests = pairwise_tests(frame) if tests is None else tests
-    table = entrant_table(frame).set_index("entrant")
-    leader, runner = order[0], order[1]
-    lead = table.loc[leader]
-    rate = f"{percent_interval(lead['win_rate'], lead['win_low'], lead['win_high'])} of its {int(lead['games'])} games"
-    pair = _ahead(tests, leader, runner)
-    sentences = []
-    if pair is None:
-        sentences.append(f"{leader} has the best win rate ({rate}, ties shared), ahead of {runner} "
-                         f"({percent(table.loc[runner, 'win_rate'])}); the two never sat at the same table, so no "
-                         "paired test can separate them.")
-    elif pair["significant"] and pair["share"] > 0.5:
-        sentences.append(f"{leader} is first: it wins {rate} (ties shared), and finishes ahead of the runner-up "
-                         f"{runner} in {percent_interval(pair['share'], pair['low'], pair['high'])} of the "
-                         f"{pair['games']} games they shared. A paired test over {pair['deals']} deals (Wilcoxon, "
-                         f"Holm-corrected over every pair) says the lead is real: p {p_text(pair['p'])}.")
-    else:
-        sentences.append(f"{leader} has the best win rate ({rate}, ties shared), but the data cannot separate it "
-                         f"from {runner} ({percent(table.loc[runner, 'win_rate'])}): {leader} finishes ahead in "
-                         f"{percent_interval(pair['share'], pair['low'], pair['high'])} of the {pair['games']} games "
-                         f"they shared, and the paired test over {pair['deals']} deals gives Holm p "
-                         f"{p_text(pair['p'])}, not significant at 5%. More deals would be needed to tell them apart.")
-    rest = order[2:]
-    beaten = [e for e in rest if (t := _ahead(tests, leader, e)) is not None and t["significant"] and t["share"] > 0.5]
-    unclear = [e for e in rest if e not in beaten]
-    if rest:
-        if beaten and not unclear:
-            sentences.append(f"It is also significantly ahead of every other entrant ({', '.join(beaten)}).")
-        elif beaten:
-            sentences.append(f"It is significantly ahead of {', '.join(beaten)}; the data cannot separate it "
-                             f"from {', '.join(unclear)}.")
-        else:
-            sentences.append(f"The data cannot separate it from the others either ({', '.join(unclear)}).")
-    differences = metric_differences(frame, leader, runner, metrics)
-    score = differences[differences["metric"] == "score"]
-    if len(score) and score["deals"].iloc[0] > 1:
-        row = score.iloc[0]
-        sentences.append(f"By score, {leader} makes {_difference(row)} points a game against {runner} on the same "
-                         f"deals ({row['deals']} deals, 95% interval)" + ("." if _clear(row) else
-                                                                          ": the interval includes zero."))
-    same_as = differences.attrs.get("same_as", {})
-    clear = [r for _, r in differences.iterrows() if _clear(r) and r["metric"] != "score" and r["metric"] not in same_as]
-    if clear:
-        def mirrored(metric: str) -> str:
-            twins = [m for m, of in same_as.items() if of == metric]
-            return f" (the same finding as {', '.join(twins)})" if twins else ""
-
-        named = "; ".join(f"{r['metric']} {_difference(r)}{mirrored(r['metric'])}" for r in clear[:EXPLAINING])
-        sentences.append(f"What sets {leader} apart from {runner}, per game on the same deals ({leader} minus "
-                         f"{runner}, 95% interval): {named}.")
-    elif len(differences) > 1:
-        sentences.append(f"No recorded metric differs clearly between {leader} and {runner} on the same deals "
-                         "(every 95% interval of the difference includes zero).")
-    separated = bool(pair and pair["significant"] and pair["share"] > 0.5)
-    return Verdict(tuple(sentences), leader, runner, separated, differences)
-
-
-def explaining(differences: pd.DataFrame, most: int = 6) -> pd.DataFrame:
-    """The score's row of ``metric_differences``, then the rows whose interval leaves out zero,
-    clearest first, at most ``most`` in all: the short table beside the verdict."""
-    score = [i for i, r in differences.iterrows() if r["metric"] == "score"]
-    same_as = differences.attrs.get("same_as", {})
-    keep = score + [i for i, r in differences.iterrows()
-                    if r["metric"] != "score" and _clear(r) and r["metric"] not in same_as][:most - len(score)]
-    out = differences.loc[keep].reset_index(drop=True)
-    out.attrs = dict(differences.attrs)
-    return out
-
-
 def upsets(frame: pd.DataFrame, ratings: pd.DataFrame, top: int = 5) -> pd.DataFrame:
     """The games won most against the odds: a winner (rank 1) that beat an entrant rated above
     it (``ratings``: ``bradley_terry(frame)``), by how far the best entrant it beat is rated above
@@ -267,15 +110,6 @@ def upsets(frame: pd.DataFrame, ratings: pd.DataFrame, top: int = 5) -> pd.DataF
     out.attrs["labels"] = {"game_id": "game", "beaten": "best entrant it beat", "gap": "rating gap (Elo)",
                            "margin": "won by (pts)"}
     return out
-
-
-def biggest_upset(frame: pd.DataFrame) -> str | None:
-    """The game id of the biggest upset (``upsets``, with ratings fitted without resampling),
-    or None where no game went against the ratings."""
-    from reference.readers.ratings import bradley_terry
-
-    found = upsets(frame, bradley_terry(frame, resamples=0), top=1)
-    return None if found.empty else str(found["game_id"].iloc[0])
 
 
 __all__ = ["Verdict", "biggest_upset", "differences_view", "explaining", "metric_differences", "upsets", "verdict"]
