@@ -18,11 +18,10 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from ttr_lab.core.location import Location
 from ttr_lab.core.results import (
-    _KEYS, ResultsError, _keys, _located, _owners, check_part, result_parts,
+    _batches, _keys, _located, _owners, result_parts,
 )
 
 CHUNK_ROWS = 65_536  # rows read at a time: tens of MB of a chunk's frame, whatever the folder holds
@@ -30,22 +29,8 @@ CHUNK_ROWS = 65_536  # rows read at a time: tens of MB of a chunk's frame, whate
 
 def _part_batches(location: Location, part: str, columns: Sequence[str] | None,
                   rows: int) -> Iterator[pa.RecordBatch]:
-    """A part's rows, ``rows`` at a time (never a whole row group of a merged part at once)."""
-    try:
-        with location.fs.open_input_file(part) as f:
-            pf = pq.ParquetFile(f)
-            check_part(part, pf.schema_arrow)
-            names = pf.schema_arrow.names
-            missing = [c for c in _KEYS if c not in names]
-            if missing:
-                raise ResultsError(f"results part {part} is not a ttr-lab results table (no {', '.join(missing)} column)")
-            wanted = None if columns is None else [c for c in names if c in set(columns) | set(_KEYS) | {"num_players"}]
-            yield from pf.iter_batches(batch_size=rows, columns=wanted)
-    except (pa.ArrowException, OSError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ResultsError(
-            f"results part {part} is damaged ({first}); rerun the tournament to set it aside and replay its games"
-        ) from None
+    """A part's rows, ``rows`` at a time, with the keys and each game's player count."""
+    return _batches(location, part, None if columns is None else [*columns, "num_players"], rows=rows)
 
 
 def _together(frame: pd.DataFrame) -> bool:

@@ -217,9 +217,11 @@ def _same_schema(batches: list[pa.RecordBatch]) -> bool:
     return bool(batches) and all(b.schema.equals(batches[0].schema) for b in batches)
 
 
-def _batches(location: Location, part: str, columns: Sequence[str] | None, keys: bool = True) -> Iterator[pa.RecordBatch]:
+def _batches(location: Location, part: str, columns: Sequence[str] | None, keys: bool = True,
+             rows: int | None = None) -> Iterator[pa.RecordBatch]:
     """A part's row groups (only ``columns``, and the keys unless ``keys`` is False, when
-    given), its key types checked."""
+    given), its key types checked; ``rows`` at a time when given (never a whole row group of a
+    merged part at once)."""
     try:
         with location.fs.open_input_file(part) as f:
             pf = pq.ParquetFile(f)
@@ -229,6 +231,9 @@ def _batches(location: Location, part: str, columns: Sequence[str] | None, keys:
             if missing:
                 raise ResultsError(f"results part {part} is not a ttr-lab results table (no {', '.join(missing)} column)")
             wanted = None if columns is None else [c for c in names if c in set(columns) | set(_KEYS if keys else ())]
+            if rows is not None:
+                yield from pf.iter_batches(batch_size=rows, columns=wanted)
+                return
             for group in range(pf.num_row_groups):
                 yield from pf.read_row_group(group, columns=wanted).to_batches()
     except (pa.ArrowException, OSError) as exc:
