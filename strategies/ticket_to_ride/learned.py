@@ -6,7 +6,7 @@ ticket planner would keep for this seat, so the strategy keeps it between its de
 planner does), evaluates the network once and plays the legal action
 of the highest logit (``temperature: 0``, the default) or samples the legal actions' softmax at
 that temperature with the game's seeded ``rng``. The weights are the ones shipped for the map
-(``weights/``, trained at 2 players by ``ttr-lab train configs/train-usa-2p-features.yaml``, docs/rl.md),
+(``weights/``, trained at 2 players by ``ttr-lab train configs/train-usa-2p-offers-tuned.yaml``, docs/rl.md),
 or any file a ``weights`` parameter names. A map without weights, or weights made for another
 map or tensor layout, is a one-line error, never a network reading numbers it was not trained on.
 """
@@ -88,7 +88,8 @@ def featurizer(g: np.ndarray) -> plan_features.Featurizer:
 
 def state_inputs(net: Network, state: Any, kept: KeptPlan | None = None) -> np.ndarray:
     """What ``net`` reads for the player to move in a ``GameState`` (its features read only what
-    that player sees; kept-plan features need that player's ``kept`` plans, updated here)."""
+    that player sees; kept-plan features read that player's ``kept`` plans, updated here, or
+    without them plan afresh as the planner's first decision does)."""
     tensor = state.observation_tensor(state.current_player)
     return _with_features(net, tensor, state, kept)
 
@@ -107,8 +108,8 @@ def _with_features(net: Network, tensor: np.ndarray, state: Any, kept: KeptPlan 
     if not features:
         return tensor
     if features in plan_features.KEPT_NAMES:
-        if kept is None:
-            raise ValueError("kept-plan features need the seat's kept plans")
+        if kept is None:  # no plan held from earlier decisions: the planner's first decision plans afresh
+            kept = KeptPlan(state.face.g)
         extras = featurizer(state.face.g).kept_one(state.s, kept, features == plan_features.OFFERS)
         return np.concatenate([tensor, extras])
     return np.concatenate([tensor, featurizer(state.face.g).one(state.s)])
