@@ -1,10 +1,12 @@
 """``learned``: the trained network's policy alone, one evaluation per decision (``network.py``).
 
 It reads the decision's observation tensor (and, for weights trained with ``features``, the
-planner's planning features, ``plan_features``), evaluates the network once and plays the legal action
+planner's planning features, ``plan_features``; with ``kept-plan-v1`` the plan is the one the
+ticket planner would keep for this seat, so the strategy keeps it between its decisions as that
+planner does), evaluates the network once and plays the legal action
 of the highest logit (``temperature: 0``, the default) or samples the legal actions' softmax at
 that temperature with the game's seeded ``rng``. The weights are the ones shipped for the map
-(``weights/``, trained at 2 players by ``ttr-lab train configs/train-usa-2p-features.yaml``, docs/rl.md),
+(``weights/``, trained at 2 players by ``ttr-lab train configs/train-usa-2p-offers-tuned.yaml``, docs/rl.md),
 or any file a ``weights`` parameter names. A map without weights, or weights made for another
 map or tensor layout, is a one-line error, never a network reading numbers it was not trained on.
 """
@@ -23,11 +25,13 @@ from pydantic import NonNegativeFloat
 
 from ttr_lab.core.errors import ConfigError, StrategyError
 from ttr_lab.core.game import load_game
-from ttr_lab.games.ticket_to_ride import Action, DrawMarket, Observation
+from ttr_lab.games.ticket_to_ride import Action, DrawMarket, Observation, tables_for
+from ttr_lab.games.ticket_to_ride.state import face_of
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tensor import observation_tensor
 from ttr_lab.strategies.ticket_to_ride import plan_features
 from ttr_lab.strategies.ticket_to_ride.network import Network
+from ttr_lab.strategies.ticket_to_ride.planner_playouts import KeptPlan
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import seat_view
 
 # The weights shipped per map (in this package's ``weights`` folder).
@@ -65,9 +69,9 @@ def _loaded(path: str) -> tuple[Network, Any]:
     except Exception as exc:  # noqa: BLE001 - a game this install cannot load
         raise ConfigError(f"{path}: trained on a game this ttr-lab cannot load: {exc}") from None
     net.check(game, path)
-    if net.meta.get("features") not in (None, plan_features.NAME):
+    if net.meta.get("features") not in (None, *plan_features.NAMES):
         raise ConfigError(f"{path}: reads extra inputs {net.meta['features']!r} this ttr-lab does not make "
-                          f"(only {plan_features.NAME!r})")
+                          f"(only {' or '.join(map(repr, plan_features.NAMES))})")
     return net, game
 
 
@@ -82,21 +86,32 @@ def featurizer(g: np.ndarray) -> plan_features.Featurizer:
     return found[1]
 
 
-def state_inputs(net: Network, state: Any) -> np.ndarray:
+def state_inputs(net: Network, state: Any, kept: KeptPlan | None = None) -> np.ndarray:
     """What ``net`` reads for the player to move in a ``GameState`` (its features read only what
-    that player sees)."""
+    that player sees; kept-plan features read that player's ``kept`` plans, updated here, or
+    without them plan afresh as the planner's first decision does)."""
     tensor = state.observation_tensor(state.current_player)
-    if not net.meta.get("features"):
-        return tensor
-    return np.concatenate([tensor, featurizer(state.face.g).one(state.s)])
+    return _with_features(net, tensor, state, kept)
 
 
-def network_inputs(net: Network, observation: Observation) -> np.ndarray:
-    """What ``net`` reads for ``observation``: its tensor, then the extras its ``features`` name."""
+def network_inputs(net: Network, observation: Observation, kept: KeptPlan | None = None) -> np.ndarray:
+    """What ``net`` reads for ``observation``: its tensor, then the extras its ``features`` name
+    (kept-plan features: with the seat's ``kept`` plans, updated here)."""
     tensor = observation_tensor(observation)
     if not net.meta.get("features"):
         return tensor
-    state = seat_view(observation)  # the planner's array view of what the seat sees
+    return _with_features(net, tensor, seat_view(observation), kept)  # the planner's view of the seat
+
+
+def _with_features(net: Network, tensor: np.ndarray, state: Any, kept: KeptPlan | None) -> np.ndarray:
+    features = net.meta.get("features")
+    if not features:
+        return tensor
+    if features in plan_features.KEPT_NAMES:
+        if kept is None:  # no plan held from earlier decisions: the planner's first decision plans afresh
+            kept = KeptPlan(state.face.g)
+        extras = featurizer(state.face.g).kept_one(state.s, kept, features == plan_features.OFFERS)
+        return np.concatenate([tensor, extras])
     return np.concatenate([tensor, featurizer(state.face.g).one(state.s)])
 
 
@@ -114,6 +129,7 @@ class Learned:
             _loaded(str(weights))  # a bad file is refused when the strategy is made, not mid-game
         self.net: Network | None = None
         self.game: Any = None
+        self.kept: KeptPlan | None = None  # kept-plan features: the plan this seat's planner would hold
 
     def _network(self, observation: Observation) -> Network:
         path = str(self.weights) if self.weights is not None else None
@@ -135,7 +151,9 @@ class Learned:
         ids = space.ids(legal_actions)
         mask = np.zeros(net.n_actions, dtype=bool)
         mask[ids] = True
-        tensor = network_inputs(net, observation)
+        if self.kept is None:
+            self.kept = KeptPlan(face_of(tables_for(observation.board, observation.num_players, observation.ruleset)).g)
+        tensor = network_inputs(net, observation, self.kept)
         if self.temperature == 0.0:
             return space.action_of(net.best(tensor, mask, observation.market))
         head, _, _, _ = net.forward(tensor[None])

@@ -12,8 +12,9 @@ import pytest
 from ttr_lab.core.errors import ConfigError, StrategyError
 from ttr_lab.core.game import load_game
 from ttr_lab.games.ticket_to_ride import DrawMarket
-from ttr_lab.strategies.ticket_to_ride.learned import Learned, featurizer, market_slots, shipped_weights, state_inputs
+from ttr_lab.strategies.ticket_to_ride.learned import Learned, market_slots, shipped_weights, state_inputs
 from ttr_lab.strategies.ticket_to_ride.network import Network
+from ttr_lab.strategies.ticket_to_ride.plan_features import size_of
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +24,8 @@ def usa():
 
 def test_the_shipped_weights_read_this_games_tensor_and_actions(usa):
     net = Network.load(shipped_weights("usa"), usa)  # the digest: a layout change fails here
-    extra = featurizer(usa.new_game(2, 0).face.g).size if net.meta.get("features") else 0
+    features = net.meta.get("features")
+    extra = size_of(usa.new_game(2, 0).face.g, features) if features else 0
     assert (net.obs_dim, net.n_actions) == (usa.observation_shape[0] + extra, usa.action_space.size)
     assert shipped_weights("usa").stat().st_size < 4_000_000
 

@@ -143,3 +143,50 @@ def test_a_second_run_into_the_folder_is_refused_naming_the_first(tmp_path):
     with FolderLock(tmp_path / "run", "ttr-lab train tiny"):
         with pytest.raises(ConfigError, match="in use by another run \\(ttr-lab train tiny, pid"):
             train(cfg, say=lambda _: None)
+
+
+# Imitation of the ticket_planner strategy itself, reading the plan it keeps.
+KEPT = "features: kept-plan-v1\nteacher: ticket_planner\n"
+
+
+def test_imitating_the_ticket_planner_with_its_kept_plan_trains_judges_and_plays(tmp_path):
+    import random
+
+    from ttr_lab.strategies.ticket_to_ride.learned import Learned
+
+    run = train(_config(tmp_path, extra=KEPT, iterations=1), say=lambda _: None)
+    assert len(run.curve) == 1 and run.curve[0]["games"] == 2
+    path = tmp_path / "run" / "network.npz"
+    assert Network.load(path).meta["features"] == "kept-plan-v1"
+    state = load_game("ticket_to_ride", map="usa").new_game(2, 0)
+    player = Learned(weights=str(path))
+    for _ in range(3):
+        state.apply(player.act(state.observation(state.current_player), state.legal_actions(), random.Random(0)))
+
+
+@pytest.mark.parametrize("extra, message", [
+    (EXPERT.replace("features: plan-v1\n", "features: kept-plan-v1\n"), "kept-plan-v1 is for method: imitation"),
+    ("teacher_knobs: {plan_budget: 0.7}\n", "teacher_knobs are for teacher: ticket_planner"),
+    (KEPT + "teacher_knobs: {route_weight: 1.0}\n", "route_weight would change the teacher's plan"),
+    (KEPT + "teacher_knobs: {plan_budjet: 0.7}\n", "unknown planner knob"),
+])
+def test_kept_plan_and_teacher_mistakes_are_one_line(tmp_path, extra, message):
+    with pytest.raises(ConfigError, match=message):
+        _config(tmp_path, extra=extra)
+
+
+def test_a_checkpoint_from_before_the_teacher_key_resumes(tmp_path):
+    import json
+
+    cfg = _config(tmp_path, judge_games=0)
+    train(cfg, say=lambda _: None, stop_after=1)
+    ckpt = tmp_path / "run" / "checkpoint.npz"
+    with np.load(ckpt) as data:
+        arrays = {k: data[k] for k in data.files}
+    state = json.loads(str(arrays["state"]))
+    del state["config"]["teacher"]  # as a run checkpointed before the key existed
+    arrays["state"] = np.array(json.dumps(state))
+    np.savez(ckpt, **arrays)
+    lines = []
+    train(cfg, say=lines.append)
+    assert lines[0].startswith("resuming tiny after iteration 1 of 2")

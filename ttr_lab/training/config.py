@@ -24,6 +24,15 @@ one-line ConfigError.
     judge_opponents: [greedy, planner]
     features: none                 # or plan-v1: the planner's planning features appended to the
                                    # tensor (strategies/ticket_to_ride/plan_features.py)
+                                   # or kept-plan-v1: the same, the plan the one the ticket_planner
+                                   # strategy keeps between its decisions, not a fresh one; or
+                                   # kept-offers-v1: that, then per subset of a ticket offer what
+                                   # keeping it costs and scores
+    teacher: planner               # imitation's teacher: the batched env's compiled planner (a fresh
+                                   # plan, one ticket order), or ticket_planner: the strategy's own
+                                   # move (its kept plan, its four ticket orders)
+    teacher_knobs: {}              # ticket_planner's knobs changed for the teacher (not those that
+                                   # shape its plan: the features' kept plan is the default one's)
     init: null                     # a weights file to start from (its hidden and features must match)
     method: imitation              # or expert_iteration (training/expert.py): self-play games whose
                                    # moves come from the mcts_tree search, its root visits the
@@ -79,7 +88,9 @@ class TrainConfig(BaseModel):
     judge_every: int = Field(default=10, ge=1)
     judge_games: int = Field(default=200, ge=0)
     judge_opponents: list[Opponent] = Field(default_factory=lambda: list(JUDGING))
-    features: Literal["none", "plan-v1"] = "none"
+    features: Literal["none", "plan-v1", "kept-plan-v1", "kept-offers-v1"] = "none"
+    teacher: Literal["planner", "ticket_planner"] = "planner"
+    teacher_knobs: dict[str, float] = Field(default_factory=dict)
     init: str | None = None
     method: Literal["imitation", "expert_iteration"] = "imitation"
     games: int = Field(default=16, ge=1)
@@ -105,6 +116,26 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Tr
         from ttr_lab.core.errors import ConfigError
 
         raise ConfigError(f"{source}: game: {cfg.game} has no compiled rules to batch; training needs them")
+    if cfg.teacher_knobs:
+        from ttr_lab.core.errors import ConfigError
+        from ttr_lab.strategies.ticket_to_ride.plan_features import PLAN_KNOBS
+        from ttr_lab.strategies.ticket_to_ride.planner_knobs import knobs
+
+        if cfg.teacher != "ticket_planner":
+            raise ConfigError(f"{source}: teacher_knobs are for teacher: ticket_planner")
+        shaping = sorted(set(cfg.teacher_knobs) & set(PLAN_KNOBS))
+        if shaping:
+            raise ConfigError(f"{source}: teacher_knobs: {', '.join(shaping)} would change the teacher's plan "
+                              "(the kept plan is the default planner's)")
+        try:
+            knobs(**cfg.teacher_knobs)
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: teacher_knobs: {exc}") from None
+    if cfg.method == "expert_iteration" and cfg.features.startswith("kept-"):
+        from ttr_lab.core.errors import ConfigError
+
+        raise ConfigError(f"{source}: features: {cfg.features} is for method: imitation (the self-play "
+                          "games keep no plans for the network's inputs)")
     if cfg.search_value_mix > 0 and cfg.features != "none":
         from ttr_lab.core.errors import ConfigError
 

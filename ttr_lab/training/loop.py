@@ -9,8 +9,10 @@ Each iteration ``i``:
    compiled planner names its move (``planner_actions()``, the teacher); the move played is the
    teacher's with probability ``teacher_share(i)``, else the network's own highest legal logit
    (DAgger: the network then meets the positions its own mistakes lead to, labelled with what
-   the planner would do there). ``steps`` decisions are recorded per sub-game, and each sub-game's
-   game at that point is played on to its end so every sample's game has an outcome.
+   the planner would do there; ``teacher: ticket_planner``: the ticket_planner strategy's own move
+   instead, with the plan it keeps for the learner's seat, ``plan_features.KeptRows``). ``steps``
+   decisions are recorded per sub-game, and each sub-game's game at that point is played on to
+   its end so every sample's game has an outcome.
 2. **Fit.** ``epochs`` shuffled passes in minibatches of ``batch``: cross-entropy towards the
    teacher's move, plus ``value_weight`` times the value head's cross-entropy against the
    learner's win share in that game (``backprop.gradients``), Adam.
@@ -44,10 +46,11 @@ from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import load_game
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.envs.vector import vector_env
-from ttr_lab.strategies.ticket_to_ride.learned import market_slots
+from ttr_lab.strategies.ticket_to_ride.learned import featurizer, market_slots
 from ttr_lab.strategies.ticket_to_ride.network import PARAMS, Network
 from ttr_lab.tournament.lock import FolderLock
-from ttr_lab.strategies.ticket_to_ride.plan_features import extra_size
+from ttr_lab.strategies.ticket_to_ride.plan_features import KEPT_NAMES, OFFERS, KeptRows, size_of
+from ttr_lab.strategies.ticket_to_ride.planner_knobs import knobs
 from ttr_lab.training import expert
 from ttr_lab.training.samples import SAMPLE_ARRAYS, Samples, joined
 from ttr_lab.training.backprop import Adam, Losses, gradients
@@ -55,9 +58,12 @@ from ttr_lab.training.config import TrainConfig
 from ttr_lab.training.judge import inputs, judge_all, markets_of, write_curve
 
 COLLECT_KEY, FIT_KEY, JUDGE_KEY = 0xC011, 0xF17, 0x1D6E  # salts of the per-iteration seeds
+# Keys added since runs were first checkpointed, at the value those runs had.
+BEFORE: dict[str, Any] = {"teacher": "planner", "teacher_knobs": {}}
 IDENTITY = ("game", "options", "players", "seed", "hidden", "envs", "steps", "opponents", "teacher_mix",
-            "teacher_decay", "teacher_floor", "epochs", "batch", "lr", "value_weight", "features", "init", "method",
-            "games", "search_iterations", "search_value_mix", "search_value_scale", "answer_weight", "replay")
+            "teacher_decay", "teacher_floor", "epochs", "batch", "lr", "value_weight", "features", "teacher",
+            "teacher_knobs", "init",
+            "method", "games", "search_iterations", "search_value_mix", "search_value_scale", "answer_weight", "replay")
 
 
 @dataclass
@@ -84,12 +90,17 @@ def collect(net: Network, game: Any, cfg: TrainConfig, iteration: int) -> Sample
     recording = np.ones(n, dtype=bool)
     games_of_rows: list[np.ndarray] = []
     outcome_of: dict[tuple[int, int], float] = {}
+    reads_kept = cfg.features in KEPT_NAMES
+    kept = KeptRows(envs.batch.g, n) if reads_kept or cfg.teacher == "ticket_planner" else None
+    teach = knobs(**cfg.teacher_knobs).params() if cfg.teacher == "ticket_planner" else None
     step = 0
     while recording.any():
-        teacher = envs.planner_actions()
+        if kept is not None:  # the plans the ticket_planner strategy would hold for the learner
+            extras, moves = featurizer(envs.batch.g).kept_rows(envs.states, kept, teach, cfg.features == OFFERS)
+        teacher = moves if cfg.teacher == "ticket_planner" else envs.planner_actions()
         masks = info["action_mask"]
         markets = markets_of(envs)
-        obs = inputs(net, obs, envs)
+        obs = np.concatenate([obs, extras], axis=1) if reads_kept else inputs(net, obs, envs)
         head, _, _, _ = net.forward(obs)
         own = np.where(masks, net.logits(head, markets), -np.inf).argmax(axis=1)
         played = np.where(rng.random(n) < share, teacher, own)
@@ -97,6 +108,8 @@ def collect(net: Network, game: Any, cfg: TrainConfig, iteration: int) -> Sample
                      markets[recording]))
         games_of_rows.append(game_of[recording].copy())
         obs, rewards, ended, _, info = envs.step(played)
+        if kept is not None:
+            kept.forget(ended)
         for i in np.flatnonzero(ended):
             outcome_of[(int(i), int(game_of[i]))] = float(rewards[i])
         game_of += ended
@@ -176,8 +189,9 @@ def load_checkpoint(path: Path, cfg: TrainConfig) -> Resumed:
     except (OSError, KeyError, ValueError, EOFError) as exc:
         raise ConfigError(f"cannot resume from {path}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__} "
                           "(delete it to start over)") from None
-    if state["config"] != _identity(cfg):
-        changed = sorted(k for k in IDENTITY if state["config"].get(k) != _identity(cfg)[k])
+    stored = {**BEFORE, **state["config"]}
+    if stored != _identity(cfg):
+        changed = sorted(k for k in IDENTITY if stored.get(k) != _identity(cfg)[k])
         raise ConfigError(f"{path}: a run with other settings ({', '.join(changed)}) is stored here; "
                           "use another output folder, or delete it to start over")
     adam = Adam(lr=cfg.lr, t=int(state["adam_t"]), m=m, v=v)
@@ -189,7 +203,7 @@ def initial_network(game: Any, cfg: TrainConfig) -> Network:
     """The network a run starts from: ``init``'s weights (checked to fit), else a fresh one."""
     features = None
     if cfg.features != "none":
-        features = (cfg.features, int(extra_size(game.new_game(cfg.players, 0).face.g)))
+        features = (cfg.features, size_of(game.new_game(cfg.players, 0).face.g, cfg.features))
     if cfg.init is not None:
         net = Network.load(cfg.init, game)
         if net.hidden != cfg.hidden or (net.meta.get("features") or "none") != cfg.features:
