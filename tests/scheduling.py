@@ -28,7 +28,8 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 BY_FILE = {"envs/test_vector_env.py": "vector_kernels", "envs/test_bench_env.py": "vector_kernels"}
 # Tests of a file that compile one costly set of kernels: (file, a part of the test's id) -> group.
-BY_TEST = {("strategies/test_contract.py", "[mcts_tree-"): "tree_kernels"}
+BY_TEST = {("strategies/test_contract.py", "[mcts_tree-"): "tree_kernels",
+           ("strategies/test_contract.py", "[mcts_halving-"): "halving_kernels"}
 _KEY = "ttr_lab_groups"  # the workers' input naming the file of groups
 
 

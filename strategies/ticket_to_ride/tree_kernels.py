@@ -179,7 +179,7 @@ def value_of(g: np.ndarray, s: np.ndarray, me: int, tplan: np.ndarray, scales: n
 
 
 @njit(cache=True)
-def _lead(g: np.ndarray, s: np.ndarray, me: int, result: np.ndarray, completed: np.ndarray) -> float:
+def lead(g: np.ndarray, s: np.ndarray, me: int, result: np.ndarray, completed: np.ndarray) -> float:
     """``me``'s score less the best other seat's, the game scored as if it ended at ``s``."""
     score_game(g, s, result, completed)
     best = -1e18
@@ -238,7 +238,7 @@ def _evaluate(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, 
     if not has_value:
         meta[M_DECISIONS] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch,
                                    rollout_depth if rollout_depth > 0 else -1, me, stream)
-        return _lead(g, s, me, result, completed)
+        return lead(g, s, me, result, completed)
     if rollout_depth > 0:
         meta[M_DECISIONS] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch,
                                    rollout_depth, me, stream)
@@ -251,7 +251,7 @@ def _evaluate(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, 
     if mix >= 1.0:
         return v
     meta[M_DECISIONS] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch, -1, me, stream)
-    return (1.0 - mix) * _lead(g, s, me, result, completed) + mix * v
+    return (1.0 - mix) * lead(g, s, me, result, completed) + mix * v
 
 
 @njit(cache=True)

@@ -175,17 +175,11 @@ class TreeSearch:
         return self._search(observation, anchor, rng)
 
     def _search(self, obs: Observation, anchor: Action, rng: random.Random, iterations: int | None = None) -> Action:
-        sampler = determinizer(obs)
+        sampler, root = root_moves(obs, anchor, rng)
         template = sampler.template
         face, g = template.face, template.face.g
         pt, w = tables_of(g)
-        # The root's moves are the player's own (its hand and the board fix them): one sample orders them.
-        first = template.clone()
-        K.sample(g, first.s, sampler.plan, sampler.work, sampler.longs_held, np.uint64(rng.getrandbits(64)))
-        na = int(g[K.L.N_ACTIONS])
-        out, score, ids = np.empty(na, dtype=np.int64), np.empty(na, dtype=np.float64), np.empty(na, dtype=np.int64)
-        m = K.root_order(g, pt, first.s, DEFAULT_PARAMS, w, face.id_of(anchor), out, score, ids)
-        if m == 1:
+        if root.shape[0] == 1:
             return anchor
         for array in self.tree:
             array[0] = 0
@@ -193,7 +187,6 @@ class TreeSearch:
         meta = np.zeros(K.META_SIZE, dtype=np.int64)
         meta[K.M_NODES], meta[K.M_RNG] = 1, np.int64(rng.getrandbits(63))
         tplan, scales = self._tensor_plan(obs)
-        root = out[:m].copy()
         action, first_child, sibling, visits, reward, available, squares = self.tree
 
         def run(count: int) -> None:
@@ -230,6 +223,21 @@ class TreeSearch:
 
 
 _NO_TENSOR = (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.float32))
+
+
+def root_moves(obs: Observation, anchor: Action, rng: random.Random) -> tuple[Any, np.ndarray]:
+    """The position's determinizer and the root's moves (``tree_kernels.root_order``: grouped,
+    ``anchor`` first, then by the prior). The root's moves are the player's own (its hand and the
+    board fix them), so one sample orders them."""
+    sampler = determinizer(obs)
+    g = sampler.template.face.g
+    pt, w = tables_of(g)
+    first = sampler.template.clone()
+    K.sample(g, first.s, sampler.plan, sampler.work, sampler.longs_held, np.uint64(rng.getrandbits(64)))
+    na = int(g[K.L.N_ACTIONS])
+    out, score, ids = np.empty(na, dtype=np.int64), np.empty(na, dtype=np.float64), np.empty(na, dtype=np.int64)
+    m = K.root_order(g, pt, first.s, DEFAULT_PARAMS, w, sampler.template.face.id_of(anchor), out, score, ids)
+    return sampler, out[:m].copy()
 
 
 @functools.lru_cache(maxsize=4)  # read once per process: a tournament makes a fresh strategy every game

@@ -16,7 +16,7 @@ from ttr_lab.core.testing import RandomPlayer, StrategyContractError, check_stra
 
 # Search strategies are checked on a tiny budget: the contract is about behaviour, not strength.
 SMALL = {"mcts": {"iterations": 6}, "mcts_classic": {"iterations": 6, "rollout_depth": 2}, "mcts_flat": {"iterations": 6},
-         "mcts_tree": {"iterations": 6}}
+         "mcts_tree": {"iterations": 6}, "mcts_halving": {"iterations": 6}}
 
 
 @pytest.mark.parametrize("map_name", TTR_MAPS)

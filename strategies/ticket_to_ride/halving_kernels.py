@@ -1,0 +1,49 @@
+"""The compiled step of ``mcts_halving``: a batch of candidate moves, each played out on the same
+sampled states.
+
+For every seed, one state the searching player cannot rule out is sampled (the game's compiled
+determinizer), and each candidate root move is applied to a copy of it and played to the end by
+the compiled ticket planner at every seat, every seat starting with no plan (as ``mcts_tree``'s
+play-outs and its baseline do). The reward is the searching player's lead in points over the best
+other seat. All candidates meet the same sample, so their differences are measured on equal luck
+(common random numbers): the planner's own move, played out the same way, is the baseline every
+other candidate is compared to sample by sample.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
+from ttr_lab.games.ticket_to_ride.kernels.determinize import sample
+from ttr_lab.strategies.ticket_to_ride.planner_playouts import planner_playout
+from ttr_lab.strategies.ticket_to_ride.tree_kernels import lead
+
+
+@njit(cache=True)
+def play_candidates(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: np.ndarray,
+                    dplan: np.ndarray, dwork: np.ndarray, dlongs: np.ndarray, me: int, moves: np.ndarray,
+                    seeds: np.ndarray, out: np.ndarray) -> int:
+    """``out[j, i]``: ``me``'s lead after ``moves[i]`` on the state sampled from ``seeds[j]``,
+    played to the end by the planner at every seat. Returns the decisions simulated."""
+    n_players, nt, na = g[L.N_PLAYERS], g[L.N_TRACKS], g[L.N_ACTIONS]
+    scratch = np.empty(na, dtype=np.int64)
+    plans, plan_sizes = np.zeros((n_players, nt), dtype=np.int64), np.zeros(n_players, dtype=np.int64)
+    before, keys = np.zeros((n_players, nt), dtype=np.bool_), np.zeros((n_players, 3), dtype=np.int64)
+    result, completed = np.zeros((n_players, L.RESULT_COLUMNS), dtype=np.int64), np.zeros((n_players, g[L.N_TICKETS]), dtype=np.bool_)
+    sampled = template.copy()
+    s = template.copy()
+    decisions = 0
+    for j in range(seeds.shape[0]):
+        sampled[:] = template
+        sample(g, sampled, dplan, dwork, dlongs, seeds[j])
+        for i in range(moves.shape[0]):
+            s[:] = sampled
+            plan_sizes[:] = 0
+            keys[:, :] = 0
+            apply_action(g, s, moves[i], scratch)
+            decisions += 1 + planner_playout(g, pt, s, params, w, plans, plan_sizes, before, keys)
+            out[j, i] = lead(g, s, me, result, completed)
+    return decisions

@@ -1,0 +1,202 @@
+"""``HalvingSearch`` (``mcts_halving``): sequential halving at the root on common samples, so that
+more time buys more candidates and less noise.
+
+``mcts_tree`` grows a UCT tree whose statistics mix samples: a move that met lucky samples early
+keeps its lead, and the most visited move is the one the noise favoured (a winner's curse its
+``confidence`` bar only holds back). Here every candidate still in the race is played out on the
+**same** samples (``halving_kernels.play_candidates``: one determinization, then each candidate
+and the compiled planner at every seat to the end), so their differences are measured on equal
+luck, and the race is sequential halving (Karnin, Koren and Somekh 2013; the root of Gumbel
+MuZero, Danihelka et al. 2022):
+
+- the root's moves are ``mcts_tree``'s (``tree_search.root_moves``: every claim and draw, grouped,
+  the planner's move first, then by the prior); the search considers the first ``n`` of them,
+  ``n`` growing with the budget (the most for which each of the first round's candidates gets
+  ``min_samples`` samples), every move at a ticket choice and in the final round;
+- the planner's move (the anchor) races throughout; the other candidates are halved each round
+  (the better half by mean lead over all samples so far, which every survivor shares), each
+  round getting an equal share of the budget, until one rival is left;
+- the answer is that rival if its mean lead beats the anchor's, sample by sample, by
+  ``confidence`` standard errors of the paired difference (in a turn; at a ticket choice the
+  best mean), else the planner's move. The play-outs are the planner's own play, so a rival
+  that only ties it is noise.
+
+Budget: ``iterations`` play-outs (reproducible from the seed), or ``cpu_ms`` (the searching
+thread's CPU clock) or ``time_ms`` (wall clock) per searched decision: each round then runs
+batches of samples until its share of the clock is spent, and the number of candidates comes from
+the cost of a play-out measured on the first samples. Forced moves take no search; a second card
+takes the planner's.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Callable, Sequence
+
+import numpy as np
+from pydantic import NonNegativeFloat, PositiveFloat, PositiveInt
+
+from ttr_lab.core.errors import ConfigError
+from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.strategies.ticket_to_ride.halving_kernels import play_candidates
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.tree_search import root_moves
+
+# Samples of the anchor and its first rival that time one play-out before a clocked search plans.
+_PROBE = 2
+
+
+class HalvingSearch:
+    name = "mcts_halving"
+    TUNABLE = {
+        "min_samples": {"low": 2, "high": 32},
+        "confidence": {"low": 0.0, "high": 3.0},
+    }
+
+    def __init__(
+        self,
+        *,
+        iterations: PositiveInt = 400,
+        time_ms: PositiveFloat | None = None,
+        cpu_ms: PositiveFloat | None = None,
+        min_samples: PositiveInt = 8,
+        max_candidates: PositiveInt = 64,
+        confidence: NonNegativeFloat = 1.0,
+    ) -> None:
+        """
+        iterations: play-outs per searched decision when no clock is given (reproducible).
+        time_ms: if set, search this many milliseconds of wall clock per decision instead.
+        cpu_ms: if set, search this many milliseconds of the searching thread's CPU time instead.
+        min_samples: the first round gives each candidate at least this many samples; the
+            budget then says how many candidates the search can afford.
+        max_candidates: at most this many candidates (the prior's order), final round included.
+        confidence: in a turn, the last rival replaces the planner's move only when its mean lead
+            beats the planner's by this many standard errors of their paired difference.
+        """
+        if time_ms is not None and cpu_ms is not None:
+            raise ConfigError(f"strategy {self.name!r}: give one clock, time_ms or cpu_ms, not both")
+        self.iterations, self.time_ms, self.cpu_ms = iterations, time_ms, cpu_ms
+        self.min_samples, self.max_candidates, self.confidence = min_samples, max_candidates, confidence
+        self.planner = TicketPlanner()
+        self.last_playouts = 0
+        self.last_root: list[tuple[str, int, float]] = []  # candidates: move, samples, mean lead less the anchor's
+
+    def warm_up(self, state: GameState) -> None:
+        """Compile (or load) the kernel, outside any timed move."""
+        if not state.is_terminal() and len(state.legal_actions()) > 1:
+            self._search(state.observation(state.current_player), state.legal_actions()[0], random.Random(0), playouts=4)
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        anchor = self.planner.act(observation, legal_actions, rng)  # keeps the planner's plan current
+        if len(legal_actions) == 1 or observation.phase == Phase.SECOND_DRAW:
+            return anchor
+        return self._search(observation, anchor, rng)
+
+    def _search(self, obs: Observation, anchor: Action, rng: random.Random, playouts: int | None = None) -> Action:
+        sampler, root = root_moves(obs, anchor, rng)
+        if root.shape[0] == 1:
+            return anchor
+        template = sampler.template
+        face, g = template.face, template.face.g
+        pt, w = tables_of(g)
+        me = obs.player
+
+        def play(moves: np.ndarray, samples: int, seeds: np.ndarray | None = None) -> np.ndarray:
+            if seeds is None:
+                seeds = np.array([rng.getrandbits(64) for _ in range(samples)], dtype=np.uint64)
+            out = np.empty((seeds.shape[0], moves.shape[0]), dtype=np.float64)
+            self.last_playouts += seeds.shape[0] * moves.shape[0]
+            play_candidates(g, pt, w, DEFAULT_PARAMS, template.s, sampler.plan, sampler.work, sampler.longs_held, me,
+                            moves, seeds, out)
+            return out
+
+        self.last_playouts = 0
+        clock: Callable[[], float] | None = None
+        if playouts is None and (self.cpu_ms is not None or self.time_ms is not None):
+            clock = time.thread_time if self.cpu_ms is not None else time.perf_counter
+        probe = np.zeros((0, 2), dtype=np.float64)
+        if clock is None:
+            budget = float(playouts or self.iterations)
+        else:
+            # The first samples of the anchor and its first rival time a play-out; the other
+            # candidates then meet the same samples, so they count in the race.
+            start = clock()
+            probe_seeds = np.array([rng.getrandbits(64) for _ in range(_PROBE)], dtype=np.uint64)
+            probe = play(root[:2], 0, probe_seeds)
+            per = max(clock() - start, 1e-6) / (2 * _PROBE)
+            budget = self.last_playouts + max(0.0, ((self.cpu_ms or self.time_ms or 0.0) / 1000.0 - (clock() - start)) / per)
+        everything = obs.phase in (Phase.INITIAL_TICKETS, Phase.KEEP_TICKETS) or int(template.s[L.FINAL_TURNS]) >= 0
+        n = root.shape[0] if everything else affordable(budget, self.min_samples, root.shape[0])
+        n = max(2, min(n, root.shape[0], self.max_candidates))
+        rounds = halving_rounds(n - 1)
+        alive = list(range(n))  # indices into root; 0 is the anchor, always alive
+        leads = np.zeros((probe.shape[0], n), dtype=np.float64)
+        if probe.shape[0]:
+            leads[:, :2] = probe
+            if n > 2:
+                leads[:, 2:] = play(root[2:n], 0, probe_seeds)
+        for r in range(rounds):
+            moves = root[alive]
+            if clock is None:
+                share = (budget - self.last_playouts) / (rounds - r)
+                block = play(moves, max(1, int(share // len(alive))))
+            else:
+                block = self._timed_round(play, moves, clock, start, rounds - r)
+            grown = np.full((leads.shape[0] + block.shape[0], n), np.nan)
+            grown[:leads.shape[0]] = leads
+            grown[leads.shape[0]:, alive] = block
+            leads = grown
+            if r < rounds - 1:
+                rivals = sorted(alive[1:], key=lambda i: -float(np.mean(leads[:, i])))
+                alive = [0] + sorted(rivals[:math.ceil(len(rivals) / 2)])
+        bar = self.confidence if obs.phase == Phase.TURN else 0.0
+        best = answer(leads[:, 0], leads[:, alive[1]], bar)
+        diffs = leads - leads[:, :1]
+        self.last_root = [(str(face.actions[int(root[i])]), int(np.sum(~np.isnan(leads[:, i]))),
+                           float(np.nanmean(diffs[:, i]))) for i in range(n)]
+        return face.actions[int(root[alive[1]])] if best else anchor
+
+    def _timed_round(self, play: Callable[[np.ndarray, int], np.ndarray], moves: np.ndarray,
+                     clock: Callable[[], float], start: float, rounds_left: int) -> np.ndarray:
+        """Samples of ``moves`` until this round's share of the time left is spent (at least one)."""
+        total = (self.cpu_ms or self.time_ms or 0.0) / 1000.0
+        began = clock()
+        share = (total - (began - start)) / rounds_left
+        blocks = [play(moves, 1)]
+        while True:
+            spent = clock() - began
+            if spent >= share:
+                return np.concatenate(blocks)
+            per_sample = spent / sum(b.shape[0] for b in blocks)
+            blocks.append(play(moves, max(1, int((share - spent) / 2 / per_sample))))
+
+
+def affordable(playouts: float, min_samples: int, available: int) -> int:
+    """The most candidates (the anchor among them, at least 2) whose first round gives each
+    ``min_samples`` samples: the rounds share ``playouts`` equally."""
+    n = 2
+    while n < available and (n + 1) * min_samples * halving_rounds(n) <= playouts:
+        n += 1
+    return n
+
+
+def halving_rounds(rivals: int) -> int:
+    """Rounds to halve ``rivals`` down to one, and the round that compares it with the anchor."""
+    return max(0, math.ceil(math.log2(rivals))) + 1 if rivals > 0 else 1
+
+
+def answer(anchor: np.ndarray, rival: np.ndarray, confidence: float) -> bool:
+    """Whether ``rival`` (its lead per sample) replaces ``anchor`` (the planner's, on the same
+    samples): its mean paired difference above 0 by ``confidence`` standard errors (a bar of 0:
+    above 0 at all)."""
+    both = ~(np.isnan(anchor) | np.isnan(rival))
+    d = rival[both] - anchor[both]
+    if d.shape[0] == 0:
+        return False
+    mean = float(np.mean(d))
+    error = float(np.std(d, ddof=1) / math.sqrt(d.shape[0])) if d.shape[0] > 1 else math.inf
+    return mean > 0.0 if confidence == 0.0 else mean > confidence * error

@@ -1,0 +1,94 @@
+"""``mcts_halving``: sequential halving at the root on common samples. More budget considers more
+candidates; every candidate still racing meets the same samples; a rival replaces the planner's
+move only past the bar; it finds the winning claim the planner misses."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ttr_lab import ConfigError
+from ttr_lab.core.registry import build
+from ttr_lab.games.ticket_to_ride import Action, Observation, Phase, TicketToRide
+from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch, affordable, answer, halving_rounds
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+
+USA = TicketToRide("usa")
+LAST_TURN = Path(__file__).parent.parent / "golden" / "mcts_tree" / "usa-2p-seed2-last-turn.json"
+
+
+def _opening() -> tuple[Observation, list[Action]]:
+    """A turn of a planner game (seed 5) well before the final round, with many moves."""
+    state = USA.new_game(2, seed=5)
+    planner = TicketPlanner()
+    rng = random.Random(0)
+    decisions = 0
+    while decisions < 30 or state.observation(state.current_player).phase != Phase.TURN:
+        state.apply(planner.act(state.observation(state.current_player), state.legal_actions(), rng))
+        decisions += 1
+    return state.observation(state.current_player), state.legal_actions()
+
+
+def test_more_play_outs_afford_more_candidates():
+    counts = [affordable(budget, 8, 60) for budget in (100, 400, 1600, 6400)]
+    assert counts == sorted(counts) and counts[0] < counts[-1]
+    assert affordable(10, 8, 60) == 2  # the anchor and one rival, whatever the budget
+    assert affordable(1e9, 8, 5) == 5  # never more than the position offers
+
+
+def test_halving_takes_one_round_per_halving_and_one_against_the_anchor():
+    assert [halving_rounds(r) for r in (1, 2, 3, 4, 5, 8, 9)] == [1, 2, 3, 3, 4, 4, 5]
+
+
+def test_a_rival_replaces_the_planner_only_past_the_bar():
+    anchor = np.array([0.0, 10.0, -5.0, 3.0, 8.0, 1.0])
+    ahead = anchor + np.array([2.0, 1.0, 3.0, 2.0, 1.0, 3.0])  # +2 a sample, steadily
+    noisy = anchor + np.array([20.0, -15.0, 18.0, -14.0, 10.0, -7.0])  # +2 a sample, by luck
+    assert answer(anchor, ahead, 2.0)
+    assert not answer(anchor, noisy, 2.0)
+    assert answer(anchor, noisy, 0.0)
+    assert not answer(anchor, anchor, 0.0)  # a tie is the planner's
+    # Samples one of them never met do not count.
+    assert not answer(np.array([0.0, np.nan]), np.array([np.nan, 50.0]), 0.0)
+
+
+def test_every_candidate_still_racing_meets_the_same_samples_and_more_budget_weighs_more_moves():
+    obs, legal = _opening()
+    small, large = HalvingSearch(iterations=60), HalvingSearch(iterations=1200)
+    small.act(obs, legal, random.Random(3))
+    large.act(obs, legal, random.Random(3))
+    assert 2 <= len(small.last_root) < len(large.last_root)
+    for search in (small, large):
+        samples = [n for _, n, _ in search.last_root]
+        # The planner's move races to the end: no candidate met a sample it did not.
+        assert samples[0] == max(samples)
+        assert search.last_root[0][2] == 0.0
+        assert search.last_playouts <= search.iterations + len(search.last_root)
+
+
+def test_the_search_finds_the_last_claim_that_wins_where_the_planner_claims_its_plan():
+    """The last turn of a planner game (seed 2, turn 70): the planner claims its planned
+    Chicago-Saint Louis and loses by 3; El Paso-Santa Fe completes a ticket and wins by 17."""
+    state = USA.restore(json.loads(LAST_TURN.read_text(encoding="utf-8")))
+    obs, legal = state.observation(0), state.legal_actions()
+    assert str(TicketPlanner().act(obs, legal, random.Random(0))).startswith("claim Chicago-Saint Louis")
+    assert str(HalvingSearch(iterations=200).act(obs, legal, random.Random(1))).startswith("claim El Paso-Santa Fe")
+
+
+def test_a_fixed_budget_is_reproducible_and_a_clock_is_one_or_the_other():
+    obs, legal = _opening()
+    first = HalvingSearch(iterations=200).act(obs, legal, random.Random(9))
+    assert HalvingSearch(iterations=200).act(obs, legal, random.Random(9)) == first
+    with pytest.raises(ConfigError, match="one clock"):
+        build("mcts_halving", {"cpu_ms": 5.0, "time_ms": 5.0}, "ticket_to_ride")
+
+
+def test_a_clocked_search_plays_within_its_budget_order():
+    obs, legal = _opening()
+    search = HalvingSearch(cpu_ms=20.0)
+    assert search.act(obs, legal, random.Random(2)) in legal
+    assert search.last_playouts > 0
