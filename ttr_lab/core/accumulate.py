@@ -5,7 +5,8 @@ million games hold a few numbers per entrant (or per deal) instead of every row.
                    (Chan's merge, so no sum of squares loses the variance to cancellation)
     Distribution   one column's values with their counts (exact quantiles as numpy's linear
                    interpolation gives them); values that do not repeat are kept as they come
-    Codes          names (or deal numbers) to small integer codes, first come first coded
+    Codes          names to small integer codes, first come first coded
+    NumberCodes    whole numbers (deal numbers) to codes: small ones are their own code
 """
 
 from __future__ import annotations
@@ -185,6 +186,57 @@ class Codes:
 
     def __len__(self) -> int:
         return len(self.names)
+
+
+class NumberCodes:
+    """Whole numbers (deal numbers) to codes. A number below ``direct`` is its own code (a
+    schedule's deals are 0, 1, 2...: arrays indexed by deal, nothing kept); any other takes the
+    next code from ``direct`` on, in the order first seen. ``limit()`` lowers ``direct`` to the
+    codes already used, the first time a number too large to index comes: the codes given
+    stay valid. The numbers coded are kept in sorted numpy arrays, not a dict (a long run has
+    millions of deals)."""
+
+    def __init__(self, direct: int) -> None:
+        self.direct = direct
+        self._sorted = np.zeros(0, dtype=np.int64)  # the numbers coded, sorted
+        self._codes = np.zeros(0, dtype=np.int64)  # the code of each
+        self._seen: list[np.ndarray] = []  # the numbers coded, in code order
+
+    def limit(self, used: int) -> None:
+        """From now on only numbers below ``used`` (the codes used so far) are their own code;
+        once any number is coded, ``direct`` stays."""
+        if not self._seen:
+            self.direct = min(self.direct, used)
+
+    def is_direct(self, values: np.ndarray) -> bool:
+        return not len(values) or bool(values.min() >= 0 and values.max() < self.direct)
+
+    def of(self, values: Any) -> np.ndarray:
+        values = np.asarray(values, dtype=np.int64)
+        if self.is_direct(values):
+            return values
+        out = values.copy()  # numbers below ``direct`` keep their own
+        beyond = (values < 0) | (values >= self.direct)
+        numbers = values[beyond]
+        unique, first = np.unique(numbers, return_index=True)
+        at = np.searchsorted(self._sorted, unique)
+        known = at < len(self._sorted)
+        known[known] = self._sorted[at[known]] == unique[known]
+        new = unique[~known][np.argsort(first[~known], kind="stable")]  # first seen, first coded
+        if len(new):
+            codes = self.direct + sum(len(s) for s in self._seen) + np.arange(len(new), dtype=np.int64)
+            order = np.argsort(new)
+            where = np.searchsorted(self._sorted, new[order])
+            self._sorted = np.insert(self._sorted, where, new[order])
+            self._codes = np.insert(self._codes, where, codes[order])
+            self._seen.append(new)
+        out[beyond] = self._codes[np.searchsorted(self._sorted, numbers)]
+        return out
+
+    def values(self, length: int) -> np.ndarray:
+        """The number of each code 0..length-1."""
+        direct = np.arange(min(self.direct, length), dtype=np.int64)
+        return np.concatenate([direct, *self._seen])[:length] if self._seen else direct
 
 
 class Tally:
