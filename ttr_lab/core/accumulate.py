@@ -135,22 +135,40 @@ class Distribution:
         self._compact()
         return self._values[0], self._counts[0]
 
+    def _raw_values(self) -> np.ndarray:
+        """The values kept as they came, as one array (in no particular order)."""
+        if len(self._values) > 1:
+            self._values = [np.concatenate(self._values)]
+        return self._values[0] if self._values else np.empty(0)
+
+    def values(self) -> np.ndarray:
+        """Every value (each as often as it came), in no particular order."""
+        if self._raw:
+            return self._raw_values()
+        values, counts = self.table()
+        return np.repeat(values, counts)
+
     def quantiles(self, qs: Sequence[float]) -> list[float]:
         """Quantiles with linear interpolation between order statistics (numpy's and pandas')."""
-        values, counts = self.table()
-        n = int(counts.sum())
+        n = self.size()
         if not n:
             return [np.nan] * len(qs)
-        ends = np.cumsum(counts)
-        out = []
-        for q in qs:
-            h = (n - 1) * q
-            lo = int(np.floor(h))
-            at = values[np.searchsorted(ends, [lo, min(lo + 1, n - 1)], side="right")]
-            out.append(float(at[0] + (h - lo) * (at[1] - at[0])))
-        return out
+        spots = [(h, int(np.floor(h))) for h in ((n - 1) * q for q in qs)]
+        if self._raw:
+            # The order statistics picked out in place (the values' order is no information):
+            # no sorted copy, no table of distinct values, of ten million times.
+            values = self._raw_values()
+            values.partition(sorted({k for _, lo in spots for k in (lo, min(lo + 1, n - 1))}))
+            pairs = [(values[lo], values[min(lo + 1, n - 1)]) for _, lo in spots]
+        else:
+            distinct, counts = self.table()
+            ends = np.cumsum(counts)
+            pairs = [tuple(distinct[np.searchsorted(ends, [lo, min(lo + 1, n - 1)], side="right")]) for _, lo in spots]
+        return [float(a + (h - lo) * (b - a)) for (h, lo), (a, b) in zip(spots, pairs)]
 
     def size(self) -> int:
+        if self._raw:
+            return sum(len(v) for v in self._values)
         return int(self.table()[1].sum())
 
     def box(self) -> dict[str, Any]:
