@@ -6,6 +6,7 @@ from __future__ import annotations
 import tracemalloc
 
 import numpy as np
+import pytest
 
 from ttr_lab.core.accumulate import Distribution
 
@@ -36,3 +37,33 @@ def test_quantiles_of_a_million_times_take_at_most_one_more_copy_of_them():
     finally:
         tracemalloc.stop()
     assert peak < 1.25 * 8 * 1_000_000  # the pieces joined once; no sorted copy, no table of distinct values
+
+
+def test_a_box_of_times_is_the_box_of_their_table():
+    raw = _times(200_000)
+    raw.add(np.linspace(0.01, 0.02, 500))  # slow games: fliers
+    values = raw.values().copy()
+    assert raw._raw  # told apart from the first values: no table of them was made
+    counted = Distribution()
+    counted.add(np.repeat(np.unique(values)[:5], 3))  # a few values, counted
+    for dist, flat in ((raw, values), (counted, np.repeat(np.unique(values)[:5], 3))):
+        box = dist.box()
+        q1, med, q3 = np.quantile(flat, [0.25, 0.5, 0.75])
+        low, high = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)
+        inside = flat[(flat >= low) & (flat <= high)]
+        assert (box["q1"], box["med"], box["q3"]) == pytest.approx((q1, med, q3), rel=1e-12)
+        assert (box["whislo"], box["whishi"]) == (inside.min(), inside.max())
+        assert box["fliers"].tolist() == np.unique(flat[(flat < low) | (flat > high)]).tolist()
+        assert dist is counted or len(box["fliers"]) == 500
+
+
+def test_the_box_of_a_million_times_takes_no_sorted_copy_of_them():
+    dist = _times(1_000_000)
+    dist.quantiles([0.5])  # the pieces joined
+    tracemalloc.start()
+    try:
+        dist.box()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 0.5 * 8 * 1_000_000  # masks and the few values outside the whiskers

@@ -213,7 +213,8 @@ def think_times(frame: Results) -> "Figure":
         boxes = []
         for e in order:
             ms = Distribution()
-            ms.add(np.clip(1000.0 * d.per_decision[d.code(e)].values(), 1e-3, None))
+            values = 1000.0 * d.per_decision[d.code(e)].values()
+            ms.add(np.clip(values, 1e-3, None, out=values))
             box = ms.box()
             fliers = box["fliers"]
             if len(fliers) > MAX_FLIERS:

@@ -100,6 +100,7 @@ class Distribution:
         self._counts: list[np.ndarray] = []
         self._pending = 0
         self._raw = False  # values that barely repeat (times): kept as they come, counts of one
+        self._compacted = False  # whether values were counted yet (counts other than one)
 
     def add(self, values: Any) -> None:
         values = np.asarray(values, dtype=float)
@@ -113,8 +114,17 @@ class Distribution:
             self._compact()
 
     def _compact(self) -> None:
-        values = np.concatenate(self._values)
-        counts = np.concatenate(self._counts)
+        values = np.concatenate(self._values) if len(self._values) > 1 else self._values[0]
+        counts = np.concatenate(self._counts) if len(self._counts) > 1 else self._counts[0]
+        # Whether the values repeat, told from the first of them when none is counted yet (a
+        # million times at once: no table of them made just to be dropped). Raw or counted,
+        # every value is kept: only the memory differs.
+        first = not self._compacted and len(values) > 2 * self.COMPACT
+        if first and len(np.unique(values[: self.COMPACT])) * 2 > self.COMPACT:
+            self._raw = True
+            self._values, self._counts, self._pending = [values], [], 0
+            return
+        self._compacted = True
         unique, inverse = np.unique(values, return_inverse=True)
         if len(unique) * 2 > len(values) and len(values) >= self.COMPACT:
             self._raw = True  # as many values as rows: counts would double the memory
@@ -172,14 +182,17 @@ class Distribution:
         return int(self.table()[1].sum())
 
     def box(self) -> dict[str, Any]:
-        """The statistics matplotlib's ``bxp`` draws a box from (whiskers at 1.5 IQR)."""
-        values, counts = self.table()
+        """The statistics matplotlib's ``bxp`` draws a box from (whiskers at 1.5 IQR); the
+        fliers each distinct value outside the whiskers, in order."""
         q1, med, q3 = self.quantiles([0.25, 0.5, 0.75])
+        values = self._raw_values() if self._raw else self.table()[0]
         low, high = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)
-        inside = values[(values >= low) & (values <= high)]
-        return {"q1": q1, "med": med, "q3": q3, "whislo": float(inside.min()) if len(inside) else q1,
-                "whishi": float(inside.max()) if len(inside) else q3,
-                "fliers": values[(values < low) | (values > high)]}
+        inside = (values >= low) & (values <= high)
+        outside = values[~inside]
+        whiskers = (float(values.min(where=inside, initial=np.inf)), float(values.max(where=inside, initial=-np.inf)))
+        return {"q1": q1, "med": med, "q3": q3, "whislo": whiskers[0] if inside.any() else q1,
+                "whishi": whiskers[1] if inside.any() else q3,
+                "fliers": np.unique(outside) if self._raw else outside}
 
 
 class Codes:
