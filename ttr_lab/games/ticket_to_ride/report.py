@@ -337,12 +337,17 @@ def ticket_outcomes(frame: "pd.DataFrame", records: Sequence["StoredRecord"]) ->
     columns = ["entrant", "points", "completed"]
     if not records:
         return pd.DataFrame(columns=columns)
-    if not isinstance(frame, pd.DataFrame):  # a digest: the few columns matched here, of the games recorded
-        frame = pd.concat(list(frame.chunks(["game_id", "seat", "deal_seed", "strategy", "entrant"])), ignore_index=True)
-    games = set(frame["game_id"])
     seats: dict[tuple, list[str]] = {}  # for records that do not name their entrants (older folders)
-    for _, g in frame.sort_values("seat").groupby("game_id", sort=False):
-        seats.setdefault((int(g["deal_seed"].iloc[0]), tuple(g["strategy"])), list(g["entrant"]))
+    if not isinstance(frame, pd.DataFrame):  # a digest: its folder read again, a chunk at a time
+        named = {s.game_id for s in records if s.game_id is not None and s.entrants is not None}
+        if len(named) == len(records):  # every record names its game and entrants: only their ids are looked up
+            games = {i for c in frame.chunks(["game_id"]) for i in pd.unique(c["game_id"][c["game_id"].isin(named)])}
+        else:
+            frame = pd.concat(list(frame.chunks(["game_id", "seat", "deal_seed", "strategy", "entrant"])), ignore_index=True)
+    if isinstance(frame, pd.DataFrame):
+        games = set(frame["game_id"])
+        for _, g in frame.sort_values("seat").groupby("game_id", sort=False):
+            seats.setdefault((int(g["deal_seed"].iloc[0]), tuple(g["strategy"])), list(g["entrant"]))
     rows = []
     for stored in records:
         if stored.game_id is not None and stored.game_id not in games:
