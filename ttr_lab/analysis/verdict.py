@@ -75,7 +75,7 @@ def metric_differences(frame: Results, a: str, b: str, metrics: Sequence[Metric]
     return out
 
 
-DEAL_MEANS_BYTES = 256 << 20  # per scan of a folder: the per-deal sums of a few columns at a time
+DEAL_MEANS_BYTES = 192 << 20  # per scan of a folder: the per-deal sums of a few columns at a time
 
 
 def _deal_means(frame: Results, a: str, b: str, columns: Sequence[str]) -> Iterator[tuple[pd.Series, pd.Series]]:
@@ -97,10 +97,11 @@ def _deal_means(frame: Results, a: str, b: str, columns: Sequence[str]) -> Itera
     if a not in frame.names or b not in frame.names:
         return
     deals_total = max(frame.deal_games.length, 1)
-    group = max(1, DEAL_MEANS_BYTES // (32 * deals_total))
+    # Per column and deal, both entrants' 64-bit sum and 32-bit count (a few games: exact).
+    group = max(1, DEAL_MEANS_BYTES // (24 * deals_total))
     for start in range(0, len(columns), group):
         chunk_columns = list(columns[start:start + group])
-        sums, counts = Tally(np.float64), Tally(np.int64)
+        sums, counts = Tally(np.float64), Tally(np.int32)
         for chunk in frame.chunks(["deal", "entrant", "score", *chunk_columns]):
             chunk = chunk[chunk["score"].notna() & chunk["entrant"].isin([a, b])]
             deal = frame.deal_codes(chunk["deal"])
