@@ -169,6 +169,8 @@ def test_the_report_tables_equal_the_whole_frame_readers(runs, small_chunks):
         (old_ttr.tickets_and_bonuses(game, frame), ttr_report.tickets_and_bonuses(game, d)),
     ]:
         _same(old, new)
+    assert old_verdict.metric_differences(frame, order[0], order[1], game.metrics).attrs["same_as"] == \
+        verdict.metric_differences(d, order[0], order[1], game.metrics).attrs["same_as"]
     for old, new in zip(old_ttr.track_claims(game, frame), ttr_report.track_claims(game, d)):
         assert old == pytest.approx(new)
     assert 0 < small_chunks["chunk"] <= 150 + 4  # a chunk ends after the game it is in
@@ -198,3 +200,16 @@ def test_a_study_s_tables_equal_the_whole_frame_tables(runs, small_chunks):
     _same(old_study.effects(old), study.effects(new))
     _same(old_study.paired_table(old), study.paired_table(new))
     _same(old_study.balance_table(old), study.balance_table(new))
+
+
+def test_the_end_of_run_summary_of_a_folder_equals_the_whole_frame_summary(runs, small_chunks):
+    from ttr_lab.tournament.summary import error_summary, summary_of, summary_table
+
+    frame = _whole(runs / "a")
+    game = game_of(runs / "a", frame)
+    table, errors = summary_of(runs / "a", game)  # read_results refused: a chunk at a time
+    assert table.attrs["extra"] == ["tickets", "bonus"] and table.attrs == summary_table(frame, game).attrs
+    _same(summary_table(frame, game), table)
+    assert errors["games"].sum() == frame["forfeit"].sum() > 0
+    _same(error_summary(frame).reset_index(drop=True), errors)
+    assert 0 < small_chunks["chunk"] <= 150 + 4

@@ -192,6 +192,23 @@ def test_ticket_completion_by_length_comes_from_the_records(smoke_results):
     assert "## Tickets by length" in text and "(report/completion_by_length.png)" in text
 
 
+def test_the_tickets_of_a_digest_look_up_only_the_ids_of_the_games_recorded(smoke_results):
+    import pandas as pd
+
+    from ttr_lab.core.digest import ResultsDigest
+    from ttr_lab.core.results import read_records, read_results
+    from ttr_lab.games.ticket_to_ride.report import ticket_outcomes
+
+    records = read_records(smoke_results)
+    assert records and all(r.game_id is not None and r.entrants is not None for r in records)
+    digest = ResultsDigest.of(smoke_results)
+    asked: list[list[str]] = []
+    chunks = digest.chunks
+    digest.chunks = lambda columns=None: asked.append(list(columns or [])) or chunks(columns)  # type: ignore[method-assign]
+    pd.testing.assert_frame_equal(ticket_outcomes(digest, records), ticket_outcomes(read_results(smoke_results), records))
+    assert asked == [["game_id"]]  # not every game's seats, strategies and entrants, gathered into one frame
+
+
 def test_replay_a_tournament_game_from_its_results_folder(smoke_results, tmp_path):
     from ttr_lab.core.results import read_results
 

@@ -126,3 +126,18 @@ def test_the_verdict_table_writes_each_difference_as_the_words_do():
     assert score in " ".join(v.sentences)  # the same digits in prose and table
     small = view.loc["route_points", column]  # +0.15 a game, beside a score's +23: its own digits
     assert small.startswith("+0.15 [") and small != "+0.1 [0.0, 0.1]" and "0.0," not in small
+
+
+def test_per_deal_differences_are_held_in_32_bits_where_exact_on_one_shared_index():
+    import numpy as np
+
+    from ttr_lab.analysis.verdict import _held
+
+    deals = pd.Index(np.arange(5) * 7, name="deal")
+    held: dict[str, pd.Series] = {}
+    held["quarters"] = _held(pd.Series([0.25, -1.5, 3.0, 0.0, 2.75], index=deals), held)
+    held["thirds"] = _held(pd.Series([1 / 3, 0.5, -2 / 3, 1.0, 0.0], index=deals.copy()), held)
+    assert held["quarters"].dtype == np.float32 and held["thirds"].dtype == np.float64  # 1/3 is not exact in 32
+    assert held["thirds"].index is held["quarters"].index
+    assert held["thirds"].tolist() == [1 / 3, 0.5, -2 / 3, 1.0, 0.0]
+    assert held["quarters"].astype(float).tolist() == [0.25, -1.5, 3.0, 0.0, 2.75]

@@ -59,6 +59,18 @@ def _fit(i: np.ndarray, j: np.ndarray, wins: np.ndarray, n: np.ndarray, k: int, 
     return theta - theta.mean()
 
 
+_BLOCK = 1 << 16  # deals per product in 64 bits: a few MB at a time
+
+
+def _weighted(counts: np.ndarray, by_deal: np.ndarray) -> np.ndarray:
+    """``counts @ by_deal`` in 64 bits, a block of deals at a time (a 64-bit copy of the whole
+    matrix is 100 MB per million deals). Exact whatever the order: sums of halves."""
+    total = np.zeros(by_deal.shape[1])
+    for start in range(0, len(counts), _BLOCK):
+        total += counts[start:start + _BLOCK] @ by_deal[start:start + _BLOCK].astype(np.float64)
+    return total
+
+
 def bradley_terry(frame: "pd.DataFrame | ResultsDigest", resamples: int = 200, seed: int = 0,
                   prior_sd: float = 3.0) -> pd.DataFrame:
     """Per entrant: Elo-scale rating (mean 1500), a 95% interval from resampling deals, and the
@@ -79,17 +91,18 @@ def bradley_terry(frame: "pd.DataFrame | ResultsDigest", resamples: int = 200, s
         return pd.DataFrame({"entrant": names, "rating": 1500.0, "rating_low": np.nan, "rating_high": np.nan,
                              "games": games})
     code = {i: c for c, i in at.items()}
-    wins_by_deal = np.stack([pairs[(code[i], code[j])][0] for i, j in cells], axis=1).astype(float)
-    n_by_deal = np.stack([pairs[(code[i], code[j])][1] for i, j in cells], axis=1).astype(float)
+    # Kept in the digest's 32 bits (halves and counts of a few games: exact), not copied to 64.
+    wins_by_deal = np.stack([pairs[(code[i], code[j])][0] for i, j in cells], axis=1)
+    n_by_deal = np.stack([pairs[(code[i], code[j])][1] for i, j in cells], axis=1)
     i = np.array([c[0] for c in cells])
     j = np.array([c[1] for c in cells])
-    theta = _fit(i, j, wins_by_deal.sum(axis=0), n_by_deal.sum(axis=0), k, prior_sd)
+    theta = _fit(i, j, wins_by_deal.sum(axis=0, dtype=np.float64), n_by_deal.sum(axis=0, dtype=np.float64), k, prior_sd)
     rng = np.random.default_rng(seed)
     draws: list[np.ndarray] = []
     for _ in range(resamples):
         pick = rng.choice(len(deals), size=len(deals), replace=True)
         counts = np.bincount(pick, minlength=len(deals)).astype(float)
-        draws.append(_fit(i, j, counts @ wins_by_deal, counts @ n_by_deal, k, prior_sd))
+        draws.append(_fit(i, j, _weighted(counts, wins_by_deal), _weighted(counts, n_by_deal), k, prior_sd))
     drawn = np.array(draws) if draws else np.full((1, k), np.nan)
     low, high = np.percentile(drawn, [2.5, 97.5], axis=0)
     out = pd.DataFrame({

@@ -56,7 +56,7 @@ def metric_differences(frame: Results, a: str, b: str, metrics: Sequence[Metric]
     per_deal: dict[str, pd.Series] = {}
     for m, (da, db) in zip(shown, _deal_means(frame, a, b, [m.name for m in shown])):
         diff = (da - db).dropna()
-        per_deal[m.name] = diff
+        per_deal[m.name] = _held(diff, per_deal)
         n = len(diff)
         mean = float(diff.mean()) if n else math.nan
         se = float(diff.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
@@ -75,7 +75,7 @@ def metric_differences(frame: Results, a: str, b: str, metrics: Sequence[Metric]
     return out
 
 
-DEAL_MEANS_BYTES = 256 << 20  # per scan of a folder: the per-deal sums of a few columns at a time
+DEAL_MEANS_BYTES = 192 << 20  # per scan of a folder: the per-deal sums of a few columns at a time
 
 
 def _deal_means(frame: Results, a: str, b: str, columns: Sequence[str]) -> Iterator[tuple[pd.Series, pd.Series]]:
@@ -97,10 +97,11 @@ def _deal_means(frame: Results, a: str, b: str, columns: Sequence[str]) -> Itera
     if a not in frame.names or b not in frame.names:
         return
     deals_total = max(frame.deal_games.length, 1)
-    group = max(1, DEAL_MEANS_BYTES // (32 * deals_total))
+    # Per column and deal, both entrants' 64-bit sum and 32-bit count (a few games: exact).
+    group = max(1, DEAL_MEANS_BYTES // (24 * deals_total))
     for start in range(0, len(columns), group):
         chunk_columns = list(columns[start:start + group])
-        sums, counts = Tally(np.float64), Tally(np.int64)
+        sums, counts = Tally(np.float64), Tally(np.int32)
         for chunk in frame.chunks(["deal", "entrant", "score", *chunk_columns]):
             chunk = chunk[chunk["score"].notna() & chunk["entrant"].isin([a, b])]
             deal = frame.deal_codes(chunk["deal"])
@@ -126,18 +127,34 @@ def _deal_means(frame: Results, a: str, b: str, columns: Sequence[str]) -> Itera
             yield means[0], means[1]
 
 
+def _held(diff: pd.Series, held: dict[str, pd.Series]) -> pd.Series:
+    """A metric's per-deal differences as kept until its mirrors are looked for: on an earlier
+    metric's index when it is the same (metrics recorded in the same deals share one), and in
+    32 bits when those are exact (means of a few whole numbers), else 64: ten million games
+    have millions of deals, times each metric."""
+    index = next((x.index for x in held.values() if x.index.equals(diff.index)), diff.index)
+    values = diff.to_numpy(dtype=np.float64)
+    narrow = values.astype(np.float32)
+    return pd.Series(narrow if np.array_equal(narrow, values, equal_nan=True) else values, index=index, name=diff.name)
+
+
 def _mirrors(order: Sequence[str], per_deal: dict[str, pd.Series]) -> dict[str, str]:
     """Metric -> an earlier one (in ``order``) whose per-deal differences it repeats, the same or
     negated deal by deal (trains left and trains placed add up to the trains a player starts
     with): one finding, not two. Constant differences are not matched (two unrelated bonuses
     may both be +10 in every deal)."""
     same: dict[str, str] = {}
-    for i, name in enumerate(order):
+
+    def wide(name: str) -> pd.Series | None:  # back in 64 bits (the same numbers), one at a time
         x = per_deal.get(name)
+        return None if x is None else x.astype(np.float64)
+
+    for i, name in enumerate(order):
+        x = wide(name)
         if x is None or len(x) < 2 or float(x.std(ddof=0)) == 0:
             continue
         for earlier in order[:i]:
-            y = per_deal.get(earlier)
+            y = wide(earlier)
             if earlier in same or y is None or not x.index.equals(y.index):
                 continue
             if np.allclose(x.to_numpy(), y.to_numpy()) or np.allclose(x.to_numpy(), -y.to_numpy()):

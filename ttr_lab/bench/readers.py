@@ -115,9 +115,8 @@ def synthesize(folder: str | Path, games: int, seed: int = 1, game_name: str | N
 
 # What each reader does, run as ``python -c`` in a child process: the folder is argv[1].
 _CHILD = {
-    "summary": "from ttr_lab.tournament.summary import summary_table, summary_inputs\n"
-               "from ttr_lab.core.results import read_results\n"
-               "summary_table(read_results(F, columns=summary_inputs()))",
+    "summary": "from ttr_lab.tournament.summary import summary_of\n"
+               "from ttr_lab.analysis.game import game_of\nsummary_of(F, game_of(F))",
     "report tables": "from ttr_lab.analysis.report import report_sections, results_digest\n"
                      "from ttr_lab.analysis.game import game_of\n"
                      "game = game_of(F)\nreport_sections(results_digest(F, game), game)",

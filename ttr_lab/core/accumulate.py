@@ -5,7 +5,8 @@ million games hold a few numbers per entrant (or per deal) instead of every row.
                    (Chan's merge, so no sum of squares loses the variance to cancellation)
     Distribution   one column's values with their counts (exact quantiles as numpy's linear
                    interpolation gives them); values that do not repeat are kept as they come
-    Codes          names (or deal numbers) to small integer codes, first come first coded
+    Codes          names to small integer codes, first come first coded
+    NumberCodes    whole numbers (deal numbers) to codes: small ones are their own code
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ class Distribution:
         self._counts: list[np.ndarray] = []
         self._pending = 0
         self._raw = False  # values that barely repeat (times): kept as they come, counts of one
+        self._compacted = False  # whether values were counted yet (counts other than one)
 
     def add(self, values: Any) -> None:
         values = np.asarray(values, dtype=float)
@@ -112,8 +114,17 @@ class Distribution:
             self._compact()
 
     def _compact(self) -> None:
-        values = np.concatenate(self._values)
-        counts = np.concatenate(self._counts)
+        values = np.concatenate(self._values) if len(self._values) > 1 else self._values[0]
+        counts = np.concatenate(self._counts) if len(self._counts) > 1 else self._counts[0]
+        # Whether the values repeat, told from the first of them when none is counted yet (a
+        # million times at once: no table of them made just to be dropped). Raw or counted,
+        # every value is kept: only the memory differs.
+        first = not self._compacted and len(values) > 2 * self.COMPACT
+        if first and len(np.unique(values[: self.COMPACT])) * 2 > self.COMPACT:
+            self._raw = True
+            self._values, self._counts, self._pending = [values], [], 0
+            return
+        self._compacted = True
         unique, inverse = np.unique(values, return_inverse=True)
         if len(unique) * 2 > len(values) and len(values) >= self.COMPACT:
             self._raw = True  # as many values as rows: counts would double the memory
@@ -134,33 +145,54 @@ class Distribution:
         self._compact()
         return self._values[0], self._counts[0]
 
+    def _raw_values(self) -> np.ndarray:
+        """The values kept as they came, as one array (in no particular order)."""
+        if len(self._values) > 1:
+            self._values = [np.concatenate(self._values)]
+        return self._values[0] if self._values else np.empty(0)
+
+    def values(self) -> np.ndarray:
+        """Every value (each as often as it came), in no particular order."""
+        if self._raw:
+            return self._raw_values()
+        values, counts = self.table()
+        return np.repeat(values, counts)
+
     def quantiles(self, qs: Sequence[float]) -> list[float]:
         """Quantiles with linear interpolation between order statistics (numpy's and pandas')."""
-        values, counts = self.table()
-        n = int(counts.sum())
+        n = self.size()
         if not n:
             return [np.nan] * len(qs)
-        ends = np.cumsum(counts)
-        out = []
-        for q in qs:
-            h = (n - 1) * q
-            lo = int(np.floor(h))
-            at = values[np.searchsorted(ends, [lo, min(lo + 1, n - 1)], side="right")]
-            out.append(float(at[0] + (h - lo) * (at[1] - at[0])))
-        return out
+        spots = [(h, int(np.floor(h))) for h in ((n - 1) * q for q in qs)]
+        if self._raw:
+            # The order statistics picked out in place (the values' order is no information):
+            # no sorted copy, no table of distinct values, of ten million times.
+            values = self._raw_values()
+            values.partition(sorted({k for _, lo in spots for k in (lo, min(lo + 1, n - 1))}))
+            pairs = [(values[lo], values[min(lo + 1, n - 1)]) for _, lo in spots]
+        else:
+            distinct, counts = self.table()
+            ends = np.cumsum(counts)
+            pairs = [tuple(distinct[np.searchsorted(ends, [lo, min(lo + 1, n - 1)], side="right")]) for _, lo in spots]
+        return [float(a + (h - lo) * (b - a)) for (h, lo), (a, b) in zip(spots, pairs)]
 
     def size(self) -> int:
+        if self._raw:
+            return sum(len(v) for v in self._values)
         return int(self.table()[1].sum())
 
     def box(self) -> dict[str, Any]:
-        """The statistics matplotlib's ``bxp`` draws a box from (whiskers at 1.5 IQR)."""
-        values, counts = self.table()
+        """The statistics matplotlib's ``bxp`` draws a box from (whiskers at 1.5 IQR); the
+        fliers each distinct value outside the whiskers, in order."""
         q1, med, q3 = self.quantiles([0.25, 0.5, 0.75])
+        values = self._raw_values() if self._raw else self.table()[0]
         low, high = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)
-        inside = values[(values >= low) & (values <= high)]
-        return {"q1": q1, "med": med, "q3": q3, "whislo": float(inside.min()) if len(inside) else q1,
-                "whishi": float(inside.max()) if len(inside) else q3,
-                "fliers": values[(values < low) | (values > high)]}
+        inside = (values >= low) & (values <= high)
+        outside = values[~inside]
+        whiskers = (float(values.min(where=inside, initial=np.inf)), float(values.max(where=inside, initial=-np.inf)))
+        return {"q1": q1, "med": med, "q3": q3, "whislo": whiskers[0] if inside.any() else q1,
+                "whishi": whiskers[1] if inside.any() else q3,
+                "fliers": np.unique(outside) if self._raw else outside}
 
 
 class Codes:
@@ -185,6 +217,57 @@ class Codes:
 
     def __len__(self) -> int:
         return len(self.names)
+
+
+class NumberCodes:
+    """Whole numbers (deal numbers) to codes. A number below ``direct`` is its own code (a
+    schedule's deals are 0, 1, 2...: arrays indexed by deal, nothing kept); any other takes the
+    next code from ``direct`` on, in the order first seen. ``limit()`` lowers ``direct`` to the
+    codes already used, the first time a number too large to index comes: the codes given
+    stay valid. The numbers coded are kept in sorted numpy arrays, not a dict (a long run has
+    millions of deals)."""
+
+    def __init__(self, direct: int) -> None:
+        self.direct = direct
+        self._sorted = np.zeros(0, dtype=np.int64)  # the numbers coded, sorted
+        self._codes = np.zeros(0, dtype=np.int64)  # the code of each
+        self._seen: list[np.ndarray] = []  # the numbers coded, in code order
+
+    def limit(self, used: int) -> None:
+        """From now on only numbers below ``used`` (the codes used so far) are their own code;
+        once any number is coded, ``direct`` stays."""
+        if not self._seen:
+            self.direct = min(self.direct, used)
+
+    def is_direct(self, values: np.ndarray) -> bool:
+        return not len(values) or bool(values.min() >= 0 and values.max() < self.direct)
+
+    def of(self, values: Any) -> np.ndarray:
+        values = np.asarray(values, dtype=np.int64)
+        if self.is_direct(values):
+            return values
+        out = values.copy()  # numbers below ``direct`` keep their own
+        beyond = (values < 0) | (values >= self.direct)
+        numbers = values[beyond]
+        unique, first = np.unique(numbers, return_index=True)
+        at = np.searchsorted(self._sorted, unique)
+        known = at < len(self._sorted)
+        known[known] = self._sorted[at[known]] == unique[known]
+        new = unique[~known][np.argsort(first[~known], kind="stable")]  # first seen, first coded
+        if len(new):
+            codes = self.direct + sum(len(s) for s in self._seen) + np.arange(len(new), dtype=np.int64)
+            order = np.argsort(new)
+            where = np.searchsorted(self._sorted, new[order])
+            self._sorted = np.insert(self._sorted, where, new[order])
+            self._codes = np.insert(self._codes, where, codes[order])
+            self._seen.append(new)
+        out[beyond] = self._codes[np.searchsorted(self._sorted, numbers)]
+        return out
+
+    def values(self, length: int) -> np.ndarray:
+        """The number of each code 0..length-1."""
+        direct = np.arange(min(self.direct, length), dtype=np.int64)
+        return np.concatenate([direct, *self._seen])[:length] if self._seen else direct
 
 
 class Tally:

@@ -28,14 +28,16 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import pandas as pd
 
-from ttr_lab.core.accumulate import Codes, Distribution, Moments, Tally
+from ttr_lab.core.accumulate import Codes, Distribution, Moments, NumberCodes, Tally
 
 # Columns that are keys or labels, not quantities to average.
 _NOT_VALUES = {"deal", "deal_seed", "table", "seating", "num_players", "seat", "rank", "win", "forfeit"}
 READ_COLUMNS = ("game_id", "deal", "table", "seating", "game", "variant", "num_players", "seat", "entrant", "strategy",
                 "score", "rank", "win", "turns", "termination", "forfeit", "decisions", "think_seconds",
                 "think_cpu_seconds")
-_DEAL_DIRECT = 1 << 26  # deal numbers below this index arrays directly (a schedule's deals are 0, 1, 2...)
+# Deal numbers below this index arrays directly (a schedule's deals are 0, 1, 2...); from the
+# first one beyond, deals not seen yet are coded in the order they come.
+_DEAL_DIRECT = 1 << 26
 
 
 class ResultsDigest:
@@ -45,8 +47,7 @@ class ResultsDigest:
         self.source = source
         self.parts = tuple(p for p in parts if p != "score")
         self.entrants = Codes()
-        self._deals = Codes()
-        self._direct = True
+        self._deals = NumberCodes(_DEAL_DIRECT)
         self.strategy: dict[int, str] = {}
         self.rows = np.zeros(0)
         self.wins = np.zeros(0)
@@ -106,18 +107,16 @@ class ResultsDigest:
             yield from game_chunks(self.source, columns)
 
     def deal_codes(self, deals: Any) -> np.ndarray:
+        """The code of each deal number (the index of its per-deal sums)."""
         values = np.asarray(deals, dtype=np.int64)
-        if self._direct and (not len(values) or (values.min() >= 0 and values.max() < _DEAL_DIRECT)):
-            return values
-        if self._direct:  # a deal number too large to index: code them all from now on
-            raise _Recode()
+        if not self._deals.is_direct(values):
+            self._deals.limit(self.deal_games.length)
         return self._deals.of(values)
 
     @property
     def deal_values(self) -> np.ndarray:
         """The deal number of each deal code."""
-        length = max(self.deal_games.length, 0)
-        return np.arange(length, dtype=np.int64) if self._direct else np.asarray(self._deals.names, dtype=np.int64)
+        return self._deals.values(self.deal_games.length)
 
     def _grow(self, k: int) -> None:
         for name in ("rows", "wins", "forfeits", "stalled_rows"):
@@ -130,10 +129,7 @@ class ResultsDigest:
         if c.empty:
             return
         c = _complete(c)
-        try:
-            deal = self.deal_codes(c["deal"])
-        except _Recode:
-            raise ValueError("deal numbers beyond 2**26 are not supported by the out-of-core reader") from None
+        deal = self.deal_codes(c["deal"])
         ent = self.entrants.of(c["entrant"])
         k = len(self.entrants)
         self._grow(k)
@@ -364,10 +360,6 @@ def _cut(array: np.ndarray, length: int, deals: np.ndarray | None) -> np.ndarray
     if len(array) < length:
         array = np.concatenate([array, np.zeros(length - len(array), dtype=array.dtype)])
     return array[:length] if deals is None else array[deals]
-
-
-class _Recode(Exception):
-    pass
 
 
 def is_number(column: pd.Series) -> bool:

@@ -76,6 +76,17 @@ class GameViews:
         None: none."""
         return None
 
+    def summary_sums(self, frame: "pd.DataFrame") -> "pd.DataFrame | None":
+        """Per entrant (the index), sums over ``frame``'s rows that add up, chunk of games by
+        chunk, to the sums over every row: what ``summary_from_sums`` turns into the
+        ``summary_columns``, so the summary of a big results folder reads a chunk at a time.
+        None: this game's ``summary_columns`` (if any) reads every row at once."""
+        return None
+
+    def summary_from_sums(self, sums: "pd.DataFrame") -> "pd.DataFrame | None":
+        """``summary_columns`` from the ``summary_sums`` of every row."""
+        return None
+
     # -- one game --------------------------------------------------------------------------------
 
     def result_summary(self, record: Any) -> tuple[str, list[str], list[list[str]], list[str]]:

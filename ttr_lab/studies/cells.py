@@ -66,8 +66,11 @@ class CellSummary:
             cell.played.add(c[kept], entrant[kept], numbers)
         if keys:
             every, seed = np.concatenate(keys), np.concatenate(seeds)
+            del keys, seeds  # the chunks' pieces: a second copy of every game's key while sorting
             order = np.argsort(every, kind="stable")
-            cell.keys, cell.seeds = every[order], seed[order]
+            cell.keys = every[order]
+            del every
+            cell.seeds = seed[order]
         return cell
 
     def is_recorded(self, column: str) -> bool:

@@ -27,7 +27,7 @@ from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import GameSpec, Schedule, plan_games
 from ttr_lab.tournament.progress_lines import ProgressLines
 from ttr_lab.tournament.store import ResultStore
-from ttr_lab.tournament.summary import error_summary, summary_inputs, summary_table
+from ttr_lab.tournament.summary import summary_of
 from ttr_lab.tournament.warm_up import warm_up
 from ttr_lab.tournament.worker import stop_signal
 
@@ -360,6 +360,5 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
         console.print(hint, markup=False, highlight=False)
     _log.info("%s: %d games played in %.1f s, %d batches failed", config.name, run.played, run.seconds,
               len(run.failed_batches))
-    frame = read_results(config.output, columns=summary_inputs(game))  # not every column of every game
-    run.summary, run.errors = summary_table(frame, game), error_summary(frame)
+    run.summary, run.errors = summary_of(config.output, game)  # a chunk of games at a time
     return run

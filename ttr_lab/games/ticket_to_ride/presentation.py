@@ -93,6 +93,16 @@ class TicketToRideViews(GameViews):
 
         return report.summary_columns(self.game, frame)
 
+    def summary_sums(self, frame: "pd.DataFrame") -> "pd.DataFrame":
+        from ttr_lab.games.ticket_to_ride import report
+
+        return report.summary_sums(self.game, frame)
+
+    def summary_from_sums(self, sums: "pd.DataFrame") -> "pd.DataFrame":
+        from ttr_lab.games.ticket_to_ride import report
+
+        return report.summary_from_sums(self.game, sums)
+
     def report_tables(self, frame: "pd.DataFrame", records: Sequence[Any] = ()) -> list[tuple[str, str, "pd.DataFrame"]]:
         """The report's "Tickets and bonuses" section (ticket completion, end-bonus rates)."""
         from ttr_lab.games.ticket_to_ride import report

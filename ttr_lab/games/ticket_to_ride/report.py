@@ -104,18 +104,37 @@ def tickets_and_bonuses(game: "TicketToRide", frame: "pd.DataFrame | ResultsDige
 def summary_columns(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.DataFrame":
     """What the end-of-tournament summary shows beside win rates, per entrant: ticket
     completion and the share of games with the end bonus this map awards."""
-    import numpy as np
+    return summary_from_sums(game, summary_sums(game, frame))
+
+
+def summary_sums(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.DataFrame":
+    """Per entrant of ``frame``, over its games played out: rows, tickets held and completed,
+    rows with each end bonus; and whether any row recorded the explorer bonus (sums: they add
+    over chunks)."""
     import pandas as pd
 
     s = _scored(frame)
-    explorer = bool(game.ruleset.explorer_bonus) and _has(frame, "explorer_bonus")
+    columns = {"rows": 1.0, "held": s["tickets_held"], "completed": s["tickets_completed"]}
+    for bonus in ("explorer_bonus", "longest_bonus"):
+        columns[f"{bonus}_taken"] = s[bonus] > 0 if bonus in s else False
+    parts = pd.DataFrame(columns, index=s.index).astype(float)
+    sums = parts.groupby(s["entrant"], sort=True).sum().reindex(sorted(pd.unique(frame["entrant"])), fill_value=0.0)
+    sums["explorer_recorded"] = float(_has(frame, "explorer_bonus"))
+    return sums
+
+
+def summary_from_sums(game: "TicketToRide", sums: "pd.DataFrame") -> "pd.DataFrame":
+    """``summary_columns`` from the ``summary_sums`` of every row."""
+    import numpy as np
+    import pandas as pd
+
+    explorer = bool(game.ruleset.explorer_bonus) and bool((sums["explorer_recorded"] > 0).any())
     bonus = "explorer_bonus" if explorer else "longest_bonus" if game.ruleset.longest_path_bonus else None
     rows = {}
-    for entrant, g in s.groupby("entrant", sort=True):
-        held = g["tickets_held"].sum()
-        row = {"tickets": g["tickets_completed"].sum() / held if held else np.nan}
+    for entrant, r in sums[sums["rows"] > 0].sort_index().iterrows():  # entrants with a game played out
+        row = {"tickets": r["completed"] / r["held"] if r["held"] else np.nan}
         if bonus is not None:
-            row["bonus"] = (g[bonus] > 0).mean()
+            row["bonus"] = r[f"{bonus}_taken"] / r["rows"]
         rows[entrant] = row
     table = pd.DataFrame.from_dict(rows, orient="index", columns=["tickets", *(["bonus"] if bonus else [])])
     table.index.name = "entrant"
@@ -318,12 +337,17 @@ def ticket_outcomes(frame: "pd.DataFrame", records: Sequence["StoredRecord"]) ->
     columns = ["entrant", "points", "completed"]
     if not records:
         return pd.DataFrame(columns=columns)
-    if not isinstance(frame, pd.DataFrame):  # a digest: the few columns matched here, of the games recorded
-        frame = pd.concat(list(frame.chunks(["game_id", "seat", "deal_seed", "strategy", "entrant"])), ignore_index=True)
-    games = set(frame["game_id"])
     seats: dict[tuple, list[str]] = {}  # for records that do not name their entrants (older folders)
-    for _, g in frame.sort_values("seat").groupby("game_id", sort=False):
-        seats.setdefault((int(g["deal_seed"].iloc[0]), tuple(g["strategy"])), list(g["entrant"]))
+    if not isinstance(frame, pd.DataFrame):  # a digest: its folder read again, a chunk at a time
+        named = {s.game_id for s in records if s.game_id is not None and s.entrants is not None}
+        if len(named) == len(records):  # every record names its game and entrants: only their ids are looked up
+            games = {i for c in frame.chunks(["game_id"]) for i in pd.unique(c["game_id"][c["game_id"].isin(named)])}
+        else:
+            frame = pd.concat(list(frame.chunks(["game_id", "seat", "deal_seed", "strategy", "entrant"])), ignore_index=True)
+    if isinstance(frame, pd.DataFrame):
+        games = set(frame["game_id"])
+        for _, g in frame.sort_values("seat").groupby("game_id", sort=False):
+            seats.setdefault((int(g["deal_seed"].iloc[0]), tuple(g["strategy"])), list(g["entrant"]))
     rows = []
     for stored in records:
         if stored.game_id is not None and stored.game_id not in games:
