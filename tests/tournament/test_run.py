@@ -292,7 +292,6 @@ def test_a_local_ray_says_it_is_starting_and_suggests_serial_only_for_games_chea
 
     note = ray_startup_note(config(tmp_path, backend="ray"), 400)
     assert note and "400 games" in note and "serial" not in note and "\n" not in note
-    assert "played here meanwhile" in note  # shipped strategies: the driver plays while Ray starts
     assert ray_startup_note(config(tmp_path, backend="serial"), 6) is None
     assert ray_startup_note(config(tmp_path, backend="ray", address="auto"), 6) is None  # a cluster: already up
     cheap = TournamentRun(tmp_path, 6, 0, played=6, backend_seconds=15.0, startup_seconds=90.0, worker_cpu_seconds=0.5)

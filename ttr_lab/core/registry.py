@@ -51,12 +51,6 @@ def game_strategies(game: str | None) -> dict[str, str]:
     return {**(_shipped().get(game, {}) if game else {}), **REGISTRY}
 
 
-def is_shipped(name: str, game: str | None) -> bool:
-    """Whether ``name`` is one of the strategies the package ships for ``game`` (not a user's:
-    an import path, or a name ``register_strategy`` gave)."""
-    return game is not None and name in _shipped().get(game, {}) and name not in REGISTRY
-
-
 def resolve(name: str, game: str | None = None) -> type:
     """The strategy class for ``name``: a registered name (``greedy``) or ``package.module:Class``.
 

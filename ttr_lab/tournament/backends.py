@@ -8,10 +8,9 @@ import contextlib
 import logging
 import os
 import sys
-import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from ttr_lab.core.game import Game
 from ttr_lab.core.errors import ConfigError
@@ -22,8 +21,6 @@ from ttr_lab.core.results import rows_table, schema
 from ttr_lab.tournament.design import GameSpec
 from ttr_lab.tournament.parts import Manifest, compact_parts, write_part
 from ttr_lab.tournament.worker import Isolation, WorkerPaused, play_batch
-
-_log = logging.getLogger(__name__)
 
 # Batches aim at this many seconds of a worker's CPU: long enough that scheduling and the driver's
 # share of a batch (a manifest, one look at the part) cost little, short enough that the
@@ -119,19 +116,6 @@ def _batch(specs: Sequence[GameSpec], result: Any, records: list[str], seconds: 
     return Batch(specs, result, records, seconds, error=error, note=note, cpu_seconds=cpu)
 
 
-def _batch_here(game: Game, entrants: Sequence[StrategySpec], chunk: Sequence[GameSpec], limit: float | None,
-                records: bool, isolation: Isolation, build_limit: float | None, sink: str | None) -> Batch:
-    """``chunk`` played in this process, again if its process was stopped during it."""
-    why = ""
-    for replay in range(BATCH_REPLAYS + 1):
-        rows, recs, seconds, paused, cpu = _timed_batch(game, entrants, chunk, limit, records, isolation, build_limit, sink)
-        if not paused:
-            break
-        why = paused
-    note = f"{len(chunk)} games played again: {why}" if replay and not paused else ""
-    return _batch(chunk, rows, recs, seconds, cpu, note=note, error=_stopped(paused, replay))
-
-
 class SerialBackend:
     name = "serial"
     workers = 1
@@ -147,7 +131,14 @@ class SerialBackend:
         while i < len(specs):
             chunk = specs[i:i + sizer.size()]
             i += len(chunk)
-            batch = _batch_here(game, entrants, chunk, limit, records, isolation, build_limit, sink)
+            why = ""
+            for replay in range(BATCH_REPLAYS + 1):
+                rows, recs, seconds, paused, cpu = _timed_batch(game, entrants, chunk, limit, records, isolation, build_limit, sink)
+                if not paused:
+                    break
+                why = paused
+            note = f"{len(chunk)} games played again: {why}" if replay and not paused else ""
+            batch = _batch(chunk, rows, recs, seconds, cpu, note=note, error=_stopped(paused, replay))
             sizer.observe(batch)
             yield batch
 
@@ -186,11 +177,8 @@ class RayBackend:
         self._started_here = False
         self._watchdog: Any = None  # the local Ray's watchdog (ray_watchdog.py); none for a cluster
         self._compacting: Any = None  # the merge of parts running on a worker, if any
-        self._starter: _Starter | None = None  # a local Ray starting in a thread (start(background=True))
 
-    def start(self, background: bool = False) -> None:
-        """Start (or join) Ray. ``background``: a local Ray starts in a thread while ``run``
-        plays the first batches in this process (a cluster is joined at once either way)."""
+    def start(self) -> None:
         if self.address and "RAY_AUTH_MODE" not in os.environ and _token_available():
             # Ray clusters may require token authentication (on by default from Ray 2.61, and
             # wherever RAY_AUTH_MODE=token was set at `ray start`). A driver sending its token
@@ -232,49 +220,26 @@ class RayBackend:
             env_vars["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
             env["env_vars"] = env_vars
             options["runtime_env"] = env
-            if background:
-                self._starter = _Starter(lambda: self._start_local(options))
-                return
-            self._start_local(options)
-            return
-        self._warm_up()
-
-    def _start_local(self, options: dict[str, Any]) -> None:
-        import ray
-
-        # "local": always a fresh Ray of our own, never a cluster some earlier `ray start` left.
-        for attempt in range(START_TRIES):
-            try:
-                with _no_inherited_address():
-                    context = ray.init(address="local", num_cpus=self.workers, **options)
-                break
-            except Exception as exc:  # noqa: BLE001 - only Ray's start-up timeout is retried
-                ray.shutdown()
-                # A failed start leaves what it started running (Ray's shutdown does not know
-                # it): stop it, or the next try competes with it for the CPUs.
-                for session in ray_watchdog.sessions_started_here():
-                    ray_watchdog.sweep(session)
-                # Ray gives its node a fixed 30 s to register; on a loaded machine it can
-                # miss that and succeed at the next try.
-                if "timed out during startup" not in str(exc) or attempt == START_TRIES - 1:
-                    raise
-        # A driver killed with -9 must not leave this Ray's processes behind (its agents
-        # outlive it by a minute or more): a watchdog stops them when this process dies.
-        # ray.init is annotated as returning BaseContext; a local start returns its RayContext.
-        self._watchdog = ray_watchdog.start(context.address_info["session_dir"])  # type: ignore[attr-defined]
-        self._warm_up()
-
-    @property
-    def start_seconds(self) -> float | None:
-        """How long the local Ray took to start in the background (so far, while it starts);
-        None when it was not started so."""
-        if self._starter is None:
-            return None
-        return self._starter.seconds if self._starter.ready.is_set() else time.perf_counter() - self._starter.began
-
-    def _warm_up(self) -> None:
-        import ray
-
+            # "local": always a fresh Ray of our own, never a cluster some earlier `ray start` left.
+            for attempt in range(START_TRIES):
+                try:
+                    with _no_inherited_address():
+                        context = ray.init(address="local", num_cpus=self.workers, **options)
+                    break
+                except Exception as exc:  # noqa: BLE001 - only Ray's start-up timeout is retried
+                    ray.shutdown()
+                    # A failed start leaves what it started running (Ray's shutdown does not know
+                    # it): stop it, or the next try competes with it for the CPUs.
+                    for session in ray_watchdog.sessions_started_here():
+                        ray_watchdog.sweep(session)
+                    # Ray gives its node a fixed 30 s to register; on a loaded machine it can
+                    # miss that and succeed at the next try.
+                    if "timed out during startup" not in str(exc) or attempt == START_TRIES - 1:
+                        raise
+            # A driver killed with -9 must not leave this Ray's processes behind (its agents
+            # outlive it by a minute or more): a watchdog stops them when this process dies.
+            # ray.init is annotated as returning BaseContext; a local start returns its RayContext.
+            self._watchdog = ray_watchdog.start(context.address_info["session_dir"])  # type: ignore[attr-defined]
         # Start every worker and import the engine there now, so the first batches do not pay it.
         warm = ray.remote(num_cpus=1)(_warm_up)
         ray.get([warm.remote() for _ in range(self.workers)])
@@ -282,21 +247,6 @@ class RayBackend:
     def run(self, game: Game, entrants: Sequence[StrategySpec], specs: Sequence[GameSpec], limit: float | None, records: bool,
             isolation: Isolation = "none", build_limit: float | None = None,
             sink: str | None = None) -> Iterator[Batch]:
-        sizer = _Sizer()
-        i = 0
-        if self._starter is not None:
-            # While the local Ray starts (10-15 s on two cores), this process's core would wait:
-            # it plays the first batches itself, stored as a worker stores them.
-            while i < len(specs) and not self._starter.ready.is_set():
-                chunk = specs[i:i + sizer.size()]
-                i += len(chunk)
-                batch = _batch_here(game, entrants, chunk, limit, records, isolation, build_limit, sink)
-                sizer.observe(batch)
-                yield batch
-            _log.info("%d games played in this process while the local Ray started", i)
-            if i >= len(specs):
-                return
-            self._starter.wait()
         import ray
 
         # One retry covers a worker lost by accident (the OOM killer, a lost node). A batch whose
@@ -307,9 +257,11 @@ class RayBackend:
         contained = ray.remote(max_retries=2, num_cpus=1)(_timed_batch)
         game_ref = ray.put(game)  # once: every task reads the same copy from the object store
         entrants_ref = ray.put(list(entrants))
+        sizer = _Sizer()
         # task -> (its games, the worker's death, how often it was played again, when it was sent)
         in_flight: dict[Any, tuple[Sequence[GameSpec], str, int, float]] = {}
         limit_in_flight = 3 * self.workers
+        i = 0
 
         def again(chunk: Sequence[GameSpec], died: str, replays: int, why: str) -> Batch | None:
             """Send ``chunk`` once more (it was stopped or stalled), or the batch that reports it."""
@@ -368,9 +320,6 @@ class RayBackend:
         """Merge the batches' parts stored so far, on a worker (reading and writing every row is
         a worker's kind of work: on the driver it would cost as much as storing them did). One
         merge at a time; ``wait``: until it is done (at the end of a run)."""
-        if self._starter is not None and not self._starter.ready.is_set():
-            compact_parts(Location(sink), table_schema, fresh_only=not wait)  # no worker yet: here
-            return
         import ray
 
         if self._compacting is not None:
@@ -388,51 +337,11 @@ class RayBackend:
         import ray
 
         try:
-            if self._starter is not None:
-                self._starter.ready.wait()  # a start half done cannot be stopped: let it end, then shut down
             if self._started_here and ray.is_initialized():
                 ray.shutdown()
         finally:
-            if self._starter is not None:
-                self._starter.release()
-                self._starter = None
             ray_watchdog.stop(self._watchdog)  # Ray was shut down here: nothing left to sweep
             self._watchdog = None
-
-
-class _Starter:
-    """A local Ray started in a thread of its own, so that this process can play meanwhile.
-    The thread lives until Ray is shut down: Ray ties its processes' lives to the thread that
-    started them (they are killed when it ends), so a thread that ended after ``ray.init``
-    would take the new Ray with it."""
-
-    def __init__(self, start: Callable[[], None]) -> None:
-        self.ready = threading.Event()  # the start ended, well or not
-        self.began, self.seconds = time.perf_counter(), 0.0
-        self._done = threading.Event()
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._main, args=(start,), name="ray-start", daemon=True)
-        self._thread.start()
-
-    def _main(self, start: Callable[[], None]) -> None:
-        try:
-            start()
-        except BaseException as exc:  # noqa: BLE001 - handed to the thread that waits for the start
-            self._error = exc
-        self.seconds = time.perf_counter() - self.began
-        self.ready.set()
-        self._done.wait()
-
-    def wait(self) -> None:
-        """Until the start ends; what stopped it, raised here."""
-        self.ready.wait()
-        if self._error is not None:
-            raise self._error
-
-    def release(self) -> None:
-        """Ray is shut down: the thread may end."""
-        self._done.set()
-        self._thread.join()
 
 
 def _compact(sink: str, table_schema: Any, fresh_only: bool) -> int:

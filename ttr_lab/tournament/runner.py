@@ -20,9 +20,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ttr_lab.core.errors import TTRLabError
-from ttr_lab.core.registry import is_shipped
 from ttr_lab.core.results import ResultsError, read_results
-from ttr_lab.tournament.backends import RayBackend, make_backend, one_line
+from ttr_lab.tournament.backends import make_backend, one_line
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import GameSpec, Schedule, plan_games
 from ttr_lab.tournament.progress_lines import ProgressLines
@@ -115,19 +114,7 @@ def ray_startup_note(config: TournamentConfig, games: int) -> str | None:
     which is known only once they are played (``serial_hint``)."""
     if config.backend != "ray" or config.address is not None:
         return None
-    meanwhile = "; the first games are played here meanwhile" if plays_while_ray_starts(config, config.game) else ""
-    return f"note: starting a local Ray for {games} games (about 15 s{meanwhile})"
-
-
-def plays_while_ray_starts(config: TournamentConfig, game: str) -> bool:
-    """Whether this process plays the first batches while a local Ray starts. Only shipped
-    strategies (or any, each in a process of its own): a user's strategy that ends its process
-    (``os._exit``, a crash) must end a worker, whose batch Ray plays again contained, not the run."""
-    if config.backend != "ray" or config.address is not None:
-        return False
-    if config.isolation == "process":
-        return True
-    return all(is_shipped(config.entrant(i).strategy, game) for i in range(len(config.entrants)))
+    return f"note: starting a local Ray for {games} games (about 15 s)"
 
 
 def serial_hint(config: TournamentConfig, run: TournamentRun) -> str | None:
@@ -285,10 +272,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
             _log.info("%s: %d of %d games to play on %s (%s workers)", config.name, len(todo), len(plan),
                       backend.name, getattr(backend, "workers", 1))
             compiling = _compile_here(config, game, entrants, show_progress)
-            if isinstance(backend, RayBackend):
-                backend.start(background=plays_while_ray_starts(config, game.name))
-            else:
-                backend.start()
+            backend.start()
             run.backend_seconds = time.perf_counter() - started
             if compiling is not None:
                 compiling.join()
@@ -339,8 +323,6 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
                         hook = time.perf_counter()
                         on_batch(batch.specs)
                         started += time.perf_counter() - hook  # the caller's time, not the run's
-            if isinstance(backend, RayBackend) and backend.start_seconds is not None:
-                run.backend_seconds = backend.start_seconds  # it started beside the first games
             if not run.backend_error:
                 try:
                     backend.compact(store.uri, store.schema, wait=True)  # on a worker, while they are up
