@@ -100,6 +100,10 @@ def game_chunks(folder: str | Path | Location, columns: Sequence[str] | None = N
                 frame = _whole(frame)
             if len(frame):
                 yield frame
+    # Arrow's pool keeps what a pass freed, for reuse: a reader that scans the folder again and
+    # builds large tables between the scans (the leader table does, a few columns a scan) would
+    # hold every scan's buffers beside them. At a million games: 0.94 GiB -> 0.67 GiB peak.
+    pa.default_memory_pool().release_unused()
 
 
 def _sorted_part(location: Location, part: str, columns: Sequence[str] | None, rows: int,
