@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ttr_lab.analysis.partitions import PairedSums
+from ttr_lab.analysis.stats import signed_rank_p
 from ttr_lab.analysis.runs import RunIdentity, check_comparable, deal_check, deal_difference, identity
 from ttr_lab.core.accumulate import Moments
 from ttr_lab.analysis.tables import _holm, summarised_metrics
@@ -83,7 +84,7 @@ def paired_delta(a: np.ndarray, b: np.ndarray, deals: np.ndarray) -> tuple[float
         return (mean, np.nan, np.nan, np.nan, d)
     half = float(stats.t.ppf(0.975, d - 1) * per_deal.std(ddof=1) / np.sqrt(d))
     nonzero = per_deal[per_deal != 0]
-    p = float(stats.wilcoxon(nonzero).pvalue) if len(nonzero) > 1 else 1.0
+    p = signed_rank_p(nonzero)
     return (mean, mean - half, mean + half, p, d)
 
 

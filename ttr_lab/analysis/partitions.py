@@ -25,6 +25,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import pandas as pd
 
+from ttr_lab.analysis.stats import signed_rank_p
 from ttr_lab.core.accumulate import Distribution, Moments
 
 PARTITION_ROWS = 400_000  # rows of one folder per deal range: tens of MB in memory once joined
@@ -184,7 +185,7 @@ class PairedSums:
         # The signed-rank test depends on the values, not their order: the deals' differences
         # rebuilt from their counts, in value order.
         nonzero = np.repeat(values[values != 0], counts[values != 0])
-        p = float(stats.wilcoxon(nonzero).pvalue) if len(nonzero) > 1 else 1.0
+        p = signed_rank_p(nonzero)
         return (mean, mean - half, mean + half, p, d)
 
     def side(self, name: str, entrant: str, which: str) -> float:

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ttr_lab.core.digest import ResultsDigest, digest_of
-from ttr_lab.analysis.stats import wilson
+from ttr_lab.analysis.stats import signed_rank_p, wilson
 from ttr_lab.core.outcome import Metric
 
 ENTRANT_COLUMNS = ("entrant", "strategy", "games", "win_rate", "win_low", "win_high", "mean_score", "score_sd",
@@ -199,8 +199,6 @@ def pairwise_tests(frame: Results) -> pd.DataFrame:
     than chance, paired by deal: the per-deal mean of "a ahead of b" (1 / 0.5 / 0) is tested
     against 0.5 with a Wilcoxon signed-rank test (each deal is one observation, since every
     seating of a deal shares its cards), Holm-corrected over all pairs."""
-    from scipy import stats
-
     d = digest_of(frame)
     names = sorted(d.names)
     _, pairs = d.pair_tables()
@@ -213,10 +211,7 @@ def pairwise_tests(frame: Results) -> pd.DataFrame:
         met = counts > 0
         per_deal = sums[met].astype(np.float64) / counts[met] - 0.5
         nonzero = per_deal[per_deal != 0]
-        if len(nonzero) >= 1:
-            p = float(stats.wilcoxon(nonzero, zero_method="wilcox", alternative="two-sided").pvalue) if len(nonzero) > 1 else 1.0
-        else:
-            p = 1.0
+        p = signed_rank_p(nonzero)
         games, wins = int(counts.sum()), float(sums.sum(dtype=np.float64))
         low, high = wilson(wins, games)
         rows.append({"a": a, "b": b, "games": games, "deals": int(met.sum()),
