@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -247,6 +246,8 @@ def _keys(ids: Any) -> Any:
     """A 128-bit hash of each game id (two 64-bit hashes side by side, one numpy void each): a
     collision among 10 million games is about 1 in 10^24, so no two games are taken for one."""
     values = ids.to_numpy(zero_copy_only=False) if hasattr(ids, "to_numpy") else np.asarray(ids, dtype=object)
+    import pandas as pd  # only here: a worker writing its rows never needs it
+
     pair = np.stack([pd.util.hash_array(values, hash_key=key) for key in _HASH_KEYS], axis=1)
     return np.ascontiguousarray(pair).view("V16").ravel()
 
