@@ -128,16 +128,25 @@ def test_the_verdict_table_writes_each_difference_as_the_words_do():
     assert small.startswith("+0.15 [") and small != "+0.1 [0.0, 0.1]" and "0.0," not in small
 
 
-def test_per_deal_differences_are_held_in_32_bits_where_exact_on_one_shared_index():
+def test_per_deal_differences_are_held_on_disk_in_32_bits_where_exact_on_one_shared_index():
+    import os
+
     import numpy as np
 
-    from ttr_lab.analysis.verdict import _held
+    from ttr_lab.analysis.verdict import _Held
 
     deals = pd.Index(np.arange(5) * 7, name="deal")
-    held: dict[str, pd.Series] = {}
-    held["quarters"] = _held(pd.Series([0.25, -1.5, 3.0, 0.0, 2.75], index=deals), held)
-    held["thirds"] = _held(pd.Series([1 / 3, 0.5, -2 / 3, 1.0, 0.0], index=deals.copy()), held)
-    assert held["quarters"].dtype == np.float32 and held["thirds"].dtype == np.float64  # 1/3 is not exact in 32
-    assert held["thirds"].index is held["quarters"].index
-    assert held["thirds"].tolist() == [1 / 3, 0.5, -2 / 3, 1.0, 0.0]
-    assert held["quarters"].astype(float).tolist() == [0.25, -1.5, 3.0, 0.0, 2.75]
+    with _Held() as held:
+        held.keep("quarters", pd.Series([0.25, -1.5, 3.0, 0.0, 2.75], index=deals))
+        held.keep("thirds", pd.Series([1 / 3, 0.5, -2 / 3, 1.0, 0.0], index=deals.copy()))
+        files = held._files
+        assert np.load(files["quarters"]).dtype == np.float32  # exact in 32 bits
+        assert np.load(files["thirds"]).dtype == np.float64  # 1/3 is not
+        quarters, thirds = held.get("quarters"), held.get("thirds")
+        assert quarters is not None and thirds is not None and held.get("absent") is None
+        assert thirds.index is quarters.index
+        assert thirds.tolist() == [1 / 3, 0.5, -2 / 3, 1.0, 0.0]
+        assert quarters.dtype == np.float64 and quarters.tolist() == [0.25, -1.5, 3.0, 0.0, 2.75]
+        folder = files["quarters"].parent
+    assert not os.path.exists(folder)  # the temporary folder goes with the ``with``
+

@@ -11,7 +11,9 @@ means cancels the luck of the deal, and its spread over deals gives the interval
 from __future__ import annotations
 
 import math
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -53,10 +55,10 @@ def metric_differences(frame: Results, a: str, b: str, metrics: Sequence[Metric]
 
     shown = [Metric("score", "final score (points)"), *summarised_metrics(frame, [m for m in metrics if m.name != "score"])]
     rows = []
-    per_deal: dict[str, pd.Series] = {}
+    per_deal = _Held()
     for m, (da, db) in zip(shown, _deal_means(frame, a, b, [m.name for m in shown])):
         diff = (da - db).dropna()
-        per_deal[m.name] = _held(diff, per_deal)
+        per_deal.keep(m.name, diff)
         n = len(diff)
         mean = float(diff.mean()) if n else math.nan
         se = float(diff.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
@@ -71,7 +73,8 @@ def metric_differences(frame: Results, a: str, b: str, metrics: Sequence[Metric]
                                       "difference_high", "deals", "_clarity"])
     out = out.sort_values("_clarity", ascending=False, kind="stable").drop(columns="_clarity").reset_index(drop=True)
     out.attrs["labels"] = {"a_mean": f"{a} (mean)", "b_mean": f"{b} (mean)", "difference": f"{a} − {b}"}
-    out.attrs["same_as"] = _mirrors(list(out["metric"]), per_deal)
+    with per_deal:
+        out.attrs["same_as"] = _mirrors(list(out["metric"]), per_deal)
     return out
 
 
@@ -127,35 +130,59 @@ def _deal_means(frame: Results, a: str, b: str, columns: Sequence[str]) -> Itera
             yield means[0], means[1]
 
 
-def _held(diff: pd.Series, held: dict[str, pd.Series]) -> pd.Series:
-    """A metric's per-deal differences as kept until its mirrors are looked for: on an earlier
-    metric's index when it is the same (metrics recorded in the same deals share one), and in
-    32 bits when those are exact (means of a few whole numbers), else 64: ten million games
-    have millions of deals, times each metric."""
-    index = next((x.index for x in held.values() if x.index.equals(diff.index)), diff.index)
-    values = diff.to_numpy(dtype=np.float64)
-    narrow = values.astype(np.float32)
-    return pd.Series(narrow if np.array_equal(narrow, values, equal_nan=True) else values, index=index, name=diff.name)
+class _Held:
+    """Each metric's per-deal differences, kept until its mirrors are looked for, on disk (a
+    temporary folder, removed on leaving the ``with``): ten million games have millions of deals
+    times some thirty metrics, 0.3-0.6 GB that would otherwise sit in memory beside the sums of
+    the metrics still to come; ``_mirrors`` reads back two at a time. The deals' index stays in
+    memory, one shared by the metrics recorded in the same deals; values in 32 bits when those
+    are exact (means of a few whole numbers), else 64."""
+
+    def __init__(self) -> None:
+        self._folder: tempfile.TemporaryDirectory[str] | None = None
+        self._index: dict[str, pd.Index] = {}
+        self._files: dict[str, Path] = {}
+
+    def keep(self, name: str, diff: pd.Series) -> None:
+        if self._folder is None:
+            self._folder = tempfile.TemporaryDirectory(prefix="ttr-lab-deals-")
+        self._index[name] = next((x for x in self._index.values() if x.equals(diff.index)), diff.index)
+        values = diff.to_numpy(dtype=np.float64)
+        narrow = values.astype(np.float32)
+        path = Path(self._folder.name) / f"{len(self._files)}.npy"
+        np.save(path, narrow if np.array_equal(narrow, values, equal_nan=True) else values)
+        self._files[name] = path
+
+    def get(self, name: str) -> pd.Series | None:
+        """The differences back, in 64 bits (the same numbers)."""
+        if name not in self._files:
+            return None
+        return pd.Series(np.load(self._files[name]).astype(np.float64), index=self._index[name], name=name)
+
+    def __enter__(self) -> "_Held":
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None
 
 
-def _mirrors(order: Sequence[str], per_deal: dict[str, pd.Series]) -> dict[str, str]:
+def _mirrors(order: Sequence[str], per_deal: _Held) -> dict[str, str]:
     """Metric -> an earlier one (in ``order``) whose per-deal differences it repeats, the same or
     negated deal by deal (trains left and trains placed add up to the trains a player starts
     with): one finding, not two. Constant differences are not matched (two unrelated bonuses
     may both be +10 in every deal)."""
     same: dict[str, str] = {}
-
-    def wide(name: str) -> pd.Series | None:  # back in 64 bits (the same numbers), one at a time
-        x = per_deal.get(name)
-        return None if x is None else x.astype(np.float64)
-
     for i, name in enumerate(order):
-        x = wide(name)
+        x = per_deal.get(name)
         if x is None or len(x) < 2 or float(x.std(ddof=0)) == 0:
             continue
         for earlier in order[:i]:
-            y = wide(earlier)
-            if earlier in same or y is None or not x.index.equals(y.index):
+            if earlier in same:
+                continue
+            y = per_deal.get(earlier)
+            if y is None or not x.index.equals(y.index):
                 continue
             if np.allclose(x.to_numpy(), y.to_numpy()) or np.allclose(x.to_numpy(), -y.to_numpy()):
                 same[name] = earlier

@@ -100,10 +100,33 @@ def game_chunks(folder: str | Path | Location, columns: Sequence[str] | None = N
                 frame = _whole(frame)
             if len(frame):
                 yield frame
-    # Arrow's pool keeps what a pass freed, for reuse: a reader that scans the folder again and
-    # builds large tables between the scans (the leader table does, a few columns a scan) would
-    # hold every scan's buffers beside them. At a million games: 0.94 GiB -> 0.67 GiB peak.
+    _release_freed()
+
+
+def _release_freed() -> None:
+    """Hand back to the system what a pass over the parts freed. Arrow's pool keeps freed
+    buffers for reuse, and so does C's malloc (the chunks' frames come and go in its heap): a
+    reader that scans the folder again and builds large tables between the scans (the leader
+    table does, a few columns a scan) would hold every scan's leftovers beside them. Arrow's
+    pool: at a million games 0.94 -> 0.67 GiB peak; malloc's (glibc only), at three million
+    after the digest's pass 0.55 -> 0.48 GiB."""
     pa.default_memory_pool().release_unused()
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+def _glibc() -> Any:
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return libc if hasattr(libc, "malloc_trim") else None
+    except OSError:  # not glibc (macOS, musl): nothing to trim
+        return None
+
+
+_LIBC = _glibc()
 
 
 def _sorted_part(location: Location, part: str, columns: Sequence[str] | None, rows: int,
