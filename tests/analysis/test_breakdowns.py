@@ -73,3 +73,15 @@ def test_the_score_parts_figure_stacks_negative_parts_left_of_zero():
     ends = [x for p in ax.patches for x in (p.get_x(), p.get_x() + p.get_width())]
     assert min(ends) == pytest.approx(-20.0) and max(ends) > 0
 
+
+
+def test_the_running_win_rate_line_is_thinned_to_what_a_figure_shows(monkeypatch):
+    """Millions of deals draw a line of at most MOST_POINTS points (first and last kept, so it
+    still ends on the final win rate); a small run's line keeps every deal."""
+    assert len(figures._thinned(10_000_000)) == figures.MOST_POINTS and figures._thinned(5).tolist() == [0, 1, 2, 3, 4]
+    f = results()
+    full = figures.win_rate_over_games(f).axes[0].get_lines()[0].get_xydata()
+    monkeypatch.setattr(figures, "MOST_POINTS", 2)
+    thin = figures.win_rate_over_games(f).axes[0].get_lines()[0].get_xydata()
+    assert len(full) == 3 and len(thin) == 2
+    assert thin[0].tolist() == full[0].tolist() and thin[-1].tolist() == full[-1].tolist()
