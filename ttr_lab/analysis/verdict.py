@@ -133,8 +133,9 @@ def _deal_means(frame: Results, a: str, b: str, columns: Sequence[str]) -> Itera
 class _Held:
     """Each metric's per-deal differences, kept until its mirrors are looked for, on disk (a
     temporary folder, removed on leaving the ``with``): ten million games have millions of deals
-    times some thirty metrics, 0.3-0.6 GB that would otherwise sit in memory beside the sums of
-    the metrics still to come; ``_mirrors`` reads back two at a time. The deals' index stays in
+    times some thirty metrics, which would otherwise sit in memory beside the sums of the metrics
+    still to come (the report's tables at three million games: 0.94 -> 0.91 GiB peak);
+    ``_mirrors`` reads back two at a time. The deals' index stays in
     memory, one shared by the metrics recorded in the same deals; values in 32 bits when those
     are exact (means of a few whole numbers), else 64."""
 
