@@ -80,3 +80,18 @@ def test_the_main_job_s_mcts_warms_up_only_the_kernels_its_search_calls_each_com
     assert unused & set(loaded) == set()
     assert {k: n for k, n in loaded.items() if n != 1} == {}
     assert "ttr_lab.strategies.ticket_to_ride.candidate_playouts.planner_rounds" in loaded
+
+
+def test_a_worker_plays_without_importing_pandas_or_the_runner():
+    """What a Ray worker imports to play its batches (the backends, the worker, its warm-up)
+    leaves out pandas and the tournament runner: about 1 s of every worker's start."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom ttr_lab.tournament.backends import _warm_up, _timed_batch\n_warm_up()\n"
+            "print(sorted(m for m in ('pandas', 'ttr_lab.tournament.runner') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+    from ttr_lab.tournament import run_tournament  # still there, on first use
+
+    assert callable(run_tournament)

@@ -36,11 +36,12 @@ def signed_rank_p(differences: Any) -> float:
     second a test: most of a small tournament's report); here the same enumeration is one
     vectorised statistic, the same p-value to the last bit. Larger or tie-free samples go to scipy."""
     import numpy as np
-    from scipy import stats
 
     d = np.asarray(differences, dtype=np.float64)
     if len(d) < 2:
         return 1.0
+    from scipy import stats
+
     magnitudes = np.abs(d)
     if len(d) > _ENUMERATED or len(np.unique(magnitudes)) == len(d):
         return float(stats.wilcoxon(d, zero_method="wilcox", alternative="two-sided").pvalue)

@@ -12,7 +12,6 @@ if TYPE_CHECKING:
 EntrantConfig = StrategySpec  # its former name here: an entrant is the core's one strategy spec
 
 
-
 def __getattr__(name: str) -> Any:
     # The runner (and with it pandas, the store, the summary) is imported on first use: a Ray
     # worker imports this package to play its batches and needs none of it (about 1 s of every
