@@ -131,7 +131,7 @@ def _free_port() -> int:
 @pytest.fixture
 def s3_server(monkeypatch):
     """A real S3-compatible HTTP server (moto's), on loopback, with one empty bucket."""
-    server_module = pytest.importorskip("moto.server", reason="moto's S3 server is not installed (pip install 'moto[server]'; kept out of the test extra: it brings some 30 packages)")
+    server_module = pytest.importorskip("moto.server", reason="moto's S3 server is not installed (pip install 'moto[server]', in the test extra)")
     import pyarrow.fs as pafs
 
     port = _free_port()
