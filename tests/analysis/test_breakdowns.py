@@ -10,7 +10,7 @@ import pytest
 
 from test_tables import frame_of, game
 from ttr_lab.analysis import breakdowns, figures
-from ttr_lab.analysis.stats import wilson
+from ttr_lab.core.intervals import wilson
 
 
 def results():

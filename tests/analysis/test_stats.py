@@ -3,7 +3,8 @@
 import pandas as pd
 import pytest
 
-from ttr_lab.analysis.stats import summarize, wilson
+from ttr_lab.analysis.stats import summarize
+from ttr_lab.core.intervals import wilson
 from ttr_lab.analysis.tables import ahead_share
 
 
@@ -71,10 +72,14 @@ def test_signed_rank_p_is_scipys_wilcoxon_to_the_last_bit() -> None:
 
     rng = np.random.default_rng(7)
     ties = np.array([-1.0, -0.5, -0.25, -1 / 3, 0.25, 1 / 3, 0.5, 1.0])
-    for trial in range(45):
+    for trial in range(90):
         n = int(rng.integers(2, 18))
-        d = rng.choice(ties, size=n) if trial % 3 else rng.normal(size=n)
-        expected = float(stats.wilcoxon(d, zero_method="wilcox", alternative="two-sided").pvalue)
-        assert signed_rank_p(d) == expected, d
+        d = (rng.choice(ties, size=n) if trial % 3 == 1 else rng.normal(size=n) if trial % 3 == 2
+             else rng.integers(-40, 41, size=n).astype(float))  # lead differences: whole points, ties, maybe zero
+        d = d[d != 0]
+        if len(d) >= 2:
+            expected = float(stats.wilcoxon(d, zero_method="wilcox", alternative="two-sided").pvalue)
+            assert signed_rank_p(d) == expected, d
+    assert signed_rank_p(np.array([0.5, -0.5])) == 1.0
     assert signed_rank_p(np.array([0.5])) == 1.0
     assert signed_rank_p(np.array([])) == 1.0

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ttr_lab.core.digest import ResultsDigest, digest_of
-from ttr_lab.analysis.stats import wilson_arrays
+from ttr_lab.core.intervals import wilson_arrays
 
 
 def _scored(frame: pd.DataFrame) -> pd.DataFrame:

@@ -231,7 +231,7 @@ def win_rate_over_games(frame: Results) -> "Figure":
     """Each entrant's win rate as its games accumulate (deal by deal, in the schedule's order),
     with the 95% Wilson band: where the band has narrowed and the line has flattened, more
     games would change little."""
-    from ttr_lab.analysis.stats import wilson_arrays
+    from ttr_lab.core.intervals import wilson_arrays
 
     d = digest_of(frame)
     fig = _figure(7, 3.8)

@@ -6,56 +6,53 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from ttr_lab.core.intervals import wilson
 from ttr_lab.core.outcome import SummaryMetric
-
-
-def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for a proportion (ties count as fractional successes)."""
-    low, high = wilson_arrays(successes, trials, z)
-    return (float(low), float(high))
-
-
-def wilson_arrays(successes: Any, trials: Any, z: float = 1.96) -> tuple[Any, Any]:
-    """``wilson`` over arrays of successes and trials at once (a running win rate's every step):
-    the lows and the highs; (0, 1) where there are no trials."""
-    import numpy as np
-
-    s, n = np.asarray(successes, dtype=float), np.asarray(trials, dtype=float)
-    safe = np.where(n > 0, n, 1.0)
-    p = s / safe
-    denominator = 1 + z * z / safe
-    centre = (p + z * z / (2 * safe)) / denominator
-    half = z * np.sqrt(np.maximum(p * (1 - p) / safe + z * z / (4 * safe * safe), 0.0)) / denominator
-    return (np.where(n > 0, np.maximum(0.0, centre - half), 0.0), np.where(n > 0, np.minimum(1.0, centre + half), 1.0))
 
 
 def signed_rank_p(differences: Any) -> float:
     """Two-sided p-value of Wilcoxon's signed-rank test that ``differences`` (none zero) centre
-    on zero, as ``scipy.stats.wilcoxon`` gives it. With ties among 13 or fewer values scipy's
-    exact answer enumerates all 2**n sign flips, calling the statistic once per flip (about a
-    second a test: most of a small tournament's report); here the same enumeration is one
-    vectorised statistic, the same p-value to the last bit. Larger or tie-free samples go to scipy."""
+    on zero, as ``scipy.stats.wilcoxon`` gives it, to the last bit. Up to 13 values scipy's
+    answer is exact: every one of the 2**n sign flips counted (with ties it calls the statistic
+    once per flip, about a second a test). Here that enumeration is one numpy array, without
+    importing ``scipy.stats`` (about a second of a small tournament's report); the counts over a
+    power-of-two total are exact in floating point, so the p-value is scipy's bit for bit.
+    Larger samples go to scipy."""
     import numpy as np
 
     d = np.asarray(differences, dtype=np.float64)
-    if len(d) < 2:
+    n = len(d)
+    if n < 2:
         return 1.0
-    from scipy import stats
+    if n > _ENUMERATED:
+        from scipy import stats
 
-    magnitudes = np.abs(d)
-    if len(d) > _ENUMERATED or len(np.unique(magnitudes)) == len(d):
         return float(stats.wilcoxon(d, zero_method="wilcox", alternative="two-sided").pvalue)
+    ranks = _average_ranks(np.abs(d))
+    observed = float(ranks[d > 0].sum())
+    # Row i of ``flips`` is the binary digits of i: which values are positive in that flip.
+    flips = (np.arange(2 ** n)[:, None] >> np.arange(n)) & 1
+    null = flips @ ranks
+    gamma = abs(observed) * np.finfo(np.float64).eps * 100  # scipy's tolerance for equal statistics
+    at_most = np.count_nonzero(null <= observed + gamma) / 2 ** n
+    at_least = np.count_nonzero(null >= observed - gamma) / 2 ** n
+    return float(min(1.0, 2 * min(at_most, at_least)))
 
-    def positive_rank_sum(sample: Any, axis: int) -> Any:
-        ranks = stats.rankdata(np.abs(sample), axis=axis)
-        return np.sum(ranks * (sample > 0), axis=axis)
 
-    return float(stats.permutation_test((d,), positive_rank_sum, permutation_type="samples", vectorized=True,
-                                        alternative="two-sided", axis=-1).pvalue)
+def _average_ranks(values: Any) -> Any:
+    """Ranks from 1, tied values sharing the mean of their ranks (``scipy.stats.rankdata``)."""
+    import numpy as np
+
+    order = np.argsort(values, kind="stable")
+    ranks = np.empty(len(values), dtype=np.float64)
+    ranks[order] = np.arange(1, len(values) + 1, dtype=np.float64)
+    unique, inverse = np.unique(values, return_inverse=True)
+    sums = np.bincount(inverse, weights=ranks, minlength=len(unique))
+    return (sums / np.bincount(inverse, minlength=len(unique)))[inverse]
 
 
-# scipy enumerates the sign flips exactly up to this many values (2**13 is within its default
-# 9,999 resamples) and uses the normal approximation above it.
+# scipy counts the sign flips exactly up to this many values (2**13 is within its default
+# 9,999 resamples of a permutation test) and approximates above it.
 _ENUMERATED = 13
 
 

@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from ttr_lab.core.digest import ResultsDigest, digest_of
-from ttr_lab.analysis.stats import signed_rank_p, wilson
+from ttr_lab.analysis.stats import signed_rank_p
+from ttr_lab.core.intervals import wilson
 from ttr_lab.core.outcome import Metric
 
 ENTRANT_COLUMNS = ("entrant", "strategy", "games", "win_rate", "win_low", "win_high", "mean_score", "score_sd",

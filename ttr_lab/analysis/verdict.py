@@ -51,7 +51,7 @@ def metric_differences(frame: Results, a: str, b: str, metrics: Sequence[Metric]
     ``description``, ``a_mean``, ``b_mean``, ``difference``, ``difference_low``,
     ``difference_high``, ``deals``; rows clearest first (largest difference over its standard
     error), so the metrics whose interval leaves out zero lead."""
-    from scipy.stats import t as t_dist
+    from scipy.special import stdtrit  # Student's t quantile (what scipy.stats.t.ppf calls), without scipy.stats
 
     shown = [Metric("score", "final score (points)"), *summarised_metrics(frame, [m for m in metrics if m.name != "score"])]
     rows = []
@@ -62,7 +62,7 @@ def metric_differences(frame: Results, a: str, b: str, metrics: Sequence[Metric]
         n = len(diff)
         mean = float(diff.mean()) if n else math.nan
         se = float(diff.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-        half = float(t_dist.ppf(0.975, n - 1)) * se if n > 1 else math.nan
+        half = float(stdtrit(n - 1, 0.975)) * se if n > 1 else math.nan
         rows.append({"metric": m.name, "description": m.description,
                      "a_mean": float(da.mean()) if n else math.nan,
                      "b_mean": float(db.mean()) if n else math.nan,

@@ -26,7 +26,7 @@ from ttr_lab.analysis.compare import balance_of, compare_folders
 from ttr_lab.analysis.game import score_parts_of
 from ttr_lab.analysis.runs import check_comparable, identity
 from ttr_lab.analysis.presentation import CSS, html_table, p_text, present
-from ttr_lab.analysis.stats import wilson
+from ttr_lab.core.intervals import wilson
 from ttr_lab.analysis.tables import summarised_metrics
 from ttr_lab.core.accumulate import Moments
 from ttr_lab.core.errors import ConfigError

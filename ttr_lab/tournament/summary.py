@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ttr_lab.analysis.stats import wilson
+from ttr_lab.core.intervals import wilson
 
 
 GENERIC = ["entrant", "games", "win_rate", "win_low", "win_high", "mean_score", "forfeits"]

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ttr_lab.analysis.stats import wilson
+from ttr_lab.core.intervals import wilson
 from ttr_lab.envs.vector import vector_env
 from ttr_lab.games.ticket_to_ride.kernels.layout import MARKET_SIZE, S_MARKET
 from ttr_lab.strategies.ticket_to_ride.learned import featurizer

@@ -14,7 +14,7 @@ import pandas as pd
 
 from reference.readers.compare import balance, compare
 from ttr_lab.analysis.runs import check_comparable, deal_difference, identity
-from ttr_lab.analysis.stats import wilson
+from ttr_lab.core.intervals import wilson
 from reference.readers.tables import summarised_metrics
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game, load_game

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from ttr_lab.analysis.stats import wilson
+from ttr_lab.core.intervals import wilson
 from ttr_lab.core.outcome import Metric
 
 ENTRANT_COLUMNS = ("entrant", "strategy", "games", "win_rate", "win_low", "win_high", "mean_score", "score_sd",

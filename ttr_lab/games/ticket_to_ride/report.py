@@ -366,7 +366,8 @@ def completion_by_length(frame: "pd.DataFrame", records: Sequence["StoredRecord"
     """Per entrant and ticket length (points, in bins), tickets held at the end, the share
     completed and its 95% Wilson interval; empty when the results keep no game records."""
     import pandas as pd
-    from scipy.stats import binomtest
+
+    from ttr_lab.core.intervals import wilson
 
     tickets = ticket_outcomes(frame, records)
     rows = []
@@ -374,7 +375,7 @@ def completion_by_length(frame: "pd.DataFrame", records: Sequence["StoredRecord"
         chunk = tickets[(tickets["points"] >= low) & (tickets["points"] <= high)]
         for entrant, g in chunk.groupby("entrant", sort=True):
             done = int(g["completed"].sum())
-            lo, hi = binomtest(done, len(g)).proportion_ci(method="wilson")  # whole tickets: no shared wins
+            lo, hi = wilson(done, len(g))
             rows.append({"entrant": entrant, "length": label, "held": len(g), "completion": done / len(g),
                          "completion_low": lo, "completion_high": hi})
     table = pd.DataFrame(rows, columns=["entrant", "length", "held", "completion", "completion_low", "completion_high"])
