@@ -28,7 +28,7 @@ GENERIC = ["## Verdict", "## Upsets", "## Entrants", "## Ratings", "## Head to h
 FIGURE_KEYS = ("win_rates", "ratings", "head_to_head", "score_parts", "score_distributions", "win_rate_over_games",
                "seat_advantage", "game_lengths", "think_times")
 # What a report of a few games draws: not the figures that need more games (report.MIN_GAMES).
-SMALL_RUN_KEYS = ("win_rates", "ratings", "head_to_head", "score_parts", "game_lengths", "think_times")
+SMALL_RUN_KEYS = ("win_rates", "ratings", "head_to_head", "score_parts", "think_times")
 
 
 class Dice:

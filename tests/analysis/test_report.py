@@ -31,7 +31,7 @@ def store_rows(folder: Path, rows, players=2, map="usa"):
 TTR_FIGURES = ("win_rates", "ratings", "head_to_head", "score_parts", "score_distributions",  # the generic figures
                "win_rate_over_games", "seat_advantage", "game_lengths", "think_times",
                "ticket_completion", "longest_route", "tracks_claimed", "tracks_claimed_by_winners")  # Ticket to Ride's
-SMALL_RUN_SKIPS = ("score_distributions", "win_rate_over_games", "seat_advantage", "tracks_claimed", "tracks_claimed_by_winners")
+SMALL_RUN_SKIPS = ("score_distributions", "game_lengths", "win_rate_over_games", "seat_advantage", "tracks_claimed", "tracks_claimed_by_winners")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -250,3 +250,23 @@ def test_a_report_of_games_that_were_all_forfeited(tmp_path):
     build_report(tmp_path / "out", quiet=True)
     text = (tmp_path / "out" / "report.md").read_text()
     assert "boom" in text and (tmp_path / "out" / "report.html").exists()
+
+
+def test_a_small_report_leaves_scipy_stats_unimported(tmp_path):
+    """A small run's report (13 deals or fewer per pair) needs no ``scipy.stats``: its tests are
+    enumerated in numpy, its t quantiles come from ``scipy.special``. Importing ``scipy.stats`` is
+    about a second, as long as a small random-games tournament's whole run."""
+    import subprocess
+    import sys
+
+    rows = []
+    for deal in range(6):
+        rows += game(deal, [1, 2], ["A", "B"], game_id=f"a{deal}")
+        rows += game(deal, [2, 1] if deal % 2 else [1, 2], ["B", "A"], game_id=f"b{deal}")
+    store_rows(tmp_path, rows, 2)
+    code = ("import sys\nfrom ttr_lab.analysis.report import build_report\n"
+            f"build_report({str(tmp_path)!r}, quiet=True)\n"
+            "print(sorted(m for m in sys.modules if m.startswith('scipy.stats')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
+    assert "## Pairwise tests" in (tmp_path / "report.md").read_text()

@@ -21,7 +21,7 @@ import pandas as pd
 from ttr_lab.analysis import figures
 from ttr_lab.analysis.game import game_figures, game_of, game_tables, score_parts_of
 from ttr_lab.analysis.breakdowns import game_length_table, think_times
-from ttr_lab.analysis.drawing import draw_figures, workers_for
+from ttr_lab.analysis.drawing import Drawing
 from ttr_lab.analysis.presentation import CSS, html_table, markdown_table, markdown_text, present
 from ttr_lab.analysis.ratings import bradley_terry
 from ttr_lab.analysis.tables import (
@@ -74,17 +74,18 @@ FIGURES: dict[str, tuple[Callable[..., Any], str]] = {
 }
 
 
-def report_sections(frame: "pd.DataFrame | ResultsDigest", game: Game,
-                    records: Sequence[Any] = ()) -> list[tuple[str, str, pd.DataFrame, bool]]:
+def report_sections(frame: "pd.DataFrame | ResultsDigest", game: Game, records: Sequence[Any] = (),
+                    ratings: pd.DataFrame | None = None) -> list[tuple[str, str, pd.DataFrame, bool]]:
     """The report's tables, raw (as the analysis functions return them), in order: (title, note,
     table, whether its index is shown). The generic sections, with the game's own tables (its
     ``report_tables``, handed ``records``: the folder's game records) after the score parts.
     ``present`` turns each into what the report prints. ``frame``: the results frame, or the
-    folder's digest (``results_digest``: what the report reads, a chunk at a time)."""
+    folder's digest (``results_digest``: what the report reads, a chunk at a time).
+    ``ratings``: the Ratings table (``bradley_terry``) if already computed."""
     frame = digest_of(frame, score_parts_of(game))
     generic = [
         ("Entrants", entrant_table(frame), False),
-        ("Ratings", bradley_terry(frame), False),
+        ("Ratings", bradley_terry(frame) if ratings is None else ratings, False),
         ("Head to head", head_to_head(frame).rename_axis("ahead of →"), True),
         ("Pairwise tests", pairwise_tests(frame), False),
         ("Leader against runner-up", _leader_table(frame, game), False),
@@ -135,10 +136,11 @@ def presented(title: str, table: pd.DataFrame) -> pd.DataFrame:
 
 # The generic figures that say nothing on a few games, and the fewest games they are drawn
 # from: per-seat win rates and a running win rate are noise on a few dozen games (their 95%
-# intervals span tens of points), a histogram of a few scores per entrant has no shape. Drawing
+# intervals span tens of points), a histogram of a few scores per entrant, or of a few dozen
+# games' lengths, has no shape (the Game length table gives their quartiles at any size). Drawing
 # is the report's fixed cost (a figure is drawn twice, PNG and SVG), so a small run skips them
 # and says so. A game lists its own in its views' ``figure_min_games``.
-MIN_GAMES = {"score_distributions": 100, "win_rate_over_games": 200, "seat_advantage": 200}
+MIN_GAMES = {"score_distributions": 100, "game_lengths": 100, "win_rate_over_games": 200, "seat_advantage": 200}
 
 
 def skipped_figures(games: int, game: Game) -> dict[str, int]:
@@ -258,15 +260,17 @@ def _build_report(folder: str | Path, say: Callable[[str], None], out: str | Pat
     frame = results_digest(source, game)
     game = game_of(staging if remote else folder, frame)  # every row's game and variant checked
     records = read_records(source)  # once, for the game's hooks (what the rows do not hold)
-    step(f"read {frame.games} games; computing tables (ratings resample whole deals)")
-    sections = report_sections(frame, game, records)
     games = frame.games
     skipped = skipped_figures(games, game)
-    figs = report_figures(frame, game, next(t for title, _, t, _ in sections if title == "Ratings"), records,
-                          skip=tuple(skipped))
-    workers = workers_for(len(figs))
-    step(f"tables done; drawing {len(figs)} figures" + (f" in {workers} processes" if workers > 1 else ""))
-    images = draw_figures([(key, fig) for key, _, fig in figs], target / "report", workers)
+    ratings = bradley_terry(frame)  # the Ratings table and figure share it
+    figs = report_figures(frame, game, ratings, records, skip=tuple(skipped))
+    with Drawing([(key, fig) for key, _, fig in figs], target / "report") as drawing:
+        spread = f" in {drawing.workers} processes" if drawing.workers > 1 else ""
+        step(f"read {games} games; drawing {len(figs)} figures{spread} while computing the tables "
+             "(ratings resample whole deals)")
+        sections = report_sections(frame, game, records, ratings)
+        step("tables done")
+        images = drawing.images()
     step("figures drawn")
     forfeits = int(frame.forfeits.sum())
     stalled = frame.stalled_games
