@@ -21,3 +21,20 @@ def test_figures_drawn_in_two_processes_are_the_ones_drawn_here(tmp_path):
     assert spread == here and list(spread) == [f"line{n}" for n in range(4)]
     for n in range(4):
         assert (tmp_path / "spread" / f"line{n}.svg").stat().st_size > 1000
+
+
+def test_drawing_goes_on_beside_other_work_and_an_error_there_stops_it(tmp_path):
+    import multiprocessing
+
+    import pytest
+
+    from ttr_lab.analysis.drawing import Drawing
+
+    with Drawing(_figures(), tmp_path / "beside", workers=2) as drawing:
+        assert len(multiprocessing.active_children()) == 2  # started before images() is asked for
+        images = drawing.images()
+    assert list(images) == [f"line{n}" for n in range(4)] and not multiprocessing.active_children()
+    with pytest.raises(RuntimeError, match="the tables failed"):
+        with Drawing(_figures(), tmp_path / "stopped", workers=2):
+            raise RuntimeError("the tables failed")
+    assert not multiprocessing.active_children()
