@@ -65,7 +65,7 @@ class HalvingSearch:
         cpu_ms: PositiveFloat | None = None,
         min_samples: PositiveInt = 8,
         max_candidates: PositiveInt = 64,
-        confidence: NonNegativeFloat = 1.0,
+        confidence: NonNegativeFloat = 2.0,
     ) -> None:
         """
         iterations: play-outs per searched decision when no clock is given (reproducible).
