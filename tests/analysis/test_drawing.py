@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ttr_lab.analysis.drawing import draw_figures
+from ttr_lab.analysis.drawing import Drawing
 from ttr_lab.core.figures import new_figure
 
 
@@ -15,9 +15,14 @@ def _figures():
     return out
 
 
+def _drawn(folder, workers):
+    with Drawing(_figures(), folder, workers) as drawing:
+        return drawing.images()
+
+
 def test_figures_drawn_in_two_processes_are_the_ones_drawn_here(tmp_path):
-    here = draw_figures(_figures(), tmp_path / "serial", workers=1)
-    spread = draw_figures(_figures(), tmp_path / "spread", workers=2)
+    here = _drawn(tmp_path / "serial", 1)
+    spread = _drawn(tmp_path / "spread", 2)
     assert spread == here and list(spread) == [f"line{n}" for n in range(4)]
     for n in range(4):
         assert (tmp_path / "spread" / f"line{n}.svg").stat().st_size > 1000
@@ -27,8 +32,6 @@ def test_drawing_goes_on_beside_other_work_and_an_error_there_stops_it(tmp_path)
     import multiprocessing
 
     import pytest
-
-    from ttr_lab.analysis.drawing import Drawing
 
     with Drawing(_figures(), tmp_path / "beside", workers=2) as drawing:
         assert len(multiprocessing.active_children()) == 2  # started before images() is asked for

@@ -95,9 +95,3 @@ class Drawing:
     def __exit__(self, *exc: object) -> None:
         self._stop()
 
-
-def draw_figures(figs: Sequence[tuple[str, Any]], folder: str | Path, workers: int | None = None) -> dict[str, bytes]:
-    """Write each (key, Figure) of ``figs`` as ``folder/<key>.png`` and ``.svg``; the PNG bytes
-    by key. ``workers``: processes (default ``workers_for``)."""
-    with Drawing(figs, folder, workers) as drawing:
-        return drawing.images()
