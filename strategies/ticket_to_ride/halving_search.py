@@ -41,7 +41,7 @@ from pydantic import NonNegativeFloat, PositiveFloat, PositiveInt
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
-from ttr_lab.strategies.ticket_to_ride.halving_kernels import play_candidates
+from ttr_lab.strategies.ticket_to_ride.halving_kernels import play_candidates, play_candidates_streamed
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 from ttr_lab.strategies.ticket_to_ride.tree_search import root_moves
@@ -66,6 +66,7 @@ class HalvingSearch:
         min_samples: PositiveInt = 8,
         max_candidates: PositiveInt = 64,
         confidence: NonNegativeFloat = 2.0,
+        streams: bool = False,
     ) -> None:
         """
         iterations: play-outs per searched decision when no clock is given (reproducible).
@@ -76,11 +77,15 @@ class HalvingSearch:
         max_candidates: at most this many candidates (the prior's order), final round included.
         confidence: in a turn, the last rival replaces the planner's move only when its mean lead
             beats the planner's by this many standard errors of their paired difference.
+        streams: in the play-outs, each seat draws its cards from its own stream of the sample
+            (``halving_kernels.steer_pile``), so a candidate's own draws do not change the cards
+            the others meet later.
         """
         if time_ms is not None and cpu_ms is not None:
             raise ConfigError(f"strategy {self.name!r}: give one clock, time_ms or cpu_ms, not both")
         self.iterations, self.time_ms, self.cpu_ms = iterations, time_ms, cpu_ms
         self.min_samples, self.max_candidates, self.confidence = min_samples, max_candidates, confidence
+        self.streams = streams
         self.planner = TicketPlanner()
         self.last_playouts = 0
         self.last_root: list[tuple[str, int, float]] = []  # candidates: move, samples, mean lead less the anchor's
@@ -110,8 +115,9 @@ class HalvingSearch:
                 seeds = np.array([rng.getrandbits(64) for _ in range(samples)], dtype=np.uint64)
             out = np.empty((seeds.shape[0], moves.shape[0]), dtype=np.float64)
             self.last_playouts += seeds.shape[0] * moves.shape[0]
-            play_candidates(g, pt, w, DEFAULT_PARAMS, template.s, sampler.plan, sampler.work, sampler.longs_held, me,
-                            moves, seeds, out)
+            kernel = play_candidates_streamed if self.streams else play_candidates
+            kernel(g, pt, w, DEFAULT_PARAMS, template.s, sampler.plan, sampler.work, sampler.longs_held, me, moves,
+                   seeds, out)
             return out
 
         self.last_playouts = 0

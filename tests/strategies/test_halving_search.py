@@ -92,3 +92,45 @@ def test_a_clocked_search_plays_within_its_budget_order():
     search = HalvingSearch(cpu_ms=20.0)
     assert search.act(obs, legal, random.Random(2)) in legal
     assert search.last_playouts > 0
+
+
+def _pile(state) -> np.ndarray:
+    from ttr_lab.games.ticket_to_ride.kernels import layout as L
+    g = state.face.g
+    return state.s[g[L.S_PILE]:g[L.S_PILE] + state.s[L.PILE_N]]
+
+
+def test_each_seat_draws_from_its_own_stream_whatever_another_seat_drew():
+    """``steer_pile`` keeps the pile's cards, draws each kind as often as the pile holds it, and
+    gives seat 1 the same next card whether or not seat 0 took a card before it."""
+    from ttr_lab.games.ticket_to_ride.kernels import layout as L
+    from ttr_lab.strategies.ticket_to_ride.halving_kernels import steer_pile
+
+    state = USA.new_game(2, seed=11)
+    g = state.face.g
+    kinds = np.bincount(_pile(state), minlength=L.KINDS)
+    same = 0
+    tops = np.zeros(L.KINDS)
+    trials = 2000
+    for k in range(trials):
+        stream = np.uint64(k * 7919 + 1)
+        plain = state.s.copy()
+        steer_pile(g, plain, stream, 1, 0)
+        after = plain[g[L.S_PILE]:g[L.S_PILE] + plain[L.PILE_N]]
+        assert np.array_equal(np.bincount(after, minlength=L.KINDS), kinds)
+        tops[after[-1]] += 1
+        took = state.s.copy()
+        steer_pile(g, took, stream, 0, 0)
+        took[L.PILE_N] -= 1  # seat 0 takes its card
+        steer_pile(g, took, stream, 1, 0)
+        same += int(took[g[L.S_PILE] + took[L.PILE_N] - 1] == after[-1])
+    assert same / trials > 0.85  # the top card of one shuffled pile would agree about 1 time in 8
+    expected = kinds / kinds.sum() * trials
+    assert np.all(np.abs(tops - expected) < 5 * np.sqrt(expected) + 5)
+
+
+def test_streams_play_the_same_search_with_less_noise_between_candidates():
+    obs, legal = _opening()
+    search = HalvingSearch(iterations=300, streams=True)
+    move = search.act(obs, legal, random.Random(3))
+    assert move in legal and len(search.last_root) >= 2
