@@ -78,16 +78,24 @@ def steered_move(g: np.ndarray, s: np.ndarray, action: int, scratch: np.ndarray,
 
 
 @njit(cache=True)
+def _playout_buffers(g: np.ndarray) -> tuple:
+    """The planner play-out's working arrays, made once per kernel call: an action scratch, every
+    seat's plan, its size, the tracks held before, the plan keys, and the result tables."""
+    n_players, nt = g[L.N_PLAYERS], g[L.N_TRACKS]
+    return (np.empty(g[L.N_ACTIONS], dtype=np.int64),
+            np.zeros((n_players, nt), dtype=np.int64), np.zeros(n_players, dtype=np.int64),
+            np.zeros((n_players, nt), dtype=np.bool_), np.zeros((n_players, 3), dtype=np.int64),
+            np.zeros((n_players, L.RESULT_COLUMNS), dtype=np.int64),
+            np.zeros((n_players, g[L.N_TICKETS]), dtype=np.bool_))
+
+
+@njit(cache=True)
 def play_candidates(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: np.ndarray,
                     dplan: np.ndarray, dwork: np.ndarray, dlongs: np.ndarray, me: int, moves: np.ndarray,
                     seeds: np.ndarray, out: np.ndarray) -> int:
     """``out[j, i]``: ``me``'s lead after ``moves[i]`` on the state sampled from ``seeds[j]``,
     played to the end by the planner at every seat. Returns the decisions simulated."""
-    n_players, nt, na = g[L.N_PLAYERS], g[L.N_TRACKS], g[L.N_ACTIONS]
-    scratch = np.empty(na, dtype=np.int64)
-    plans, plan_sizes = np.zeros((n_players, nt), dtype=np.int64), np.zeros(n_players, dtype=np.int64)
-    before, keys = np.zeros((n_players, nt), dtype=np.bool_), np.zeros((n_players, 3), dtype=np.int64)
-    result, completed = np.zeros((n_players, L.RESULT_COLUMNS), dtype=np.int64), np.zeros((n_players, g[L.N_TICKETS]), dtype=np.bool_)
+    scratch, plans, plan_sizes, before, keys, result, completed = _playout_buffers(g)
     sampled = template.copy()
     s = template.copy()
     decisions = 0
@@ -111,11 +119,9 @@ def play_candidates_streamed(g: np.ndarray, pt: np.ndarray, w: tuple, params: np
     """``play_candidates`` with each seat drawing its cards from its own stream of the sample
     (``steered_move`` at every move). A kernel of its own rather than a flag: numba would compile
     the planner's play-out twice into one kernel, once per branch."""
-    n_players, nt, na = g[L.N_PLAYERS], g[L.N_TRACKS], g[L.N_ACTIONS]
-    ids, scratch = w[3], np.empty(na, dtype=np.int64)
-    plans, plan_sizes = np.zeros((n_players, nt), dtype=np.int64), np.zeros(n_players, dtype=np.int64)
-    before, keys = np.zeros((n_players, nt), dtype=np.bool_), np.zeros((n_players, 3), dtype=np.int64)
-    result, completed = np.zeros((n_players, L.RESULT_COLUMNS), dtype=np.int64), np.zeros((n_players, g[L.N_TICKETS]), dtype=np.bool_)
+    ids = w[3]
+    scratch, plans, plan_sizes, before, keys, result, completed = _playout_buffers(g)
+    n_players = g[L.N_PLAYERS]
     drawn = np.zeros(n_players, dtype=np.int64)
     sampled = template.copy()
     s = template.copy()
