@@ -129,8 +129,10 @@ def test_each_seat_draws_from_its_own_stream_whatever_another_seat_drew():
     assert np.all(np.abs(tops - expected) < 5 * np.sqrt(expected) + 5)
 
 
-def test_streams_play_the_same_search_with_less_noise_between_candidates():
+@pytest.mark.parametrize("streams", [True, False], ids=["streams", "shared-pile"])
+def test_both_kinds_of_play_out_search_the_same_root(streams):
     obs, legal = _opening()
-    search = HalvingSearch(iterations=300, streams=True)
+    search = HalvingSearch(iterations=300, streams=streams)
     move = search.act(obs, legal, random.Random(3))
     assert move in legal and len(search.last_root) >= 2
+    assert HalvingSearch().streams  # the default: each seat its own stream
