@@ -30,7 +30,7 @@ from ttr_lab.games.ticket_to_ride.kernels.determinize import sample
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.rng import mix64, next_below
 from ttr_lab.strategies.ticket_to_ride.planner_playouts import choose_kept, planner_playout
-from ttr_lab.strategies.ticket_to_ride.tree_kernels import lead
+from ttr_lab.strategies.ticket_to_ride.tree_kernels import lead, playout_buffers
 
 # Cards of the pile steered before a move: a blind draw takes one, a market draw's refill one.
 _STEERED = 2
@@ -78,24 +78,12 @@ def steered_move(g: np.ndarray, s: np.ndarray, action: int, scratch: np.ndarray,
 
 
 @njit(cache=True)
-def _playout_buffers(g: np.ndarray) -> tuple:
-    """The planner play-out's working arrays, made once per kernel call: an action scratch, every
-    seat's plan, its size, the tracks held before, the plan keys, and the result tables."""
-    n_players, nt = g[L.N_PLAYERS], g[L.N_TRACKS]
-    return (np.empty(g[L.N_ACTIONS], dtype=np.int64),
-            np.zeros((n_players, nt), dtype=np.int64), np.zeros(n_players, dtype=np.int64),
-            np.zeros((n_players, nt), dtype=np.bool_), np.zeros((n_players, 3), dtype=np.int64),
-            np.zeros((n_players, L.RESULT_COLUMNS), dtype=np.int64),
-            np.zeros((n_players, g[L.N_TICKETS]), dtype=np.bool_))
-
-
-@njit(cache=True)
 def play_candidates(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: np.ndarray,
                     dplan: np.ndarray, dwork: np.ndarray, dlongs: np.ndarray, me: int, moves: np.ndarray,
                     seeds: np.ndarray, out: np.ndarray) -> int:
     """``out[j, i]``: ``me``'s lead after ``moves[i]`` on the state sampled from ``seeds[j]``,
     played to the end by the planner at every seat. Returns the decisions simulated."""
-    scratch, plans, plan_sizes, before, keys, result, completed = _playout_buffers(g)
+    scratch, plans, plan_sizes, before, keys, result, completed = playout_buffers(g)
     sampled = template.copy()
     s = template.copy()
     decisions = 0
@@ -120,7 +108,7 @@ def play_candidates_streamed(g: np.ndarray, pt: np.ndarray, w: tuple, params: np
     (``steered_move`` at every move). A kernel of its own rather than a flag: numba would compile
     the planner's play-out twice into one kernel, once per branch."""
     ids = w[3]
-    scratch, plans, plan_sizes, before, keys, result, completed = _playout_buffers(g)
+    scratch, plans, plan_sizes, before, keys, result, completed = playout_buffers(g)
     n_players = g[L.N_PLAYERS]
     drawn = np.zeros(n_players, dtype=np.int64)
     sampled = template.copy()

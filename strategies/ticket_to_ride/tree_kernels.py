@@ -179,6 +179,18 @@ def value_of(g: np.ndarray, s: np.ndarray, me: int, tplan: np.ndarray, scales: n
 
 
 @njit(cache=True)
+def playout_buffers(g: np.ndarray) -> tuple:
+    """The working arrays of ``planner_playout`` and ``lead``, made once per kernel call: an action
+    scratch, every seat's plan, its size, the tracks held before, the plan keys, the result tables."""
+    n_players, nt = g[L.N_PLAYERS], g[L.N_TRACKS]
+    return (np.empty(g[L.N_ACTIONS], dtype=np.int64),
+            np.zeros((n_players, nt), dtype=np.int64), np.zeros(n_players, dtype=np.int64),
+            np.zeros((n_players, nt), dtype=np.bool_), np.zeros((n_players, 3), dtype=np.int64),
+            np.zeros((n_players, L.RESULT_COLUMNS), dtype=np.int64),
+            np.zeros((n_players, g[L.N_TICKETS]), dtype=np.bool_))
+
+
+@njit(cache=True)
 def lead(g: np.ndarray, s: np.ndarray, me: int, result: np.ndarray, completed: np.ndarray) -> float:
     """``me``'s score less the best other seat's, the game scored as if it ended at ``s``."""
     score_game(g, s, result, completed)
@@ -272,17 +284,14 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
          sizes: np.ndarray) -> None:
     """``iterations`` more iterations on the tree (module docstring); the root's moves are
     ``root_moves`` (the same in every sample: ``me``'s own hand and the board fix them)."""
-    n_players, nt, na = g[L.N_PLAYERS], g[L.N_TRACKS], g[L.N_ACTIONS]
+    na = g[L.N_ACTIONS]
     capacity = action.shape[0]
     c, widening, spread = cfg[C_EXPLORATION], cfg[C_WIDENING], cfg[C_WIDENING_BASE]
     tree_depth, max_children = int(cfg[C_TREE_DEPTH]), int(cfg[C_MAX_CHILDREN])
-    scratch = np.empty(na, dtype=np.int64)
+    scratch, plans, plan_sizes, before, keys, result, completed = playout_buffers(g)
     moves, score, ids = np.empty(na, dtype=np.int64), np.empty(na, dtype=np.float64), np.empty(na, dtype=np.int64)
     legal_here = np.empty(na, dtype=np.int64)
     path = np.empty(tree_depth + 2, dtype=np.int64)
-    plans, plan_sizes = np.zeros((n_players, nt), dtype=np.int64), np.zeros(n_players, dtype=np.int64)
-    before, keys = np.zeros((n_players, nt), dtype=np.bool_), np.zeros((n_players, 3), dtype=np.int64)
-    result, completed = np.zeros((n_players, L.RESULT_COLUMNS), dtype=np.int64), np.zeros((n_players, g[L.N_TICKETS]), dtype=np.bool_)
     widest = 1
     for i in range(sizes.shape[0]):
         widest = max(widest, sizes[i])
