@@ -62,6 +62,29 @@ _FIRST, _PLANNED, _DECK, _TICKETS, _CLAIM, _MARKET = 1e9, 500.0, 400.0, 300.0, 1
 
 
 @njit(cache=True)
+def group_count(g: np.ndarray) -> int:
+    """How many groups ``group_of`` can name."""
+    return g[L.N_ACTIONS] + L.KINDS
+
+
+@njit(cache=True)
+def group_of(g: np.ndarray, s: np.ndarray, a: int) -> int:
+    """The group of action id ``a`` at ``s``, the unit in which a node opens moves: every claim of
+    one track (and of its twin in the same colour: the same move) is one group, every face-up draw
+    of one card kind is one, any other action is its own."""
+    id_claim = g[L.ID_CLAIM]
+    if a >= id_claim:
+        t = g[g[L.CLAIM_TRACK] + a - id_claim]
+        twin = g[g[L.T_TWIN] + t]
+        if twin >= 0 and twin < t and g[g[L.T_COLOUR] + twin] == g[g[L.T_COLOUR] + t]:
+            t = twin
+        return id_claim + t  # claim ids outnumber tracks, so claim groups stay among claim ids
+    if g[L.ID_MARKET] <= a < g[L.ID_TICKETS]:
+        return g[L.N_ACTIONS] + s[g[L.S_MARKET] + a - g[L.ID_MARKET]]
+    return a
+
+
+@njit(cache=True)
 def ordered_moves(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, first: int,
                   planned: np.ndarray, k: int, out: np.ndarray, score: np.ndarray, ids: np.ndarray) -> int:
     """The moves a node opens at ``s`` (the player to move's), grouped, best prior first, into
@@ -88,43 +111,33 @@ def ordered_moves(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarr
         for i in range(n):
             w[3][i] = ids[i]
         first = decide(g, pt, s, params, w, n, planned, k)
-    id_claim, claim_track, market = g[L.ID_CLAIM], g[L.CLAIM_TRACK], g[L.S_MARKET]
-    first_track = g[claim_track + first - id_claim] if first >= id_claim else -1
-    first_card = s[market + first - g[L.ID_MARKET]] if g[L.ID_MARKET] <= first < g[L.ID_TICKETS] else -1
-    seen_track = np.zeros(g[L.N_TRACKS], dtype=np.bool_)
-    seen_card = np.zeros(L.KINDS, dtype=np.bool_)
+    id_claim, claim_track = g[L.ID_CLAIM], g[L.CLAIM_TRACK]
+    first_group = group_of(g, s, first)
+    seen = np.zeros(group_count(g), dtype=np.bool_)
     scratch = w[4]
     m = 0
     for i in range(n):
         a = ids[i]
         if a == first:
             value = _FIRST
-        elif a >= id_claim:
-            t = g[claim_track + a - id_claim]
-            if seen_track[t] or t == first_track:
-                continue
-            seen_track[t] = True
-            # Two tracks of one double route in one colour are the same move.
-            twin = g[g[L.T_TWIN] + t]
-            if twin >= 0 and g[g[L.T_COLOUR] + twin] == g[g[L.T_COLOUR] + t]:
-                if twin == first_track:
-                    continue
-                seen_track[twin] = True
-            a = cheapest_claim(g, s, p, ids, n, t, scratch)
-            length = g[g[L.T_LENGTH] + t]
-            value = _PLANNED + length if on_plan[t] else _CLAIM + g[g[L.T_POINTS] + t]
-        elif a == g[L.ID_TICKETS]:
-            value = _TICKETS
-        elif a >= g[L.ID_MARKET]:
-            card = s[market + a - g[L.ID_MARKET]]
-            if seen_card[card] or card == first_card:
-                continue
-            seen_card[card] = True
-            value = _MARKET + (1.0 if card == L.LOCOMOTIVE else 0.0)
-        elif a == g[L.ID_PASS]:
-            value = 0.0
         else:
-            value = _DECK
+            group = group_of(g, s, a)
+            if seen[group] or group == first_group:
+                continue
+            seen[group] = True
+            if a >= id_claim:
+                t = g[claim_track + a - id_claim]
+                a = cheapest_claim(g, s, p, ids, n, t, scratch)
+                length = g[g[L.T_LENGTH] + t]
+                value = _PLANNED + length if on_plan[t] else _CLAIM + g[g[L.T_POINTS] + t]
+            elif a == g[L.ID_TICKETS]:
+                value = _TICKETS
+            elif a >= g[L.ID_MARKET]:
+                value = _MARKET + (1.0 if s[g[L.S_MARKET] + a - g[L.ID_MARKET]] == L.LOCOMOTIVE else 0.0)
+            elif a == g[L.ID_PASS]:
+                value = 0.0
+            else:
+                value = _DECK
         # Insertion in order of value (ties: the legal order).
         j = m
         while j > 0 and score[j - 1] < value:

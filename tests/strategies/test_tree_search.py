@@ -18,7 +18,7 @@ import pytest
 
 from ttr_lab import ConfigError, play_game
 from ttr_lab.core.registry import build
-from ttr_lab.games.ticket_to_ride import TicketToRide
+from ttr_lab.games.ticket_to_ride import Claim, DrawMarket, Phase, TicketToRide
 from ttr_lab.games.ticket_to_ride.batch import tensor_plan
 from ttr_lab.games.ticket_to_ride.kernels.tensor import write_tensor
 from ttr_lab.games.ticket_to_ride.tensor import observation_tensor
@@ -26,7 +26,7 @@ from ttr_lab.strategies.ticket_to_ride import tree_kernels as K
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 from ttr_lab.strategies.ticket_to_ride.learned import shipped_weights
 from ttr_lab.strategies.ticket_to_ride.network import Network
-from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch, flatten_value, network_value
+from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch, flatten_value, network_value, root_moves
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "mcts_tree"
 USA = TicketToRide("usa")
@@ -153,3 +153,42 @@ def test_a_network_reading_planning_features_is_refused_as_the_tree_s_value():
     cannot be its leaf value, and says so instead of failing on a size."""
     with pytest.raises(ConfigError, match="extra inputs"):
         network_value(str(shipped_weights("usa")), "usa")
+
+
+def _group(state, action):
+    """The group a node opens ``action`` in, from the board's own data: a claim by its route's
+    cities and colour (a double route of one colour is one move), a face-up draw by its card."""
+    if isinstance(action, Claim):
+        track = USA.board.tracks[action.track]
+        return ("claim", min(track.a, track.b), max(track.a, track.b), track.colour)
+    if isinstance(action, DrawMarket):
+        return ("market", state.market[action.slot])
+    return str(action)
+
+
+def test_the_root_opens_one_move_per_route_and_per_face_up_card():
+    """At turns of a planner game whose market shows a card twice and where a one-colour double
+    route is open, the root's moves are one per group of the legal moves (``group_of``, checked
+    against the board's cities and colours), the planner's move first."""
+    seen_pair = seen_twin = False
+    for turn in range(2, 60, 3):
+        state = _planner_game(5, turn)
+        obs, legal = state.observation(state.current_player), state.legal_actions()
+        if obs.phase != Phase.TURN:
+            continue
+        anchor = TicketPlanner().act(obs, legal, random.Random(0))
+        sampler, root = root_moves(obs, anchor, random.Random(1))
+        face = sampler.template.face
+        moves = [face.actions[int(i)] for i in root]
+        groups = [_group(state, a) for a in moves]
+        assert moves[0] == anchor and all(a in legal for a in moves)
+        assert len(groups) == len(set(groups)) == len({_group(state, a) for a in legal})
+        kernel = {int(K.group_of(face.g, sampler.template.s, face.id_of(a))) for a in legal}
+        assert len(kernel) == len(groups)
+        cards = [c for c in state.market if c >= 0]
+        seen_pair |= len(cards) > len(set(cards))
+        seen_twin |= any(isinstance(a, Claim) and USA.board.tracks[a.track].twin >= 0
+                         and USA.board.tracks[USA.board.tracks[a.track].twin].colour == USA.board.tracks[a.track].colour
+                         and any(isinstance(b, Claim) and b.track == USA.board.tracks[a.track].twin for b in legal)
+                         for a in legal)
+    assert seen_pair and seen_twin
