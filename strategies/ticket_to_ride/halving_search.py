@@ -42,8 +42,10 @@ from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.strategies.ticket_to_ride.halving_kernels import play_candidates, play_candidates_streamed
+from ttr_lab.strategies.ticket_to_ride.learned import Learned
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.tree_kernels import group_of
 from ttr_lab.strategies.ticket_to_ride.tree_search import root_moves
 
 # Samples of the anchor and its first rival that time one play-out before a clocked search plans.
@@ -67,6 +69,7 @@ class HalvingSearch:
         max_candidates: PositiveInt = 64,
         confidence: NonNegativeFloat = 2.0,
         streams: bool = True,
+        policy: str | None = None,
     ) -> None:
         """
         iterations: play-outs per searched decision when no clock is given (reproducible).
@@ -81,6 +84,10 @@ class HalvingSearch:
             (``halving_kernels.steer_pile``), so a candidate's own draws do not change the cards
             the others meet later. On by default: with it more time buys more strength
             (docs/strategies.md, "The streams, measured"); False is the search as it was before.
+        policy: a policy network orders the rivals (the planner's move still first) by its
+            highest logit in each group of moves: ``"learned"`` (the weights the ``learned``
+            strategy ships for the map) or a weights file; None (the default) keeps the hand
+            prior's order (``tree_kernels.ordered_moves``).
         """
         if time_ms is not None and cpu_ms is not None:
             raise ConfigError(f"strategy {self.name!r}: give one clock, time_ms or cpu_ms, not both")
@@ -88,6 +95,8 @@ class HalvingSearch:
         self.min_samples, self.max_candidates, self.confidence = min_samples, max_candidates, confidence
         self.streams = streams
         self.planner = TicketPlanner()
+        # Built here, so a bad weights file is refused when the strategy is made, not mid-game.
+        self.prior = None if policy is None else Learned(weights=None if policy == "learned" else policy)
         self.last_playouts = 0
         self.last_root: list[tuple[str, int, float]] = []  # candidates: move, samples, mean lead less the anchor's
 
@@ -98,16 +107,21 @@ class HalvingSearch:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         anchor = self.planner.act(observation, legal_actions, rng)  # keeps the planner's plan current
+        # At every decision, as the planner: the network's features read the plan it keeps.
+        logits = None if self.prior is None else self.prior.logits(observation, legal_actions)
         if len(legal_actions) == 1 or observation.phase == Phase.SECOND_DRAW:
             return anchor
-        return self._search(observation, anchor, rng)
+        return self._search(observation, anchor, rng, prior=None if logits is None else (legal_actions, logits))
 
-    def _search(self, obs: Observation, anchor: Action, rng: random.Random, playouts: int | None = None) -> Action:
+    def _search(self, obs: Observation, anchor: Action, rng: random.Random, playouts: int | None = None,
+                prior: tuple[Sequence[Action], np.ndarray] | None = None) -> Action:
         sampler, root = root_moves(obs, anchor, rng)
         if root.shape[0] == 1:
             return anchor
         template = sampler.template
         face, g = template.face, template.face.g
+        if prior is not None:
+            root = by_policy(template, root, *prior)
         pt, w = tables_of(g)
         me = obs.player
 
@@ -180,6 +194,20 @@ class HalvingSearch:
                 return np.concatenate(blocks)
             per_sample = spent / sum(b.shape[0] for b in blocks)
             blocks.append(play(moves, max(1, int((share - spent) / 2 / per_sample))))
+
+
+def by_policy(template: GameState, root: np.ndarray, legal: Sequence[Action], logits: np.ndarray) -> np.ndarray:
+    """``root`` (action ids, the anchor first) with the rest ordered by ``logits`` (one per
+    ``legal`` action): a root move stands for its group (``tree_kernels.group_of``), whose score
+    is the best logit of the legal moves in it. Ties keep the hand prior's order."""
+    face, g, s = template.face, template.face.g, template.s
+    best: dict[int, float] = {}
+    for action, z in zip(legal, logits):
+        group = int(group_of(g, s, face.id_of(action)))
+        best[group] = max(best.get(group, -math.inf), float(z))
+    score = [best.get(int(group_of(g, s, int(a))), -math.inf) for a in root[1:]]
+    order = sorted(range(len(score)), key=lambda j: -score[j])
+    return np.concatenate([root[:1], root[1:][order]])
 
 
 def affordable(playouts: float, min_samples: int, available: int) -> int:

@@ -145,18 +145,30 @@ class Learned:
         self.net, self.game = net, game
         return net
 
-    def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+    def _inputs(self, observation: Observation) -> tuple[Network, np.ndarray]:
+        """The network and what it reads for ``observation`` (keeping this seat's plan up to date)."""
         net = self.net if self.net is not None else self._network(observation)
-        space = self.game.action_space
-        ids = space.ids(legal_actions)
-        mask = np.zeros(net.n_actions, dtype=bool)
-        mask[ids] = True
         if self.kept is None:
             self.kept = KeptPlan(face_of(tables_for(observation.board, observation.num_players, observation.ruleset)).g)
-        tensor = network_inputs(net, observation, self.kept)
-        if self.temperature == 0.0:
-            return space.action_of(net.best(tensor, mask, observation.market))
+        return net, network_inputs(net, observation, self.kept)
+
+    def logits(self, observation: Observation, legal_actions: Sequence[Action]) -> np.ndarray:
+        """The network's logit of each of ``legal_actions`` (a search's prior over them). Called at
+        every decision, as ``act`` is, it keeps the plan the features read."""
+        net, tensor = self._inputs(observation)
+        return self._logits(net, tensor, observation, legal_actions)
+
+    def _logits(self, net: Network, tensor: np.ndarray, observation: Observation,
+                legal_actions: Sequence[Action]) -> np.ndarray:
         head, _, _, _ = net.forward(tensor[None])
-        z = net.logits(head, [observation.market])[0, ids] / self.temperature
+        return net.logits(head, [observation.market])[0, self.game.action_space.ids(legal_actions)]
+
+    def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        net, tensor = self._inputs(observation)
+        if self.temperature == 0.0:
+            mask = np.zeros(net.n_actions, dtype=bool)
+            mask[self.game.action_space.ids(legal_actions)] = True
+            return self.game.action_space.action_of(net.best(tensor, mask, observation.market))
+        z = self._logits(net, tensor, observation, legal_actions) / self.temperature
         p = np.exp(z - z.max())
         return legal_actions[int(np.searchsorted(np.cumsum(p / p.sum()), rng.random() * (1 - 1e-12)))]

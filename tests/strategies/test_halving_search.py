@@ -13,8 +13,9 @@ import pytest
 
 from ttr_lab import ConfigError
 from ttr_lab.core.registry import build
-from ttr_lab.games.ticket_to_ride import Action, Observation, Phase, TicketToRide
+from ttr_lab.games.ticket_to_ride import Action, Claim, DrawMarket, Observation, Phase, TicketToRide
 from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch, affordable, answer, halving_rounds
+from ttr_lab.strategies.ticket_to_ride.learned import Learned
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
 USA = TicketToRide("usa")
@@ -139,3 +140,43 @@ def test_both_kinds_of_play_out_race_the_same_candidates_to_a_legal_move():
     # a fixed budget fixes which candidates race; only the play-outs' cards (and so who survives) differ
     assert len(roots[0]) >= 2 and roots[0] == roots[1]
     assert HalvingSearch().streams  # the default: each seat its own stream
+
+
+def _group(market, action):
+    """The group a root move stands for, from the board's own data (as ``group_of`` names it)."""
+    if isinstance(action, Claim):
+        track = USA.board.tracks[action.track]
+        return ("claim", min(track.a, track.b), max(track.a, track.b), track.colour)
+    if isinstance(action, DrawMarket):
+        return ("market", market[action.slot])
+    return str(action)
+
+
+def test_a_policy_network_orders_the_rivals_by_its_best_logit_in_each_group():
+    """With ``policy: learned`` the candidates are the planner's move, then the groups of moves
+    the shipped network scores highest, in that order; the hand prior raced other rivals."""
+    obs, legal = _opening()
+    logits = Learned().logits(obs, legal)
+    best: dict = {}
+    for action, z in zip(legal, logits):
+        group = _group(obs.market, action)
+        best[group] = max(best.get(group, -np.inf), float(z))
+    by_text = {str(a): a for a in legal}
+    searches = {}
+    for policy in ("learned", None):
+        search = HalvingSearch(iterations=300, policy=policy)
+        assert search.act(obs, legal, random.Random(3)) in legal
+        searches[policy] = [_group(obs.market, by_text[text]) for text, _, _ in search.last_root]
+    anchor, *rivals = searches["learned"]
+    assert anchor == searches[None][0] == _group(obs.market, TicketPlanner().act(obs, legal, random.Random(0)))
+    ranked = sorted((g for g in best if g != anchor), key=lambda g: -best[g])
+    assert len(rivals) >= 3 and rivals == ranked[:len(rivals)]
+    assert searches[None][1:] != rivals
+
+
+def test_a_policy_that_cannot_be_read_is_refused_when_the_search_is_made(tmp_path):
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"not a network")
+    for weights in (broken, tmp_path / "missing.npz"):
+        with pytest.raises(ConfigError, match=weights.name):
+            HalvingSearch(policy=str(weights))
