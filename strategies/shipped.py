@@ -15,6 +15,7 @@ TICKET_TO_RIDE: dict[str, str] = {
     "mcts_flat": "ttr_lab.strategies.ticket_to_ride.mcts_flat:MCTSFlat",
     "mcts_tree": "ttr_lab.strategies.ticket_to_ride.tree_search:TreeSearch",
     "mcts_halving": "ttr_lab.strategies.ticket_to_ride.halving_search:HalvingSearch",
+    "mcts_learned": "ttr_lab.strategies.ticket_to_ride.mcts_learned:MCTSLearned",
     "destination_hungry": "ttr_lab.strategies.ticket_to_ride.destination_hungry:DestinationHungry",
     "route_focus": "ttr_lab.strategies.ticket_to_ride.route_focus:RouteFocus",
     "one_step": "ttr_lab.strategies.ticket_to_ride.one_step_thinking:OneStepThinking",

@@ -16,13 +16,15 @@ from ttr_lab.core.testing import RandomPlayer, StrategyContractError, check_stra
 
 # Search strategies are checked on a tiny budget: the contract is about behaviour, not strength.
 SMALL = {"mcts": {"iterations": 6}, "mcts_classic": {"iterations": 6, "rollout_depth": 2}, "mcts_flat": {"iterations": 6},
-         "mcts_tree": {"iterations": 6}, "mcts_halving": {"iterations": 6}}
+         "mcts_tree": {"iterations": 6}, "mcts_halving": {"iterations": 6},
+         "mcts_learned": {"iterations": 6}}
+NEEDS_WEIGHTS = ("learned", "mcts_learned")  # the shipped network: only for the maps it was trained on
 
 
 @pytest.mark.parametrize("map_name", TTR_MAPS)
 @pytest.mark.parametrize("name", sorted(game_strategies("ticket_to_ride")))
 def test_shipped_strategy_passes_the_contract(name, map_name):
-    if name == "learned" and map_name not in SHIPPED_WEIGHTS:
+    if name in NEEDS_WEIGHTS and map_name not in SHIPPED_WEIGHTS:
         pytest.skip(f"no learned weights shipped for {map_name} (test_learned checks the error)")
     params = SMALL.get(name, {})
     counts = player_counts(map_name)  # all the map allows; MCTS (slow) at the fewest and one more

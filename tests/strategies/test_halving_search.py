@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ttr_lab import ConfigError
+from ttr_lab import ConfigError, StrategyError
 from ttr_lab.core.registry import build
 from ttr_lab.games.ticket_to_ride import Action, Claim, DrawMarket, Observation, Phase, TicketToRide
 from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch, affordable, answer, halving_rounds
@@ -180,3 +180,13 @@ def test_a_policy_that_cannot_be_read_is_refused_when_the_search_is_made(tmp_pat
     for weights in (broken, tmp_path / "missing.npz"):
         with pytest.raises(ConfigError, match=weights.name):
             HalvingSearch(policy=str(weights))
+
+
+def test_mcts_learned_is_the_race_with_the_shipped_network_as_its_prior():
+    obs, legal = _opening()
+    learned, plain = build("mcts_learned", {"iterations": 300}, "ticket_to_ride"), HalvingSearch(iterations=300, policy="learned")
+    assert learned.act(obs, legal, random.Random(3)) == plain.act(obs, legal, random.Random(3))
+    assert learned.last_root == plain.last_root and len(learned.last_root) > 2
+    state = TicketToRide("legendary_asia").new_game(2, 1)
+    with pytest.raises(StrategyError, match="no weights shipped for map 'legendary_asia'"):
+        build("mcts_learned", {}, "ticket_to_ride").act(state.observation(0), state.legal_actions(), random.Random(0))
