@@ -147,8 +147,14 @@ class Learned:
 
     def _inputs(self, observation: Observation) -> tuple[Network, np.ndarray]:
         """The network and what it reads for ``observation`` (keeping this seat's plan up to date)."""
-        net = self.net if self.net is not None else self._network(observation)
-        if self.kept is None:
+        # The contract builds a strategy per game, but one made by hand may be handed another map
+        # or player count: its network and kept plan are then made again (or refused), never read
+        # against tables they were not made for.
+        net = self.net
+        if net is None or (self.game.board.fingerprint, self.game.ruleset) != (observation.board.fingerprint,
+                                                                               observation.ruleset):
+            net, self.kept = self._network(observation), None
+        if self.kept is None or self.kept.plans.shape[0] != observation.num_players:
             self.kept = KeptPlan(face_of(tables_for(observation.board, observation.num_players, observation.ruleset)).g)
         return net, network_inputs(net, observation, self.kept)
 

@@ -11,7 +11,7 @@ import pytest
 
 from ttr_lab.core.errors import ConfigError, StrategyError
 from ttr_lab.core.game import load_game
-from ttr_lab.games.ticket_to_ride import DrawMarket
+from ttr_lab.games.ticket_to_ride import DrawMarket, Phase
 from ttr_lab.strategies.ticket_to_ride.learned import Learned, market_slots, shipped_weights, state_inputs
 from ttr_lab.strategies.ticket_to_ride.network import Network
 from ttr_lab.strategies.ticket_to_ride.plan_features import size_of
@@ -102,3 +102,22 @@ def test_a_temperature_samples_reproducibly_from_the_games_rng(usa):
     assert len(set(picks)) > 1 and all(p in legal for p in picks)
     with pytest.raises(ConfigError):
         Learned(temperature=float("inf"))
+
+
+def test_one_player_handed_another_table_or_map_reads_it_as_a_fresh_one_would(usa):
+    # The contract builds a strategy per game; one made by hand and reused must not read a
+    # 4-player table with a 2-player plan, or another map with this map's network.
+    player = Learned()
+    two = usa.new_game(2, 3)
+    player.act(two.observation(0), two.legal_actions(), random.Random(0))
+    four = usa.new_game(4, 3)
+    while four.current_player != 3 or four.phase != Phase.TURN:  # a seat the 2-player plan lacks
+        four.apply(four.legal_actions()[0])
+    seat = four.current_player
+    obs, legal = four.observation(seat), four.legal_actions()
+    assert player.act(obs, legal, random.Random(0)) == Learned().act(obs, legal, random.Random(0))
+    assert player.kept.plans.shape[0] == 4  # a compiled kernel would not catch a row out of bounds
+    assert np.array_equal(player.logits(obs, legal), Learned().logits(obs, legal))
+    asia = load_game("ticket_to_ride", map="legendary_asia").new_game(2, 1)
+    with pytest.raises(StrategyError, match="no weights shipped for map 'legendary_asia'"):
+        player.act(asia.observation(0), asia.legal_actions(), random.Random(0))
