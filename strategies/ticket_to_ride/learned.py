@@ -154,8 +154,9 @@ class Learned:
         if net is None or (self.game.board.fingerprint, self.game.ruleset) != (observation.board.fingerprint,
                                                                                observation.ruleset):
             net, self.kept = self._network(observation), None
-        if self.kept is None or self.kept.plans.shape[0] != observation.num_players:
-            self.kept = KeptPlan(face_of(tables_for(observation.board, observation.num_players, observation.ruleset)).g)
+        g = face_of(tables_for(observation.board, observation.num_players, observation.ruleset)).g  # both cached
+        if self.kept is None or not self.kept.fits(g):
+            self.kept = KeptPlan(g)
         return net, network_inputs(net, observation, self.kept)
 
     def logits(self, observation: Observation, legal_actions: Sequence[Action]) -> np.ndarray:
