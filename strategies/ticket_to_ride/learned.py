@@ -130,6 +130,16 @@ class Learned:
         self.net: Network | None = None
         self.game: Any = None
         self.kept: KeptPlan | None = None  # kept-plan features: the plan this seat's planner would hold
+        self.last_inputs: np.ndarray | None = None  # what the network read at the last decision
+
+    @classmethod
+    def of(cls, net: Network, game: Any) -> "Learned":
+        """The strategy playing ``net`` (trained on ``game``) as it is in memory: a training run's
+        network as a search's prior, with no weights file between them."""
+        net.check(game, "the network given")
+        made = cls()
+        made.net, made.game = net, game
+        return made
 
     def _network(self, observation: Observation) -> Network:
         path = str(self.weights) if self.weights is not None else None
@@ -157,7 +167,8 @@ class Learned:
         g = face_of(tables_for(observation.board, observation.num_players, observation.ruleset)).g  # both cached
         if self.kept is None or not self.kept.fits(g):
             self.kept = KeptPlan(g)
-        return net, network_inputs(net, observation, self.kept)
+        self.last_inputs = network_inputs(net, observation, self.kept)
+        return net, self.last_inputs
 
     def logits(self, observation: Observation, legal_actions: Sequence[Action]) -> np.ndarray:
         """The network's logit of each of ``legal_actions`` (a search's prior over them). Called at

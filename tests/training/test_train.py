@@ -164,8 +164,48 @@ def test_imitating_the_ticket_planner_with_its_kept_plan_trains_judges_and_plays
         state.apply(player.act(state.observation(state.current_player), state.legal_actions(), random.Random(0)))
 
 
+# Expert iteration with the halving race as the teacher and the network as its prior.
+HALVING = EXPERT.replace("features: plan-v1\n", "features: kept-offers-v1\nsearch: halving\n")
+
+
+def test_the_races_samples_are_what_its_prior_read_whatever_the_workers(tmp_path):
+    import random
+
+    from ttr_lab.core.rng import derive_seed
+    from ttr_lab.strategies.ticket_to_ride.learned import Learned
+    from ttr_lab.training import expert
+    from ttr_lab.training.loop import initial_network
+
+    cfg = _config(tmp_path, extra=HALVING.replace("games: 1", "games: 2"))
+    game = load_game("ticket_to_ride", map="usa")
+    net = initial_network(game, cfg)
+    one = expert.collect(net, game, cfg, 0)
+    two = expert.collect(net, game, cfg.model_copy(update={"workers": 2}), 0)
+    for name in ("obs", "masks", "markets", "teacher", "outcomes", "targets"):
+        assert np.array_equal(getattr(one, name), getattr(two, name)), name
+    # Game 0 replayed with its moves: every row is what the seat's prior read then, kept plan and all.
+    state = game.new_game(2, derive_seed(cfg.seed, expert.COLLECT_KEY, 0, 0))
+    seats = [Learned.of(net, game) for _ in range(2)]
+    row = 0
+    while not state.is_terminal():
+        p = state.current_player
+        seats[p].logits(state.observation(p), state.legal_actions())
+        assert np.array_equal(one.obs[row], seats[p].last_inputs), row
+        state.apply(game.action_space.action_of(int(one.teacher[row])))
+        row += 1
+    assert row < len(one.teacher) and one.obs.shape[1] > 708
+
+
+def test_halving_expert_iteration_trains_and_judges(tmp_path):
+    lines = []
+    run = train(_config(tmp_path, extra=HALVING, iterations=1), say=lines.append)
+    assert len(run.curve) == 1 and "(1 searched games)" in lines[0]
+    assert Network.load(tmp_path / "run" / "network.npz").meta["features"] == "kept-offers-v1"
+
+
 @pytest.mark.parametrize("extra, message", [
-    (EXPERT.replace("features: plan-v1\n", "features: kept-plan-v1\n"), "kept-plan-v1 is for method: imitation"),
+    (EXPERT.replace("features: plan-v1\n", "features: kept-plan-v1\n"), "kept-plan-v1 needs search: halving"),
+    (HALVING + "search_value_mix: 0.5\n", "search_value_mix is for search: tree"),
     ("teacher_knobs: {plan_budget: 0.7}\n", "teacher_knobs are for teacher: ticket_planner"),
     (KEPT + "teacher_knobs: {route_weight: 1.0}\n", "route_weight would change the teacher's plan"),
     (KEPT + "teacher_knobs: {plan_budjet: 0.7}\n", "unknown planner knob"),

@@ -35,10 +35,13 @@ one-line ConfigError.
                                    # shape its plan: the features' kept plan is the default one's)
     init: null                     # a weights file to start from (its hidden and features must match)
     method: imitation              # or expert_iteration (training/expert.py): self-play games whose
-                                   # moves come from the mcts_tree search, its root visits the
-                                   # policy targets, the outcome the value targets; its keys:
+                                   # moves come from a search, its root's samples the policy
+                                   # targets, the outcome the value targets; its keys:
+    search: tree                   # the searching seats: mcts_tree, or halving: mcts_halving with
+                                   # the network being trained as its prior (mcts_learned's search)
+    workers: 1                     # processes playing an iteration's games (the samples are the same)
     games: 16                      # self-play games per iteration
-    search_iterations: 64          # the search's iterations per searched decision
+    search_iterations: 64          # the search's iterations (halving: play-outs) per searched decision
     search_value_mix: 0.0          # > 0: the search's leaves use the network's value head too
     search_value_scale: 10.0       # (points of lead per unit of the value head's logit)
     answer_weight: 0.5             # policy target: this share on the move played, the rest the visits
@@ -99,6 +102,8 @@ class TrainConfig(BaseModel):
     search_value_scale: float = Field(default=10.0, gt=0.0)
     answer_weight: float = Field(default=0.5, ge=0.0, le=1.0)
     replay: int = Field(default=1, ge=1)
+    search: Literal["tree", "halving"] = "tree"
+    workers: int = Field(default=1, ge=1)
 
     def teacher_share(self, iteration: int) -> float:
         """The chance the teacher's move is played at ``iteration`` (0 first)."""
@@ -131,11 +136,16 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Tr
             knobs(**cfg.teacher_knobs)
         except ConfigError as exc:
             raise ConfigError(f"{source}: teacher_knobs: {exc}") from None
-    if cfg.method == "expert_iteration" and cfg.features.startswith("kept-"):
+    if cfg.method == "expert_iteration" and cfg.features.startswith("kept-") and cfg.search == "tree":
         from ttr_lab.core.errors import ConfigError
 
-        raise ConfigError(f"{source}: features: {cfg.features} is for method: imitation (the self-play "
+        raise ConfigError(f"{source}: features: {cfg.features} needs search: halving (the tree's self-play "
                           "games keep no plans for the network's inputs)")
+    if cfg.search_value_mix > 0 and cfg.search == "halving":
+        from ttr_lab.core.errors import ConfigError
+
+        raise ConfigError(f"{source}: search_value_mix is for search: tree (the halving race's leaves are "
+                          "play-outs; the network is its prior)")
     if cfg.search_value_mix > 0 and cfg.features != "none":
         from ttr_lab.core.errors import ConfigError
 

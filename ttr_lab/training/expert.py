@@ -1,14 +1,19 @@
 """Expert iteration (``method: expert_iteration``): the samples of self-play games searched by
-``mcts_tree``, for ``loop.py`` to fit, judge and checkpoint as it does imitation's.
+``mcts_tree`` or ``mcts_halving``, for ``loop.py`` to fit, judge and checkpoint as it does
+imitation's.
 
 Each iteration plays ``games`` games (seeds ``derive_seed(seed, COLLECT_KEY, iteration, k)``),
-every seat an ``mcts_tree`` search of ``search_iterations`` iterations per searched decision
-(reproducible: no clock), one search per seat (its planner keeps that seat's plan). Every
-decision is a sample:
+every seat a search of ``search_iterations`` iterations (``search: halving``: play-outs) per
+searched decision (reproducible: no clock), one search per seat (its planner keeps that seat's
+plan). With ``search: halving`` the seats are ``mcts_learned``'s search with the network being
+trained as its prior (the loop of expert iteration: a better network orders the race better), and
+a sample's inputs are what that prior read, the seat's kept plan included, so the kept-plan
+features can be trained here. ``workers`` processes share the games; the samples are the same.
+Every decision is a sample:
 
 - policy target: ``answer_weight`` on the move the search played, the rest spread over the
-  root's children by visits (``TreeSearch.last_root``); a decision the search does not search
-  (a forced move, a second card) is the played move alone;
+  root's moves by visits (``TreeSearch.last_root``; the race's: samples per candidate); a
+  decision the search does not search (a forced move, a second card) is the played move alone;
 - value target: the mover's win share at the end of that game.
 
 With ``search_value_mix`` above 0 the search's leaves mix in the network's value head (its
@@ -19,13 +24,16 @@ search takes no prior from the network (``mcts_tree`` orders its root by the pla
 
 from __future__ import annotations
 
+import multiprocessing
 import random
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import numpy as np
 
 from ttr_lab.core.rng import derive_seed
-from ttr_lab.strategies.ticket_to_ride.learned import state_inputs
+from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch
+from ttr_lab.strategies.ticket_to_ride.learned import Learned, state_inputs
 from ttr_lab.strategies.ticket_to_ride.network import Network
 from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch
 from ttr_lab.training.config import TrainConfig
@@ -40,7 +48,13 @@ def value_layers(net: Network) -> list[np.ndarray]:
     return [p["w1"], p["b1"], p["w2"], p["b2"], p["wv"], p["bv"]]
 
 
-def searches(net: Network, cfg: TrainConfig) -> list[TreeSearch]:
+def searches(net: Network, game: Any, cfg: TrainConfig) -> list[TreeSearch] | list[HalvingSearch]:
+    """One search per seat: each keeps its seat's plans (the planner's, and the prior's features)."""
+    if cfg.search == "halving":
+        seats = [HalvingSearch(iterations=cfg.search_iterations) for _ in range(cfg.players)]
+        for seat in seats:
+            seat.prior = Learned.of(net, game)
+        return seats
     value = value_layers(net) if cfg.search_value_mix > 0 else None
     return [TreeSearch(iterations=cfg.search_iterations, value=value, value_mix=cfg.search_value_mix,
                        value_scale=cfg.search_value_scale) for _ in range(cfg.players)]
@@ -49,24 +63,27 @@ def searches(net: Network, cfg: TrainConfig) -> list[TreeSearch]:
 def play(game: Any, net: Network, cfg: TrainConfig, seed: int, ids: dict[str, int]) -> Samples:
     """One searched self-play game's samples (see the module docstring)."""
     state = game.new_game(cfg.players, seed)
-    seats = searches(net, cfg)
+    seats = searches(net, game, cfg)
     rng = random.Random(seed)
     space = game.action_space
     slots = len(net.slot_ids)
     rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]] = []
     while not state.is_terminal():
         p = state.current_player
-        x = state_inputs(net, state)
+        search = seats[p]
+        # The race's prior reads the seat's kept plan as the search goes: its row is the input.
+        x = state_inputs(net, state) if cfg.search == "tree" else None
         legal = state.legal_actions()
         mask = np.zeros(space.size, dtype=bool)
         mask[space.ids(legal)] = True
         market = np.full(slots, -1, dtype=np.int64)
         shown = list(state.market)[:slots]
         market[:len(shown)] = shown
-        search = seats[p]
         search.last_root = []  # a decision it does not search leaves the last one's children
         action = search.act(state.observation(p), legal, rng)
         played = space.id_of(action)
+        if x is None:
+            x = search.prior.last_inputs
         target = np.zeros(space.size, dtype=np.float32)
         visits = np.array([v for _, v, _ in search.last_root], dtype=np.float64)
         if visits.sum() > 0:
@@ -85,7 +102,24 @@ def play(game: Any, net: Network, cfg: TrainConfig, seed: int, ids: dict[str, in
 
 
 def collect(net: Network, game: Any, cfg: TrainConfig, iteration: int) -> Samples:
-    """One iteration's samples: ``games`` searched self-play games."""
-    ids = {str(a): i for i, a in enumerate(game.action_space)}
-    return joined([play(game, net, cfg, derive_seed(cfg.seed, COLLECT_KEY, iteration, k), ids)
-                   for k in range(cfg.games)])
+    """One iteration's samples: ``games`` searched self-play games, in game order whatever
+    ``workers`` plays them."""
+    seeds = [derive_seed(cfg.seed, COLLECT_KEY, iteration, k) for k in range(cfg.games)]
+    if cfg.workers == 1 or cfg.games == 1:
+        ids = {str(a): i for i, a in enumerate(game.action_space)}
+        return joined([play(game, net, cfg, seed, ids) for seed in seeds])
+    # Forked workers inherit the compiled kernels and the network; each game is its seed's alone.
+    with ProcessPoolExecutor(min(cfg.workers, cfg.games), mp_context=multiprocessing.get_context("fork"),
+                             initializer=_adopt, initargs=(game, net, cfg)) as pool:
+        return joined(list(pool.map(_played, seeds)))
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _adopt(game: Any, net: Network, cfg: TrainConfig) -> None:
+    _WORKER.update(game=game, net=net, cfg=cfg, ids={str(a): i for i, a in enumerate(game.action_space)})
+
+
+def _played(seed: int) -> Samples:
+    return play(_WORKER["game"], _WORKER["net"], _WORKER["cfg"], seed, _WORKER["ids"])

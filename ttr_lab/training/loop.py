@@ -22,7 +22,8 @@ Each iteration ``i``:
    ``learned`` with ``weights: PATH``), and ``curve.csv`` / ``curve.png`` rewritten.
 
 With ``method: expert_iteration`` step 1 is ``expert.collect`` instead (self-play games searched
-by ``mcts_tree``, its root visits the policy targets) and step 2 fits the search's distributions;
+by ``mcts_tree`` or, ``search: halving``, by ``mcts_halving`` with the network as its prior; the
+root's visits the policy targets) and step 2 fits the search's distributions;
 ``replay`` fits the last iterations' samples together (kept in the checkpoint). ``features``
 appends the planner's planning features to the tensor (``plan_features``); ``init`` starts from
 a weights file.
@@ -59,11 +60,12 @@ from ttr_lab.training.judge import inputs, judge_all, markets_of, write_curve
 
 COLLECT_KEY, FIT_KEY, JUDGE_KEY = 0xC011, 0xF17, 0x1D6E  # salts of the per-iteration seeds
 # Keys added since runs were first checkpointed, at the value those runs had.
-BEFORE: dict[str, Any] = {"teacher": "planner", "teacher_knobs": {}}
+BEFORE: dict[str, Any] = {"teacher": "planner", "teacher_knobs": {}, "search": "tree"}
 IDENTITY = ("game", "options", "players", "seed", "hidden", "envs", "steps", "opponents", "teacher_mix",
             "teacher_decay", "teacher_floor", "epochs", "batch", "lr", "value_weight", "features", "teacher",
             "teacher_knobs", "init",
-            "method", "games", "search_iterations", "search_value_mix", "search_value_scale", "answer_weight", "replay")
+            "method", "games", "search_iterations", "search_value_mix", "search_value_scale", "answer_weight", "replay",
+            "search")
 
 
 @dataclass
@@ -199,6 +201,12 @@ def load_checkpoint(path: Path, cfg: TrainConfig) -> Resumed:
                    float(state["seconds"]), int(state["samples"]), recent)
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (``workers``' game processes)."""
+    used = os.times()
+    return used.user + used.system + used.children_user + used.children_system
+
+
 def initial_network(game: Any, cfg: TrainConfig) -> Network:
     """The network a run starts from: ``init``'s weights (checked to fit), else a fresh one."""
     features = None
@@ -241,11 +249,11 @@ def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: 
     for iteration in range(done, cfg.iterations):
         if stop_after is not None and iteration >= stop_after:
             break
-        started = time.process_time()
+        started = cpu_seconds()
         samples = gather(net, game, cfg, iteration)
         recent = (recent + [samples])[-cfg.replay:]
         losses = fit(net, adam, joined(recent), cfg, iteration)
-        seconds += time.process_time() - started
+        seconds += cpu_seconds() - started
         total += len(samples.teacher)
         number = iteration + 1
         source = (f"teacher {cfg.teacher_share(iteration):.0%}" if cfg.method == "imitation"
