@@ -179,3 +179,44 @@ def test_curve_section_plays_one_strategy_by_cpu_budget_against_a_fixed_opponent
     assert result.figures["curve 4ms"].games == 2  # one deal, both seatings
     table = next(item for item in result.items if not isinstance(item, str))
     assert table.columns[4] == "mean lead (pts)" and len(table.rows) == 2
+
+
+class _Budgeted:
+    """A stand-in search: the planner's move above one play-out; at one, the last legal move on
+    stream 0's shadow and the first on the other (so one budget disagrees with itself)."""
+
+    def __init__(self, iterations: int = 1) -> None:
+        from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+
+        self.iterations, self.planner, self.last_root = iterations, TicketPlanner(), [("a", 1, 0.0)] * iterations
+
+    def act(self, observation, legal, rng):
+        anchor = self.planner.act(observation, legal, rng)
+        if self.iterations > 1:
+            return anchor
+        return legal[-1] if rng.random() < 0.5 else legal[0]
+
+
+def test_convergence_section_compares_each_budgets_answers_with_the_largest_and_itself(monkeypatch):
+    from ttr_lab.bench import convergence
+
+    real = convergence.build
+    monkeypatch.setattr(convergence, "build", lambda name, params, game: (
+        _Budgeted(**params) if name == "stand-in" else real(name, params, game)))
+    from ttr_lab.bench.results import BenchResult
+
+    shown = BenchResult()
+    convergence.convergence_section(shown, 1, 7, budgets=(2, 1), strategy="stand-in")
+    (one, turns, overrule, with_largest, with_itself), (two, turns2, overrule2, largest2, itself2) = \
+        shown.figures["convergence"]
+    assert (one, two) == (1, 2) and turns == turns2 > 10
+    assert (overrule2, largest2, itself2) == (0.0, 1.0, 1.0)  # the planner's move, every time
+    assert 0.0 < overrule < 1.0 and 0.0 < with_itself < 1.0
+    assert with_largest == pytest.approx(1.0 - overrule)  # the largest answers the planner's move
+
+
+def test_convergence_section_runs_the_learned_search_by_play_outs():
+    result = strength_benchmark(deals=1, sections=["convergence"], backend="serial", convergence_playouts=(8, 4))
+    assert [row[0] for row in result.figures["convergence"]] == [4, 8]
+    table = next(item for item in result.items if not isinstance(item, str))
+    assert table.columns[3] == "agrees with 8" and [row[-1] for row in table.rows] != ["0.0", "0.0"]

@@ -27,6 +27,9 @@ Sections (run any subset):
 - ``curve``: one strategy (``mcts_tree``) by CPU time per decision (10, 40, 160 ms) against one
   fixed opponent (``mcts_flat`` at its default play-out budget), win shares and mean leads
   (``ttr_lab.bench.time_curve``).
+- ``convergence``: ``mcts_learned``'s answers at 64 to 4096 play-outs a decision on the same
+  positions: how often more time would change them, against how often two searches at one budget
+  agree (``ttr_lab.bench.convergence``; ``deals`` games).
 
 Every match is a tournament's schedule (seeded deals, each under every rotation of the seats:
 ``ttr_lab.tournament.design``) played on a tournament backend, so a rerun gives the same games
@@ -43,6 +46,7 @@ import pandas as pd
 
 from ttr_lab.analysis.stats import summarize
 from ttr_lab.analysis.tables import ahead_share
+from ttr_lab.bench.convergence import CONVERGENCE_PLAYOUTS, convergence_section
 from ttr_lab.bench.equal_time import EQUAL_TIME_MS, equal_time_section, playouts_per_cpu_second
 from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked
 from ttr_lab.bench.time_curve import CURVE_MS, CURVE_OPPONENT, CURVE_STRATEGY, time_curve_section
@@ -56,7 +60,7 @@ from ttr_lab.tournament.match import play_match
 USA = load_game(GAME_NAME, **GAME_OPTIONS)
 
 SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "speed", "equal_time",
-            "curve")
+            "curve", "convergence")
 MATCH_SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "equal_time",
                   "curve")
 LADDER = ("random", "greedy", "ticket_planner", "mcts")
@@ -91,12 +95,14 @@ def strength_benchmark(
     backend: str = "ray", on_item: Callable[[Item], None] | None = None,
     cpu_ms: Sequence[float] = EQUAL_TIME_MS, players: Sequence[int] = (2, 4), new_factor: float = 1.0,
     curve_ms: Sequence[float] = CURVE_MS, curve_strategy: str = CURVE_STRATEGY, curve_opponent: str = CURVE_OPPONENT,
+    convergence_playouts: Sequence[int] = CONVERGENCE_PLAYOUTS,
 ) -> BenchResult:
     """The ``sections`` asked for, each match on ``deals`` deals under every seat rotation,
     played on ``backend`` (``ray`` with ``workers``, or ``serial`` in this process);
     ``equal_time`` at the budgets ``cpu_ms`` and the player counts ``players`` (2, 4), the new
     search given ``new_factor`` times each budget (1: equal time); ``curve``: ``curve_strategy`` at
-    the budgets ``curve_ms`` against ``curve_opponent``."""
+    the budgets ``curve_ms`` against ``curve_opponent``; ``convergence`` at the play-out budgets
+    ``convergence_playouts``."""
     unknown = set(sections) - set(SECTIONS)
     if unknown:
         raise ValueError(f"unknown section(s) {', '.join(sorted(unknown))}; choose from {', '.join(SECTIONS)}")
@@ -104,6 +110,8 @@ def strength_benchmark(
         raise ValueError(f"unknown backend {backend!r}; choose ray or serial")
     if not cpu_ms or any(ms <= 0 for ms in cpu_ms) or not curve_ms or any(ms <= 0 for ms in curve_ms):
         raise ValueError(f"the equal-time budgets must be positive milliseconds, not {list(cpu_ms)}")
+    if not convergence_playouts or any(n < 1 for n in convergence_playouts):
+        raise ValueError(f"the convergence budgets must be play-out counts of 1 or more, not {list(convergence_playouts)}")
     if not players or set(players) - {2, 4}:
         raise ValueError(f"equal_time plays 2 and/or 4 players, not {list(players)}")
     if not new_factor > 0:
@@ -123,6 +131,8 @@ def strength_benchmark(
             equal_time_section(result, deals, seed, runner, cpu_ms, players, new_factor)
         if "curve" in sections:
             time_curve_section(result, deals, seed, runner, curve_ms, curve_strategy, curve_opponent)
+        if "convergence" in sections:
+            convergence_section(result, deals, seed, convergence_playouts)
     finally:
         runner.close()
     result.show(f"strength benchmark took {time.perf_counter() - started:.0f} s")

@@ -1,0 +1,97 @@
+"""``ttr-lab bench strength --section convergence``: how far does more time move a search's
+decisions? The decisions themselves at several budgets, on the same positions.
+
+A match says whether four times the time wins more games; it cannot say why not. Here seat 0 of
+``deals`` two-player ``ticket_planner`` games (fresh deals from the seed) is shadowed by one
+search per budget (``CONVERGENCE_STRATEGY``, at ``iterations`` play-outs per decision: counted, so
+the figures are the same on a loaded machine) and by a second search at each budget on another
+stream of samples. Every shadow sees every decision of that seat, so its planner and prior keep
+their plans as in a game; at each turn the planner's move leaves a choice (more than one legal
+move), the section records each shadow's answer. Per budget:
+
+- how often the answer is not the planner's move (the search overrules it);
+- how often it equals the largest budget's answer (what more time would still change);
+- how often two searches at the same budget, on different samples, agree (the noise floor: a
+  budget whose answers agree with the largest budget's as often as with themselves has
+  converged, and more time changes its play only by chance);
+- the candidates it raced.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+from ttr_lab.bench.results import BenchResult, FigureTable, benchmarked
+from ttr_lab.core.game import load_game
+from ttr_lab.core.registry import build
+from ttr_lab.core.rng import derive_seed
+from ttr_lab.games.ticket_to_ride import Phase
+
+(_NAME, _OPTIONS), = benchmarked("strength")
+USA = load_game(_NAME, **_OPTIONS)
+CONVERGENCE_STRATEGY = "mcts_learned"
+CONVERGENCE_PLAYOUTS = (64, 256, 1024, 4096)  # about 12, 50, 200 and 800 ms of CPU a decision
+
+
+def convergence_section(result: BenchResult, deals: int, seed: int,
+                        budgets: Sequence[int] = CONVERGENCE_PLAYOUTS,
+                        strategy: str = CONVERGENCE_STRATEGY) -> None:
+    """The section (see the module docstring); ``figures["convergence"]`` holds, per budget,
+    (play-outs, turns, overrule share, agreement with the largest, agreement with itself)."""
+    budgets = sorted(budgets)
+    answers: dict[tuple[int, int], list[str]] = {(b, k): [] for b in budgets for k in (0, 1)}
+    anchors: list[str] = []
+    raced: dict[int, list[int]] = {b: [] for b in budgets}
+    for deal in range(deals):
+        game_seed = derive_seed(seed, 0xC0C0, deal)
+        state = USA.new_game(2, game_seed)
+        players = [build("ticket_planner", {}, USA.name), build("ticket_planner", {}, USA.name)]
+        shadows = {(b, k): build(strategy, {"iterations": b}, USA.name) for b in budgets for k in (0, 1)}
+        streams = {(b, k): random.Random(derive_seed(game_seed, b, k)) for b in budgets for k in (0, 1)}
+        rng = random.Random(game_seed)
+        while not state.is_terminal():
+            p = state.current_player
+            observation, legal = state.observation(p), state.legal_actions()
+            action = players[p].act(observation, legal, rng)
+            if p == 0:
+                turn = _is_choice(observation, legal)
+                for key, shadow in shadows.items():
+                    chosen = shadow.act(observation, legal, streams[key])
+                    if turn:
+                        answers[key].append(str(chosen))
+                        if key[1] == 0:
+                            raced[key[0]].append(len(shadow.last_root))
+                if turn:
+                    anchors.append(str(action))
+            state.apply(action)
+    largest = budgets[-1]
+    rows, figures = [], []
+    for b in budgets:
+        first, second = answers[(b, 0)], answers[(b, 1)]
+        turns = len(first)
+        overrule = _share(a != anchor for a, anchor in zip(first, anchors))
+        with_largest = _share(a == z for a, z in zip(first, answers[(largest, 1)]))
+        with_itself = _share(a == z for a, z in zip(first, second))
+        mean_raced = sum(raced[b]) / len(raced[b]) if raced[b] else 0.0
+        figures.append((b, turns, overrule, with_largest, with_itself))
+        rows.append((str(b), str(turns), f"{overrule:.1%}", f"{with_largest:.1%}", f"{with_itself:.1%}",
+                     f"{mean_raced:.1f}"))
+    result.figures["convergence"] = figures
+    result.show(FigureTable.of(
+        f"{strategy}'s answers by play-outs per decision, on the turns of seat 0 in {deals} ticket_planner "
+        f"games at 2 players (seed {seed}); 'with the largest' pairs each budget's first search with the "
+        f"second search at {largest}",
+        ("play-outs", "turns", "overrules the planner", f"agrees with {largest}", "agrees with itself",
+         "candidates raced"),
+        rows, right=("play-outs", "turns"),
+    ))
+
+
+def _is_choice(observation: Any, legal: Sequence[Any]) -> bool:
+    return bool(observation.phase == Phase.TURN and len(legal) > 1)
+
+
+def _share(flags: Any) -> float:
+    seen = list(flags)
+    return sum(seen) / len(seen) if seen else 0.0
