@@ -181,6 +181,24 @@ class HalvingSearch:
                            float(np.nanmean(diffs[:, i]))) for i in range(n)]
         return face.actions[int(root[alive[1]])] if best else anchor
 
+    def edge(self, observation: Observation, anchor: Action, move: Action, samples: int,
+             rng: random.Random) -> tuple[float, float]:
+        """``move``'s mean lead over ``anchor`` on ``samples`` fresh samples (played out as in the
+        race), and the standard error of that mean: a verdict free of the race's selection, for
+        measuring how much a race's winner owes to the samples that chose it."""
+        sampler, root = root_moves(observation, anchor, rng)
+        template = sampler.template
+        g = template.face.g
+        pt, w = tables_of(g)
+        moves = np.array([template.face.id_of(anchor), template.face.id_of(move)], dtype=root.dtype)
+        seeds = np.array([rng.getrandbits(64) for _ in range(samples)], dtype=np.uint64)
+        out = np.empty((samples, 2), dtype=np.float64)
+        kernel = play_candidates_streamed if self.streams else play_candidates
+        kernel(g, pt, w, DEFAULT_PARAMS, template.s, sampler.plan, sampler.work, sampler.longs_held,
+               observation.player, moves, seeds, out)
+        d = out[:, 1] - out[:, 0]
+        return float(np.mean(d)), float(np.std(d, ddof=1) / math.sqrt(samples)) if samples > 1 else math.inf
+
     def _timed_round(self, play: Callable[[np.ndarray, int], np.ndarray], moves: np.ndarray,
                      clock: Callable[[], float], start: float, rounds_left: int) -> np.ndarray:
         """Samples of ``moves`` until this round's share of the time left is spent (at least one)."""

@@ -207,16 +207,23 @@ def test_convergence_section_compares_each_budgets_answers_with_the_largest_and_
 
     shown = BenchResult()
     convergence.convergence_section(shown, 1, 7, budgets=(2, 1), strategy="stand-in")
-    (one, turns, overrule, with_largest, with_itself), (two, turns2, overrule2, largest2, itself2) = \
+    (one, turns, overrule, with_largest, with_itself, _), (two, turns2, overrule2, largest2, itself2, _) = \
         shown.figures["convergence"]
     assert (one, two) == (1, 2) and turns == turns2 > 10
     assert (overrule2, largest2, itself2) == (0.0, 1.0, 1.0)  # the planner's move, every time
     assert 0.0 < overrule < 1.0 and 0.0 < with_itself < 1.0
     assert with_largest == pytest.approx(1.0 - overrule)  # the largest answers the planner's move
+    assert table_edges(shown) == "-"  # a stand-in without edge() has no fresh verdict
 
 
 def test_convergence_section_runs_the_learned_search_by_play_outs():
     result = strength_benchmark(deals=1, sections=["convergence"], backend="serial", convergence_playouts=(8, 4))
     assert [row[0] for row in result.figures["convergence"]] == [4, 8]
     table = next(item for item in result.items if not isinstance(item, str))
-    assert table.columns[3] == "agrees with 8" and [row[-1] for row in table.rows] != ["0.0", "0.0"]
+    assert table.columns[3] == "agrees with 8" and [row[5] for row in table.rows] != ["0.0", "0.0"]
+    for *_, edges in result.figures["convergence"]:  # an overrule beat the planner's move in its race
+        assert all(race > 0 for race, _ in edges)
+
+
+def table_edges(shown):
+    return next(item for item in shown.items if not isinstance(item, str)).rows[0][-1]

@@ -80,6 +80,20 @@ def test_the_search_finds_the_last_claim_that_wins_where_the_planner_claims_its_
     assert str(HalvingSearch(iterations=200).act(obs, legal, random.Random(1))).startswith("claim El Paso-Santa Fe")
 
 
+def test_a_fresh_verdict_measures_a_move_against_the_planners_on_new_samples():
+    """The last turn of seed 2 again: on fresh samples the winning claim's edge is the 20 points
+    between a 17-point win and a 3-point loss, give or take the tickets' luck; the planner's move
+    against itself is exactly level (the same samples, the same play)."""
+    state = USA.restore(json.loads(LAST_TURN.read_text(encoding="utf-8")))
+    obs, legal = state.observation(0), state.legal_actions()
+    anchor = TicketPlanner().act(obs, legal, random.Random(0))
+    winner = next(a for a in legal if str(a).startswith("claim El Paso-Santa Fe"))
+    search = HalvingSearch()
+    assert search.edge(obs, anchor, anchor, 16, random.Random(2)) == (0.0, 0.0)
+    mean, error = search.edge(obs, anchor, winner, 64, random.Random(2))
+    assert mean > 3 * error and mean > 5
+
+
 def test_a_fixed_budget_is_reproducible_and_a_clock_is_one_or_the_other():
     obs, legal = _opening()
     first = HalvingSearch(iterations=200).act(obs, legal, random.Random(9))

@@ -14,12 +14,19 @@ move), the section records each shadow's answer. Per budget:
 - how often two searches at the same budget, on different samples, agree (the noise floor: a
   budget whose answers agree with the largest budget's as often as with themselves has
   converged, and more time changes its play only by chance);
-- the candidates it raced.
+- the candidates it raced;
+- where it overrules, the winner's edge over the planner's move as the race measured it, and as
+  ``FRESH`` new samples measure it (a search with ``edge``): the race's figure includes the
+  samples that chose the winner among its rivals, so it is biased up by the choice (a winner's
+  curse); the fresh figure is not, and its mean says whether the overrules gain in the search's
+  own verdict at all.
 """
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 from typing import Any, Sequence
 
 from ttr_lab.bench.results import BenchResult, FigureTable, benchmarked
@@ -32,17 +39,20 @@ from ttr_lab.games.ticket_to_ride import Phase
 USA = load_game(_NAME, **_OPTIONS)
 CONVERGENCE_STRATEGY = "mcts_learned"
 CONVERGENCE_PLAYOUTS = (64, 256, 1024, 4096)  # about 12, 50, 200 and 800 ms of CPU a decision
+FRESH = 256  # samples re-measuring an overruling winner's edge
 
 
 def convergence_section(result: BenchResult, deals: int, seed: int,
                         budgets: Sequence[int] = CONVERGENCE_PLAYOUTS,
                         strategy: str = CONVERGENCE_STRATEGY) -> None:
     """The section (see the module docstring); ``figures["convergence"]`` holds, per budget,
-    (play-outs, turns, overrule share, agreement with the largest, agreement with itself)."""
+    (play-outs, turns, overrule share, agreement with the largest, agreement with itself, the
+    (race's, fresh) edge of each overrule)."""
     budgets = sorted(budgets)
     answers: dict[tuple[int, int], list[str]] = {(b, k): [] for b in budgets for k in (0, 1)}
     anchors: list[str] = []
     raced: dict[int, list[int]] = {b: [] for b in budgets}
+    edges: dict[int, list[tuple[float, float]]] = {b: [] for b in budgets}  # (race's, fresh) per overrule
     for deal in range(deals):
         game_seed = derive_seed(seed, 0xC0C0, deal)
         state = USA.new_game(2, game_seed)
@@ -62,6 +72,10 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
                         answers[key].append(str(chosen))
                         if key[1] == 0:
                             raced[key[0]].append(len(shadow.last_root))
+                            if chosen != action and hasattr(shadow, "edge"):
+                                race = next(e for text, _, e in shadow.last_root if text == str(chosen))
+                                fresh, _ = shadow.edge(observation, action, chosen, FRESH, streams[key])
+                                edges[key[0]].append((race, fresh))
                 if turn:
                     anchors.append(str(action))
             state.apply(action)
@@ -74,22 +88,33 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
         with_largest = _share(a == z for a, z in zip(first, answers[(largest, 1)]))
         with_itself = _share(a == z for a, z in zip(first, second))
         mean_raced = sum(raced[b]) / len(raced[b]) if raced[b] else 0.0
-        figures.append((b, turns, overrule, with_largest, with_itself))
+        figures.append((b, turns, overrule, with_largest, with_itself, edges[b]))
         rows.append((str(b), str(turns), f"{overrule:.1%}", f"{with_largest:.1%}", f"{with_itself:.1%}",
-                     f"{mean_raced:.1f}"))
+                     f"{mean_raced:.1f}", _edges(edges[b])))
     result.figures["convergence"] = figures
     result.show(FigureTable.of(
         f"{strategy}'s answers by play-outs per decision, on the turns of seat 0 in {deals} ticket_planner "
         f"games at 2 players (seed {seed}); 'with the largest' pairs each budget's first search with the "
         f"second search at {largest}",
         ("play-outs", "turns", "overrules the planner", f"agrees with {largest}", "agrees with itself",
-         "candidates raced"),
+         "candidates raced", f"overrules' edge: race / {FRESH} fresh samples (pts)"),
         rows, right=("play-outs", "turns"),
     ))
 
 
 def _is_choice(observation: Any, legal: Sequence[Any]) -> bool:
     return bool(observation.phase == Phase.TURN and len(legal) > 1)
+
+
+def _edges(pairs: Sequence[tuple[float, float]]) -> str:
+    """The mean race and fresh edges of the overrules, the fresh one with its 95% interval."""
+    if not pairs:
+        return "-"
+    race = sum(r for r, _ in pairs) / len(pairs)
+    fresh = [f for _, f in pairs]
+    mean = sum(fresh) / len(fresh)
+    half = 1.96 * statistics.stdev(fresh) / math.sqrt(len(fresh)) if len(fresh) > 1 else math.inf
+    return f"{race:+.1f} / {mean:+.1f} ± {half:.1f} ({len(pairs)})"
 
 
 def _share(flags: Any) -> float:
