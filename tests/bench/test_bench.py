@@ -189,9 +189,11 @@ class _Budgeted:
         from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
         self.iterations, self.planner, self.last_root = iterations, TicketPlanner(), [("a", 1, 0.0)] * iterations
+        self.last_playouts = 0
 
     def act(self, observation, legal, rng):
         anchor = self.planner.act(observation, legal, rng)
+        self.last_playouts = self.iterations
         if self.iterations > 1:
             return anchor
         return legal[-1] if rng.random() < 0.5 else legal[0]

@@ -6,8 +6,10 @@ A match says whether four times the time wins more games; it cannot say why not.
 search per budget (``CONVERGENCE_STRATEGY``, at ``iterations`` play-outs per decision: counted, so
 the figures are the same on a loaded machine) and by a second search at each budget on another
 stream of samples. Every shadow sees every decision of that seat, so its planner and prior keep
-their plans as in a game; at each turn the planner's move leaves a choice (more than one legal
-move), the section records each shadow's answer. Per budget:
+their plans as in a game. At each decision the searches race (they report play-outs in
+``last_playouts``; a decision with one sensible move, which they leave to their planner, is not
+counted), the section records each shadow's answer. It asks nothing of the game beyond the core's
+interface. Per budget:
 
 - how often the answer is not the planner's move (the search overrules it);
 - how often it equals the largest budget's answer (what more time would still change);
@@ -33,7 +35,6 @@ from ttr_lab.bench.results import BenchResult, FigureTable, benchmarked
 from ttr_lab.core.game import load_game
 from ttr_lab.core.registry import build
 from ttr_lab.core.rng import derive_seed
-from ttr_lab.games.ticket_to_ride import Phase
 
 (_NAME, _OPTIONS), = benchmarked("strength")
 USA = load_game(_NAME, **_OPTIONS)
@@ -64,20 +65,22 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
             p = state.current_player
             observation, legal = state.observation(p), state.legal_actions()
             action = players[p].act(observation, legal, rng)
-            if p == 0:
-                turn = _is_choice(observation, legal)
+            if p == 0:  # every decision of the seat, so the shadows keep their plans
+                chosen, searched = {}, False
                 for key, shadow in shadows.items():
-                    chosen = shadow.act(observation, legal, streams[key])
-                    if turn:
-                        answers[key].append(str(chosen))
+                    shadow.last_playouts = 0
+                    chosen[key] = shadow.act(observation, legal, streams[key])
+                    searched = searched or shadow.last_playouts > 0
+                if searched:  # a decision the searches raced (not one they leave to the planner)
+                    anchors.append(str(action))
+                    for key, shadow in shadows.items():
+                        answers[key].append(str(chosen[key]))
                         if key[1] == 0:
                             raced[key[0]].append(len(shadow.last_root))
-                            if chosen != action and hasattr(shadow, "edge"):
-                                race = next(e for text, _, e in shadow.last_root if text == str(chosen))
-                                fresh, _ = shadow.edge(observation, action, chosen, FRESH, streams[key])
+                            if chosen[key] != action and hasattr(shadow, "edge"):
+                                race = next(e for text, _, e in shadow.last_root if text == str(chosen[key]))
+                                fresh, _ = shadow.edge(observation, action, chosen[key], FRESH, streams[key])
                                 edges[key[0]].append((race, fresh))
-                if turn:
-                    anchors.append(str(action))
             state.apply(action)
     largest = budgets[-1]
     rows, figures = [], []
@@ -93,17 +96,13 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
                      f"{mean_raced:.1f}", _edges(edges[b])))
     result.figures["convergence"] = figures
     result.show(FigureTable.of(
-        f"{strategy}'s answers by play-outs per decision, on the turns of seat 0 in {deals} ticket_planner "
+        f"{strategy}'s answers by play-outs per decision, on the searched decisions of seat 0 in {deals} ticket_planner "
         f"games at 2 players (seed {seed}); 'with the largest' pairs each budget's first search with the "
         f"second search at {largest}",
         ("play-outs", "turns", "overrules the planner", f"agrees with {largest}", "agrees with itself",
          "candidates raced", f"overrules' edge: race / {FRESH} fresh samples (pts)"),
         rows, right=("play-outs", "turns"),
     ))
-
-
-def _is_choice(observation: Any, legal: Sequence[Any]) -> bool:
-    return bool(observation.phase == Phase.TURN and len(legal) > 1)
 
 
 def _edges(pairs: Sequence[tuple[float, float]]) -> str:
