@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Callable, Sequence
+from typing import Callable, Literal, Sequence
 
 import numpy as np
 from pydantic import NonNegativeFloat, PositiveFloat, PositiveInt
@@ -70,6 +70,7 @@ class HalvingSearch:
         confidence: NonNegativeFloat = 2.0,
         streams: bool = True,
         policy: str | None = None,
+        verdict: Literal["all", "final"] = "all",
     ) -> None:
         """
         iterations: play-outs per searched decision when no clock is given (reproducible).
@@ -88,12 +89,17 @@ class HalvingSearch:
             highest logit in each group of moves: ``"learned"`` (the weights the ``learned``
             strategy ships for the map) or a weights file; None (the default) keeps the hand
             prior's order (``tree_kernels.ordered_moves``).
+        verdict: the samples the answer's test reads: ``"all"`` (the default) every sample the
+            last rival met, those of the rounds that chose it among the others included (so its
+            lead is biased up by the choice: a winner's curse); ``"final"`` only the last round's,
+            which chose nothing (an unbiased test on fewer samples).
         """
         if time_ms is not None and cpu_ms is not None:
             raise ConfigError(f"strategy {self.name!r}: give one clock, time_ms or cpu_ms, not both")
         self.iterations, self.time_ms, self.cpu_ms = iterations, time_ms, cpu_ms
         self.min_samples, self.max_candidates, self.confidence = min_samples, max_candidates, confidence
         self.streams = streams
+        self.verdict = verdict
         self.planner = TicketPlanner()
         # Built here, so a bad weights file is refused when the strategy is made, not mid-game.
         self.prior = None if policy is None else Learned(weights=None if policy == "learned" else policy)
@@ -175,7 +181,9 @@ class HalvingSearch:
                 rivals = sorted(alive[1:], key=lambda i: -float(np.mean(leads[:, i])))
                 alive = [0] + sorted(rivals[:math.ceil(len(rivals) / 2)])
         bar = self.confidence if obs.phase == Phase.TURN else 0.0
-        best = answer(leads[:, 0], leads[:, alive[1]], bar)
+        # With one rival nothing was chosen, so every sample is fair to the test.
+        tested = slice(leads.shape[0] - block.shape[0], None) if self.verdict == "final" and n > 2 else slice(None)
+        best = answer(leads[tested, 0], leads[tested, alive[1]], bar)
         diffs = leads - leads[:, :1]
         self.last_root = [(str(face.actions[int(root[i])]), int(np.sum(~np.isnan(leads[:, i]))),
                            float(np.nanmean(diffs[:, i]))) for i in range(n)]

@@ -13,6 +13,8 @@ error, at the first decision.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import NonNegativeFloat, PositiveFloat, PositiveInt
 
 from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch
@@ -32,8 +34,10 @@ class MCTSLearned(HalvingSearch):
         confidence: NonNegativeFloat = 2.0,
         streams: bool = True,
         policy: str = "learned",
+        verdict: Literal["all", "final"] = "all",
     ) -> None:
         """``mcts_halving``'s parameters (its docstring says what each does), the prior a policy
         network: ``"learned"`` (the weights shipped for the map) or a weights file."""
         super().__init__(iterations=iterations, time_ms=time_ms, cpu_ms=cpu_ms, min_samples=min_samples,
-                         max_candidates=max_candidates, confidence=confidence, streams=streams, policy=policy)
+                         max_candidates=max_candidates, confidence=confidence, streams=streams, policy=policy,
+                         verdict=verdict)

@@ -94,6 +94,27 @@ def test_a_fresh_verdict_measures_a_move_against_the_planners_on_new_samples():
     assert mean > 3 * error and mean > 5
 
 
+def test_a_final_verdict_tests_only_the_last_rounds_samples_and_races_the_same(monkeypatch):
+    """``verdict: final`` leaves the race alone and hands the test only the last round's samples,
+    which the winner met after the rounds that chose it; ``all`` hands it every sample it met."""
+    from ttr_lab.strategies.ticket_to_ride import halving_search
+
+    tested: list[tuple[int, int]] = []
+    monkeypatch.setattr(halving_search, "answer", lambda a, r, bar: tested.append(
+        (a.shape[0], int(np.sum(np.isnan(a) | np.isnan(r))))) or False)
+    obs, legal = _opening()
+    races = {}
+    for verdict in ("all", "final"):
+        search = HalvingSearch(iterations=1200, verdict=verdict)
+        search.act(obs, legal, random.Random(3))
+        races[verdict] = search.last_root
+    assert races["all"] == races["final"] and len(races["all"]) > 2
+    (every, gaps), (last, last_gaps) = tested
+    winner_met = max(n for _, n, _ in races["all"][1:])  # the last rival met the most samples
+    assert every == races["all"][0][1] and every - gaps == winner_met
+    assert 0 < last < winner_met and last_gaps == 0  # the last round: both met every sample
+
+
 def test_a_fixed_budget_is_reproducible_and_a_clock_is_one_or_the_other():
     obs, legal = _opening()
     first = HalvingSearch(iterations=200).act(obs, legal, random.Random(9))
