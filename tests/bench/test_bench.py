@@ -224,7 +224,29 @@ def test_convergence_section_runs_the_learned_search_by_play_outs():
     table = next(item for item in result.items if not isinstance(item, str))
     assert table.columns[3] == "agrees with 8" and [row[5] for row in table.rows] != ["0.0", "0.0"]
     for *_, edges in result.figures["convergence"]:  # an overrule beat the planner's move in its race
-        assert all(race > 0 for race, _ in edges)
+        assert all(race > 0 for race, _, _ in edges)
+
+
+def test_the_true_state_edge_plays_both_moves_out_in_the_real_position():
+    """The last turn of a planner game (seed 2): in the real position the winning claim wins by
+    17 where the planner's move loses by 3, so its true-state edge is exactly 20; the planner's
+    move against itself is 0."""
+    import json
+    import random
+    from pathlib import Path
+
+    from ttr_lab.bench.convergence import _true_edge
+    from ttr_lab.games.ticket_to_ride import TicketToRide
+    from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+
+    golden = Path(__file__).parent.parent / "golden" / "mcts_tree" / "usa-2p-seed2-last-turn.json"
+    state = TicketToRide("usa").restore(json.loads(golden.read_text(encoding="utf-8")))
+    legal = state.legal_actions()
+    anchor = TicketPlanner().act(state.observation(0), legal, random.Random(0))
+    winner = next(a for a in legal if str(a).startswith("claim El Paso-Santa Fe"))
+    assert _true_edge(state, anchor, anchor, 1) == 0.0
+    assert _true_edge(state, anchor, winner, 1) == 20.0
+    assert state.legal_actions() == legal  # played in copies
 
 
 def table_edges(shown):

@@ -21,7 +21,12 @@ interface. Per budget:
   ``FRESH`` new samples measure it (a search with ``edge``): the race's figure includes the
   samples that chose the winner among its rivals, so it is biased up by the choice (a winner's
   curse); the fresh figure is not, and its mean says whether the overrules gain in the search's
-  own verdict at all.
+  own verdict at all;
+- and the same edge in the game's true state: both moves played in a copy of the real position
+  (the real hands, tickets and deck, which the samples stand for) and ``ticket_planner`` playing
+  every seat to the end. Its mean over the overrules is unbiased for the fresh edge when the
+  samples are drawn like the truth, so a gap between them measures the samples' error (what the
+  search assumes of hidden cards); no gap leaves the play-out's policy as the model's error.
 """
 
 from __future__ import annotations
@@ -48,12 +53,12 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
                         strategy: str = CONVERGENCE_STRATEGY) -> None:
     """The section (see the module docstring); ``figures["convergence"]`` holds, per budget,
     (play-outs, turns, overrule share, agreement with the largest, agreement with itself, the
-    (race's, fresh) edge of each overrule)."""
+    (race's, fresh, true-state) edge of each overrule)."""
     budgets = sorted(budgets)
     answers: dict[tuple[int, int], list[str]] = {(b, k): [] for b in budgets for k in (0, 1)}
     anchors: list[str] = []
     raced: dict[int, list[int]] = {b: [] for b in budgets}
-    edges: dict[int, list[tuple[float, float]]] = {b: [] for b in budgets}  # (race's, fresh) per overrule
+    edges: dict[int, list[tuple[float, float, float]]] = {b: [] for b in budgets}  # (race's, fresh, true) per overrule
     for deal in range(deals):
         game_seed = derive_seed(seed, 0xC0C0, deal)
         state = USA.new_game(2, game_seed)
@@ -80,7 +85,8 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
                             if chosen[key] != action and hasattr(shadow, "edge"):
                                 race = next(e for text, _, e in shadow.last_root if text == str(chosen[key]))
                                 fresh, _ = shadow.edge(observation, action, chosen[key], FRESH, streams[key])
-                                edges[key[0]].append((race, fresh))
+                                true = _true_edge(state, action, chosen[key], derive_seed(game_seed, len(anchors)))
+                                edges[key[0]].append((race, fresh, true))
             state.apply(action)
     largest = budgets[-1]
     rows, figures = [], []
@@ -100,20 +106,42 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
         f"games at 2 players (seed {seed}); 'with the largest' pairs each budget's first search with the "
         f"second search at {largest}",
         ("play-outs", "turns", "overrules the planner", f"agrees with {largest}", "agrees with itself",
-         "candidates raced", f"overrules' edge: race / {FRESH} fresh samples (pts)"),
+         "candidates raced", f"overrules' edge: race / {FRESH} fresh samples / true state (pts)"),
         rows, right=("play-outs", "turns"),
     ))
 
 
-def _edges(pairs: Sequence[tuple[float, float]]) -> str:
-    """The mean race and fresh edges of the overrules, the fresh one with its 95% interval."""
-    if not pairs:
+def _true_edge(state: Any, anchor: Any, move: Any, seed: int) -> float:
+    """``move``'s lead over ``anchor`` for the player to move, each played in a copy of the real
+    ``state`` and followed by ``ticket_planner`` at every seat to the end (the same seed for both)."""
+    me = state.current_player
+    leads = []
+    for first in (anchor, move):
+        copy = state.clone()
+        copy.apply(first)
+        planners = [build("ticket_planner", {}, USA.name) for _ in range(copy.num_players)]
+        rng = random.Random(seed)
+        while not copy.is_terminal():
+            p = copy.current_player
+            copy.apply(planners[p].act(copy.observation(p), copy.legal_actions(), rng))
+        scores = [float(player.score or 0) for player in copy.outcome().players]
+        leads.append(scores[me] - max(score for seat, score in enumerate(scores) if seat != me))
+    return leads[1] - leads[0]
+
+
+def _edges(triples: Sequence[tuple[float, float, float]]) -> str:
+    """The mean race, fresh and true-state edges of the overrules, the last two with 95% intervals."""
+    if not triples:
         return "-"
-    race = sum(r for r, _ in pairs) / len(pairs)
-    fresh = [f for _, f in pairs]
-    mean = sum(fresh) / len(fresh)
-    half = 1.96 * statistics.stdev(fresh) / math.sqrt(len(fresh)) if len(fresh) > 1 else math.inf
-    return f"{race:+.1f} / {mean:+.1f} ± {half:.1f} ({len(pairs)})"
+    race = sum(r for r, _, _ in triples) / len(triples)
+    return f"{race:+.1f} / {_mean_interval([f for _, f, _ in triples])} / " \
+           f"{_mean_interval([t for _, _, t in triples])} ({len(triples)})"
+
+
+def _mean_interval(values: Sequence[float]) -> str:
+    mean = sum(values) / len(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+    return f"{mean:+.1f} ± {half:.1f}"
 
 
 def _share(flags: Any) -> float:
