@@ -22,11 +22,14 @@ interface. Per budget:
   samples that chose the winner among its rivals, so it is biased up by the choice (a winner's
   curse); the fresh figure is not, and its mean says whether the overrules gain in the search's
   own verdict at all;
-- and the same edge in the game's true state: both moves played in a copy of the real position
-  (the real hands, tickets and deck, which the samples stand for) and ``ticket_planner`` playing
-  every seat to the end. Its mean over the overrules is unbiased for the fresh edge when the
-  samples are drawn like the truth, so a gap between them measures the samples' error (what the
-  search assumes of hidden cards); no gap leaves the play-out's policy as the model's error.
+- the same edge played out by the ``ticket_planner`` strategy (its kept plan, its ticket orders)
+  at every seat instead of the play-out kernel's planner, first on ``SAMPLED`` of the game's own
+  determinizations (``game.determinize``), then in the game's true state: both moves played in
+  a copy of the real position (the real hands, tickets and deck, which the samples stand for).
+  The true-state mean over the overrules is unbiased for the sampled one when the samples are
+  drawn like the truth, so a gap between those two measures the samples' error (what the search
+  assumes of hidden cards and tickets), and a gap between the fresh edge and the sampled one
+  the play-out policy's.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ USA = load_game(_NAME, **_OPTIONS)
 CONVERGENCE_STRATEGY = "mcts_learned"
 CONVERGENCE_PLAYOUTS = (64, 256, 1024, 4096)  # about 12, 50, 200 and 800 ms of CPU a decision
 FRESH = 256  # samples re-measuring an overruling winner's edge
+SAMPLED = 16  # determinizations played out by the planner strategy, per overrule
 
 
 def convergence_section(result: BenchResult, deals: int, seed: int,
@@ -53,12 +57,12 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
                         strategy: str = CONVERGENCE_STRATEGY) -> None:
     """The section (see the module docstring); ``figures["convergence"]`` holds, per budget,
     (play-outs, turns, overrule share, agreement with the largest, agreement with itself, the
-    (race's, fresh, true-state) edge of each overrule)."""
+    (race's, fresh, sampled, true-state) edge of each overrule)."""
     budgets = sorted(budgets)
     answers: dict[tuple[int, int], list[str]] = {(b, k): [] for b in budgets for k in (0, 1)}
     anchors: list[str] = []
     raced: dict[int, list[int]] = {b: [] for b in budgets}
-    edges: dict[int, list[tuple[float, float, float]]] = {b: [] for b in budgets}  # (race's, fresh, true) per overrule
+    edges: dict[int, list[tuple[float, ...]]] = {b: [] for b in budgets}  # (race's, fresh, sampled, true) per overrule
     for deal in range(deals):
         game_seed = derive_seed(seed, 0xC0C0, deal)
         state = USA.new_game(2, game_seed)
@@ -85,8 +89,13 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
                             if chosen[key] != action and hasattr(shadow, "edge"):
                                 race = next(e for text, _, e in shadow.last_root if text == str(chosen[key]))
                                 fresh, _ = shadow.edge(observation, action, chosen[key], FRESH, streams[key])
-                                true = _true_edge(state, action, chosen[key], derive_seed(game_seed, len(anchors)))
-                                edges[key[0]].append((race, fresh, true))
+                                seed_k = derive_seed(game_seed, len(anchors))
+                                worlds = random.Random(seed_k)
+                                sampled = statistics.fmean(
+                                    _played_edge(USA.determinize(observation, worlds), action, chosen[key], seed_k)
+                                    for _ in range(SAMPLED))
+                                true = _played_edge(state, action, chosen[key], seed_k)
+                                edges[key[0]].append((race, fresh, sampled, true))
             state.apply(action)
     largest = budgets[-1]
     rows, figures = [], []
@@ -106,12 +115,13 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
         f"games at 2 players (seed {seed}); 'with the largest' pairs each budget's first search with the "
         f"second search at {largest}",
         ("play-outs", "turns", "overrules the planner", f"agrees with {largest}", "agrees with itself",
-         "candidates raced", f"overrules' edge: race / {FRESH} fresh samples / true state (pts)"),
+         "candidates raced", f"overrules' edge (pts): race / {FRESH} fresh samples / {SAMPLED} samples "
+         "played by the planner / the true state played by the planner"),
         rows, right=("play-outs", "turns"),
     ))
 
 
-def _true_edge(state: Any, anchor: Any, move: Any, seed: int) -> float:
+def _played_edge(state: Any, anchor: Any, move: Any, seed: int) -> float:
     """``move``'s lead over ``anchor`` for the player to move, each played in a copy of the real
     ``state`` and followed by ``ticket_planner`` at every seat to the end (the same seed for both)."""
     me = state.current_player
@@ -129,13 +139,13 @@ def _true_edge(state: Any, anchor: Any, move: Any, seed: int) -> float:
     return leads[1] - leads[0]
 
 
-def _edges(triples: Sequence[tuple[float, float, float]]) -> str:
-    """The mean race, fresh and true-state edges of the overrules, the last two with 95% intervals."""
-    if not triples:
+def _edges(rows: Sequence[tuple[float, ...]]) -> str:
+    """The mean edges of the overrules: the race's, then the others with 95% intervals."""
+    if not rows:
         return "-"
-    race = sum(r for r, _, _ in triples) / len(triples)
-    return f"{race:+.1f} / {_mean_interval([f for _, f, _ in triples])} / " \
-           f"{_mean_interval([t for _, _, t in triples])} ({len(triples)})"
+    race = sum(row[0] for row in rows) / len(rows)
+    rest = " / ".join(_mean_interval([row[k] for row in rows]) for k in range(1, len(rows[0])))
+    return f"{race:+.1f} / {rest} ({len(rows)})"
 
 
 def _mean_interval(values: Sequence[float]) -> str:
