@@ -1,0 +1,52 @@
+"""``benchmarks/hidden_information.py``: each resampling keeps what the observer knows and moves
+only the unknown it names."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from collections import Counter
+from pathlib import Path
+
+from ttr_lab.games.ticket_to_ride import TicketToRide
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+
+SCRIPT = Path(__file__).parent.parent.parent / "benchmarks" / "hidden_information.py"
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("hidden_information", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _midgame():
+    state = TicketToRide("usa").new_game(2, seed=11)
+    planner, rng = TicketPlanner(), random.Random(0)
+    for _ in range(40):
+        state.apply(planner.act(state.observation(state.current_player), state.legal_actions(), rng))
+    return state
+
+
+def test_resampling_an_unknown_keeps_the_observation_and_moves_only_that_unknown():
+    script, state = _script(), _midgame()
+    me = state.current_player
+    before = state.snapshot()
+    tickets_moved = cards_moved = False
+    for k in range(8):
+        tickets = script.tickets_resampled(state, me, random.Random(k))
+        cards = script.cards_resampled(state, me, random.Random(k))
+        for world in (tickets, cards):
+            # The log of past moves is not part of a snapshot; everything else is.
+            assert world.observation(me)._replace(log=None) == state.observation(me)._replace(log=None)
+        t, c = tickets.snapshot(), cards.snapshot()
+        assert (t["hands"], t["draw_pile"]) == (before["hands"], before["draw_pile"])
+        assert (c["tickets_held"], c["ticket_deck"]) == (before["tickets_held"], before["ticket_deck"])
+        assert Counter(t["tickets_held"][1 - me] + t["ticket_deck"]) == \
+            Counter(before["tickets_held"][1 - me] + before["ticket_deck"])
+        assert sum(c["hands"][1 - me].values()) == sum(before["hands"][1 - me].values())
+        tickets_moved |= set(t["tickets_held"][1 - me]) != set(before["tickets_held"][1 - me])
+        cards_moved |= (c["hands"][1 - me], c["draw_pile"]) != (before["hands"][1 - me], before["draw_pile"])
+    assert tickets_moved and cards_moved
+    assert state.snapshot() == before  # the position itself is untouched
