@@ -17,22 +17,85 @@ by the planner in:
 Each resampling keeps exactly what the observer knows (a test checks the observation does not
 change), so with a sampler that drew like the truth each row's mean would equal the true state's.
 
+``--belief`` then asks whether a belief over the opponent's tickets closes the gap: the same
+overrules on ``WORLDS`` determinizations each, every world weighted by ``exp(beta * fit)``, where
+``fit`` counts the opponent's claimed tracks that lie on a near-shortest path (``SLACK`` trains
+over the shortest) between the two cities of one of the tickets the world gave it: the planner
+claims the tracks of its tickets' paths, so worlds whose tickets its claims serve are the likely
+ones. Per ``beta``, the weighted mean edge and the worlds' effective number.
+
     python benchmarks/hidden_information.py --playouts 1024 --deals 10 --seed 20261240
+    python benchmarks/hidden_information.py --playouts 1024 --deals 10 --seed 20261240 --belief
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import random
 import statistics
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
+
+import networkx as nx
 
 from ttr_lab.bench.convergence import USA, _played_edge
 from ttr_lab.core.registry import build
 from ttr_lab.core.rng import derive_seed
 
 SAMPLES = 16  # resampled worlds per overrule and kind
+WORLDS = 64  # determinizations per overrule for the belief's weights
+SLACK = 2  # trains over the shortest path that still count a track as on a ticket's way
+BETAS = (0.0, 0.5, 1.0, 2.0)
+
+
+@functools.lru_cache(maxsize=None)
+def ticket_ways(board: Any) -> tuple[frozenset[int], ...]:
+    """Per ticket, the tracks on a path between its cities at most ``SLACK`` trains longer than
+    the shortest (a track's trains its length)."""
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(board.cities)))
+    for track in board.tracks:
+        if not graph.has_edge(track.a, track.b) or graph[track.a][track.b]["weight"] > track.length:
+            graph.add_edge(track.a, track.b, weight=track.length)
+    far = dict(nx.all_pairs_dijkstra_path_length(graph))
+    ways = []
+    for ticket in board.tickets:
+        best = far[ticket.a].get(ticket.b, math.inf)
+        ways.append(frozenset(
+            track.id for track in board.tracks
+            if min(far[ticket.a].get(track.a, math.inf) + far[track.b].get(ticket.b, math.inf),
+                   far[ticket.a].get(track.b, math.inf) + far[track.a].get(ticket.b, math.inf))
+            + track.length <= best + SLACK))
+    return tuple(ways)
+
+
+def fit(board: Any, tickets: Sequence[int], claimed: Sequence[int]) -> int:
+    """How many of ``claimed`` (track ids) lie on the way of one of ``tickets`` (ticket ids)."""
+    ways = ticket_ways(board)
+    on_way: set[int] = set().union(*(ways[t] for t in tickets)) if tickets else set()
+    return sum(1 for track in claimed if track in on_way)
+
+
+def believed_edges(observation: Any, anchor: Any, move: Any, seed: int) -> list[tuple[float, float]]:
+    """Per ``BETAS``: the overrule's mean edge over ``WORLDS`` determinizations weighted by the
+    belief, and the worlds' effective number."""
+    worlds = random.Random(seed)
+    other = 1 - observation.player
+    claimed = [track for track, owner in enumerate(observation.owner) if owner == other]
+    fits, edges = [], []
+    for _ in range(WORLDS):
+        world = USA.determinize(observation, worlds)
+        snap = world.snapshot()
+        fits.append(fit(USA.board, list(snap["tickets_held"][other]) + list(snap["offered_tickets"][other]), claimed))
+        edges.append(_played_edge(world, anchor, move, seed))
+    out = []
+    for beta in BETAS:
+        top = max(fits)
+        weights = [math.exp(beta * (f - top)) for f in fits]
+        total = sum(weights)
+        out.append((sum(w * e for w, e in zip(weights, edges)) / total, total * total / sum(w * w for w in weights)))
+    return out
 
 
 def tickets_resampled(state: Any, me: int, rng: random.Random) -> Any:
@@ -68,9 +131,10 @@ def cards_resampled(state: Any, me: int, rng: random.Random) -> Any:
     return USA.restore(snap)
 
 
-def overrule_edges(playouts: int, deals: int, seed: int) -> list[tuple[str, float, float, float, float]]:
+def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False) -> list[tuple[Any, ...]]:
     """Per overrule: the kind of move, and its edge in the true state, with the tickets
-    resampled, with the cards resampled, and in the game's determinizations."""
+    resampled, with the cards resampled, and in the game's determinizations; with ``belief``,
+    the kind, the true state's edge and ``believed_edges``."""
     rows = []
     for deal in range(deals):
         game_seed = derive_seed(seed, 0xC0C0, deal)
@@ -88,6 +152,11 @@ def overrule_edges(playouts: int, deals: int, seed: int) -> list[tuple[str, floa
                 chosen = shadow.act(observation, legal, stream)
                 if shadow.last_playouts > 0 and chosen != action:
                     k = derive_seed(game_seed, 77, len(rows))
+                    if belief:
+                        rows.append((str(chosen).split()[0], _played_edge(state, action, chosen, k),
+                                     believed_edges(observation, action, chosen, k)))
+                        state.apply(action)
+                        continue
                     worlds = random.Random(k)
                     makers: list[Callable[[], Any]] = [
                         lambda: tickets_resampled(state, 0, worlds),
@@ -111,8 +180,17 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=1024)
     parser.add_argument("--deals", type=int, default=10)
     parser.add_argument("--seed", type=int, default=20261240)
+    parser.add_argument("--belief", action="store_true", help="weigh the worlds by the opponent's tickets' fit")
     args = parser.parse_args()
-    rows = overrule_edges(args.playouts, args.deals, args.seed)
+    rows = overrule_edges(args.playouts, args.deals, args.seed, args.belief)
+    if args.belief:
+        print(f"mcts_learned at {args.playouts} play-outs: {len(rows)} overrules; edge in the true state "
+              f"{_mean([r[1] for r in rows])}; over {WORLDS} determinizations weighted by the belief:")
+        for i, beta in enumerate(BETAS):
+            print(f"  beta {beta}: {_mean([r[2][i][0] for r in rows])}, paired less the true state "
+                  f"{_mean([r[2][i][0] - r[1] for r in rows])}, effective worlds "
+                  f"{statistics.fmean(r[2][i][1] for r in rows):.1f} of {WORLDS}")
+        return
     names = ("true state", "tickets resampled", "cards resampled", "all resampled")
     print(f"mcts_learned at {args.playouts} play-outs: {len(rows)} overrules in {args.deals} deals (seed {args.seed})")
     for i, name in enumerate(names, start=1):

@@ -50,3 +50,15 @@ def test_resampling_an_unknown_keeps_the_observation_and_moves_only_that_unknown
         cards_moved |= (c["hands"][1 - me], c["draw_pile"]) != (before["hands"][1 - me], before["draw_pile"])
     assert tickets_moved and cards_moved
     assert state.snapshot() == before  # the position itself is untouched
+
+
+def test_the_beliefs_fit_counts_the_claims_on_a_tickets_near_shortest_ways():
+    script = _script()
+    board = TicketToRide("usa").board
+    track = {t.label: t.id for t in board.tracks}
+    boston_miami = next(t.id for t in board.tickets if t.label.startswith("Boston-Miami"))
+    claims = [track["Boston-New York red"], track["Charleston-Miami pink"], track["Portland-Seattle gray#1"]]
+    assert script.fit(board, [boston_miami], claims) == 2  # the Pacific track serves no way to Miami
+    assert script.fit(board, [], claims) == 0
+    ways = script.ticket_ways(board)[boston_miami]
+    assert track["Boston-New York yellow"] in ways and track["El Paso-Los Angeles black"] not in ways
