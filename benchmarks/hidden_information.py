@@ -40,6 +40,7 @@ from typing import Any, Callable, Sequence
 import networkx as nx
 
 from ttr_lab.bench.convergence import USA, _played_edge
+from ttr_lab.core.intervals import clustered_mean
 from ttr_lab.core.registry import build
 from ttr_lab.core.rng import derive_seed
 
@@ -134,7 +135,7 @@ def cards_resampled(state: Any, me: int, rng: random.Random) -> Any:
 def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False) -> list[tuple[Any, ...]]:
     """Per overrule: the kind of move, and its edge in the true state, with the tickets
     resampled, with the cards resampled, and in the game's determinizations; with ``belief``,
-    the kind, the true state's edge and ``believed_edges``."""
+    the kind, the true state's edge and ``believed_edges``; last, the deal."""
     rows = []
     for deal in range(deals):
         game_seed = derive_seed(seed, 0xC0C0, deal)
@@ -154,7 +155,7 @@ def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False) -
                     k = derive_seed(game_seed, 77, len(rows))
                     if belief:
                         rows.append((str(chosen).split()[0], _played_edge(state, action, chosen, k),
-                                     believed_edges(observation, action, chosen, k)))
+                                     believed_edges(observation, action, chosen, k), deal))
                         state.apply(action)
                         continue
                     worlds = random.Random(k)
@@ -165,14 +166,14 @@ def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False) -
                     ]
                     means = [statistics.fmean(_played_edge(make(), action, chosen, k) for _ in range(SAMPLES))
                              for make in makers]
-                    rows.append((str(chosen).split()[0], _played_edge(state, action, chosen, k), *means))
+                    rows.append((str(chosen).split()[0], _played_edge(state, action, chosen, k), *means, deal))
             state.apply(action)
     return rows
 
 
-def _mean(values: list[float]) -> str:
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
-    return f"{statistics.fmean(values):+.1f} ± {half:.1f}"
+def _mean(values: list[float], deals: list[int]) -> str:
+    """The mean with its 95% interval by deal (a game's overrules share its deal)."""
+    return "{:+.1f} ± {:.1f}".format(*clustered_mean(values, deals))
 
 
 def main() -> None:
@@ -183,19 +184,21 @@ def main() -> None:
     parser.add_argument("--belief", action="store_true", help="weigh the worlds by the opponent's tickets' fit")
     args = parser.parse_args()
     rows = overrule_edges(args.playouts, args.deals, args.seed, args.belief)
+    deals = [r[-1] for r in rows]
     if args.belief:
         print(f"mcts_learned at {args.playouts} play-outs: {len(rows)} overrules; edge in the true state "
-              f"{_mean([r[1] for r in rows])}; over {WORLDS} determinizations weighted by the belief:")
+              f"{_mean([r[1] for r in rows], deals)}; over {WORLDS} determinizations weighted by the belief:")
         for i, beta in enumerate(BETAS):
-            print(f"  beta {beta}: {_mean([r[2][i][0] for r in rows])}, paired less the true state "
-                  f"{_mean([r[2][i][0] - r[1] for r in rows])}, effective worlds "
+            print(f"  beta {beta}: {_mean([r[2][i][0] for r in rows], deals)}, paired less the true state "
+                  f"{_mean([r[2][i][0] - r[1] for r in rows], deals)}, effective worlds "
                   f"{statistics.fmean(r[2][i][1] for r in rows):.1f} of {WORLDS}")
         return
     names = ("true state", "tickets resampled", "cards resampled", "all resampled")
-    print(f"mcts_learned at {args.playouts} play-outs: {len(rows)} overrules in {args.deals} deals (seed {args.seed})")
+    print(f"mcts_learned at {args.playouts} play-outs: {len(rows)} overrules in {args.deals} deals (seed {args.seed}); "
+          "95% intervals by deal")
     for i, name in enumerate(names, start=1):
-        gap = "" if i == 1 else f"   paired, less the true state: {_mean([r[i] - r[1] for r in rows])}"
-        print(f"  {name:18} {_mean([r[i] for r in rows])}{gap}")
+        gap = "" if i == 1 else f"   paired, less the true state: {_mean([r[i] - r[1] for r in rows], deals)}"
+        print(f"  {name:18} {_mean([r[i] for r in rows], deals)}{gap}")
     for kind in sorted({r[0] for r in rows}):
         mine = [r for r in rows if r[0] == kind]
         means = " / ".join(f"{statistics.fmean(r[i] for r in mine):+.1f}" for i in range(1, 5))

@@ -224,7 +224,7 @@ def test_convergence_section_runs_the_learned_search_by_play_outs():
     table = next(item for item in result.items if not isinstance(item, str))
     assert table.columns[3] == "agrees with 8" and [row[5] for row in table.rows] != ["0.0", "0.0"]
     for *_, edges in result.figures["convergence"]:  # an overrule beat the planner's move in its race
-        assert all(race > 0 and len(rest) == 3 for race, *rest in edges)
+        assert all(race > 0 and len(rest) == 3 for _, race, *rest in edges)
 
 
 def test_the_true_state_edge_plays_both_moves_out_in_the_real_position():

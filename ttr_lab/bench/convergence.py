@@ -34,13 +34,13 @@ interface. Per budget:
 
 from __future__ import annotations
 
-import math
 import random
 import statistics
 from typing import Any, Sequence
 
 from ttr_lab.bench.results import BenchResult, FigureTable, benchmarked
 from ttr_lab.core.game import load_game
+from ttr_lab.core.intervals import clustered_mean
 from ttr_lab.core.registry import build
 from ttr_lab.core.rng import derive_seed
 
@@ -57,12 +57,12 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
                         strategy: str = CONVERGENCE_STRATEGY) -> None:
     """The section (see the module docstring); ``figures["convergence"]`` holds, per budget,
     (play-outs, turns, overrule share, agreement with the largest, agreement with itself, the
-    (race's, fresh, sampled, true-state) edge of each overrule)."""
+    (deal, race's, fresh, sampled, true-state) edge of each overrule)."""
     budgets = sorted(budgets)
     answers: dict[tuple[int, int], list[str]] = {(b, k): [] for b in budgets for k in (0, 1)}
     anchors: list[str] = []
     raced: dict[int, list[int]] = {b: [] for b in budgets}
-    edges: dict[int, list[tuple[float, ...]]] = {b: [] for b in budgets}  # (race's, fresh, sampled, true) per overrule
+    edges: dict[int, list[tuple[float, ...]]] = {b: [] for b in budgets}  # (deal, race's, fresh, sampled, true) per overrule
     for deal in range(deals):
         game_seed = derive_seed(seed, 0xC0C0, deal)
         state = USA.new_game(2, game_seed)
@@ -95,7 +95,7 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
                                     _played_edge(USA.determinize(observation, worlds), action, chosen[key], seed_k)
                                     for _ in range(SAMPLED))
                                 true = _played_edge(state, action, chosen[key], seed_k)
-                                edges[key[0]].append((race, fresh, sampled, true))
+                                edges[key[0]].append((deal, race, fresh, sampled, true))
             state.apply(action)
     largest = budgets[-1]
     rows, figures = [], []
@@ -140,18 +140,15 @@ def _played_edge(state: Any, anchor: Any, move: Any, seed: int) -> float:
 
 
 def _edges(rows: Sequence[tuple[float, ...]]) -> str:
-    """The mean edges of the overrules: the race's, then the others with 95% intervals."""
+    """The mean edges of the overrules: the race's, then the others with 95% intervals by deal
+    (a game's overrules share its deal, the true state's above all, so they are not independent)."""
     if not rows:
         return "-"
-    race = sum(row[0] for row in rows) / len(rows)
-    rest = " / ".join(_mean_interval([row[k] for row in rows]) for k in range(1, len(rows[0])))
+    race = sum(row[1] for row in rows) / len(rows)
+    deals = [row[0] for row in rows]
+    rest = " / ".join("{:+.1f} ± {:.1f}".format(*clustered_mean([row[k] for row in rows], deals))
+                      for k in range(2, len(rows[0])))
     return f"{race:+.1f} / {rest} ({len(rows)})"
-
-
-def _mean_interval(values: Sequence[float]) -> str:
-    mean = sum(values) / len(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
-    return f"{mean:+.1f} ± {half:.1f}"
 
 
 def _share(flags: Any) -> float:
