@@ -1,9 +1,10 @@
 """Which hidden information makes ``mcts_learned`` overrule the planner where it should not?
 
-``ttr-lab bench strength --section convergence`` shows that the race's overrules of the planner
-gain some 10-12 points in the worlds it samples (``game.determinize``) and 1-3 in the game's true
-state, both played out by the ``ticket_planner`` strategy. This script splits that gap between
-the two unknowns of a two-player Ticket to Ride position. For each overrule at one play-out
+``ttr-lab bench strength --section convergence`` measures the edge of the race's overrules of
+the planner in the worlds it samples (``game.determinize``) and in the game's true state, both
+played out by the ``ticket_planner`` strategy. This script measures that gap on more deals, with
+intervals by deal, and splits it between the two unknowns of a two-player Ticket to Ride
+position. For each overrule at one play-out
 budget (seat 0 of ``ticket_planner`` games, as the section plays them) it plays both moves out
 by the planner in:
 
