@@ -133,10 +133,12 @@ def cards_resampled(state: Any, me: int, rng: random.Random) -> Any:
     return USA.restore(snap)
 
 
-def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False) -> list[tuple[Any, ...]]:
+def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False,
+                   split: bool = True) -> list[tuple[Any, ...]]:
     """Per overrule: the kind of move, and its edge in the true state, with the tickets
     resampled, with the cards resampled, and in the game's determinizations; with ``belief``,
-    the kind, the true state's edge and ``believed_edges``; last, the deal."""
+    the kind, the true state's edge and ``believed_edges``; last, the deal. Without ``split``
+    only the true state and the determinizations are played (the resampled rows are nan)."""
     rows = []
     for deal in range(deals):
         game_seed = derive_seed(seed, 0xC0C0, deal)
@@ -166,7 +168,7 @@ def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False) -
                         lambda: USA.determinize(observation, worlds),
                     ]
                     means = [statistics.fmean(_played_edge(make(), action, chosen, k) for _ in range(SAMPLES))
-                             for make in makers]
+                             if split or i == 2 else math.nan for i, make in enumerate(makers)]
                     rows.append((str(chosen).split()[0], _played_edge(state, action, chosen, k), *means, deal))
             state.apply(action)
     return rows
@@ -183,9 +185,13 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10)
     parser.add_argument("--seed", type=int, default=20261240)
     parser.add_argument("--belief", action="store_true", help="weigh the worlds by the opponent's tickets' fit")
+    parser.add_argument("--no-split", action="store_true", help="only the true state and the determinizations")
     args = parser.parse_args()
-    rows = overrule_edges(args.playouts, args.deals, args.seed, args.belief)
+    rows = overrule_edges(args.playouts, args.deals, args.seed, args.belief, not args.no_split)
     deals = [r[-1] for r in rows]
+    if not rows:
+        print(f"mcts_learned at {args.playouts} play-outs overruled the planner nowhere in {args.deals} deals")
+        return
     if args.belief:
         print(f"mcts_learned at {args.playouts} play-outs: {len(rows)} overrules; edge in the true state "
               f"{_mean([r[1] for r in rows], deals)}; over {WORLDS} determinizations weighted by the belief:")
@@ -198,6 +204,8 @@ def main() -> None:
     print(f"mcts_learned at {args.playouts} play-outs: {len(rows)} overrules in {args.deals} deals (seed {args.seed}); "
           "95% intervals by deal")
     for i, name in enumerate(names, start=1):
+        if math.isnan(rows[0][i]):
+            continue
         gap = "" if i == 1 else f"   paired, less the true state: {_mean([r[i] - r[1] for r in rows], deals)}"
         print(f"  {name:18} {_mean([r[i] for r in rows], deals)}{gap}")
     for kind in sorted({r[0] for r in rows}):
