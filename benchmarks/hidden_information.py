@@ -27,6 +27,12 @@ ones. Per ``beta``, the weighted mean edge and the worlds' effective number.
 
     python benchmarks/hidden_information.py --playouts 1024 --deals 10 --seed 20261240
     python benchmarks/hidden_information.py --playouts 1024 --deals 10 --seed 20261240 --belief
+
+``--against LARGER`` asks whether more time chooses better moves: at every decision where the
+search at ``--playouts`` and a second at ``LARGER`` play-outs answer differently, the larger
+budget's answer against the smaller's, in the true state and over the game's determinizations.
+
+    python benchmarks/hidden_information.py --playouts 256 --against 1024 --deals 50 --seed 20261245
 """
 
 from __future__ import annotations
@@ -174,6 +180,34 @@ def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False,
     return rows
 
 
+def budget_edges(small: int, large: int, deals: int, seed: int) -> list[tuple[float, float, int]]:
+    """Where the search at ``small`` and at ``large`` play-outs answer differently (seat 0 of
+    ``ticket_planner`` games): the larger's answer's edge over the smaller's in the true state
+    and over ``SAMPLES`` determinizations, and the deal."""
+    rows = []
+    for deal in range(deals):
+        game_seed = derive_seed(seed, 0xC0C0, deal)
+        state = USA.new_game(2, game_seed)
+        players = [build("ticket_planner", {}, USA.name) for _ in range(2)]
+        searches = [build("mcts_learned", {"iterations": n}, USA.name) for n in (small, large)]
+        streams = [random.Random(derive_seed(game_seed, n, 0)) for n in (small, large)]
+        rng = random.Random(game_seed)
+        while not state.is_terminal():
+            p = state.current_player
+            observation, legal = state.observation(p), state.legal_actions()
+            action = players[p].act(observation, legal, rng)
+            if p == 0:
+                first, second = (search.act(observation, legal, stream) for search, stream in zip(searches, streams))
+                if first != second:
+                    k = derive_seed(game_seed, 78, len(rows))
+                    worlds = random.Random(k)
+                    sampled = statistics.fmean(_played_edge(USA.determinize(observation, worlds), first, second, k)
+                                               for _ in range(SAMPLES))
+                    rows.append((_played_edge(state, first, second, k), sampled, deal))
+            state.apply(action)
+    return rows
+
+
 def _mean(values: list[float], deals: list[int]) -> str:
     """The mean with its 95% interval by deal (a game's overrules share its deal)."""
     return "{:+.1f} ± {:.1f}".format(*clustered_mean(values, deals))
@@ -186,7 +220,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261240)
     parser.add_argument("--belief", action="store_true", help="weigh the worlds by the opponent's tickets' fit")
     parser.add_argument("--no-split", action="store_true", help="only the true state and the determinizations")
+    parser.add_argument("--against", type=int, help="a larger budget whose answers meet --playouts' answers")
     args = parser.parse_args()
+    if args.against:
+        pairs = budget_edges(args.playouts, args.against, args.deals, args.seed)
+        by = [r[2] for r in pairs]
+        print(f"mcts_learned at {args.against} against {args.playouts} play-outs: {len(pairs)} decisions answered "
+              f"differently in {args.deals} deals (seed {args.seed}); the larger's answer's edge, 95% by deal:")
+        print(f"  true state {_mean([r[0] for r in pairs], by)}; determinizations {_mean([r[1] for r in pairs], by)}")
+        return
     rows = overrule_edges(args.playouts, args.deals, args.seed, args.belief, not args.no_split)
     deals = [r[-1] for r in rows]
     if not rows:
