@@ -42,7 +42,7 @@ import functools
 import math
 import random
 import statistics
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import networkx as nx
 
@@ -139,44 +139,54 @@ def cards_resampled(state: Any, me: int, rng: random.Random) -> Any:
     return USA.restore(snap)
 
 
-def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False,
-                   split: bool = True) -> list[tuple[Any, ...]]:
-    """Per overrule: the kind of move, and its edge in the true state, with the tickets
-    resampled, with the cards resampled, and in the game's determinizations; with ``belief``,
-    the kind, the true state's edge and ``believed_edges``; last, the deal. Without ``split``
-    only the true state and the determinizations are played (the resampled rows are nan)."""
-    rows = []
+def seat_zero_decisions(deals: int, seed: int) -> Iterator[tuple[int, int, Any, Any, Any, Any]]:
+    """Seat 0's every decision in ``deals`` two-player ``ticket_planner`` games (the deals of
+    ``bench strength --section convergence``): (deal, the game's seed, the state, the
+    observation, the legal moves, the planner's move). The move is played when the next is asked."""
     for deal in range(deals):
         game_seed = derive_seed(seed, 0xC0C0, deal)
         state = USA.new_game(2, game_seed)
         players = [build("ticket_planner", {}, USA.name) for _ in range(2)]
-        shadow = build("mcts_learned", {"iterations": playouts}, USA.name)
-        stream = random.Random(derive_seed(game_seed, playouts, 0))
         rng = random.Random(game_seed)
         while not state.is_terminal():
             p = state.current_player
             observation, legal = state.observation(p), state.legal_actions()
             action = players[p].act(observation, legal, rng)
             if p == 0:
-                shadow.last_playouts = 0
-                chosen = shadow.act(observation, legal, stream)
-                if shadow.last_playouts > 0 and chosen != action:
-                    k = derive_seed(game_seed, 77, len(rows))
-                    if belief:
-                        rows.append((str(chosen).split()[0], _played_edge(state, action, chosen, k),
-                                     believed_edges(observation, action, chosen, k), deal))
-                        state.apply(action)
-                        continue
-                    worlds = random.Random(k)
-                    makers: list[Callable[[], Any]] = [
-                        lambda: tickets_resampled(state, 0, worlds),
-                        lambda: cards_resampled(state, 0, worlds),
-                        lambda: USA.determinize(observation, worlds),
-                    ]
-                    means = [statistics.fmean(_played_edge(make(), action, chosen, k) for _ in range(SAMPLES))
-                             if split or i == 2 else math.nan for i, make in enumerate(makers)]
-                    rows.append((str(chosen).split()[0], _played_edge(state, action, chosen, k), *means, deal))
+                yield deal, game_seed, state, observation, legal, action
             state.apply(action)
+
+
+def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False,
+                   split: bool = True) -> list[tuple[Any, ...]]:
+    """Per overrule: the kind of move, and its edge in the true state, with the tickets
+    resampled, with the cards resampled, and in the game's determinizations; with ``belief``,
+    the kind, the true state's edge and ``believed_edges``; last, the deal. Without ``split``
+    only the true state and the determinizations are played (the resampled rows are nan)."""
+    rows: list[tuple[Any, ...]] = []
+    current = -1
+    for deal, game_seed, state, observation, legal, action in seat_zero_decisions(deals, seed):
+        if deal != current:  # a search per game, seeing every decision of its seat
+            current, shadow = deal, build("mcts_learned", {"iterations": playouts}, USA.name)
+            stream = random.Random(derive_seed(game_seed, playouts, 0))
+        shadow.last_playouts = 0
+        chosen = shadow.act(observation, legal, stream)
+        if shadow.last_playouts == 0 or chosen == action:
+            continue
+        k = derive_seed(game_seed, 77, len(rows))
+        kind, true = str(chosen).split()[0], _played_edge(state, action, chosen, k)
+        if belief:
+            rows.append((kind, true, believed_edges(observation, action, chosen, k), deal))
+            continue
+        worlds = random.Random(k)
+        makers: list[Callable[[], Any]] = [
+            lambda: tickets_resampled(state, 0, worlds),
+            lambda: cards_resampled(state, 0, worlds),
+            lambda: USA.determinize(observation, worlds),
+        ]
+        means = [statistics.fmean(_played_edge(make(), action, chosen, k) for _ in range(SAMPLES))
+                 if split or i == 2 else math.nan for i, make in enumerate(makers)]
+        rows.append((kind, true, *means, deal))
     return rows
 
 
@@ -184,27 +194,20 @@ def budget_edges(small: int, large: int, deals: int, seed: int) -> list[tuple[fl
     """Where the search at ``small`` and at ``large`` play-outs answer differently (seat 0 of
     ``ticket_planner`` games): the larger's answer's edge over the smaller's in the true state
     and over ``SAMPLES`` determinizations, and the deal."""
-    rows = []
-    for deal in range(deals):
-        game_seed = derive_seed(seed, 0xC0C0, deal)
-        state = USA.new_game(2, game_seed)
-        players = [build("ticket_planner", {}, USA.name) for _ in range(2)]
-        searches = [build("mcts_learned", {"iterations": n}, USA.name) for n in (small, large)]
-        streams = [random.Random(derive_seed(game_seed, n, 0)) for n in (small, large)]
-        rng = random.Random(game_seed)
-        while not state.is_terminal():
-            p = state.current_player
-            observation, legal = state.observation(p), state.legal_actions()
-            action = players[p].act(observation, legal, rng)
-            if p == 0:
-                first, second = (search.act(observation, legal, stream) for search, stream in zip(searches, streams))
-                if first != second:
-                    k = derive_seed(game_seed, 78, len(rows))
-                    worlds = random.Random(k)
-                    sampled = statistics.fmean(_played_edge(USA.determinize(observation, worlds), first, second, k)
-                                               for _ in range(SAMPLES))
-                    rows.append((_played_edge(state, first, second, k), sampled, deal))
-            state.apply(action)
+    rows: list[tuple[float, float, int]] = []
+    current = -1
+    for deal, game_seed, state, observation, legal, _ in seat_zero_decisions(deals, seed):
+        if deal != current:
+            current = deal
+            searches = [build("mcts_learned", {"iterations": n}, USA.name) for n in (small, large)]
+            streams = [random.Random(derive_seed(game_seed, n, 0)) for n in (small, large)]
+        first, second = (search.act(observation, legal, stream) for search, stream in zip(searches, streams))
+        if first != second:
+            k = derive_seed(game_seed, 78, len(rows))
+            worlds = random.Random(k)
+            sampled = statistics.fmean(_played_edge(USA.determinize(observation, worlds), first, second, k)
+                                       for _ in range(SAMPLES))
+            rows.append((_played_edge(state, first, second, k), sampled, deal))
     return rows
 
 
