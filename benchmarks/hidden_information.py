@@ -46,7 +46,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import networkx as nx
 
-from ttr_lab.bench.convergence import USA, _played_edge
+from ttr_lab.bench.convergence import USA, played_edge
 from ttr_lab.core.intervals import clustered_mean
 from ttr_lab.core.registry import build
 from ttr_lab.core.rng import derive_seed
@@ -96,7 +96,7 @@ def believed_edges(observation: Any, anchor: Any, move: Any, seed: int) -> list[
         world = USA.determinize(observation, worlds)
         snap = world.snapshot()
         fits.append(fit(USA.board, list(snap["tickets_held"][other]) + list(snap["offered_tickets"][other]), claimed))
-        edges.append(_played_edge(world, anchor, move, seed))
+        edges.append(played_edge(world, anchor, move, seed))
     out = []
     for beta in BETAS:
         top = max(fits)
@@ -174,7 +174,7 @@ def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False,
         if shadow.last_playouts == 0 or chosen == action:
             continue
         k = derive_seed(game_seed, 77, len(rows))
-        kind, true = str(chosen).split()[0], _played_edge(state, action, chosen, k)
+        kind, true = str(chosen).split()[0], played_edge(state, action, chosen, k)
         if belief:
             rows.append((kind, true, believed_edges(observation, action, chosen, k), deal))
             continue
@@ -184,7 +184,7 @@ def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False,
             lambda: cards_resampled(state, 0, worlds),
             lambda: USA.determinize(observation, worlds),
         ]
-        means = [statistics.fmean(_played_edge(make(), action, chosen, k) for _ in range(SAMPLES))
+        means = [statistics.fmean(played_edge(make(), action, chosen, k) for _ in range(SAMPLES))
                  if split or i == 2 else math.nan for i, make in enumerate(makers)]
         rows.append((kind, true, *means, deal))
     return rows
@@ -205,9 +205,9 @@ def budget_edges(small: int, large: int, deals: int, seed: int) -> list[tuple[fl
         if first != second:
             k = derive_seed(game_seed, 78, len(rows))
             worlds = random.Random(k)
-            sampled = statistics.fmean(_played_edge(USA.determinize(observation, worlds), first, second, k)
+            sampled = statistics.fmean(played_edge(USA.determinize(observation, worlds), first, second, k)
                                        for _ in range(SAMPLES))
-            rows.append((_played_edge(state, first, second, k), sampled, deal))
+            rows.append((played_edge(state, first, second, k), sampled, deal))
     return rows
 
 

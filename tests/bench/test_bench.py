@@ -235,7 +235,7 @@ def test_the_true_state_edge_plays_both_moves_out_in_the_real_position():
     import random
     from pathlib import Path
 
-    from ttr_lab.bench.convergence import _played_edge
+    from ttr_lab.bench.convergence import played_edge
     from ttr_lab.games.ticket_to_ride import TicketToRide
     from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
@@ -244,8 +244,8 @@ def test_the_true_state_edge_plays_both_moves_out_in_the_real_position():
     legal = state.legal_actions()
     anchor = TicketPlanner().act(state.observation(0), legal, random.Random(0))
     winner = next(a for a in legal if str(a).startswith("claim El Paso-Santa Fe"))
-    assert _played_edge(state, anchor, anchor, 1) == 0.0
-    assert _played_edge(state, anchor, winner, 1) == 20.0
+    assert played_edge(state, anchor, anchor, 1) == 0.0
+    assert played_edge(state, anchor, winner, 1) == 20.0
     assert state.legal_actions() == legal  # played in copies
 
 

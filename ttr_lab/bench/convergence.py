@@ -92,9 +92,9 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
                                 seed_k = derive_seed(game_seed, len(anchors))
                                 worlds = random.Random(seed_k)
                                 sampled = statistics.fmean(
-                                    _played_edge(USA.determinize(observation, worlds), action, chosen[key], seed_k)
+                                    played_edge(USA.determinize(observation, worlds), action, chosen[key], seed_k)
                                     for _ in range(SAMPLED))
-                                true = _played_edge(state, action, chosen[key], seed_k)
+                                true = played_edge(state, action, chosen[key], seed_k)
                                 edges[key[0]].append((deal, race, fresh, sampled, true))
             state.apply(action)
     largest = budgets[-1]
@@ -121,7 +121,7 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
     ))
 
 
-def _played_edge(state: Any, anchor: Any, move: Any, seed: int) -> float:
+def played_edge(state: Any, anchor: Any, move: Any, seed: int) -> float:
     """``move``'s lead over ``anchor`` for the player to move, each played in a copy of the real
     ``state`` and followed by ``ticket_planner`` at every seat to the end (the same seed for both)."""
     me = state.current_player
