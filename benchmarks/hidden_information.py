@@ -1,4 +1,4 @@
-"""Which hidden information makes ``mcts_learned`` overrule the planner where it should not?
+"""Are ``mcts_learned``'s overrules of the planner worth in the game what its samples say?
 
 ``ttr-lab bench strength --section convergence`` measures the edge of the race's overrules of
 the planner in the worlds it samples (``game.determinize``) and in the game's true state, both
@@ -42,11 +42,11 @@ import functools
 import math
 import random
 import statistics
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
 import networkx as nx
 
-from ttr_lab.bench.convergence import USA, played_edge
+from ttr_lab.bench.convergence import USA, played_edge, sampled_edge, seat_zero_decisions
 from ttr_lab.core.intervals import clustered_mean
 from ttr_lab.core.registry import build
 from ttr_lab.core.rng import derive_seed
@@ -139,24 +139,6 @@ def cards_resampled(state: Any, me: int, rng: random.Random) -> Any:
     return USA.restore(snap)
 
 
-def seat_zero_decisions(deals: int, seed: int) -> Iterator[tuple[int, int, Any, Any, Any, Any]]:
-    """Seat 0's every decision in ``deals`` two-player ``ticket_planner`` games (the deals of
-    ``bench strength --section convergence``): (deal, the game's seed, the state, the
-    observation, the legal moves, the planner's move). The move is played when the next is asked."""
-    for deal in range(deals):
-        game_seed = derive_seed(seed, 0xC0C0, deal)
-        state = USA.new_game(2, game_seed)
-        players = [build("ticket_planner", {}, USA.name) for _ in range(2)]
-        rng = random.Random(game_seed)
-        while not state.is_terminal():
-            p = state.current_player
-            observation, legal = state.observation(p), state.legal_actions()
-            action = players[p].act(observation, legal, rng)
-            if p == 0:
-                yield deal, game_seed, state, observation, legal, action
-            state.apply(action)
-
-
 def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False,
                    split: bool = True) -> list[tuple[Any, ...]]:
     """Per overrule: the kind of move, and its edge in the true state, with the tickets
@@ -169,7 +151,6 @@ def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False,
         if deal != current:  # a search per game, seeing every decision of its seat
             current, shadow = deal, build("mcts_learned", {"iterations": playouts}, USA.name)
             stream = random.Random(derive_seed(game_seed, playouts, 0))
-        shadow.last_playouts = 0
         chosen = shadow.act(observation, legal, stream)
         if shadow.last_playouts == 0 or chosen == action:
             continue
@@ -204,10 +185,7 @@ def budget_edges(small: int, large: int, deals: int, seed: int) -> list[tuple[fl
         first, second = (search.act(observation, legal, stream) for search, stream in zip(searches, streams))
         if first != second:
             k = derive_seed(game_seed, 78, len(rows))
-            worlds = random.Random(k)
-            sampled = statistics.fmean(played_edge(USA.determinize(observation, worlds), first, second, k)
-                                       for _ in range(SAMPLES))
-            rows.append((played_edge(state, first, second, k), sampled, deal))
+            rows.append((played_edge(state, first, second, k), sampled_edge(observation, first, second, SAMPLES, k), deal))
     return rows
 
 

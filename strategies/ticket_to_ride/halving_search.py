@@ -112,6 +112,7 @@ class HalvingSearch:
             self._search(state.observation(state.current_player), state.legal_actions()[0], random.Random(0), playouts=4)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        self.last_playouts = 0  # a decision left to the planner plays none
         anchor = self.planner.act(observation, legal_actions, rng)  # keeps the planner's plan current
         # At every decision, as the planner: the network's features read the plan it keeps.
         logits = None if self.prior is None else self.prior.logits(observation, legal_actions)

@@ -115,6 +115,26 @@ def test_a_final_verdict_tests_only_the_last_rounds_samples_and_races_the_same(m
     assert 0 < last < winner_met and last_gaps == 0  # the last round: both met every sample
 
 
+def test_a_decision_left_to_the_planner_reports_no_play_outs():
+    """``last_playouts`` describes the last decision: a second card, which the planner takes,
+    reports none even right after a searched turn."""
+    state = USA.new_game(2, seed=5)
+    planner, search, rng = TicketPlanner(), HalvingSearch(iterations=60), random.Random(0)
+    searched = False
+    while not state.is_terminal():
+        obs, legal = state.observation(state.current_player), state.legal_actions()
+        if obs.phase == Phase.SECOND_DRAW and searched and len(legal) > 1:
+            search.act(obs, legal, rng)
+            assert search.last_playouts == 0
+            return
+        move = planner.act(obs, legal, rng)
+        if obs.phase == Phase.TURN and len(legal) > 1 and move.__class__.__name__.startswith("Draw"):
+            search.act(obs, legal, rng)
+            searched = search.last_playouts > 0
+        state.apply(move)
+    pytest.fail("no second card after a searched turn in the game")
+
+
 def test_a_fixed_budget_is_reproducible_and_a_clock_is_one_or_the_other():
     obs, legal = _opening()
     first = HalvingSearch(iterations=200).act(obs, legal, random.Random(9))

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 import statistics
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from ttr_lab.bench.results import BenchResult, FigureTable, benchmarked
 from ttr_lab.core.game import load_game
@@ -63,40 +63,28 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
     anchors: list[str] = []
     raced: dict[int, list[int]] = {b: [] for b in budgets}
     edges: dict[int, list[tuple[float, ...]]] = {b: [] for b in budgets}  # (deal, race's, fresh, sampled, true) per overrule
-    for deal in range(deals):
-        game_seed = derive_seed(seed, 0xC0C0, deal)
-        state = USA.new_game(2, game_seed)
-        players = [build("ticket_planner", {}, USA.name), build("ticket_planner", {}, USA.name)]
-        shadows = {(b, k): build(strategy, {"iterations": b}, USA.name) for b in budgets for k in (0, 1)}
-        streams = {(b, k): random.Random(derive_seed(game_seed, b, k)) for b in budgets for k in (0, 1)}
-        rng = random.Random(game_seed)
-        while not state.is_terminal():
-            p = state.current_player
-            observation, legal = state.observation(p), state.legal_actions()
-            action = players[p].act(observation, legal, rng)
-            if p == 0:  # every decision of the seat, so the shadows keep their plans
-                chosen, searched = {}, False
-                for key, shadow in shadows.items():
-                    shadow.last_playouts = 0
-                    chosen[key] = shadow.act(observation, legal, streams[key])
-                    searched = searched or shadow.last_playouts > 0
-                if searched:  # a decision the searches raced (not one they leave to the planner)
-                    anchors.append(str(action))
-                    for key, shadow in shadows.items():
-                        answers[key].append(str(chosen[key]))
-                        if key[1] == 0:
-                            raced[key[0]].append(len(shadow.last_root))
-                            if chosen[key] != action and hasattr(shadow, "edge"):
-                                race = next(e for text, _, e in shadow.last_root if text == str(chosen[key]))
-                                fresh, _ = shadow.edge(observation, action, chosen[key], FRESH, streams[key])
-                                seed_k = derive_seed(game_seed, len(anchors))
-                                worlds = random.Random(seed_k)
-                                sampled = statistics.fmean(
-                                    played_edge(USA.determinize(observation, worlds), action, chosen[key], seed_k)
-                                    for _ in range(SAMPLED))
-                                true = played_edge(state, action, chosen[key], seed_k)
-                                edges[key[0]].append((deal, race, fresh, sampled, true))
-            state.apply(action)
+    current = -1
+    for deal, game_seed, state, observation, legal, action in seat_zero_decisions(deals, seed):
+        if deal != current:  # shadows per game, seeing every decision of the seat to keep their plans
+            current = deal
+            shadows = {(b, k): build(strategy, {"iterations": b}, USA.name) for b in budgets for k in (0, 1)}
+            streams = {(b, k): random.Random(derive_seed(game_seed, b, k)) for b in budgets for k in (0, 1)}
+        chosen = {key: shadow.act(observation, legal, streams[key]) for key, shadow in shadows.items()}
+        # A decision the searches raced, not one they left to their planner (a strategy that
+        # does not report its play-outs counts at every choice).
+        if not any(getattr(shadow, "last_playouts", len(legal) - 1) > 0 for shadow in shadows.values()):
+            continue
+        anchors.append(str(action))
+        for key, shadow in shadows.items():
+            answers[key].append(str(chosen[key]))
+            if key[1] == 0:
+                raced[key[0]].append(len(shadow.last_root))
+                if chosen[key] != action and hasattr(shadow, "edge"):
+                    race = next(e for text, _, e in shadow.last_root if text == str(chosen[key]))
+                    fresh, _ = shadow.edge(observation, action, chosen[key], FRESH, streams[key])
+                    k = derive_seed(game_seed, len(anchors))
+                    edges[key[0]].append((deal, race, fresh, sampled_edge(observation, action, chosen[key], SAMPLED, k),
+                                          played_edge(state, action, chosen[key], k)))
     largest = budgets[-1]
     rows, figures = [], []
     for b in budgets:
@@ -119,6 +107,33 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
          "played by the planner / the true state played by the planner"),
         rows, right=("play-outs", "turns"),
     ))
+
+
+def seat_zero_decisions(deals: int, seed: int) -> Iterator[tuple[int, int, Any, Any, Any, Any]]:
+    """Seat 0's every decision in ``deals`` two-player ``ticket_planner`` games, fresh deals
+    from ``seed``: (deal, the game's seed, the state, the observation, the legal moves, the
+    planner's move). The move is played when the next decision is asked for."""
+    for deal in range(deals):
+        game_seed = derive_seed(seed, 0xC0C0, deal)
+        state = USA.new_game(2, game_seed)
+        players = [build("ticket_planner", {}, USA.name) for _ in range(2)]
+        rng = random.Random(game_seed)
+        while not state.is_terminal():
+            p = state.current_player
+            observation, legal = state.observation(p), state.legal_actions()
+            action = players[p].act(observation, legal, rng)
+            if p == 0:
+                yield deal, game_seed, state, observation, legal, action
+            state.apply(action)
+
+
+def sampled_edge(observation: Any, anchor: Any, move: Any, samples: int, seed: int) -> float:
+    """``played_edge`` averaged over ``samples`` of the game's determinizations of ``observation``
+    (drawn from ``seed``): what the true state's edge would be on average if the samples were
+    drawn like the truth."""
+    worlds = random.Random(seed)
+    return statistics.fmean(played_edge(USA.determinize(observation, worlds), anchor, move, seed)
+                            for _ in range(samples))
 
 
 def played_edge(state: Any, anchor: Any, move: Any, seed: int) -> float:
