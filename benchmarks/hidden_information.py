@@ -33,11 +33,21 @@ search at ``--playouts`` and a second at ``LARGER`` play-outs answer differently
 budget's answer against the smaller's, in the true state and over the game's determinizations.
 
     python benchmarks/hidden_information.py --playouts 256 --against 1024 --deals 50 --seed 20261245
+
+Those edges assume the planner plays the rest of the game; in a game the search does.
+``--continuation N`` also plays both answers on in the true state with ``mcts_learned`` at ``N``
+play-outs at every seat (``--repeats`` seeds each; ``--workers`` processes share the deals), so
+the two edges of the same decisions say whether more time's better answer stays better when the
+search itself plays on.
+
+    python benchmarks/hidden_information.py --playouts 256 --against 1024 --continuation 256 \
+        --repeats 4 --deals 60 --seed 20261250 --workers 2
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import functools
 import math
 import random
@@ -171,21 +181,42 @@ def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False,
     return rows
 
 
-def budget_edges(small: int, large: int, deals: int, seed: int) -> list[tuple[float, float, int]]:
+def budget_edges(small: int, large: int, deals: int, seed: int, continuation: int | None = None,
+                 repeats: int = 1, workers: int = 1) -> list[tuple[float, float, float, int]]:
     """Where the search at ``small`` and at ``large`` play-outs answer differently (seat 0 of
     ``ticket_planner`` games): the larger's answer's edge over the smaller's in the true state
-    and over ``SAMPLES`` determinizations, and the deal."""
-    rows: list[tuple[float, float, int]] = []
-    current = -1
-    for deal, game_seed, state, observation, legal, _ in seat_zero_decisions(deals, seed):
-        if deal != current:
-            current = deal
+    and over ``SAMPLES`` determinizations, both played on by the planner; then (with
+    ``continuation``) in the true state played on by the search itself at ``continuation``
+    play-outs at every seat, averaged over ``repeats`` seeds (nan without); and the deal. The
+    deals are shared among ``workers`` processes; the figures do not depend on how many."""
+    job = functools.partial(_budget_deal, small, large, seed, continuation, repeats)
+    if workers > 1:
+        with concurrent.futures.ProcessPoolExecutor(workers) as pool:
+            parts = list(pool.map(job, range(deals)))
+    else:
+        parts = [job(deal) for deal in range(deals)]
+    return [row for part in parts for row in part]
+
+
+def _budget_deal(small: int, large: int, seed: int, continuation: int | None, repeats: int,
+                 deal: int) -> list[tuple[float, float, float, int]]:
+    rows: list[tuple[float, float, float, int]] = []
+    searches = streams = None
+    for _, game_seed, state, observation, legal, _ in seat_zero_decisions(deal + 1, seed, first=deal):
+        if searches is None:
             searches = [build("mcts_learned", {"iterations": n}, USA.name) for n in (small, large)]
             streams = [random.Random(derive_seed(game_seed, n, 0)) for n in (small, large)]
         first, second = (search.act(observation, legal, stream) for search, stream in zip(searches, streams))
-        if first != second:
-            k = derive_seed(game_seed, 78, len(rows))
-            rows.append((played_edge(state, first, second, k), sampled_edge(observation, first, second, SAMPLES, k), deal))
+        if first == second:
+            continue
+        k = derive_seed(game_seed, 78, len(rows))
+        own = math.nan
+        if continuation:
+            own = statistics.fmean(
+                played_edge(state, first, second, derive_seed(k, r), "mcts_learned", {"iterations": continuation})
+                for r in range(repeats))
+        rows.append((played_edge(state, first, second, k), sampled_edge(observation, first, second, SAMPLES, k),
+                     own, deal))
     return rows
 
 
@@ -202,13 +233,23 @@ def main() -> None:
     parser.add_argument("--belief", action="store_true", help="weigh the worlds by the opponent's tickets' fit")
     parser.add_argument("--no-split", action="store_true", help="only the true state and the determinizations")
     parser.add_argument("--against", type=int, help="a larger budget whose answers meet --playouts' answers")
+    parser.add_argument("--continuation", type=int,
+                        help="with --against: also play both answers on by the search itself at this many play-outs")
+    parser.add_argument("--repeats", type=int, default=1, help="seeds of the search's own continuation per answer")
+    parser.add_argument("--workers", type=int, default=1, help="processes for --against (the figures do not change)")
     args = parser.parse_args()
     if args.against:
-        pairs = budget_edges(args.playouts, args.against, args.deals, args.seed)
-        by = [r[2] for r in pairs]
+        pairs = budget_edges(args.playouts, args.against, args.deals, args.seed, args.continuation,
+                             args.repeats, args.workers)
+        by = [r[3] for r in pairs]
         print(f"mcts_learned at {args.against} against {args.playouts} play-outs: {len(pairs)} decisions answered "
               f"differently in {args.deals} deals (seed {args.seed}); the larger's answer's edge, 95% by deal:")
-        print(f"  true state {_mean([r[0] for r in pairs], by)}; determinizations {_mean([r[1] for r in pairs], by)}")
+        print(f"  played on by the planner: true state {_mean([r[0] for r in pairs], by)}; "
+              f"determinizations {_mean([r[1] for r in pairs], by)}")
+        if args.continuation:
+            print(f"  played on by mcts_learned at {args.continuation} play-outs (true state, {args.repeats} seeds): "
+                  f"{_mean([r[2] for r in pairs], by)}; paired, less the planner's: "
+                  f"{_mean([r[2] - r[0] for r in pairs], by)}")
         return
     rows = overrule_edges(args.playouts, args.deals, args.seed, args.belief, not args.no_split)
     deals = [r[-1] for r in rows]

@@ -4,7 +4,9 @@ only the unknown it names."""
 from __future__ import annotations
 
 import importlib.util
+import math
 import random
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -17,6 +19,7 @@ SCRIPT = Path(__file__).parent.parent.parent / "benchmarks" / "hidden_informatio
 def _script():
     spec = importlib.util.spec_from_file_location("hidden_information", SCRIPT)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # so a worker process can find its functions by name
     spec.loader.exec_module(module)
     return module
 
@@ -68,4 +71,25 @@ def test_budgets_are_compared_only_where_their_answers_differ():
     script = _script()
     assert script.budget_edges(8, 8, 1, 5) == []  # the same search on the same samples never differs
     rows = script.budget_edges(4, 64, 1, 5)
-    assert rows and all(deal == 0 and abs(true) < 200 and abs(sampled) < 200 for true, sampled, deal in rows)
+    assert rows and all(deal == 0 and abs(true) < 200 and abs(sampled) < 200 and math.isnan(own)
+                        for true, sampled, own, deal in rows)
+
+
+def test_the_search_can_play_both_answers_on_itself_and_workers_do_not_change_the_figures():
+    script = _script()
+    rows = script.budget_edges(4, 64, 2, 5, continuation=4, repeats=2)
+    assert {deal for *_, deal in rows} == {0, 1}
+    assert all(abs(own) < 200 for _, _, own, _ in rows)
+    # The search's own play-on is not the planner's: some decision's edge differs between them.
+    assert any(own != true for true, _, own, _ in rows)
+    assert script.budget_edges(4, 64, 2, 5, continuation=4, repeats=2, workers=2) == rows
+
+
+def test_the_edge_is_played_on_by_the_continuation_it_names():
+    from ttr_lab.bench.convergence import played_edge
+
+    state = _midgame()
+    legal = state.legal_actions()
+    anchor, other = legal[0], legal[-1]
+    assert played_edge(state, anchor, anchor, 3, "random") == 0.0
+    assert played_edge(state, anchor, other, 3, "random") != played_edge(state, anchor, other, 3)

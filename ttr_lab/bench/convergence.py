@@ -109,11 +109,11 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
     ))
 
 
-def seat_zero_decisions(deals: int, seed: int) -> Iterator[tuple[int, int, Any, Any, Any, Any]]:
-    """Seat 0's every decision in ``deals`` two-player ``ticket_planner`` games, fresh deals
-    from ``seed``: (deal, the game's seed, the state, the observation, the legal moves, the
-    planner's move). The move is played when the next decision is asked for."""
-    for deal in range(deals):
+def seat_zero_decisions(deals: int, seed: int, first: int = 0) -> Iterator[tuple[int, int, Any, Any, Any, Any]]:
+    """Seat 0's every decision in two-player ``ticket_planner`` games, deals ``first`` to
+    ``deals - 1`` of ``seed``'s fresh deals: (deal, the game's seed, the state, the observation,
+    the legal moves, the planner's move). The move is played when the next decision is asked for."""
+    for deal in range(first, deals):
         game_seed = derive_seed(seed, 0xC0C0, deal)
         state = USA.new_game(2, game_seed)
         players = [build("ticket_planner", {}, USA.name) for _ in range(2)]
@@ -136,15 +136,17 @@ def sampled_edge(observation: Any, anchor: Any, move: Any, samples: int, seed: i
                             for _ in range(samples))
 
 
-def played_edge(state: Any, anchor: Any, move: Any, seed: int) -> float:
+def played_edge(state: Any, anchor: Any, move: Any, seed: int, player: str = "ticket_planner",
+                options: dict[str, Any] | None = None) -> float:
     """``move``'s lead over ``anchor`` for the player to move, each played in a copy of the real
-    ``state`` and followed by ``ticket_planner`` at every seat to the end (the same seed for both)."""
+    ``state`` and followed by ``player`` (built with ``options``, a fresh one per seat) at every
+    seat to the end (the same seed for both)."""
     me = state.current_player
     leads = []
     for first in (anchor, move):
         copy = state.clone()
         copy.apply(first)
-        planners = [build("ticket_planner", {}, USA.name) for _ in range(copy.num_players)]
+        planners = [build(player, options or {}, USA.name) for _ in range(copy.num_players)]
         rng = random.Random(seed)
         while not copy.is_terminal():
             p = copy.current_player
