@@ -59,7 +59,10 @@ def test_expert_iteration_fits_the_searchs_visits_and_judges(tmp_path):
     lines = []
     run = train(_config(tmp_path, extra=EXPERT, iterations=1), say=lines.append)
     assert run.iterations == 1 and len(run.curve) == 1 and run.curve[0]["games"] == 2
-    assert lines[0].startswith("iteration 1/1: ") and "(1 searched games)" in lines[0] and "agrees with the search" in lines[0]
+    # Every phase says it has begun: a fresh checkout's first iteration compiles for minutes.
+    assert lines[0].startswith("starting iteration 1/1, into ")
+    assert lines[1].startswith("iteration 1/1: ") and "(1 searched games)" in lines[1] and "agrees with the search" in lines[1]
+    assert lines[2].startswith("  judging iteration 1: 2 games against each of ")
     net = Network.load(tmp_path / "run" / "network.npz", load_game("ticket_to_ride", map="usa"))
     assert net.meta["features"] == "plan-v1" and net.obs_dim > 708
 
@@ -199,7 +202,7 @@ def test_the_races_samples_are_what_its_prior_read_whatever_the_workers(tmp_path
 def test_halving_expert_iteration_trains_and_judges(tmp_path):
     lines = []
     run = train(_config(tmp_path, extra=HALVING, iterations=1), say=lines.append)
-    assert len(run.curve) == 1 and "(1 searched games)" in lines[0]
+    assert len(run.curve) == 1 and "(1 searched games)" in lines[1]
     assert Network.load(tmp_path / "run" / "network.npz").meta["features"] == "kept-offers-v1"
 
 

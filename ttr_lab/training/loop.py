@@ -249,6 +249,9 @@ def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: 
     for iteration in range(done, cfg.iterations):
         if stop_after is not None and iteration >= stop_after:
             break
+        if iteration == done:  # the first iteration of a process can be minutes of silence otherwise
+            say(f"starting iteration {iteration + 1}/{cfg.iterations}, into {out} (the first one compiles the "
+                "game's kernels if this checkout has not yet)")
         started = cpu_seconds()
         samples = gather(net, game, cfg, iteration)
         recent = (recent + [samples])[-cfg.replay:]
@@ -263,6 +266,8 @@ def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: 
             f"{losses.policy:.3f}, value loss {losses.value:.3f}, agrees with {teacher} {losses.agreement:.1%}, "
             f"{seconds / 60:.1f} CPU-min")
         if cfg.judge_games and (number % cfg.judge_every == 0 or number == cfg.iterations):
+            say(f"  judging iteration {number}: {cfg.judge_games} games against each of "
+                f"{', '.join(cfg.judge_opponents)}")
             rows = judge_all(net, game, cfg.players, cfg.judge_opponents, cfg.judge_games,
                              derive_seed(cfg.seed, JUDGE_KEY, number), number,
                              total, seconds)
