@@ -48,11 +48,13 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import functools
 import math
 import random
 import statistics
-from typing import Any, Callable, Sequence
+import sys
+from typing import Any, Callable, Sequence, cast
 
 import networkx as nx
 
@@ -105,7 +107,7 @@ def believed_edges(observation: Any, anchor: Any, move: Any, seed: int) -> list[
     for _ in range(WORLDS):
         world = USA.determinize(observation, worlds)
         snap = world.snapshot()
-        fits.append(fit(USA.board, list(snap["tickets_held"][other]) + list(snap["offered_tickets"][other]), claimed))
+        fits.append(fit(cast(Any, USA).board, list(snap["tickets_held"][other]) + list(snap["offered_tickets"][other]), claimed))
         edges.append(played_edge(world, anchor, move, seed))
     out = []
     for beta in BETAS:
@@ -190,20 +192,22 @@ def budget_edges(small: int, large: int, deals: int, seed: int, continuation: in
     play-outs at every seat, averaged over ``repeats`` seeds (nan without); and the deal. The
     deals are shared among ``workers`` processes; the figures do not depend on how many."""
     job = functools.partial(_budget_deal, small, large, seed, continuation, repeats)
-    if workers > 1:
-        with concurrent.futures.ProcessPoolExecutor(workers) as pool:
-            parts = list(pool.map(job, range(deals)))
-    else:
-        parts = [job(deal) for deal in range(deals)]
-    return [row for part in parts for row in part]
+    rows: list[tuple[float, float, float, int]] = []
+    with concurrent.futures.ProcessPoolExecutor(workers) if workers > 1 else contextlib.nullcontext() as pool:
+        parts = pool.map(job, range(deals)) if pool else map(job, range(deals))
+        for done, part in enumerate(parts, start=1):  # a long run says how far it has come
+            rows.extend(part)
+            print(f"deal {done}/{deals}: {len(rows)} decisions answered differently so far", file=sys.stderr)
+    return rows
 
 
 def _budget_deal(small: int, large: int, seed: int, continuation: int | None, repeats: int,
                  deal: int) -> list[tuple[float, float, float, int]]:
     rows: list[tuple[float, float, float, int]] = []
-    searches = streams = None
+    searches: list[Any] = []
+    streams: list[random.Random] = []
     for _, game_seed, state, observation, legal, _ in seat_zero_decisions(deal + 1, seed, first=deal):
-        if searches is None:
+        if not searches:  # built on the first decision, which names the game's seed
             searches = [build("mcts_learned", {"iterations": n}, USA.name) for n in (small, large)]
             streams = [random.Random(derive_seed(game_seed, n, 0)) for n in (small, large)]
         first, second = (search.act(observation, legal, stream) for search, stream in zip(searches, streams))
