@@ -80,8 +80,6 @@ def test_the_search_can_play_both_answers_on_itself_and_workers_do_not_change_th
     rows = script.budget_edges(4, 64, 2, 5, continuation=4, repeats=2)
     assert {deal for *_, deal in rows} == {0, 1}
     assert all(abs(own) < 200 for _, _, own, _ in rows)
-    # The search's own play-on is not the planner's: some decision's edge differs between them.
-    assert any(own != true for true, _, own, _ in rows)
     assert script.budget_edges(4, 64, 2, 5, continuation=4, repeats=2, workers=2) == rows
 
 

@@ -146,11 +146,11 @@ def played_edge(state: Any, anchor: Any, move: Any, seed: int, player: str = "ti
     for first in (anchor, move):
         copy = state.clone()
         copy.apply(first)
-        planners = [build(player, options or {}, USA.name) for _ in range(copy.num_players)]
+        players = [build(player, options or {}, USA.name) for _ in range(copy.num_players)]
         rng = random.Random(seed)
         while not copy.is_terminal():
             p = copy.current_player
-            copy.apply(planners[p].act(copy.observation(p), copy.legal_actions(), rng))
+            copy.apply(players[p].act(copy.observation(p), copy.legal_actions(), rng))
         scores = [float(player.score or 0) for player in copy.outcome().players]
         leads.append(scores[me] - max(score for seat, score in enumerate(scores) if seat != me))
     return leads[1] - leads[0]
