@@ -113,3 +113,44 @@ def decide(strategy, state, player: int = 0, seed: int = 0):
     action = strategy.act(state.observation(player), legal, random.Random(seed))
     assert any(action is a for a in legal) or action in legal, f"{action} is not one of the legal actions"
     return action
+
+
+def planner_turn(seed: int = 5, after: int = 30):
+    """The observation and legal moves of the first turn after ``after`` decisions of a 2-player
+    USA game between ticket planners (seed 5: well before the final round, with many moves)."""
+    import random
+
+    from ttr_lab.games.ticket_to_ride import Phase, TicketToRide
+    from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+
+    state = TicketToRide("usa").new_game(2, seed=seed)
+    planner, rng = TicketPlanner(), random.Random(0)
+    decisions = 0
+    while decisions < after or state.observation(state.current_player).phase != Phase.TURN:
+        state.apply(planner.act(state.observation(state.current_player), state.legal_actions(), rng))
+        decisions += 1
+    return state.observation(state.current_player), state.legal_actions()
+
+
+def root_group(market, action, board=None):
+    """The group a search's root move stands for, from the board's own data (as the kernels'
+    ``group_of`` names it): a route's claims are one move, a face-up card kind is one."""
+    from ttr_lab.games.ticket_to_ride import Claim, DrawMarket
+
+    board = board or load_board("usa")
+    if isinstance(action, Claim):
+        track = board.tracks[action.track]
+        return ("claim", min(track.a, track.b), max(track.a, track.b), track.colour)
+    if isinstance(action, DrawMarket):
+        return ("market", market[action.slot])
+    return str(action)
+
+
+def policy_ranking(obs, legal, logits) -> list:
+    """The groups of ``legal`` by their best logit, highest first (the order a policy prior races
+    or opens them in)."""
+    best: dict = {}
+    for action, z in zip(legal, logits):
+        group = root_group(obs.market, action)
+        best[group] = max(best.get(group, float("-inf")), float(z))
+    return sorted(best, key=lambda g: -best[g])

@@ -45,8 +45,7 @@ from ttr_lab.strategies.ticket_to_ride.halving_kernels import play_candidates, p
 from ttr_lab.strategies.ticket_to_ride.learned import Learned
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
-from ttr_lab.strategies.ticket_to_ride.tree_kernels import group_of
-from ttr_lab.strategies.ticket_to_ride.tree_search import root_moves
+from ttr_lab.strategies.ticket_to_ride.tree_search import by_policy, root_moves
 
 # Samples of the anchor and its first rival that time one play-out before a clocked search plans.
 _PROBE = 2
@@ -221,20 +220,6 @@ class HalvingSearch:
                 return np.concatenate(blocks)
             per_sample = spent / sum(b.shape[0] for b in blocks)
             blocks.append(play(moves, max(1, int((share - spent) / 2 / per_sample))))
-
-
-def by_policy(template: GameState, root: np.ndarray, legal: Sequence[Action], logits: np.ndarray) -> np.ndarray:
-    """``root`` (action ids, the anchor first) with the rest ordered by ``logits`` (one per
-    ``legal`` action): a root move stands for its group (``tree_kernels.group_of``), whose score
-    is the best logit of the legal moves in it. Ties keep the hand prior's order."""
-    face, g, s = template.face, template.face.g, template.s
-    best: dict[int, float] = {}
-    for action, z in zip(legal, logits):
-        group = int(group_of(g, s, face.id_of(action)))
-        best[group] = max(best.get(group, -math.inf), float(z))
-    score = [best.get(int(group_of(g, s, int(a))), -math.inf) for a in root[1:]]
-    order = sorted(range(len(score)), key=lambda j: -score[j])
-    return np.concatenate([root[:1], root[1:][order]])
 
 
 def affordable(playouts: float, min_samples: int, available: int) -> int:

@@ -48,6 +48,7 @@ decision. Forced moves take no search; a second card takes the planner's unless
 from __future__ import annotations
 
 import functools
+import math
 import random
 import time
 from typing import Any, Callable, Sequence
@@ -59,7 +60,7 @@ from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase, determinizer
 from ttr_lab.games.ticket_to_ride.batch import tensor_plan
 from ttr_lab.strategies.ticket_to_ride import tree_kernels as K
-from ttr_lab.strategies.ticket_to_ride.learned import shipped_weights
+from ttr_lab.strategies.ticket_to_ride.learned import Learned, shipped_weights
 from ttr_lab.strategies.ticket_to_ride.network import Network
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
@@ -100,6 +101,7 @@ class TreeSearch:
         mover_view: bool = True,
         confidence: NonNegativeFloat = 2.0,
         search_second_draw: bool = False,
+        policy: str | None = None,
     ) -> None:
         """
         iterations: iterations per searched decision when no clock is given (reproducible).
@@ -134,6 +136,10 @@ class TreeSearch:
             reward beats the planner's line by this many standard errors (the play-outs model the
             planner's own play, so near-ties are its to break); 0 at a ticket choice.
         search_second_draw: search the second card of a draw too (else the planner's).
+        policy: a policy network orders the root's moves (the planner's move still first), so the
+            widening opens the moves it scores highest first: ``"learned"`` (the weights the
+            ``learned`` strategy ships for the map) or a weights file; None: the hand prior.
+            Below the root the hand prior orders the tree (the kernel computes no features).
         """
         if time_ms is not None and cpu_ms is not None:
             raise ConfigError(f"strategy {self.name!r}: give one clock, time_ms or cpu_ms, not both")
@@ -154,6 +160,8 @@ class TreeSearch:
         self.search_second_draw = search_second_draw
         self.confidence = confidence
         self.planner = TicketPlanner()
+        # Built here, so a bad weights file is refused when the strategy is made, not mid-game.
+        self.prior = None if policy is None else Learned(weights=None if policy == "learned" else policy)
         # Per node: move, first child, next sibling, visits, reward, availability, squared reward.
         self.tree = tuple(np.zeros(_CAPACITY, dtype=t) for t in (np.int64, np.int64, np.int64, np.float64, np.float64,
                                                                    np.float64, np.float64))
@@ -170,13 +178,18 @@ class TreeSearch:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         anchor = self.planner.act(observation, legal_actions, rng)  # keeps the planner's plan current
+        # At every decision, as the planner: the network's features read the plan it keeps.
+        logits = None if self.prior is None else self.prior.logits(observation, legal_actions)
         if len(legal_actions) == 1 or (observation.phase == Phase.SECOND_DRAW and not self.search_second_draw):
             return anchor
-        return self._search(observation, anchor, rng)
+        return self._search(observation, anchor, rng, prior=None if logits is None else (legal_actions, logits))
 
-    def _search(self, obs: Observation, anchor: Action, rng: random.Random, iterations: int | None = None) -> Action:
+    def _search(self, obs: Observation, anchor: Action, rng: random.Random, iterations: int | None = None,
+                prior: tuple[Sequence[Action], np.ndarray] | None = None) -> Action:
         sampler, root = root_moves(obs, anchor, rng)
         template = sampler.template
+        if prior is not None:
+            root = by_policy(template, root, *prior)
         face, g = template.face, template.face.g
         pt, w = tables_of(g)
         if root.shape[0] == 1:
@@ -238,6 +251,20 @@ def root_moves(obs: Observation, anchor: Action, rng: random.Random) -> tuple[An
     out, score, ids = np.empty(na, dtype=np.int64), np.empty(na, dtype=np.float64), np.empty(na, dtype=np.int64)
     m = K.root_order(g, pt, first.s, DEFAULT_PARAMS, w, sampler.template.face.id_of(anchor), out, score, ids)
     return sampler, out[:m].copy()
+
+
+def by_policy(template: GameState, root: np.ndarray, legal: Sequence[Action], logits: np.ndarray) -> np.ndarray:
+    """``root`` (action ids, the anchor first) with the rest ordered by ``logits`` (one per
+    ``legal`` action): a root move stands for its group (``tree_kernels.group_of``), whose score
+    is the best logit of the legal moves in it. Ties keep the hand prior's order."""
+    face, g, s = template.face, template.face.g, template.s
+    best: dict[int, float] = {}
+    for action, z in zip(legal, logits):
+        group = int(K.group_of(g, s, face.id_of(action)))
+        best[group] = max(best.get(group, -math.inf), float(z))
+    score = [best.get(int(K.group_of(g, s, int(a))), -math.inf) for a in root[1:]]
+    order = sorted(range(len(score)), key=lambda j: -score[j])
+    return np.concatenate([root[:1], root[1:][order]])
 
 
 @functools.lru_cache(maxsize=4)  # read once per process: a tournament makes a fresh strategy every game

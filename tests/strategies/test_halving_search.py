@@ -13,25 +13,15 @@ import pytest
 
 from ttr_lab import ConfigError, StrategyError
 from ttr_lab.core.registry import build
-from ttr_lab.games.ticket_to_ride import Action, Claim, DrawMarket, Observation, Phase, TicketToRide
+from ttr_lab.games.ticket_to_ride import Phase, TicketToRide
 from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch, affordable, answer, halving_rounds
 from ttr_lab.strategies.ticket_to_ride.learned import Learned
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
+from helpers import planner_turn, policy_ranking, root_group
+
 USA = TicketToRide("usa")
 LAST_TURN = Path(__file__).parent.parent / "golden" / "mcts_tree" / "usa-2p-seed2-last-turn.json"
-
-
-def _opening() -> tuple[Observation, list[Action]]:
-    """A turn of a planner game (seed 5) well before the final round, with many moves."""
-    state = USA.new_game(2, seed=5)
-    planner = TicketPlanner()
-    rng = random.Random(0)
-    decisions = 0
-    while decisions < 30 or state.observation(state.current_player).phase != Phase.TURN:
-        state.apply(planner.act(state.observation(state.current_player), state.legal_actions(), rng))
-        decisions += 1
-    return state.observation(state.current_player), state.legal_actions()
 
 
 def test_more_play_outs_afford_more_candidates():
@@ -58,7 +48,7 @@ def test_a_rival_replaces_the_planner_only_past_the_bar():
 
 
 def test_every_candidate_still_racing_meets_the_same_samples_and_more_budget_weighs_more_moves():
-    obs, legal = _opening()
+    obs, legal = planner_turn()
     small, large = HalvingSearch(iterations=60), HalvingSearch(iterations=1200)
     small.act(obs, legal, random.Random(3))
     large.act(obs, legal, random.Random(3))
@@ -102,7 +92,7 @@ def test_a_final_verdict_tests_only_the_last_rounds_samples_and_races_the_same(m
     tested: list[tuple[int, int]] = []
     monkeypatch.setattr(halving_search, "answer", lambda a, r, bar: tested.append(
         (a.shape[0], int(np.sum(np.isnan(a) | np.isnan(r))))) or False)
-    obs, legal = _opening()
+    obs, legal = planner_turn()
     races = {}
     for verdict in ("all", "final"):
         search = HalvingSearch(iterations=1200, verdict=verdict)
@@ -136,7 +126,7 @@ def test_a_decision_left_to_the_planner_reports_no_play_outs():
 
 
 def test_a_fixed_budget_is_reproducible_and_a_clock_is_one_or_the_other():
-    obs, legal = _opening()
+    obs, legal = planner_turn()
     first = HalvingSearch(iterations=200).act(obs, legal, random.Random(9))
     assert HalvingSearch(iterations=200).act(obs, legal, random.Random(9)) == first
     with pytest.raises(ConfigError, match="one clock"):
@@ -144,7 +134,7 @@ def test_a_fixed_budget_is_reproducible_and_a_clock_is_one_or_the_other():
 
 
 def test_a_clocked_search_plays_within_its_budget_order():
-    obs, legal = _opening()
+    obs, legal = planner_turn()
     search = HalvingSearch(cpu_ms=20.0)
     assert search.act(obs, legal, random.Random(2)) in legal
     assert search.last_playouts > 0
@@ -186,7 +176,7 @@ def test_each_seat_draws_from_its_own_stream_whatever_another_seat_drew():
 
 
 def test_both_kinds_of_play_out_race_the_same_candidates_to_a_legal_move():
-    obs, legal = _opening()
+    obs, legal = planner_turn()
     roots = []
     for streams in (True, False):
         search = HalvingSearch(iterations=300, streams=streams)
@@ -197,34 +187,20 @@ def test_both_kinds_of_play_out_race_the_same_candidates_to_a_legal_move():
     assert HalvingSearch().streams  # the default: each seat its own stream
 
 
-def _group(market, action):
-    """The group a root move stands for, from the board's own data (as ``group_of`` names it)."""
-    if isinstance(action, Claim):
-        track = USA.board.tracks[action.track]
-        return ("claim", min(track.a, track.b), max(track.a, track.b), track.colour)
-    if isinstance(action, DrawMarket):
-        return ("market", market[action.slot])
-    return str(action)
-
-
 def test_a_policy_network_orders_the_rivals_by_its_best_logit_in_each_group():
     """With ``policy: learned`` the candidates are the planner's move, then the groups of moves
     the shipped network scores highest, in that order; the hand prior raced other rivals."""
-    obs, legal = _opening()
-    logits = Learned().logits(obs, legal)
-    best: dict = {}
-    for action, z in zip(legal, logits):
-        group = _group(obs.market, action)
-        best[group] = max(best.get(group, -np.inf), float(z))
+    obs, legal = planner_turn()
+    ranked = policy_ranking(obs, legal, Learned().logits(obs, legal))
     by_text = {str(a): a for a in legal}
     searches = {}
     for policy in ("learned", None):
         search = HalvingSearch(iterations=300, policy=policy)
         assert search.act(obs, legal, random.Random(3)) in legal
-        searches[policy] = [_group(obs.market, by_text[text]) for text, _, _ in search.last_root]
+        searches[policy] = [root_group(obs.market, by_text[text]) for text, _, _ in search.last_root]
     anchor, *rivals = searches["learned"]
-    assert anchor == searches[None][0] == _group(obs.market, TicketPlanner().act(obs, legal, random.Random(0)))
-    ranked = sorted((g for g in best if g != anchor), key=lambda g: -best[g])
+    assert anchor == searches[None][0] == root_group(obs.market, TicketPlanner().act(obs, legal, random.Random(0)))
+    ranked = [g for g in ranked if g != anchor]
     assert len(rivals) >= 3 and rivals == ranked[:len(rivals)]
     assert searches[None][1:] != rivals
 
@@ -238,7 +214,7 @@ def test_a_policy_that_cannot_be_read_is_refused_when_the_search_is_made(tmp_pat
 
 
 def test_mcts_learned_is_the_race_with_the_shipped_network_as_its_prior():
-    obs, legal = _opening()
+    obs, legal = planner_turn()
     learned, plain = build("mcts_learned", {"iterations": 300}, "ticket_to_ride"), HalvingSearch(iterations=300, policy="learned")
     assert learned.act(obs, legal, random.Random(3)) == plain.act(obs, legal, random.Random(3))
     assert learned.last_root == plain.last_root and len(learned.last_root) > 2
