@@ -81,7 +81,7 @@ class HalvingSearch:
         confidence: in a turn, the last rival replaces the planner's move only when its mean lead
             beats the planner's by this many standard errors of their paired difference.
         streams: in the play-outs, each seat draws its cards from its own stream of the sample
-            (``halving_kernels.steer_pile``), so a candidate's own draws do not change the cards
+            (``pile_streams.steer_pile``), so a candidate's own draws do not change the cards
             the others meet later. On by default: with it more time buys more strength
             (docs/strategies.md, "The streams, measured"); False is the search as it was before.
         policy: a policy network orders the rivals (the planner's move still first) by its

@@ -40,6 +40,7 @@ from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.rng import mix64, next_u64
 from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
 from ttr_lab.games.ticket_to_ride.kernels.tensor import write_tensor
+from ttr_lab.strategies.ticket_to_ride.pile_streams import steered_move
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import decide, fresh_plan, keep
 from ttr_lab.strategies.ticket_to_ride.planner_playouts import cached_plan, choose_kept, planner_playout
 from ttr_lab.strategies.ticket_to_ride.planner_toolkit import cheapest_claim
@@ -47,8 +48,8 @@ from ttr_lab.strategies.ticket_to_ride.planner_toolkit import cheapest_claim
 # Settings, slots of ``cfg``.
 C_EXPLORATION, C_WIDENING, C_WIDENING_BASE, C_TREE_DEPTH, C_ROLLOUT_DEPTH = 0, 1, 2, 3, 4
 C_VALUE_MIX, C_VALUE_SCALE, C_MAX_CHILDREN, C_PAIRED, C_EPSILON = 5, 6, 7, 8, 9
-C_MOVER_VIEW, C_FOLLOW_PLANNER = 10, 11
-CFG_SIZE = 12
+C_MOVER_VIEW, C_FOLLOW_PLANNER, C_STREAMS = 10, 11, 12
+CFG_SIZE = 13
 # Running totals, slots of ``meta``.
 M_NODES, M_RNG, M_DECISIONS, M_ITERATIONS = 0, 1, 2, 3
 META_SIZE = 4
@@ -233,16 +234,28 @@ def _other_move(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray
 
 
 @njit(cache=True)
+def _move(g: np.ndarray, s: np.ndarray, action: int, scratch: np.ndarray, cfg: np.ndarray, pile: np.uint64,
+          drawn: np.ndarray) -> None:
+    """``action`` applied; with ``C_STREAMS`` the pile steered for the seat to move first, from
+    the sample's ``pile`` stream (``pile_streams``; ``drawn`` counts each seat's cards taken)."""
+    if cfg[C_STREAMS] > 0.0:
+        steered_move(g, s, action, scratch, pile, drawn)
+    else:
+        apply_action(g, s, action, scratch)
+
+
+@njit(cache=True)
 def _play(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, cfg: np.ndarray,
           plans: np.ndarray, plan_sizes: np.ndarray, before: np.ndarray, keys: np.ndarray, scratch: np.ndarray,
-          steps: int, me: int, stream: np.uint64) -> int:
+          steps: int, me: int, stream: np.uint64, pile: np.uint64, drawn: np.ndarray) -> int:
     """Play ``s`` on in place for ``steps`` decisions (-1: to the end) by ``_other_move``; the
     decisions made."""
-    if cfg[C_EPSILON] == 0.0 and steps < 0:
+    if cfg[C_EPSILON] == 0.0 and steps < 0 and cfg[C_STREAMS] == 0.0:
         return planner_playout(g, pt, s, params, w, plans, plan_sizes, before, keys)
     done = 0
     while s[L.PHASE] != L.OVER and done != steps:
-        apply_action(g, s, _other_move(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, me, stream), scratch)
+        _move(g, s, _other_move(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, me, stream), scratch,
+              cfg, pile, drawn)
         done += 1
     return done
 
@@ -251,22 +264,24 @@ def _play(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: t
 def _evaluate(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, me: int, cfg: np.ndarray,
               plans: np.ndarray, plan_sizes: np.ndarray, before: np.ndarray, keys: np.ndarray, scratch: np.ndarray,
               result: np.ndarray, completed: np.ndarray, meta: np.ndarray, tplan: np.ndarray, scales: np.ndarray,
-              weights: np.ndarray, sizes: np.ndarray, x: np.ndarray, h: np.ndarray, stream: np.uint64) -> float:
+              weights: np.ndarray, sizes: np.ndarray, x: np.ndarray, h: np.ndarray, stream: np.uint64,
+              pile: np.uint64, drawn: np.ndarray) -> float:
     """A leaf's reward, ``me``'s lead in points (``s`` is played on in place, every seat going on
     with the plan it holds: ``plans`` ...). Without a value network: the play-out to the end, or
     for ``C_ROLLOUT_DEPTH`` decisions and then the score as if the game ended there. With one: the
     play-out for ``C_ROLLOUT_DEPTH`` decisions (0: none), the value there, and unless
     ``C_VALUE_MIX`` is 1 the play-out on to the end, mixed: ``(1 - mix) * lead + mix * value``.
-    ``stream``: the sample's slips (``C_EPSILON``, ``_other_move``)."""
+    ``stream``: the sample's slips (``C_EPSILON``, ``_other_move``); ``pile``, ``drawn``: its card
+    streams (``_move``)."""
     has_value, mix = sizes.shape[0] > 1, cfg[C_VALUE_MIX]
     rollout_depth = int(cfg[C_ROLLOUT_DEPTH])
     if not has_value:
         meta[M_DECISIONS] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch,
-                                   rollout_depth if rollout_depth > 0 else -1, me, stream)
+                                   rollout_depth if rollout_depth > 0 else -1, me, stream, pile, drawn)
         return lead(g, s, me, result, completed)
     if rollout_depth > 0:
         meta[M_DECISIONS] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch,
-                                   rollout_depth, me, stream)
+                                   rollout_depth, me, stream, pile, drawn)
     # A network learns from the view of the player to move: at two players a leaf where the other
     # seat moves is valued from its view, negated (the logit of one seat's win share is minus the other's).
     viewer = s[L.PLAYER] if g[L.N_PLAYERS] == 2 and s[L.PHASE] != L.OVER and cfg[C_MOVER_VIEW] > 0.0 else me
@@ -275,7 +290,8 @@ def _evaluate(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, 
         v = -v
     if mix >= 1.0:
         return v
-    meta[M_DECISIONS] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch, -1, me, stream)
+    meta[M_DECISIONS] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch, -1, me, stream,
+                               pile, drawn)
     return (1.0 - mix) * lead(g, s, me, result, completed) + mix * v
 
 
@@ -317,11 +333,14 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
     follow = cfg[C_FOLLOW_PLANNER] > 0.0
     base = 0.0
     stream = np.uint64(0)
+    pile = np.uint64(0)
+    drawn = np.zeros(g[L.N_PLAYERS], dtype=np.int64)
     for it in range(iterations):
         if paired == 0 or it % paired == 0:
             rng, seed = next_u64(rng)
             sampled[:] = template
             sample(g, sampled, dplan, dwork, dlongs, seed)
+            pile = mix64(seed)  # (no draw from ``rng``: the searches without streams keep their numbers)
             if cfg[C_EPSILON] > 0.0:  # (only then: the searches without slips keep their random numbers)
                 rng, stream = next_u64(rng)
             if paired > 0:
@@ -329,20 +348,22 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
                 s[:] = sampled
                 plan_sizes[:] = 0
                 keys[:, :] = 0
-                apply_action(g, s, root_moves[0], scratch)
+                drawn[:] = 0
+                _move(g, s, root_moves[0], scratch, cfg, pile, drawn)
                 base = _evaluate(g, pt, s, params, w, me, cfg, plans, plan_sizes, before, keys, scratch, result,
-                                 completed, meta, tplan, scales, weights, sizes, x, h, stream)
+                                 completed, meta, tplan, scales, weights, sizes, x, h, stream, pile, drawn)
         s[:] = sampled
         # Every seat starts with no plan and keeps it as the play-outs do, so the tree's walk
         # along the planner's moves is the baseline's line exactly.
         plan_sizes[:] = 0
         keys[:, :] = 0
+        drawn[:] = 0
         node, length, depth = ROOT, 1, 0
         path[0] = ROOT
         while s[L.PHASE] != L.OVER and depth < tree_depth:
             if s[L.PLAYER] != me:
-                apply_action(g, s, _other_move(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, me, stream),
-                             scratch)
+                _move(g, s, _other_move(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, me, stream),
+                      scratch, cfg, pile, drawn)
                 meta[M_DECISIONS] += 1
                 continue
             if node == ROOT:
@@ -351,7 +372,7 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
             else:
                 n = legal_ids(g, s, w[3])
                 if n == 1:  # a forced move opens no node
-                    apply_action(g, s, w[3][0], scratch)
+                    _move(g, s, w[3][0], scratch, cfg, pile, drawn)
                     continue
                 k = 0
                 if s[L.PHASE] == L.TURN or s[L.PHASE] == L.SECOND:
@@ -397,7 +418,7 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
                         k = sibling[k]
                     sibling[k] = child
                 sibling[child] = -1
-                apply_action(g, s, fresh, scratch)
+                _move(g, s, fresh, scratch, cfg, pile, drawn)
                 path[length] = child
                 length += 1
                 break
@@ -409,13 +430,13 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
                 value = reward[child] / visits[child] + c * np.sqrt(np.log(available[child]) / visits[child])
                 if value > best_value:
                     best, best_value = child, value
-            apply_action(g, s, action[best], scratch)
+            _move(g, s, action[best], scratch, cfg, pile, drawn)
             path[length] = best
             length += 1
             node = best
             depth += 1
         total = _evaluate(g, pt, s, params, w, me, cfg, plans, plan_sizes, before, keys, scratch, result, completed,
-                          meta, tplan, scales, weights, sizes, x, h, stream) - base
+                          meta, tplan, scales, weights, sizes, x, h, stream, pile, drawn) - base
         for i in range(length):
             visits[path[i]] += 1.0
             reward[path[i]] += total

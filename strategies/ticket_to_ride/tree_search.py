@@ -102,6 +102,7 @@ class TreeSearch:
         confidence: NonNegativeFloat = 2.0,
         search_second_draw: bool = False,
         policy: str | None = None,
+        streams: bool = False,
     ) -> None:
         """
         iterations: iterations per searched decision when no clock is given (reproducible).
@@ -140,6 +141,9 @@ class TreeSearch:
             widening opens the moves it scores highest first: ``"learned"`` (the weights the
             ``learned`` strategy ships for the map) or a weights file; None: the hand prior.
             Below the root the hand prior orders the tree (the kernel computes no features).
+        streams: each seat draws its cards, in the walk and the play-outs, from a stream of its
+            own within a sample (``pile_streams``, as ``mcts_halving``'s ``streams``), so a move's
+            own draws do not change the cards every later draw meets.
         """
         if time_ms is not None and cpu_ms is not None:
             raise ConfigError(f"strategy {self.name!r}: give one clock, time_ms or cpu_ms, not both")
@@ -152,6 +156,7 @@ class TreeSearch:
         self.cfg[K.C_VALUE_MIX], self.cfg[K.C_VALUE_SCALE], self.cfg[K.C_MAX_CHILDREN] = value_mix, value_scale, max_children
         self.cfg[K.C_PAIRED], self.cfg[K.C_EPSILON] = paired, epsilon
         self.cfg[K.C_FOLLOW_PLANNER], self.cfg[K.C_MOVER_VIEW] = follow_planner, mover_view
+        self.cfg[K.C_STREAMS] = streams
         if epsilon > 1.0:
             raise ConfigError(f"strategy {self.name!r}: epsilon is a chance in [0, 1], not {epsilon}")
         # A network file is read at the first search, when the map is known.

@@ -150,7 +150,7 @@ def test_each_seat_draws_from_its_own_stream_whatever_another_seat_drew():
     """``steer_pile`` keeps the pile's cards, draws each kind as often as the pile holds it, and
     gives seat 1 the same next card whether or not seat 0 took a card before it."""
     from ttr_lab.games.ticket_to_ride.kernels import layout as L
-    from ttr_lab.strategies.ticket_to_ride.halving_kernels import steer_pile
+    from ttr_lab.strategies.ticket_to_ride.pile_streams import steer_pile
 
     state = USA.new_game(2, seed=11)
     g = state.face.g

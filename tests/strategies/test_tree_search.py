@@ -213,3 +213,21 @@ def test_a_policy_network_orders_the_moves_the_root_opens():
     ranked = [g for g in policy_ranking(obs, legal, Learned().logits(obs, legal)) if g != anchor]
     assert len(rivals) >= 3 and rivals == ranked[:len(rivals)]
     assert opened[None][1:] != rivals
+
+
+def test_with_streams_the_planners_line_is_still_its_samples_baseline():
+    """With ``streams`` every seat draws from its own stream of the sample, in the walk as in the
+    baseline, each line starting the streams afresh: a tree holding only the planner's line walks
+    exactly its sample's baseline (reward exactly 0), while the streams change what other lines
+    meet (other rewards than without them)."""
+    state = _planner_game(11, 57)
+    obs, legal = state.observation(0), state.legal_actions()
+    lone = TreeSearch(iterations=30, streams=True, widening=0.0, widening_base=1.0, tree_depth=3)
+    lone.act(obs, legal, random.Random(1))
+    assert len(lone.last_root) == 1 and lone.last_root[0][1] == 30 and lone.last_root[0][2] == 0.0
+    state = _planner_game(11, 4)
+    obs, legal = state.observation(0), state.legal_actions()
+    streamed, plain = TreeSearch(iterations=40, streams=True), TreeSearch(iterations=40)
+    assert streamed.act(obs, legal, random.Random(1)) in legal
+    plain.act(obs, legal, random.Random(1))
+    assert streamed.last_root != plain.last_root
