@@ -154,3 +154,27 @@ def policy_ranking(obs, legal, logits) -> list:
         group = root_group(obs.market, action)
         best[group] = max(best.get(group, float("-inf")), float(z))
     return sorted(best, key=lambda g: -best[g])
+
+
+def check_policy_orders_root(make) -> None:
+    """``make(policy)`` builds a search; with ``policy="learned"`` the root it reports
+    (``last_root``, in the order it opened or raced the moves) must be the planner's move, then
+    the groups the shipped network scores highest, in that order, and differ from the hand
+    prior's (``policy=None``)."""
+    import random
+
+    from ttr_lab.strategies.ticket_to_ride.learned import Learned
+    from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+
+    obs, legal = planner_turn()
+    by_text = {str(a): a for a in legal}
+    roots = {}
+    for policy in ("learned", None):
+        search = make(policy)
+        assert search.act(obs, legal, random.Random(3)) in legal
+        roots[policy] = [root_group(obs.market, by_text[text]) for text, _, _ in search.last_root]
+    anchor, *rivals = roots["learned"]
+    assert anchor == roots[None][0] == root_group(obs.market, TicketPlanner().act(obs, legal, random.Random(0)))
+    ranked = [g for g in policy_ranking(obs, legal, Learned().logits(obs, legal)) if g != anchor]
+    assert len(rivals) >= 3 and rivals == ranked[:len(rivals)]
+    assert roots[None][1:] != rivals

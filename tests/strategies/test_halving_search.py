@@ -15,10 +15,9 @@ from ttr_lab import ConfigError, StrategyError
 from ttr_lab.core.registry import build
 from ttr_lab.games.ticket_to_ride import Phase, TicketToRide
 from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch, affordable, answer, halving_rounds
-from ttr_lab.strategies.ticket_to_ride.learned import Learned
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
-from helpers import planner_turn, policy_ranking, root_group
+from helpers import check_policy_orders_root, planner_turn
 
 USA = TicketToRide("usa")
 LAST_TURN = Path(__file__).parent.parent / "golden" / "mcts_tree" / "usa-2p-seed2-last-turn.json"
@@ -190,19 +189,7 @@ def test_both_kinds_of_play_out_race_the_same_candidates_to_a_legal_move():
 def test_a_policy_network_orders_the_rivals_by_its_best_logit_in_each_group():
     """With ``policy: learned`` the candidates are the planner's move, then the groups of moves
     the shipped network scores highest, in that order; the hand prior raced other rivals."""
-    obs, legal = planner_turn()
-    ranked = policy_ranking(obs, legal, Learned().logits(obs, legal))
-    by_text = {str(a): a for a in legal}
-    searches = {}
-    for policy in ("learned", None):
-        search = HalvingSearch(iterations=300, policy=policy)
-        assert search.act(obs, legal, random.Random(3)) in legal
-        searches[policy] = [root_group(obs.market, by_text[text]) for text, _, _ in search.last_root]
-    anchor, *rivals = searches["learned"]
-    assert anchor == searches[None][0] == root_group(obs.market, TicketPlanner().act(obs, legal, random.Random(0)))
-    ranked = [g for g in ranked if g != anchor]
-    assert len(rivals) >= 3 and rivals == ranked[:len(rivals)]
-    assert searches[None][1:] != rivals
+    check_policy_orders_root(lambda policy: HalvingSearch(iterations=300, policy=policy))
 
 
 def test_a_policy_that_cannot_be_read_is_refused_when_the_search_is_made(tmp_path):

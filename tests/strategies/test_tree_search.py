@@ -197,22 +197,9 @@ def test_the_root_opens_one_move_per_route_and_per_face_up_card():
 def test_a_policy_network_orders_the_moves_the_root_opens():
     """With ``policy: learned`` the widening opens the planner's move, then the groups of moves the
     shipped network scores highest, in that order; the hand prior opens others."""
-    from ttr_lab.strategies.ticket_to_ride.learned import Learned
+    from helpers import check_policy_orders_root
 
-    from helpers import planner_turn, policy_ranking, root_group
-
-    obs, legal = planner_turn()
-    by_text = {str(a): a for a in legal}
-    opened = {}
-    for policy in ("learned", None):
-        search = TreeSearch(iterations=60, policy=policy)
-        assert search.act(obs, legal, random.Random(3)) in legal
-        opened[policy] = [root_group(obs.market, by_text[text]) for text, _, _ in search.last_root]
-    anchor, *rivals = opened["learned"]
-    assert anchor == opened[None][0] == root_group(obs.market, TicketPlanner().act(obs, legal, random.Random(0)))
-    ranked = [g for g in policy_ranking(obs, legal, Learned().logits(obs, legal)) if g != anchor]
-    assert len(rivals) >= 3 and rivals == ranked[:len(rivals)]
-    assert opened[None][1:] != rivals
+    check_policy_orders_root(lambda policy: TreeSearch(iterations=60, policy=policy))
 
 
 def test_with_streams_the_planners_line_is_still_its_samples_baseline():
