@@ -42,10 +42,9 @@ from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.strategies.ticket_to_ride.halving_kernels import play_candidates, play_candidates_streamed
-from ttr_lab.strategies.ticket_to_ride.learned import Learned
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
-from ttr_lab.strategies.ticket_to_ride.tree_search import by_policy, root_moves
+from ttr_lab.strategies.ticket_to_ride.tree_search import by_policy, policy_prior, root_moves
 
 # Samples of the anchor and its first rival that time one play-out before a clocked search plans.
 _PROBE = 2
@@ -100,8 +99,7 @@ class HalvingSearch:
         self.streams = streams
         self.verdict = verdict
         self.planner = TicketPlanner()
-        # Built here, so a bad weights file is refused when the strategy is made, not mid-game.
-        self.prior = None if policy is None else Learned(weights=None if policy == "learned" else policy)
+        self.prior = policy_prior(policy)
         self.last_playouts = 0
         self.last_root: list[tuple[str, int, float]] = []  # candidates: move, samples, mean lead less the anchor's
 

@@ -165,8 +165,7 @@ class TreeSearch:
         self.search_second_draw = search_second_draw
         self.confidence = confidence
         self.planner = TicketPlanner()
-        # Built here, so a bad weights file is refused when the strategy is made, not mid-game.
-        self.prior = None if policy is None else Learned(weights=None if policy == "learned" else policy)
+        self.prior = policy_prior(policy)
         # Per node: move, first child, next sibling, visits, reward, availability, squared reward.
         self.tree = tuple(np.zeros(_CAPACITY, dtype=t) for t in (np.int64, np.int64, np.int64, np.float64, np.float64,
                                                                    np.float64, np.float64))
@@ -256,6 +255,13 @@ def root_moves(obs: Observation, anchor: Action, rng: random.Random) -> tuple[An
     out, score, ids = np.empty(na, dtype=np.int64), np.empty(na, dtype=np.float64), np.empty(na, dtype=np.int64)
     m = K.root_order(g, pt, first.s, DEFAULT_PARAMS, w, sampler.template.face.id_of(anchor), out, score, ids)
     return sampler, out[:m].copy()
+
+
+def policy_prior(policy: str | None) -> Learned | None:
+    """A search's ``policy`` option as the network that orders its root: ``"learned"`` (the
+    weights the ``learned`` strategy ships for the map), a weights file, or None (the hand
+    prior). Built when the search is made, so a bad weights file is refused then, not mid-game."""
+    return None if policy is None else Learned(weights=None if policy == "learned" else policy)
 
 
 def by_policy(template: GameState, root: np.ndarray, legal: Sequence[Action], logits: np.ndarray) -> np.ndarray:
