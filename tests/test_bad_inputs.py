@@ -568,6 +568,17 @@ def test_compare_names_the_entrants_in_one_run_only_and_compares_two_maps_when_a
     assert "paired on 1 deals" in result.output
     assert "in A only (compared with nothing): r" in result.output
     assert "in B only (compared with nothing): renamed" in result.output
+    # --pair matches them (the same random players on the same deals: no change at all).
+    result = CliRunner().invoke(app, ["compare", a, b, "--pair", "r=renamed"], terminal_width=200)
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert "only" not in result.output and "│ r " in result.output and "0 changed winner" in result.output
+    for pair, message in (("r=nobody", "has no entrant 'nobody' (it has a, renamed)"),
+                          ("x=renamed", "has no entrant 'x' (it has a, r)"),
+                          ("a=renamed", "already has an entrant 'a', which would be counted twice"),
+                          ("r", "--pair r: expected A_NAME=B_NAME")):
+        result = CliRunner().invoke(app, ["compare", a, b, "--pair", pair], terminal_width=200)
+        assert result.exit_code != 0 and message in result.output and len(result.output.strip().splitlines()) == 1, \
+            (pair, result.output)
     asia = _run(tmp_path, "asia", "map: legendary_asia\n")
     result = CliRunner().invoke(app, ["compare", a, asia, "--unpaired"], terminal_width=200)
     assert result.exit_code == 0 and "unpaired: two samples (4 games in all)" in result.output, result.output

@@ -10,13 +10,15 @@ with itself on the same cards: a difference is the mean of per-game differences,
 and test are taken over *deals* (every seating of a deal shares its cards, so the deal is the
 independent unit, as in ``pairwise_tests``), and the games whose winner changed are counted.
 As two samples: Welch's t on per-game values. Wins are shares (ties split), as everywhere else.
-Entrants in one run only are in no table: ``only_a`` and ``only_b`` name them.
+Entrants in one run only are in no table: ``only_a`` and ``only_b`` name them. ``pairs`` matches
+entrants whose names differ (``{name in A: name in B}``: two options of one strategy, each run
+naming its entrant after them); they are shown under A's name.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -239,7 +241,8 @@ def _welch(ma: Moments, mb: Moments, entrant: str, name: str) -> tuple[float, fl
 
 def compare(frame_a: pd.DataFrame, frame_b: pd.DataFrame, metrics: Sequence[Metric] = (),
             paired: bool | None = None, across_variants: bool = False,
-            identities: tuple[RunIdentity, RunIdentity] | None = None) -> Comparison:
+            identities: tuple[RunIdentity, RunIdentity] | None = None,
+            pairs: Mapping[str, str] | None = None) -> Comparison:
     """Run B against run A (results frames as ``read_results`` gives them), per entrant of both.
     ``paired``: None pairs by deal and refuses (``ConfigError``, one line) runs of another game,
     player count, variant or deals; True pairs across variants of one game too (the same deals
@@ -248,18 +251,27 @@ def compare(frame_a: pd.DataFrame, frame_b: pd.DataFrame, metrics: Sequence[Metr
     study's cells differ in their factors by design). ``identities``: the runs' identities when
     their folders are known (``runs.identity``). ``metrics``: the game's, each one summarised
     in both runs gets a row per entrant. ``compare_folders`` reads two folders a range of deals
-    at a time; this is the same comparison on one range, the frames."""
+    at a time; this is the same comparison on one range, the frames. ``pairs``: ``{A's entrant:
+    B's}`` for entrants compared under different names (shown under A's)."""
     a_id, b_id = identities or (identity(frame_a, "A"), identity(frame_b, "B"))
-    return compared([(frame_a, frame_b)], a_id, b_id, metrics, paired, across_variants)
+    return compared([(frame_a, frame_b)], a_id, b_id, metrics, paired, across_variants, pairs)
 
 
 def compared(ranges: Iterable[tuple[pd.DataFrame, pd.DataFrame]], a_id: RunIdentity, b_id: RunIdentity,
-             metrics: Sequence[Metric], paired: bool | None, across_variants: bool) -> Comparison:
+             metrics: Sequence[Metric], paired: bool | None, across_variants: bool,
+             pairs: Mapping[str, str] | None = None) -> Comparison:
     """``compare`` over ranges of deals of both runs (each range's rows of A, then of B)."""
     check_comparable(a_id, b_id, across_variants=across_variants or paired is not None)
     names = ["win", "score", *(m.name for m in _candidates(metrics))]
     sums = _Sums(names, paired is not False)
+    as_a = {b: a for a, b in (pairs or {}).items()}  # B's name -> A's
+    raw_a: set[str] = set()
+    raw_b: set[str] = set()
     for frame_a, frame_b in ranges:
+        raw_a.update(str(e) for e in pd.unique(frame_a["entrant"]))
+        raw_b.update(str(e) for e in pd.unique(frame_b["entrant"]))
+        if as_a:
+            frame_b = frame_b.assign(entrant=frame_b["entrant"].astype(str).replace(as_a))
         if paired is not False:
             sums.check(frame_a, frame_b, a_id.label, b_id.label)
         sums.add(frame_a, frame_b)
@@ -269,6 +281,7 @@ def compared(ranges: Iterable[tuple[pd.DataFrame, pd.DataFrame]], a_id: RunIdent
         if differ:
             raise ConfigError(f"{differ}: the runs played different deals, so they cannot be paired; --unpaired "
                               "compares them as two samples")
+    _check_pairs(pairs or {}, raw_a, raw_b, a_id.label, b_id.label)
     only_a, only_b = tuple(sorted(sums.entrants_a - sums.entrants_b)), tuple(sorted(sums.entrants_b - sums.entrants_a))
     order = sorted(sums.entrants_a & sums.entrants_b)
     wins, scores = sums.table("win", order), sums.table("score", order)
@@ -284,6 +297,18 @@ def compared(ranges: Iterable[tuple[pd.DataFrame, pd.DataFrame]], a_id: RunIdent
         wins["gained"] = wins["entrant"].map(sums.gained).fillna(0).astype(int)
         wins["lost"] = wins["entrant"].map(sums.lost).fillna(0).astype(int)
     return Comparison(bool(sums.paired), sums.games, sums.deals, count, changed, wins, scores, table, only_a, only_b)
+
+
+def _check_pairs(pairs: Mapping[str, str], raw_a: set[str], raw_b: set[str], a: str, b: str) -> None:
+    """``pairs`` name entrants of their runs, and no renamed B entrant takes another's name."""
+    for name_a, name_b in pairs.items():
+        if name_a not in raw_a:
+            raise ConfigError(f"pair {name_a}={name_b}: {a} has no entrant {name_a!r} (it has {', '.join(sorted(raw_a))})")
+        if name_b not in raw_b:
+            raise ConfigError(f"pair {name_a}={name_b}: {b} has no entrant {name_b!r} (it has {', '.join(sorted(raw_b))})")
+        if name_a in raw_b and name_a not in pairs.values():
+            raise ConfigError(f"pair {name_a}={name_b}: {b} already has an entrant {name_a!r}, which would be "
+                              "counted twice; pair it too")
 
 
 @dataclass(frozen=True)
@@ -344,7 +369,8 @@ def comparison_figure(comparison: Comparison, title: str = "B against A") -> Any
 
 
 def compare_folders(folder_a: str | Any, folder_b: str | Any, paired: bool | None = None,
-                    across_variants: bool = False, metrics: Sequence[Metric] | None = None) -> Comparison:
+                    across_variants: bool = False, metrics: Sequence[Metric] | None = None,
+                    pairs: Mapping[str, str] | None = None) -> Comparison:
     """``compare`` of two results folders (``metrics``: None for those A's game declares), each
     run's identity read from its ``meta.json`` (or config). Out of core: each folder is read
     once, a chunk at a time, and split by ranges of deals (``partitions``), compared range by
@@ -359,4 +385,4 @@ def compare_folders(folder_a: str | Any, folder_b: str | Any, paired: bool | Non
     ranges = folder_pairs(folder_a, folder_b, columns)
     seen_a, seen_b = next(ranges)
     identities = (identity(seen_a, f"A ({folder_a})", folder_a), identity(seen_b, f"B ({folder_b})", folder_b))
-    return compared(ranges, *identities, metrics, paired, across_variants)
+    return compared(ranges, *identities, metrics, paired, across_variants, pairs)

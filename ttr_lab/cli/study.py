@@ -8,7 +8,7 @@ from typing import Any, Optional
 import typer
 
 from ttr_lab.cli.console import fail, make_console
-from ttr_lab.core.errors import TTRLabError
+from ttr_lab.core.errors import ConfigError, TTRLabError
 
 
 def study(
@@ -65,6 +65,10 @@ def compare(
              "--paired also across rule variants of one game on the same deals; --unpaired: two samples, across "
              "variants and deals of one game and player count."),
     metrics: bool = typer.Option(True, "--metrics/--no-metrics", help="Also show the change in every metric."),
+    pair: list[str] = typer.Option(
+        [], "--pair", metavar="A_NAME=B_NAME",
+        help="Compare A's entrant A_NAME with B's B_NAME (shown as A_NAME): two options of one strategy, "
+             "each run naming its entrant after them. Repeatable."),
 ) -> None:
     """Compare two tournaments entrant by entrant: the change in win rate, score and metrics,
     paired by deal when both played the same deals (and how many games changed winner)."""
@@ -74,8 +78,14 @@ def compare(
     from ttr_lab.core.figures import png_bytes
 
     console = make_console()
+    pairs: dict[str, str] = {}
+    for text in pair:
+        name_a, sep, name_b = text.partition("=")
+        if not sep or not name_a or not name_b:
+            fail(ConfigError(f"--pair {text}: expected A_NAME=B_NAME (an entrant of each run)"))
+        pairs[name_a] = name_b
     try:
-        result = compare_folders(results_a, results_b, paired=paired)
+        result = compare_folders(results_a, results_b, paired=paired, pairs=pairs)
     except (TTRLabError, ValueError) as exc:
         fail(exc)
     if result.paired:
