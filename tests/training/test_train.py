@@ -233,3 +233,57 @@ def test_a_checkpoint_from_before_the_teacher_key_resumes(tmp_path):
     lines = []
     train(cfg, say=lines.append)
     assert lines[0].startswith("resuming tiny after iteration 1 of 2")
+
+
+# The strongest search's own games teach a network over the tensor alone (mcts_tree's leaf value).
+OWN_GAMES = HALVING.replace("features: kept-offers-v1\n", "") + "prior: learned\nvalue_target: lead\nlead_scale: 8\n"
+
+
+def test_a_fixed_prior_plays_the_race_and_the_value_learns_the_lead(tmp_path):
+    import math
+    import random
+
+    from ttr_lab.core.rng import derive_seed
+    from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch
+    from ttr_lab.strategies.ticket_to_ride.learned import Learned, shipped_weights
+    from ttr_lab.training import expert
+    from ttr_lab.training.loop import initial_network
+
+    cfg = _config(tmp_path, extra=OWN_GAMES)
+    game = load_game("ticket_to_ride", map="usa")
+    net = initial_network(game, cfg)
+    got = expert.collect(net, game, cfg, 0)
+    # Game 0 replayed by mcts_learned's race with the shipped prior: the same moves, and every row
+    # is the mover's own tensor (what the network being trained reads), not the prior's inputs.
+    seed = derive_seed(cfg.seed, expert.COLLECT_KEY, 0, 0)
+    state, rng = game.new_game(2, seed), random.Random(seed)
+    shipped = Network.load(shipped_weights("usa"), game)
+    seats = [HalvingSearch(iterations=cfg.search_iterations) for _ in range(2)]
+    for seat in seats:
+        seat.prior = Learned.of(shipped, game)
+    movers = []
+    for row in range(len(got.teacher)):
+        p = state.current_player
+        assert np.array_equal(got.obs[row], state.observation_tensor(p)), row
+        action = seats[p].act(state.observation(p), state.legal_actions(), rng)
+        assert game.action_space.id_of(action) == got.teacher[row], row
+        movers.append(p)
+        state.apply(action)
+    assert state.is_terminal() and got.obs.shape[1] == 708
+    scores = state.result().scores
+    for row, p in enumerate(movers):
+        lead = scores[p] - scores[1 - p]
+        assert got.outcomes[row] == pytest.approx(1 / (1 + math.exp(-lead / 8)), rel=1e-6)
+    assert len(set(got.outcomes.round(6))) == 2 and scores[0] != scores[1]
+
+
+@pytest.mark.parametrize("extra, message", [
+    (EXPERT + "prior: learned\n", "prior is for method: expert_iteration with search: halving"),
+    (HALVING + "prior: learned\n", "kept plan is kept by the network's own seat"),
+    (OWN_GAMES.replace("prior: learned", "prior: no/such.npz"), "prior: no/such.npz is not a weights file"),
+    ("value_target: lead\n", "value_target: lead is for method: expert_iteration"),
+    (OWN_GAMES.replace("lead_scale: 8", "lead_scale: 0"), "lead_scale"),
+])
+def test_own_games_mistakes_are_one_line(tmp_path, extra, message):
+    with pytest.raises(ConfigError, match=message):
+        _config(tmp_path, extra=extra)

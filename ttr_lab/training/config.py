@@ -46,6 +46,13 @@ one-line ConfigError.
     search_value_scale: 10.0       # (points of lead per unit of the value head's logit)
     answer_weight: 0.5             # policy target: this share on the move played, the rest the visits
     replay: 1                      # iterations of samples fitted together (the newest included)
+    prior: null                    # search: halving: a fixed prior for the racing seats (a weights
+                                   # file, or learned: the shipped one) in place of the network being
+                                   # trained, which then reads the mover's own inputs at each decision:
+                                   # the games are mcts_learned's, the network learns from them
+    value_target: win              # the value head's target: the mover's win share, or lead:
+    lead_scale: 10.0               # sigmoid(lead / lead_scale), the lead the mover's final score over
+                                   # the best other seat's (so the logit reads as lead / lead_scale)
 """
 
 from __future__ import annotations
@@ -104,6 +111,9 @@ class TrainConfig(BaseModel):
     replay: int = Field(default=1, ge=1)
     search: Literal["tree", "halving"] = "tree"
     workers: int = Field(default=1, ge=1)
+    prior: str | None = None
+    value_target: Literal["win", "lead"] = "win"
+    lead_scale: float = Field(default=10.0, gt=0.0)
 
     def teacher_share(self, iteration: int) -> float:
         """The chance the teacher's move is played at ``iteration`` (0 first)."""
@@ -151,4 +161,20 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Tr
 
         raise ConfigError(f"{source}: search_value_mix needs features: none (the search's kernel reads the "
                           "observation tensor alone)")
+    if cfg.value_target == "lead" and cfg.method != "expert_iteration":
+        from ttr_lab.core.errors import ConfigError
+
+        raise ConfigError(f"{source}: value_target: lead is for method: expert_iteration (imitation's outcomes "
+                          "are the batched env's win shares)")
+    if cfg.prior is not None:
+        from ttr_lab.core.errors import ConfigError
+
+        if cfg.method != "expert_iteration" or cfg.search != "halving":
+            raise ConfigError(f"{source}: prior is for method: expert_iteration with search: halving (the race's "
+                              "prior; the tree takes none)")
+        if cfg.features.startswith("kept-"):
+            raise ConfigError(f"{source}: prior with features: {cfg.features}: the kept plan is kept by the "
+                              "network's own seat, which a fixed prior replaces")
+        if cfg.prior != "learned" and not Path(cfg.prior).is_file():
+            raise ConfigError(f"{source}: prior: {cfg.prior} is not a weights file (or learned: the shipped one)")
     return cfg

@@ -14,7 +14,16 @@ Every decision is a sample:
 - policy target: ``answer_weight`` on the move the search played, the rest spread over the
   root's moves by visits (``TreeSearch.last_root``; the race's: samples per candidate); a
   decision the search does not search (a forced move, a second card) is the played move alone;
-- value target: the mover's win share at the end of that game.
+- value target: the mover's win share at the end of that game, or (``value_target: lead``)
+  ``sigmoid(lead / lead_scale)`` of the mover's final lead over the best other seat, so that the
+  value head's logit times ``lead_scale`` reads as points of lead (``mcts_tree``'s ``value_scale``).
+
+``prior`` (search: halving) fixes the racing seats' prior (a weights file, or ``learned``: the
+shipped one) in place of the network being trained: the games are then ``mcts_learned``'s own,
+whatever the network being trained reads, and a sample's inputs are that network's own (the
+mover's observation tensor, with plan features if it has them). So a network over the tensor
+alone, whose value ``mcts_tree`` can read at its leaves, learns the outcomes of the strongest
+search's games: a leaf valued by the search's own continuation, not the planner's.
 
 With ``search_value_mix`` above 0 the search's leaves mix in the network's value head (its
 trunk and value layer as the kernel's MLP; the logit times ``search_value_scale`` read as
@@ -24,6 +33,7 @@ search takes no prior from the network (``mcts_tree`` orders its root by the pla
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import random
 from concurrent.futures import ProcessPoolExecutor
@@ -33,7 +43,7 @@ import numpy as np
 
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch
-from ttr_lab.strategies.ticket_to_ride.learned import Learned, state_inputs
+from ttr_lab.strategies.ticket_to_ride.learned import Learned, shipped_weights, state_inputs
 from ttr_lab.strategies.ticket_to_ride.network import Network
 from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch
 from ttr_lab.training.config import TrainConfig
@@ -48,22 +58,41 @@ def value_layers(net: Network) -> list[np.ndarray]:
     return [p["w1"], p["b1"], p["w2"], p["b2"], p["wv"], p["bv"]]
 
 
-def searches(net: Network, game: Any, cfg: TrainConfig) -> list[TreeSearch] | list[HalvingSearch]:
+def fixed_prior(game: Any, cfg: TrainConfig) -> Network | None:
+    """The racing seats' fixed prior (``prior``), None: the network being trained."""
+    if cfg.prior is None:
+        return None
+    path = shipped_weights(game.new_game(cfg.players, 0).board.name) if cfg.prior == "learned" else cfg.prior
+    return Network.load(path, game)
+
+
+def searches(net: Network, game: Any, cfg: TrainConfig,
+             prior: Network | None = None) -> list[TreeSearch] | list[HalvingSearch]:
     """One search per seat: each keeps its seat's plans (the planner's, and the prior's features)."""
     if cfg.search == "halving":
         seats = [HalvingSearch(iterations=cfg.search_iterations) for _ in range(cfg.players)]
         for seat in seats:
-            seat.prior = Learned.of(net, game)
+            seat.prior = Learned.of(prior if prior is not None else net, game)
         return seats
     value = value_layers(net) if cfg.search_value_mix > 0 else None
     return [TreeSearch(iterations=cfg.search_iterations, value=value, value_mix=cfg.search_value_mix,
                        value_scale=cfg.search_value_scale) for _ in range(cfg.players)]
 
 
-def play(game: Any, net: Network, cfg: TrainConfig, seed: int, ids: dict[str, int]) -> Samples:
+def outcomes(state: Any, cfg: TrainConfig) -> list[float]:
+    """Per seat, the value target at the end of a finished game (``value_target``)."""
+    if cfg.value_target == "win":
+        return list(state.returns())
+    scores = state.result().scores
+    leads = [scores[p] - max(s for q, s in enumerate(scores) if q != p) for p in range(len(scores))]
+    return [1.0 / (1.0 + math.exp(-lead / cfg.lead_scale)) for lead in leads]
+
+
+def play(game: Any, net: Network, cfg: TrainConfig, seed: int, ids: dict[str, int],
+         prior: Network | None = None) -> Samples:
     """One searched self-play game's samples (see the module docstring)."""
     state = game.new_game(cfg.players, seed)
-    seats = searches(net, game, cfg)
+    seats = searches(net, game, cfg, prior)
     rng = random.Random(seed)
     space = game.action_space
     slots = len(net.slot_ids)
@@ -72,7 +101,7 @@ def play(game: Any, net: Network, cfg: TrainConfig, seed: int, ids: dict[str, in
         p = state.current_player
         search = seats[p]
         # The race's prior reads the seat's kept plan as the search goes: its row is the input.
-        x = state_inputs(net, state) if cfg.search == "tree" else None
+        x = state_inputs(net, state) if cfg.search == "tree" or prior is not None else None
         legal = state.legal_actions()
         mask = np.zeros(space.size, dtype=bool)
         mask[space.ids(legal)] = True
@@ -94,7 +123,7 @@ def play(game: Any, net: Network, cfg: TrainConfig, seed: int, ids: dict[str, in
             target[played] = 1.0
         rows.append((x, mask, market, target, played, p))
         state.apply(action)
-    returns = state.returns()
+    returns = outcomes(state, cfg)
     return Samples(np.stack([r[0] for r in rows]).astype(np.float32), np.stack([r[1] for r in rows]),
                    np.stack([r[2] for r in rows]), np.array([int(np.argmax(r[3])) for r in rows], dtype=np.int64),
                    np.array([returns[r[5]] for r in rows], dtype=np.float32),
@@ -105,21 +134,22 @@ def collect(net: Network, game: Any, cfg: TrainConfig, iteration: int) -> Sample
     """One iteration's samples: ``games`` searched self-play games, in game order whatever
     ``workers`` plays them."""
     seeds = [derive_seed(cfg.seed, COLLECT_KEY, iteration, k) for k in range(cfg.games)]
+    prior = fixed_prior(game, cfg)
     if cfg.workers == 1 or cfg.games == 1:
         ids = {str(a): i for i, a in enumerate(game.action_space)}
-        return joined([play(game, net, cfg, seed, ids) for seed in seeds])
-    # Forked workers inherit the compiled kernels and the network; each game is its seed's alone.
+        return joined([play(game, net, cfg, seed, ids, prior) for seed in seeds])
+    # Forked workers inherit the compiled kernels and the networks; each game is its seed's alone.
     with ProcessPoolExecutor(min(cfg.workers, cfg.games), mp_context=multiprocessing.get_context("fork"),
-                             initializer=_adopt, initargs=(game, net, cfg)) as pool:
+                             initializer=_adopt, initargs=(game, net, cfg, prior)) as pool:
         return joined(list(pool.map(_played, seeds)))
 
 
 _WORKER: dict[str, Any] = {}
 
 
-def _adopt(game: Any, net: Network, cfg: TrainConfig) -> None:
-    _WORKER.update(game=game, net=net, cfg=cfg, ids={str(a): i for i, a in enumerate(game.action_space)})
+def _adopt(game: Any, net: Network, cfg: TrainConfig, prior: Network | None) -> None:
+    _WORKER.update(game=game, net=net, cfg=cfg, prior=prior, ids={str(a): i for i, a in enumerate(game.action_space)})
 
 
 def _played(seed: int) -> Samples:
-    return play(_WORKER["game"], _WORKER["net"], _WORKER["cfg"], seed, _WORKER["ids"])
+    return play(_WORKER["game"], _WORKER["net"], _WORKER["cfg"], seed, _WORKER["ids"], _WORKER["prior"])

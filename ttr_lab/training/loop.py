@@ -60,12 +60,13 @@ from ttr_lab.training.judge import inputs, judge_all, markets_of, write_curve
 
 COLLECT_KEY, FIT_KEY, JUDGE_KEY = 0xC011, 0xF17, 0x1D6E  # salts of the per-iteration seeds
 # Keys added since runs were first checkpointed, at the value those runs had.
-BEFORE: dict[str, Any] = {"teacher": "planner", "teacher_knobs": {}, "search": "tree"}
+BEFORE: dict[str, Any] = {"teacher": "planner", "teacher_knobs": {}, "search": "tree", "prior": None,
+                          "value_target": "win", "lead_scale": 10.0}
 IDENTITY = ("game", "options", "players", "seed", "hidden", "envs", "steps", "opponents", "teacher_mix",
             "teacher_decay", "teacher_floor", "epochs", "batch", "lr", "value_weight", "features", "teacher",
             "teacher_knobs", "init",
             "method", "games", "search_iterations", "search_value_mix", "search_value_scale", "answer_weight", "replay",
-            "search")
+            "search", "prior", "value_target", "lead_scale")
 
 
 @dataclass
