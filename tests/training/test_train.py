@@ -283,7 +283,59 @@ def test_a_fixed_prior_plays_the_race_and_the_value_learns_the_lead(tmp_path):
     (OWN_GAMES.replace("prior: learned", "prior: no/such.npz"), "prior: no/such.npz is not a weights file"),
     ("value_target: lead\n", "value_target: lead is for method: expert_iteration"),
     (OWN_GAMES.replace("lead_scale: 8", "lead_scale: 0"), "lead_scale"),
+    ("holdout_games: 4\n", "holdout_games is for method: expert_iteration"),
 ])
 def test_own_games_mistakes_are_one_line(tmp_path, extra, message):
     with pytest.raises(ConfigError, match=message):
         _config(tmp_path, extra=extra)
+
+
+def test_the_value_is_judged_on_held_out_games_and_a_resumed_run_judges_the_same(tmp_path):
+    from ttr_lab.training import holdout
+
+    extra = OWN_GAMES + "holdout_games: 2\n"
+    lines = []
+    run = train(_config(tmp_path, "whole", extra=extra, judge_games=0), say=lines.append)
+    out = tmp_path / "whole"
+    rows = list(__import__("csv").DictReader(open(out / "value_curve.csv")))
+    assert [int(r["iteration"]) for r in rows] == [0, 1, 2] and run.iterations == 2
+    assert all(float(r["low"]) <= float(r["excess_loss"]) <= float(r["high"]) and float(r["excess_loss"]) > 0
+               and int(r["games"]) == 2 for r in rows)
+    assert {"holdout.npz", "value_curve.png", "network-0001.npz", "network-0002.npz"} <= {p.name for p in out.iterdir()}
+    assert any("held-out games at iteration 2: excess loss" in line for line in lines)
+    # The held-out games are none of the training's: their first positions differ from iteration 0's.
+    held = holdout.holdout(None, None, _config(tmp_path, "whole", extra=extra, judge_games=0), out)  # read back, not replayed
+    assert len(np.unique(held.games)) == 2 and len(held.games) == len(held.samples.obs)
+    from ttr_lab.training import expert
+    from ttr_lab.training.loop import initial_network
+
+    cfg = _config(tmp_path, "whole", extra=extra, judge_games=0)
+    game = load_game("ticket_to_ride", map="usa")
+    trained_on = expert.collect(initial_network(game, cfg), game, cfg, 0).obs
+    assert not any(np.array_equal(held.samples.obs[0], row) for row in trained_on[:3])
+    # Killed after one iteration and rerun: the same curve (but for the CPU seconds).
+    cfg = _config(tmp_path, "killed", extra=extra, judge_games=0)
+    train(cfg, say=lambda _: None, stop_after=1)
+    train(cfg, say=lambda _: None)
+    again = list(__import__("csv").DictReader(open(tmp_path / "killed" / "value_curve.csv")))
+    for a, b in zip(rows, again, strict=True):
+        assert {k: v for k, v in a.items() if k != "seconds"} == {k: v for k, v in b.items() if k != "seconds"}
+
+
+def test_the_held_out_excess_loss_is_the_cross_entropy_less_the_targets_entropy():
+    from ttr_lab.training.holdout import Holdout, value_fit
+    from ttr_lab.training.samples import Samples
+
+    game = load_game("ticket_to_ride", map="usa")
+    net = Network.initial(game, 4, 0, market_slots(game))
+    net.params["wv"][:] = 0.0
+    net.params["bv"][:] = np.log(0.8 / 0.2)  # the value is 0.8 everywhere
+    t = np.array([0.5, 1.0, 0.2, 0.0], dtype=np.float32)
+    n = len(t)
+    held = Holdout(Samples(np.zeros((n, 708), np.float32), np.ones((n, 1), bool), np.zeros((n, 1), np.int64),
+                           np.zeros(n, np.int64), t), np.array([0, 0, 1, 1]))
+    fit = value_fit(net, held, 3, 10, 1.0)
+    entropy = np.array([np.log(2), 0.0, -(0.2 * np.log(0.2) + 0.8 * np.log(0.8)), 0.0])
+    ce = -(t * np.log(0.8) + (1 - t) * np.log(0.2))
+    assert fit.excess_loss == pytest.approx(float(np.mean(ce - entropy)), rel=1e-6)
+    assert (fit.games, fit.positions, fit.iteration) == (2, 4, 3) and np.isnan(fit.corr)

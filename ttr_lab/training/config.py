@@ -53,6 +53,9 @@ one-line ConfigError.
     value_target: win              # the value head's target: the mover's win share, or lead:
     lead_scale: 10.0               # sigmoid(lead / lead_scale), the lead the mover's final score over
                                    # the best other seat's (so the logit reads as lead / lead_scale)
+    holdout_games: 0               # > 0: that many self-play games more, never trained on, on which
+                                   # the value head is judged at iteration 0 and every judge_every
+                                   # (training/holdout.py: value_curve.csv and .png)
 """
 
 from __future__ import annotations
@@ -114,6 +117,7 @@ class TrainConfig(BaseModel):
     prior: str | None = None
     value_target: Literal["win", "lead"] = "win"
     lead_scale: float = Field(default=10.0, gt=0.0)
+    holdout_games: int = Field(default=0, ge=0)
 
     def teacher_share(self, iteration: int) -> float:
         """The chance the teacher's move is played at ``iteration`` (0 first)."""
@@ -166,6 +170,11 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Tr
 
         raise ConfigError(f"{source}: value_target: lead is for method: expert_iteration (imitation's outcomes "
                           "are the batched env's win shares)")
+    if cfg.holdout_games and cfg.method != "expert_iteration":
+        from ttr_lab.core.errors import ConfigError
+
+        raise ConfigError(f"{source}: holdout_games is for method: expert_iteration (imitation's value is judged "
+                          "by its games)")
     if cfg.prior is not None:
         from ttr_lab.core.errors import ConfigError
 

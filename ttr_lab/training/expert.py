@@ -133,15 +133,20 @@ def play(game: Any, net: Network, cfg: TrainConfig, seed: int, ids: dict[str, in
 def collect(net: Network, game: Any, cfg: TrainConfig, iteration: int) -> Samples:
     """One iteration's samples: ``games`` searched self-play games, in game order whatever
     ``workers`` plays them."""
-    seeds = [derive_seed(cfg.seed, COLLECT_KEY, iteration, k) for k in range(cfg.games)]
+    return joined(played_games(net, game, cfg, [derive_seed(cfg.seed, COLLECT_KEY, iteration, k)
+                                               for k in range(cfg.games)]))
+
+
+def played_games(net: Network, game: Any, cfg: TrainConfig, seeds: list[int]) -> list[Samples]:
+    """The samples of one searched self-play game per seed, in seed order, ``workers`` at a time."""
     prior = fixed_prior(game, cfg)
-    if cfg.workers == 1 or cfg.games == 1:
+    if cfg.workers == 1 or len(seeds) == 1:
         ids = {str(a): i for i, a in enumerate(game.action_space)}
-        return joined([play(game, net, cfg, seed, ids, prior) for seed in seeds])
+        return [play(game, net, cfg, seed, ids, prior) for seed in seeds]
     # Forked workers inherit the compiled kernels and the networks; each game is its seed's alone.
-    with ProcessPoolExecutor(min(cfg.workers, cfg.games), mp_context=multiprocessing.get_context("fork"),
+    with ProcessPoolExecutor(min(cfg.workers, len(seeds)), mp_context=multiprocessing.get_context("fork"),
                              initializer=_adopt, initargs=(game, net, cfg, prior)) as pool:
-        return joined(list(pool.map(_played, seeds)))
+        return list(pool.map(_played, seeds))
 
 
 _WORKER: dict[str, Any] = {}

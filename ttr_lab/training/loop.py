@@ -52,7 +52,7 @@ from ttr_lab.strategies.ticket_to_ride.network import PARAMS, Network
 from ttr_lab.tournament.lock import FolderLock
 from ttr_lab.strategies.ticket_to_ride.plan_features import KEPT_NAMES, OFFERS, KeptRows, size_of
 from ttr_lab.strategies.ticket_to_ride.planner_knobs import knobs
-from ttr_lab.training import expert
+from ttr_lab.training import expert, holdout
 from ttr_lab.training.samples import SAMPLE_ARRAYS, Samples, joined
 from ttr_lab.training.backprop import Adam, Losses, gradients
 from ttr_lab.training.config import TrainConfig
@@ -61,12 +61,12 @@ from ttr_lab.training.judge import inputs, judge_all, markets_of, write_curve
 COLLECT_KEY, FIT_KEY, JUDGE_KEY = 0xC011, 0xF17, 0x1D6E  # salts of the per-iteration seeds
 # Keys added since runs were first checkpointed, at the value those runs had.
 BEFORE: dict[str, Any] = {"teacher": "planner", "teacher_knobs": {}, "search": "tree", "prior": None,
-                          "value_target": "win", "lead_scale": 10.0}
+                          "value_target": "win", "lead_scale": 10.0, "holdout_games": 0}
 IDENTITY = ("game", "options", "players", "seed", "hidden", "envs", "steps", "opponents", "teacher_mix",
             "teacher_decay", "teacher_floor", "epochs", "batch", "lr", "value_weight", "features", "teacher",
             "teacher_knobs", "init",
             "method", "games", "search_iterations", "search_value_mix", "search_value_scale", "answer_weight", "replay",
-            "search", "prior", "value_target", "lead_scale")
+            "search", "prior", "value_target", "lead_scale", "holdout_games")
 
 
 @dataclass
@@ -151,12 +151,14 @@ def _identity(cfg: TrainConfig) -> dict[str, Any]:
 
 
 def save_checkpoint(path: Path, net: Network, adam: Adam, iteration: int, curve: list[dict[str, Any]],
-                    cfg: TrainConfig, seconds: float, samples: int, recent: Sequence[Samples] = ()) -> None:
+                    cfg: TrainConfig, seconds: float, samples: int, recent: Sequence[Samples] = (),
+                    value_curve: Sequence[dict[str, Any]] = ()) -> None:
     """Everything a rerun needs to go on (``recent``: the samples a replay of several iterations
     fits again), written to a temporary file then renamed over the last checkpoint, so a kill
     mid-write leaves the previous one whole."""
     state = {"iteration": iteration, "adam_t": adam.t, "curve": curve, "config": _identity(cfg),
-             "seconds": seconds, "samples": samples, "network_meta": net.meta, "recent": len(recent)}
+             "seconds": seconds, "samples": samples, "network_meta": net.meta, "recent": len(recent),
+             "value_curve": list(value_curve)}
     arrays: dict[str, Any] = {f"net_{k}": v for k, v in net.params.items()}
     arrays.update({f"m_{k}": v for k, v in adam.m.items()})
     arrays.update({f"v_{k}": v for k, v in adam.v.items()})
@@ -177,6 +179,7 @@ class Resumed:
     seconds: float
     samples: int
     recent: list[Samples]
+    value_curve: list[dict[str, Any]]
 
 
 def load_checkpoint(path: Path, cfg: TrainConfig) -> Resumed:
@@ -199,7 +202,7 @@ def load_checkpoint(path: Path, cfg: TrainConfig) -> Resumed:
                           "use another output folder, or delete it to start over")
     adam = Adam(lr=cfg.lr, t=int(state["adam_t"]), m=m, v=v)
     return Resumed(Network(params, state["network_meta"]), adam, int(state["iteration"]), list(state["curve"]),
-                   float(state["seconds"]), int(state["samples"]), recent)
+                   float(state["seconds"]), int(state["samples"]), recent, list(state.get("value_curve", [])))
 
 
 def cpu_seconds() -> float:
@@ -225,6 +228,14 @@ def initial_network(game: Any, cfg: TrainConfig) -> Network:
     return net
 
 
+def _value_fit(net: Network, held: holdout.Holdout, number: int, total: int, seconds: float,
+               say: Callable[[str], None]) -> dict[str, Any]:
+    fit = holdout.value_fit(net, held, number, total, seconds)
+    say(f"  value on {fit.games} held-out games at iteration {number}: excess loss {fit.excess_loss:.4f} "
+        f"[{fit.low:.4f}, {fit.high:.4f}], correlation with the target {fit.corr:.3f}")
+    return asdict(fit)
+
+
 def train(cfg: TrainConfig, say: Callable[[str], None] = print, stop_after: int | None = None) -> Run:
     """Run (or resume) the training ``cfg`` describes, to its last iteration (or to
     ``stop_after`` iterations, as a kill would: the tests' interrupted run)."""
@@ -241,10 +252,19 @@ def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: 
         back = load_checkpoint(ckpt, cfg)
         net, adam, done, curve, seconds, total, recent = (back.net, back.adam, back.done, back.curve, back.seconds,
                                                           back.samples, back.recent)
+        value_curve = back.value_curve
         say(f"resuming {cfg.name} after iteration {done} of {cfg.iterations} ({ckpt})")
     else:
         net = initial_network(game, cfg)
         adam, done, curve, seconds, total, recent = Adam(lr=cfg.lr), 0, [], 0.0, 0, []
+        value_curve = []
+    held = None
+    if cfg.holdout_games:
+        say(f"held-out games for the value: {cfg.holdout_games} (played once, kept in {out / holdout.FILE})")
+        held = holdout.holdout(net, game, cfg, out)
+        if not value_curve:
+            value_curve.append(_value_fit(net, held, 0, 0, 0.0, say))
+            holdout.write_value_curve(value_curve, out)
     gather = collect if cfg.method == "imitation" else expert.collect
     (out / "config.json").write_text(json.dumps(cfg.model_dump(), indent=2))
     for iteration in range(done, cfg.iterations):
@@ -266,7 +286,8 @@ def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: 
         say(f"iteration {number}/{cfg.iterations}: {len(samples.teacher)} samples ({source}), policy loss "
             f"{losses.policy:.3f}, value loss {losses.value:.3f}, agrees with {teacher} {losses.agreement:.1%}, "
             f"{seconds / 60:.1f} CPU-min")
-        if cfg.judge_games and (number % cfg.judge_every == 0 or number == cfg.iterations):
+        judged = number % cfg.judge_every == 0 or number == cfg.iterations
+        if cfg.judge_games and judged:
             say(f"  judging iteration {number}: {cfg.judge_games} games against each of "
                 f"{', '.join(cfg.judge_opponents)}")
             rows = judge_all(net, game, cfg.players, cfg.judge_opponents, cfg.judge_games,
@@ -276,9 +297,14 @@ def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: 
                 say(f"  judged at iteration {number}: vs {r.opponent} {r.win_share:.1%} "
                     f"[{r.low:.1%}, {r.high:.1%}] over {r.games} games")
             curve.extend(asdict(r) for r in rows)
-            net.save(out / f"network-{number:04d}.npz")
             write_curve(curve, out)
-        save_checkpoint(ckpt, net, adam, number, curve, cfg, seconds, total, recent if cfg.replay > 1 else [])
+        if held is not None and judged:
+            value_curve.append(_value_fit(net, held, number, total, seconds, say))
+            holdout.write_value_curve(value_curve, out)
+        if judged and (cfg.judge_games or held is not None):
+            net.save(out / f"network-{number:04d}.npz")
+        save_checkpoint(ckpt, net, adam, number, curve, cfg, seconds, total, recent if cfg.replay > 1 else [],
+                        value_curve)
     final = out / "network.npz"
     net.save(final)
     return Run(net, min(cfg.iterations, stop_after if stop_after is not None else cfg.iterations), curve, seconds)
