@@ -24,9 +24,10 @@ Each iteration ``i``:
 With ``method: expert_iteration`` step 1 is ``expert.collect`` instead (self-play games searched
 by ``mcts_tree`` or, ``search: halving``, by ``mcts_halving`` with the network as its prior; the
 root's visits the policy targets) and step 2 fits the search's distributions;
-``replay`` fits the last iterations' samples together (kept in the checkpoint). ``features``
-appends the planner's planning features to the tensor (``plan_features``); ``init`` starts from
-a weights file.
+``replay`` fits the last iterations' samples together (kept in the checkpoint); ``holdout_games``
+judges the value head on games it never trains on (``holdout.py``: ``value_curve.csv``, at
+iteration 0 and every ``judge_every``). ``features`` appends the planner's planning features to
+the tensor (``plan_features``); ``init`` starts from a weights file.
 
 Everything random is drawn from generators seeded by ``(seed, iteration)``, so a run killed and
 rerun goes on from its last checkpoint to the very state an uninterrupted run reaches.
