@@ -575,8 +575,12 @@ def test_compare_names_the_entrants_in_one_run_only_and_compares_two_maps_when_a
     for pair, message in (("r=nobody", "has no entrant 'nobody' (it has a, renamed)"),
                           ("x=renamed", "has no entrant 'x' (it has a, r)"),
                           ("a=renamed", "already has an entrant 'a', which would be counted twice"),
-                          ("r", "--pair r: expected A_NAME=B_NAME")):
-        result = CliRunner().invoke(app, ["compare", a, b, "--pair", pair], terminal_width=200)
+                          ("r", "--pair r: expected A_NAME=B_NAME"),
+                          (("r=renamed", "a=renamed"), "'renamed' is paired with more than one"),
+                          (("r=renamed", "r=a"), "A's entrant 'r' is already paired with 'renamed'")):
+        pairs = [pair] if isinstance(pair, str) else list(pair)
+        result = CliRunner().invoke(app, ["compare", a, b, *[x for p in pairs for x in ("--pair", p)]],
+                                    terminal_width=200)
         assert result.exit_code != 0 and message in result.output and len(result.output.strip().splitlines()) == 1, \
             (pair, result.output)
     asia = _run(tmp_path, "asia", "map: legendary_asia\n")

@@ -301,6 +301,9 @@ def compared(ranges: Iterable[tuple[pd.DataFrame, pd.DataFrame]], a_id: RunIdent
 
 def _check_pairs(pairs: Mapping[str, str], raw_a: set[str], raw_b: set[str], a: str, b: str) -> None:
     """``pairs`` name entrants of their runs, and no renamed B entrant takes another's name."""
+    twice = sorted({b_name for b_name in pairs.values() if list(pairs.values()).count(b_name) > 1})
+    if twice:
+        raise ConfigError(f"pair: {b}'s entrant {twice[0]!r} is paired with more than one of {a}'s")
     for name_a, name_b in pairs.items():
         if name_a not in raw_a:
             raise ConfigError(f"pair {name_a}={name_b}: {a} has no entrant {name_a!r} (it has {', '.join(sorted(raw_a))})")

@@ -83,6 +83,8 @@ def compare(
         name_a, sep, name_b = text.partition("=")
         if not sep or not name_a or not name_b:
             fail(ConfigError(f"--pair {text}: expected A_NAME=B_NAME (an entrant of each run)"))
+        if name_a in pairs:
+            fail(ConfigError(f"--pair {text}: A's entrant {name_a!r} is already paired with {pairs[name_a]!r}"))
         pairs[name_a] = name_b
     try:
         result = compare_folders(results_a, results_b, paired=paired, pairs=pairs)
