@@ -12,10 +12,10 @@ In ``ticket_planner`` self-play on the USA map at 2 players (seeds ``--seed`` + 
 - **play-outs**: the mean of seat 0's lead after the move, played to the end by the compiled
   planner at every seat, over ``--playouts`` samples of what seat 0 cannot see (the game's
   determinizer), every move on the same samples;
-- **each value** (``--value PATH``, a network over the observation tensor alone, as ``mcts_tree``'s
-  ``value`` reads it; ``learned``: the shipped one): its logit times ``--scale`` on the position
-  after the move, from the view of the player to move there, negated when that is the other seat
-  (``mcts_tree``'s ``mover_view``).
+- **each value** (``--value PATH``, a network over the observation tensor alone; ``learned``: the
+  shipped one): the position after the move valued exactly as ``mcts_tree``'s leaves value it with
+  ``value: PATH, value_scale: --scale`` (``TreeSearch.leaf_value``: the kernel's tensor, from the
+  view of the player to move, negated when that is the other seat).
 
 Per position and value, the Pearson correlation over the root's moves of the value with the
 play-outs (how alike they rank the moves, whatever their levels); the mean over positions with a
@@ -39,12 +39,10 @@ import numpy as np
 from ttr_lab.core.game import load_game
 from ttr_lab.core.intervals import clustered_mean
 from ttr_lab.strategies.ticket_to_ride import tree_kernels as K
-from ttr_lab.strategies.ticket_to_ride.learned import shipped_weights
-from ttr_lab.strategies.ticket_to_ride.network import Network
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS
 from ttr_lab.strategies.ticket_to_ride.planner_playouts import planner_playouts
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
-from ttr_lab.strategies.ticket_to_ride.tree_search import root_moves
+from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch, root_moves
 
 SEAT = 0  # the seat whose decisions are valued
 
@@ -57,17 +55,7 @@ class Position:
     values: dict[str, np.ndarray] = field(default_factory=dict)  # per value, per root move, in points
 
 
-def value_after(net: Network, state: Any, scale: float) -> float:
-    """``SEAT``'s value of ``state`` in points: the network's logit from the mover's view, negated
-    when the other seat moves (``mover_view``)."""
-    viewer = state.current_player
-    _, v, _, _ = net.forward(state.observation_tensor(viewer)[None, :])
-    p = float(np.clip(v[0], 1e-7, 1 - 1e-7))
-    logit = scale * float(np.log(p / (1 - p)))
-    return logit if viewer == SEAT else -logit
-
-
-def position(state: Any, anchor: Any, nets: dict[str, Network], playouts: int, scale: float, rng: random.Random,
+def position(state: Any, anchor: Any, leaves: dict[str, TreeSearch], playouts: int, rng: random.Random,
              game_index: int) -> Position:
     """Every root move of ``state`` (``SEAT`` to move, ``anchor`` the planner's move) valued both ways."""
     sampler, moves = root_moves(state.observation(SEAT), anchor, rng)
@@ -84,19 +72,18 @@ def position(state: Any, anchor: Any, nets: dict[str, Network], playouts: int, s
             leads[j, i] = scores[0, SEAT] - scores[0, 1 - SEAT]
     half = playouts // 2
     out = Position(game_index, leads.mean(axis=0), (leads[:half].mean(axis=0), leads[half:].mean(axis=0)))
-    for name, net in nets.items():
+    for name, leaf in leaves.items():
         values = np.zeros(len(moves))
         for i, move in enumerate(moves):
             after = state.clone()
             after.apply(after.face.actions[int(move)])
             if not after.is_terminal():
-                values[i] = value_after(net, after, scale)
+                values[i] = leaf.leaf_value(after, SEAT)
         out.values[name] = values
     return out
 
 
-def positions(nets: dict[str, Network], games: int, playouts: int, every: int, scale: float,
-              seed: int) -> list[Position]:
+def positions(leaves: dict[str, TreeSearch], games: int, playouts: int, every: int, seed: int) -> list[Position]:
     game = load_game("ticket_to_ride", map="usa")
     out = []
     for k in range(games):
@@ -108,7 +95,7 @@ def positions(nets: dict[str, Network], games: int, playouts: int, every: int, s
             legal = state.legal_actions()
             move = seats[p].act(state.observation(p), legal, rng)
             if p == SEAT and len(legal) > 3 and decision % every == 0:
-                found = position(state, move, nets, playouts, scale, rng, k)
+                found = position(state, move, leaves, playouts, rng, k)
                 if len(found.playouts) > 2:
                     out.append(found)
             state.apply(move)
@@ -140,16 +127,14 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.playouts < 2:
         parser.error("--playouts must be at least 2 (the split half needs two halves)")
-    game = load_game("ticket_to_ride", map="usa")
-    nets = {name: Network.load(shipped_weights("usa", tensor_only=True) if name == "learned" else name, game)
-            for name in args.value}
-    found = positions(nets, args.games, args.playouts, args.every, args.scale, args.seed)
+    leaves = {name: TreeSearch(value=name, value_scale=args.scale) for name in args.value}
+    found = positions(leaves, args.games, args.playouts, args.every, args.seed)
     spread = np.mean([p.playouts.std() for p in found])
     print(f"{len(found)} positions of {args.games} games; play-outs: {args.playouts} a move, spread over a "
           f"position's moves {spread:.1f} points (sd)")
     mean, half = agreement(found, None)
     print(f"split half (play-outs with play-outs): correlation {mean:.3f} ± {half:.3f}")
-    for name in nets:
+    for name in leaves:
         mean, half = agreement(found, name)
         spread = np.mean([p.values[name].std() for p in found])
         print(f"{name}: correlation with the play-outs {mean:.3f} ± {half:.3f}; spread over a position's moves "

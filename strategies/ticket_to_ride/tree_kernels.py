@@ -193,6 +193,18 @@ def value_of(g: np.ndarray, s: np.ndarray, me: int, tplan: np.ndarray, scales: n
 
 
 @njit(cache=True)
+def viewed_value(g: np.ndarray, s: np.ndarray, me: int, cfg: np.ndarray, tplan: np.ndarray, scales: np.ndarray,
+                 weights: np.ndarray, sizes: np.ndarray, x: np.ndarray, h: np.ndarray) -> float:
+    """``me``'s value of ``s`` in points as a leaf reads it: the network's output times
+    ``C_VALUE_SCALE``. A network learns from the view of the player to move, so at two players (with
+    ``C_MOVER_VIEW``) a position where the other seat moves is valued from its view, negated (the
+    logit of one seat's win share is minus the other's)."""
+    viewer = s[L.PLAYER] if g[L.N_PLAYERS] == 2 and s[L.PHASE] != L.OVER and cfg[C_MOVER_VIEW] > 0.0 else me
+    v = cfg[C_VALUE_SCALE] * value_of(g, s, viewer, tplan, scales, weights, sizes, x, h)
+    return v if viewer == me else -v
+
+
+@njit(cache=True)
 def playout_buffers(g: np.ndarray) -> tuple:
     """The working arrays of ``planner_playout`` and ``lead``, made once per kernel call: an action
     scratch, every seat's plan, its size, the tracks held before, the plan keys, the result tables."""
@@ -282,12 +294,7 @@ def _evaluate(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, 
     if rollout_depth > 0:
         meta[M_DECISIONS] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch,
                                    rollout_depth, me, stream, pile, drawn)
-    # A network learns from the view of the player to move: at two players a leaf where the other
-    # seat moves is valued from its view, negated (the logit of one seat's win share is minus the other's).
-    viewer = s[L.PLAYER] if g[L.N_PLAYERS] == 2 and s[L.PHASE] != L.OVER and cfg[C_MOVER_VIEW] > 0.0 else me
-    v = cfg[C_VALUE_SCALE] * value_of(g, s, viewer, tplan, scales, weights, sizes, x, h)
-    if viewer != me:
-        v = -v
+    v = viewed_value(g, s, me, cfg, tplan, scales, weights, sizes, x, h)
     if mix >= 1.0:
         return v
     meta[M_DECISIONS] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch, -1, me, stream,

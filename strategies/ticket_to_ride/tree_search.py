@@ -220,6 +220,17 @@ class TreeSearch:
         bar = self.confidence if obs.phase in (Phase.TURN, Phase.SECOND_DRAW) else 0.0
         return face.actions[_answer(self.tree, bar)]
 
+    def leaf_value(self, state: GameState, me: int) -> float:
+        """``me``'s value of ``state`` in points, exactly as this search's leaves read it with its
+        ``value`` network (``tree_kernels.viewed_value``: the kernel's own tensor and view)."""
+        tplan, scales = self._tensor_plan(state.observation(me))
+        if self.value_sizes.shape[0] < 2:
+            raise ConfigError(f"strategy {self.name!r}: leaf_value needs a value network (value: ...)")
+        widest = int(self.value_sizes.max())
+        x, h = np.empty(widest, dtype=np.float32), np.empty(widest, dtype=np.float32)
+        return float(K.viewed_value(state.face.g, state.s, me, self.cfg, tplan, scales, self.value_weights,
+                                    self.value_sizes, x, h))
+
     def _tensor_plan(self, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
         """The observation tensor's layout for the value network (a placeholder without one)."""
         if self._value_file is not None:

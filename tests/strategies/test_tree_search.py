@@ -218,3 +218,26 @@ def test_with_streams_the_planners_line_is_still_its_samples_baseline():
     assert streamed.act(obs, legal, random.Random(1)) in legal
     plain.act(obs, legal, random.Random(1))
     assert streamed.last_root != plain.last_root
+
+
+def test_leaf_value_is_the_networks_logit_from_the_movers_view_negated_for_the_other_seat():
+    """``TreeSearch.leaf_value`` (the kernel's tensor and view, what the leaves read) against the
+    numpy network on the game's own tensor: the same logit times ``value_scale``, from the view
+    of the player to move, negated when that is not the valuing seat."""
+    net = Network.load(shipped_weights("usa", tensor_only=True), TicketToRide("usa"))
+    leaf = TreeSearch(value="learned", value_scale=10.0)
+    own_view = TreeSearch(value="learned", value_scale=10.0, mover_view=False)
+
+    def logit(state, seat):
+        _, v, _, _ = net.forward(state.observation_tensor(seat)[None, :])
+        return 10.0 * float(np.log(v[0] / (1.0 - v[0])))
+
+    for decisions in (9, 10, 30, 31):
+        state = _planner_game(5, decisions)
+        mover = state.current_player
+        for me in (0, 1):
+            expected = logit(state, mover) if mover == me else -logit(state, mover)
+            assert leaf.leaf_value(state, me) == pytest.approx(expected, rel=1e-3, abs=1e-3), (decisions, me)
+            assert own_view.leaf_value(state, me) == pytest.approx(logit(state, me), rel=1e-3, abs=1e-3)
+    with pytest.raises(ConfigError, match="leaf_value needs a value network"):
+        TreeSearch().leaf_value(state, 0)
