@@ -45,6 +45,7 @@ from ttr_lab.core.rng import derive_seed
 from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch
 from ttr_lab.strategies.ticket_to_ride.learned import Learned, shipped_weights, state_inputs
 from ttr_lab.strategies.ticket_to_ride.network import Network
+from ttr_lab.strategies.ticket_to_ride.tree_kernels import lead, playout_buffers
 from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch
 from ttr_lab.training.config import TrainConfig
 from ttr_lab.training.samples import Samples, joined
@@ -83,9 +84,10 @@ def outcomes(state: Any, cfg: TrainConfig) -> list[float]:
     """Per seat, the value target at the end of a finished game (``value_target``)."""
     if cfg.value_target == "win":
         return list(state.returns())
-    scores = state.result().scores
-    leads = [scores[p] - max(s for q, s in enumerate(scores) if q != p) for p in range(len(scores))]
-    return [1.0 / (1.0 + math.exp(-lead / cfg.lead_scale)) for lead in leads]
+    g = state.face.g
+    result, completed = playout_buffers(g)[5:]
+    return [1.0 / (1.0 + math.exp(-lead(g, state.s, p, result, completed) / cfg.lead_scale))
+            for p in range(state.num_players)]
 
 
 def play(game: Any, net: Network, cfg: TrainConfig, seed: int, ids: dict[str, int],
