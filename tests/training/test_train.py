@@ -304,7 +304,7 @@ def test_the_value_is_judged_on_held_out_games_and_a_resumed_run_judges_the_same
     assert {"holdout.npz", "value_curve.png", "network-0001.npz", "network-0002.npz"} <= {p.name for p in out.iterdir()}
     assert any("held-out games at iteration 2: excess loss" in line for line in lines)
     # The held-out games are none of the training's: their first positions differ from iteration 0's.
-    held = holdout.holdout(None, None, _config(tmp_path, "whole", extra=extra, judge_games=0), out)  # read back, not replayed
+    held = holdout.held_out(None, None, _config(tmp_path, "whole", extra=extra, judge_games=0), out)  # read back, not replayed
     assert len(np.unique(held.games)) == 2 and len(held.games) == len(held.samples.obs)
     from ttr_lab.training import expert
     from ttr_lab.training.loop import initial_network

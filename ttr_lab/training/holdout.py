@@ -3,8 +3,9 @@
 A value fitted to game outcomes can learn the games it saw rather than positions: every position
 of a game shares its one outcome, so the training loss falls while the value gets worse on new
 games. So a run with ``holdout_games: N`` plays N more self-play games once, on seeds of their own
-(``derive_seed(seed, HOLDOUT_KEY, k)``), with the run's first network (with a fixed ``prior`` the
-games do not depend on the network at all), keeps their samples in ``holdout.npz`` (a resumed run
+(``derive_seed(seed, HOLDOUT_KEY, k)``), with the run's first network (a run resumed without the
+file plays them with the network it resumes; with a fixed ``prior`` the games do not depend on
+the network at all), keeps their samples in ``holdout.npz`` (a resumed run
 judges on the same positions), and at iteration 0 and at every judged iteration measures the value
 head on them:
 
@@ -58,7 +59,7 @@ class Holdout:
     games: np.ndarray  # (n,) the held-out game of each sample
 
 
-def holdout(net: Network, game: Any, cfg: TrainConfig, folder: Path) -> Holdout:
+def held_out(net: Network, game: Any, cfg: TrainConfig, folder: Path) -> Holdout:
     """The held-out games' samples: read from ``folder/holdout.npz``, else played now (by
     ``net``) and written there."""
     path = folder / FILE

@@ -262,7 +262,7 @@ def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: 
     held = None
     if cfg.holdout_games:
         say(f"held-out games for the value: {cfg.holdout_games} (played once, kept in {out / holdout.FILE})")
-        held = holdout.holdout(net, game, cfg, out)
+        held = holdout.held_out(net, game, cfg, out)
         if not value_curve:
             value_curve.append(_value_fit(net, held, 0, 0, 0.0, say))
             holdout.write_value_curve(value_curve, out)
