@@ -6,6 +6,7 @@ between them, and the record that ``ttr-lab replay`` plays back."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -66,3 +67,84 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, lines, message):
     assert result.exit_code == 2, result.output[-2000:]
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
     assert message in result.stderr, result.stderr
+
+
+def test_a_ten_million_digit_line_is_not_a_move_number_and_is_asked_again(tmp_path):
+    result, path = _play(tmp_path, "--human", "0", "-s", "random", lines="9" * 10_000_000 + "\n" + "0\n" * 400)
+    assert result.exit_code == 0, result.output[-2000:]
+    errors = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert errors == ["error: a 10000000-digit number is not in the list (0 to 3)"], errors[:3]
+    assert GameRecord.load(path).replay().is_terminal()
+
+
+@pytest.mark.parametrize("where", ["folder", "dot"])
+def test_a_record_path_that_is_a_folder_gets_a_new_file_inside_it_said_before_the_game(tmp_path, monkeypatch, where):
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "games"
+    folder.mkdir()
+    target = str(folder) if where == "folder" else "./"
+    result = CliRunner().invoke(app, ["play", "--seed", "3", "-p", "2", "--human", "0", "--record", target],
+                                input="0\n" * 400)
+    assert result.exit_code == 0, result.output[-2000:]
+    inside = folder if where == "folder" else tmp_path
+    (saved,) = inside.glob("game-*.json")
+    first = result.output.splitlines()[0]
+    assert first == f"--record {Path(target)} is a folder: the record will be saved in it as {saved.name}", first
+    assert result.output.rstrip().endswith(f"record saved to {Path(target) / saved.name}")
+    assert GameRecord.load(saved).replay().is_terminal()
+
+
+def _foreign(tmp_path, monkeypatch):
+    (tmp_path / "notes.json").write_text('{"mine": true}')
+    return tmp_path / "notes.json", "is not a game record ttr-lab can replace"
+
+
+def _read_only(tmp_path, monkeypatch):
+    import os
+
+    folder = tmp_path / "ro"
+    folder.mkdir(mode=0o555)
+    if os.geteuid() == 0:  # a folder's mode stops no root: the check is told what it would see as a user
+        access = os.access
+        monkeypatch.setattr(os, "access", lambda p, mode: access(p, mode) and Path(p) != folder)
+    return folder / "g.json", "is not writable"
+
+
+@pytest.mark.parametrize("make", [_foreign, _read_only], ids=["a file it did not write", "a read-only folder"])
+def test_a_record_path_that_cannot_take_the_record_is_refused_before_the_game(tmp_path, monkeypatch, make):
+    path, message = make(tmp_path, monkeypatch)
+    before = path.read_text() if path.exists() else None
+    result = CliRunner().invoke(app, ["play", "--seed", "3", "-p", "2", "--human", "0", "--record", str(path)], input="")
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1 and message in result.stderr, result.output
+    assert "you are seat" not in result.stdout  # refused before the game
+    assert (path.read_text() if path.exists() else None) == before
+
+
+def test_a_record_of_its_own_is_replaced(tmp_path):
+    first, path = _play(tmp_path, "-s", "random", lines="")
+    again, _ = _play(tmp_path, "-s", "random", "--seed", "4", lines="")
+    assert first.exit_code == 0 and again.exit_code == 0, again.output
+    assert GameRecord.load(path).seed == 4
+
+
+def test_a_record_that_cannot_be_written_at_the_end_is_saved_elsewhere_and_said(tmp_path, monkeypatch):
+    from ttr_lab.cli import record_path
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "games").mkdir()
+    asked = tmp_path / "games" / "g.json"
+    write = record_path._write
+
+    def full_disk(path, text):
+        if path == asked:
+            raise OSError(28, "No space left on device")
+        write(path, text)
+
+    monkeypatch.setattr(record_path, "_write", full_disk)
+    result = CliRunner().invoke(app, ["play", "--seed", "3", "-p", "2", "--human", "0", "--record", str(asked)],
+                                input="0\n" * 400)
+    assert result.exit_code == 1, result.output[-2000:]
+    (saved,) = tmp_path.glob("game-*.json")
+    assert result.stderr == (f"error: cannot write the record to {asked} (OSError: No space left on device); "
+                             f"it is saved to {saved} instead\n"), result.stderr
+    assert GameRecord.load(saved).replay().is_terminal() and not asked.exists()

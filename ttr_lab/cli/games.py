@@ -128,12 +128,15 @@ def play(
                                 "(mcts) thinks per decision."),
 ) -> None:
     """Play one game and print a summary: ranks, score parts, scores. With --human, play it yourself against the AI."""
+    from ttr_lab.cli.record_path import generated_name, record_target, save_record
     from ttr_lab.cli.summary import print_game_summary
     from ttr_lab.core.game import load_game
     from ttr_lab.core.play import play_game
 
     try:
-        _check_folder(record, "--record")
+        if human is not None and record is None:
+            record = generated_name(Path("."))
+        record = record_target(record, typer.echo)
         name = chosen_game(game_name, map_name)
         game = load_game(name, **game_options(name, map_name, option))
         if human is not None:
@@ -147,16 +150,17 @@ def play(
         fail(ValueError(str(exc) or "interrupted"))
     print_game_summary(game, rec)
     if record is not None:
-        rec.save(record)
+        saved = save_record(rec, record, lambda line: typer.echo(f"error: {line}", err=True))
+        if saved != record:
+            raise typer.Exit(code=1)  # the game is kept (where the line says), not where it was asked
         typer.echo(f"record saved to {record}")
 
 
 def _human_table(game: Any, human: str, strategy: List[str], players: int, seed: Optional[int], record: Optional[Path],
-                 think: float) -> tuple[int, Path, list[Any]]:
+                 think: float) -> tuple[int, Optional[Path], list[Any]]:
     """The seed, the record's path and the seats of a game with people at the terminal."""
     import secrets
     import sys
-    import time
 
     from ttr_lab.human.seats import ai_specs, human_seats, timed
     from ttr_lab.human.terminal import Terminal, TerminalSeat
@@ -169,7 +173,6 @@ def _human_table(game: Any, human: str, strategy: List[str], players: int, seed:
     terminal = Terminal(sys.stdin, sys.stdout, names)
     seats = [TerminalSeat(game, s, terminal) if s in people else timed(others[s], game.name, think) for s in range(players)]
     seed = secrets.randbelow(2**31) if seed is None else seed
-    record = record or Path(time.strftime("game-%Y%m%d-%H%M%S.json"))
     typer.echo(f"{game.title}, {players} players, seed {seed}: you are seat {', '.join(map(str, people))}; "
                f"the game will be saved to {record}")
     return seed, record, seats

@@ -44,7 +44,9 @@ class Terminal:
         if not line:
             raise LeftTheTable("standard input ended before the game did")
         if not self.stdin.isatty():
-            self.stdout.write(line if line.endswith("\n") else line + "\n")  # a transcript reads as typed
+            shown = line.rstrip("\n")
+            shown = shown if len(shown) <= 200 else shown[:200] + f"... ({len(shown)} characters)"
+            self.stdout.write(shown + "\n")  # a transcript reads as typed
         return line.strip()
 
     def hand_over(self, seat: int) -> None:
@@ -119,10 +121,13 @@ class TerminalSeat:
         """The legal action ``answer`` names: its index in the list, or its text."""
         if not answer:
             raise ValueError("type a number or an action (? for help)")
-        if answer.isdigit():
-            if int(answer) < len(legal):
+        if answer.isascii() and answer.isdigit():
+            # A number longer than any index is out of the list without reading it (int() refuses
+            # past 4,300 digits, and the line would be echoed back whole).
+            if len(answer.lstrip("0")) <= len(str(len(legal))) and int(answer) < len(legal):
                 return legal[int(answer)]
-            raise ValueError(f"{answer} is not in the list (0 to {len(legal) - 1})")
+            shown = answer if len(answer) <= 20 else f"a {len(answer)}-digit number"
+            raise ValueError(f"{shown} is not in the list (0 to {len(legal) - 1})")
         action = self.game.parse_action(answer)
         for candidate in legal:
             if candidate == action:
