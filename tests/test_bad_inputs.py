@@ -435,6 +435,76 @@ def serve_thinking_no_time(tmp):
 PROBES += [serve_a_map_folder_that_is_not_there, serve_on_a_port_in_use, serve_thinking_no_time]
 
 
+# Weights no strategy can play, refused when the strategy is built; training's own files and
+# settings; a record path that cannot take the record, refused before the game.
+
+def _weights(tmp: Path, name: str, poison) -> str:
+    from ttr_lab.core.game import load_game
+    from ttr_lab.strategies.ticket_to_ride.learned import market_slots
+    from ttr_lab.strategies.ticket_to_ride.network import Network
+
+    game = load_game("ticket_to_ride", map="usa")
+    net = Network.initial(game, hidden=4, seed=1, slots=market_slots(game))
+    poison(net.params)
+    net.save(tmp / name)
+    return name
+
+
+def learned_weights_with_a_nan(tmp):
+    name = _weights(tmp, "nan.npz", lambda p: p["wp"].__setitem__((0, 0), float("nan")))
+    return ["play", "-p", "2", "-s", f"learned:weights={name}", "-s", "random"], \
+        "nan.npz: parameter wp holds 1 NaN value(s); these weights cannot play"
+
+
+def learned_weights_with_an_inf(tmp):
+    name = _weights(tmp, "inf.npz", lambda p: p["b1"].__setitem__(0, float("inf")))
+    cfg = tmp / "cfg.yaml"
+    cfg.write_text(CONFIG.replace("strategy: %s}", "strategy: %s, params: {weights: inf.npz}}") % "learned")
+    return ["tournament", str(cfg)], "inf.npz: parameter b1 holds 1 infinite value(s)"
+
+
+def learned_weights_all_zero(tmp):
+    name = _weights(tmp, "zero.npz", lambda p: [a.fill(0) for a in p.values()])
+    return ["play", "-p", "2", "-s", f"learned:weights={name}", "-s", "random"], "zero.npz: every parameter is zero"
+
+
+def mcts_learned_prior_with_a_nan(tmp):
+    name = _weights(tmp, "nan.npz", lambda p: p["w2"].__setitem__((1, 1), float("nan")))
+    return ["play", "-p", "2", "-s", f"mcts_learned:policy={name},iterations=4", "-s", "random"], \
+        "nan.npz: parameter w2 holds 1 NaN value(s)"
+
+
+def _train_config(tmp: Path, extra: str = "") -> str:
+    (tmp / "t.yaml").write_text("name: t\nmap: usa\nplayers: 2\nhidden: 4\niterations: 1\nenvs: 1\nsteps: 2\n"
+                                "judge_games: 0\n" + extra)
+    return str(tmp / "t.yaml")
+
+
+def train_out_a_file(tmp):
+    (tmp / "notes.txt").write_text("mine")
+    return ["train", _train_config(tmp), "--out", str(tmp / "notes.txt")], "is a file, not a folder"
+
+
+def train_out_a_folder_of_the_users_files(tmp):
+    (tmp / "mine").mkdir()
+    (tmp / "mine" / "config.json").write_text("{}")
+    return ["train", _train_config(tmp), "--out", str(tmp / "mine")], "is not a ttr-lab training folder"
+
+
+def train_lr_infinite(tmp):
+    return ["train", _train_config(tmp, "lr: .inf\n")], "lr: Input should be a finite number"
+
+
+def play_record_over_a_file_it_did_not_write(tmp):
+    (tmp / "notes.json").write_text('{"mine": 1}')
+    return ["play", "-p", "2", "--record", str(tmp / "notes.json")], "is not a game record ttr-lab can replace"
+
+
+PROBES += [learned_weights_with_a_nan, learned_weights_with_an_inf, learned_weights_all_zero,
+           mcts_learned_prior_with_a_nan, train_out_a_file, train_out_a_folder_of_the_users_files, train_lr_infinite,
+           play_record_over_a_file_it_did_not_write]
+
+
 @pytest.mark.parametrize("probe", PROBES, ids=[p.__name__ for p in PROBES])
 def test_a_bad_input_is_one_line_naming_its_cause_with_exit_code_2(tmp_path, monkeypatch, probe):
     monkeypatch.chdir(tmp_path)

@@ -64,6 +64,16 @@ def masked_softmax(logits: np.ndarray, masks: np.ndarray) -> np.ndarray:
     return z / z.sum(axis=-1, keepdims=True)
 
 
+def unreadable(exc: BaseException) -> str:
+    """Why ``np.load`` could not read a file of ours, in words: never numpy's advice to load
+    pickled data, which no file ttr-lab writes holds."""
+    if isinstance(exc, zipfile.BadZipFile) or (isinstance(exc, (ValueError, EOFError)) and "pickle" in str(exc)):
+        return "not a .npz file ttr-lab wrote (truncated, or some other file)"
+    if isinstance(exc, KeyError):
+        return f"an array is missing ({exc})"
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
 class Network:
     """The trunk, the heads and what they were trained for (``meta``)."""
 
@@ -168,8 +178,7 @@ class Network:
         except FileNotFoundError:
             raise ConfigError(f"no network weights at {path}") from None
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:  # not a zip, truncated, an array missing
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise ConfigError(f"cannot read network weights from {path}: {reason}") from None
+            raise ConfigError(f"cannot read network weights from {path}: {unreadable(exc)}") from None
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
             raise ConfigError(f"{path}: network weights of format {meta.get('format') if isinstance(meta, dict) else meta!r}, "
                               f"this ttr-lab reads format {FORMAT}")
@@ -177,9 +186,24 @@ class Network:
             net = cls(params, meta)
         except ConfigError as exc:
             raise ConfigError(f"{path}: {exc}") from None
+        wrong = net.defect()
+        if wrong is not None:
+            raise ConfigError(f"{path}: {wrong}; these weights cannot play")
         if game is not None:
             net.check(game, str(path))
         return net
+
+    def defect(self) -> str | None:
+        """What makes these weights unplayable, or None: a NaN or infinite parameter (a run that
+        diverged: every logit NaN), or every parameter zero (a blanked file: every move a tie)."""
+        for name in PARAMS:
+            bad = ~np.isfinite(self.params[name])
+            if bad.any():
+                kind = "NaN" if np.isnan(self.params[name]).any() else "infinite"
+                return f"parameter {name} holds {int(bad.sum())} {kind} value(s)"
+        if not any(self.params[name].any() for name in PARAMS):
+            return "every parameter is zero"
+        return None
 
     def check(self, game: Game, source: str = "network") -> None:
         """Refuse ``game`` unless this network was trained on its very tensor and action ids."""

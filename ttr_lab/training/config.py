@@ -70,10 +70,14 @@ from ttr_lab.tournament.config_files import check_game, read_yaml, validate, wit
 Opponent = Literal["random", "greedy", "planner"]  # the batched env's compiled policies
 TEACHING: tuple[Opponent, ...] = ("planner", "greedy")
 JUDGING: tuple[Opponent, ...] = ("greedy", "planner")
+# The decisions an imitation iteration records (envs x steps): each is an observation, a mask and
+# a market (some 6 KB on usa with the planning features), so this is some 1.5 GB of samples.
+MAX_SAMPLES = 250_000
 
 
 class TrainConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # No NaN or infinity anywhere: an infinite lr trains a NaN network to the last iteration.
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     @model_validator(mode="before")
     @classmethod
@@ -87,17 +91,17 @@ class TrainConfig(BaseModel):
     seed: int = 0
     output: str = "results/train"
     hidden: int = Field(default=256, ge=1, le=4096)
-    iterations: int = Field(default=60, ge=1)
-    envs: int = Field(default=64, ge=1)
-    steps: int = Field(default=160, ge=1)
+    iterations: int = Field(default=60, ge=1, le=1_000_000)
+    envs: int = Field(default=64, ge=1, le=4096)
+    steps: int = Field(default=160, ge=1, le=100_000)
     opponents: list[Opponent] = Field(default_factory=lambda: list(TEACHING), min_length=1)
     teacher_mix: float = Field(default=1.0, ge=0.0, le=1.0)
     teacher_decay: float = Field(default=0.8, ge=0.0, le=1.0)
     teacher_floor: float = Field(default=0.1, ge=0.0, le=1.0)
-    epochs: int = Field(default=2, ge=1)
+    epochs: int = Field(default=2, ge=1, le=1000)
     batch: int = Field(default=256, ge=1)
-    lr: float = Field(default=1e-3, gt=0.0)
-    value_weight: float = Field(default=0.5, ge=0.0)
+    lr: float = Field(default=1e-3, gt=0.0, le=1.0)  # Adam moves each weight by about lr a step
+    value_weight: float = Field(default=0.5, ge=0.0, le=100.0)
     judge_every: int = Field(default=10, ge=1)
     judge_games: int = Field(default=200, ge=0)
     judge_opponents: list[Opponent] = Field(default_factory=lambda: list(JUDGING))
@@ -106,18 +110,18 @@ class TrainConfig(BaseModel):
     teacher_knobs: dict[str, float] = Field(default_factory=dict)
     init: str | None = None
     method: Literal["imitation", "expert_iteration"] = "imitation"
-    games: int = Field(default=16, ge=1)
-    search_iterations: int = Field(default=64, ge=1)
+    games: int = Field(default=16, ge=1, le=10_000)
+    search_iterations: int = Field(default=64, ge=1, le=1_000_000)
     search_value_mix: float = Field(default=0.0, ge=0.0, le=1.0)
     search_value_scale: float = Field(default=10.0, gt=0.0)
     answer_weight: float = Field(default=0.5, ge=0.0, le=1.0)
-    replay: int = Field(default=1, ge=1)
+    replay: int = Field(default=1, ge=1, le=1000)
     search: Literal["tree", "halving"] = "tree"
     workers: int = Field(default=1, ge=1)
     prior: str | None = None
     value_target: Literal["win", "lead"] = "win"
     lead_scale: float = Field(default=10.0, gt=0.0)
-    holdout_games: int = Field(default=0, ge=0)
+    holdout_games: int = Field(default=0, ge=0, le=10_000)
 
     def teacher_share(self, iteration: int) -> float:
         """The chance the teacher's move is played at ``iteration`` (0 first)."""
@@ -131,6 +135,11 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Tr
     check_game(cfg.game, cfg.options, cfg.players, source)
     from ttr_lab.core.game import load_game
 
+    if cfg.envs * cfg.steps > MAX_SAMPLES:
+        from ttr_lab.core.errors import ConfigError
+
+        raise ConfigError(f"{source}: envs {cfg.envs} x steps {cfg.steps} records {cfg.envs * cfg.steps:,} decisions an "
+                          f"iteration, held in memory at once (some 6 KB each); at most {MAX_SAMPLES:,}")
     if not hasattr(load_game(cfg.game, **cfg.options), "batch"):
         from ttr_lab.core.errors import ConfigError
 

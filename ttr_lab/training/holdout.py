@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import os
+import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -31,7 +32,7 @@ import numpy as np
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.intervals import clustered_mean
 from ttr_lab.core.rng import derive_seed
-from ttr_lab.strategies.ticket_to_ride.network import Network
+from ttr_lab.strategies.ticket_to_ride.network import Network, unreadable
 from ttr_lab.training import expert
 from ttr_lab.training.config import TrainConfig
 from ttr_lab.training.samples import SAMPLE_ARRAYS, Samples, joined
@@ -67,9 +68,8 @@ def held_out(net: Network, game: Any, cfg: TrainConfig, folder: Path) -> Holdout
         try:
             with np.load(path, allow_pickle=False) as data:
                 held = Holdout(Samples(**{k: data[k] for k in SAMPLE_ARRAYS}), data["games"])
-        except (OSError, KeyError, ValueError, EOFError) as exc:
-            raise ConfigError(f"cannot read the held-out games from {path}: "
-                              f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__} "
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+            raise ConfigError(f"cannot read the held-out games from {path}: {unreadable(exc)} "
                               "(delete it to play them again)") from None
         if len(np.unique(held.games)) != cfg.holdout_games:
             raise ConfigError(f"{path} holds {len(np.unique(held.games))} held-out games, not holdout_games "

@@ -38,22 +38,23 @@ from __future__ import annotations
 import json
 import os
 import time
+import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ttr_lab.core.errors import ConfigError
+from ttr_lab.core.errors import ConfigError, TTRLabError
 from ttr_lab.core.game import load_game
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.envs.vector import vector_env
 from ttr_lab.strategies.ticket_to_ride.learned import featurizer, market_slots
-from ttr_lab.strategies.ticket_to_ride.network import PARAMS, Network
+from ttr_lab.strategies.ticket_to_ride.network import PARAMS, Network, unreadable
 from ttr_lab.tournament.lock import FolderLock
 from ttr_lab.strategies.ticket_to_ride.plan_features import KEPT_NAMES, OFFERS, KeptRows, size_of
 from ttr_lab.strategies.ticket_to_ride.planner_knobs import knobs
-from ttr_lab.training import expert, holdout
+from ttr_lab.training import expert, folder, holdout
 from ttr_lab.training.samples import SAMPLE_ARRAYS, Samples, joined
 from ttr_lab.training.backprop import Adam, Losses, gradients
 from ttr_lab.training.config import TrainConfig
@@ -193,16 +194,20 @@ def load_checkpoint(path: Path, cfg: TrainConfig) -> Resumed:
             recent = [Samples(**{k: data[f"r{r}_{k}"] for k in SAMPLE_ARRAYS},
                               targets=data[f"r{r}_targets"] if f"r{r}_targets" in data else None)
                       for r in range(int(state.get("recent", 0)))]
-    except (OSError, KeyError, ValueError, EOFError) as exc:
-        raise ConfigError(f"cannot resume from {path}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__} "
-                          "(delete it to start over)") from None
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise ConfigError(f"cannot resume from {path}: {unreadable(exc)} (delete it to start over)") from None
     stored = {**BEFORE, **state["config"]}
     if stored != _identity(cfg):
         changed = sorted(k for k in IDENTITY if stored.get(k) != _identity(cfg)[k])
         raise ConfigError(f"{path}: a run with other settings ({', '.join(changed)}) is stored here; "
                           "use another output folder, or delete it to start over")
+    net = Network(params, state["network_meta"])
+    wrong = net.defect() or next((f"Adam's moment {k} is not finite" for k, a in (*m.items(), *v.items())
+                                  if not np.isfinite(a).all()), None)
+    if wrong is not None:  # a checkpoint of a run that diverged: going on would train NaNs
+        raise ConfigError(f"cannot resume from {path}: {wrong} (delete it to start over)")
     adam = Adam(lr=cfg.lr, t=int(state["adam_t"]), m=m, v=v)
-    return Resumed(Network(params, state["network_meta"]), adam, int(state["iteration"]), list(state["curve"]),
+    return Resumed(net, adam, int(state["iteration"]), list(state["curve"]),
                    float(state["seconds"]), int(state["samples"]), recent, list(state.get("value_curve", [])))
 
 
@@ -241,9 +246,18 @@ def train(cfg: TrainConfig, say: Callable[[str], None] = print, stop_after: int 
     """Run (or resume) the training ``cfg`` describes, to its last iteration (or to
     ``stop_after`` iterations, as a kill would: the tests' interrupted run)."""
     out = Path(cfg.output)
-    out.mkdir(parents=True, exist_ok=True)
+    folder.check_output_folder(out)
+    folder.make(out)
     with FolderLock(out, f"ttr-lab train {cfg.name}"):  # a second run into the folder is refused, named
+        try:
+            folder.claim(out, cfg.name)
+        except OSError as exc:
+            raise ConfigError(f"cannot write into the output folder {out}: {exc.strerror or exc}") from None
         return _train(cfg, out, say, stop_after)
+
+
+class Diverged(TTRLabError):
+    """A training step left the network or its loss not finite."""
 
 
 def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: int | None) -> Run:
@@ -254,6 +268,12 @@ def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: 
         net, adam, done, curve, seconds, total, recent = (back.net, back.adam, back.done, back.curve, back.seconds,
                                                           back.samples, back.recent)
         value_curve = back.value_curve
+        if done >= cfg.iterations:
+            # Nothing to train; network.npz is written again (a kill may have come before it).
+            say(f"{cfg.name} has done {done} iterations in {out}, " + ("all" if done == cfg.iterations else
+                f"past the {cfg.iterations}") + " asked for: nothing to train (give more iterations to go on)")
+            net.save(out / "network.npz")
+            return Run(net, done, curve, seconds)
         say(f"resuming {cfg.name} after iteration {done} of {cfg.iterations} ({ckpt})")
     else:
         net = initial_network(game, cfg)
@@ -278,6 +298,11 @@ def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: 
         samples = gather(net, game, cfg, iteration)
         recent = (recent + [samples])[-cfg.replay:]
         losses = fit(net, adam, joined(recent), cfg, iteration)
+        wrong = net.defect() if np.isfinite([losses.policy, losses.value]).all() else "the loss is not finite"
+        if wrong is not None:  # the last checkpoint stays that of the last good iteration
+            raise Diverged(f"iteration {iteration + 1} diverged ({wrong}; lr {cfg.lr}, value_weight "
+                           f"{cfg.value_weight}): stopped; " + (f"{ckpt.name} in {out} keeps iteration {iteration}"
+                                                                if iteration else "no checkpoint was written"))
         seconds += cpu_seconds() - started
         total += len(samples.teacher)
         number = iteration + 1
