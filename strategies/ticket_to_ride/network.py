@@ -131,7 +131,10 @@ class Network:
             return head
         if markets is None:
             raise ValueError("this network reads slot actions by the kind in each slot: pass markets")
-        kinds = np.asarray(markets, dtype=np.int64).reshape(len(head), len(self.slot_ids))
+        kinds = np.asarray(markets, dtype=np.int64).reshape(len(head), -1)
+        short = len(self.slot_ids) - kinds.shape[1]
+        if short > 0:  # a market the deck could not refill: its empty slots hold no kind
+            kinds = np.pad(kinds, ((0, 0), (0, short)), constant_values=-1)
         out = head[:, :self.n_actions].copy()
         picked = np.take_along_axis(head, self.n_actions + np.maximum(kinds, 0), axis=1)
         out[:, self.slot_ids] = np.where(kinds >= 0, picked, -np.inf)
