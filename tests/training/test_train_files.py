@@ -150,3 +150,17 @@ def test_a_run_past_the_iterations_asked_says_so_and_trains_nothing(tmp_path):
 def test_non_finite_and_absurd_settings_are_refused(tmp_path, extra, message):
     with pytest.raises(ConfigError, match=message.replace("(", "\\(")):
         _config(tmp_path, extra) if isinstance(extra, str) else _config(tmp_path, **extra)
+
+
+def test_a_prior_no_move_can_come_from_is_refused_with_the_config(tmp_path):
+    from ttr_lab.core.game import load_game
+    from ttr_lab.strategies.ticket_to_ride.learned import market_slots
+    from ttr_lab.strategies.ticket_to_ride.network import Network
+
+    game = load_game("ticket_to_ride", map="usa")
+    net = Network.initial(game, hidden=4, seed=1, slots=market_slots(game))
+    net.params["wv"][0, 0] = np.nan
+    net.save(tmp_path / "nan.npz")
+    extra = (f"method: expert_iteration\nsearch: halving\ngames: 1\nsearch_iterations: 4\nprior: {tmp_path / 'nan.npz'}\n")
+    with pytest.raises(ConfigError, match="tiny.yaml: prior: .*nan.npz: parameter wv holds 1 NaN value\\(s\\)"):
+        _config(tmp_path, extra)

@@ -195,4 +195,11 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Tr
                               "network's own seat, which a fixed prior replaces")
         if cfg.prior != "learned" and not Path(cfg.prior).is_file():
             raise ConfigError(f"{source}: prior: {cfg.prior} is not a weights file (or learned: the shipped one)")
+        if cfg.prior != "learned":
+            from ttr_lab.strategies.ticket_to_ride.network import Network
+
+            try:
+                Network.load(cfg.prior)  # a file no move can come from is refused now, not mid-run
+            except ConfigError as exc:
+                raise ConfigError(f"{source}: prior: {exc}") from None
     return cfg
