@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import List
 
@@ -29,19 +30,23 @@ def serve(
         fail(ConfigError(f"ttr-lab serve needs the play extra (pip install 'ttr-lab[play]'): {exc}"))
     from ttr_lab.cli.games import chosen_game, game_options
 
+    from ttr_lab.human.guard import WILDCARD, listen_names
+
     try:
-        if not think > 0 or not pace >= 0:
-            raise ConfigError("--think is above 0 and --pace 0 or more (seconds)")
+        _check_options(port, think, pace)
         extra = []
         for folder in map_folder:
             if not folder.is_dir():
                 raise ConfigError(f"--map {folder}: not a folder")
             name = chosen_game(None, str(folder.resolve()))
             extra.append((name, game_options(name, str(folder.resolve()), [])))
-        app = make_app(shipped_variants(extra), think=think, pace=pace)
+        app = make_app(shipped_variants(extra), think=think, pace=pace, hosts=listen_names(host))
         _check_free(host, port)
     except TTRLabError as exc:
         fail(exc)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        typer.echo(f"ttr-lab serve: warning: --host {host} lets other machines reach this server (every machine on "
+                   f"the network, for {host or 'all addresses'}), and it has no login", err=True)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     server = uvicorn.Server(config)
 
@@ -50,6 +55,11 @@ def serve(
         for s in server.servers:
             for sock in s.sockets:
                 address, bound = sock.getsockname()[:2]
+                if address in WILDCARD:  # not an address a browser opens: this machine's own names are
+                    names = ["127.0.0.1" if address == "0.0.0.0" else "[::1]", *listen_names(address)]
+                    typer.echo(f"ttr-lab serve: open http://{names[0]}:{bound}/ in a browser (Ctrl-C stops); from "
+                               f"another machine: " + ", ".join(f"http://{n}:{bound}/" for n in names[1:]))
+                    continue
                 shown = f"[{address}]" if ":" in address else address
                 typer.echo(f"ttr-lab serve: open http://{shown}:{bound}/ in a browser (Ctrl-C stops)")
 
@@ -61,6 +71,20 @@ def serve(
 
     server.startup = startup  # type: ignore[method-assign]
     server.run()
+
+
+MAX_THINK = 600.0  # seconds: past ten minutes a decision, a "think" is a mistake, not a wish
+MAX_PACE = 60.0
+
+
+def _check_options(port: int, think: float, pace: float) -> None:
+    """Refuse, in one line, a port that is no port and a time that is not a finite, sane one."""
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"--port {port}: a port is a number from 0 to 65535 (0: any free one)")
+    if not (math.isfinite(think) and 0 < think <= MAX_THINK):
+        raise ConfigError(f"--think {think}: seconds above 0 and at most {MAX_THINK:g}")
+    if not (math.isfinite(pace) and 0 <= pace <= MAX_PACE):
+        raise ConfigError(f"--pace {pace}: seconds from 0 to {MAX_PACE:g}")
 
 
 def _check_free(host: str, port: int) -> None:
