@@ -51,7 +51,8 @@ def token(base: str) -> str:
     """The token the server's page holds (what its writes carry), read from the page as a browser does."""
     if base not in _TOKENS:
         with urllib.request.urlopen(base + "/", timeout=30) as reply:
-            _TOKENS[base] = re.search(r"<meta name='ttr-token' content='([^']+)'>", reply.read().decode())[1]
+            found = re.search(r"<meta name='ttr-token' content='([^']+)'>", reply.read().decode())
+            _TOKENS[base] = found[1] if found else ""
     return _TOKENS[base]
 
 

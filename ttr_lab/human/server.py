@@ -79,13 +79,14 @@ def shipped_variants(extra: Sequence[tuple[str, dict[str, Any]]] = ()) -> list[V
 
 
 def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4, *, hosts: Sequence[str] = (),
-             max_games: int = MAX_GAMES, idle_seconds: float = IDLE_SECONDS, ai_workers: int = AI_WORKERS,
+             max_games: int | None = None, idle_seconds: float = IDLE_SECONDS, ai_workers: int = AI_WORKERS,
              ai_limit: float | None = None) -> Guard:
     """The web application over ``variants`` behind its guard (``think``: an AI seat's clock
     budget in seconds; ``pace``: the least time an AI move takes on the page; ``hosts``: the host
     names it answers to beside the loopback ones; ``ai_limit``: the seconds an AI seat may take for
     a decision before its game ends, ``think_limit(think)`` by default)."""
     games: dict[str, Session] = {}
+    cap = MAX_GAMES if max_games is None else max_games
     token = secrets.token_urlsafe(32)
     threads = AIThreads(ai_workers, think_limit(think) if ai_limit is None else ai_limit)
 
@@ -163,7 +164,7 @@ def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4,
             seed = secrets.randbelow(2**31)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise Refused(400, f"seed is a whole number from 0, not {seed!r}")
-        _make_room(games, max_games, idle_seconds)
+        _make_room(games, cap, idle_seconds)
         if threads.held() >= threads.workers:
             raise Refused(503, f"every one of the {threads.workers} AI threads is held by a strategy that never "
                                f"answered; restart ttr-lab serve")
@@ -173,7 +174,7 @@ def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4,
             built = await anyio.to_thread.run_sync(build_seats, game, specs, think, threads)
         except ConfigError as exc:
             raise Refused(400, str(exc)) from None
-        _make_room(games, max_games, idle_seconds)  # others may have started while these were built
+        _make_room(games, cap, idle_seconds)  # others may have started while these were built
         new = Session(game, seat, specs, seed, think, pace, threads=threads, built=built, idle_seconds=idle_seconds)
         games[new.id] = new
         return JSONResponse({"id": new.id, "seed": seed, "page": page_pieces(new.live, new.names)})

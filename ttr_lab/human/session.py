@@ -113,8 +113,9 @@ class _Machine:
             try:
                 return self.session.threads.run(fn, *args)
             except TimeoutError as exc:
-                raise StrategyError(f"seat {self.seat} ({self.name}) {exc} in {fn.__name__}; the game ended",
-                                    self.seat, self.name) from None
+                name = self.session.names[self.seat]  # as the page names the seat
+                raise StrategyError(f"seat {self.seat} ({name}) {exc} ({fn.__name__}); the game ended",
+                                    self.seat, name) from None
 
         call.__name__ = getattr(fn, "__name__", "hook")
         return call
