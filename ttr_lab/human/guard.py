@@ -45,7 +45,8 @@ def listen_names(host: str) -> list[str]:
     if host in WILDCARD:
         import socket
 
-        return list(dict.fromkeys(n.lower() for n in (socket.gethostname(), socket.getfqdn()) if n))
+        names = (n.lower() for n in (socket.gethostname(), socket.getfqdn()))
+        return list(dict.fromkeys(n for n in names if n and n not in LOOPBACK and not n.startswith("localhost")))
     return [_bracketed(host.lower())]
 
 
