@@ -158,3 +158,20 @@ def test_a_person_back_after_the_idle_limit_is_told_the_game_ended(base):
         assert view["error"] == "this game ended after 0.2 seconds idle (nobody chose a move)" and view["actions"] == []
         status, reply = request(address, f"/api/games/{game}/act", {"decision": view["decision"], "action": 0})
         assert status == 410 and reply["error"] == view["error"]
+
+
+def test_a_move_after_the_idle_limit_is_told_so_even_before_the_game_thread_looks():
+    from ttr_lab.human.session import GameEnded, Session
+
+    session = Session(TicketToRide("usa"), 0, {1: StrategySpec(strategy="greedy")}, seed=6, pace=0.0)
+    deadline = time.monotonic() + 120
+    while not session.view().get("actions"):
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
+    session.touched -= 2 * 3600  # an hour and more since the person was asked (the thread wakes once a minute)
+    with pytest.raises(GameEnded, match="this game ended after 60 minutes idle"):
+        session.choose(session.view()["decision"], 0)
+    while not session.view()["over"]:  # the page is told too
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
+    assert session.view()["error"].startswith("this game ended after 60 minutes idle") and session.record is None

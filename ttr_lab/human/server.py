@@ -234,7 +234,7 @@ def _make_room(games: dict[str, Session], cap: int, idle_seconds: float) -> None
     over (played out, failed or ended idle); a game in progress is never dropped, and when all
     are, the start is refused."""
     while len(games) >= cap:
-        over = [g for g in games.values() if g.done]
+        over = [g for g in games.values() if g.end_if_idle() or g.done]
         if not over:
             raise Refused(503, f"the server keeps {cap} games at once and every one is in progress; finish one, "
                                f"or wait: a game nobody plays for {spoken(idle_seconds)} ends")

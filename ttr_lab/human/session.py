@@ -187,6 +187,7 @@ class Session:
             raise ConfigError(f"an action is an index or a text, not {type(value).__name__}")
         if text is not None and not isinstance(text, str):
             raise ConfigError(f"text is the chosen action's text, not {type(text).__name__}")
+        self.end_if_idle()  # the game thread looks once a minute: a move after the limit ends it all the same
         with self._lock:
             if self.done:
                 raise GameEnded(self.ended or self.error or "the game is over")
@@ -210,6 +211,14 @@ class Session:
             self._view = {**self._view, "actions": [], "version": self._view["version"] + 1}
             self.touched = time.monotonic()
         self._choices.put(action)
+
+    def end_if_idle(self) -> bool:
+        """End the game now if the person's decision has been open longer than the idle limit."""
+        with self._lock:
+            expired = self._expired()
+        if expired:
+            self._choices.put(LeftTheTable(self.ended))
+        return expired
 
     def stop(self) -> None:
         """Abandon the game (its thread ends at the person's next decision)."""
@@ -239,9 +248,7 @@ class Session:
                 choice = self._choices.get(timeout=min(60.0, self.idle_seconds))
             except queue.Empty:
                 with self._lock:
-                    if self._legal and time.monotonic() - self.touched > self.idle_seconds:
-                        self._legal = []
-                        self.ended = f"this game ended after {spoken(self.idle_seconds)} idle (nobody chose a move)"
+                    if self._expired():
                         raise LeftTheTable(self.ended) from None
                 continue
             if isinstance(choice, BaseException):
@@ -249,6 +256,14 @@ class Session:
             with self._lock:
                 self._mark = self._view.get("step")
             return choice
+
+    def _expired(self) -> bool:
+        """End the game if the person's decision has been open longer than the idle limit (under the lock)."""
+        if not self._legal or self.ended is not None or time.monotonic() - self.touched <= self.idle_seconds:
+            return False
+        self._legal = []
+        self.ended = f"this game ended after {spoken(self.idle_seconds)} idle (nobody chose a move)"
+        return True
 
     def _thinking(self, seat: int | None) -> None:
         with self._lock:
