@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import anyio.to_thread
-
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
