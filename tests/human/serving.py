@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import shutil
 import socket
 import subprocess
@@ -20,14 +21,15 @@ CHROMEDRIVER = shutil.which("chromedriver")
 
 
 @contextlib.contextmanager
-def served(pace: float = 0.0, think: float = 0.5) -> Iterator[str]:
-    """The base address of a running server over the shipped variants (``pace`` 0: AI moves at once)."""
+def served(pace: float = 0.0, think: float = 0.5, **options: Any) -> Iterator[str]:
+    """The base address of a running server over the shipped variants (``pace`` 0: AI moves at
+    once; ``options``: ``make_app``'s)."""
     import uvicorn
 
     from ttr_lab.human.server import make_app, shipped_variants
 
-    server = uvicorn.Server(uvicorn.Config(make_app(shipped_variants(), think=think, pace=pace), host="127.0.0.1",
-                                           port=0, log_level="warning"))
+    app = make_app(shipped_variants(), think=think, pace=pace, **options)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60
@@ -42,11 +44,27 @@ def served(pace: float = 0.0, think: float = 0.5) -> Iterator[str]:
         thread.join(timeout=10)
 
 
-def request(base: str, path: str, body: Any = None, raw: bytes | None = None, method: str | None = None) -> tuple[int, Any]:
-    """(status, JSON or text) of a request; ``body`` is sent as JSON, ``raw`` as it is."""
+_TOKENS: dict[str, str] = {}
+
+
+def token(base: str) -> str:
+    """The token the server's page holds (what its writes carry), read from the page as a browser does."""
+    if base not in _TOKENS:
+        with urllib.request.urlopen(base + "/", timeout=30) as reply:
+            found = re.search(r"<meta name='ttr-token' content='([^']+)'>", reply.read().decode())
+            _TOKENS[base] = found[1] if found else ""
+    return _TOKENS[base]
+
+
+def request(base: str, path: str, body: Any = None, raw: bytes | None = None, method: str | None = None,
+            headers: dict[str, str] | None = None, guarded: bool = True) -> tuple[int, Any]:
+    """(status, JSON or text) of a request; ``body`` is sent as JSON, ``raw`` as it is; a write
+    carries the page's token and says it is JSON, as the page's do, unless ``headers`` says otherwise."""
     data = raw if raw is not None else None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"} if data is not None else {})
+    sent = {"Content-Type": "application/json"} if data is not None else {}
+    if data is not None and guarded:  # ttr-lab serve (not chromedriver)
+        sent["X-TTR-Token"] = token(base)
+    req = urllib.request.Request(base + path, data=data, method=method, headers={**sent, **(headers or {})})
     try:
         with urllib.request.urlopen(req, timeout=30) as reply:
             status, text = reply.status, reply.read().decode()
@@ -84,14 +102,15 @@ class Browser:
             time.sleep(0.1)
         options = {"binary": CHROMIUM, "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                                                 f"--window-size={width},{height}"]}
-        status, reply = request(self.base, "/session", {"capabilities": {"alwaysMatch": {"goog:chromeOptions": options}}})
+        status, reply = request(self.base, "/session", {"capabilities": {"alwaysMatch": {"goog:chromeOptions": options}}},
+                                guarded=False)
         if status != 200:
             self.driver.kill()
             raise RuntimeError(f"no browser session: {reply}")
         self.session = f"/session/{reply['value']['sessionId']}"
 
     def _call(self, path: str, body: Any = None, method: str | None = None) -> Any:
-        status, reply = request(self.base, self.session + path, body, method=method)
+        status, reply = request(self.base, self.session + path, body, method=method, guarded=False)
         if status != 200:
             raise LookupError(reply["value"].get("error", "") + ": " + reply["value"].get("message", "")[:200])
         return reply["value"]

@@ -78,3 +78,33 @@ def test_chromium_plays_a_whole_game_by_clicks():
             assert sum(1 for seat, _ in record.actions if seat == 0) == len(clicked)
         finally:
             browser.close()
+
+
+def test_a_click_on_a_list_already_replaced_is_refused_and_the_page_shows_the_choices_now():
+    with served() as base:
+        browser = Browser()
+        try:
+            browser.go(base + "/")
+            browser.wait("return document.querySelectorAll('#board line[data-track]').length")
+            _pick(browser, "#variant", "Ticket to Ride: USA")
+            browser.click(browser.find_all("#start")[0])
+            game_id = browser.wait("return document.body.dataset.game")
+            browser.wait("return document.body.dataset.turn === 'you'")
+            # The same click twice on the list the page shows, the second after the first was taken
+            # (a double click, or a click before the next poll): the page still holds the old list.
+            browser.run("window.done = null; (async () => { const old = current; await play(0); current = old;"
+                        " await play(0); window.done = {message: document.querySelector('#message').textContent,"
+                        " first: old.decision}; })();")
+            done = browser.wait("return window.done")
+            assert f"decision {done['first']} is not open" in done["message"], done
+            deadline = time.monotonic() + 120  # an upper bound
+            while not ((view := request(base, f"/api/games/{game_id}")[1])["actions"] or view["over"]):
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
+            assert view["over"] or view["decision"] == done["first"] + 1  # one move was played, not two
+            # The page shows the choices as they stand (its own poll would too; the refusal does at once).
+            browser.wait("return document.body.dataset.turn === 'you' || document.body.dataset.turn === 'over'")
+            shown = browser.run("return current.decision")
+            assert shown > done["first"]
+        finally:
+            browser.close()

@@ -41,13 +41,18 @@ def _my_turn(base: str, game: str) -> dict:
         time.sleep(0.01)
 
 
+def _act(base: str, game: str, view: dict, action) -> tuple[int, dict]:
+    """Play ``action`` (an index or a text) at the decision ``view`` shows, as the page does."""
+    return request(base, f"/api/games/{game}/act", {"decision": view["decision"], "action": action})
+
+
 def _finish(base: str, game: str) -> dict:
     while True:
         view = _my_turn(base, game)
         if view["over"]:
             return view
         claims = [i for i, a in enumerate(view["actions"]) if a["text"].startswith("claim")]
-        assert request(base, f"/api/games/{game}/act", {"action": (claims or [0])[0]})[0] == 200
+        assert _act(base, game, view, (claims or [0])[0])[0] == 200
 
 
 @pytest.mark.parametrize("label", ["Ticket to Ride: USA", "Ticket to Ride: Legendary Asia",
@@ -75,7 +80,7 @@ def test_the_browser_gets_the_persons_observation_only(base):
     assert theirs and first["step"]["hands"][1] == {} and first["step"]["held"][1] == []
     # Exactly what the person's observation gives, and nothing beside it.
     assert set(first) == {"id", "started", "title", "you", "names", "to_play", "thinking", "over", "step", "scores",
-                          "events", "actions", "error", "outcome", "version"}
+                          "events", "actions", "error", "outcome", "version", "decision"}
     seen = start.observation(0)
     live = record.load_game().views.live()
     assert first["step"] == json.loads(json.dumps(live.step(seen, None)))
@@ -90,10 +95,10 @@ def test_two_games_at_once_do_not_mix(base):
     one, two = _start(base, seed=1), _start(base, seed=2)
     assert one != two and len(one) >= 20 and len(two) >= 20  # secrets.token_urlsafe(18): 24 characters
     before = _my_turn(base, two)
-    assert request(base, f"/api/games/{one}/act", {"action": 0})[0] == 200
+    assert _act(base, one, _my_turn(base, one), 0)[0] == 200
     after = request(base, f"/api/games/{two}")[1]
     assert after["version"] == before["version"] and after["step"] == before["step"]
-    assert request(base, f"/api/games/{two}/act", {"action": 0})[0] == 200
+    assert _act(base, two, before, 0)[0] == 200
 
 
 def _probe_game(base: str) -> str:
@@ -122,14 +127,24 @@ PROBES = [
      "seed is a whole number"),
     ("preview: variant not a number", "GET /api/preview?variant=x", None, 400, "are numbers"),
     ("view: forged game id", "GET /api/games/forged-id", None, 404, "no such game"),
-    ("act: forged game id", "POST /api/games/forged-id/act", {"action": 0}, 404, "no such game"),
+    ("act: forged game id", "POST /api/games/forged-id/act", {"action": 0, "decision": 1}, 404, "no such game"),
     ("act: body not JSON", "POST /api/games/GAME/act", b"\xff\xfe", 400, "not JSON"),
-    ("act: no action", "POST /api/games/GAME/act", {}, 400, "names the action"),
-    ("act: index out of range", "POST /api/games/GAME/act", {"action": 9999}, 400, "no action 9999"),
-    ("act: a boolean", "POST /api/games/GAME/act", {"action": True}, 400, "an index or a text, not bool"),
-    ("act: a list", "POST /api/games/GAME/act", {"action": [0]}, 400, "an index or a text, not list"),
-    ("act: not an action", "POST /api/games/GAME/act", {"action": "fly to the moon"}, 400, "cannot read action"),
-    ("act: not legal now", "POST /api/games/GAME/act", {"action": "draw blind"}, 400, "not legal now"),
+    ("act: no action", "POST /api/games/GAME/act", {"decision": "D"}, 400, "names the decision it answers and the action"),
+    ("act: no decision", "POST /api/games/GAME/act", {"action": 0}, 400, "names the decision it answers"),
+    ("act: decision not a number", "POST /api/games/GAME/act", {"action": 0, "decision": "1"}, 400,
+     "decision is the number of the decision"),
+    ("act: a decision not open", "POST /api/games/GAME/act", {"action": 0, "decision": 999}, 409, "decision 999 is not open"),
+    ("act: the text of another action", "POST /api/games/GAME/act", {"action": 0, "decision": "D", "text": "draw blind"},
+     409, "not 'draw blind'"),
+    ("act: index out of range", "POST /api/games/GAME/act", {"action": 9999, "decision": "D"}, 400, "no action 9999"),
+    ("act: a boolean", "POST /api/games/GAME/act", {"action": True, "decision": "D"}, 400, "an index or a text, not bool"),
+    ("act: a list", "POST /api/games/GAME/act", {"action": [0], "decision": "D"}, 400, "an index or a text, not list"),
+    ("act: not an action", "POST /api/games/GAME/act", {"action": "fly to the moon", "decision": "D"}, 400,
+     "cannot read action"),
+    ("act: not legal now", "POST /api/games/GAME/act", {"action": "draw blind", "decision": "D"}, 400, "not legal now"),
+    ("start: nested 60,000 deep", "POST /api/games", b"[" * 60_000, 400, "nested too deep"),
+    ("start: a strategy a list", "POST /api/games", {"variant": "USA", "players": 2, "strategies": [[1]]}, 400,
+     "strategies is a list of 1"),
     ("record before the end", "GET /games/GAME/record.json", None, 409, "not over yet"),
     ("replay before the end", "GET /games/GAME/replay", None, 409, "not over yet"),
 ]
@@ -142,12 +157,14 @@ def test_a_bad_request_gets_a_clear_error_and_the_game_goes_on(base, name, where
     before = request(base, f"/api/games/{game}")[1] if game else None
     if isinstance(body, dict) and body.get("variant") == "USA":
         body = {**body, "variant": _variant(base, "Ticket to Ride: USA")}
+    if isinstance(body, dict) and body.get("decision") == "D":
+        body = {**body, "decision": before["decision"]}
     raw = body if isinstance(body, bytes) else None
     got, reply = request(base, path.replace("GAME", game or ""), None if raw else body, raw=raw, method=method)
     assert got == status and isinstance(reply, dict) and words in reply["error"], (got, reply)
     if game:  # the game goes on: the same decision, still open, and a legal choice plays
         assert request(base, f"/api/games/{game}")[1]["actions"] == before["actions"]
-        assert request(base, f"/api/games/{game}/act", {"action": 0})[0] == 200
+        assert _act(base, game, before, 0)[0] == 200
 
 
 def test_a_designers_map_folder_named_at_start_up_is_offered_and_plays(tmp_path):
@@ -174,7 +191,7 @@ def test_a_designers_map_folder_named_at_start_up_is_offered_and_plays(tmp_path)
         view = session.view()
         if view.get("actions"):
             texts = [a["text"] for a in view["actions"]]
-            session.choose(next((i for i, t in enumerate(texts) if t.startswith("claim")), 0))
+            session.choose(view["decision"], next((i for i, t in enumerate(texts) if t.startswith("claim")), 0))
         else:
             time.sleep(0.005)
     assert session.record.options == {"map": str(folder)} and session.view()["over"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import List
 
@@ -24,24 +25,27 @@ def serve(
     try:
         import uvicorn
 
+        from ttr_lab.human.guard import listen_names
         from ttr_lab.human.server import make_app, shipped_variants
     except ImportError as exc:
         fail(ConfigError(f"ttr-lab serve needs the play extra (pip install 'ttr-lab[play]'): {exc}"))
     from ttr_lab.cli.games import chosen_game, game_options
 
     try:
-        if not think > 0 or not pace >= 0:
-            raise ConfigError("--think is above 0 and --pace 0 or more (seconds)")
+        _check_options(port, think, pace)
         extra = []
         for folder in map_folder:
             if not folder.is_dir():
                 raise ConfigError(f"--map {folder}: not a folder")
             name = chosen_game(None, str(folder.resolve()))
             extra.append((name, game_options(name, str(folder.resolve()), [])))
-        app = make_app(shipped_variants(extra), think=think, pace=pace)
+        app = make_app(shipped_variants(extra), think=think, pace=pace, hosts=listen_names(host))
         _check_free(host, port)
     except TTRLabError as exc:
         fail(exc)
+    warning = exposure(host)
+    if warning:
+        typer.echo(f"ttr-lab serve: warning: {warning}", err=True)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     server = uvicorn.Server(config)
 
@@ -49,9 +53,7 @@ def serve(
         # The real address once bound (port 0 picks one), printed before the first request.
         for s in server.servers:
             for sock in s.sockets:
-                address, bound = sock.getsockname()[:2]
-                shown = f"[{address}]" if ":" in address else address
-                typer.echo(f"ttr-lab serve: open http://{shown}:{bound}/ in a browser (Ctrl-C stops)")
+                typer.echo(announcement(*sock.getsockname()[:2]))
 
     original = server.startup
 
@@ -61,6 +63,42 @@ def serve(
 
     server.startup = startup  # type: ignore[method-assign]
     server.run()
+
+
+def exposure(host: str) -> str | None:
+    """The warning for an address other machines can reach (None for a loopback one)."""
+    if host in ("127.0.0.1", "localhost", "::1") or host.startswith("127."):
+        return None
+    who = "every machine on the network" if host in ("0.0.0.0", "::", "") else f"every machine that reaches {host}"
+    return f"--host {host}: {who} can open this server and play on it (it has no login)"
+
+
+def announcement(address: str, port: int) -> str:
+    """The line naming the address to open: a wildcard one (0.0.0.0, ::) is not an address a
+    browser opens, so this machine's loopback address, and its names for other machines."""
+    from ttr_lab.human.guard import WILDCARD, listen_names
+
+    if address in WILDCARD:
+        others = ", ".join(f"http://{n}:{port}/" for n in listen_names(address))
+        local = "127.0.0.1" if address == "0.0.0.0" else "[::1]"
+        return (f"ttr-lab serve: open http://{local}:{port}/ in a browser (Ctrl-C stops)"
+                + (f"; from another machine: {others}" if others else ""))
+    shown = f"[{address}]" if ":" in address else address
+    return f"ttr-lab serve: open http://{shown}:{port}/ in a browser (Ctrl-C stops)"
+
+
+MAX_THINK = 600.0  # seconds: past ten minutes a decision, a "think" is a mistake, not a wish
+MAX_PACE = 60.0
+
+
+def _check_options(port: int, think: float, pace: float) -> None:
+    """Refuse, in one line, a port that is no port and a time that is not a finite, sane one."""
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"--port {port}: a port is a number from 0 to 65535 (0: any free one)")
+    if not (math.isfinite(think) and 0 < think <= MAX_THINK):
+        raise ConfigError(f"--think is above 0 and at most {MAX_THINK:g} seconds, not {think}")
+    if not (math.isfinite(pace) and 0 <= pace <= MAX_PACE):
+        raise ConfigError(f"--pace is 0 or more and at most {MAX_PACE:g} seconds, not {pace}")
 
 
 def _check_free(host: str, port: int) -> None:

@@ -48,11 +48,13 @@ _SCRIPT = r"""
 """ + HELPERS + r"""
 const $ = s => document.querySelector(s);
 let tables = [], colours = [], game = null, render = null, shown = -1, busy = false, current = null;
+// The server takes a write only with this page's token (no other site can read it).
+const token = document.querySelector('meta[name="ttr-token"]').content;
 const api = async (path, body) => {
-  const r = await fetch(path, body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"},
-                                                         body: JSON.stringify(body)});
+  const r = await fetch(path, body === undefined ? {} : {method: "POST", body: JSON.stringify(body),
+                                                         headers: {"Content-Type": "application/json", "X-TTR-Token": token}});
   const data = await r.json();
-  if (!r.ok) throw new Error(data.error || r.statusText);
+  if (!r.ok){ const e = new Error(data.error || r.statusText); e.status = r.status; throw e; }
   return data;
 };
 function say(text, isError){ const e = $("#message"); e.textContent = text || ""; e.className = isError ? "error" : ""; }
@@ -138,6 +140,7 @@ function show(v){
   $("#typed").style.display = mine ? "" : "none";
   $("#chooser").style.display = "none";
   if (v.error) say(v.error, true);
+  if (v.over && !v.outcome && v.error) $("#status").textContent = "game ended";
   if (v.over && v.outcome) outcome(v.outcome);
 }
 function track(v){
@@ -156,8 +159,18 @@ function outcome(o){
   $("#outcome").style.display = "block";
 }
 async function play(action){
-  if (busy) return; busy = true;
-  try { await api(`/api/games/${game}/act`, {action}); say(""); } catch (e) { say(e.message, true); }
+  // The move names the decision it answers (and the action's text): a click on a list the server
+  // has already replaced is refused, never played at the next decision.
+  if (busy || !current || !current.actions.length) return; busy = true;
+  const body = {decision: current.decision, action};
+  if (typeof action === "number" && current.actions[action]) body.text = current.actions[action].text;
+  try { await api(`/api/games/${game}/act`, body); say(""); }
+  catch (e) {
+    say(e.message, true);
+    if (e.status === 409 || e.status === 410){  // stale: show the choices as they stand now
+      try { const v = await api(`/api/games/${game}`); show(v); say(e.message, true); } catch (_) {}
+    }
+  }
   busy = false;
 }
 document.addEventListener("click", e => {
@@ -191,6 +204,7 @@ $("#variant").onchange = fillSetup; $("#players").onchange = seats; $("#start").
 
 PAGE = (
     "<!doctype html><html><head><meta charset='utf-8'><title>ttr-lab: play against the AI</title>"
+    "<meta name='ttr-token' content='TTR_TOKEN'>"
     f"<style>{BASE_STYLE}{_STYLE}</style></head><body>"
     "<h2>ttr-lab: play against the AI</h2>"
     '<div id="setup"><label>game<select id="variant"></select></label>'
@@ -207,3 +221,8 @@ PAGE = (
     '<div id="log"></div>'
     f"<script>{_SCRIPT}</script></body></html>"
 )
+
+
+def page(token: str) -> str:
+    """The page, holding ``token`` (the server's secret its writes must carry; URL-safe text)."""
+    return PAGE.replace("TTR_TOKEN", token, 1)

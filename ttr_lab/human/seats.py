@@ -1,10 +1,12 @@
 """The seats of a table with people at it: which seats are people, the strategies of the others,
-and the time an AI seat may think."""
+the time an AI seat may think, and the threads the served games' AI seats think in."""
 
 from __future__ import annotations
 
 import inspect
-from typing import Any, Sequence
+import threading
+import time
+from typing import Any, Callable, Sequence
 
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.registry import StrategySpec, resolve
@@ -47,3 +49,58 @@ def timed(spec: StrategySpec, game: str, think_seconds: float) -> Any:
     if "time_ms" in inspect.signature(resolve(spec.strategy, game)).parameters and params.get("time_ms") is None:
         params["time_ms"] = max(1.0, 1000.0 * think_seconds)
     return StrategySpec(strategy=spec.strategy, params=params, name=spec.name).factory(game)()
+
+
+def think_limit(think_seconds: float) -> float:
+    """How long an AI seat may take for one decision (or its construction) in a served game
+    before the game ends: its clock budget, three times over, and half a minute for a slow machine."""
+    return 30.0 + 3.0 * think_seconds
+
+
+class AIThreads:
+    """The threads the AI seats of every served game think in: at most ``workers`` at once, each
+    call waited for at most ``limit`` seconds (a free thread included).
+
+    A call past its limit is given up (the game is told, and ends), but a thread cannot be killed
+    in Python: one that never returns keeps its place. The threads stay bounded all the same (and
+    are daemons: a stuck one does not hold the server's exit), and ``held()`` says how many places
+    such calls hold, so the server can say when it is out of them."""
+
+    def __init__(self, workers: int = 8, limit: float = 36.0) -> None:
+        self.workers, self.limit = workers, limit
+        self._places = threading.BoundedSemaphore(workers)
+        self._late: set[threading.Event] = set()
+        self._lock = threading.Lock()
+
+    def held(self) -> int:
+        """Places held by calls that outlasted their limit and have not returned yet."""
+        with self._lock:
+            return len(self._late)
+
+    def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` on a thread of its own; ``TimeoutError`` once ``limit`` seconds have passed."""
+        deadline = time.monotonic() + self.limit
+        if not self._places.acquire(timeout=self.limit):
+            raise TimeoutError(f"found no free AI thread within {self.limit:g} s")
+        done, box = threading.Event(), dict[str, Any]()
+
+        def work() -> None:
+            try:
+                box["value"] = fn(*args)
+            except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
+                box["error"] = exc
+            finally:
+                with self._lock:
+                    done.set()
+                    self._late.discard(done)
+                self._places.release()
+
+        threading.Thread(target=work, name="ai-seat", daemon=True).start()
+        if not done.wait(max(0.0, deadline - time.monotonic())):
+            with self._lock:
+                if not done.is_set():
+                    self._late.add(done)
+                    raise TimeoutError(f"did not answer within {self.limit:g} s")
+        if "error" in box:
+            raise box["error"]
+        return box["value"]

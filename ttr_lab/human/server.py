@@ -5,7 +5,7 @@
     GET  /api/preview?variant=K&players=N   the board of a variant, ready to start
     POST /api/games                 {"variant": K, "players": N, "seat": S, "strategies": [...], "seed": ...}
     GET  /api/games/ID              what the person may see now (``Session.view``)
-    POST /api/games/ID/act          {"action": index or text}
+    POST /api/games/ID/act          {"decision": N, "action": index or text, "text": the action's text}
     GET  /games/ID/record.json      the finished game's record (a download)
     GET  /games/ID/replay           the finished game's replay page
 
@@ -13,7 +13,12 @@ The variants are fixed when the server starts (each game's shipped ones, and the
 named on the command line): the browser picks one by its number, and never names a file. A
 strategy is one of the game's registered names (never an import path: that would run code the
 browser chose), with its default parameters. Every refusal is JSON ``{"error": "..."}`` with a
-4xx status, and the game it concerned goes on.
+4xx status (or 503 when the server is full), and the game it concerned goes on.
+
+Who may talk to it (host names, origins, the page's token, body sizes) is ``guard.py``'s. A move
+names the decision it answers (``Session.choose``): a stale one is refused with 409. The server
+keeps at most ``MAX_GAMES`` games: a start past that drops a finished one, never one in progress,
+and is refused when every game kept is in progress.
 """
 
 from __future__ import annotations
@@ -23,18 +28,22 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from ttr_lab.core.errors import TTRLabError
+from ttr_lab.core.errors import ConfigError, TTRLabError
 from ttr_lab.core.game import default_game, load_game
 from ttr_lab.core.registry import StrategySpec, game_strategies
-from ttr_lab.human.page import PAGE, page_pieces
-from ttr_lab.human.session import Session
+from ttr_lab.human.guard import MAX_BODY, Guard
+from ttr_lab.human.page import page, page_pieces
+from ttr_lab.human.seats import AIThreads, think_limit
+from ttr_lab.human.session import IDLE_SECONDS, GameEnded, Session, StaleMove, build_seats, spoken
 
-MAX_GAMES = 32  # games kept at once; past that the finished or abandoned ones go first
+MAX_GAMES = 32  # games kept at once; past that a finished one goes, or the start is refused
+AI_WORKERS = 8  # threads the AI seats of all games think in
 
 
 @dataclass(frozen=True)
@@ -68,10 +77,17 @@ def shipped_variants(extra: Sequence[tuple[str, dict[str, Any]]] = ()) -> list[V
     return out
 
 
-def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4) -> Starlette:
-    """The web application over ``variants`` (``think``: an AI seat's clock budget in seconds;
-    ``pace``: the least time an AI move takes on the page)."""
+def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4, *, hosts: Sequence[str] = (),
+             max_games: int | None = None, idle_seconds: float = IDLE_SECONDS, ai_workers: int = AI_WORKERS,
+             ai_limit: float | None = None) -> Guard:
+    """The web application over ``variants`` behind its guard (``think``: an AI seat's clock
+    budget in seconds; ``pace``: the least time an AI move takes on the page; ``hosts``: the host
+    names it answers to beside the loopback ones; ``ai_limit``: the seconds an AI seat may take for
+    a decision before its game ends, ``think_limit(think)`` by default)."""
     games: dict[str, Session] = {}
+    cap = MAX_GAMES if max_games is None else max_games
+    token = secrets.token_urlsafe(32)
+    threads = AIThreads(ai_workers, think_limit(think) if ai_limit is None else ai_limit)
 
     def game_of(variant: Any) -> Any:
         if isinstance(variant, bool) or not isinstance(variant, int) or not 0 <= variant < len(variants):
@@ -90,16 +106,23 @@ def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4)
         return found
 
     async def body(request: Request) -> dict[str, Any]:
+        raw = bytearray()
+        async for chunk in request.stream():  # the guard checked Content-Length; a chunked body is counted here
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise Refused(413, f"a request's body is at most {MAX_BODY // 1024} KB")
         try:
-            data = json.loads(await request.body())
+            data = json.loads(bytes(raw))
         except (ValueError, UnicodeDecodeError):
             raise Refused(400, "the request's body is not JSON") from None
+        except RecursionError:
+            raise Refused(400, "the request's body is JSON nested too deep") from None
         if not isinstance(data, dict):
             raise Refused(400, f"the request's body is a JSON object, not a {type(data).__name__}")
         return data
 
     async def index(request: Request) -> Response:
-        return HTMLResponse(PAGE)
+        return HTMLResponse(page(token))
 
     async def tables(request: Request) -> Response:
         listed = []
@@ -132,16 +155,26 @@ def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4)
             raise Refused(400, f"seat is a number from 0 to {players - 1}, not {seat!r}")
         names = data.get("strategies")
         known = game_strategies(game.name)
-        if not isinstance(names, list) or len(names) != players - 1 or not all(n in known for n in names):
+        if not isinstance(names, list) or len(names) != players - 1 or not all(isinstance(n, str) and n in known
+                                                                                for n in names):
             raise Refused(400, f"strategies is a list of {players - 1} of {', '.join(known)}")
         seed = data.get("seed")
         if seed is None:
             seed = secrets.randbelow(2**31)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise Refused(400, f"seed is a whole number from 0, not {seed!r}")
-        _make_room(games)
+        _make_room(games, cap, idle_seconds)
+        if threads.held() >= threads.workers:
+            raise Refused(503, f"every one of the {threads.workers} AI threads is held by a strategy that never "
+                               f"answered; restart ttr-lab serve")
         others = [s for s in range(players) if s != seat]
-        new = Session(game, seat, {s: StrategySpec(strategy=n) for s, n in zip(others, names)}, seed, think, pace)
+        specs = {s: StrategySpec(strategy=n) for s, n in zip(others, names)}
+        try:  # a thread of anyio's, waiting on ours: a slow constructor does not hold the other requests
+            built = await anyio.to_thread.run_sync(build_seats, game, specs, think, threads)
+        except ConfigError as exc:
+            raise Refused(400, str(exc)) from None
+        _make_room(games, cap, idle_seconds)  # others may have started while these were built
+        new = Session(game, seat, specs, seed, think, pace, threads=threads, built=built, idle_seconds=idle_seconds)
         games[new.id] = new
         return JSONResponse({"id": new.id, "seed": seed, "page": page_pieces(new.live, new.names)})
 
@@ -151,10 +184,15 @@ def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4)
     async def act(request: Request) -> Response:
         game = session(request)
         data = await body(request)
-        if "action" not in data:
-            raise Refused(400, 'the body names the action: {"action": index or text}')
+        if "action" not in data or "decision" not in data:
+            raise Refused(400, 'the body names the decision it answers and the action: '
+                               '{"decision": N, "action": index or text}')
         try:
-            game.choose(data["action"])
+            game.choose(data["decision"], data["action"], data.get("text"))
+        except StaleMove as exc:
+            raise Refused(409, str(exc)) from None
+        except GameEnded as exc:
+            raise Refused(410, str(exc)) from None
         except TTRLabError as exc:
             raise Refused(400, " ".join(str(exc).split())) from None
         return JSONResponse({"ok": True})
@@ -187,12 +225,18 @@ def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4)
         Route("/api/games/{game_id}/act", act, methods=["POST"]),
         Route("/games/{game_id}/record.json", record), Route("/games/{game_id}/replay", replay),
     ]
-    return Starlette(routes=routes, exception_handlers={Refused: refused})
+    return Guard(Starlette(routes=routes, exception_handlers={Refused: refused}), token, hosts)
 
 
-def _make_room(games: dict[str, Session]) -> None:
-    """Keep at most ``MAX_GAMES``: drop finished games first, then the longest untouched."""
-    while len(games) >= MAX_GAMES:
-        oldest = min(games.values(), key=lambda g: (g.record is None and g.error is None, g.touched))
+def _make_room(games: dict[str, Session], cap: int, idle_seconds: float) -> None:
+    """Room for one more game under ``cap``: drop the longest untouched of the games that are
+    over (played out, failed or ended idle); a game in progress is never dropped, and when all
+    are, the start is refused."""
+    while len(games) >= cap:
+        over = [g for g in games.values() if g.end_if_idle() or g.done]
+        if not over:
+            raise Refused(503, f"the server keeps {cap} games at once and every one is in progress; finish one, "
+                               f"or wait: a game nobody plays for {spoken(idle_seconds)} ends")
+        oldest = min(over, key=lambda g: g.touched)
         oldest.stop()
         del games[oldest.id]
