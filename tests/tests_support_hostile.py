@@ -57,3 +57,18 @@ class Litterer(Random):
             with open(os.path.join(folder, self.token), "w") as f:
                 f.write("left behind")
         return super().act(observation, legal_actions, rng)
+
+
+class HangsWhenBuiltForAGame(Random):
+    """Returns from its first construction (the config's check) and never from a later one (built
+    for a game): each construction appends a line to ``log``, a file any process can write, so a
+    test counts how often it was built without timing anything."""
+
+    name = "hangs_when_built_for_a_game"
+
+    def __init__(self, *, log: str = "") -> None:
+        with open(log, "a") as f:
+            f.write("built\n")
+        with open(log) as f:
+            if len(f.read().splitlines()) > 1:
+                time.sleep(600)

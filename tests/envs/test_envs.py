@@ -106,26 +106,41 @@ def test_an_illegal_id_is_a_forfeit():
     assert env.rewards[offender] == -1.0 and sum(env.rewards.values()) == -1.0
     assert env.infos[offender]["forfeit_by"] == offender
 
-    for bad in ("abc", None, 10**30, -1):  # not ids at all: forfeits too, not tracebacks
+    for bad in (10**30, -1):  # integers, not ids of the game: forfeits too, not tracebacks
         env.reset(seed=2)
         env.step(bad)
         assert all(env.terminations.values()) and sum(env.rewards.values()) == -1.0
 
     # A legal id is played whatever integer type carries it; the same number as a float, a
-    # string, a bool or a list is not an id (a float policy output is never truncated into one).
+    # string, a bool or a list is not an integer at all: refused in one line (as the vector env
+    # refuses such actions), the game unchanged (a float output is never truncated into an id).
     env.reset(seed=2)
     legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
     for carrier in (legal, np.int64(legal), np.int32(legal), np.array(legal)):
         env.reset(seed=2)
         env.step(carrier)
         assert not any(env.terminations.values()), type(carrier)
-    for bad in (float(legal), legal + 0.5, str(legal), np.float32(legal), [legal], np.array([legal]), bool(legal)):
-        env.reset(seed=2)
-        env.step(bad)
-        assert all(env.terminations.values()), repr(bad)
+    env.reset(seed=2)
+    for bad in (float(legal), legal + 0.5, str(legal), np.float32(legal), [legal], np.array([legal]), bool(legal),
+                None, "abc"):
+        with pytest.raises(ConfigError, match=r"^an action must be one integer id .*, not ") as refused:
+            env.step(bad)
+        assert "\n" not in str(refused.value) and not any(env.terminations.values()), repr(bad)
+    env.step(legal)  # the game goes on
+    assert not any(env.terminations.values())
 
     single = gym_env("trans_orient", players=2, opponents=["random"], illegal_reward=-2.0)
+    with pytest.raises(ConfigError, match=r"^step\(\) before reset\(\)"):
+        single.step(0)
+    with pytest.raises(ConfigError, match=r"^step\(\) before reset\(\)"):
+        pettingzoo_env("trans_orient", players=2).step(0)
     _, info = single.reset(seed=1)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    for bad in (np.array([legal]), np.float32(legal), str(legal), None):
+        with pytest.raises(ConfigError, match=r"^an action must be one integer id"):
+            single.step(bad)
+    _, reward, terminated, _, info = single.step(np.array(legal))  # a 0-d integer array is an id
+    assert reward == 0.0 and not terminated and "illegal_action" not in info
     _, reward, terminated, _, info = single.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
     assert terminated and reward == -2.0 and info["illegal_action"]
     with pytest.raises(ConfigError):

@@ -183,11 +183,17 @@ def test_bad_options_and_actions_are_refused():
     with pytest.raises(ConfigError, match="seat"):
         vector_env(players=3, seat=3)
     env = vector_env(num_envs=2, players=2, seed=0)
+    with pytest.raises(ConfigError, match=r"^step\(\) before reset\(\)"):  # not a game of zeros
+        env.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(ConfigError, match=r"^step\(\) before reset\(\)"):
+        self_play_vector_env(num_envs=2, players=2).step(np.zeros(2, dtype=np.int64))
     env.reset()
     with pytest.raises(ConfigError, match="2 integer ids"):
         env.step(np.zeros(2, dtype=np.float32))
     with pytest.raises(ConfigError, match="2 integer ids"):
         env.step([0, 0, 0])
+    with pytest.raises(ConfigError, match="2 integer ids"):
+        env.step([[0], [1, 2]])  # ragged: still the one line
     with pytest.raises(ConfigError, match="one per sub-game"):
         env.reset(seed=[1, 2, 3])
     with pytest.raises(ConfigError, match="one per sub-game"):

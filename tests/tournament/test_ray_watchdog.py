@@ -229,3 +229,64 @@ def test_the_sessions_a_failed_start_left_are_found_by_their_name(tmp_path):
             proc.kill()
             proc.wait()
     assert ray_watchdog.sessions_started_here() == set()
+
+
+# ---- a raylet killed under a running driver: ttr-lab's own line, before Ray ends the driver -----
+
+def test_a_raylet_that_ends_under_the_driver_is_said_in_ttr_labs_own_line(tmp_path):
+    import io
+    import shutil
+
+    from ttr_lab.tournament import ray_watchdog
+
+    fake = tmp_path / "raylet"  # a child process called raylet, as the local Ray's is
+    shutil.copy(shutil.which("sleep"), fake)
+    raylet = subprocess.Popen([str(fake), "600"])
+    said = io.StringIO()
+    try:
+        assert ray_watchdog.raylet_of(os.getpid()) == raylet.pid
+        watch = ray_watchdog.RayletWatch(raylet.pid, said, poll=0.05)
+        os.kill(raylet.pid, signal.SIGKILL)  # not reaped: a zombie, as Ray leaves its raylet
+        end = time.monotonic() + 60
+        while not watch.lost and time.monotonic() < end:
+            time.sleep(0.05)
+        watch.stop()
+    finally:
+        raylet.kill()
+        raylet.wait()
+    assert watch.lost == f"the local Ray's raylet (pid {raylet.pid}) ended"
+    line = said.getvalue()
+    assert line == ray_watchdog.lost_line(raylet.pid) + "\n"
+    assert line.startswith("ttr-lab: the local Ray stopped under the run") and "every stored game is kept" in line \
+        and "run the same command again" in line
+
+
+def test_a_watch_stopped_while_the_raylet_runs_says_nothing_and_a_lost_ray_is_not_shut_down(tmp_path, monkeypatch):
+    import io
+    import types
+
+    import ray
+
+    from ttr_lab.tournament import ray_watchdog
+    from ttr_lab.tournament.backends import RayBackend
+
+    alive = subprocess.Popen(["sleep", "600"])
+    said = io.StringIO()
+    try:
+        watch = ray_watchdog.RayletWatch(alive.pid, said, poll=0.01)
+        time.sleep(0.1)  # some looks at a live raylet (no deadline raced: any number of them)
+        watch.stop()
+    finally:
+        alive.kill()
+        alive.wait()
+    assert not watch.lost and said.getvalue() == ""
+    # Ray's shutdown would reach the dead raylet's object store, which ends the driver from C++:
+    # the summary would never be printed. Nor is the watchdog told to stand down: it sweeps.
+    calls = []
+    monkeypatch.setattr(ray, "shutdown", lambda *a, **k: calls.append("shutdown"))
+    monkeypatch.setattr(ray_watchdog, "stop", lambda proc: calls.append("watchdog stopped"))
+    backend = RayBackend(workers=1)
+    backend._started_here = True
+    backend._raylet = types.SimpleNamespace(lost="the local Ray's raylet (pid 1) ended", stop=lambda: None)
+    backend.close()
+    assert calls == []

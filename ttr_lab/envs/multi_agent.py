@@ -83,6 +83,8 @@ class GameAECEnv(AECEnv):
         return {"observation": self.table.tensor(seat), "action_mask": self.table.mask(seat)}
 
     def step(self, action: Any) -> None:
+        if not self.table.dealt:
+            raise ConfigError("step() before reset(): call reset() first")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

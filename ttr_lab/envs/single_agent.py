@@ -93,6 +93,8 @@ class GameGymEnv(gymnasium.Env):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         table = self.table
+        if not table.dealt:
+            raise ConfigError("step() before reset(): call reset() first")
         if table.over:
             raise ConfigError("step() after the episode ended: call reset()")
         legal = table.apply_id(action)

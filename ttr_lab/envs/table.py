@@ -23,6 +23,31 @@ from ttr_lab.core.rng import STRATEGY_KEY, derive_seed
 REWARDS = ("rank", "margin")
 
 
+def check_ids(actions: Any, shape: tuple[int, ...] = ()) -> None:
+    """The one rule for what every env takes as actions: integers in an array of ``shape`` (``()``
+    for one action: an int, a numpy integer or a 0-d integer array), whatever their values (an id
+    that is not legal is the mover's forfeit, not an error). A bool, a float (even 11.0: it is
+    never truncated into another action), a string, None or another shape is a one-line
+    ``ConfigError``: a policy that returns such a thing is broken, not playing a bad move."""
+    if not shape and isinstance(actions, (int, np.integer)) and not isinstance(actions, bool):
+        return  # the common case, without building an array
+    try:
+        a = np.asarray(actions)
+    except ValueError:  # a ragged list
+        a = np.asarray(None)
+    if a.shape == shape and np.issubdtype(a.dtype, np.integer):
+        return
+    wanted = ("an action must be one integer id (an int, a numpy integer or a 0-d integer array)" if not shape
+              else f"actions must be {shape[0]} integer ids (an integer array of shape {shape})")
+    shown = " ".join(repr(actions).split())  # an array's repr spans lines
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    if isinstance(actions, (np.ndarray, list, tuple)) and a.dtype != object:
+        what = f"shape {a.shape}, dtype {a.dtype}"
+    else:
+        what = type(actions).__name__
+    raise ConfigError(f"{wanted}, not {shown} ({what})")
+
+
 def make_game(game: str | Game | None, options: dict[str, Any], players: int) -> TensorGame:
     """The game by name with its options (None: the games catalogue's house game), checked
     against ``players``."""
@@ -77,6 +102,11 @@ class Table:
         return self.forfeit_by is not None or self.state.is_terminal()
 
     @property
+    def dealt(self) -> bool:
+        """Whether a game has been dealt (the env was reset)."""
+        return self._state is not None
+
+    @property
     def to_move(self) -> int:
         return self.state.current_player
 
@@ -97,11 +127,12 @@ class Table:
 
     def apply_id(self, action_id: Any) -> bool:
         """Plays the action with this id for the player to move; False (and a forfeit) if it is
-        not a legal action id here."""
+        not a legal action id here. What is not an integer id at all is refused (``check_ids``)."""
+        check_ids(action_id)
         seat = self.state.current_player
         try:
-            action = self.space.action_of(action_id)  # any integer type; a float or a string is no id
-        except IllegalActionError:  # not an id of this game
+            action = self.space.action_of(action_id)
+        except IllegalActionError:  # an integer, not an id of this game
             self.forfeit_by = seat
             return False
         try:

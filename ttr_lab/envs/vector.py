@@ -49,7 +49,7 @@ from ttr_lab.core.game import Game, TensorGame
 from ttr_lab.core.record import GameRecord
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.envs import vector_kernels as K
-from ttr_lab.envs.table import REWARDS, make_game
+from ttr_lab.envs.table import REWARDS, check_ids, make_game
 from ttr_lab.strategies.ticket_to_ride.greedy_kernel import PLAN_PARAMS
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 
@@ -103,6 +103,7 @@ class _Batched(VectorEnv):
         self.masks = np.zeros((num_envs, self.batch.n_actions), dtype=np.bool_)
         self.pending = np.zeros(num_envs, dtype=np.bool_)  # next-step autoreset: ended at the last step
         self._all = np.ones(num_envs, dtype=np.bool_)
+        self._dealt = False  # no game before the first reset(): stepping the zeroed states would play one
         self.planner = tables_of(self.batch.g)  # the compiled planner's tables and buffers
 
     def _seed_bases(self, seed: int | Sequence[int] | None) -> None:
@@ -123,17 +124,17 @@ class _Batched(VectorEnv):
             if len(bases) != self.num_envs or not all(isinstance(b, (int, np.integer)) for b in bases):
                 raise ConfigError(f"seed must be an int or {self.num_envs} ints (one per sub-game), not {seed!r}")
         self.bases[:] = [int(b) & (2**64 - 1) for b in bases]
+        self._dealt = True
 
     def game_seed(self, i: int, k: int | None = None) -> int:
         """The seed of game ``k`` of sub-game ``i`` (its current game by default)."""
         return derive_seed(int(self.bases[i]), int(self.games[i]) if k is None else k)
 
     def _actions(self, actions: Any) -> np.ndarray:
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
-            raise ConfigError(f"actions must be {self.num_envs} integer ids, not an array of "
-                              f"shape {a.shape} and dtype {a.dtype}")
-        return a.astype(np.int64, copy=False)
+        if not self._dealt:
+            raise ConfigError("step() before reset(): call reset() first")
+        check_ids(actions, (self.num_envs,))
+        return np.asarray(actions).astype(np.int64, copy=False)
 
     def _buffers(self) -> tuple[np.ndarray, np.ndarray]:
         # fresh arrays each step: a learner may keep what it was handed

@@ -176,6 +176,7 @@ class RayBackend:
         self.workers = workers or (os.cpu_count() or 1)
         self._started_here = False
         self._watchdog: Any = None  # the local Ray's watchdog (ray_watchdog.py); none for a cluster
+        self._raylet: ray_watchdog.RayletWatch | None = None  # the local Ray's raylet, watched
         self._compacting: Any = None  # the merge of parts running on a worker, if any
 
     def start(self) -> None:
@@ -240,6 +241,8 @@ class RayBackend:
             # outlive it by a minute or more): a watchdog stops them when this process dies.
             # ray.init is annotated as returning BaseContext; a local start returns its RayContext.
             self._watchdog = ray_watchdog.start(context.address_info["session_dir"])  # type: ignore[attr-defined]
+            raylet = ray_watchdog.raylet_of(os.getpid())
+            self._raylet = ray_watchdog.RayletWatch(raylet) if raylet is not None else None
         # Start every worker and import the engine there now, so the first batches do not pay it.
         warm = ray.remote(num_cpus=1)(_warm_up)
         ray.get([warm.remote() for _ in range(self.workers)])
@@ -274,11 +277,13 @@ class RayBackend:
 
         try:
             while i < len(specs) or in_flight:
+                if self._raylet is not None and self._raylet.lost:
+                    raise ray_watchdog.RayLost(self._raylet.lost)  # stop before Ray ends this process
                 while i < len(specs) and len(in_flight) < limit_in_flight:
                     chunk = specs[i:i + sizer.size()]
                     i += len(chunk)
                     in_flight[task.remote(game_ref, entrants_ref, chunk, limit, records, isolation, build_limit, sink)] = (chunk, "", 0, time.monotonic())
-                ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=_POLL_SECONDS)
+                ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=_WAIT_SECONDS)
                 now = time.monotonic()
                 for ref in [r for r, (chunk, _, _, sent) in in_flight.items()
                             if r not in ready and now - sent > sizer.deadline(len(chunk))]:
@@ -336,6 +341,12 @@ class RayBackend:
     def close(self) -> None:
         import ray
 
+        lost = self._raylet is not None and self._raylet.lost
+        if self._raylet is not None:
+            self._raylet.stop()  # before the shutdown ends the raylet
+            self._raylet = None
+        if lost:  # Ray's shutdown would reach its dead object store (and end this process):
+            return  # what is left of it dies with this process, and the watchdog sweeps the rest
         try:
             if self._started_here and ray.is_initialized():
                 ray.shutdown()
@@ -377,7 +388,9 @@ def _probe(address: str, seconds: float = 10.0) -> None:
                           "on it shows its address)") from None
 
 
-_POLL_SECONDS = 5.0  # how often the batches in flight are checked against their deadlines
+# How often the batches in flight are checked against their deadlines, and the raylet for being
+# gone (Ray ends this process some 10 s after its raylet: the run must stop before that).
+_WAIT_SECONDS = 1.0
 
 
 def _stopped(why: str, replays: int) -> str:

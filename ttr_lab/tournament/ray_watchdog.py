@@ -13,6 +13,11 @@ sockets there, workers and agents included, whatever name they gave their proces
 Ray on this machine has its own session directory, and other users' processes cannot be read,
 so neither is ever touched; a cluster reached by ``--address`` gets no watchdog at all.
 
+The other way round, a raylet killed under a running driver (``kill -9``, the OOM killer): Ray
+ends the driver itself seconds later, from its C++ code, when the driver next reaches the object
+store (no Python runs then: no summary, Ray's lines last). ``RayletWatch`` notices the raylet gone
+first and says so in ttr-lab's own line at once, and the run loop stops on it.
+
 This file runs as a script (``python ray_watchdog.py DRIVER_PID SESSION_DIR``), in a session
 of its own so that a Ctrl-C or a kill of the driver's process group does not reach it. It
 imports nothing but the standard library: it costs a few MB and no start-up time.
@@ -24,8 +29,10 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import TextIO
 
 POLL_SECONDS = 0.5  # how often the watchdog looks at its driver
 TERM_GRACE_SECONDS = 3.0  # from SIGTERM to SIGKILL
@@ -145,6 +152,66 @@ def stop(proc: subprocess.Popen | None) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+class RayLost(RuntimeError):
+    """The local Ray's raylet ended under the run."""
+
+
+def raylet_of(driver: int) -> int | None:
+    """The pid of the raylet ``driver`` started (its child process called ``raylet``), or None."""
+    if not PROC.is_dir():
+        return None
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry.name}/stat").read_text()
+        except OSError:
+            continue
+        name, rest = stat[stat.find("(") + 1:stat.rfind(")")], stat[stat.rfind(")") + 1:].split()
+        if name == "raylet" and int(rest[1]) == driver:
+            return int(entry.name)
+    return None
+
+
+def lost_line(pid: int) -> str:
+    """ttr-lab's line when the local Ray's raylet ends under a run."""
+    return (f"ttr-lab: the local Ray stopped under the run (its raylet, pid {pid}, ended: killed, or out of memory); "
+            "every stored game is kept: run the same command again to play the rest")
+
+
+class RayletWatch:
+    """In the driver, a thread watching the local Ray's raylet (``pid``): when it ends, ``lost``
+    says so and ``lost_line`` goes to ``stream`` (stderr) at once, before Ray ends the driver."""
+
+    def __init__(self, pid: int, stream: TextIO | None = None, poll: float = POLL_SECONDS) -> None:
+        self.pid, self.lost, self._stream, self._poll = pid, "", stream, poll
+        self._started = self._start_time()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="raylet-watch", daemon=True)
+        self._thread.start()
+
+    def _start_time(self) -> str | None:
+        """The raylet's start time, or None when it has ended (a zombie: its parent, this
+        process, has not reaped it yet) or the pid is another process's now."""
+        try:
+            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return None if fields[0] in ("Z", "X") else fields[19]
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self._poll):
+            if self._start_time() is None or self._start_time() != self._started:
+                self.lost = f"the local Ray's raylet (pid {self.pid}) ended"
+                print(lost_line(self.pid), file=self._stream or sys.stderr, flush=True)
+                return
+
+    def stop(self) -> None:
+        """Stop watching (before Ray is shut down on purpose, which ends the raylet)."""
+        self._stop.set()
+        self._thread.join()
 
 
 if __name__ == "__main__":

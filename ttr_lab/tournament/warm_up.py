@@ -12,21 +12,22 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ttr_lab.core.game import Game
 from ttr_lab.core.play import play_game
-from ttr_lab.tournament.alarm import built_within
+from ttr_lab.tournament.alarm import BuildTimeLimitExceeded, built_within
 
 _WARMED: set[tuple[str, str, int]] = set()
 _WARMED_STRATEGIES: set[tuple[str, str, int, str]] = set()
 
 
 def warm_up(game: Game, players: int, factories: Sequence[Any] = (), build_limit: float | None = None,
-            say: Callable[[str], None] | None = None) -> None:
+            say: Callable[[str], None] | None = None) -> list[int]:
     """Play one game of uniformly random seats, untimed, once per process and game: a game whose
     rules are compiled kernels compiles them (or loads them from their cache) on first use, which
     must not fall inside a strategy's timed move (a search calls the rules while it thinks). Then
     a strategy with compiled parts of its own (a ``warm_up(state)`` method: a compiled play-out
     policy, say) is handed a fresh state once, untimed too: a move's time limit is an alarm, and
     an alarm inside a compile leaves numba's compiler in pieces (a later crash of the worker).
-    ``say``: where to announce a step that takes long (a compile), before it ends and when it does."""
+    ``say``: where to announce a step that takes long (a compile), before it ends and when it does.
+    Returns the positions in ``factories`` of those not built within ``build_limit``."""
     key = (game.name, json.dumps(game.options, sort_keys=True, default=str), players)
     if key not in _WARMED:
         from ttr_lab.core.testing import RandomPlayer
@@ -34,9 +35,13 @@ def warm_up(game: Game, players: int, factories: Sequence[Any] = (), build_limit
         with announced(f"{game.title}'s rules", say):
             play_game(game, [RandomPlayer() for _ in range(players)], 0)
         _WARMED.add(key)
-    for factory in factories:
+    late = []
+    for i, factory in enumerate(factories):
         try:
             strategy = built_within(factory, build_limit)
+        except BuildTimeLimitExceeded:
+            late.append(i)
+            continue
         except Exception:  # noqa: BLE001 - the game's own build names it, as a forfeit
             continue
         hook = getattr(type(strategy), "warm_up", None)
@@ -45,6 +50,7 @@ def warm_up(game: Game, players: int, factories: Sequence[Any] = (), build_limit
             with announced(f"{type(strategy).__name__}'s own kernels", say):
                 strategy.warm_up(game.new_game(players, 0))
             _WARMED_STRATEGIES.add(own)
+    return late
 
 
 # A warm-up that loads cached kernels takes about a second; one still going after this long is

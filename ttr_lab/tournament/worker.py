@@ -20,12 +20,12 @@ from typing import Any, Literal, Sequence, get_args
 
 from ttr_lab.core.errors import ConfigError, GameInterrupted, StrategyError
 from ttr_lab.core.game import Game
-from ttr_lab.core.isolation import IsolatedStrategy, StrategyHost, raised_as, shared_values
+from ttr_lab.core.isolation import DecisionTimeout, IsolatedStrategy, StrategyHost, raised_as, shared_values
 from ttr_lab.core.outcome import Outcome, Termination
 from ttr_lab.core.play import play_game, reads_observations
 from ttr_lab.core.registry import StrategySpec
 from ttr_lab.core.results import ResultRow, StoredRecord
-from ttr_lab.tournament.alarm import _MoveTimeout, _raise_timeout, _thinking, built_within
+from ttr_lab.tournament.alarm import BuildTimeLimitExceeded, _MoveTimeout, _raise_timeout, _thinking, built_within
 from ttr_lab.tournament.design import GameSpec
 from ttr_lab.tournament.integrity import SharedValues
 from ttr_lab.tournament.warm_up import warm_up
@@ -222,7 +222,11 @@ def play_batch(
     factories = ([(e.strategy, e.params, game.name) for e in entrants] if isolated
                  else [e.factory(game.name) for e in entrants])
     if specs:
-        warm_up(game, len(specs[0].seats), () if isolated else factories, build_time_limit)
+        limit = build_time_limit
+        warming = [] if isolated else [i for i, e in enumerate(entrants) if _gave_up(game, e, limit) is None]
+        for late in warm_up(game, len(specs[0].seats), [factories[i] for i in warming], limit):
+            _GAVE_UP[_build_key(game, entrants[warming[late]], limit)] = \
+                f"BuildTimeLimitExceeded: was not built within {limit:g} s (build time limit), warming up"
     batch = _Batch(game, entrants, factories, shared_values(game) if isolated else {}, move_time_limit,
                    build_time_limit, isolated, keep_records)
     # In-process strategies hold the engine's own values (its board, its action objects): check
@@ -378,6 +382,12 @@ def _build(batch: _Batch, e: int, seat: int, guard: SharedValues | None = None, 
     batch's build time limit) forfeits the game, named. ``copy``: how many seats before this one
     hold the same strategy and parameters."""
     limit = batch.move_limit
+    name = batch.entrants[e].label
+    earlier = _gave_up(batch.game, batch.entrants[e], batch.build_limit)
+    if earlier is not None:
+        raise StrategyError(f"seat {seat} ({name}) could not be built: its constructor already ran past the build "
+                            f"time limit in this worker ({earlier}); not built again, its games forfeit at once",
+                            seat, name)
     try:
         if batch.isolated:
             timeout = None if limit is None else limit + _GRACE_SECONDS
@@ -386,9 +396,28 @@ def _build(batch: _Batch, e: int, seat: int, guard: SharedValues | None = None, 
         else:
             inner = built_within(batch.factories[e], batch.build_limit)
     except Exception as exc:  # noqa: BLE001 - any failure to build is the strategy's
-        name = batch.entrants[e].label
-        raise StrategyError(f"seat {seat} ({name}) could not be built: {type(exc).__name__}: {exc}", seat, name) from None
+        cause = f"{type(exc).__name__}: {exc}"
+        if isinstance(exc, (BuildTimeLimitExceeded, DecisionTimeout)):  # in _build, a timeout is the build's
+            _GAVE_UP[_build_key(batch.game, batch.entrants[e], batch.build_limit)] = cause
+        raise StrategyError(f"seat {seat} ({name}) could not be built: {cause}", seat, name) from None
     return _Guarded(inner, limit, isolated=batch.isolated, guard=guard, seat=seat)
+
+
+# The entrants whose constructor ran past the build time limit in this process -> that timeout.
+# A constructor that hangs when built for a game hangs every time: waiting the limit again in
+# each of its games would stretch a run by the limit times its games (60 s a game), so its later
+# games forfeit at once. Keyed by what builds it (the game, the limit, the strategy and its
+# parameters): a later run of the same entrant in this process gives it up too.
+_GAVE_UP: dict[tuple[str, str, float | None, str], str] = {}
+
+
+def _build_key(game: Game, entrant: StrategySpec, build_limit: float | None) -> tuple[str, str, float | None, str]:
+    return (game.name, game.variant, build_limit, entrant.params_hash())
+
+
+def _gave_up(game: Game, entrant: StrategySpec, build_limit: float | None) -> str | None:
+    """Why ``entrant`` is no longer built in this process (its build timed out), or None."""
+    return _GAVE_UP.get(_build_key(game, entrant, build_limit))
 
 
 _HOSTS: dict[tuple[str, int], StrategyHost] = {}
