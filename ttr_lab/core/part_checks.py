@@ -113,7 +113,7 @@ def _doubt(location: Location, name: str, runs: frozenset[str]) -> Doubt | None:
         return Doubt("damaged", "its content does not match the checksum in its name (edited, or damaged)")
     if run is not None and run.decode("utf-8", "replace") not in runs:
         return Doubt("foreign", f"it holds games of another tournament (identity {run.decode('utf-8', 'replace')}, "
-                                f"not this folder's {sorted(runs)[0] if len(runs) == 1 else sorted(runs)})")
+                                f"not this folder's {' or '.join(sorted(runs))})")
     return None
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
+import posixpath
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -332,7 +333,11 @@ def _stored_records(folder: str | Path | Location) -> Iterator[StoredRecord]:
     """The stored records in part order, repeats included; a damaged part, or a line that is not
     a game record, is a ResultsError naming its part (and line)."""
     location = _located(folder)
+    parts = set(location.files("results", ".parquet"))
+    counted = {posixpath.basename(p) for p in result_parts(location)} if parts else set()
     for name in location.files("records", ".jsonl.gz"):
+        if name.replace(".jsonl.gz", ".parquet") in parts - counted:  # the records of a part not counted
+            continue
         part = location.path("records", name)
         for number, data in enumerate(record_lines(part, location.fs), 1):
             try:
