@@ -87,14 +87,17 @@ def test_reads_count_each_game_once_whatever_is_on_disk(tmp_path):
     once = read_results(c.output)
     assert len(once) == 8 and once["game_id"].nunique() == 4
     parts = sorted((tmp_path / "out" / "results").glob("*.parquet"))
-    # The same part twice (a copy), and a part that disagrees about a game (a racing run).
-    shutil.copy(parts[0], parts[0].with_name("part-copy.parquet"))
+    # The same part twice (a copy), and a part that disagrees about a game (a racing run, a
+    # task retried after it wrote): parts of this run, named after their content.
+    shutil.copy(parts[0], parts[0].with_name("copy.parquet"))
+    _named_after_its_content(parts[0].with_name("copy.parquet"), "f" * 16)
     table = pq.read_table(parts[-1])
     import pyarrow as pa
 
     flipped = table.set_column(table.schema.get_field_index("win"), "win",
                                pa.array(1.0 - table.column("win").to_numpy()))
-    pq.write_table(flipped, parts[-1].with_name("part-zz-racer.parquet"))
+    pq.write_table(flipped, parts[-1].with_name("racer.parquet"))
+    _named_after_its_content(parts[-1].with_name("racer.parquet"), "f" * 16)
     twice = read_results(c.output)
     assert len(twice) == 8 and twice["game_id"].nunique() == 4
     assert twice.groupby("game_id")["win"].sum().round(9).eq(1).all()  # never mixed from two plays
@@ -360,11 +363,11 @@ def test_a_run_killed_before_its_first_result_is_resumed_as_a_clean_run(tmp_path
     assert _untimed(read_results(out)).equals(_untimed(read_results(clean.output)))
 
 
-def _named_after_its_content(path):
+def _named_after_its_content(path, games="0" * 16):
     """The part at ``path`` renamed as ttr-lab names a batch's part: after its bytes."""
     import hashlib
 
-    named = path.with_name(f"part-{'0' * 16}-{hashlib.blake2b(path.read_bytes(), digest_size=8).hexdigest()}.parquet")
+    named = path.with_name(f"part-{games}-{hashlib.blake2b(path.read_bytes(), digest_size=8).hexdigest()}.parquet")
     path.rename(named)
     return named
 
