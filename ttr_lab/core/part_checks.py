@@ -70,6 +70,15 @@ def run_of(location: Location) -> str | None:
     return str(json.loads(location.read_bytes("meta.json").decode("utf-8"))["identity_hash"])
 
 
+def stamped(location: Location, path: str) -> bool:
+    """Whether the part at ``path`` carries a run's identity (was written by this ttr-lab)."""
+    try:
+        with location.fs.open_input_file(path) as f:
+            return RUN_KEY in (pq.ParquetFile(f).schema_arrow.metadata or {})
+    except (pa.ArrowException, OSError):
+        return False  # damaged: the read names it
+
+
 @dataclass(frozen=True)
 class Doubt:
     """Why a part is not counted: ``kind`` is the suffix the next run sets it aside with."""

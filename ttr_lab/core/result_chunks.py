@@ -20,6 +20,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ttr_lab.core.location import Location
+from ttr_lab.core.part_checks import stamped
 from ttr_lab.core.results import (
     _batches, _keys, _located, _owners, result_parts,
 )
@@ -62,7 +63,10 @@ def game_chunks(folder: str | Path | Location, columns: Sequence[str] | None = N
     location = _located(folder)
     parts = result_parts(location)
     doubled: set[int] = set()
-    owners = _owners(location, parts, doubled) if parts else None
+    # One part carrying its run's identity was written by a merge that keeps each game once, or
+    # is one batch: only an older part alone may hold a game twice.
+    looked = len(parts) > 1 or (len(parts) == 1 and not stamped(location, parts[0]))
+    owners = _owners(location, parts, doubled) if looked else None
     for i, part in enumerate(parts):
         pending: list[pd.DataFrame] = []
         pending_rows = 0

@@ -28,7 +28,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ttr_lab.core.location import Location
-from ttr_lab.core.part_checks import RUN_KEY, content_digest, run_of
+from ttr_lab.core.part_checks import RUN_KEY, content_digest, run_of, stamped
 from ttr_lab.core.results import _keys, _owners, read_part, result_parts
 
 ROW_GROUP = 100_000
@@ -86,21 +86,22 @@ def compact_parts(location: Location, table_schema: pa.Schema, max_rows: int = C
     else:
         small = [p for p in parts if _rows(location, p) < max_rows]
     paths = [location.path("results", p) for p in small]
-    if len(small) < 2 and (fresh_only or not small or not _doubled(location, paths)):
+    doubled: set[int] = set()
+    if len(small) < 2 and (fresh_only or not small or not _doubled(location, paths[0])):
         return 0
     run = run_of(location)
     stem = f"part-{time.time_ns()}-{os.getpid()}"
     digest = content_digest()
     sources = [p.replace(".parquet", ".jsonl.gz") for p in small]
     sources = [r for r in sources if location.exists("records", r)]
-    owners = _owners(location, paths)
+    owners = _owners(location, paths, doubled)
     tmp = location.path("results", f"{stem}.parquet.tmp")
     with location.fs.open_output_stream(tmp) as sink, \
             pq.ParquetWriter(_Hashed(sink, digest), _stamped(table_schema, run)) as writer:
         pending: list[pa.Table] = []
         rows = 0
         for i, path in enumerate(paths):
-            table = _once(read_part(path, fs=location.fs).cast(table_schema), owners, i)
+            table = _once(read_part(path, fs=location.fs).cast(table_schema), owners, i, i in doubled)
             pending.append(table)
             rows += table.num_rows
             if rows >= ROW_GROUP:
@@ -131,10 +132,13 @@ def compact_parts(location: Location, table_schema: pa.Schema, max_rows: int = C
     return len(small)
 
 
-def _doubled(location: Location, paths: list[str]) -> bool:
-    """Whether a part holds a game twice (what a merge by an earlier ttr-lab left)."""
+def _doubled(location: Location, path: str) -> bool:
+    """Whether a part holds a game twice: what a merge by an earlier ttr-lab may have left (a
+    part carrying its run's identity was written by a merge that keeps each game once)."""
+    if stamped(location, path):
+        return False
     doubled: set[int] = set()
-    _owners(location, paths, doubled)
+    _owners(location, [path], doubled)
     return bool(doubled)
 
 
@@ -147,22 +151,24 @@ def _stamped(table: Any, run: str | None) -> Any:
     return table.replace_schema_metadata({RUN_KEY: run.encode()})
 
 
-def _once(table: pa.Table, owners: Any, index: int) -> pa.Table:
-    """The rows of part ``index`` whose game no earlier part holds, each (game, seat) once."""
+def _once(table: pa.Table, owners: Any, index: int, doubled: bool) -> pa.Table:
+    """The rows of part ``index`` whose game no earlier part holds; each (game, seat) once when
+    the part holds a game twice (``doubled``: a merge by an earlier ttr-lab)."""
+    if owners is None and not doubled:  # every game in one place: nothing to look up
+        return table
     keys = _keys(table.column("game_id"))
     keep = np.ones(table.num_rows, dtype=bool)
     if owners is not None:
         owned, owner = owners
         at = np.minimum(np.searchsorted(owned, keys), len(owned) - 1)
         keep &= ~(owned[at] == keys) | (owner[at] == index)
-    # Within the part: the first row of each (game, seat), as a merge by an earlier ttr-lab may
-    # have stored a game twice.
-    pairs = np.empty(table.num_rows, dtype=[("game", keys.dtype), ("seat", np.int64)])
-    pairs["game"], pairs["seat"] = keys, table.column("seat").to_numpy(zero_copy_only=False)
-    _, first = np.unique(pairs, return_index=True)
-    once = np.zeros(table.num_rows, dtype=bool)
-    once[first] = True
-    keep &= once
+    if doubled:
+        pairs = np.empty(table.num_rows, dtype=[("game", keys.dtype), ("seat", np.int64)])
+        pairs["game"], pairs["seat"] = keys, table.column("seat").to_numpy(zero_copy_only=False)
+        _, first = np.unique(pairs, return_index=True)
+        once = np.zeros(table.num_rows, dtype=bool)
+        once[first] = True
+        keep &= once
     return table if keep.all() else table.filter(pa.array(keep))
 
 
