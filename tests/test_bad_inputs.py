@@ -3,6 +3,7 @@ naming the cause, with exit code 2, and nothing is lost or overwritten. One row 
 
 from __future__ import annotations
 
+import hashlib
 import socket
 import sys
 import uuid
@@ -408,6 +409,9 @@ def report_score_of_text(tmp):
     table = pq.read_table(part)
     at = table.schema.get_field_index("score")
     pq.write_table(table.set_column(at, "score", pa.array([str(v) for v in table.column("score").to_pylist()])), part)
+    # Renamed after its new content (a checksum anyone can compute): else it is not counted at all.
+    checksum = hashlib.blake2b(part.read_bytes(), digest_size=8).hexdigest()
+    part = part.rename(part.with_name(f"part-{'0' * 16}-{checksum}.parquet"))
     return ["report", str(folder)], f"results part {part} is not a ttr-lab results table (its score column is string, not double)"
 
 

@@ -87,14 +87,17 @@ def test_reads_count_each_game_once_whatever_is_on_disk(tmp_path):
     once = read_results(c.output)
     assert len(once) == 8 and once["game_id"].nunique() == 4
     parts = sorted((tmp_path / "out" / "results").glob("*.parquet"))
-    # The same part twice (a copy), and a part that disagrees about a game (a racing run).
-    shutil.copy(parts[0], parts[0].with_name("part-copy.parquet"))
+    # The same part twice (a copy), and a part that disagrees about a game (a racing run, a
+    # task retried after it wrote): parts of this run, named after their content.
+    shutil.copy(parts[0], parts[0].with_name("copy.parquet"))
+    _named_after_its_content(parts[0].with_name("copy.parquet"), "f" * 16)
     table = pq.read_table(parts[-1])
     import pyarrow as pa
 
     flipped = table.set_column(table.schema.get_field_index("win"), "win",
                                pa.array(1.0 - table.column("win").to_numpy()))
-    pq.write_table(flipped, parts[-1].with_name("part-zz-racer.parquet"))
+    pq.write_table(flipped, parts[-1].with_name("racer.parquet"))
+    _named_after_its_content(parts[-1].with_name("racer.parquet"), "f" * 16)
     twice = read_results(c.output)
     assert len(twice) == 8 and twice["game_id"].nunique() == 4
     assert twice.groupby("game_id")["win"].sum().round(9).eq(1).all()  # never mixed from two plays
@@ -163,7 +166,7 @@ def test_parts_are_compacted_on_finish_and_resume_and_an_interrupted_compaction_
         extra = tmp_path / "extra"
         extra.mkdir()
         for p, data in saved:  # a second copy of everything, as if not yet merged
-            (p.parent / p.name.replace("part-", "part-0-")).write_bytes(data)
+            (p.parent / p.name.replace(".", "-copy.", 1)).write_bytes(data)
         assert store.compact() == 2
         for p, data in saved:
             p.write_bytes(data)  # the sources, still there
@@ -360,6 +363,15 @@ def test_a_run_killed_before_its_first_result_is_resumed_as_a_clean_run(tmp_path
     assert _untimed(read_results(out)).equals(_untimed(read_results(clean.output)))
 
 
+def _named_after_its_content(path, games="0" * 16):
+    """The part at ``path`` renamed as ttr-lab names a batch's part: after its bytes."""
+    import hashlib
+
+    named = path.with_name(f"part-{games}-{hashlib.blake2b(path.read_bytes(), digest_size=8).hexdigest()}.parquet")
+    path.rename(named)
+    return named
+
+
 def test_a_part_with_forged_key_types_is_named_and_set_aside_on_resume(tmp_path):
     import pyarrow as pa
 
@@ -370,7 +382,9 @@ def test_a_part_with_forged_key_types_is_named_and_set_aside_on_resume(tmp_path)
     table = pq.read_table(part)
     seat = table.schema.get_field_index("seat")
     forged = table.set_column(seat, "seat", pa.array([str(v) for v in table.column("seat").to_pylist()]))
-    pq.write_table(forged, part)  # the same games, the seat column as text
+    pq.write_table(forged, part.with_name("forged.parquet"))  # the same games, the seat column as text
+    part.unlink()
+    part = _named_after_its_content(part.with_name("forged.parquet"))  # a checksum anyone can compute
     with pytest.raises(ResultsError, match=r"its seat column is string, not int64"):
         read_results(c.output)
     run = run_tournament(c, show_progress=False)

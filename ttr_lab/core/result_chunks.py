@@ -5,7 +5,7 @@ Each chunk is a small pandas frame (about ``CHUNK_ROWS`` rows, only the columns 
 the keys) holding every row of each of its games, each game once: the same rows, game for game,
 as ``read_results`` gives, though not in its order (parts in name order, rows as stored).
 Games stored twice are kept from the first part holding them (``read_results``' rule, by the
-same 128-bit keys). A game's rows are together in the part that holds it (a worker writes a
+same 128-bit keys), and once from a part holding one twice (the first of its copies). A game's rows are together in the part that holds it (a worker writes a
 batch game by game; merges concatenate parts); a part where they are not is read whole and
 sorted, so a chunk never splits a game.
 """
@@ -20,6 +20,7 @@ import pandas as pd
 import pyarrow as pa
 
 from ttr_lab.core.location import Location
+from ttr_lab.core.part_checks import stamped
 from ttr_lab.core.results import (
     _batches, _keys, _located, _owners, result_parts,
 )
@@ -61,11 +62,18 @@ def game_chunks(folder: str | Path | Location, columns: Sequence[str] | None = N
     rows = rows or CHUNK_ROWS
     location = _located(folder)
     parts = result_parts(location)
-    owners = _owners(location, parts) if len(parts) > 1 else None
+    doubled: set[int] = set()
+    # One part carrying its run's identity was written by a merge that keeps each game once, or
+    # is one batch: only an older part alone may hold a game twice.
+    looked = len(parts) > 1 or (len(parts) == 1 and not stamped(location, parts[0]))
+    owners = _owners(location, parts, doubled) if looked else None
     for i, part in enumerate(parts):
         pending: list[pd.DataFrame] = []
         pending_rows = 0
         sorted_part = False
+        if i in doubled:  # a game stored twice within the part: read whole, each game once
+            yield from _sorted_part(location, part, columns, rows, owners, i)
+            continue
         for batch in _part_batches(location, part, columns, rows):
             if owners is not None:
                 keys, owner = owners

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
+import posixpath
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,7 @@ import pyarrow.parquet as pq
 from ttr_lab.core.errors import TTRLabError
 from ttr_lab.core.location import Location
 from ttr_lab.core.outcome import Metric
+from ttr_lab.core.part_checks import folder_runs, part_doubt, say_not_counted
 from ttr_lab.core.record import GameRecord
 
 
@@ -127,10 +129,24 @@ def _located(folder: str | Path | Location) -> Location:
     return folder if isinstance(folder, Location) else Location(folder)
 
 
-def result_parts(folder: str | Path | Location) -> list[str]:
-    """The full paths (within the folder's filesystem) of its results parts, sorted."""
+def result_parts(folder: str | Path | Location, checked: bool = True) -> list[str]:
+    """The full paths (within the folder's filesystem) of its results parts, sorted: those the
+    folder may count (``core.part_checks``: a part of another tournament, or whose content
+    does not match its name's checksum, is left out, said in one line), or every one
+    (``checked=False``: the store, which sets the others aside)."""
     location = _located(folder)
-    return [location.path("results", name) for name in location.files("results", ".parquet")]
+    names = location.files("results", ".parquet")
+    if checked:
+        runs = folder_runs(location)
+        kept = []
+        for name in names:
+            doubt = part_doubt(location, name, runs)
+            if doubt is None:
+                kept.append(name)
+            else:
+                say_not_counted(location, name, doubt)
+        names = kept
+    return [location.path("results", name) for name in names]
 
 
 def read_part(part: str | Path, columns: Sequence[str] | None = None, fs: Any = None) -> pa.Table:
@@ -255,15 +271,26 @@ def _keys(ids: Any) -> Any:
 _HASH_KEYS = ("ttr-lab-games-01", "ttr-lab-games-02")  # pandas wants 16-byte keys
 
 
-def _owners(location: Location, parts: list[str]) -> tuple[Any, Any] | None:
+def _owners(location: Location, parts: list[str], doubled: set[int] | None = None) -> tuple[Any, Any] | None:
     """For the games more than one part holds: their keys (sorted) and the first part holding
-    each; None when every game is in one part only (then nothing is filtered)."""
+    each; None when every game is in one part only (then nothing is filtered). ``doubled``,
+    when given, receives the index of each part holding a game in two places (what a merge by
+    an earlier ttr-lab left of a part copied twice): its readers read it whole, each game once."""
     keys, where = [], []
     for i, part in enumerate(parts):
-        part_keys = [np.unique(_keys(b.column(0))) for b in _batches(location, part, ["game_id"], keys=False)
-                     if b.num_rows]
+        part_keys, runs, last = [], 0, None
+        for b in _batches(location, part, ["game_id"], keys=False):
+            if not b.num_rows:
+                continue
+            ids = _keys(b.column(0))
+            if doubled is not None:  # a game's rows are consecutive: count the runs of one id
+                runs += int((ids[1:] != ids[:-1]).sum()) + int(last is None or ids[0] != last)
+                last = ids[-1]
+            part_keys.append(np.unique(ids))
         if part_keys:
             mine = np.unique(np.concatenate(part_keys))
+            if doubled is not None and runs > len(mine):
+                doubled.add(i)
             keys.append(mine)
             where.append(np.full(len(mine), i, dtype=np.int32))
     if not keys:
@@ -306,7 +333,11 @@ def _stored_records(folder: str | Path | Location) -> Iterator[StoredRecord]:
     """The stored records in part order, repeats included; a damaged part, or a line that is not
     a game record, is a ResultsError naming its part (and line)."""
     location = _located(folder)
+    parts = set(location.files("results", ".parquet"))
+    counted = {posixpath.basename(p) for p in result_parts(location)} if parts else set()
     for name in location.files("records", ".jsonl.gz"):
+        if name.replace(".jsonl.gz", ".parquet") in parts - counted:  # the records of a part not counted
+            continue
         part = location.path("records", name)
         for number, data in enumerate(record_lines(part, location.fs), 1):
             try:

@@ -233,9 +233,8 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
          on_batch: Callable[[Sequence[GameSpec]], None] | None) -> TournamentRun:
     plan = plan_games(config)
     ids = store.completed_ids()
-    for part in store.damaged:
-        console.print(f"set aside damaged results part {part} (kept as {part}.damaged); its games are played again",
-                      markup=False)
+    for line in store.set_aside:
+        console.print(line, markup=False)
     store.compact()  # what an interrupted run left in many small parts
     stored = stored_positions(plan, ids)
     stored_count, beyond = len(stored), len(ids) - len(stored)

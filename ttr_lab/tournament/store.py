@@ -11,8 +11,10 @@ mount, ``s3://``, ``gs://``).
     OUTPUT/.lock              held (flock) by the one run writing here (none on an object store)
 
 ttr-lab writes only into a new or empty folder, or one of its own results folders (it has
-``meta.json``): it never overwrites a file it did not write. A part that cannot be read is set
-aside as ``*.parquet.damaged`` (kept, never deleted) and its games are played again.
+``meta.json``): it never overwrites a file it did not write. A part that cannot be read, or
+whose content does not match the checksum in its name, is set aside as ``*.parquet.damaged``
+and its games are played again; a part of another tournament (or named by no ttr-lab) as
+``*.parquet.foreign`` (``core.part_checks``). Both are kept, never deleted, never merged.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import yaml
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import Game
 from ttr_lab.core.location import Location, is_uri
+from ttr_lab.core.part_checks import EARLIER_RUNS, folder_runs, part_doubt
 from ttr_lab.core.results import ResultRow, ResultsError, check_part, read_part, result_parts, rows_table, schema
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.lock import LOCK_NAME, FolderLock
@@ -84,6 +87,8 @@ class ResultStore:
         self.schema = schema(game.metrics)
         self.config = config
         self.damaged: list[str] = []  # parts set aside by completed_ids (their games are replayed)
+        self.set_aside: list[str] = []  # what completed_ids set aside, a line each
+        self._earlier: list[str] = []  # identities the folder's tournament had before (see _open)
         self.lock: FolderLock | None = None
         if self.location.local:
             check_output_folder(Path(self.location.root))
@@ -117,6 +122,10 @@ class ResultStore:
                     f"output folder {self.folder} holds a different tournament (its games were defined by "
                     f"{loc.path('config.yaml')}); give another output folder (--out) or remove it"
                 )
+            # The parts stamped with the identity it had before a revalidation stay its own.
+            earlier = meta.get(EARLIER_RUNS)
+            known = [*(earlier if isinstance(earlier, list) else []), meta["identity_hash"]]
+            self._earlier = sorted({str(h) for h in known} - {self.config.identity_hash()})
         elif not loc.local and (loc.files("results", "") or loc.files("", "")):
             raise ConfigError(f"output {self.folder} is not empty and is not a ttr-lab results folder (no meta.json); "
                               "ttr-lab never writes over files it did not write: give a new or empty location (--out)")
@@ -166,6 +175,7 @@ class ResultStore:
         meta = {
             "identity_hash": self.config.identity_hash(),
             "identity": self.config.identity(),
+            **({EARLIER_RUNS: self._earlier} if self._earlier else {}),
             # The game as load_game rebuilds it: readers need no tournament-config shorthand.
             "game": {"name": self.config.game, "options": self.config.load_game().options},
             "ttr_lab_version": __version__,
@@ -183,25 +193,35 @@ class ResultStore:
         self.location.write_whole("", "config.yaml", yaml.safe_dump(config, sort_keys=False).encode("utf-8"))
 
     def completed_ids(self) -> set[str]:
-        """Game ids already stored (each game's rows are written together, in one part)."""
+        """Game ids already stored (each game's rows are written together, in one part). A part
+        the folder may not count (``core.part_checks``) is set aside first, never merged."""
         done: set[str] = set()
-        for part in result_parts(self.location):
+        runs = folder_runs(self.location)
+        for part in result_parts(self.location, checked=False):
+            name = posixpath.basename(part)
+            doubt = part_doubt(self.location, name, runs)
+            if doubt is not None:
+                self._set_aside(name, doubt.kind, doubt.reason)
+                continue
             try:
                 # Every column, not just game_id: a part whose other pages are garbled must be
                 # found now, when its games can still be replayed, not later by the report.
                 done.update(check_part(part, read_part(part, fs=self.location.fs)).column("game_id").to_pylist())
             except ResultsError:
-                self._set_aside(posixpath.basename(part))
+                self._set_aside(name, "damaged", "it cannot be read")
         pa.default_memory_pool().release_unused()  # the parts were read whole (see compact)
         return done
 
-    def _set_aside(self, name: str) -> None:
-        """Keep a damaged part out of every read (renamed, not deleted), and its records with it."""
-        self.location.move("results", name, name + ".damaged")
+    def _set_aside(self, name: str, kind: str, reason: str) -> None:
+        """Keep a part out of every read and merge (renamed ``.<kind>``, not deleted), and its
+        records with it."""
+        self.location.move("results", name, f"{name}.{kind}")
         records = name.replace(".parquet", ".jsonl.gz")
         if self.location.exists("records", records):
-            self.location.move("records", records, records + ".damaged")
+            self.location.move("records", records, f"{records}.{kind}")
         self.damaged.append(name)
+        self.set_aside.append(f"set aside results part {name} (kept as {name}.{kind}): {reason}; "
+                              "its games are played again unless another part holds them")
 
     def compact(self, max_rows: int = COMPACT_ROWS, fresh_only: bool = False) -> int:
         """Merge the parts (and their records) into one (``parts.compact_parts``); how many
