@@ -46,7 +46,7 @@ def test_the_tournament_summary_fits_80_columns():
          "tickets": 0.063, "bonus": 0.0, "forfeits": 12},
     ])
     summary.attrs.update(extra=["tickets", "bonus"], percent=["tickets", "bonus"], caption="tickets: share completed")
-    run = SimpleNamespace(summary=summary, errors=pd.DataFrame(), already_stored=0, played=2400, backend_error="", planned=2400,
+    run = SimpleNamespace(summary=summary, errors=pd.DataFrame(), already_stored=0, played=2400, stored=2400, backend_error="", planned=2400,
                           interrupted=False, failed_batches=[], folder=Path("results/x"), seconds=1.0)
     config = SimpleNamespace(name="a-tournament", players=4, design="fixed", load_game=lambda: TicketToRide("usa"))
     console = Console(width=80, record=True)

@@ -205,3 +205,25 @@ def test_a_node_killed_mid_run_on_a_multi_node_cluster_loses_and_doubles_nothing
     assert stored["game_id"].nunique() == 16 and len(stored) == 32
     pd.testing.assert_frame_equal(untimed(stored), untimed(read_results(clean.output)))
     assert run.worker_cpu_seconds > 0  # the workers, not the driver, stored the games
+
+
+def test_games_a_worker_stored_before_the_backend_failed_are_counted_as_stored(tmp_path, monkeypatch):
+    """A Ray that dies under a run leaves parts its workers wrote that the driver never heard of:
+    the run's stored count (its last line) is the folder's, as every reader counts it."""
+    from ttr_lab.tournament import backends
+
+    real = backends._timed_batch
+
+    def dies_after_writing(*args, **kwargs):
+        real(*args, **kwargs)
+        raise RuntimeError("the raylet died")
+
+    monkeypatch.setattr(backends, "_timed_batch", dies_after_writing)
+    c = config(tmp_path / "out")
+    run = run_tournament(c, show_progress=False)
+    assert not run.complete and run.played == 0 and "the raylet died" in run.backend_error
+    written = read_results(c.output)["game_id"].nunique()
+    assert written > 0 and run.stored == written
+    monkeypatch.undo()
+    again = run_tournament(c, show_progress=False)
+    assert again.already_stored == written and again.stored == 6

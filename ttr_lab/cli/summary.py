@@ -84,7 +84,7 @@ def print_tournament_summary(console: Console, config: "TournamentConfig", run: 
         console.print("[red]forfeited games:[/red]")
         for r in run.errors.itertuples():
             console.print(f"  {escape(printable(r.entrant))}: {r.games} x {escape(printable(r.error))}")
-    stored = run.already_stored + run.played
+    stored = run.stored
     if run.interrupted:
         console.print(f"[yellow]interrupted: {stored} of {run.planned} games are stored; "
                       "run the same command again to play the rest[/yellow]")

@@ -50,6 +50,14 @@ class TournamentRun:
     worker_cpu_seconds: float = 0.0  # the CPU time the workers spent on the stored batches, storing them included
     summary: Any = None  # pandas DataFrame: per entrant, over every stored game (tournament.summary)
     errors: Any = None  # pandas DataFrame: forfeits by entrant and message
+    # Counted again from the folder when the run did not end cleanly: a Ray that died under the
+    # run leaves parts its workers wrote but this process never heard of (counted by every reader).
+    recounted: int | None = None
+
+    @property
+    def stored(self) -> int:
+        """The games of this plan the folder holds."""
+        return self.already_stored + self.played if self.recounted is None else self.recounted
 
     @property
     def complete(self) -> bool:
@@ -342,4 +350,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
     _log.info("%s: %d games played in %.1f s, %d batches failed", config.name, run.played, run.seconds,
               len(run.failed_batches))
     run.summary, run.errors = summary_of(config.output, game)  # a chunk of games at a time
+    if not run.complete:
+        ids = set(read_results(config.output, columns=["game_id"])["game_id"])
+        run.recounted = len(stored_positions(plan, ids))
     return run
