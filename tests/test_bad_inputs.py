@@ -499,6 +499,11 @@ def train_lr_infinite(tmp):
     return ["train", _train_config(tmp, "lr: .inf\n")], "lr: Input should be a finite number"
 
 
+def train_value_weight_infinite_suggests_no_other_key(tmp):
+    # The key is spelt right; only its value is out of range: no "did you mean 'answer_weight'?".
+    return ["train", _train_config(tmp, "value_weight: .inf\n")], "value_weight: Input should be a finite number\n"
+
+
 def play_record_over_a_file_it_did_not_write(tmp):
     (tmp / "notes.json").write_text('{"mine": 1}')
     return ["play", "-p", "2", "--record", str(tmp / "notes.json")], "is not a game record ttr-lab can replace"
@@ -506,7 +511,7 @@ def play_record_over_a_file_it_did_not_write(tmp):
 
 PROBES += [learned_weights_with_a_nan, learned_weights_with_an_inf, learned_weights_all_zero,
            mcts_learned_prior_with_a_nan, train_out_a_file, train_out_a_folder_of_the_users_files, train_lr_infinite,
-           play_record_over_a_file_it_did_not_write]
+           play_record_over_a_file_it_did_not_write, train_value_weight_infinite_suggests_no_other_key]
 
 
 @pytest.mark.parametrize("probe", PROBES, ids=[p.__name__ for p in PROBES])

@@ -125,6 +125,11 @@ def did_you_mean(key: str, fields: dict[str, Any], given: Any) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
+# A value of the right kind out of its range was meant for its own key: no other key to suggest
+# (``value_weight: .inf`` is not a misspelt ``answer_weight``).
+_RANGE_ERRORS = ("finite_number", "greater_than", "less_than", "too_long", "too_short", "multiple_of")
+
+
 def one_line(exc: pydantic.ValidationError, source: str, model: type[pydantic.BaseModel] | None = None,
              data: Any = None) -> str:
     """pydantic's errors as one line: ``source: where: what; where: what``. With the ``model``
@@ -139,7 +144,7 @@ def one_line(exc: pydantic.ValidationError, source: str, model: type[pydantic.Ba
         key = e["loc"][-1] if e["loc"] else None
         hint = did_you_mean(key, {k: v for k, v in known.items() if k != key}, given) \
             if known is not None and isinstance(key, str) and isinstance(given, dict) and key in given \
-            and e["type"] != "missing" else ""
+            and e["type"] != "missing" and not e["type"].startswith(_RANGE_ERRORS) else ""
         if e["type"] == "extra_forbidden":
             message = "unknown key"
         problems.append(f"{where}: {message}{hint}")
