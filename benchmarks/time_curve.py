@@ -1,9 +1,9 @@
 """An experiment: does a search gain with time? One strategy at
 several CPU budgets per decision against one fixed opponent.
 
-The strategy (``CURVE_STRATEGY``, or ``--curve-strategy``) gets ``cpu_ms`` of the searching
+The strategy (``CURVE_STRATEGY``, or ``--strategy``) gets ``cpu_ms`` of the searching
 thread's CPU clock per decision at each budget; the opponent (``CURVE_OPPONENT``, or
-``--curve-opponent``) plays at its own defaults, whatever the budget, so the row-to-row change is
+``--opponent``) plays at its own defaults, whatever the budget, so the row-to-row change is
 the strategy's alone. Two players, every deal in both seatings, fresh deals per budget (derived
 from the seed and the budget, so a rerun replays the same deals); per budget the win share with
 its 95% Wilson interval, the mean lead in points (the strategy's score less the opponent's, with
