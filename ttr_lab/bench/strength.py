@@ -53,6 +53,9 @@ USA = load_game(GAME_NAME, **GAME_OPTIONS)
 
 SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "speed")
 MATCH_SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget")
+# Sections of old, now scripts of the repository's benchmarks/ folder.
+EXPERIMENTS = {"equal_time": "benchmarks/equal_time.py", "curve": "benchmarks/time_curve.py",
+               "convergence": "benchmarks/convergence.py"}
 LADDER = ("random", "greedy", "ticket_planner", "mcts")
 REFERENCE = ("destination_hungry", "route_focus", "one_step", "long_route")
 BEST = "mcts"  # the measured baseline of the ladder's sections (docs/strategies.md names the strongest search)
@@ -87,6 +90,10 @@ def strength_benchmark(
     """The ``sections`` asked for, each match on ``deals`` deals under every seat rotation,
     played on ``backend`` (``ray`` with ``workers``, or ``serial`` in this process)."""
     unknown = set(sections) - set(SECTIONS)
+    moved = sorted(unknown & set(EXPERIMENTS))
+    if moved:
+        raise ValueError(f"the {moved[0]} section is an experiment now, outside the package: run "
+                         f"python {EXPERIMENTS[moved[0]]} from the repository")
     if unknown:
         raise ValueError(f"unknown section(s) {', '.join(sorted(unknown))}; choose from {', '.join(SECTIONS)}")
     if backend not in ("ray", "serial"):
