@@ -1,6 +1,6 @@
 """Are ``mcts_learned``'s overrules of the planner worth in the game what its samples say?
 
-``ttr-lab bench strength --section convergence`` measures the edge of the race's overrules of
+``benchmarks/convergence.py`` measures the edge of the race's overrules of
 the planner in the worlds it samples (``game.determinize``) and in the game's true state, both
 played out by the ``ticket_planner`` strategy. This script measures that gap on more deals, with
 intervals by deal, and splits it between the two unknowns of a two-player Ticket to Ride
@@ -58,7 +58,7 @@ from typing import Any, Callable, Sequence, cast
 
 import networkx as nx
 
-from ttr_lab.bench.convergence import USA, played_edge, sampled_edge, seat_zero_decisions
+from convergence import USA, played_edge, sampled_edge, seat_zero_decisions  # a sibling script
 from ttr_lab.core.intervals import clustered_mean
 from ttr_lab.core.registry import build
 from ttr_lab.core.rng import derive_seed

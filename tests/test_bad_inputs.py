@@ -162,7 +162,7 @@ def tune_into_a_tournament_folder(tmp):
     (tmp / "t").mkdir()
     (tmp / "t" / "meta.json").write_text("{}")
     (tmp / "t" / "report.md").write_text("the tournament's report")
-    config = Path(__file__).resolve().parents[1] / "configs" / "tune-greedy.yaml"
+    config = Path(__file__).resolve().parents[1] / "configs" / "tune" / "greedy.yaml"
     return ["tune", str(config), "--out", str(tmp / "t"), "--trials", "1"], "is not a tuning run's folder"
 
 
@@ -329,7 +329,7 @@ def results_without_meta_json(tmp):
 def tune_with_a_corrupt_tune_json(tmp):
     (tmp / "t").mkdir()
     (tmp / "t" / "tune.json").write_text('{"identity_hash": "3f')
-    config = Path(__file__).resolve().parents[1] / "configs" / "tune-greedy.yaml"
+    config = Path(__file__).resolve().parents[1] / "configs" / "tune" / "greedy.yaml"
     return ["tune", str(config), "--out", str(tmp / "t"), "--trials", "1"], "tune.json is unreadable (JSONDecodeError)"
 
 

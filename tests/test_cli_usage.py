@@ -93,11 +93,11 @@ def test_a_bad_backend_on_the_command_line_is_blamed_on_the_option():
 
 
 @pytest.mark.parametrize("command, config, meant", [
-    ("tournament", "configs/study-longest-bonus.yaml", "ttr-lab study"),
-    ("tournament", "configs/study-balance.yaml", "ttr-lab study"),
+    ("tournament", "configs/study/longest-bonus.yaml", "ttr-lab study"),
+    ("tournament", "configs/study/balance.yaml", "ttr-lab study"),
     ("tune", "configs/smoke.yaml", "ttr-lab tournament"),
     ("study", "configs/4p.yaml", "ttr-lab tournament"),
-    ("study", "configs/tune-greedy.yaml", "ttr-lab tune"),
+    ("study", "configs/tune/greedy.yaml", "ttr-lab tune"),
 ])
 def test_a_config_given_to_the_wrong_command_names_the_command_it_is_for(command, config, meant):
     result = CliRunner().invoke(app, [command, config])

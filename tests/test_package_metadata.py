@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from ttr_lab.cli import app
 from ttr_lab.tournament import load_config
+from ttr_lab.training import load_config as load_training
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -72,8 +73,9 @@ def test_verbose_shows_the_library_log(tmp_path, monkeypatch):
 def test_init_copies_the_configs_and_notebooks_and_never_writes_over(tmp_path):
     result = CliRunner().invoke(app, ["init", str(tmp_path / "lab")])
     assert result.exit_code == 0, result.output
-    configs = sorted(p.name for p in (tmp_path / "lab" / "configs").iterdir())
-    assert configs == sorted(p.name for p in (ROOT / "configs").glob("*.yaml"))
+    configs = sorted(p.relative_to(tmp_path / "lab") for p in (tmp_path / "lab" / "configs").rglob("*.yaml"))
+    assert configs == sorted(p.relative_to(ROOT) for p in (ROOT / "configs").rglob("*.yaml"))
+    assert load_training(tmp_path / "lab" / "configs" / "train" / "usa-2p.yaml").name == "train-usa-2p"  # extends: copied
     assert (tmp_path / "lab" / "notebooks" / "explore.ipynb").is_file()
     config = load_config(tmp_path / "lab" / "configs" / "smoke.yaml")
     assert config.name == "smoke"
@@ -83,7 +85,9 @@ def test_init_copies_the_configs_and_notebooks_and_never_writes_over(tmp_path):
 
 def test_the_examples_are_installed_with_a_wheel():
     data_files = PYPROJECT["tool"]["setuptools"]["data-files"]
-    assert data_files == {"share/ttr-lab/configs": ["configs/*.yaml"], "share/ttr-lab/notebooks": ["notebooks/*.ipynb"]}
+    folders = sorted(p.name for p in (ROOT / "configs").iterdir() if p.is_dir())
+    assert data_files == {"share/ttr-lab/configs": ["configs/*.yaml"], "share/ttr-lab/notebooks": ["notebooks/*.ipynb"],
+                          **{f"share/ttr-lab/configs/{f}": [f"configs/{f}/*.yaml"] for f in folders}}
 
 
 def test_init_finds_the_examples_of_a_wheel_install(tmp_path, monkeypatch):

@@ -6,7 +6,7 @@ ticket planner would keep for this seat, so the strategy keeps it between its de
 planner does), evaluates the network once and plays the legal action
 of the highest logit (``temperature: 0``, the default) or samples the legal actions' softmax at
 that temperature with the game's seeded ``rng``. The weights are the ones shipped for the map
-(``weights/``, trained at 2 players by ``ttr-lab train configs/train-usa-2p-offers-tuned.yaml``, docs/rl.md),
+(``weights/``, trained at 2 players by ``ttr-lab train configs/train/usa-2p-offers-tuned.yaml``, docs/rl.md),
 or any file a ``weights`` parameter names. A map without weights, or weights made for another
 map or tensor layout, is a one-line error, never a network reading numbers it was not trained on.
 """
@@ -38,7 +38,7 @@ from ttr_lab.strategies.ticket_to_ride.ticket_planner import seat_view
 SHIPPED = {"usa": "learned-usa-2p.npz"}
 # A network over the observation tensor alone (no planning features), per map: what a compiled
 # search that sees only the tensor can evaluate (``mcts_tree``'s ``value: learned``). Reproduced by
-# ``ttr-lab train configs/train-usa-2p.yaml``.
+# ``ttr-lab train configs/train/usa-2p.yaml``.
 SHIPPED_TENSOR_ONLY = {"usa": "tensor-usa-2p.npz"}
 
 

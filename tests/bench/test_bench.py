@@ -96,10 +96,10 @@ def test_what_each_bench_measures_comes_from_the_games_catalogue(monkeypatch):
 
 
 def test_equal_time_section_plays_new_against_classic_per_budget_and_draws_the_curve(monkeypatch, tmp_path):
-    import ttr_lab.bench.equal_time as equal_time
+    import equal_time
 
     monkeypatch.setattr(equal_time, "RATE_DECISIONS", 2)
-    result = strength_benchmark(deals=1, sections=["equal_time"], backend="serial", cpu_ms=(2.0, 4.0), players=(2, 4))
+    result = equal_time.equal_time_benchmark(deals=1, backend="serial", cpu_ms=(2.0, 4.0), players=(2, 4))
     cells = {k: s.games for k, s in result.figures.items() if k.startswith("equal_time ") and "ms" in k}
     assert cells == {"equal_time 2p 2ms": 2, "equal_time 2p 4ms": 2, "equal_time 4p 2ms": 4, "equal_time 4p 4ms": 4}
     curve = result.figures["equal_time curve"]
@@ -113,7 +113,7 @@ def test_equal_time_section_plays_new_against_classic_per_budget_and_draws_the_c
 
 
 def test_equal_time_may_give_the_new_search_a_multiple_of_the_classics_time_on_deals_of_its_own(monkeypatch):
-    import ttr_lab.bench.equal_time as equal_time
+    import equal_time
 
     played = []
 
@@ -125,20 +125,21 @@ def test_equal_time_may_give_the_new_search_a_multiple_of_the_classics_time_on_d
     monkeypatch.setattr(equal_time, "play_match", record)
     monkeypatch.setattr(equal_time, "RATE_DECISIONS", 1)
     for factor in (1.0, 3.0):
-        strength_benchmark(deals=1, sections=["equal_time"], backend="serial", cpu_ms=(2.0,), players=(2,),
-                           new_factor=factor)
+        equal_time.equal_time_benchmark(deals=1, backend="serial", cpu_ms=(2.0,), players=(2,), new_factor=factor)
     (equal, equal_seeds), (tripled, tripled_seeds) = played
     assert equal == {"mcts": 2.0, "mcts_classic": 2.0} and tripled == {"mcts": 6.0, "mcts_classic": 2.0}
     assert set(equal_seeds).isdisjoint(tripled_seeds)
     with pytest.raises(ValueError, match="time factor must be positive"):
-        strength_benchmark(deals=1, sections=["equal_time"], backend="serial", new_factor=0.0)
+        equal_time.equal_time_benchmark(deals=1, backend="serial", new_factor=0.0)
 
 
 def test_equal_time_refuses_a_budget_or_player_count_it_cannot_play():
+    from equal_time import equal_time_benchmark
+
     with pytest.raises(ValueError, match="positive milliseconds"):
-        strength_benchmark(deals=1, sections=["equal_time"], backend="serial", cpu_ms=(0.0,))
+        equal_time_benchmark(deals=1, backend="serial", cpu_ms=(0.0,))
     with pytest.raises(ValueError, match="2 and/or 4 players"):
-        strength_benchmark(deals=1, sections=["equal_time"], backend="serial", players=(3,))
+        equal_time_benchmark(deals=1, backend="serial", players=(3,))
 
 
 @pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C compiler here")
@@ -172,8 +173,10 @@ def test_the_c_calibration_is_timed_in_the_same_rounds_as_the_native_play_outs(t
 
 
 def test_curve_section_plays_one_strategy_by_cpu_budget_against_a_fixed_opponent():
-    result = strength_benchmark(deals=1, sections=["curve"], backend="serial", curve_ms=(2.0, 4.0),
-                                curve_strategy="mcts_tree", curve_opponent="ticket_planner")
+    from time_curve import time_curve_benchmark
+
+    result = time_curve_benchmark(deals=1, backend="serial", budgets=(2.0, 4.0), strategy="mcts_tree",
+                                  opponent="ticket_planner")
     assert [ms for ms, *_ in result.figures["curve"]] == [2.0, 4.0]
     assert all(low <= win <= high for _, win, low, high, _ in result.figures["curve"])
     assert result.figures["curve 4ms"].games == 2  # one deal, both seatings
@@ -200,7 +203,7 @@ class _Budgeted:
 
 
 def test_convergence_section_compares_each_budgets_answers_with_the_largest_and_itself(monkeypatch):
-    from ttr_lab.bench import convergence
+    import convergence
 
     real = convergence.build
     monkeypatch.setattr(convergence, "build", lambda name, params, game: (
@@ -219,7 +222,9 @@ def test_convergence_section_compares_each_budgets_answers_with_the_largest_and_
 
 
 def test_convergence_section_runs_the_learned_search_by_play_outs():
-    result = strength_benchmark(deals=1, sections=["convergence"], backend="serial", convergence_playouts=(8, 4))
+    from convergence import convergence_benchmark
+
+    result = convergence_benchmark(deals=1, budgets=(8, 4))
     assert [row[0] for row in result.figures["convergence"]] == [4, 8]
     table = next(item for item in result.items if not isinstance(item, str))
     assert table.columns[3] == "agrees with 8" and [row[5] for row in table.rows] != ["0.0", "0.0"]
@@ -235,7 +240,7 @@ def test_the_true_state_edge_plays_both_moves_out_in_the_real_position():
     import random
     from pathlib import Path
 
-    from ttr_lab.bench.convergence import played_edge
+    from convergence import played_edge
     from ttr_lab.games.ticket_to_ride import TicketToRide
     from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
@@ -251,3 +256,38 @@ def test_the_true_state_edge_plays_both_moves_out_in_the_real_position():
 
 def table_edges(shown):
     return next(item for item in shown.items if not isinstance(item, str)).rows[0][-1]
+
+
+def test_the_package_ships_only_the_benchmarks_the_command_line_runs():
+    """The experiments live in the repository's benchmarks/ folder: every module of ttr_lab/bench
+    is reached from ``ttr-lab bench``'s commands, and each experiment moved out is in the
+    changelog's table of moved modules."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    seen, todo = set(), ["ttr_lab/cli/bench.py"]
+    while todo:
+        text = (root / todo.pop()).read_text(encoding="utf-8")
+        for name in re.findall(r"from ttr_lab\.bench(?:\.(\w+))? import (\w+)", text):
+            module = name[0] or name[1]
+            if module not in seen and (root / "ttr_lab" / "bench" / f"{module}.py").exists():
+                seen.add(module)
+                todo.append(f"ttr_lab/bench/{module}.py")
+    shipped = {p.stem for p in (root / "ttr_lab" / "bench").glob("*.py")} - {"__init__"}
+    assert shipped - seen == set(), "ttr_lab/bench holds modules no ttr-lab bench command runs"
+    changelog = (root / "docs" / "changelog.md").read_text(encoding="utf-8")
+    for script in ("equal_time", "time_curve", "convergence"):
+        assert (root / "benchmarks" / f"{script}.py").exists()
+        assert any(line.startswith(f"| `bench.{script}`") and f"`benchmarks/{script}.py`" in line
+                   for line in changelog.splitlines()), f"docs/changelog.md does not list bench.{script} as moved"
+
+
+def test_a_section_that_became_a_script_says_where_it_went():
+    from typer.testing import CliRunner
+
+    from ttr_lab.cli import app
+
+    result = CliRunner().invoke(app, ["bench", "strength", "--section", "curve", "--backend", "serial"])
+    assert result.exit_code != 0
+    assert "python benchmarks/time_curve.py" in result.output and "Traceback" not in result.output

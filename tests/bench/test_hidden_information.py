@@ -84,7 +84,7 @@ def test_the_search_can_play_both_answers_on_itself_and_workers_do_not_change_th
 
 
 def test_the_edge_is_played_on_by_the_continuation_it_names():
-    from ttr_lab.bench.convergence import played_edge
+    from convergence import played_edge
 
     state = _midgame()
     legal = state.legal_actions()

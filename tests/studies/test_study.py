@@ -167,7 +167,7 @@ def test_the_balance_search_validates_its_best_rules_and_writes_an_options_block
 
 
 def test_the_shipped_study_configs_load():
-    for path in sorted((ROOT / "configs").glob("study-*.yaml")):
+    for path in sorted((ROOT / "configs" / "study").glob("*.yaml")):
         data = yaml.safe_load(path.read_text())
         if "search" in data:
             parse_search(data, str(path))

@@ -190,7 +190,7 @@ def test_a_tournament_and_a_tuning_run_on_an_existing_cluster_by_address(tmp_pat
         assert read_results(tmp_path / "out")["game_id"].nunique() == 6
         # Tuning spreads its trials over the same cluster through Ray Tune.
         done = subprocess.run(
-            [sys.executable, "-m", "ttr_lab.cli", "tune", str(ROOT / "configs" / "tune-greedy.yaml"), "--address",
+            [sys.executable, "-m", "ttr_lab.cli", "tune", str(ROOT / "configs" / "tune" / "greedy.yaml"), "--address",
              f"127.0.0.1:{port}", "--trials", "2", "--games", "2", "--validation-games", "2", "--out", str(tmp_path / "tune")],
             cwd=ROOT, env=driver_env, capture_output=True, text=True, timeout=300,
         )

@@ -184,7 +184,7 @@ def test_config_mistakes_are_one_line_errors(tmp_path, changes, message):
 def test_the_command_line_on_a_tiny_budget(tmp_path):
     out = tmp_path / "cli"
     done = subprocess.run(
-        [sys.executable, "-m", "ttr_lab", "tune", str(ROOT / "configs" / "tune-greedy.yaml"), "--backend", "serial",
+        [sys.executable, "-m", "ttr_lab", "tune", str(ROOT / "configs" / "tune" / "greedy.yaml"), "--backend", "serial",
          "--trials", "2", "--games", "2", "--validation-games", "2", "--out", str(out)],
         capture_output=True, text=True, cwd=tmp_path, timeout=300,
     )
@@ -280,21 +280,23 @@ def test_the_tuning_notebook_runs_on_a_tiny_budget(tmp_path, monkeypatch):
     assert len((tmp_path / "nb" / "trials.jsonl").read_text().splitlines()) == 3
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("*.yaml")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted((ROOT / "configs").rglob("*.yaml")),
+                         ids=lambda p: str(p.relative_to(ROOT / "configs")))
 def test_every_shipped_config_loads(path):
     from ttr_lab.studies.config import load_study
     from ttr_lab.studies.search import is_search, load_search
     from ttr_lab.tournament import load_config as load_tournament
     from ttr_lab.tuning import load_config as load_tuning
 
-    if path.name.startswith("study-"):
+    folder = path.parent.name  # configs/ holds tournaments; its folders, the other commands' configs
+    if folder == "study":
         (load_search if is_search(path) else load_study)(path)
-    elif path.name.startswith("train-"):
+    elif folder == "train":
         from ttr_lab.training import load_config as load_training
 
         load_training(path)
     else:
-        (load_tuning if path.name.startswith("tune-") else load_tournament)(path)
+        (load_tuning if folder == "tune" else load_tournament)(path)
 
 
 def test_defaults_outside_the_space_are_not_a_trial(tmp_path, capsys):

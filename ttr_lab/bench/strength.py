@@ -14,26 +14,21 @@ Sections (run any subset):
 - ``reference``: the four agents of the 2017 study against each other, at 2 and at 4 players,
   beside the study's own figures (win rate, score, ticket completion, tickets held, longest-route
   bonus): how faithful they are.
-- ``versus``: our best strategy (``BEST``) and ``ticket_planner`` against each reference agent
+- ``versus``: the ladder's search (``BEST``, ``mcts``) and ``ticket_planner`` against each reference agent
   at 2 players; ``BEST`` as one against three ``long_route`` at 4 players (25% = even).
 - ``table4``: ``BEST``, ``ticket_planner``, ``long_route`` and ``one_step`` at one 4-player table,
   and how often ``BEST`` finished ahead of each of the others.
 - ``budget``: ``BEST`` with 4x its default budget against itself at 1x (2 players), with the
   seconds per decision of each.
 - ``speed``: 4-player games per second of each heuristic strategy against random's, one process.
-- ``equal_time``: the new ``mcts`` against ``mcts_classic`` at equal CPU time per searched
-  decision, at 2 and 4 players, and both searches' play-outs per CPU-second
-  (``ttr_lab.bench.equal_time``).
-- ``curve``: one strategy (``mcts_tree``) by CPU time per decision (10, 40, 160 ms) against one
-  fixed opponent (``mcts_flat`` at its default play-out budget), win shares and mean leads
-  (``ttr_lab.bench.time_curve``).
-- ``convergence``: ``mcts_learned``'s answers at 64 to 4096 play-outs a decision on the same
-  positions: how often more time would change them, against how often two searches at one budget
-  agree (``ttr_lab.bench.convergence``; ``deals`` games).
+
+The experiments that once were sections here (the new mcts against the classic at equal time,
+one search's curve by CPU time, how far more play-outs move a search's answers) are scripts in
+the repository's ``benchmarks/`` folder, outside the package.
 
 Every match is a tournament's schedule (seeded deals, each under every rotation of the seats:
 ``ttr_lab.tournament.design``) played on a tournament backend, so a rerun gives the same games
-(except ``time``, ``equal_time`` and ``curve``, whose budgets are on the clock).
+(except ``time``, whose budgets are on the clock).
 """
 
 from __future__ import annotations
@@ -46,10 +41,7 @@ import pandas as pd
 
 from ttr_lab.analysis.stats import summarize
 from ttr_lab.analysis.tables import ahead_share
-from ttr_lab.bench.convergence import CONVERGENCE_PLAYOUTS, convergence_section
-from ttr_lab.bench.equal_time import EQUAL_TIME_MS, equal_time_section, playouts_per_cpu_second
 from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked
-from ttr_lab.bench.time_curve import CURVE_MS, CURVE_OPPONENT, CURVE_STRATEGY, time_curve_section
 from ttr_lab.tournament.backends import Backend, make_backend
 from ttr_lab.tournament.design import match_games, schedule, seatings
 from ttr_lab.core.game import load_game
@@ -59,13 +51,14 @@ from ttr_lab.tournament.match import play_match
 (GAME_NAME, GAME_OPTIONS), = benchmarked("strength")
 USA = load_game(GAME_NAME, **GAME_OPTIONS)
 
-SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "speed", "equal_time",
-            "curve", "convergence")
-MATCH_SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "equal_time",
-                  "curve")
+SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget", "speed")
+MATCH_SECTIONS = ("ladder2", "ladder4", "mixed4", "time", "reference", "versus", "table4", "budget")
+# Sections of old, now scripts of the repository's benchmarks/ folder.
+EXPERIMENTS = {"equal_time": "benchmarks/equal_time.py", "curve": "benchmarks/time_curve.py",
+               "convergence": "benchmarks/convergence.py"}
 LADDER = ("random", "greedy", "ticket_planner", "mcts")
 REFERENCE = ("destination_hungry", "route_focus", "one_step", "long_route")
-BEST = "mcts"  # our strongest strategy at its default settings (docs/strategies.md)
+BEST = "mcts"  # the measured baseline of the ladder's sections (docs/strategies.md names the strongest search)
 BEST_STEPS = 4000  # its default budget (strategies/ticket_to_ride/mcts.py), which ``budget`` multiplies by 4
 VERSUS4 = ("long_route",)  # the agents ``BEST`` meets as one against three (the strongest at 4p)
 
@@ -93,29 +86,18 @@ def _entrant(strategy: str, params: dict[str, Any] | None = None) -> dict[str, A
 def strength_benchmark(
     deals: int = 20, workers: int | None = None, seed: int = 1, sections: Sequence[str] = SECTIONS,
     backend: str = "ray", on_item: Callable[[Item], None] | None = None,
-    cpu_ms: Sequence[float] = EQUAL_TIME_MS, players: Sequence[int] = (2, 4), new_factor: float = 1.0,
-    curve_ms: Sequence[float] = CURVE_MS, curve_strategy: str = CURVE_STRATEGY, curve_opponent: str = CURVE_OPPONENT,
-    convergence_playouts: Sequence[int] = CONVERGENCE_PLAYOUTS,
 ) -> BenchResult:
     """The ``sections`` asked for, each match on ``deals`` deals under every seat rotation,
-    played on ``backend`` (``ray`` with ``workers``, or ``serial`` in this process);
-    ``equal_time`` at the budgets ``cpu_ms`` and the player counts ``players`` (2, 4), the new
-    search given ``new_factor`` times each budget (1: equal time); ``curve``: ``curve_strategy`` at
-    the budgets ``curve_ms`` against ``curve_opponent``; ``convergence`` at the play-out budgets
-    ``convergence_playouts``."""
+    played on ``backend`` (``ray`` with ``workers``, or ``serial`` in this process)."""
     unknown = set(sections) - set(SECTIONS)
+    moved = sorted(unknown & set(EXPERIMENTS))
+    if moved:
+        raise ValueError(f"the {moved[0]} section is an experiment now, outside the package: run "
+                         f"python {EXPERIMENTS[moved[0]]} from the repository")
     if unknown:
         raise ValueError(f"unknown section(s) {', '.join(sorted(unknown))}; choose from {', '.join(SECTIONS)}")
     if backend not in ("ray", "serial"):
         raise ValueError(f"unknown backend {backend!r}; choose ray or serial")
-    if not cpu_ms or any(ms <= 0 for ms in cpu_ms) or not curve_ms or any(ms <= 0 for ms in curve_ms):
-        raise ValueError(f"the equal-time budgets must be positive milliseconds, not {list(cpu_ms)}")
-    if not convergence_playouts or any(n < 1 for n in convergence_playouts):
-        raise ValueError(f"the convergence budgets must be play-out counts of 1 or more, not {list(convergence_playouts)}")
-    if not players or set(players) - {2, 4}:
-        raise ValueError(f"equal_time plays 2 and/or 4 players, not {list(players)}")
-    if not new_factor > 0:
-        raise ValueError(f"the new search's time factor must be positive, not {new_factor}")
     result = BenchResult(on_item=on_item)
     started = time.perf_counter()
     runner = make_backend(backend, workers=workers)
@@ -127,12 +109,6 @@ def strength_benchmark(
                               ("budget", _budget), ("speed", _speed)):
             if name in sections:
                 section(result, deals, seed, runner)
-        if "equal_time" in sections:
-            equal_time_section(result, deals, seed, runner, cpu_ms, players, new_factor)
-        if "curve" in sections:
-            time_curve_section(result, deals, seed, runner, curve_ms, curve_strategy, curve_opponent)
-        if "convergence" in sections:
-            convergence_section(result, deals, seed, convergence_playouts)
     finally:
         runner.close()
     result.show(f"strength benchmark took {time.perf_counter() - started:.0f} s")
@@ -326,6 +302,36 @@ def games_per_second(name: str, players: int = 4, seconds: float = 3.0, seed: in
 
 
 def playouts_per_second(decisions: int = 30, seed: int = 3) -> float:
-    """mcts play-outs per CPU-second over the searched decisions of a 2-player game (the
-    equal-time section's measure, ``equal_time.playouts_per_cpu_second``, at mcts's defaults)."""
+    """mcts play-outs per CPU-second over the searched decisions of a 2-player game, at its defaults."""
     return playouts_per_cpu_second("mcts", {}, 2, decisions, seed)
+
+
+def playouts_per_cpu_second(strategy: str, params: dict[str, Any], players: int = 2, decisions: int = 30,
+                            seed: int = 3) -> float:
+    """Play-outs per CPU-second of ``strategy`` (an mcts) at seat 0, the others ticket
+    planners, over its first ``decisions`` searched decisions of one game (CPU time of the
+    searching thread)."""
+    import random
+
+    from ttr_lab.core.registry import build
+    from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+
+    state = USA.new_game(players, seed)
+    search, other, rng = build(strategy, params, USA.name), TicketPlanner(), random.Random(seed)
+    simulations, seconds, searched = 0, 0.0, 0
+    while not state.is_terminal() and searched < decisions:
+        p = state.current_player
+        legal = state.legal_actions()
+        if p == 0:
+            start = time.thread_time()
+            action = search.act(state.observation(p), legal, rng)
+            spent = time.thread_time() - start
+            if search.last_playouts:
+                simulations += search.last_simulations
+                seconds += spent
+                searched += 1
+                search.last_playouts = 0
+        else:
+            action = other.act(state.observation(p), legal, rng)
+        state.apply(action)
+    return simulations / seconds if seconds else 0.0

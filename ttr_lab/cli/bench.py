@@ -44,35 +44,19 @@ def strength(
     deals: int = typer.Option(20, help="Deals per match; each is played under every seat rotation."),
     workers: Optional[int] = typer.Option(None, help="Ray workers (default: every CPU)."),
     seed: int = typer.Option(1, help="Master seed of the deals."),
-    section: List[str] = typer.Option([], "--section", help="Run only these sections (repeat): ladder2, ladder4, mixed4, time, reference, versus, table4, budget, speed, equal_time, curve, convergence."),
+    section: List[str] = typer.Option([], "--section", help="Run only these sections (repeat): ladder2, ladder4, mixed4, time, reference, versus, table4, budget, speed."),
     backend: Literal["ray", "serial"] = typer.Option("ray", help="ray, or serial (in this process)."),
-    cpu_ms: List[float] = typer.Option([], "--cpu-ms", help="equal_time: CPU milliseconds per decision (repeat; default 10, 50, 200, 1000)."),
-    players: List[int] = typer.Option([], "--players", help="equal_time: player counts (repeat; default 2 and 4)."),
-    figure: Optional[str] = typer.Option(None, "--figure", help="equal_time: save its win-rate-by-time curve here (.png or .svg)."),
-    new_time_factor: float = typer.Option(1.0, "--new-time-factor", help="equal_time: give the new mcts this multiple of the classic's CPU time (1: equal)."),
-    curve_ms: List[float] = typer.Option([], "--curve-ms", help="curve: CPU milliseconds per decision (repeat; default 10, 40, 160)."),
-    curve_strategy: str = typer.Option("mcts_tree", "--curve-strategy", help="curve: the strategy given each budget."),
-    curve_opponent: str = typer.Option("mcts_flat", "--curve-opponent", help="curve: the fixed opponent (at its defaults)."),
-    convergence_playouts: List[int] = typer.Option([], "--convergence-playouts", help="convergence: play-outs per decision (repeat; default 64, 256, 1024, 4096)."),
 ) -> None:
     """Win rates with 95% intervals: the strategy ladder, mcts by thinking time and budget, the reference
-    agents beside the 2017 study, ours against them, the new mcts against the classic at equal CPU time."""
-    from ttr_lab.bench.equal_time import EQUAL_TIME_MS, equal_time_figure
+    agents beside the 2017 study, ours against them. (The search experiments are scripts in the
+    repository's benchmarks/ folder.)"""
     from ttr_lab.bench.strength import SECTIONS, strength_benchmark
-    from ttr_lab.bench.convergence import CONVERGENCE_PLAYOUTS
-    from ttr_lab.bench.time_curve import CURVE_MS
 
     try:
-        result = strength_benchmark(deals=deals, workers=workers, seed=seed, sections=section or SECTIONS,
-                                    backend=backend, on_item=show_items(), cpu_ms=cpu_ms or EQUAL_TIME_MS,
-                                    players=players or (2, 4), new_factor=new_time_factor,
-                                    curve_ms=curve_ms or CURVE_MS, curve_strategy=curve_strategy,
-                                    curve_opponent=curve_opponent,
-                                    convergence_playouts=convergence_playouts or CONVERGENCE_PLAYOUTS)
+        strength_benchmark(deals=deals, workers=workers, seed=seed, sections=section or SECTIONS,
+                           backend=backend, on_item=show_items())
     except (ValueError, TTRLabError) as exc:
         fail(exc)
-    if figure and "equal_time curve" in result.figures:
-        equal_time_figure(result.figures["equal_time curve"]).savefig(figure)
 
 
 def env(

@@ -12,7 +12,7 @@ import typer
 from ttr_lab.cli.console import fail
 from ttr_lab.core.errors import ConfigError
 
-_KINDS = {"configs": "*.yaml", "notebooks": "*.ipynb"}
+_KINDS = {"configs": "**/*.yaml", "notebooks": "*.ipynb"}  # configs: in folders by command
 
 
 def examples_folder() -> Path:
@@ -29,7 +29,7 @@ def copy_examples(target: Path) -> list[Path]:
     """Copy the configs and notebooks into ``target/configs`` and ``target/notebooks``; refuse to
     write over a file that is already there. The notebooks find the configs as ``../configs``."""
     source = examples_folder()
-    pairs = [(path, target / kind / path.name) for kind, pattern in _KINDS.items()
+    pairs = [(path, target / kind / path.relative_to(source / kind)) for kind, pattern in _KINDS.items()
              for path in sorted((source / kind).glob(pattern))]
     clashes = [str(dest) for _, dest in pairs if dest.exists()]
     if clashes:

@@ -12,7 +12,7 @@ from ttr_lab.core.errors import ConfigError, TTRLabError
 
 
 def study(
-    config: Path = typer.Argument(..., help="Study config (YAML), e.g. configs/study-longest-bonus.yaml."),
+    config: Path = typer.Argument(..., help="Study config (YAML), e.g. configs/study/longest-bonus.yaml."),
     games: Optional[int] = typer.Option(None, help="Games per cell (rounded up to whole deals)."),
     workers: Optional[int] = typer.Option(None, help="Worker processes (default: every CPU)."),
     address: Optional[str] = typer.Option(None, help="An existing Ray cluster (host:port or auto)."),

@@ -12,7 +12,7 @@ from ttr_lab.core.errors import TTRLabError
 
 
 def train(
-    config: Path = typer.Argument(..., help="Training config (YAML), e.g. configs/train-usa-2p.yaml."),
+    config: Path = typer.Argument(..., help="Training config (YAML), e.g. configs/train/usa-2p.yaml."),
     iterations: Optional[int] = typer.Option(None, help="Iterations in all (a rerun with more goes on from the checkpoint)."),
     out: Optional[str] = typer.Option(None, "--out", help="Output folder (checkpoint, networks, learning curve)."),
     seed: Optional[int] = typer.Option(None, help="Seed of the deals, the teacher mix and the shuffles."),

@@ -12,7 +12,7 @@ from ttr_lab.core.errors import TTRLabError
 
 
 def tune(
-    config: Path = typer.Argument(..., help="Tuning config (YAML), e.g. configs/tune-greedy.yaml."),
+    config: Path = typer.Argument(..., help="Tuning config (YAML), e.g. configs/tune/greedy.yaml."),
     trials: Optional[int] = typer.Option(None, help="Number of trials (a rerun with more goes on from the stored ones)."),
     games: Optional[int] = typer.Option(None, "--games", help="Games per trial (rounded up to whole deals)."),
     validation_games: Optional[int] = typer.Option(None, "--validation-games", help="Games of each validation match."),

@@ -2,7 +2,7 @@
 cells), every cell on the same deals, stored and resumable; a report of what each change does
 to every entrant and to the game's balance; a search for the most balanced rules.
 
-    study = load_study("configs/study-longest-bonus.yaml")
+    study = load_study("configs/study/longest-bonus.yaml")
     run_study(study)
     study_report(study.output).write()
 """

@@ -215,6 +215,26 @@ def read_yaml(path: str | Path) -> Any:
         raise ConfigError(f"{path}: not valid YAML{where}: {getattr(exc, 'problem', exc)}") from None
 
 
+def read_yaml_extending(path: str | Path, chain: tuple[Path, ...] = ()) -> Any:
+    """The parsed YAML at ``path`` over the settings of the config its ``extends:`` names (a path
+    relative to the file, which may extend another in turn): the file's own top-level keys win.
+    A missing base or a cycle is a one-line ConfigError."""
+    path = Path(path)
+    data = read_yaml(path)
+    if not isinstance(data, dict) or "extends" not in data:
+        return data
+    base = data.pop("extends")
+    if not isinstance(base, str) or not base:
+        raise ConfigError(f"{path}: extends: give the path of a config file (relative to this one), not {base!r}")
+    target = path.parent / base
+    chain = (*chain, path.resolve())
+    if target.resolve() in chain:
+        raise ConfigError(f"{path}: extends: {base} extends back to {chain[0]} (a cycle)")
+    if not target.is_file():
+        raise ConfigError(f"{path}: extends: no config file {target}")
+    return {**read_yaml_extending(target, chain), **data}
+
+
 def check_game(name: str, options: dict[str, Any], players: int, source: str) -> None:
     """The game loads with its options and seats ``players``, or a ConfigError says why."""
     from ttr_lab.core.game import load_game

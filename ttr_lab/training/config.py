@@ -1,6 +1,8 @@
 """Training configuration (``ttr-lab train CONFIG``): YAML checked by pydantic; every mistake is a
 one-line ConfigError.
 
+    extends: defaults.yaml         # optional: a config (a path relative to this file) whose
+                                   # settings this file's own keys override
     name: train-usa-2p
     map: usa                       # or game: ... with options: {...}
     players: 2
@@ -65,7 +67,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ttr_lab.tournament.config_files import check_game, read_yaml, validate, with_game
+from ttr_lab.tournament.config_files import check_game, read_yaml_extending, validate, with_game
 
 Opponent = Literal["random", "greedy", "planner"]  # the batched env's compiled policies
 TEACHING: tuple[Opponent, ...] = ("planner", "greedy")
@@ -131,7 +133,7 @@ class TrainConfig(BaseModel):
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
     """The training config at ``path`` with the non-None ``overrides``; a ConfigError names any mistake."""
     source = str(path)
-    cfg = validate(TrainConfig, read_yaml(path), source, overrides)
+    cfg = validate(TrainConfig, read_yaml_extending(path), source, overrides)
     check_game(cfg.game, cfg.options, cfg.players, source)
     from ttr_lab.core.game import load_game
 

@@ -1,26 +1,30 @@
-"""``ttr-lab bench strength --section curve``: does a search gain with time? One strategy at
+"""An experiment: does a search gain with time? One strategy at
 several CPU budgets per decision against one fixed opponent.
 
-The strategy (``CURVE_STRATEGY``, or ``--curve-strategy``) gets ``cpu_ms`` of the searching
+The strategy (``CURVE_STRATEGY``, or ``--strategy``) gets ``cpu_ms`` of the searching
 thread's CPU clock per decision at each budget; the opponent (``CURVE_OPPONENT``, or
-``--curve-opponent``) plays at its own defaults, whatever the budget, so the row-to-row change is
+``--opponent``) plays at its own defaults, whatever the budget, so the row-to-row change is
 the strategy's alone. Two players, every deal in both seatings, fresh deals per budget (derived
 from the seed and the budget, so a rerun replays the same deals); per budget the win share with
 its 95% Wilson interval, the mean lead in points (the strategy's score less the opponent's, with
 a 95% normal interval over games) and the CPU seconds per decision each side actually spent.
+Run from the repository:
+
+    python benchmarks/time_curve.py --deals 20 --cpu-ms 10 --cpu-ms 40 --cpu-ms 160
 """
 
 from __future__ import annotations
 
+import argparse
 import math
 from collections import defaultdict
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ttr_lab.analysis.stats import summarize
-from ttr_lab.bench.results import BenchResult, FigureTable, benchmarked
+from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked
 from ttr_lab.core.game import load_game
 from ttr_lab.core.rng import derive_seed
-from ttr_lab.tournament.backends import Backend
+from ttr_lab.tournament.backends import Backend, make_backend
 from ttr_lab.tournament.design import match_games
 from ttr_lab.tournament.match import play_match
 
@@ -84,3 +88,42 @@ def time_curve_section(result: BenchResult, deals: int, seed: int, runner: Backe
          f"{opponent} CPU ms/decision"),
         rows, right=("games", "win rate", "mean lead (pts)"),
     ))
+
+
+def time_curve_benchmark(deals: int = 20, seed: int = 1, backend: str = "ray", workers: int | None = None,
+                         budgets: Sequence[float] = CURVE_MS, strategy: str = CURVE_STRATEGY,
+                         opponent: str = CURVE_OPPONENT, on_item: Callable[[Item], None] | None = None) -> BenchResult:
+    """The section on ``deals`` deals x both seatings, played on ``backend`` (``ray`` or ``serial``)."""
+    if not budgets or any(ms <= 0 for ms in budgets):
+        raise ValueError(f"the curve's budgets must be positive milliseconds, not {list(budgets)}")
+    result = BenchResult(on_item=on_item)
+    runner = make_backend(backend, workers=workers)
+    try:
+        runner.start()
+        time_curve_section(result, deals, seed, runner, budgets, strategy, opponent)
+    finally:
+        runner.close()
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    from ttr_lab.cli.bench import show_items
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=20, help="deals per budget, each in both seatings")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--backend", choices=("ray", "serial"), default="ray")
+    parser.add_argument("--workers", type=int, default=None, help="Ray workers (default: every CPU)")
+    parser.add_argument("--cpu-ms", type=float, action="append", default=[], help="CPU ms per decision (repeat)")
+    parser.add_argument("--strategy", default=CURVE_STRATEGY, help="the strategy given each budget")
+    parser.add_argument("--opponent", default=CURVE_OPPONENT, help="the fixed opponent (at its defaults)")
+    args = parser.parse_args(argv)
+    try:
+        time_curve_benchmark(args.deals, args.seed, args.backend, args.workers, args.cpu_ms or CURVE_MS,
+                             args.strategy, args.opponent, on_item=show_items())
+    except ValueError as exc:
+        parser.exit(2, f"time_curve: {exc}\n")
+
+
+if __name__ == "__main__":
+    main()

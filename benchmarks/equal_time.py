@@ -1,5 +1,4 @@
-"""``ttr-lab bench strength --section equal_time``: the new ``mcts`` against ``mcts_classic`` at
-equal CPU time per searched decision.
+"""An experiment: the new ``mcts`` against ``mcts_classic`` at equal CPU time per searched decision.
 
 ``NEW`` (``mcts`` on compiled planner play-outs, no tree) and ``CLASSIC`` each get ``cpu_ms``
 of the searching thread's CPU clock per searched decision (``EQUAL_TIME_MS``: 10 ms, 50 ms,
@@ -8,20 +7,22 @@ under every seating, fresh deals for each budget and player count; the win rate 
 curve, ``figures["equal_time curve"]``, drawn by ``equal_time_figure``), and both searches'
 play-outs per CPU-second measured in the same run (their ratio). ``new_factor`` gives the new
 search that multiple of the classic's time instead (4: does its own strength still grow with
-time? 0.2: is it as strong at a fifth of the time?), on deals of its own.
+time? 0.2: is it as strong at a fifth of the time?), on deals of its own. Run from the repository:
+
+    python benchmarks/equal_time.py --deals 20 --backend ray --figure docs/strength-equal-time.png
 """
 
 from __future__ import annotations
 
-import random
-import time
-from typing import Any, Sequence
+import argparse
+from typing import Any, Callable, Sequence
 
 from ttr_lab.analysis.stats import summarize
-from ttr_lab.bench.results import BenchResult, FigureTable, benchmarked
+from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked
+from ttr_lab.bench.strength import playouts_per_cpu_second
 from ttr_lab.core.game import load_game
 from ttr_lab.core.rng import derive_seed
-from ttr_lab.tournament.backends import Backend
+from ttr_lab.tournament.backends import Backend, make_backend
 from ttr_lab.tournament.design import match_games
 from ttr_lab.tournament.match import play_match
 
@@ -36,7 +37,7 @@ RATE_DECISIONS = 30  # searched decisions over which the play-outs per CPU-secon
 def equal_time_section(result: BenchResult, deals: int, seed: int, runner: Backend, budgets: Sequence[float],
                        players: Sequence[int], new_factor: float = 1.0) -> None:
     """The section: every budget at every player count, then the play-out rates (the inputs
-    checked by ``strength_benchmark``)."""
+    checked by ``equal_time_benchmark``)."""
     new, params = NEW
     name = f"{new} ({params['playout']}{'' if params.get('tree', True) else ', flat'})"
     rows, curve = [], []
@@ -98,30 +99,48 @@ def equal_time_figure(curve: Sequence[tuple[int, float, float, float, float]]) -
     return fig
 
 
-def playouts_per_cpu_second(strategy: str, params: dict[str, Any], players: int = 2, decisions: int = 30,
-                            seed: int = 3) -> float:
-    """Play-outs per CPU-second of ``strategy`` (an mcts) at seat 0, the others ticket
-    planners, over its first ``decisions`` searched decisions of one game (CPU time of the
-    searching thread)."""
-    from ttr_lab.core.registry import build
-    from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+def equal_time_benchmark(deals: int = 20, seed: int = 1, backend: str = "ray", workers: int | None = None,
+                         cpu_ms: Sequence[float] = EQUAL_TIME_MS, players: Sequence[int] = (2, 4),
+                         new_factor: float = 1.0, on_item: Callable[[Item], None] | None = None) -> BenchResult:
+    """The section on ``deals`` deals under every seating, played on ``backend`` (``ray`` with
+    ``workers``, or ``serial``)."""
+    if not cpu_ms or any(ms <= 0 for ms in cpu_ms):
+        raise ValueError(f"the equal-time budgets must be positive milliseconds, not {list(cpu_ms)}")
+    if not players or set(players) - {2, 4}:
+        raise ValueError(f"equal_time plays 2 and/or 4 players, not {list(players)}")
+    if not new_factor > 0:
+        raise ValueError(f"the new search's time factor must be positive, not {new_factor}")
+    result = BenchResult(on_item=on_item)
+    runner = make_backend(backend, workers=workers)
+    try:
+        runner.start()
+        equal_time_section(result, deals, seed, runner, cpu_ms, players, new_factor)
+    finally:
+        runner.close()
+    return result
 
-    state = USA.new_game(players, seed)
-    search, other, rng = build(strategy, params, USA.name), TicketPlanner(), random.Random(seed)
-    simulations, seconds, searched = 0, 0.0, 0
-    while not state.is_terminal() and searched < decisions:
-        p = state.current_player
-        legal = state.legal_actions()
-        if p == 0:
-            start = time.thread_time()
-            action = search.act(state.observation(p), legal, rng)
-            spent = time.thread_time() - start
-            if search.last_playouts:
-                simulations += search.last_simulations
-                seconds += spent
-                searched += 1
-                search.last_playouts = 0
-        else:
-            action = other.act(state.observation(p), legal, rng)
-        state.apply(action)
-    return simulations / seconds if seconds else 0.0
+
+def main(argv: list[str] | None = None) -> None:
+    from ttr_lab.cli.bench import show_items
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=20, help="deals per cell, each under every seating")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--backend", choices=("ray", "serial"), default="ray")
+    parser.add_argument("--workers", type=int, default=None, help="Ray workers (default: every CPU)")
+    parser.add_argument("--cpu-ms", type=float, action="append", default=[], help="CPU ms per decision (repeat)")
+    parser.add_argument("--players", type=int, action="append", default=[], help="2 and/or 4 (repeat)")
+    parser.add_argument("--new-time-factor", type=float, default=1.0, help="the new search's multiple of the time")
+    parser.add_argument("--figure", default=None, help="save the win-rate-by-time curve here (.png or .svg)")
+    args = parser.parse_args(argv)
+    try:
+        result = equal_time_benchmark(args.deals, args.seed, args.backend, args.workers, args.cpu_ms or EQUAL_TIME_MS,
+                                      args.players or (2, 4), args.new_time_factor, on_item=show_items())
+    except ValueError as exc:
+        parser.exit(2, f"equal_time: {exc}\n")
+    if args.figure:
+        equal_time_figure(result.figures["equal_time curve"]).savefig(args.figure)
+
+
+if __name__ == "__main__":
+    main()

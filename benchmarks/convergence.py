@@ -1,5 +1,4 @@
-"""``ttr-lab bench strength --section convergence``: how far does more time move a search's
-decisions? The decisions themselves at several budgets, on the same positions.
+"""An experiment: how far does more time move a search's decisions? The decisions themselves at several budgets, on the same positions.
 
 A match says whether four times the time wins more games; it cannot say why not. Here seat 0 of
 ``deals`` two-player ``ticket_planner`` games (fresh deals from the seed) is shadowed by one
@@ -30,15 +29,18 @@ interface. Per budget:
   drawn like the truth, so a gap between those two measures the samples' error (what the search
   assumes of hidden cards and tickets), and a gap between the fresh edge and the sampled one
   the play-out policy's.
+
+    python benchmarks/convergence.py --deals 20 --playouts 64 --playouts 256 --playouts 1024
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
-from ttr_lab.bench.results import BenchResult, FigureTable, benchmarked
+from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked
 from ttr_lab.core.game import load_game
 from ttr_lab.core.intervals import clustered_mean
 from ttr_lab.core.registry import build
@@ -171,3 +173,31 @@ def _edges(rows: Sequence[tuple[float, ...]]) -> str:
 def _share(flags: Any) -> float:
     seen = list(flags)
     return sum(seen) / len(seen) if seen else 0.0
+
+
+def convergence_benchmark(deals: int = 20, seed: int = 1, budgets: Sequence[int] = CONVERGENCE_PLAYOUTS,
+                          on_item: Callable[[Item], None] | None = None) -> BenchResult:
+    """The section on ``deals`` games, in this process."""
+    if not budgets or any(n < 1 for n in budgets):
+        raise ValueError(f"the convergence budgets must be play-out counts of 1 or more, not {list(budgets)}")
+    result = BenchResult(on_item=on_item)
+    convergence_section(result, deals, seed, budgets)
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    from ttr_lab.cli.bench import show_items
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=20, help="ticket_planner games whose seat 0 is shadowed")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--playouts", type=int, action="append", default=[], help="play-outs per decision (repeat)")
+    args = parser.parse_args(argv)
+    try:
+        convergence_benchmark(args.deals, args.seed, args.playouts or CONVERGENCE_PLAYOUTS, on_item=show_items())
+    except ValueError as exc:
+        parser.exit(2, f"convergence: {exc}\n")
+
+
+if __name__ == "__main__":
+    main()
