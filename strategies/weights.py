@@ -56,7 +56,8 @@ def save(path: str | Path, arrays: Mapping[str, np.ndarray], meta: Mapping[str, 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as f:  # a file object: numpy would add ".npz" to a path without it
-        np.savez_compressed(f, **{"meta": np.array(json.dumps(dict(meta), sort_keys=True)), **arrays})
+        named: dict[str, Any] = {"meta": np.array(json.dumps(dict(meta), sort_keys=True)), **arrays}
+        np.savez_compressed(f, **named)
     return path
 
 
@@ -69,18 +70,20 @@ def read(path: str | Path, names: Sequence[str], kind: str) -> tuple[dict[str, n
     not yet checked (``checked_format``); every failure is one ``ConfigError`` line naming the
     file and what it should hold."""
     what = KINDS[kind]
+    held = kind
     try:
         with np.load(Path(path), allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             # Files of before the kinds are networks; of before the format, 0.2's linear policies.
-            held = meta.get("kind", "network" if "format" in meta else kind) if isinstance(meta, dict) else kind
-            if held != kind:
-                raise ConfigError(f"{path} holds {KINDS.get(held, repr(held))}, not {what}")
-            arrays = {k: data[k] for k in names}
+            if isinstance(meta, dict):
+                held = meta.get("kind", "network" if "format" in meta else kind)
+            arrays = {k: data[k] for k in names} if held == kind else {}
     except FileNotFoundError:
         raise ConfigError(f"cannot read {what} from {path}: no such file") from None
     except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:  # not a zip, truncated, an array missing
         raise ConfigError(f"cannot read {what} from {path}: {unreadable(exc)}") from None
+    if held != kind:
+        raise ConfigError(f"{path} holds {KINDS.get(held, repr(held))}, not {what}")
     if not isinstance(meta, dict):
         raise ConfigError(f"{path}: {what} of format {meta!r}, this ttr-lab reads format {FORMAT}")
     return arrays, meta
