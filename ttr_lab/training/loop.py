@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -45,7 +44,7 @@ from ttr_lab.training import folder, holdout
 from ttr_lab.training.backprop import Adam, Losses, gradients
 from ttr_lab.training.config import TrainConfig
 from ttr_lab.training.curve import judge_all, write_curve
-from ttr_lab.training.games import GameTraining, training_for
+from ttr_lab.training.games import training_for
 from ttr_lab.training.samples import SAMPLE_ARRAYS, Samples, joined
 
 FIT_KEY, JUDGE_KEY = 0xF17, 0x1D6E  # salts of the per-iteration seeds (collecting's are the game's)

@@ -16,8 +16,8 @@ import numpy as np
 
 from ttr_lab.envs.vector import vector_env
 from ttr_lab.games.ticket_to_ride.kernels.layout import MARKET_SIZE, S_MARKET
-from ttr_lab.strategies.ticket_to_ride.learned import featurizer
 from ttr_lab.strategies.network import Network
+from ttr_lab.strategies.ticket_to_ride.learned import featurizer
 from ttr_lab.strategies.ticket_to_ride.plan_features import KEPT_NAMES, OFFERS, KeptRows
 
 # Names in the curve for the batched env's compiled opponents (the planner is the ticket planner's choice).
