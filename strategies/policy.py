@@ -14,7 +14,6 @@ policy trained in ``ttr_lab.envs`` plays here unchanged.
 from __future__ import annotations
 
 import importlib
-import json
 import random
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -23,6 +22,7 @@ import numpy as np
 
 from ttr_lab.core.errors import ConfigError, IllegalActionError, StrategyError
 from ttr_lab.core.game import TensorGame, has_tensor, load_game
+from ttr_lab.strategies import weights
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
 
@@ -31,15 +31,22 @@ class LinearPolicy:
     """A softmax over the legal actions of linear scores: ``logits = W @ x + b`` (one row of
     ``W`` per action id). Called as a policy it is greedy (the highest legal logit; ties to the
     lowest id), so it plays deterministically; ``probabilities`` gives the masked softmax a
-    learner samples from."""
+    learner samples from.
 
-    def __init__(self, weights: np.ndarray, bias: np.ndarray, game: str, options: dict[str, Any] | None = None) -> None:
+    Saved in ttr-lab's one weights format (``weights.py``, the network's: arrays ``weights`` and
+    ``bias``, ``kind: linear``, the game's layout digest), so a policy trained on another layout
+    is refused by ``PolicyPlayer`` in one line. A file of 0.2 (no format, no digest) still loads,
+    checked by its shape alone, as it was; saving it again writes the digest."""
+
+    def __init__(self, weights: np.ndarray, bias: np.ndarray, game: str, options: dict[str, Any] | None = None,
+                 digest: str | None = None) -> None:
         self.weights = np.asarray(weights, dtype=np.float32)
         self.bias = np.asarray(bias, dtype=np.float32)
         if self.weights.ndim != 2 or self.bias.shape != (self.weights.shape[0],):
             raise ConfigError(f"linear policy weights {self.weights.shape} and bias {self.bias.shape} do not match")
         self.game = game
         self.options = dict(options or {})
+        self.digest = digest  # the layout it was trained on; None: not known yet (worked out on saving)
         self.source = "linear policy"  # its file, once loaded from one
 
     @classmethod
@@ -47,7 +54,8 @@ class LinearPolicy:
         """The uniform policy of ``game`` (every legal action equally likely)."""
         (dim,) = tuple(game.observation_shape)
         size = game.action_space.size
-        return cls(np.zeros((size, dim), np.float32), np.zeros(size, np.float32), game.name, game.options)
+        return cls(np.zeros((size, dim), np.float32), np.zeros(size, np.float32), game.name, game.options,
+                   weights.digest(game))
 
     def logits(self, tensor: np.ndarray, mask: np.ndarray) -> np.ndarray:
         out = self.weights @ tensor + self.bias
@@ -61,24 +69,33 @@ class LinearPolicy:
     def __call__(self, tensor: np.ndarray, mask: np.ndarray) -> int:
         return int(np.argmax(self.logits(tensor, mask)))
 
+    def meta(self) -> dict[str, Any]:
+        """The weights file's meta: the game's, its layout digest and ``kind: linear``."""
+        if self.digest is None:
+            self.digest = weights.digest(load_game(self.game, **self.options))
+        return {"format": weights.FORMAT, "kind": "linear", "game": self.game, "options": self.options,
+                "digest": self.digest}
+
     def save(self, path: str | Path) -> Path:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        meta = json.dumps({"game": self.game, "options": self.options})
-        with open(path, "wb") as f:  # a file object: numpy would add ".npz" to a path without it
-            np.savez_compressed(f, weights=self.weights, bias=self.bias, meta=np.array(meta))
-        return path
+        return weights.save(path, {"weights": self.weights, "bias": self.bias}, self.meta())
 
     @classmethod
     def load(cls, path: str | Path) -> "LinearPolicy":
+        """The policy saved at ``path`` (a file of 0.2 too: the class docstring); every failure is
+        one ``ConfigError`` line naming the file."""
+        arrays, meta = weights.read(path, ("weights", "bias"), "linear")
+        if "format" in meta:
+            weights.checked_format(meta, path, weights.KINDS["linear"])
         try:
-            with np.load(Path(path), allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                policy = cls(data["weights"], data["bias"], meta["game"], meta.get("options"))
-                policy.source = str(path)
-                return policy
-        except (OSError, KeyError, ValueError) as exc:
-            raise ConfigError(f"cannot read a linear policy from {path}: {exc}") from None
+            policy = cls(arrays["weights"], arrays["bias"], meta["game"], meta.get("options"), meta.get("digest"))
+        except (KeyError, ConfigError) as exc:
+            raise ConfigError(f"cannot read a linear policy from {path}: {unreadable_meta(exc)}") from None
+        policy.source = str(path)
+        return policy
+
+
+def unreadable_meta(exc: Exception) -> str:
+    return f"its meta names no {exc}" if isinstance(exc, KeyError) else str(exc)
 
 
 class TorchScriptPolicy:
@@ -141,6 +158,8 @@ class PolicyPlayer:
         self.game = built
         self.space = self.game.action_space
         if isinstance(self.policy, LinearPolicy):  # checked once here, not by every move's matmul
+            if self.policy.digest is not None:
+                weights.check(self.policy.meta(), self.game, self.policy.source)
             wanted = (self.space.size, *tuple(self.game.observation_shape))
             if self.policy.weights.shape != wanted:
                 raise ConfigError(f"{self.policy.source}: weights of shape {self.policy.weights.shape}, but "

@@ -85,8 +85,6 @@ GAME_SPECIFIC = {
     # The batched env's step is one native call over a game's compiled rule kernels; only
     # Ticket to Ride has them (the env refuses a game without kernels in one line).
     "ttr_lab/envs/vector_kernels.py",
-    # The masked PPO example trains on that batched env.
-    "ttr_lab/envs/masked_ppo.py",
 }
 
 

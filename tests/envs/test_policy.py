@@ -110,3 +110,54 @@ def test_a_torchscript_policy_file_plays_as_a_policy_player(tmp_path):
         legal = state.legal_actions()
         assert player.act(state.observation(state.current_player), legal, None) in legal
         state.apply(legal[0])
+
+
+def test_a_saved_linear_policy_carries_its_layout_digest_and_another_layout_is_refused(tmp_path):
+    """The one weights format: a linear policy's file holds the game's layout digest, and a file
+    whose digest is not the game's is refused in one line naming the file, whatever its shape."""
+    import json
+
+    from ttr_lab.strategies import weights
+
+    game = VARIANTS[0].game
+    path = random_linear(game, 4).save(tmp_path / "linear.npz")
+    with np.load(path) as data:
+        meta = json.loads(str(data["meta"]))
+    assert meta["kind"] == "linear" and meta["digest"] == weights.digest(game) and meta["format"] == weights.FORMAT
+    other = dict(meta, digest="0123456789abcdef")
+    policy = LinearPolicy.load(path)
+    weights.save(tmp_path / "other.npz", {"weights": policy.weights, "bias": policy.bias}, other)
+    with pytest.raises(ConfigError, match=r"^\S*other.npz: trained on .*\(layout 0123456789abcdef\), not on "):
+        PolicyPlayer(str(tmp_path / "other.npz"))
+
+
+def test_a_linear_policy_file_of_0_2_still_loads_and_is_saved_again_with_its_digest(tmp_path):
+    """Files written before the one format (weights, bias and a meta of the game alone) play as
+    they did, checked by their shape; saving one again writes the digest."""
+    import json
+
+    from ttr_lab.strategies import weights
+
+    game = VARIANTS[0].game
+    policy = random_linear(game, 5)
+    with open(tmp_path / "old.npz", "wb") as f:  # as 0.2's LinearPolicy.save wrote it
+        np.savez_compressed(f, weights=policy.weights, bias=policy.bias,
+                            meta=np.array(json.dumps({"game": game.name, "options": game.options})))
+    loaded = LinearPolicy.load(tmp_path / "old.npz")
+    assert loaded.digest is None and np.array_equal(loaded.weights, policy.weights)
+    check_strategy(lambda: PolicyPlayer(str(tmp_path / "old.npz")), game=game, players=(game.min_players,), seeds=(2,))
+    with np.load(loaded.save(tmp_path / "again.npz")) as data:
+        assert json.loads(str(data["meta"]))["digest"] == weights.digest(game)
+
+
+def test_a_network_file_given_as_a_linear_policy_says_what_it_holds(tmp_path):
+    from ttr_lab.core.game import load_game
+    from ttr_lab.strategies.network import Network
+
+    game = load_game("ticket_to_ride", map="usa")
+    Network.initial(game, hidden=4, seed=1).save(tmp_path / "net.npz")
+    with pytest.raises(ConfigError, match=r"^\S*net.npz holds network weights, not a linear policy$"):
+        PolicyPlayer(str(tmp_path / "net.npz"))
+    LinearPolicy.zeros(game).save(tmp_path / "linear.npz")
+    with pytest.raises(ConfigError, match=r"^\S*linear.npz holds a linear policy, not network weights$"):
+        Network.load(tmp_path / "linear.npz")

@@ -11,7 +11,7 @@ from ttr_lab.cli import app
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.game import load_game
 from ttr_lab.strategies.ticket_to_ride.learned import market_slots
-from ttr_lab.strategies.ticket_to_ride.network import PARAMS, Network
+from ttr_lab.strategies.network import PARAMS, Network
 from ttr_lab.training import load_config, train
 from ttr_lab.training.backprop import gradients
 
@@ -176,8 +176,8 @@ def test_the_races_samples_are_what_its_prior_read_whatever_the_workers(tmp_path
 
     from ttr_lab.core.rng import derive_seed
     from ttr_lab.strategies.ticket_to_ride.learned import Learned
-    from ttr_lab.training import expert
-    from ttr_lab.training.loop import initial_network
+    from ttr_lab.training.ticket_to_ride import expert
+    from ttr_lab.training.ticket_to_ride.imitation import initial_network
 
     cfg = _config(tmp_path, extra=HALVING.replace("games: 1", "games: 2"))
     game = load_game("ticket_to_ride", map="usa")
@@ -246,8 +246,8 @@ def test_a_fixed_prior_plays_the_race_and_the_value_learns_the_lead(tmp_path):
     from ttr_lab.core.rng import derive_seed
     from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch
     from ttr_lab.strategies.ticket_to_ride.learned import Learned, shipped_weights
-    from ttr_lab.training import expert
-    from ttr_lab.training.loop import initial_network
+    from ttr_lab.training.ticket_to_ride import expert
+    from ttr_lab.training.ticket_to_ride.imitation import initial_network
 
     cfg = _config(tmp_path, extra=OWN_GAMES)
     game = load_game("ticket_to_ride", map="usa")
@@ -304,10 +304,10 @@ def test_the_value_is_judged_on_held_out_games_and_a_resumed_run_judges_the_same
     assert {"holdout.npz", "value_curve.png", "network-0001.npz", "network-0002.npz"} <= {p.name for p in out.iterdir()}
     assert any("held-out games at iteration 2: excess loss" in line for line in lines)
     # The held-out games are none of the training's: their first positions differ from iteration 0's.
-    held = holdout.held_out(None, None, _config(tmp_path, "whole", extra=extra, judge_games=0), out)  # read back, not replayed
+    held = holdout.held_out(None, None, None, _config(tmp_path, "whole", extra=extra, judge_games=0), out)  # read back, not replayed
     assert len(np.unique(held.games)) == 2 and len(held.games) == len(held.samples.obs)
-    from ttr_lab.training import expert
-    from ttr_lab.training.loop import initial_network
+    from ttr_lab.training.ticket_to_ride import expert
+    from ttr_lab.training.ticket_to_ride.imitation import initial_network
 
     cfg = _config(tmp_path, "whole", extra=extra, judge_games=0)
     game = load_game("ticket_to_ride", map="usa")

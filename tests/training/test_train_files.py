@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from ttr_lab.cli import app
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.strategies.ticket_to_ride.network import PARAMS
+from ttr_lab.strategies.network import PARAMS
 from ttr_lab.training import load_config, train
 from ttr_lab.training import loop
 from ttr_lab.training.folder import MARKER
@@ -155,7 +155,7 @@ def test_non_finite_and_absurd_settings_are_refused(tmp_path, extra, message):
 def test_a_prior_no_move_can_come_from_is_refused_with_the_config(tmp_path):
     from ttr_lab.core.game import load_game
     from ttr_lab.strategies.ticket_to_ride.learned import market_slots
-    from ttr_lab.strategies.ticket_to_ride.network import Network
+    from ttr_lab.strategies.network import Network
 
     game = load_game("ticket_to_ride", map="usa")
     net = Network.initial(game, hidden=4, seed=1, slots=market_slots(game))

@@ -1,5 +1,6 @@
-"""Training a policy and value network by self-play on the batched env (``ttr-lab train``): the
-network is ``ttr_lab.strategies.ticket_to_ride.network``, what it plays as is the ``learned`` strategy."""
+"""Training a policy and value network (``ttr-lab train``): the loop, the fit, checkpoints and
+curves, the same for every game; each game's own part in ``ttr_lab.training.<game>`` (``games.py``).
+The network is ``ttr_lab.strategies.network``, saved in the one weights format (``strategies/weights.py``)."""
 
 from ttr_lab.training.config import TrainConfig, load_config
 from ttr_lab.training.loop import Run, train

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ttr_lab.strategies.ticket_to_ride.network import PARAMS, Network, masked_softmax
+from ttr_lab.strategies.network import PARAMS, Network, masked_softmax
 
 
 @dataclass

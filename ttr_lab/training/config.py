@@ -25,7 +25,7 @@ one-line ConfigError.
     judge_games: 200               # games per judged opponent (seat-rotated, fresh seeds)
     judge_opponents: [greedy, planner]
     features: none                 # or plan-v1: the planner's planning features appended to the
-                                   # tensor (strategies/ticket_to_ride/plan_features.py)
+                                   # tensor (the game's: Ticket to Ride's plan_features.py)
                                    # or kept-plan-v1: the same, the plan the one the ticket_planner
                                    # strategy keeps between its decisions, not a fresh one; or
                                    # kept-offers-v1: that, then per subset of a ticket offer what
@@ -36,7 +36,7 @@ one-line ConfigError.
     teacher_knobs: {}              # ticket_planner's knobs changed for the teacher (not those that
                                    # shape its plan: the features' kept plan is the default one's)
     init: null                     # a weights file to start from (its hidden and features must match)
-    method: imitation              # or expert_iteration (training/expert.py): self-play games whose
+    method: imitation              # or expert_iteration (the game's expert.py): self-play games whose
                                    # moves come from a search, its root's samples the policy
                                    # targets, the outcome the value targets; its keys:
     search: tree                   # the searching seats: mcts_tree, or halving: mcts_halving with
@@ -146,21 +146,9 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Tr
         from ttr_lab.core.errors import ConfigError
 
         raise ConfigError(f"{source}: game: {cfg.game} has no compiled rules to batch; training needs them")
-    if cfg.teacher_knobs:
-        from ttr_lab.core.errors import ConfigError
-        from ttr_lab.strategies.ticket_to_ride.plan_features import PLAN_KNOBS
-        from ttr_lab.strategies.ticket_to_ride.planner_knobs import knobs
+    from ttr_lab.training.games import training_for
 
-        if cfg.teacher != "ticket_planner":
-            raise ConfigError(f"{source}: teacher_knobs are for teacher: ticket_planner")
-        shaping = sorted(set(cfg.teacher_knobs) & set(PLAN_KNOBS))
-        if shaping:
-            raise ConfigError(f"{source}: teacher_knobs: {', '.join(shaping)} would change the teacher's plan "
-                              "(the kept plan is the default planner's)")
-        try:
-            knobs(**cfg.teacher_knobs)
-        except ConfigError as exc:
-            raise ConfigError(f"{source}: teacher_knobs: {exc}") from None
+    training_for(cfg.game).check(cfg, source)
     if cfg.method == "expert_iteration" and cfg.features.startswith("kept-") and cfg.search == "tree":
         from ttr_lab.core.errors import ConfigError
 
@@ -198,7 +186,7 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Tr
         if cfg.prior != "learned" and not Path(cfg.prior).is_file():
             raise ConfigError(f"{source}: prior: {cfg.prior} is not a weights file (or learned: the shipped one)")
         if cfg.prior != "learned":
-            from ttr_lab.strategies.ticket_to_ride.network import Network
+            from ttr_lab.strategies.network import Network
 
             try:
                 Network.load(cfg.prior)  # a file no move can come from is refused now, not mid-run

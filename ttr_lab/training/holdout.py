@@ -32,9 +32,9 @@ import numpy as np
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.intervals import clustered_mean
 from ttr_lab.core.rng import derive_seed
-from ttr_lab.strategies.ticket_to_ride.network import Network, unreadable
-from ttr_lab.training import expert
+from ttr_lab.strategies.network import Network, unreadable
 from ttr_lab.training.config import TrainConfig
+from ttr_lab.training.games import GameTraining
 from ttr_lab.training.samples import SAMPLE_ARRAYS, Samples, joined
 
 HOLDOUT_KEY = 0x401D  # the salt of the held-out games' seeds
@@ -60,9 +60,9 @@ class Holdout:
     games: np.ndarray  # (n,) the held-out game of each sample
 
 
-def held_out(net: Network, game: Any, cfg: TrainConfig, folder: Path) -> Holdout:
+def held_out(training: GameTraining, net: Network, game: Any, cfg: TrainConfig, folder: Path) -> Holdout:
     """The held-out games' samples: read from ``folder/holdout.npz``, else played now (by
-    ``net``) and written there."""
+    ``net``, as the game's ``training`` plays its searched self-play games) and written there."""
     path = folder / FILE
     if path.exists():
         try:
@@ -76,7 +76,7 @@ def held_out(net: Network, game: Any, cfg: TrainConfig, folder: Path) -> Holdout
                               f"{cfg.holdout_games}; delete it to play them again")
         return held
     seeds = [derive_seed(cfg.seed, HOLDOUT_KEY, k) for k in range(cfg.holdout_games)]
-    parts = expert.played_games(net, game, cfg, seeds)
+    parts = training.played_games(net, game, cfg, seeds)
     held = Holdout(joined(parts), np.repeat(np.arange(len(parts)), [len(p.teacher) for p in parts]))
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:

@@ -1,33 +1,24 @@
-"""The training loop of ``ttr-lab train``: imitate the compiled ticket planner on the batched env
-with DAgger, and regress the value head on game outcomes; checkpoints, resumption and the
-learning curve.
+"""The training loop of ``ttr-lab train``, the same for every game: collect samples, fit the
+network to them, checkpoint, judge; resumption and the learning curve. What is one game's (how
+samples are collected, the network a run starts from, how a checkpoint is judged) is its
+``GameTraining`` (``games.py``; Ticket to Ride's in ``training/ticket_to_ride/``).
 
 Each iteration ``i``:
 
-1. **Collect.** ``envs`` sub-games of the batched env against one compiled opponent (the config's
-   ``opponents`` in turn), seeded ``derive_seed(seed, i)``. At every learner decision the env's
-   compiled planner names its move (``planner_actions()``, the teacher); the move played is the
-   teacher's with probability ``teacher_share(i)``, else the network's own highest legal logit
-   (DAgger: the network then meets the positions its own mistakes lead to, labelled with what
-   the planner would do there; ``teacher: ticket_planner``: the ticket_planner strategy's own move
-   instead, with the plan it keeps for the learner's seat, ``plan_features.KeptRows``). ``steps``
-   decisions are recorded per sub-game, and each sub-game's game at that point is played on to
-   its end so every sample's game has an outcome.
+1. **Collect.** The game's samples for iteration ``i``: with ``method: imitation``
+   ``GameTraining.collect`` (the batched env's sub-games with a teacher, DAgger: Ticket to Ride's
+   ``imitation.py``), with ``method: expert_iteration`` ``GameTraining.searched`` (self-play games
+   played by a search, the root's visits the policy targets: ``expert.py``).
 2. **Fit.** ``epochs`` shuffled passes in minibatches of ``batch``: cross-entropy towards the
-   teacher's move, plus ``value_weight`` times the value head's cross-entropy against the
-   learner's win share in that game (``backprop.gradients``), Adam.
+   policy targets, plus ``value_weight`` times the value head's cross-entropy against the
+   outcome (``backprop.gradients``), Adam; ``replay`` fits the last iterations' samples
+   together (kept in the checkpoint).
 3. **Checkpoint.** ``checkpoint.npz`` (network, Adam's moments and step, the iteration, the curve
    so far) is written beside the output, atomically; every ``judge_every`` iterations and the last
-   the network is judged (``judge.py``) and saved as ``network-NNNN.npz`` (playable:
-   ``learned`` with ``weights: PATH``), and ``curve.csv`` / ``curve.png`` rewritten.
-
-With ``method: expert_iteration`` step 1 is ``expert.collect`` instead (self-play games searched
-by ``mcts_tree`` or, ``search: halving``, by ``mcts_halving`` with the network as its prior; the
-root's visits the policy targets) and step 2 fits the search's distributions;
-``replay`` fits the last iterations' samples together (kept in the checkpoint); ``holdout_games``
-judges the value head on games it never trains on (``holdout.py``: ``value_curve.csv``, at
-iteration 0 and every ``judge_every``). ``features`` appends the planner's planning features to
-the tensor (``plan_features``); ``init`` starts from a weights file.
+   the network is judged (``GameTraining.judge``, rows by ``curve.py``) and saved as
+   ``network-NNNN.npz`` (playable: ``learned`` with ``weights: PATH``), and ``curve.csv`` /
+   ``curve.png`` rewritten. ``holdout_games`` judges the value head on games it never trains on
+   (``holdout.py``: ``value_curve.csv``, at iteration 0 and every ``judge_every``).
 
 Everything random is drawn from generators seeded by ``(seed, iteration)``, so a run killed and
 rerun goes on from its last checkpoint to the very state an uninterrupted run reaches.
@@ -37,7 +28,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -48,19 +38,16 @@ import numpy as np
 from ttr_lab.core.errors import ConfigError, TTRLabError
 from ttr_lab.core.game import load_game
 from ttr_lab.core.rng import derive_seed
-from ttr_lab.envs.vector import vector_env
-from ttr_lab.strategies.ticket_to_ride.learned import featurizer, market_slots
-from ttr_lab.strategies.ticket_to_ride.network import PARAMS, Network, unreadable
+from ttr_lab.strategies.network import PARAMS, Network, unreadable
 from ttr_lab.tournament.lock import FolderLock
-from ttr_lab.strategies.ticket_to_ride.plan_features import KEPT_NAMES, OFFERS, KeptRows, size_of
-from ttr_lab.strategies.ticket_to_ride.planner_knobs import knobs
-from ttr_lab.training import expert, folder, holdout
-from ttr_lab.training.samples import SAMPLE_ARRAYS, Samples, joined
+from ttr_lab.training import folder, holdout
 from ttr_lab.training.backprop import Adam, Losses, gradients
 from ttr_lab.training.config import TrainConfig
-from ttr_lab.training.judge import inputs, judge_all, markets_of, write_curve
+from ttr_lab.training.curve import judge_all, write_curve
+from ttr_lab.training.games import training_for
+from ttr_lab.training.samples import SAMPLE_ARRAYS, Samples, joined
 
-COLLECT_KEY, FIT_KEY, JUDGE_KEY = 0xC011, 0xF17, 0x1D6E  # salts of the per-iteration seeds
+FIT_KEY, JUDGE_KEY = 0xF17, 0x1D6E  # salts of the per-iteration seeds (collecting's are the game's)
 # Keys added since runs were first checkpointed, at the value those runs had.
 BEFORE: dict[str, Any] = {"teacher": "planner", "teacher_knobs": {}, "search": "tree", "prior": None,
                           "value_target": "win", "lead_scale": 10.0, "holdout_games": 0}
@@ -79,53 +66,6 @@ class Run:
     iterations: int
     curve: list[dict[str, Any]]
     seconds: float
-
-
-def collect(net: Network, game: Any, cfg: TrainConfig, iteration: int) -> Samples:
-    """One iteration's samples (see the module docstring)."""
-    opponent = cfg.opponents[iteration % len(cfg.opponents)]
-    seed = derive_seed(cfg.seed, COLLECT_KEY, iteration)
-    envs = vector_env(game, num_envs=cfg.envs, players=cfg.players, opponents=opponent, seed=seed)
-    rng = np.random.default_rng(seed)
-    share = cfg.teacher_share(iteration)
-    obs, info = envs.reset()
-    n = cfg.envs
-    rows: list[tuple[np.ndarray, ...]] = []  # obs, masks, teacher, recording, markets
-    game_of = np.zeros(n, dtype=np.int64)  # per sub-game: how many of its games ended so far
-    recording = np.ones(n, dtype=bool)
-    games_of_rows: list[np.ndarray] = []
-    outcome_of: dict[tuple[int, int], float] = {}
-    reads_kept = cfg.features in KEPT_NAMES
-    kept = KeptRows(envs.batch.g, n) if reads_kept or cfg.teacher == "ticket_planner" else None
-    teach = knobs(**cfg.teacher_knobs).params() if cfg.teacher == "ticket_planner" else None
-    step = 0
-    while recording.any():
-        if kept is not None:  # the plans the ticket_planner strategy would hold for the learner
-            extras, moves = featurizer(envs.batch.g).kept_rows(envs.states, kept, teach, cfg.features == OFFERS)
-        teacher = moves if cfg.teacher == "ticket_planner" else envs.planner_actions()
-        masks = info["action_mask"]
-        markets = markets_of(envs)
-        obs = np.concatenate([obs, extras], axis=1) if reads_kept else inputs(net, obs, envs)
-        head, _, _, _ = net.forward(obs)
-        own = np.where(masks, net.logits(head, markets), -np.inf).argmax(axis=1)
-        played = np.where(rng.random(n) < share, teacher, own)
-        rows.append((obs[recording], masks[recording], teacher[recording], np.flatnonzero(recording),
-                     markets[recording]))
-        games_of_rows.append(game_of[recording].copy())
-        obs, rewards, ended, _, info = envs.step(played)
-        if kept is not None:
-            kept.forget(ended)
-        for i in np.flatnonzero(ended):
-            outcome_of[(int(i), int(game_of[i]))] = float(rewards[i])
-        game_of += ended
-        step += 1
-        if step >= cfg.steps:
-            recording &= ~ended  # past the budget: a sub-game stops once its game has ended
-    envs_of = np.concatenate([r[3] for r in rows])
-    games = np.concatenate(games_of_rows)
-    outcomes = np.array([outcome_of[(int(e), int(g))] for e, g in zip(envs_of, games)], dtype=np.float32)
-    return Samples(np.concatenate([r[0] for r in rows]), np.concatenate([r[1] for r in rows]),
-                   np.concatenate([r[4] for r in rows]), np.concatenate([r[2] for r in rows]), outcomes)
 
 
 def fit(net: Network, adam: Adam, samples: Samples, cfg: TrainConfig, iteration: int) -> Losses:
@@ -217,23 +157,6 @@ def cpu_seconds() -> float:
     return used.user + used.system + used.children_user + used.children_system
 
 
-def initial_network(game: Any, cfg: TrainConfig) -> Network:
-    """The network a run starts from: ``init``'s weights (checked to fit), else a fresh one."""
-    features = None
-    if cfg.features != "none":
-        features = (cfg.features, size_of(game.new_game(cfg.players, 0).face.g, cfg.features))
-    if cfg.init is not None:
-        net = Network.load(cfg.init, game)
-        if net.hidden != cfg.hidden or (net.meta.get("features") or "none") != cfg.features:
-            raise ConfigError(f"init: {cfg.init} has hidden {net.hidden} and features "
-                              f"{net.meta.get('features') or 'none'}, not {cfg.hidden} and {cfg.features}")
-        net.meta["trained_by"] = f"ttr-lab train ({cfg.name}), from {Path(cfg.init).name}"
-        return net
-    net = Network.initial(game, cfg.hidden, derive_seed(cfg.seed, 0), market_slots(game), features)
-    net.meta["trained_by"] = f"ttr-lab train ({cfg.name})"
-    return net
-
-
 def _value_fit(net: Network, held: holdout.Holdout, number: int, total: int, seconds: float,
                say: Callable[[str], None]) -> dict[str, Any]:
     fit = holdout.value_fit(net, held, number, total, seconds)
@@ -262,6 +185,7 @@ class Diverged(TTRLabError):
 
 def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: int | None) -> Run:
     game = load_game(cfg.game, **cfg.options)
+    training = training_for(cfg.game)
     ckpt = out / "checkpoint.npz"
     if ckpt.exists():
         back = load_checkpoint(ckpt, cfg)
@@ -276,17 +200,17 @@ def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: 
             return Run(net, done, curve, seconds)
         say(f"resuming {cfg.name} after iteration {done} of {cfg.iterations} ({ckpt})")
     else:
-        net = initial_network(game, cfg)
+        net = training.initial_network(game, cfg)
         adam, done, curve, seconds, total, recent = Adam(lr=cfg.lr), 0, [], 0.0, 0, []
         value_curve = []
     held = None
     if cfg.holdout_games:
         say(f"held-out games for the value: {cfg.holdout_games} (played once, kept in {out / holdout.FILE})")
-        held = holdout.held_out(net, game, cfg, out)
+        held = holdout.held_out(training, net, game, cfg, out)
         if not value_curve:
             value_curve.append(_value_fit(net, held, 0, 0, 0.0, say))
             holdout.write_value_curve(value_curve, out)
-    gather = collect if cfg.method == "imitation" else expert.collect
+    gather = training.collect if cfg.method == "imitation" else training.searched
     (out / "config.json").write_text(json.dumps(cfg.model_dump(), indent=2))
     for iteration in range(done, cfg.iterations):
         if stop_after is not None and iteration >= stop_after:
@@ -316,7 +240,7 @@ def _train(cfg: TrainConfig, out: Path, say: Callable[[str], None], stop_after: 
         if cfg.judge_games and judged:
             say(f"  judging iteration {number}: {cfg.judge_games} games against each of "
                 f"{', '.join(cfg.judge_opponents)}")
-            rows = judge_all(net, game, cfg.players, cfg.judge_opponents, cfg.judge_games,
+            rows = judge_all(training, net, game, cfg.players, cfg.judge_opponents, cfg.judge_games,
                              derive_seed(cfg.seed, JUDGE_KEY, number), number,
                              total, seconds)
             for r in rows:

@@ -1,4 +1,4 @@
-"""The masked PPO example (ttr_lab/envs/masked_ppo.py) runs, logs, and saves policies that play as
+"""The masked PPO example (ttr_lab/training/ticket_to_ride/masked_ppo.py) runs, logs, and saves policies that play as
 ``PolicyPlayer``: a few tiny updates, numpy only."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("gymnasium", reason="the [rl] extra (gymnasium) is not installed")
 
-from ttr_lab.envs.masked_ppo import Knobs, main, train  # noqa: E402
+from ttr_lab.training.ticket_to_ride.masked_ppo import Knobs, main, train  # noqa: E402
 from ttr_lab.strategies.policy import PolicyPlayer  # noqa: E402
 
 

@@ -1,10 +1,10 @@
 """Masked PPO on the batched env, numpy only, in one file (CleanRL's layout: the knobs at the top,
 one loop, logged curves). A ``LinearPolicy`` (masked softmax of ``W @ x + b``) and a linear value
 are trained with PPO's clipped objective against compiled opponents; every ``checkpoint`` updates
-the policy is saved (``.npz``, playable as ``PolicyPlayer``) and judged against the compiled
+the policy is saved (ttr-lab's one weights format, with the layout digest; playable as ``PolicyPlayer``) and judged against the compiled
 greedy on fresh deals, greedily (the highest legal logit), as a tournament would play it.
 
-    python -m ttr_lab.envs.masked_ppo --updates 200 --out results/ppo     # or ppo.train(Knobs(...))
+    python -m ttr_lab.training.ticket_to_ride.masked_ppo --updates 200 --out results/ppo   # or train(Knobs(...))
 
 Logs: ``progress.csv`` in ``out`` (update, steps, games ended, mean return, win share against
 greedy at checkpoints, seconds) and, where TensorBoard's writer is installed (``torch`` or
