@@ -59,16 +59,19 @@ def test_the_type_checker_refuses_a_misspelt_constant(tmp_path):
     (tmp_path / "probe.py").write_text(
         "from ttr_lab.games.ticket_to_ride.kernels import layout as lay\n"
         "fine: int = lay.PHASE + lay.S_HANDS + lay.V_HEADER + lay.KINDS + lay.SETUP\n"
-        "wrong = lay.PHAES\n")
+        "wrong = lay.PHAES\n"
+        "import ttr_lab.games.ticket_to_ride as ttr\n"
+        "also_wrong = ttr.Phaes\n")
     root, kernels = Path(L.__file__).parents[4], Path(L.__file__).parent
-    # Only the two layout modules are read (their other imports skipped): the check takes a second.
+    # Only these modules are read (their other imports skipped): the check takes a second.
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", str(root / "pyproject.toml"), "--no-incremental",
          "--cache-dir", "/dev/null", "--follow-imports=skip", str(tmp_path / "probe.py"),
-         str(kernels / "layout.py"), str(kernels / "layout_constants.py")],
+         str(kernels / "layout.py"), str(kernels / "layout_constants.py"), str(kernels.parent / "__init__.py")],
         cwd=root, capture_output=True, text=True, timeout=600)
-    errors = [line for line in done.stdout.splitlines() if ": error:" in line]
-    assert len(errors) == 1 and 'probe.py:3: error: Module has no attribute "PHAES"' in errors[0], done.stdout
+    errors = [line.split("probe.py:", 1)[-1] for line in done.stdout.splitlines() if ": error:" in line]
+    assert errors == ['3: error: Module has no attribute "PHAES"; maybe "PHASE"?  [attr-defined]',
+                      '5: error: Module has no attribute "Phaes"; maybe "Phase"?  [attr-defined]'], done.stdout
 
 
 def test_the_face_s_fields_follow_the_declared_order_and_lengths():
