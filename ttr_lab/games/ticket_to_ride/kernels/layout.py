@@ -7,7 +7,7 @@ copy. Both are declared below, once, as named parts (``core.array_layout``): ``S
 state's header slots, then its fields with their length rules) and ``GAME`` (``g``'s header:
 scalars, the offsets of its tables, the state's length and the offset of each state field).
 Every constant the kernels index with (``PHASE``, ``N_PLAYERS``, ``T_LENGTH``, ``S_HANDS``...)
-is derived from them at import; numba compiles module globals as constants, so a kernel reads
+is derived from them; numba compiles module globals as constants, so a kernel reads
 ``s[g[S_HANDS] + p * KINDS + card]`` exactly as if the numbers were typed by hand.
 
 The derived constants are written out, one ``NAME: Final = <int>`` line each, in
