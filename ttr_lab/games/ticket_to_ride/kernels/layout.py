@@ -26,13 +26,12 @@ from typing import Any, Final
 
 from ttr_lab.core.array_layout import ArrayLayout, Part, block_constants, numbered
 from ttr_lab.core.tensor_layout import TensorLayout
-from ttr_lab.games.ticket_to_ride.colours import GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS
+from ttr_lab.games.ticket_to_ride import colours
 from ttr_lab.games.ticket_to_ride.kernels.layout_constants import *  # noqa: F403 (generated, see the module doc)
 
-# The card kinds as ``colours`` numbers them, under the kernels' short names (LOCOMOTIVE, a card,
-# and GRAY, a track's colour, are the same index 8 and come from there too).
-KINDS: Final = NUM_CARD_KINDS  # the eight colours and the locomotive
-COLOURS: Final = NUM_COLOURS
+# The card kinds (``KINDS``, ``COLOURS``, ``LOCOMOTIVE``, ``GRAY``) are ``colours``' numbers under the
+# kernels' short names, written into the generated file like every derived constant (a number
+# compiled into a kernel is then in this folder, whose sources the kernel caches are checked against).
 NO_CARD: Final = -1
 
 
@@ -74,10 +73,10 @@ STATE = ArrayLayout(
         Part("last_card", (1,), "the card the last action showed to everyone (a market card), else NO_CARD", "internal"),
     ),
     body=(
-        Part("hands", ("players", KINDS), "every hand: ``hands[p * 9 + kind]`` cards of that kind"),
-        Part("known", ("players", KINDS), "cards each player is publicly known to hold, as ``hands``"),
+        Part("hands", ("players", colours.NUM_CARD_KINDS), "every hand: ``hands[p * 9 + kind]`` cards of that kind"),
+        Part("known", ("players", colours.NUM_CARD_KINDS), "cards each player is publicly known to hold, as ``hands``"),
         Part("pile", ("cards",), "the draw pile, card kinds, top last", "counted", "pile_n"),
-        Part("discard", (KINDS,), "the discard pile, a count per kind"),
+        Part("discard", (colours.NUM_CARD_KINDS,), "the discard pile, a count per kind"),
         Part("market", ("market",), "the face-up cards, slot by slot", "counted", "market_n"),
         Part("owner", ("tracks",), "per track, the seat holding it, or -1", fill=-1),
         Part("trains", ("players",), "trains left per player"),
@@ -264,6 +263,11 @@ def derived_constants() -> list[tuple[str, list[tuple[str, int, str]]]]:
     game_meanings = {name.upper(): meaning for name, _, meaning in GAME.blocks}
     opponent = entries("O_", OPPONENT_ROW, "OPPONENT_FIXED", "the fixed columns of a row")
     sections = [
+        ("the card kinds, as ``colours.py`` numbers them, under the kernels' short names", [
+            ("KINDS", colours.NUM_CARD_KINDS, "card kinds: the eight colours and the locomotive"),
+            ("COLOURS", colours.NUM_COLOURS, "train colours"),
+            ("LOCOMOTIVE", colours.LOCOMOTIVE, "a card; on a track the same index is GRAY"),
+            ("GRAY", colours.GRAY, "a track payable with any one colour")]),
         ("the state array's header slots (``STATE.header``)",
          parts(STATE.constants(), {p.name.upper(): p.meaning for p in STATE.header})
          + [("STATE_HEADER", STATE.header_size, "the header's length")]),

@@ -7,6 +7,12 @@ Import them through ``kernels.layout`` (``L.S_HANDS``), which holds the declarat
 
 from typing import Final
 
+# -- the card kinds, as ``colours.py`` numbers them, under the kernels' short names
+KINDS: Final = 9  # card kinds: the eight colours and the locomotive
+COLOURS: Final = 8  # train colours
+LOCOMOTIVE: Final = 8  # a card; on a track the same index is GRAY
+GRAY: Final = 8  # a track payable with any one colour
+
 # -- the state array's header slots (``STATE.header``)
 PHASE: Final = 0  # the phase number (``Phase``)
 PLAYER: Final = 1  # the seat to move
@@ -191,6 +197,10 @@ W_OWNER: Final = 18
 WRITER_PLAN_SIZE: Final = 19  # the plan's length
 
 __all__ = [
+    'KINDS',
+    'COLOURS',
+    'LOCOMOTIVE',
+    'GRAY',
     'PHASE',
     'PLAYER',
     'FINAL_TURNS',
