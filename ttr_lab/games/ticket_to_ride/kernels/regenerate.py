@@ -2,6 +2,9 @@
 whether it is up to date, exit status 1 when not).
 
     python -m ttr_lab.games.ticket_to_ride.kernels.regenerate [--check]
+
+Run it right after editing a declaration and before a module imports a new name by itself
+(``from ...kernels.layout import S_BONUS``): the package must import for this to run.
 """
 
 from __future__ import annotations
