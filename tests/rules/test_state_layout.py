@@ -4,12 +4,18 @@ so a new field is one line of the declaration."""
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from ttr_lab.core.array_layout import ArrayLayout, Part
 from ttr_lab.games.ticket_to_ride import load_board, new_game
 from ttr_lab.games.ticket_to_ride import fields as F
-from ttr_lab.games.ticket_to_ride.kernels import layout as L
+from ttr_lab.games.ticket_to_ride.kernels import layout as L, layout_constants as C
+from ttr_lab.games.ticket_to_ride.kernels.regenerate import TARGET
 from ttr_lab.games.ticket_to_ride.kernels.rows import hand_start, offers_start, tickets_start
 from ttr_lab.games.ticket_to_ride.kernels.game_array import game_array
 from ttr_lab.games.ticket_to_ride.restore import restore_state
@@ -23,8 +29,49 @@ def test_the_kernels_constants_are_the_declaration_s_slots():
     for part in L.STATE.body:
         assert getattr(L, f"S_{part.name.upper()}") == L.GAME.offsets[f"s_{part.name}"]
     assert L.GAME_HEADER == L.GAME.size
-    with pytest.raises(AttributeError, match="declares no"):
+    with pytest.raises(AttributeError, match="has no attribute 'S_NOT_DECLARED'"):
         L.S_NOT_DECLARED  # noqa: B018
+
+
+def test_the_generated_constants_are_the_declarations_own():
+    """``layout_constants.py`` is the text the declarations give: a declaration changed without
+    regenerating the file fails here (python -m ttr_lab.games.ticket_to_ride.kernels.regenerate)."""
+    assert TARGET.read_text() == L.constants_source(), (
+        "kernels/layout_constants.py is stale: run python -m ttr_lab.games.ticket_to_ride.kernels.regenerate")
+    for _, constants in L.derived_constants():
+        for name, value, _ in constants:
+            assert type(getattr(L, name)) is int and getattr(L, name) == getattr(C, name) == value, name
+
+
+def test_a_changed_declaration_no_longer_matches_the_generated_file(monkeypatch):
+    monkeypatch.setattr(L, "VIEW", L.VIEW + (("extra", "test-only"),))
+    assert "V_EXTRA: Final = 14" in L.constants_source() != TARGET.read_text()
+
+
+def test_no_hand_written_constant_of_layout_py_is_also_generated():
+    tree = ast.parse(Path(L.__file__).read_text())
+    by_hand = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+               for t in (node.targets if isinstance(node, ast.Assign) else [node.target]) if isinstance(t, ast.Name)}
+    assert not by_hand & set(C.__all__)
+
+
+def test_the_type_checker_refuses_a_misspelt_constant(tmp_path):
+    (tmp_path / "probe.py").write_text(
+        "from ttr_lab.games.ticket_to_ride.kernels import layout as lay\n"
+        "fine: int = lay.PHASE + lay.S_HANDS + lay.V_HEADER + lay.KINDS + lay.SETUP\n"
+        "wrong = lay.PHAES\n"
+        "import ttr_lab.games.ticket_to_ride as ttr\n"
+        "also_wrong = ttr.Phaes\n")
+    root, kernels = Path(L.__file__).parents[4], Path(L.__file__).parent
+    # Only these modules are read (their other imports skipped): the check takes a second.
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(root / "pyproject.toml"), "--no-incremental",
+         "--cache-dir", "/dev/null", "--follow-imports=skip", str(tmp_path / "probe.py"),
+         str(kernels / "layout.py"), str(kernels / "layout_constants.py"), str(kernels.parent / "__init__.py")],
+        cwd=root, capture_output=True, text=True, timeout=600)
+    errors = [line.split("probe.py:", 1)[-1] for line in done.stdout.splitlines() if ": error:" in line]
+    assert errors == ['3: error: Module has no attribute "PHAES"; maybe "PHASE"?  [attr-defined]',
+                      '5: error: Module has no attribute "Phaes"; maybe "Phase"?  [attr-defined]'], done.stdout
 
 
 def test_the_face_s_fields_follow_the_declared_order_and_lengths():
@@ -142,5 +189,9 @@ def test_the_kernels_small_arrays_are_numbered_in_their_declared_order(prefix, d
     entries = getattr(L, declaration)
     assert [getattr(L, f"{prefix}{name}".upper()) for name, _ in entries] == list(range(len(entries)))
     assert getattr(L, size) == len(entries)
-    with pytest.raises(ValueError, match="twice"):  # one family may not take another's name
-        L._declare({f"{prefix}{entries[0][0]}".upper(): 0})
+
+
+def test_no_two_declarations_give_one_constant(monkeypatch):
+    monkeypatch.setattr(L, "VIEW", L.VIEW + (("header", "an entry named like the family's size"),))
+    with pytest.raises(ValueError, match="declares V_HEADER twice"):
+        L.derived_constants()

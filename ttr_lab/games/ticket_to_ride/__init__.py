@@ -7,6 +7,8 @@ strategy needs too (the double-route rule, track points, connectivity) is a func
 strategies call it instead of restating it.
 """
 
+from typing import TYPE_CHECKING
+
 from ttr_lab.games.ticket_to_ride.colours import (
     CARD_NAMES, COLOURS, GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS, NUM_TRACK_COLOURS, TRACK_COLOUR_NAMES,
     card_index, track_colour_index,
@@ -52,8 +54,9 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    # Names renamed for one vocabulary across games (ttr_lab.compat.RENAMED).
-    from ttr_lab.compat import renamed_name
+if not TYPE_CHECKING:  # hidden from the type checker, which then refuses a misspelt name here
+    def __getattr__(name: str) -> object:
+        # Names renamed for one vocabulary across games (ttr_lab.compat.RENAMED), with a warning.
+        from ttr_lab.compat import renamed_name
 
-    return renamed_name(__name__, name)
+        return renamed_name(__name__, name)

@@ -10,26 +10,16 @@ rule of ``network`` is tabulated once and restated nowhere.
 from __future__ import annotations
 
 import functools
-from enum import IntEnum
 from typing import Sequence
 
 from ttr_lab.games.ticket_to_ride.board import Board, TicketDeck
 from ttr_lab.games.ticket_to_ride.colours import LOCOMOTIVE, NUM_COLOURS, NUM_TRACK_COLOURS
+from ttr_lab.games.ticket_to_ride.kernels.layout import Phase  # declared beside the state's phase slot
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride.actions import ActionTable, action_table
 from ttr_lab.games.ticket_to_ride.network import doubles_shared, twin_blocks, twin_closes
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 from ttr_lab.games.ticket_to_ride.scoring import points_per_track
-
-
-class Phase(IntEnum):
-    """What the current player is doing."""
-
-    INITIAL_TICKETS = 0  # setup: choose which dealt tickets to keep
-    TURN = 1  # the start of a turn: draw, claim or take tickets
-    SECOND_DRAW = 2  # the second card of a draw-cards turn
-    KEEP_TICKETS = 3  # choose which drawn tickets to keep
-    OVER = 4
 
 
 class Tables:

@@ -7,25 +7,51 @@ copy. Both are declared below, once, as named parts (``core.array_layout``): ``S
 state's header slots, then its fields with their length rules) and ``GAME`` (``g``'s header:
 scalars, the offsets of its tables, the state's length and the offset of each state field).
 Every constant the kernels index with (``PHASE``, ``N_PLAYERS``, ``T_LENGTH``, ``S_HANDS``...)
-is derived from them at import; numba compiles module globals as constants, so a kernel reads
+is derived from them; numba compiles module globals as constants, so a kernel reads
 ``s[g[S_HANDS] + p * KINDS + card]`` exactly as if the numbers were typed by hand.
+
+The derived constants are written out, one ``NAME: Final = <int>`` line each, in
+``layout_constants.py`` (generated from the declarations below: ``python -m
+ttr_lab.games.ticket_to_ride.kernels.regenerate``), so a reader, an IDE and the type checker find
+every one of them, and a misspelt name is an error; ``tests/rules/test_state_layout.py`` fails
+while that file and the declarations differ. The constants are map-independent: a header slot is
+the same in every game, and what depends on the map (a field's offset, the number of tracks) is
+read at run time off the game array, ``g[S_HANDS]``, ``g[N_TRACKS]``, or ``dims_of(g)``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from enum import IntEnum
+from typing import Any, Final
 
 from ttr_lab.core.array_layout import ArrayLayout, Part, block_constants, numbered
 from ttr_lab.core.tensor_layout import TensorLayout
+from ttr_lab.games.ticket_to_ride import colours
+from ttr_lab.games.ticket_to_ride.kernels.layout_constants import *  # noqa: F403 (generated, see the module doc)
 
-KINDS = 9  # card kinds: the eight colours and the locomotive (colours.NUM_CARD_KINDS)
-COLOURS = 8
-LOCOMOTIVE = 8  # a card; on a track the same index means gray
-GRAY = 8
-NO_CARD = -1
+# The card kinds (``KINDS``, ``COLOURS``, ``LOCOMOTIVE``, ``GRAY``) are ``colours``' numbers under the
+# kernels' short names, written into the generated file like every derived constant (a number
+# compiled into a kernel is then in this folder, whose sources the kernel caches are checked against).
+NO_CARD: Final = -1
 
-# Phases, as ``game.Phase`` numbers them.
-SETUP, TURN, SECOND, KEEP, OVER = 0, 1, 2, 3, 4
+
+class Phase(IntEnum):
+    """What the current player is doing (the state's ``phase`` slot)."""
+
+    INITIAL_TICKETS = 0  # setup: choose which dealt tickets to keep
+    TURN = 1  # the start of a turn: draw, claim or take tickets
+    SECOND_DRAW = 2  # the second card of a draw-cards turn
+    KEEP_TICKETS = 3  # choose which drawn tickets to keep
+    OVER = 4
+
+
+# The phases under the kernels' short names, as plain ints: numba compiles an int global as a
+# constant, where an enum member would be typed as an enum.
+SETUP: Final = int(Phase.INITIAL_TICKETS)
+TURN: Final = int(Phase.TURN)
+SECOND: Final = int(Phase.SECOND_DRAW)
+KEEP: Final = int(Phase.KEEP_TICKETS)
+OVER: Final = int(Phase.OVER)
 
 # -- the state array, declared: header slots (constants), then fields sized by the game ----------
 # A new field is one line in ``STATE``: its offset, the game array's slot for it (``S_<NAME>``),
@@ -47,10 +73,10 @@ STATE = ArrayLayout(
         Part("last_card", (1,), "the card the last action showed to everyone (a market card), else NO_CARD", "internal"),
     ),
     body=(
-        Part("hands", ("players", KINDS), "every hand: ``hands[p * 9 + kind]`` cards of that kind"),
-        Part("known", ("players", KINDS), "cards each player is publicly known to hold, as ``hands``"),
+        Part("hands", ("players", colours.NUM_CARD_KINDS), "every hand: ``hands[p * 9 + kind]`` cards of that kind"),
+        Part("known", ("players", colours.NUM_CARD_KINDS), "cards each player is publicly known to hold, as ``hands``"),
         Part("pile", ("cards",), "the draw pile, card kinds, top last", "counted", "pile_n"),
-        Part("discard", (KINDS,), "the discard pile, a count per kind"),
+        Part("discard", (colours.NUM_CARD_KINDS,), "the discard pile, a count per kind"),
         Part("market", ("market",), "the face-up cards, slot by slot", "counted", "market_n"),
         Part("owner", ("tracks",), "per track, the seat holding it, or -1", fill=-1),
         Part("trains", ("players",), "trains left per player"),
@@ -68,8 +94,6 @@ STATE = ArrayLayout(
              tuple, fill=-1),
     ),
 )
-globals().update(STATE.constants())  # PHASE, PLAYER, ... LAST_CARD: the header's slots
-STATE_HEADER = STATE.header_size
 
 # -- the game array's header, declared: scalars, the offsets of its tables and of the state's fields
 _GAME_SCALARS_AND_TABLES = (
@@ -113,8 +137,6 @@ def game_layout(state: ArrayLayout) -> TensorLayout:
 
 
 GAME = game_layout(STATE)
-globals().update(block_constants(GAME))  # N_PLAYERS ... KEEP_MASKS, S_SIZE, S_HANDS ... S_BOXED_BY
-GAME_HEADER = GAME.size
 
 # The dimensions of the state's length rules, as the game array holds them: a game's offsets are
 # read off its own array (``dims_of``), and a kernel finds a row's width there (``row_width``).
@@ -145,44 +167,31 @@ def row_width(name: str) -> tuple[int, int]:
     return number, slot
 
 
-def __getattr__(name: str) -> int:
-    # Only reached for a name neither declaration gives (a typo, a removed part); it also tells
-    # the type checker that the derived names above are ints.
-    raise AttributeError(f"kernels.layout declares no {name!r}: see STATE and GAME")
-
-
 # Tie-break codes (``Ruleset.tie_breaks``).
-TIE_TICKETS, TIE_LONGEST, TIE_EXPLORER, TIE_MOUNTAINS = 0, 1, 2, 3
+TIE_TICKETS: Final = 0
+TIE_LONGEST: Final = 1
+TIE_EXPLORER: Final = 2
+TIE_MOUNTAINS: Final = 3
 
 # Refusal codes of ``apply_action`` (0: applied); the face turns each into the rule's message.
-OK = 0
-E_PHASE = 1  # not an action of this phase
-E_NO_ACTION = 2  # not an action id of this game
-E_TRACK_TAKEN = 3
-E_DOUBLE_CLOSED = 4  # with few players only one track of a double route
-E_DOUBLE_SELF = 5  # a player may not hold both tracks of a double route
-E_CARDS = 6  # the hand lacks the cards
-E_LOCOS = 7  # the hand lacks the locomotives
-E_TRAINS = 8  # too few trains
-E_PILE_EMPTY = 9  # draw pile and discard both empty
-E_NO_SLOT = 10  # no card in that market slot
-E_SECOND_LOCO = 11  # a face-up locomotive as the second card
-E_DECK_EMPTY = 12  # no ticket to draw
-E_KEEP_RANGE = 13  # a kept index beyond the offer
-E_KEEP_FEW = 14  # too few tickets kept
-E_PASS = 15  # passing while something else is legal
+OK: Final = 0
+E_PHASE: Final = 1  # not an action of this phase
+E_NO_ACTION: Final = 2  # not an action id of this game
+E_TRACK_TAKEN: Final = 3
+E_DOUBLE_CLOSED: Final = 4  # with few players only one track of a double route
+E_DOUBLE_SELF: Final = 5  # a player may not hold both tracks of a double route
+E_CARDS: Final = 6  # the hand lacks the cards
+E_LOCOS: Final = 7  # the hand lacks the locomotives
+E_TRAINS: Final = 8  # too few trains
+E_PILE_EMPTY: Final = 9  # draw pile and discard both empty
+E_NO_SLOT: Final = 10  # no card in that market slot
+E_SECOND_LOCO: Final = 11  # a face-up locomotive as the second card
+E_DECK_EMPTY: Final = 12  # no ticket to draw
+E_KEEP_RANGE: Final = 13  # a kept index beyond the offer
+E_KEEP_FEW: Final = 14  # too few tickets kept
+E_PASS: Final = 15  # passing while something else is legal
 
 # -- the kernels' smaller arrays of one number per entry, declared in order (``numbered``) -------
-
-
-def _declare(constants: dict[str, int]) -> None:
-    """Makes ``constants`` module globals (the kernels' compile-time constants), refusing a name
-    another declaration of this module already gives."""
-    taken = sorted(set(constants) & set(globals()))
-    if taken:
-        raise ValueError(f"kernels.layout declares {', '.join(taken)} twice")
-    globals().update(constants)
-
 
 # Per-player columns of ``score_game``'s result: R_ROUTES ... R_RANK, and RESULT_COLUMNS.
 RESULT = (
@@ -192,7 +201,6 @@ RESULT = (
     ("explorer_bonus", "the explorer bonus"), ("mountains", "mountain routes"), ("total", "the final score"),
     ("rank", "1 = first, ties share"),
 )
-_declare(numbered("R_", RESULT, "RESULT_COLUMNS"))
 
 # The header of an observation's view row (``observe.view_row``): V_PHASE ... V_ZERO, V_HEADER.
 VIEW = (
@@ -203,7 +211,6 @@ VIEW = (
     ("final_round", "1 once the final round started"), ("final_left", "its turns left, 0 before it"),
     ("zero", "always 0: the tensor's padded seats"),
 )
-_declare(numbered("V_", VIEW, "V_HEADER"))
 
 # The header of a determinization's plan (``determinize.deal``): P_OPPONENTS ... P_TRIES, PLAN_HEADER.
 DEAL_PLAN = (
@@ -218,7 +225,6 @@ DEAL_PLAN = (
     ("rejects_box", "1 when rejected tickets leave the game (unseen regular ones may be boxed)"),
     ("tries", "draws of the long-ticket counts before the fallback counts are used"),
 )
-_declare(numbered("P_", DEAL_PLAN, "PLAN_HEADER"))
 
 # An opponent's row of that plan: O_SEAT ... O_WEIGHTS, then from OPPONENT_FIXED its cumulative
 # weights of holding 0, 1, ... long tickets (O_CUMULATIVE, as many as O_WEIGHTS says).
@@ -228,8 +234,6 @@ OPPONENT_ROW = (
     ("cap", "at most this many long tickets held"), ("fallback", "long tickets held when no draw fits"),
     ("weights", "entries of its cumulative weights (0: it holds none, nothing is drawn)"),
 )
-_row = numbered("O_", OPPONENT_ROW, "OPPONENT_FIXED")
-_declare({**_row, "O_CUMULATIVE": _row["OPPONENT_FIXED"]})
 
 # The plan of the tensor writer (``tensor.write_tensor``): the tensor's size, the map's most
 # players, then each block's offset; W_SIZE ... W_OWNER, WRITER_PLAN_SIZE.
@@ -239,4 +243,73 @@ TENSOR_PLAN = (
     ("num_players", ""), ("to_move", ""), ("phase", ""), ("tickets", ""), ("offered", ""), ("tickets_out", ""),
     ("owner", ""),
 )
-_declare(numbered("W_", TENSOR_PLAN, "WRITER_PLAN_SIZE"))
+
+
+# -- the constants derived from the declarations above, as ``layout_constants.py`` states them ----
+
+
+def derived_constants() -> list[tuple[str, list[tuple[str, int, str]]]]:
+    """Every constant derived from the declarations above, ``(name, value, meaning)``, in
+    sections titled by what they index: what ``layout_constants.py`` must say."""
+    def parts(declared: dict[str, int], meanings: dict[str, str]) -> list[tuple[str, int, str]]:
+        return [(name, value, meanings.get(name, "")) for name, value in declared.items()]
+
+    def entries(prefix: str, declared: tuple[tuple[str, str], ...], size: str, size_meaning: str
+                ) -> list[tuple[str, int, str]]:
+        meanings = {f"{prefix}{name}".upper(): meaning for name, meaning in declared}
+        # The size after the entries, never merged with them: an entry named like it is a clash.
+        return parts(numbered(prefix, declared), meanings) + [(size, len(declared), size_meaning)]
+
+    game_meanings = {name.upper(): meaning for name, _, meaning in GAME.blocks}
+    opponent = entries("O_", OPPONENT_ROW, "OPPONENT_FIXED", "the fixed columns of a row")
+    sections = [
+        ("the card kinds, as ``colours.py`` numbers them, under the kernels' short names", [
+            ("KINDS", colours.NUM_CARD_KINDS, "card kinds: the eight colours and the locomotive"),
+            ("COLOURS", colours.NUM_COLOURS, "train colours"),
+            ("LOCOMOTIVE", colours.LOCOMOTIVE, "a card; on a track the same index is GRAY"),
+            ("GRAY", colours.GRAY, "a track payable with any one colour")]),
+        ("the state array's header slots (``STATE.header``)",
+         parts(STATE.constants(), {p.name.upper(): p.meaning for p in STATE.header})
+         + [("STATE_HEADER", STATE.header_size, "the header's length")]),
+        ("the game array's header (``GAME``): scalars, table offsets, the state's length and field offsets",
+         parts(block_constants(GAME), game_meanings) + [("GAME_HEADER", GAME.size, "the header's length")]),
+        ("the columns of ``score_game``'s result (``RESULT``)",
+         entries("R_", RESULT, "RESULT_COLUMNS", "columns per player")),
+        ("an observation's view row (``VIEW``)", entries("V_", VIEW, "V_HEADER", "the header's length")),
+        ("a determinization's plan (``DEAL_PLAN``)", entries("P_", DEAL_PLAN, "PLAN_HEADER", "the header's length")),
+        ("an opponent's row of that plan (``OPPONENT_ROW``)",
+         opponent + [("O_CUMULATIVE", len(OPPONENT_ROW), "its cumulative weights start here")]),
+        ("the tensor writer's plan (``TENSOR_PLAN``)",
+         entries("W_", TENSOR_PLAN, "WRITER_PLAN_SIZE", "the plan's length")),
+    ]
+    seen: set[str] = set()
+    for _, constants in sections:
+        for name, _, _ in constants:
+            if name in seen:
+                raise ValueError(f"kernels.layout declares {name} twice")
+            seen.add(name)
+    return sections
+
+
+def constants_source() -> str:
+    """The text of ``layout_constants.py``: every derived constant as a ``NAME: Final = <int>`` line."""
+    lines = [
+        '"""The kernels\' constants derived from the declarations of ``kernels/layout.py``.',
+        "",
+        "GENERATED: do not edit. After changing a declaration there, regenerate this file with",
+        "``python -m ttr_lab.games.ticket_to_ride.kernels.regenerate``; a test fails while the two differ.",
+        "Import them through ``kernels.layout`` (``L.S_HANDS``), which holds the declarations too.",
+        '"""',
+        "",
+        "from typing import Final",
+    ]
+    names: list[str] = []
+    for title, constants in derived_constants():
+        lines += ["", f"# -- {title}"]
+        for name, value, meaning in constants:
+            names.append(name)
+            lines.append(f"{name}: Final = {value}" + (f"  # {meaning}" if meaning else ""))
+    lines += ["", "__all__ = ["]
+    lines += [f"    {name!r}," for name in names]
+    lines += ["]", ""]
+    return "\n".join(lines)

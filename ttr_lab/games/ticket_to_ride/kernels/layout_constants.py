@@ -1,0 +1,373 @@
+"""The kernels' constants derived from the declarations of ``kernels/layout.py``.
+
+GENERATED: do not edit. After changing a declaration there, regenerate this file with
+``python -m ttr_lab.games.ticket_to_ride.kernels.regenerate``; a test fails while the two differ.
+Import them through ``kernels.layout`` (``L.S_HANDS``), which holds the declarations too.
+"""
+
+from typing import Final
+
+# -- the card kinds, as ``colours.py`` numbers them, under the kernels' short names
+KINDS: Final = 9  # card kinds: the eight colours and the locomotive
+COLOURS: Final = 8  # train colours
+LOCOMOTIVE: Final = 8  # a card; on a track the same index is GRAY
+GRAY: Final = 8  # a track payable with any one colour
+
+# -- the state array's header slots (``STATE.header``)
+PHASE: Final = 0  # the phase number (``Phase``)
+PLAYER: Final = 1  # the seat to move
+FINAL_TURNS: Final = 2  # -1 until the final round starts, then the turns left in it
+PASSES: Final = 3  # passes in a row
+TURNS: Final = 4  # normal turns played
+STALLED: Final = 5  # 1 once a full round of passes ended the game
+RNG: Final = 6  # the SplitMix64 state of the engine's shuffles (a uint64's bits)
+PILE_N: Final = 7  # cards in the draw pile (its top is the last)
+MARKET_N: Final = 8  # cards in the market
+DECK_HEAD: Final = 9  # the ticket deck is a ring: its top at DECK_HEAD
+DECK_N: Final = 10  # tickets in the ticket deck
+BOXED_N: Final = 11  # tickets out of the game
+LAST_CARD: Final = 12  # the card the last action showed to everyone (a market card), else NO_CARD
+STATE_HEADER: Final = 13  # the header's length
+
+# -- the game array's header (``GAME``): scalars, table offsets, the state's length and field offsets
+N_PLAYERS: Final = 0
+N_TRACKS: Final = 1
+N_CITIES: Final = 2
+N_TICKETS: Final = 3
+N_CARDS: Final = 4
+MARKET_SIZE: Final = 5
+MAX_OFFER: Final = 6
+INITIAL_HAND: Final = 7
+INITIAL_TICKETS: Final = 8
+INITIAL_LONG: Final = 9
+INITIAL_KEEP_MIN: Final = 10
+TICKET_DRAW: Final = 11
+TICKET_KEEP_MIN: Final = 12
+LOCO_LIMIT: Final = 13
+MAX_REDEALS: Final = 14
+REDEAL_MIN: Final = 15
+END_TRAINS: Final = 16
+DOUBLES_SHARED: Final = 17
+TRAINS_PER_PLAYER: Final = 18
+LONGEST_BONUS: Final = 19
+EXPLORER_BONUS: Final = 20
+REJECTS_BOX: Final = 21
+N_TIE_BREAKS: Final = 22
+TIE_BREAKS: Final = 23  # TIE_* codes in order
+HAS_MOUNTAINS: Final = 27
+ID_MARKET: Final = 28  # action ids: draw blind is 0, then draw market 0.., tickets, pass, keeps, claims
+ID_TICKETS: Final = 29
+ID_PASS: Final = 30
+ID_KEEP: Final = 31
+ID_CLAIM: Final = 32
+N_ACTIONS: Final = 33
+N_GROUPS: Final = 34
+MAX_LENGTH: Final = 35
+N_REGULAR: Final = 36
+N_LONG: Final = 37
+T_LENGTH: Final = 38
+T_COLOUR: Final = 39
+T_FERRY: Final = 40
+T_TRAINS: Final = 41  # trains a claim takes (length plus mountain spaces)
+T_POINTS: Final = 42
+T_TWIN: Final = 43  # the other track of a double route, -1 for none
+T_CITY_A: Final = 44
+T_CITY_B: Final = 45
+T_GROUP: Final = 46  # payment group: tracks alike in colour, length, ferry and trains
+T_MOUNTAIN: Final = 47  # mountain spaces
+CLAIM_ID: Final = 48  # [track, payment colour (8: only locomotives), locomotives] -> action id or -1
+CLAIM_TRACK: Final = 49  # per claim (action id - ID_CLAIM): track, colour, cards, locomotives
+CLAIM_COLOUR: Final = 50
+CLAIM_CARDS: Final = 51
+CLAIM_LOCOS: Final = 52
+GROUP_START: Final = 53  # per group: its first entry in GROUP_TRACKS (tracks by id), and count
+GROUP_COUNT: Final = 54
+GROUP_TRACKS: Final = 55
+GROUP_LENGTH: Final = 56
+GROUP_FERRY: Final = 57
+GROUP_NEED: Final = 58
+COLOUR_GROUP_START: Final = 59  # per track colour (gray last): its groups by length, in GROUP_ORDER
+COLOUR_GROUP_COUNT: Final = 60
+GROUP_ORDER: Final = 61
+TICKET_A: Final = 62
+TICKET_B: Final = 63
+TICKET_POINTS: Final = 64
+REGULAR_TICKETS: Final = 65  # ticket ids of the regular deck, in board order (before the shuffle)
+LONG_TICKETS: Final = 66
+DECK_CARDS: Final = 67  # the train cards in colour order (before the shuffle)
+KEEP_START: Final = 68  # [offered, minimum] -> first entry in KEEP_MASKS and count: the keep subsets
+KEEP_COUNT: Final = 69
+KEEP_MASKS: Final = 70
+S_SIZE: Final = 71  # the length of the array
+S_HANDS: Final = 72  # where hands starts
+S_KNOWN: Final = 73  # where known starts
+S_PILE: Final = 74  # where pile starts
+S_DISCARD: Final = 75  # where discard starts
+S_MARKET: Final = 76  # where market starts
+S_OWNER: Final = 77  # where owner starts
+S_TRAINS: Final = 78  # where trains starts
+S_POINTS: Final = 79  # where points starts
+S_TICKETS: Final = 80  # where tickets starts
+S_TICKETS_N: Final = 81  # where tickets_n starts
+S_OFFERS: Final = 82  # where offers starts
+S_OFFERS_N: Final = 83  # where offers_n starts
+S_DECK: Final = 84  # where deck starts
+S_RETURNED: Final = 85  # where returned starts
+S_BOXED: Final = 86  # where boxed starts
+S_BOXED_BY: Final = 87  # where boxed_by starts
+GAME_HEADER: Final = 88  # the header's length
+
+# -- the columns of ``score_game``'s result (``RESULT``)
+R_ROUTES: Final = 0  # route points
+R_TICKET_POINTS: Final = 1  # ticket points, completed less failed
+R_COMPLETED: Final = 2  # tickets completed
+R_FAILED: Final = 3  # tickets failed
+R_TRAIL: Final = 4  # the longest trail's length
+R_LONGEST_BONUS: Final = 5  # the longest-trail bonus
+R_NETWORK: Final = 6  # the largest network's cities
+R_EXPLORER_BONUS: Final = 7  # the explorer bonus
+R_MOUNTAINS: Final = 8  # mountain routes
+R_TOTAL: Final = 9  # the final score
+R_RANK: Final = 10  # 1 = first, ties share
+RESULT_COLUMNS: Final = 11  # columns per player
+
+# -- an observation's view row (``VIEW``)
+V_PHASE: Final = 0
+V_PLAYER: Final = 1  # the seat to move
+V_FINAL_TURNS: Final = 2
+V_PASSES: Final = 3
+V_TURNS: Final = 4
+V_PILE_N: Final = 5
+V_DECK_N: Final = 6  # also the length of the deck block
+V_TICKETS_N: Final = 7  # the viewer's tickets held
+V_OFFERS_N: Final = 8  # the viewer's tickets on offer
+V_MARKET_N: Final = 9
+V_BOXED_N: Final = 10  # boxed tickets the viewer saw boxed
+V_FINAL_ROUND: Final = 11  # 1 once the final round started
+V_FINAL_LEFT: Final = 12  # its turns left, 0 before it
+V_ZERO: Final = 13  # always 0: the tensor's padded seats
+V_HEADER: Final = 14  # the header's length
+
+# -- a determinization's plan (``DEAL_PLAN``)
+P_OPPONENTS: Final = 0  # opponents (rows below)
+P_COLUMNS: Final = 1  # columns per opponent row
+P_CARDS: Final = 2  # unseen cards (the pool: opponents' unknown cards and the draw pile)
+P_REGULAR: Final = 3  # unseen regular tickets
+P_LONG: Final = 4  # unseen long tickets
+P_MIN_LONGS: Final = 5  # the long tickets the opponents hold together: at least this many (else too few regular tickets are left for the rest)
+P_MAX_LONGS: Final = 6  # ... and at most this many
+P_DECK_UNKNOWN: Final = 7  # deck positions the observer did not see filled
+P_BOXED_KNOWN: Final = 8  # boxed tickets the observer knows (at the front of the boxed field)
+P_REJECTS_BOX: Final = 9  # 1 when rejected tickets leave the game (unseen regular ones may be boxed)
+P_TRIES: Final = 10  # draws of the long-ticket counts before the fallback counts are used
+PLAN_HEADER: Final = 11  # the header's length
+
+# -- an opponent's row of that plan (``OPPONENT_ROW``)
+O_SEAT: Final = 0
+O_HIDDEN: Final = 1  # cards in its hand nobody else saw enter it
+O_HELD: Final = 2  # tickets held
+O_OFFER: Final = 3  # tickets on offer
+O_OFFER_LONG: Final = 4  # of those, long ones (still choosing its setup tickets: they come first)
+O_CAP: Final = 5  # at most this many long tickets held
+O_FALLBACK: Final = 6  # long tickets held when no draw fits
+O_WEIGHTS: Final = 7  # entries of its cumulative weights (0: it holds none, nothing is drawn)
+OPPONENT_FIXED: Final = 8  # the fixed columns of a row
+O_CUMULATIVE: Final = 8  # its cumulative weights start here
+
+# -- the tensor writer's plan (``TENSOR_PLAN``)
+W_SIZE: Final = 0
+W_SEATS: Final = 1
+W_HAND: Final = 2
+W_MARKET: Final = 3
+W_DISCARD: Final = 4
+W_DECKS: Final = 5
+W_TRAINS: Final = 6
+W_POINTS: Final = 7
+W_HAND_SIZES: Final = 8
+W_TICKET_COUNTS: Final = 9
+W_OFFER_SIZES: Final = 10
+W_KNOWN_CARDS: Final = 11
+W_NUM_PLAYERS: Final = 12
+W_TO_MOVE: Final = 13
+W_PHASE: Final = 14
+W_TICKETS: Final = 15
+W_OFFERED: Final = 16
+W_TICKETS_OUT: Final = 17
+W_OWNER: Final = 18
+WRITER_PLAN_SIZE: Final = 19  # the plan's length
+
+__all__ = [
+    'KINDS',
+    'COLOURS',
+    'LOCOMOTIVE',
+    'GRAY',
+    'PHASE',
+    'PLAYER',
+    'FINAL_TURNS',
+    'PASSES',
+    'TURNS',
+    'STALLED',
+    'RNG',
+    'PILE_N',
+    'MARKET_N',
+    'DECK_HEAD',
+    'DECK_N',
+    'BOXED_N',
+    'LAST_CARD',
+    'STATE_HEADER',
+    'N_PLAYERS',
+    'N_TRACKS',
+    'N_CITIES',
+    'N_TICKETS',
+    'N_CARDS',
+    'MARKET_SIZE',
+    'MAX_OFFER',
+    'INITIAL_HAND',
+    'INITIAL_TICKETS',
+    'INITIAL_LONG',
+    'INITIAL_KEEP_MIN',
+    'TICKET_DRAW',
+    'TICKET_KEEP_MIN',
+    'LOCO_LIMIT',
+    'MAX_REDEALS',
+    'REDEAL_MIN',
+    'END_TRAINS',
+    'DOUBLES_SHARED',
+    'TRAINS_PER_PLAYER',
+    'LONGEST_BONUS',
+    'EXPLORER_BONUS',
+    'REJECTS_BOX',
+    'N_TIE_BREAKS',
+    'TIE_BREAKS',
+    'HAS_MOUNTAINS',
+    'ID_MARKET',
+    'ID_TICKETS',
+    'ID_PASS',
+    'ID_KEEP',
+    'ID_CLAIM',
+    'N_ACTIONS',
+    'N_GROUPS',
+    'MAX_LENGTH',
+    'N_REGULAR',
+    'N_LONG',
+    'T_LENGTH',
+    'T_COLOUR',
+    'T_FERRY',
+    'T_TRAINS',
+    'T_POINTS',
+    'T_TWIN',
+    'T_CITY_A',
+    'T_CITY_B',
+    'T_GROUP',
+    'T_MOUNTAIN',
+    'CLAIM_ID',
+    'CLAIM_TRACK',
+    'CLAIM_COLOUR',
+    'CLAIM_CARDS',
+    'CLAIM_LOCOS',
+    'GROUP_START',
+    'GROUP_COUNT',
+    'GROUP_TRACKS',
+    'GROUP_LENGTH',
+    'GROUP_FERRY',
+    'GROUP_NEED',
+    'COLOUR_GROUP_START',
+    'COLOUR_GROUP_COUNT',
+    'GROUP_ORDER',
+    'TICKET_A',
+    'TICKET_B',
+    'TICKET_POINTS',
+    'REGULAR_TICKETS',
+    'LONG_TICKETS',
+    'DECK_CARDS',
+    'KEEP_START',
+    'KEEP_COUNT',
+    'KEEP_MASKS',
+    'S_SIZE',
+    'S_HANDS',
+    'S_KNOWN',
+    'S_PILE',
+    'S_DISCARD',
+    'S_MARKET',
+    'S_OWNER',
+    'S_TRAINS',
+    'S_POINTS',
+    'S_TICKETS',
+    'S_TICKETS_N',
+    'S_OFFERS',
+    'S_OFFERS_N',
+    'S_DECK',
+    'S_RETURNED',
+    'S_BOXED',
+    'S_BOXED_BY',
+    'GAME_HEADER',
+    'R_ROUTES',
+    'R_TICKET_POINTS',
+    'R_COMPLETED',
+    'R_FAILED',
+    'R_TRAIL',
+    'R_LONGEST_BONUS',
+    'R_NETWORK',
+    'R_EXPLORER_BONUS',
+    'R_MOUNTAINS',
+    'R_TOTAL',
+    'R_RANK',
+    'RESULT_COLUMNS',
+    'V_PHASE',
+    'V_PLAYER',
+    'V_FINAL_TURNS',
+    'V_PASSES',
+    'V_TURNS',
+    'V_PILE_N',
+    'V_DECK_N',
+    'V_TICKETS_N',
+    'V_OFFERS_N',
+    'V_MARKET_N',
+    'V_BOXED_N',
+    'V_FINAL_ROUND',
+    'V_FINAL_LEFT',
+    'V_ZERO',
+    'V_HEADER',
+    'P_OPPONENTS',
+    'P_COLUMNS',
+    'P_CARDS',
+    'P_REGULAR',
+    'P_LONG',
+    'P_MIN_LONGS',
+    'P_MAX_LONGS',
+    'P_DECK_UNKNOWN',
+    'P_BOXED_KNOWN',
+    'P_REJECTS_BOX',
+    'P_TRIES',
+    'PLAN_HEADER',
+    'O_SEAT',
+    'O_HIDDEN',
+    'O_HELD',
+    'O_OFFER',
+    'O_OFFER_LONG',
+    'O_CAP',
+    'O_FALLBACK',
+    'O_WEIGHTS',
+    'OPPONENT_FIXED',
+    'O_CUMULATIVE',
+    'W_SIZE',
+    'W_SEATS',
+    'W_HAND',
+    'W_MARKET',
+    'W_DISCARD',
+    'W_DECKS',
+    'W_TRAINS',
+    'W_POINTS',
+    'W_HAND_SIZES',
+    'W_TICKET_COUNTS',
+    'W_OFFER_SIZES',
+    'W_KNOWN_CARDS',
+    'W_NUM_PLAYERS',
+    'W_TO_MOVE',
+    'W_PHASE',
+    'W_TICKETS',
+    'W_OFFERED',
+    'W_TICKETS_OUT',
+    'W_OWNER',
+    'WRITER_PLAN_SIZE',
+]
