@@ -17,6 +17,10 @@ The game's own values (``Game`` attributes such as a board and a ruleset) are se
 once and referred to by key afterwards (pickle persistent ids), and so is the public history
 (an observation's ``log``, the core's linked list, ``core.history``): each decision sends the
 events since the seat's last one, not the map and the whole game again.
+
+Over 400 lines on purpose: the parent's side and the child's loop speak one protocol (what is sent,
+what is answered, how each failure is named), kept in one file so that a change to one end is
+made beside the other.
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
 """Where tournament games run: in this process (``serial``, for tests and debugging) or on Ray
 (a local Ray by default, or an existing cluster by address). Both play the same batches with
-the same function, so they produce the same games."""
+the same function, so they produce the same games.
+
+Over 400 lines on purpose: the two backends are read side by side (the batch, its timing and its
+retries are one statement for both), and the Ray half is the bulk of it."""
 
 from __future__ import annotations
 

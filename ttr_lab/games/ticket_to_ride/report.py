@@ -12,6 +12,9 @@ score) or a folder's digest (``core.digest``, what the report hands the views: p
 and shares over the games played out, the tracks each entrant and the winners claimed); a frame
 is digested first. pandas, numpy and matplotlib are imported inside the functions, so the rules import
 none of them.
+
+Over 400 lines on purpose: these are the hooks one game hands the generic report, read as one
+surface (``report_tables`` and ``report_figures`` at the end name every part).
 """
 
 from __future__ import annotations
