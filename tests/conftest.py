@@ -50,6 +50,14 @@ def shared_ray(tmp_path_factory):
     return ray_sharing.SHARED
 
 
+@pytest.fixture(autouse=True)
+def _no_unmarked_ray(request):
+    """A test that starts a local Ray says so (tests/ray_sharing.py): the suite's budget counts them."""
+    before = ray_sharing.sessions_started_here()
+    yield
+    ray_sharing.check_no_ray_started(request.node, before)
+
+
 @pytest.hookimpl(trylast=True)  # after the test's own teardown
 def pytest_runtest_teardown(item, nextitem):
     ray_sharing.after(item, nextitem)

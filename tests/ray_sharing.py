@@ -12,13 +12,24 @@ The tests that use it (the ``shared_ray`` fixture) are put next to each other in
 ``ray`` (so under ``-n 2`` they run on one worker, with the other Ray tests), and the shared Ray is
 shut down after the last of a row of them: every other test, and a test that starts a Ray in its
 own process, finds none running.
+
+A test neither marked ``ray`` nor on the shared Ray that starts a local Ray in the test process
+(a config left on the default ``backend: ray``) fails at its teardown (``check_no_ray_started``):
+unnoticed, each such start costs the suite some 20 s, and under ``-n 2`` it would run beside the
+Ray group on the other worker.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from ttr_lab.tournament.backends import RayBackend
 
 FIXTURE = "shared_ray"
 WORKERS = 2  # the machine's two cores, as a local Ray of the backend's own takes them
@@ -30,7 +41,7 @@ class SharedRay:
 
     def __init__(self) -> None:
         self.modules: Path | None = None
-        self._backend = None
+        self._backend: RayBackend | None = None
 
     def start(self, tmp_path_factory: pytest.TempPathFactory) -> None:
         if self._backend is not None:
@@ -70,6 +81,34 @@ def order(items: list[pytest.Item]) -> None:
     first = items.index(users[0])
     others = [item for item in items if not uses(item)]
     items[:] = others[:first] + users + others[first:]
+
+
+def _ray_folder() -> Path:
+    """Where a local Ray started without a folder of its own keeps its sessions, as Ray chooses it."""
+    system = os.environ.get("RAY_TMPDIR") or (sys.platform.startswith("linux") and os.environ.get("TMPDIR")) or "/tmp"
+    return Path(system, "ray")
+
+
+def sessions_started_here() -> set[str]:
+    """The sessions of local Rays this process started, running or not: Ray names each session's
+    folder after the process that started it (``session_<date>_<pid>``) and keeps the folder."""
+    suffix = f"_{os.getpid()}"
+    try:
+        with os.scandir(_ray_folder()) as entries:
+            return {e.name for e in entries if e.name.startswith("session_2") and e.name.endswith(suffix)}
+    except OSError:  # no Ray has run on this machine yet
+        return set()
+
+
+def check_no_ray_started(item: pytest.Item, before: set[str]) -> None:
+    """Fail ``item`` if it started a local Ray while neither marked ``ray`` nor on the shared Ray."""
+    if item.get_closest_marker("ray") or uses(item):
+        return
+    started = sessions_started_here() - before
+    if started:
+        pytest.fail(f"{item.nodeid} started a local Ray ({', '.join(sorted(started))}) without the `ray` marker: "
+                    "take the shared_ray fixture if Ray is only a means (or give its config backend: serial); "
+                    "mark it `ray` if Ray's own start or death is what it tests", pytrace=False)
 
 
 def after(item: pytest.Item, nextitem: pytest.Item | None) -> None:

@@ -72,3 +72,27 @@ def test_the_tree_search_contract_on_each_map_is_one_group_and_its_other_strateg
     ids = [f"tests/strategies/test_contract.py::test_shipped_strategy_passes_the_contract[{s}]"
            for s in ("mcts_tree-usa", "mcts_tree-legendary_asia", "mcts-usa")]
     assert [scheduling.group_of(item(i)) for i in ids] == ["tree_kernels", "tree_kernels", None]
+
+
+def test_a_test_that_starts_a_local_ray_unmarked_fails_and_a_marked_one_or_another_process_s_ray_does_not(
+        tmp_path, monkeypatch):
+    import os
+
+    import pytest
+    import ray_sharing
+
+    monkeypatch.setenv("RAY_TMPDIR", str(tmp_path))
+    (tmp_path / "ray" / "session_2026-01-01_00-00-00_000001_1").mkdir(parents=True)  # another process's Ray
+    before = ray_sharing.sessions_started_here()
+    assert before == set()
+
+    def item(marked, shared=False):
+        return SimpleNamespace(nodeid="tests/t.py::test_x", fixturenames=["shared_ray"] if shared else [],
+                               get_closest_marker=lambda name: object() if marked and name == "ray" else None)
+
+    ray_sharing.check_no_ray_started(item(marked=False), before)  # nothing started: passes
+    (tmp_path / "ray" / f"session_2026-01-01_00-00-01_000002_{os.getpid()}").mkdir()  # a Ray of this process
+    with pytest.raises(pytest.fail.Exception, match="started a local Ray .* without the `ray` marker"):
+        ray_sharing.check_no_ray_started(item(marked=False), before)
+    ray_sharing.check_no_ray_started(item(marked=True), before)
+    ray_sharing.check_no_ray_started(item(marked=False, shared=True), before)

@@ -144,6 +144,7 @@ def test_a_driver_killed_with_9_leaves_no_ray_process_and_spares_another_ray(tmp
 
 @pytest.mark.ray
 def test_a_ray_start_that_timed_out_is_stopped_before_the_next_try(monkeypatch):
+    import ray._private.node as node
     import ray._private.services as services
 
     from ttr_lab.tournament import ray_watchdog
@@ -159,7 +160,18 @@ def test_a_ray_start_that_timed_out_is_stopped_before_the_next_try(monkeypatch):
             raise RuntimeError("not registered yet")
         return real(gcs_address, node_id)
 
+    class PastTheWait:
+        """Ray's node clock, 31 s ahead from the first refusal on: Ray gives up on the first node
+        at once instead of after 30 s of waiting (the give-up, not the wait, is under test)."""
+
+        def __getattr__(self, name):
+            return getattr(time, name)
+
+        def monotonic(self):
+            return time.monotonic() + (31.0 if refused else 0.0)
+
     monkeypatch.setattr(services, "get_node", first_node_never_registers)
+    monkeypatch.setattr(node, "time", PastTheWait())
     backend = RayBackend(workers=1)
     backend.start()  # the second try starts
     try:
