@@ -173,8 +173,12 @@ class Learned:
     def logits(self, observation: Observation, legal_actions: Sequence[Action]) -> np.ndarray:
         """The network's logit of each of ``legal_actions`` (a search's prior over them). Called at
         every decision, as ``act`` is, it keeps the plan the features read."""
+        return self.read(observation, legal_actions)[0]
+
+    def read(self, observation: Observation, legal_actions: Sequence[Action]) -> tuple[np.ndarray, np.ndarray]:
+        """``logits`` and the inputs the network read for them (a search reports both)."""
         net, tensor = self._inputs(observation)
-        return self._logits(net, tensor, observation, legal_actions)
+        return self._logits(net, tensor, observation, legal_actions), tensor
 
     def _logits(self, net: Network, tensor: np.ndarray, observation: Observation,
                 legal_actions: Sequence[Action]) -> np.ndarray:

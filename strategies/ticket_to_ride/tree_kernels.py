@@ -30,6 +30,8 @@ flat float64 array of weights and its layer sizes (``value_of``); an empty size 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -225,6 +227,12 @@ def lead(g: np.ndarray, s: np.ndarray, me: int, result: np.ndarray, completed: n
         if q != me and result[q, L.R_TOTAL] > best:
             best = result[q, L.R_TOTAL]
     return result[me, L.R_TOTAL] - best
+
+
+def final_lead(state: Any, me: int) -> float:
+    """``me``'s lead in points at ``state`` (a finished game: its final lead), as a leaf reads it."""
+    buffers = playout_buffers(state.face.g)
+    return float(lead(state.face.g, state.s, me, buffers[5], buffers[6]))
 
 
 @njit(cache=True)

@@ -50,7 +50,6 @@ from __future__ import annotations
 import functools
 import math
 import random
-import time
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -59,7 +58,9 @@ from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveIn
 from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase, determinizer
 from ttr_lab.games.ticket_to_ride.batch import tensor_plan
+from ttr_lab.strategies.limit import Limit, spend
 from ttr_lab.strategies.ticket_to_ride import tree_kernels as K
+from ttr_lab.strategies.ticket_to_ride.search.result import SearchResult
 from ttr_lab.strategies.ticket_to_ride.learned import Learned, shipped_weights
 from ttr_lab.strategies.ticket_to_ride.network import Network
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
@@ -101,7 +102,7 @@ class TreeSearch:
         mover_view: bool = True,
         confidence: NonNegativeFloat = 2.0,
         search_second_draw: bool = False,
-        policy: str | None = None,
+        policy: str | Learned | None = None,
         streams: bool = False,
     ) -> None:
         """
@@ -139,17 +140,16 @@ class TreeSearch:
         search_second_draw: search the second card of a draw too (else the planner's).
         policy: a policy network orders the root's moves (the planner's move still first), so the
             widening opens the moves it scores highest first: ``"learned"`` (the weights the
-            ``learned`` strategy ships for the map) or a weights file; None: the hand prior.
+            ``learned`` strategy ships for the map), a weights file, or a ``Learned`` strategy
+            (a network in memory: ``Learned.of``); None: the hand prior.
             Below the root the hand prior orders the tree (the kernel computes no features).
         streams: each seat draws its cards, in the walk and the play-outs, from a stream of its
             own within a sample (``pile_streams``, as ``mcts_halving``'s ``streams``), so a move's
             own draws do not change the cards every later draw meets.
         """
-        if time_ms is not None and cpu_ms is not None:
-            raise ConfigError(f"strategy {self.name!r}: give one clock, time_ms or cpu_ms, not both")
+        self.limit = Limit.of(self.name, playouts=iterations, time_ms=time_ms, cpu_ms=cpu_ms)
         if value_mix > 1.0:
             raise ConfigError(f"strategy {self.name!r}: value_mix is a weight in [0, 1], not {value_mix}")
-        self.iterations, self.time_ms, self.cpu_ms = iterations, time_ms, cpu_ms
         self.cfg = np.zeros(K.CFG_SIZE, dtype=np.float64)
         self.cfg[K.C_EXPLORATION], self.cfg[K.C_WIDENING], self.cfg[K.C_WIDENING_BASE] = exploration, widening, widening_base
         self.cfg[K.C_TREE_DEPTH], self.cfg[K.C_ROLLOUT_DEPTH] = tree_depth, rollout_depth
@@ -170,9 +170,6 @@ class TreeSearch:
         self.tree = tuple(np.zeros(_CAPACITY, dtype=t) for t in (np.int64, np.int64, np.int64, np.float64, np.float64,
                                                                    np.float64, np.float64))
         self._tensor: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self.last_iterations = 0
-        self.last_nodes = 0
-        self.last_root: list[tuple[str, int, float]] = []  # the root's children: move, visits, mean reward
 
     def warm_up(self, state: GameState) -> None:
         """Compile (or load) the kernels on ``state``, outside any timed move."""
@@ -181,15 +178,21 @@ class TreeSearch:
             self._search(obs, state.legal_actions()[0], random.Random(0), iterations=2)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        return self.search(observation, legal_actions, rng).action
+
+    def search(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> SearchResult:
+        """The decision, the root's children (move, visits, mean reward) and what was spent."""
         anchor = self.planner.act(observation, legal_actions, rng)  # keeps the planner's plan current
         # At every decision, as the planner: the network's features read the plan it keeps.
-        logits = None if self.prior is None else self.prior.logits(observation, legal_actions)
+        logits, inputs = (None, None) if self.prior is None else self.prior.read(observation, legal_actions)
         if len(legal_actions) == 1 or (observation.phase == Phase.SECOND_DRAW and not self.search_second_draw):
-            return anchor
-        return self._search(observation, anchor, rng, prior=None if logits is None else (legal_actions, logits))
+            return SearchResult(anchor, inputs=inputs)
+        return self._search(observation, anchor, rng, prior=None if logits is None else (legal_actions, logits),
+                            inputs=inputs)
 
     def _search(self, obs: Observation, anchor: Action, rng: random.Random, iterations: int | None = None,
-                prior: tuple[Sequence[Action], np.ndarray] | None = None) -> Action:
+                prior: tuple[Sequence[Action], np.ndarray] | None = None,
+                inputs: np.ndarray | None = None) -> SearchResult:
         sampler, root = root_moves(obs, anchor, rng)
         template = sampler.template
         if prior is not None:
@@ -197,7 +200,7 @@ class TreeSearch:
         face, g = template.face, template.face.g
         pt, w = tables_of(g)
         if root.shape[0] == 1:
-            return anchor
+            return SearchResult(anchor, inputs=inputs)
         for array in self.tree:
             array[0] = 0
         self.tree[1][0] = self.tree[2][0] = -1  # the root: no child, no sibling
@@ -211,14 +214,16 @@ class TreeSearch:
                    root, self.cfg, meta, action, first_child, sibling, visits, reward, available, squares, count,
                    tplan, scales, self.value_weights, self.value_sizes)
 
-        if iterations is not None or (self.cpu_ms is None and self.time_ms is None):
-            run(iterations or self.iterations)
+        deadline = None if iterations is not None else self.limit.deadline()
+        if deadline is None:
+            run(iterations or self.limit.playouts or 0)
         else:
-            _run_until(run, meta, self.cpu_ms, self.time_ms)
-        self.last_iterations, self.last_nodes = int(meta[K.M_ITERATIONS]), int(meta[K.M_NODES])
-        self.last_root = _root_children(self.tree, face)
+            spend(run, lambda: int(meta[K.M_ITERATIONS]), deadline.clock, deadline.seconds, _FIRST_BATCH, 0.25)
         bar = self.confidence if obs.phase in (Phase.TURN, Phase.SECOND_DRAW) else 0.0
-        return face.actions[_answer(self.tree, bar)]
+        action = face.actions[_answer(self.tree, bar)]
+        done = int(meta[K.M_ITERATIONS])
+        return SearchResult.of_rows(action, _root_children(self.tree, face), playouts=done, simulations=done,
+                                    nodes=int(meta[K.M_NODES]), switched=action != anchor, inputs=inputs)
 
     def leaf_value(self, state: GameState, me: int) -> float:
         """``me``'s value of ``state`` in points, exactly as this search's leaves read it with its
@@ -268,11 +273,14 @@ def root_moves(obs: Observation, anchor: Action, rng: random.Random) -> tuple[An
     return sampler, out[:m].copy()
 
 
-def policy_prior(policy: str | None) -> Learned | None:
+def policy_prior(policy: "str | Learned | None") -> Learned | None:
     """A search's ``policy`` option as the network that orders its root: ``"learned"`` (the
-    weights the ``learned`` strategy ships for the map), a weights file, or None (the hand
-    prior). Built when the search is made, so a bad weights file is refused then, not mid-game."""
-    return None if policy is None else Learned(weights=None if policy == "learned" else policy)
+    weights the ``learned`` strategy ships for the map), a weights file, a ``Learned`` (as it is),
+    or None (the hand prior). Built when the search is made, so a bad weights file is refused
+    then, not mid-game."""
+    if policy is None or isinstance(policy, Learned):
+        return policy
+    return Learned(weights=None if policy == "learned" else policy)
 
 
 def by_policy(template: GameState, root: np.ndarray, legal: Sequence[Action], logits: np.ndarray) -> np.ndarray:
@@ -325,22 +333,6 @@ def flatten_value(value: Any) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate([a.ravel() for a in arrays]).astype(np.float32), np.array(sizes, dtype=np.int64)
 
 
-def _run_until(run: Callable[[int], None], meta: np.ndarray, cpu_ms: float | None, time_ms: float | None) -> None:
-    """Run batches of iterations until the clock's budget is spent (at least one iteration)."""
-    clock = time.thread_time if cpu_ms is not None else time.perf_counter
-    budget = (cpu_ms if cpu_ms is not None else time_ms or 0.0) / 1000.0
-    start = clock()
-    batch = _FIRST_BATCH
-    while True:
-        run(batch)
-        spent = clock() - start
-        left = budget - spent
-        if left <= 0:
-            return
-        per = spent / max(1, int(meta[K.M_ITERATIONS]))
-        batch = max(1, int(left / 4 / per)) if per > 0 else batch * 2
-
-
 def _answer(tree: tuple[np.ndarray, ...], confidence: float) -> int:
     """The root's most visited child's move (ties: the first opened) if its mean reward is above
     0 by ``confidence`` standard errors; else the first child's (the planner's move, opened
@@ -360,11 +352,11 @@ def _answer(tree: tuple[np.ndarray, ...], confidence: float) -> int:
     return int(action[best]) if mean > confidence * error else int(action[anchor])
 
 
-def _root_children(tree: tuple[np.ndarray, ...], face: Any) -> list[tuple[str, int, float]]:
+def _root_children(tree: tuple[np.ndarray, ...], face: Any) -> list[tuple[Any, int, float]]:
     action, first, sibling, visits, reward, _, _ = tree
     out = []
     k = int(first[0])
     while k >= 0:
-        out.append((str(face.actions[int(action[k])]), int(visits[k]), float(reward[k] / max(visits[k], 1.0))))
+        out.append((face.actions[int(action[k])], int(visits[k]), float(reward[k] / max(visits[k], 1.0))))
         k = int(sibling[k])
     return out

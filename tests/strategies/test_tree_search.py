@@ -136,14 +136,12 @@ def test_opponents_slips_are_the_same_for_every_leaf_of_a_sample():
     state = _planner_game(11, 57)  # three of its own decisions deep, no ticket choice on the way
     obs, legal = state.observation(0), state.legal_actions()
     lone = TreeSearch(iterations=30, epsilon=0.5, widening=0.0, widening_base=1.0, tree_depth=3)
-    lone.act(obs, legal, random.Random(1))
-    assert len(lone.last_root) == 1 and lone.last_root[0][1] == 30 and lone.last_root[0][2] == 0.0
+    root = lone.search(obs, legal, random.Random(1)).root
+    assert len(root) == 1 and root[0].samples == 30 and root[0].lead == 0.0
     state = _planner_game(11, 4)
     obs, legal = state.observation(0), state.legal_actions()
     slips, none = TreeSearch(iterations=40, epsilon=0.5), TreeSearch(iterations=40)
-    slips.act(obs, legal, random.Random(1))
-    none.act(obs, legal, random.Random(1))
-    assert slips.last_root != none.last_root
+    assert slips.search(obs, legal, random.Random(1)).root != none.search(obs, legal, random.Random(1)).root
     with pytest.raises(ConfigError, match="epsilon"):
         TreeSearch(epsilon=1.5)
 
@@ -210,14 +208,13 @@ def test_with_streams_the_planners_line_is_still_its_samples_baseline():
     state = _planner_game(11, 57)
     obs, legal = state.observation(0), state.legal_actions()
     lone = TreeSearch(iterations=30, streams=True, widening=0.0, widening_base=1.0, tree_depth=3)
-    lone.act(obs, legal, random.Random(1))
-    assert len(lone.last_root) == 1 and lone.last_root[0][1] == 30 and lone.last_root[0][2] == 0.0
+    root = lone.search(obs, legal, random.Random(1)).root
+    assert len(root) == 1 and root[0].samples == 30 and root[0].lead == 0.0
     state = _planner_game(11, 4)
     obs, legal = state.observation(0), state.legal_actions()
     streamed, plain = TreeSearch(iterations=40, streams=True), TreeSearch(iterations=40)
-    assert streamed.act(obs, legal, random.Random(1)) in legal
-    plain.act(obs, legal, random.Random(1))
-    assert streamed.last_root != plain.last_root
+    found = streamed.search(obs, legal, random.Random(1))
+    assert found.action in legal and found.root != plain.search(obs, legal, random.Random(1)).root
 
 
 def test_leaf_value_is_the_networks_logit_from_the_movers_view_negated_for_the_other_seat():

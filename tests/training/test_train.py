@@ -258,9 +258,7 @@ def test_a_fixed_prior_plays_the_race_and_the_value_learns_the_lead(tmp_path):
     seed = derive_seed(cfg.seed, expert.COLLECT_KEY, 0, 0)
     state, rng = game.new_game(2, seed), random.Random(seed)
     shipped = Network.load(shipped_weights("usa"), game)
-    seats = [HalvingSearch(iterations=cfg.search_iterations) for _ in range(2)]
-    for seat in seats:
-        seat.prior = Learned.of(shipped, game)
+    seats = [HalvingSearch(iterations=cfg.search_iterations, policy=Learned.of(shipped, game)) for _ in range(2)]
     movers = []
     for row in range(len(got.teacher)):
         p = state.current_player
