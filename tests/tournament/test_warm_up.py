@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ttr_lab import load_game
-from ttr_lab.strategies.ticket_to_ride.compiled_planner import CompiledPlanner
+from ttr_lab.core.registry import build
 from ttr_lab.strategies.ticket_to_ride.mcts import MCTS
 from ttr_lab.tournament import warm_up as worker
 
@@ -39,7 +39,7 @@ def test_the_compiled_strategies_warm_their_kernels_without_changing_the_state()
     state = game.new_game(4, 3)
     before = state.snapshot()
     MCTS().warm_up(state)
-    CompiledPlanner().warm_up(state)
+    build("compiled_planner", game="ticket_to_ride").warm_up(state)
     assert state.snapshot() == before
 
 
