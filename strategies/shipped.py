@@ -11,8 +11,8 @@ registry against its base's signature."""
 
 from ttr_lab.core.registry import Preset
 
-_MCTS = "ttr_lab.strategies.ticket_to_ride.mcts:MCTS"
-_HALVING = "ttr_lab.strategies.ticket_to_ride.halving_search:HalvingSearch"
+_MCTS = "ttr_lab.strategies.ticket_to_ride.search.mcts:MCTS"
+_HALVING = "ttr_lab.strategies.ticket_to_ride.search.mcts_halving:HalvingSearch"
 _BUDGET = ("iterations", "steps", "time_ms", "cpu_ms")
 
 TICKET_TO_RIDE: dict[str, str | Preset] = {
@@ -43,7 +43,7 @@ TICKET_TO_RIDE: dict[str, str | Preset] = {
                "turn_alternatives": "tickets,points", "endgame_trains": 12, "tickets_when_tracks_left": 2},
         about="The flat search of mcts as it stood in December 2026, frozen as the yardstick later "
               "searches are measured against; only its budget is open. Golden records pin its games."),
-    "mcts_tree": "ttr_lab.strategies.ticket_to_ride.tree_search:TreeSearch",
+    "mcts_tree": "ttr_lab.strategies.ticket_to_ride.search.mcts_tree:TreeSearch",
     "mcts_halving": _HALVING,
     "mcts_learned": Preset(
         _HALVING, defaults={"policy": "learned"},
@@ -75,4 +75,18 @@ MOVED: dict[str, str] = {f"ttr_lab.strategies.{name}": f"ttr_lab.strategies.tick
 )} | {
     "ttr_lab.strategies.planner_kernel": "ttr_lab.strategies.ticket_to_ride.planner_decisions",
     "ttr_lab.strategies.planning_kernels": "ttr_lab.strategies.ticket_to_ride.planner_toolkit",
+} | {
+    # The searches in one package, each algorithm a module named after its registered name.
+    f"ttr_lab.strategies.ticket_to_ride.{old}": f"ttr_lab.strategies.ticket_to_ride.search.{new}" for old, new in (
+        ("mcts", "mcts"), ("candidate_playouts", "mcts.candidate_playouts"), ("playout", "mcts.playout"),
+        ("tree_search", "mcts_tree"), ("tree_kernels", "mcts_tree.kernels"), ("halving_search", "mcts_halving"),
+        ("halving_kernels", "mcts_halving.kernels"), ("pile_streams", "pile_streams"),
+    )
+}
+# Classes of 0.2 that are presets now: a config naming one by its import path gets the preset.
+RETIRED: dict[str, str] = {
+    "ttr_lab.strategies.ticket_to_ride.mcts_flat:MCTSFlat": "mcts_flat",
+    "ttr_lab.strategies.ticket_to_ride.mcts_classic:MCTSClassic": "mcts_classic",
+    "ttr_lab.strategies.ticket_to_ride.mcts_learned:MCTSLearned": "mcts_learned",
+    "ttr_lab.strategies.ticket_to_ride.compiled_planner:CompiledPlanner": "compiled_planner",
 }

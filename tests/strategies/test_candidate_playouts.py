@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-import ttr_lab.strategies.ticket_to_ride.mcts as mcts
+import ttr_lab.strategies.ticket_to_ride.search.mcts as mcts
 from ttr_lab.core.game import load_game
-from ttr_lab.strategies.ticket_to_ride.candidate_playouts import NATIVE, ROUNDS, candidate_playouts
+from ttr_lab.strategies.ticket_to_ride.search.mcts.candidate_playouts import NATIVE, ROUNDS, candidate_playouts
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
 USA = load_game("ticket_to_ride", map="usa")

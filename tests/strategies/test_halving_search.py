@@ -14,7 +14,7 @@ import pytest
 from ttr_lab import ConfigError, StrategyError
 from ttr_lab.core.registry import build
 from ttr_lab.games.ticket_to_ride import Phase, TicketToRide
-from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch, affordable, answer, halving_rounds
+from ttr_lab.strategies.ticket_to_ride.search.mcts_halving import HalvingSearch, affordable, answer, halving_rounds
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
 from helpers import check_policy_orders_root, planner_turn
@@ -86,7 +86,7 @@ def test_a_fresh_verdict_measures_a_move_against_the_planners_on_new_samples():
 def test_a_final_verdict_tests_only_the_last_rounds_samples_and_races_the_same(monkeypatch):
     """``verdict: final`` leaves the race alone and hands the test only the last round's samples,
     which the winner met after the rounds that chose it; ``all`` hands it every sample it met."""
-    from ttr_lab.strategies.ticket_to_ride import halving_search
+    from ttr_lab.strategies.ticket_to_ride.search import mcts_halving as halving_search
 
     tested: list[tuple[int, int]] = []
     monkeypatch.setattr(halving_search, "answer", lambda a, r, bar: tested.append(
@@ -146,7 +146,7 @@ def test_each_seat_draws_from_its_own_stream_whatever_another_seat_drew():
     """``steer_pile`` keeps the pile's cards, draws each kind as often as the pile holds it, and
     gives seat 1 the same next card whether or not seat 0 took a card before it."""
     from ttr_lab.games.ticket_to_ride.kernels import layout as L
-    from ttr_lab.strategies.ticket_to_ride.pile_streams import steer_pile
+    from ttr_lab.strategies.ticket_to_ride.search.pile_streams import steer_pile
 
     state = USA.new_game(2, seed=11)
     g = state.face.g

@@ -6,8 +6,8 @@ import random
 
 from helpers import make_state
 from invariants import hidden_shuffle, random_game_states
-from ttr_lab.strategies.ticket_to_ride.mcts import MCTS
-from ttr_lab.strategies.ticket_to_ride.playout import Playout
+from ttr_lab.strategies.ticket_to_ride.search.mcts import MCTS
+from ttr_lab.strategies.ticket_to_ride.search.mcts.playout import Playout
 from ttr_lab import play_game
 from ttr_lab.games.ticket_to_ride import TicketToRide, KeepTickets, determinize, load_board
 

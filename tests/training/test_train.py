@@ -244,7 +244,7 @@ def test_a_fixed_prior_plays_the_race_and_the_value_learns_the_lead(tmp_path):
     import random
 
     from ttr_lab.core.rng import derive_seed
-    from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch
+    from ttr_lab.strategies.ticket_to_ride.search.mcts_halving import HalvingSearch
     from ttr_lab.strategies.ticket_to_ride.learned import Learned, shipped_weights
     from ttr_lab.training import expert
     from ttr_lab.training.loop import initial_network

@@ -84,8 +84,8 @@ def resolve(name: str, game: str | None = None) -> type:
     (``greedy``) is refused, naming the games."""
     path = _path_of(name, game)
     if isinstance(path, Preset):
-        owner = _ANY if REGISTRY.get(name) is path else next(g for g, t in _shipped().items() if t.get(name) is path)
-        return preset_class(owner, name)
+        tables = [(_ANY, REGISTRY), *_shipped().items()]
+        return preset_class(*next((g, n) for g, table in tables for n, p in table.items() if p is path))
     module_name, _, attr = path.partition(":")
     try:
         module = _import_strategy_module(module_name)
@@ -110,7 +110,7 @@ ANY_GAME = {"random": "ttr_lab.core.testing:RandomPlayer"}
 
 def _path_of(name: str, game: str | None) -> str | Preset:
     if ":" in name:
-        return name
+        return _retired(name) or name
     if game:
         own = game_strategies(game)
         if name in own:
@@ -137,12 +137,32 @@ def _path_of(name: str, game: str | None) -> str | Preset:
 OLD_PACKAGE, NEW_PACKAGE = "strategies", "ttr_lab.strategies"
 
 
+def _retired(path: str) -> Preset | None:
+    """The preset a class of an earlier release became (``shipped.RETIRED``), with a
+    DeprecationWarning naming it; None for any other path."""
+    root, dot, rest = path.partition(".")
+    module, _, attr = (NEW_PACKAGE + dot + rest if root == OLD_PACKAGE else path).partition(":")
+    shipped = importlib.import_module(SHIPPED_TABLE)
+    module = getattr(shipped, "MOVED", {}).get(module, module)
+    name = getattr(shipped, "RETIRED", {}).get(f"{module}:{attr}")
+    if name is None:
+        return None
+    preset = next(table[name] for table in _shipped().values() if name in table)
+    warnings.warn(f"strategy path {path!r} is deprecated: it is the registered name {name!r} now",
+                  DeprecationWarning, stacklevel=4)
+    return preset if isinstance(preset, Preset) else None
+
+
 def _moved_to(module_name: str) -> str | None:
     """Where a shipped strategy's module of an earlier release lives now (under its old package
     name, ``strategies.greedy``, or moved, as the shipped table's ``MOVED`` says), or None."""
     root, dot, rest = module_name.partition(".")
     name = NEW_PACKAGE + dot + rest if root == OLD_PACKAGE else module_name
-    name = getattr(importlib.import_module(SHIPPED_TABLE), "MOVED", {}).get(name, name)
+    moved = getattr(importlib.import_module(SHIPPED_TABLE), "MOVED", {})
+    for _ in range(len(moved)):  # a module may have moved twice (into a game's folder, then a package)
+        if name not in moved:
+            break
+        name = moved[name]
     if name == module_name:
         return None
     try:

@@ -42,11 +42,11 @@ from typing import Any
 import numpy as np
 
 from ttr_lab.core.rng import derive_seed
-from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch
+from ttr_lab.strategies.ticket_to_ride.search.mcts_halving import HalvingSearch
 from ttr_lab.strategies.ticket_to_ride.learned import Learned, shipped_weights, state_inputs
 from ttr_lab.strategies.ticket_to_ride.network import Network
-from ttr_lab.strategies.ticket_to_ride.tree_kernels import final_lead
-from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch
+from ttr_lab.strategies.ticket_to_ride.search.leaf import final_lead
+from ttr_lab.strategies.ticket_to_ride.search.mcts_tree import TreeSearch
 from ttr_lab.training.config import TrainConfig
 from ttr_lab.training.samples import Samples, joined
 

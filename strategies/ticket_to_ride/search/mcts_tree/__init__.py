@@ -6,7 +6,7 @@ few alternatives) by compiled planner play-outs: once those few are told apart, 
 nothing. Here the root holds **every** claim and draw the position offers, grouped (one payment
 per track, one face-up draw per card kind) and ordered by a prior: the ticket planner's own move
 first, then the claims its plan wants, the blind draw, a ticket draw, the other claims by their
-points, the face-up cards (``tree_kernels.ordered_moves``). Progressive widening opens them in
+points, the face-up cards (``root_kernels.ordered_moves``). Progressive widening opens them in
 that order as visits accrue (about ``widening_base * visits ** widening`` children at a node), so
 a short search is the planner's move checked against its nearest rivals and a long one weighs
 many. Below the root the tree continues over the searching player's own later moves (an
@@ -15,7 +15,7 @@ open-loop tree: the opponents' moves between them are the planner's in each samp
 compiled determinizer), walks down by UCB1 with availability, and evaluates the leaf; statistics
 are shared across samples (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012, in the
 shape of OpenSpiel's ``ismcts.py``). The whole iteration (sample, descent, the opponents' planner
-moves, play-out, back-up) is one kernel (``tree_kernels.grow``); Python only sets it up and
+moves, play-out, back-up) is one kernel (``kernels.grow``); Python only sets it up and
 stops it on the clock between batches.
 
 Leaf evaluation (the reward is the lead in points over the best other seat):
@@ -47,22 +47,21 @@ decision. Forced moves take no search; a second card takes the planner's unless
 
 from __future__ import annotations
 
-import functools
-import math
 import random
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
 
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase, determinizer
+from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase
 from ttr_lab.games.ticket_to_ride.batch import tensor_plan
 from ttr_lab.strategies.limit import Limit, spend
-from ttr_lab.strategies.ticket_to_ride import tree_kernels as K
+from ttr_lab.strategies.ticket_to_ride.search.mcts_tree import kernels as K
 from ttr_lab.strategies.ticket_to_ride.search.result import SearchResult
-from ttr_lab.strategies.ticket_to_ride.learned import Learned, shipped_weights
-from ttr_lab.strategies.ticket_to_ride.network import Network
+from ttr_lab.strategies.ticket_to_ride.search.root import by_policy, policy_prior, root_moves
+from ttr_lab.strategies.ticket_to_ride.learned import Learned
+from ttr_lab.strategies.ticket_to_ride.search.leaf import flatten_value, network_value
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
@@ -227,7 +226,7 @@ class TreeSearch:
 
     def leaf_value(self, state: GameState, me: int) -> float:
         """``me``'s value of ``state`` in points, exactly as this search's leaves read it with its
-        ``value`` network (``tree_kernels.viewed_value``: the kernel's own tensor and view)."""
+        ``value`` network (``kernels.viewed_value``: the kernel's own tensor and view)."""
         tplan, scales = self._tensor_plan(state.observation(me))
         if self.value_sizes.shape[0] < 2:
             raise ConfigError(f"strategy {self.name!r}: leaf_value needs a value network (value: ...)")
@@ -256,81 +255,6 @@ class TreeSearch:
 
 
 _NO_TENSOR = (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.float32))
-
-
-def root_moves(obs: Observation, anchor: Action, rng: random.Random) -> tuple[Any, np.ndarray]:
-    """The position's determinizer and the root's moves (``tree_kernels.root_order``: grouped,
-    ``anchor`` first, then by the prior). The root's moves are the player's own (its hand and the
-    board fix them), so one sample orders them."""
-    sampler = determinizer(obs)
-    g = sampler.template.face.g
-    pt, w = tables_of(g)
-    first = sampler.template.clone()
-    K.sample(g, first.s, sampler.plan, sampler.work, sampler.longs_held, np.uint64(rng.getrandbits(64)))
-    na = int(g[K.L.N_ACTIONS])
-    out, score, ids = np.empty(na, dtype=np.int64), np.empty(na, dtype=np.float64), np.empty(na, dtype=np.int64)
-    m = K.root_order(g, pt, first.s, DEFAULT_PARAMS, w, sampler.template.face.id_of(anchor), out, score, ids)
-    return sampler, out[:m].copy()
-
-
-def policy_prior(policy: "str | Learned | None") -> Learned | None:
-    """A search's ``policy`` option as the network that orders its root: ``"learned"`` (the
-    weights the ``learned`` strategy ships for the map), a weights file, a ``Learned`` (as it is),
-    or None (the hand prior). Built when the search is made, so a bad weights file is refused
-    then, not mid-game."""
-    if policy is None or isinstance(policy, Learned):
-        return policy
-    return Learned(weights=None if policy == "learned" else policy)
-
-
-def by_policy(template: GameState, root: np.ndarray, legal: Sequence[Action], logits: np.ndarray) -> np.ndarray:
-    """``root`` (action ids, the anchor first) with the rest ordered by ``logits`` (one per
-    ``legal`` action): a root move stands for its group (``tree_kernels.group_of``), whose score
-    is the best logit of the legal moves in it. Ties keep the hand prior's order."""
-    face, g, s = template.face, template.face.g, template.s
-    best: dict[int, float] = {}
-    for action, z in zip(legal, logits):
-        group = int(K.group_of(g, s, face.id_of(action)))
-        best[group] = max(best.get(group, -math.inf), float(z))
-    score = [best.get(int(K.group_of(g, s, int(a))), -math.inf) for a in root[1:]]
-    order = sorted(range(len(score)), key=lambda j: -score[j])
-    return np.concatenate([root[:1], root[1:][order]])
-
-
-@functools.lru_cache(maxsize=4)  # read once per process: a tournament makes a fresh strategy every game
-def network_value(source: str, map_name: str) -> list[np.ndarray]:
-    """The value half of a policy+value network (``network.py``) as ``[W1, b1, W2, b2, Wv, bv]``:
-    its trunk and value head, whose output is the logit of the viewer's win share. ``source``:
-    ``"learned"`` (the tensor-only weights shipped for ``map_name``) or a weights file."""
-    path = str(shipped_weights(map_name, tensor_only=True)) if source == "learned" else source
-    net = Network.load(path)
-    if net.meta.get("features"):
-        raise ConfigError(f"{path}: reads extra inputs {net.meta['features']!r} beside the observation tensor; "
-                          "the tree's kernel evaluates networks over the tensor alone")
-    p = net.params
-    return [p["w1"], p["b1"], p["w2"], p["b2"], p["wv"], p["bv"]]
-
-
-def flatten_value(value: Any) -> tuple[np.ndarray, np.ndarray]:
-    """A value network (``[W1, b1, W2, b2, ...]``, or a callable returning it, or None) as the
-    kernel takes it: all weights in one float32 array (single precision lets the compiled sums
-    run four times faster) and the layer widths (empty: no network)."""
-    if value is None:
-        return np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.int64)
-    layers = value() if callable(value) else value
-    arrays = [np.asarray(a, dtype=np.float64) for a in layers]
-    if not arrays or len(arrays) % 2:
-        raise ConfigError(f"a value network is its weight arrays [W1, b1, W2, b2, ...], not {len(arrays)} arrays")
-    sizes = [arrays[0].shape[0] if arrays[0].ndim == 2 else -1]
-    for i in range(0, len(arrays), 2):
-        W, b = arrays[i], arrays[i + 1]
-        if W.ndim != 2 or b.shape != (W.shape[1],) or W.shape[0] != sizes[-1]:
-            raise ConfigError(f"a value network's layer {i // 2 + 1} does not fit: W {W.shape}, b {b.shape}, "
-                              f"{sizes[-1]} inputs")
-        sizes.append(W.shape[1])
-    if sizes[-1] != 1:
-        raise ConfigError(f"a value network ends in one output, not {sizes[-1]}")
-    return np.concatenate([a.ravel() for a in arrays]).astype(np.float32), np.array(sizes, dtype=np.int64)
 
 
 def _answer(tree: tuple[np.ndarray, ...], confidence: float) -> int:

@@ -30,8 +30,6 @@ flat float64 array of weights and its layer sizes (``value_of``); an empty size 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numba import njit
 
@@ -40,12 +38,10 @@ from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.determinize import sample
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.rng import mix64, next_u64
-from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
-from ttr_lab.games.ticket_to_ride.kernels.tensor import write_tensor
-from ttr_lab.strategies.ticket_to_ride.pile_streams import steered_move
-from ttr_lab.strategies.ticket_to_ride.planner_decisions import decide, fresh_plan, keep
+from ttr_lab.strategies.ticket_to_ride.search.pile_streams import steered_move
 from ttr_lab.strategies.ticket_to_ride.planner_playouts import cached_plan, choose_kept, planner_playout
-from ttr_lab.strategies.ticket_to_ride.planner_toolkit import cheapest_claim
+from ttr_lab.strategies.ticket_to_ride.search.leaf_kernels import lead, playout_buffers, value_of
+from ttr_lab.strategies.ticket_to_ride.search.root_kernels import ordered_moves
 
 # Settings, slots of ``cfg``.
 C_EXPLORATION, C_WIDENING, C_WIDENING_BASE, C_TREE_DEPTH, C_ROLLOUT_DEPTH = 0, 1, 2, 3, 4
@@ -58,141 +54,6 @@ META_SIZE = 4
 ROOT = 0
 _TURN_SALT = np.uint64(0x9E3779B97F4A7C15)  # spreads turn numbers over a sample's slip stream
 
-# Prior scores of ``ordered_moves`` (higher opens first). The planner's move leads; then the
-# claims it plans, the blind draw and a ticket draw (what a player does most turns); then the
-# other claims by their points, then the face-up cards.
-_FIRST, _PLANNED, _DECK, _TICKETS, _CLAIM, _MARKET = 1e9, 500.0, 400.0, 300.0, 100.0, 10.0
-
-
-@njit(cache=True)
-def group_count(g: np.ndarray) -> int:
-    """How many groups ``group_of`` can name."""
-    return g[L.N_ACTIONS] + L.KINDS
-
-
-@njit(cache=True)
-def group_of(g: np.ndarray, s: np.ndarray, a: int) -> int:
-    """The group of action id ``a`` at ``s``, the unit in which a node opens moves: every claim of
-    one track (and of its twin in the same colour: the same move) is one group, every face-up draw
-    of one card kind is one, any other action is its own."""
-    id_claim = g[L.ID_CLAIM]
-    if a >= id_claim:
-        t = g[g[L.CLAIM_TRACK] + a - id_claim]
-        twin = g[g[L.T_TWIN] + t]
-        if twin >= 0 and twin < t and g[g[L.T_COLOUR] + twin] == g[g[L.T_COLOUR] + t]:
-            t = twin
-        return id_claim + t  # claim ids outnumber tracks, so claim groups stay among claim ids
-    if g[L.ID_MARKET] <= a < g[L.ID_TICKETS]:
-        return g[L.N_ACTIONS] + s[g[L.S_MARKET] + a - g[L.ID_MARKET]]
-    return a
-
-
-@njit(cache=True)
-def ordered_moves(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, first: int,
-                  planned: np.ndarray, k: int, out: np.ndarray, score: np.ndarray, ids: np.ndarray) -> int:
-    """The moves a node opens at ``s`` (the player to move's), grouped, best prior first, into
-    ``out``; their count. ``planned[:k]``: the player's plan; ``first``: the move to put first,
-    or -1 for the compiled planner's with that plan."""
-    n = legal_ids(g, s, w[3])
-    for i in range(n):
-        ids[i] = w[3][i]
-    phase = s[L.PHASE]
-    p = s[L.PLAYER]
-    if phase == L.SETUP or phase == L.KEEP:
-        top = first if first >= 0 else keep(g, pt, s, params, w, n)
-        out[0] = top
-        m = 1
-        for i in range(n):
-            if ids[i] != top:
-                out[m] = ids[i]
-                m += 1
-        return m
-    on_plan = np.zeros(g[L.N_TRACKS], dtype=np.bool_)
-    for i in range(k):
-        on_plan[planned[i]] = True
-    if first < 0:
-        for i in range(n):
-            w[3][i] = ids[i]
-        first = decide(g, pt, s, params, w, n, planned, k)
-    id_claim, claim_track = g[L.ID_CLAIM], g[L.CLAIM_TRACK]
-    first_group = group_of(g, s, first)
-    seen = np.zeros(group_count(g), dtype=np.bool_)
-    scratch = w[4]
-    m = 0
-    for i in range(n):
-        a = ids[i]
-        if a == first:
-            value = _FIRST
-        else:
-            group = group_of(g, s, a)
-            if seen[group] or group == first_group:
-                continue
-            seen[group] = True
-            if a >= id_claim:
-                t = g[claim_track + a - id_claim]
-                a = cheapest_claim(g, s, p, ids, n, t, scratch)
-                length = g[g[L.T_LENGTH] + t]
-                value = _PLANNED + length if on_plan[t] else _CLAIM + g[g[L.T_POINTS] + t]
-            elif a == g[L.ID_TICKETS]:
-                value = _TICKETS
-            elif a >= g[L.ID_MARKET]:
-                value = _MARKET + (1.0 if s[g[L.S_MARKET] + a - g[L.ID_MARKET]] == L.LOCOMOTIVE else 0.0)
-            elif a == g[L.ID_PASS]:
-                value = 0.0
-            else:
-                value = _DECK
-        # Insertion in order of value (ties: the legal order).
-        j = m
-        while j > 0 and score[j - 1] < value:
-            out[j], score[j] = out[j - 1], score[j - 1]
-            j -= 1
-        out[j], score[j] = a, value
-        m += 1
-    return m
-
-
-@njit(cache=True)
-def root_order(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, first: int,
-               out: np.ndarray, score: np.ndarray, ids: np.ndarray) -> int:
-    """``ordered_moves`` at the root, ``first`` leading, the player's plan made afresh (as the
-    play-outs start: every seat with no plan)."""
-    planned = np.empty(g[L.N_TRACKS], dtype=np.int64)
-    k = fresh_plan(g, pt, s, s[L.PLAYER], params, w, planned)
-    return ordered_moves(g, pt, s, params, w, first, planned, k, out, score, ids)
-
-
-@njit(cache=True)
-def value_of(g: np.ndarray, s: np.ndarray, me: int, tplan: np.ndarray, scales: np.ndarray, weights: np.ndarray,
-             sizes: np.ndarray, x: np.ndarray, h: np.ndarray) -> float:
-    """The value network on ``me``'s observation tensor of ``s``: a multi-layer perceptron with
-    layer widths ``sizes`` (the tensor's size first, 1 last), ReLU between layers, read from
-    ``weights`` layer by layer as ``W`` (``sizes[i]`` rows of ``sizes[i + 1]``, row-major:
-    ``x @ W``) then ``b``. ``x``, ``h``: scratch as wide as the widest layer."""
-    write_tensor(g, s, me, tplan, scales, h)
-    width = sizes[0]
-    for i in range(width):
-        x[i] = h[i]
-    at = 0
-    last = sizes.shape[0] - 2
-    for layer in range(last + 1):
-        out = sizes[layer + 1]
-        bias = at + width * out
-        for j in range(out):
-            h[j] = weights[bias + j]
-        # Row by row (the weights' own order, not strided), and a zero input (most of the
-        # observation tensor) costs nothing: a tenth of the time of the column-wise sum.
-        for i in range(width):
-            xi = x[i]
-            if xi != 0.0:
-                row = at + i * out
-                for j in range(out):
-                    h[j] += xi * weights[row + j]
-        at = bias + out
-        width = out
-        for j in range(width):
-            x[j] = h[j] if layer == last or h[j] > 0.0 else 0.0
-    return x[0]
-
 
 @njit(cache=True)
 def viewed_value(g: np.ndarray, s: np.ndarray, me: int, cfg: np.ndarray, tplan: np.ndarray, scales: np.ndarray,
@@ -204,35 +65,6 @@ def viewed_value(g: np.ndarray, s: np.ndarray, me: int, cfg: np.ndarray, tplan: 
     viewer = s[L.PLAYER] if g[L.N_PLAYERS] == 2 and s[L.PHASE] != L.OVER and cfg[C_MOVER_VIEW] > 0.0 else me
     v = cfg[C_VALUE_SCALE] * value_of(g, s, viewer, tplan, scales, weights, sizes, x, h)
     return v if viewer == me else -v
-
-
-@njit(cache=True)
-def playout_buffers(g: np.ndarray) -> tuple:
-    """The working arrays of ``planner_playout`` and ``lead``, made once per kernel call: an action
-    scratch, every seat's plan, its size, the tracks held before, the plan keys, the result tables."""
-    n_players, nt = g[L.N_PLAYERS], g[L.N_TRACKS]
-    return (np.empty(g[L.N_ACTIONS], dtype=np.int64),
-            np.zeros((n_players, nt), dtype=np.int64), np.zeros(n_players, dtype=np.int64),
-            np.zeros((n_players, nt), dtype=np.bool_), np.zeros((n_players, 3), dtype=np.int64),
-            np.zeros((n_players, L.RESULT_COLUMNS), dtype=np.int64),
-            np.zeros((n_players, g[L.N_TICKETS]), dtype=np.bool_))
-
-
-@njit(cache=True)
-def lead(g: np.ndarray, s: np.ndarray, me: int, result: np.ndarray, completed: np.ndarray) -> float:
-    """``me``'s score less the best other seat's, the game scored as if it ended at ``s``."""
-    score_game(g, s, result, completed)
-    best = -1e18
-    for q in range(g[L.N_PLAYERS]):
-        if q != me and result[q, L.R_TOTAL] > best:
-            best = result[q, L.R_TOTAL]
-    return result[me, L.R_TOTAL] - best
-
-
-def final_lead(state: Any, me: int) -> float:
-    """``me``'s lead in points at ``state`` (a finished game: its final lead), as a leaf reads it."""
-    buffers = playout_buffers(state.face.g)
-    return float(lead(state.face.g, state.s, me, buffers[5], buffers[6]))
 
 
 @njit(cache=True)

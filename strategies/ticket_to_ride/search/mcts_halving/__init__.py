@@ -4,12 +4,12 @@ more time buys more candidates and less noise.
 ``mcts_tree`` grows a UCT tree whose statistics mix samples: a move that met lucky samples early
 keeps its lead, and the most visited move is the one the noise favoured (a winner's curse its
 ``confidence`` bar only holds back). Here every candidate still in the race is played out on the
-**same** samples (``halving_kernels.play_candidates``: one determinization, then each candidate
+**same** samples (``kernels.play_candidates``: one determinization, then each candidate
 and the compiled planner at every seat to the end), so their differences are measured on equal
 luck, and the race is sequential halving (Karnin, Koren and Somekh 2013; the root of Gumbel
 MuZero, Danihelka et al. 2022):
 
-- the root's moves are ``mcts_tree``'s (``tree_search.root_moves``: every claim and draw, grouped,
+- the root's moves are ``mcts_tree``'s (``root.root_moves``: every claim and draw, grouped,
   the planner's move first, then by the prior); the search considers the first ``n`` of them,
   ``n`` growing with the budget (the most for which each of the first round's candidates gets
   ``min_samples`` samples), every move at a ticket choice and in the final round;
@@ -37,16 +37,15 @@ from typing import Callable, Literal, Sequence
 import numpy as np
 from pydantic import NonNegativeFloat, PositiveFloat, PositiveInt
 
-from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.strategies.limit import Deadline, Limit, spend
-from ttr_lab.strategies.ticket_to_ride.halving_kernels import play_candidates, play_candidates_streamed
+from ttr_lab.strategies.ticket_to_ride.search.mcts_halving.kernels import play_candidates, play_candidates_streamed
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 from ttr_lab.strategies.ticket_to_ride.learned import Learned
 from ttr_lab.strategies.ticket_to_ride.search.result import SearchResult
+from ttr_lab.strategies.ticket_to_ride.search.root import by_policy, policy_prior, root_moves
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
-from ttr_lab.strategies.ticket_to_ride.tree_search import by_policy, policy_prior, root_moves
 
 # Samples of the anchor and its first rival that time one play-out before a clocked search plans.
 _PROBE = 2
@@ -89,7 +88,7 @@ class HalvingSearch:
             highest logit in each group of moves: ``"learned"`` (the weights the ``learned``
             strategy ships for the map), a weights file or a ``Learned`` strategy (a network in
             memory: ``Learned.of``); None (the default) keeps the hand
-            prior's order (``tree_kernels.ordered_moves``).
+            prior's order (``root_kernels.ordered_moves``).
         verdict: the samples the answer's test reads: ``"all"`` (the default) every sample the
             last rival met, those of the rounds that chose it among the others included (so its
             lead is biased up by the choice: a winner's curse); ``"final"`` only the last round's,

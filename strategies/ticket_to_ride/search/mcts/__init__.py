@@ -20,7 +20,7 @@ selection, where a child's *availability* counts the samples in which it was leg
 opponent's claims depend on its sampled hand), and progressive widening, so the tree follows
 the fast policy's favourite move first and opens alternatives as visits accumulate; it may
 stop after ``rollout_depth`` decisions and use the projected-score evaluation of
-``ttr_lab.strategies.ticket_to_ride.playout``. ``mcts_classic`` is that configuration, frozen.
+``ttr_lab.strategies.ticket_to_ride.search.mcts.playout``. ``mcts_classic`` is that configuration, frozen.
 ``playout="random"`` plays uniformly random native play-outs (``leaf_playouts`` per visit):
 much weaker per play-out, plumbing for comparisons.
 
@@ -53,11 +53,11 @@ from typing import Annotated, Any, Callable, Literal, Sequence
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt, StringConstraints
 
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.strategies.ticket_to_ride.candidate_playouts import NATIVE, ROUNDS
+from ttr_lab.strategies.ticket_to_ride.search.mcts.candidate_playouts import NATIVE, ROUNDS
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import choose_id
 from ttr_lab.strategies.ticket_to_ride.planner_knobs import PLAYOUT_ORDERS
 from ttr_lab.strategies.ticket_to_ride.planning import claims_by_track
-from ttr_lab.strategies.ticket_to_ride.playout import Playout
+from ttr_lab.strategies.ticket_to_ride.search.mcts.playout import Playout
 from ttr_lab.strategies.limit import Limit
 from ttr_lab.strategies.search import Search
 from ttr_lab.strategies.ticket_to_ride.search.result import SearchResult

@@ -23,9 +23,9 @@ from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.determinize import sample
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.rng import mix64
-from ttr_lab.strategies.ticket_to_ride.pile_streams import steered_move
+from ttr_lab.strategies.ticket_to_ride.search.pile_streams import steered_move
 from ttr_lab.strategies.ticket_to_ride.planner_playouts import choose_kept, planner_playout
-from ttr_lab.strategies.ticket_to_ride.tree_kernels import lead, playout_buffers
+from ttr_lab.strategies.ticket_to_ride.search.leaf_kernels import lead, playout_buffers
 
 
 @njit(cache=True)
