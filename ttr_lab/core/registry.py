@@ -212,9 +212,10 @@ def preset_class(game: str, name: str) -> type:
         p = valid[k]
         signature.append(p.replace(kind=p.KEYWORD_ONLY, default=preset.defaults.get(k, p.default)))
     given = {**preset.defaults, **preset.fixed}
+    base_init: Callable[..., None] = getattr(base, "__init__")  # noqa: B009 - the class's, not an instance's
 
     def __init__(self: Any, **open_values: Any) -> None:
-        base.__init__(self, **{**given, **open_values})
+        base_init(self, **{**given, **open_values})
 
     __init__.__signature__ = inspect.Signature(signature)  # type: ignore[attr-defined]
     tunable = preset.tunable if preset.tunable is not None else {
