@@ -53,4 +53,4 @@ def flatten_value(value: Any) -> tuple[np.ndarray, np.ndarray]:
 def final_lead(state: Any, me: int) -> float:
     """``me``'s lead in points at ``state`` (a finished game: its final lead), as a leaf reads it."""
     buffers = playout_buffers(state.face.g)
-    return float(lead(state.face.g, state.s, me, buffers[5], buffers[6]))
+    return float(lead(state.face.g, state.s, me, buffers.result, buffers.completed))

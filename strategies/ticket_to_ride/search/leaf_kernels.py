@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -43,12 +45,24 @@ def value_of(g: np.ndarray, s: np.ndarray, me: int, tplan: np.ndarray, scales: n
     return x[0]
 
 
+class PlayoutBuffers(NamedTuple):
+    """The working arrays of ``planner_playout`` and ``lead``, made once per kernel call (numba
+    reads the fields by name at compile time: no cost over a tuple)."""
+
+    scratch: np.ndarray  # an action scratch, one slot per action id
+    plans: np.ndarray  # every seat's plan (tracks), (players, tracks)
+    plan_sizes: np.ndarray  # its size, per seat
+    before: np.ndarray  # the tracks each seat held when it planned
+    keys: np.ndarray  # each seat's plan key (what the plan was made for)
+    result: np.ndarray  # the scoring table, (players, result columns)
+    completed: np.ndarray  # the tickets each seat completed
+
+
 @njit(cache=True)
-def playout_buffers(g: np.ndarray) -> tuple:
-    """The working arrays of ``planner_playout`` and ``lead``, made once per kernel call: an action
-    scratch, every seat's plan, its size, the tracks held before, the plan keys, the result tables."""
+def playout_buffers(g: np.ndarray) -> PlayoutBuffers:
+    """Fresh ``PlayoutBuffers`` for the game ``g``."""
     n_players, nt = g[L.N_PLAYERS], g[L.N_TRACKS]
-    return (np.empty(g[L.N_ACTIONS], dtype=np.int64),
+    return PlayoutBuffers(np.empty(g[L.N_ACTIONS], dtype=np.int64),
             np.zeros((n_players, nt), dtype=np.int64), np.zeros(n_players, dtype=np.int64),
             np.zeros((n_players, nt), dtype=np.bool_), np.zeros((n_players, 3), dtype=np.int64),
             np.zeros((n_players, L.RESULT_COLUMNS), dtype=np.int64),

@@ -149,13 +149,13 @@ class TreeSearch:
         self.limit = Limit.of(self.name, playouts=iterations, time_ms=time_ms, cpu_ms=cpu_ms)
         if value_mix > 1.0:
             raise ConfigError(f"strategy {self.name!r}: value_mix is a weight in [0, 1], not {value_mix}")
-        self.cfg = np.zeros(K.CFG_SIZE, dtype=np.float64)
-        self.cfg[K.C_EXPLORATION], self.cfg[K.C_WIDENING], self.cfg[K.C_WIDENING_BASE] = exploration, widening, widening_base
-        self.cfg[K.C_TREE_DEPTH], self.cfg[K.C_ROLLOUT_DEPTH] = tree_depth, rollout_depth
-        self.cfg[K.C_VALUE_MIX], self.cfg[K.C_VALUE_SCALE], self.cfg[K.C_MAX_CHILDREN] = value_mix, value_scale, max_children
-        self.cfg[K.C_PAIRED], self.cfg[K.C_EPSILON] = paired, epsilon
-        self.cfg[K.C_FOLLOW_PLANNER], self.cfg[K.C_MOVER_VIEW] = follow_planner, mover_view
-        self.cfg[K.C_STREAMS] = streams
+        # Typed as the kernels read them (one compiled signature whatever a config spells).
+        self.settings = K.Settings(
+            exploration=float(exploration), widening=float(widening), widening_base=float(widening_base),
+            tree_depth=int(tree_depth), rollout_depth=int(rollout_depth), value_mix=float(value_mix),
+            value_scale=float(value_scale), max_children=int(max_children), paired=int(paired),
+            epsilon=float(epsilon), mover_view=bool(mover_view), follow_planner=bool(follow_planner),
+            streams=bool(streams))
         if epsilon > 1.0:
             raise ConfigError(f"strategy {self.name!r}: epsilon is a chance in [0, 1], not {epsilon}")
         # A network file is read at the first search, when the map is known.
@@ -165,9 +165,7 @@ class TreeSearch:
         self.confidence = confidence
         self.planner = TicketPlanner()
         self.prior = policy_prior(policy)
-        # Per node: move, first child, next sibling, visits, reward, availability, squared reward.
-        self.tree = tuple(np.zeros(_CAPACITY, dtype=t) for t in (np.int64, np.int64, np.int64, np.float64, np.float64,
-                                                                   np.float64, np.float64))
+        self.tree = K.new_tree(_CAPACITY)
         self._tensor: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def warm_up(self, state: GameState) -> None:
@@ -200,29 +198,27 @@ class TreeSearch:
         pt, w = tables_of(g)
         if root.shape[0] == 1:
             return SearchResult(anchor, inputs=inputs)
-        for array in self.tree:
+        tree = self.tree
+        for array in tree:
             array[0] = 0
-        self.tree[1][0] = self.tree[2][0] = -1  # the root: no child, no sibling
-        meta = np.zeros(K.META_SIZE, dtype=np.int64)
-        meta[K.M_NODES], meta[K.M_RNG] = 1, np.int64(rng.getrandbits(63))
+        tree.first[0] = tree.sibling[0] = -1  # the root: no child, no sibling
+        totals = K.new_totals(rng.getrandbits(63))
         tplan, scales = self._tensor_plan(obs)
-        action, first_child, sibling, visits, reward, available, squares = self.tree
 
         def run(count: int) -> None:
             K.grow(g, pt, w, DEFAULT_PARAMS, template.s, sampler.plan, sampler.work, sampler.longs_held, obs.player,
-                   root, self.cfg, meta, action, first_child, sibling, visits, reward, available, squares, count,
-                   tplan, scales, self.value_weights, self.value_sizes)
+                   root, self.settings, totals, tree, count, tplan, scales, self.value_weights, self.value_sizes)
 
         deadline = None if iterations is not None else self.limit.deadline()
         if deadline is None:
             run(iterations or self.limit.playouts or 0)
         else:
-            spend(run, lambda: int(meta[K.M_ITERATIONS]), deadline.clock, deadline.seconds, _FIRST_BATCH, 0.25)
+            spend(run, lambda: int(totals.iterations[0]), deadline.clock, deadline.seconds, _FIRST_BATCH, 0.25)
         bar = self.confidence if obs.phase in (Phase.TURN, Phase.SECOND_DRAW) else 0.0
         action = face.actions[_answer(self.tree, bar)]
-        done = int(meta[K.M_ITERATIONS])
+        done = int(totals.iterations[0])
         return SearchResult.of_rows(action, _root_children(self.tree, face), playouts=done, simulations=done,
-                                    nodes=int(meta[K.M_NODES]), switched=action != anchor, inputs=inputs)
+                                    nodes=int(totals.nodes[0]), switched=action != anchor, inputs=inputs)
 
     def leaf_value(self, state: GameState, me: int) -> float:
         """``me``'s value of ``state`` in points, exactly as this search's leaves read it with its
@@ -232,7 +228,7 @@ class TreeSearch:
             raise ConfigError(f"strategy {self.name!r}: leaf_value needs a value network (value: ...)")
         widest = int(self.value_sizes.max())
         x, h = np.empty(widest, dtype=np.float32), np.empty(widest, dtype=np.float32)
-        return float(K.viewed_value(state.face.g, state.s, me, self.cfg, tplan, scales, self.value_weights,
+        return float(K.viewed_value(state.face.g, state.s, me, self.settings, tplan, scales, self.value_weights,
                                     self.value_sizes, x, h))
 
     def _tensor_plan(self, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
@@ -257,12 +253,12 @@ class TreeSearch:
 _NO_TENSOR = (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.float32))
 
 
-def _answer(tree: tuple[np.ndarray, ...], confidence: float) -> int:
+def _answer(tree: K.Tree, confidence: float) -> int:
     """The root's most visited child's move (ties: the first opened) if its mean reward is above
     0 by ``confidence`` standard errors; else the first child's (the planner's move, opened
     first). 0 is the planner's own line: the reward is the lead less that line's on each sample
     (the planner's child itself averages below it, as its subtree's explorations count in it)."""
-    action, first, sibling, visits, reward, _, squares = tree
+    action, first, sibling, visits, reward, squares = tree.action, tree.first, tree.sibling, tree.visits, tree.reward, tree.squares
     anchor = k = int(first[0])
     best = anchor
     while k >= 0:
@@ -276,8 +272,8 @@ def _answer(tree: tuple[np.ndarray, ...], confidence: float) -> int:
     return int(action[best]) if mean > confidence * error else int(action[anchor])
 
 
-def _root_children(tree: tuple[np.ndarray, ...], face: Any) -> list[tuple[Any, int, float]]:
-    action, first, sibling, visits, reward, _, _ = tree
+def _root_children(tree: K.Tree, face: Any) -> list[tuple[Any, int, float]]:
+    action, first, sibling, visits, reward = tree.action, tree.first, tree.sibling, tree.visits, tree.reward
     out = []
     k = int(first[0])
     while k >= 0:

@@ -17,18 +17,21 @@ clock in Python can stop the search between batches). An iteration:
 3. evaluates the leaf: the compiled ticket planner plays every seat to the end (or for
    ``rollout_depth`` decisions, then the score as if the game ended there), and/or a value
    network (``value_of``); the reward is ``me``'s lead in points over the best other seat;
-4. credits the reward to every node on the path. With ``C_PAIRED`` = ``k`` > 0, each sample
+4. credits the reward to every node on the path. With ``paired`` = ``k`` > 0, each sample
    serves ``k`` iterations and is first played out along the planner's own line (the root's first
    move, the planner's, then the planner everywhere): the reward is the lead *less that
    baseline*, so moves are compared on equal luck (common random numbers) and the differences
    between them are not drowned by the differences between samples.
 
-``cfg`` (float64) holds the settings at the ``C_*`` slots; ``meta`` (int64) the tree's size, the
-SplitMix64 stream and the decisions simulated, at the ``M_*`` slots. The value network is one
+``settings`` (``Settings``) holds the settings, ``tree`` (``Tree``) the nodes, ``totals``
+(``Totals``) the tree's size, the SplitMix64 stream and the decisions simulated: named tuples of
+values and arrays, read by name. The value network is one
 flat float64 array of weights and its layer sizes (``value_of``); an empty size array means none.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -43,66 +46,113 @@ from ttr_lab.strategies.ticket_to_ride.planner_playouts import cached_plan, choo
 from ttr_lab.strategies.ticket_to_ride.search.leaf_kernels import lead, playout_buffers, value_of
 from ttr_lab.strategies.ticket_to_ride.search.root_kernels import ordered_moves
 
-# Settings, slots of ``cfg``.
-C_EXPLORATION, C_WIDENING, C_WIDENING_BASE, C_TREE_DEPTH, C_ROLLOUT_DEPTH = 0, 1, 2, 3, 4
-C_VALUE_MIX, C_VALUE_SCALE, C_MAX_CHILDREN, C_PAIRED, C_EPSILON = 5, 6, 7, 8, 9
-C_MOVER_VIEW, C_FOLLOW_PLANNER, C_STREAMS = 10, 11, 12
-CFG_SIZE = 13
-# Running totals, slots of ``meta``.
-M_NODES, M_RNG, M_DECISIONS, M_ITERATIONS = 0, 1, 2, 3
-META_SIZE = 4
-ROOT = 0
+
+
+class Settings(NamedTuple):
+    """The tree's settings as its kernels read them, declared once: ``TreeSearch`` fills them by
+    name from its parameters (whose docstring says what each does), numba reads them by name."""
+
+    exploration: float  # the UCB1 constant, in points of lead
+    widening: float  # a node with v visits may have widening_base * (v + 1) ** widening children
+    widening_base: float
+    tree_depth: int  # the searching player's own decisions below the root
+    rollout_depth: int  # decisions a leaf plays on (0: to the end, or none before a value)
+    value_mix: float  # the value network's weight in a leaf's reward
+    value_scale: float  # the network's output times this is points of lead
+    max_children: int
+    paired: int  # iterations per sample, each against the planner's line (0: no baseline)
+    epsilon: float  # the chance an opponent's turn is a uniformly drawn move
+    mover_view: bool  # at 2 players, value a leaf from the mover's view, negated
+    follow_planner: bool  # each sample's planner move is always open below the root
+    streams: bool  # each seat draws from its own stream of the sample
+
+
+class Tree(NamedTuple):
+    """The tree, one array per field and a node an index (the root is node 0), kept between
+    calls of ``grow``; ``new_tree`` makes one."""
+
+    action: np.ndarray  # int64: the move into the node
+    first: np.ndarray  # int64: its first child (-1: none)
+    sibling: np.ndarray  # int64: its next sibling (-1: none)
+    visits: np.ndarray  # float64
+    reward: np.ndarray  # float64: the sum of the rewards backed up through it
+    available: np.ndarray  # float64: the samples in which its move was legal
+    squares: np.ndarray  # float64: the sum of the squared rewards
+
+
+class Totals(NamedTuple):
+    """A search's running totals, each a one-element int64 array the kernels add to in place."""
+
+    nodes: np.ndarray  # the tree's size
+    rng: np.ndarray  # the SplitMix64 stream's state
+    decisions: np.ndarray  # decisions simulated
+    iterations: np.ndarray  # iterations run
+
+
+def new_tree(capacity: int) -> Tree:
+    """A tree of ``capacity`` nodes (each iteration opens at most one)."""
+    return Tree(*(np.zeros(capacity, dtype=np.int64) for _ in range(3)),
+                *(np.zeros(capacity, dtype=np.float64) for _ in range(4)))
+
+
+def new_totals(seed: int) -> Totals:
+    """Totals for a fresh tree of one node (the root), its stream seeded with ``seed``."""
+    return Totals(np.ones(1, dtype=np.int64), np.full(1, seed, dtype=np.int64), np.zeros(1, dtype=np.int64),
+                  np.zeros(1, dtype=np.int64))
+
+
+_ROOT = 0
 _TURN_SALT = np.uint64(0x9E3779B97F4A7C15)  # spreads turn numbers over a sample's slip stream
 
 
 @njit(cache=True)
-def viewed_value(g: np.ndarray, s: np.ndarray, me: int, cfg: np.ndarray, tplan: np.ndarray, scales: np.ndarray,
+def viewed_value(g: np.ndarray, s: np.ndarray, me: int, cfg: Settings, tplan: np.ndarray, scales: np.ndarray,
                  weights: np.ndarray, sizes: np.ndarray, x: np.ndarray, h: np.ndarray) -> float:
     """``me``'s value of ``s`` in points as a leaf reads it: the network's output times
-    ``C_VALUE_SCALE``. A network learns from the view of the player to move, so at two players (with
-    ``C_MOVER_VIEW``) a position where the other seat moves is valued from its view, negated (the
+    ``settings.value_scale``. A network learns from the view of the player to move, so at two players (with
+    ``settings.mover_view``) a position where the other seat moves is valued from its view, negated (the
     logit of one seat's win share is minus the other's)."""
-    viewer = s[L.PLAYER] if g[L.N_PLAYERS] == 2 and s[L.PHASE] != L.OVER and cfg[C_MOVER_VIEW] > 0.0 else me
-    v = cfg[C_VALUE_SCALE] * value_of(g, s, viewer, tplan, scales, weights, sizes, x, h)
+    viewer = s[L.PLAYER] if g[L.N_PLAYERS] == 2 and s[L.PHASE] != L.OVER and cfg.mover_view else me
+    v = cfg.value_scale * value_of(g, s, viewer, tplan, scales, weights, sizes, x, h)
     return v if viewer == me else -v
 
 
 @njit(cache=True)
-def _other_move(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, cfg: np.ndarray,
+def _other_move(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, cfg: Settings,
                 plans: np.ndarray, plan_sizes: np.ndarray, before: np.ndarray, keys: np.ndarray, me: int,
                 stream: np.uint64) -> int:
     """The move of the seat to move at ``s`` in the tree's walk and in play-outs: the planner's,
-    keeping its plan; but with chance ``C_EPSILON`` an opponent's turn is a uniformly drawn legal
+    keeping its plan; but with chance ``settings.epsilon`` an opponent's turn is a uniformly drawn legal
     move instead, drawn from ``stream`` and the turn's number, so every leaf of one sample (and
     its baseline) meets the same slips at the same turns."""
     n = legal_ids(g, s, w[3])
     if n == 1:
         return w[3][0]
-    if cfg[C_EPSILON] > 0.0 and s[L.PLAYER] != me and s[L.PHASE] == L.TURN:
+    if cfg.epsilon > 0.0 and s[L.PLAYER] != me and s[L.PHASE] == L.TURN:
         r = mix64(stream + np.uint64(s[L.TURNS] + 1) * _TURN_SALT)
-        if (r >> np.uint64(11)) * (1.0 / 9007199254740992.0) < cfg[C_EPSILON]:
+        if (r >> np.uint64(11)) * (1.0 / 9007199254740992.0) < cfg.epsilon:
             return w[3][int(mix64(r) % np.uint64(n))]
     return choose_kept(g, pt, s, params, w, n, plans, plan_sizes, before, keys)
 
 
 @njit(cache=True)
-def _move(g: np.ndarray, s: np.ndarray, action: int, scratch: np.ndarray, cfg: np.ndarray, pile: np.uint64,
+def _move(g: np.ndarray, s: np.ndarray, action: int, scratch: np.ndarray, cfg: Settings, pile: np.uint64,
           drawn: np.ndarray) -> None:
-    """``action`` applied; with ``C_STREAMS`` the pile steered for the seat to move first, from
+    """``action`` applied; with ``settings.streams`` the pile steered for the seat to move first, from
     the sample's ``pile`` stream (``pile_streams``; ``drawn`` counts each seat's cards taken)."""
-    if cfg[C_STREAMS] > 0.0:
+    if cfg.streams:
         steered_move(g, s, action, scratch, pile, drawn)
     else:
         apply_action(g, s, action, scratch)
 
 
 @njit(cache=True)
-def _play(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, cfg: np.ndarray,
+def _play(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, cfg: Settings,
           plans: np.ndarray, plan_sizes: np.ndarray, before: np.ndarray, keys: np.ndarray, scratch: np.ndarray,
           steps: int, me: int, stream: np.uint64, pile: np.uint64, drawn: np.ndarray) -> int:
     """Play ``s`` on in place for ``steps`` decisions (-1: to the end) by ``_other_move``; the
     decisions made."""
-    if cfg[C_EPSILON] == 0.0 and steps < 0 and cfg[C_STREAMS] == 0.0:
+    if cfg.epsilon == 0.0 and steps < 0 and not cfg.streams:
         return planner_playout(g, pt, s, params, w, plans, plan_sizes, before, keys)
     done = 0
     while s[L.PHASE] != L.OVER and done != steps:
@@ -113,31 +163,31 @@ def _play(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: t
 
 
 @njit(cache=True)
-def _evaluate(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, me: int, cfg: np.ndarray,
+def _evaluate(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, me: int, cfg: Settings,
               plans: np.ndarray, plan_sizes: np.ndarray, before: np.ndarray, keys: np.ndarray, scratch: np.ndarray,
-              result: np.ndarray, completed: np.ndarray, meta: np.ndarray, tplan: np.ndarray, scales: np.ndarray,
+              result: np.ndarray, completed: np.ndarray, totals: Totals, tplan: np.ndarray, scales: np.ndarray,
               weights: np.ndarray, sizes: np.ndarray, x: np.ndarray, h: np.ndarray, stream: np.uint64,
               pile: np.uint64, drawn: np.ndarray) -> float:
     """A leaf's reward, ``me``'s lead in points (``s`` is played on in place, every seat going on
     with the plan it holds: ``plans`` ...). Without a value network: the play-out to the end, or
-    for ``C_ROLLOUT_DEPTH`` decisions and then the score as if the game ended there. With one: the
-    play-out for ``C_ROLLOUT_DEPTH`` decisions (0: none), the value there, and unless
-    ``C_VALUE_MIX`` is 1 the play-out on to the end, mixed: ``(1 - mix) * lead + mix * value``.
-    ``stream``: the sample's slips (``C_EPSILON``, ``_other_move``); ``pile``, ``drawn``: its card
+    for ``settings.rollout_depth`` decisions and then the score as if the game ended there. With one: the
+    play-out for ``settings.rollout_depth`` decisions (0: none), the value there, and unless
+    ``settings.value_mix`` is 1 the play-out on to the end, mixed: ``(1 - mix) * lead + mix * value``.
+    ``stream``: the sample's slips (``settings.epsilon``, ``_other_move``); ``pile``, ``drawn``: its card
     streams (``_move``)."""
-    has_value, mix = sizes.shape[0] > 1, cfg[C_VALUE_MIX]
-    rollout_depth = int(cfg[C_ROLLOUT_DEPTH])
+    has_value, mix = sizes.shape[0] > 1, cfg.value_mix
+    rollout_depth = cfg.rollout_depth
     if not has_value:
-        meta[M_DECISIONS] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch,
+        totals.decisions[0] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch,
                                    rollout_depth if rollout_depth > 0 else -1, me, stream, pile, drawn)
         return lead(g, s, me, result, completed)
     if rollout_depth > 0:
-        meta[M_DECISIONS] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch,
+        totals.decisions[0] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch,
                                    rollout_depth, me, stream, pile, drawn)
     v = viewed_value(g, s, me, cfg, tplan, scales, weights, sizes, x, h)
     if mix >= 1.0:
         return v
-    meta[M_DECISIONS] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch, -1, me, stream,
+    totals.decisions[0] += _play(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, scratch, -1, me, stream,
                                pile, drawn)
     return (1.0 - mix) * lead(g, s, me, result, completed) + mix * v
 
@@ -154,17 +204,20 @@ def _child(first: np.ndarray, sibling: np.ndarray, action: np.ndarray, node: int
 
 @njit(cache=True)
 def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: np.ndarray, dplan: np.ndarray,
-         dwork: np.ndarray, dlongs: np.ndarray, me: int, root_moves: np.ndarray, cfg: np.ndarray, meta: np.ndarray,
-         action: np.ndarray, first: np.ndarray, sibling: np.ndarray, visits: np.ndarray, reward: np.ndarray,
-         available: np.ndarray, squares: np.ndarray, iterations: int, tplan: np.ndarray, scales: np.ndarray, weights: np.ndarray,
+         dwork: np.ndarray, dlongs: np.ndarray, me: int, root_moves: np.ndarray, cfg: Settings, totals: Totals,
+         tree: Tree, iterations: int, tplan: np.ndarray, scales: np.ndarray, weights: np.ndarray,
          sizes: np.ndarray) -> None:
     """``iterations`` more iterations on the tree (module docstring); the root's moves are
     ``root_moves`` (the same in every sample: ``me``'s own hand and the board fix them)."""
     na = g[L.N_ACTIONS]
+    action, first, sibling, visits = tree.action, tree.first, tree.sibling, tree.visits
+    reward, available, squares = tree.reward, tree.available, tree.squares
     capacity = action.shape[0]
-    c, widening, spread = cfg[C_EXPLORATION], cfg[C_WIDENING], cfg[C_WIDENING_BASE]
-    tree_depth, max_children = int(cfg[C_TREE_DEPTH]), int(cfg[C_MAX_CHILDREN])
-    scratch, plans, plan_sizes, before, keys, result, completed = playout_buffers(g)
+    c, widening, spread = cfg.exploration, cfg.widening, cfg.widening_base
+    tree_depth, max_children = cfg.tree_depth, cfg.max_children
+    b = playout_buffers(g)
+    scratch, plans, plan_sizes, before, keys = b.scratch, b.plans, b.plan_sizes, b.before, b.keys
+    result, completed = b.result, b.completed
     moves, score, ids = np.empty(na, dtype=np.int64), np.empty(na, dtype=np.float64), np.empty(na, dtype=np.int64)
     legal_here = np.empty(na, dtype=np.int64)
     path = np.empty(tree_depth + 2, dtype=np.int64)
@@ -173,11 +226,11 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
         widest = max(widest, sizes[i])
     widest = max(widest, tplan[0])  # the tensor's size
     x, h = np.empty(widest, dtype=np.float32), np.empty(widest, dtype=np.float32)
-    rng = np.uint64(meta[M_RNG])
+    rng = np.uint64(totals.rng[0])
     s = template.copy()
     sampled = template.copy()
-    paired = int(cfg[C_PAIRED])
-    follow = cfg[C_FOLLOW_PLANNER] > 0.0
+    paired = cfg.paired
+    follow = cfg.follow_planner
     base = 0.0
     stream = np.uint64(0)
     pile = np.uint64(0)
@@ -188,7 +241,7 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
             sampled[:] = template
             sample(g, sampled, dplan, dwork, dlongs, seed)
             pile = mix64(seed)  # (no draw from ``rng``: the searches without streams keep their numbers)
-            if cfg[C_EPSILON] > 0.0:  # (only then: the searches without slips keep their random numbers)
+            if cfg.epsilon > 0.0:  # (only then: the searches without slips keep their random numbers)
                 rng, stream = next_u64(rng)
             if paired > 0:
                 # The baseline of this sample: the planner's own line from the root (the first move).
@@ -198,22 +251,22 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
                 drawn[:] = 0
                 _move(g, s, root_moves[0], scratch, cfg, pile, drawn)
                 base = _evaluate(g, pt, s, params, w, me, cfg, plans, plan_sizes, before, keys, scratch, result,
-                                 completed, meta, tplan, scales, weights, sizes, x, h, stream, pile, drawn)
+                                 completed, totals, tplan, scales, weights, sizes, x, h, stream, pile, drawn)
         s[:] = sampled
         # Every seat starts with no plan and keeps it as the play-outs do, so the tree's walk
         # along the planner's moves is the baseline's line exactly.
         plan_sizes[:] = 0
         keys[:, :] = 0
         drawn[:] = 0
-        node, length, depth = ROOT, 1, 0
-        path[0] = ROOT
+        node, length, depth = _ROOT, 1, 0
+        path[0] = _ROOT
         while s[L.PHASE] != L.OVER and depth < tree_depth:
             if s[L.PLAYER] != me:
                 _move(g, s, _other_move(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, me, stream),
                       scratch, cfg, pile, drawn)
-                meta[M_DECISIONS] += 1
+                totals.decisions[0] += 1
                 continue
-            if node == ROOT:
+            if node == _ROOT:
                 m = root_moves.shape[0]
                 moves[:m] = root_moves
             else:
@@ -234,7 +287,7 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
             # The open-loop node's children were opened on other samples, where the planner may
             # have wanted another move: this sample's planner move (first in prior order) is
             # always open, so the walk can follow the planner's line of every sample.
-            force = follow and node != ROOT and _child(first, sibling, action, node, moves[0]) < 0
+            force = follow and node != _ROOT and _child(first, sibling, action, node, moves[0]) < 0
             for i in range(m):
                 child = _child(first, sibling, action, node, moves[i])
                 if child < 0:
@@ -251,9 +304,9 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
                 max_children, max(1, int(spread * (visits[node] + 1.0) ** widening)))
             if force:
                 fresh = moves[0]
-            if fresh >= 0 and (children < room or force) and meta[M_NODES] < capacity:
-                child = meta[M_NODES]
-                meta[M_NODES] += 1
+            if fresh >= 0 and (children < room or force) and totals.nodes[0] < capacity:
+                child = totals.nodes[0]
+                totals.nodes[0] += 1
                 action[child], first[child], visits[child], reward[child], available[child] = fresh, -1, 0, 0.0, 1
                 squares[child] = 0.0
                 # Append, so siblings stay in the order they were opened (prior order).
@@ -283,11 +336,11 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
             node = best
             depth += 1
         total = _evaluate(g, pt, s, params, w, me, cfg, plans, plan_sizes, before, keys, scratch, result, completed,
-                          meta, tplan, scales, weights, sizes, x, h, stream, pile, drawn) - base
+                          totals, tplan, scales, weights, sizes, x, h, stream, pile, drawn) - base
         for i in range(length):
             visits[path[i]] += 1.0
             reward[path[i]] += total
             squares[path[i]] += total * total
-        meta[M_ITERATIONS] += 1
-    meta[M_RNG] = np.int64(rng)
+        totals.iterations[0] += 1
+    totals.rng[0] = np.int64(rng)
 
