@@ -17,18 +17,23 @@ from ttr_lab.strategies.ticket_to_ride.learned import Learned
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 from ttr_lab.strategies.ticket_to_ride.search.root_kernels import group_of, root_order
 
-def root_moves(obs: Observation, anchor: Action, rng: random.Random) -> tuple[Any, np.ndarray]:
+def root_moves(obs: Observation, anchor: Action, rng: random.Random,
+               view: GameState | None = None) -> tuple[Any, np.ndarray]:
     """The position's determinizer and the root's moves (``root_kernels.root_order``: grouped,
     ``anchor`` first, then by the prior). The root's moves are the player's own (its hand and the
-    board fix them), so one sample orders them."""
+    board fix them) and the planner's kernels read only what the seat sees, so the seat's
+    ``view`` (``seat_view``, shared with the planner and the prior) orders them; without one, a
+    sample does. A 64-bit draw of ``rng`` is spent either way, so the search's stream is one."""
     sampler = determinizer(obs)
     g = sampler.template.face.g
     pt, w = tables_of(g)
-    first = sampler.template.clone()
-    sample(g, first.s, sampler.plan, sampler.work, sampler.longs_held, np.uint64(rng.getrandbits(64)))
+    seed = np.uint64(rng.getrandbits(64))
+    if view is None:
+        view = sampler.template.clone()
+        sample(g, view.s, sampler.plan, sampler.work, sampler.longs_held, seed)
     na = int(g[L.N_ACTIONS])
     out, score, ids = np.empty(na, dtype=np.int64), np.empty(na, dtype=np.float64), np.empty(na, dtype=np.int64)
-    m = root_order(g, pt, first.s, DEFAULT_PARAMS, w, sampler.template.face.id_of(anchor), out, score, ids)
+    m = root_order(g, pt, view.s, DEFAULT_PARAMS, w, sampler.template.face.id_of(anchor), out, score, ids)
     return sampler, out[:m].copy()
 
 

@@ -45,7 +45,7 @@ from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, 
 from ttr_lab.strategies.ticket_to_ride.learned import Learned
 from ttr_lab.strategies.ticket_to_ride.search.result import SearchResult
 from ttr_lab.strategies.ticket_to_ride.search.root import by_policy, policy_prior, root_moves
-from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner, seat_view
 
 # Samples of the anchor and its first rival that time one play-out before a clocked search plans.
 _PROBE = 2
@@ -112,18 +112,19 @@ class HalvingSearch:
     def search(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> SearchResult:
         """The decision, the race's candidates (move, samples, mean lead less the anchor's) and
         the play-outs spent (none: left to the planner)."""
-        anchor = self.planner.act(observation, legal_actions, rng)  # keeps the planner's plan current
+        view = seat_view(observation)  # the one view of this decision: planner, prior and root read it
+        anchor = self.planner.act_on(view)  # keeps the planner's plan current
         # At every decision, as the planner: the network's features read the plan it keeps.
-        logits, inputs = (None, None) if self.prior is None else self.prior.read(observation, legal_actions)
+        logits, inputs = (None, None) if self.prior is None else self.prior.read(observation, legal_actions, view)
         if len(legal_actions) == 1 or observation.phase == Phase.SECOND_DRAW:
             return SearchResult(anchor, inputs=inputs)
         return self._search(observation, anchor, rng, prior=None if logits is None else (legal_actions, logits),
-                            inputs=inputs)
+                            inputs=inputs, view=view)
 
     def _search(self, obs: Observation, anchor: Action, rng: random.Random, playouts: int | None = None,
                 prior: tuple[Sequence[Action], np.ndarray] | None = None,
-                inputs: np.ndarray | None = None) -> SearchResult:
-        sampler, root = root_moves(obs, anchor, rng)
+                inputs: np.ndarray | None = None, view: GameState | None = None) -> SearchResult:
+        sampler, root = root_moves(obs, anchor, rng, view)
         if root.shape[0] == 1:
             return SearchResult(anchor, inputs=inputs)
         template = sampler.template

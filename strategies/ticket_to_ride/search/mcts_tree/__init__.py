@@ -63,7 +63,7 @@ from ttr_lab.strategies.ticket_to_ride.search.root import by_policy, policy_prio
 from ttr_lab.strategies.ticket_to_ride.learned import Learned
 from ttr_lab.strategies.ticket_to_ride.search.leaf import flatten_value, network_value
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
-from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner, seat_view
 
 # Nodes a tree may hold (each iteration opens at most one): 1 s at 2 players is ~10k iterations.
 _CAPACITY = 1 << 16
@@ -179,18 +179,19 @@ class TreeSearch:
 
     def search(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> SearchResult:
         """The decision, the root's children (move, visits, mean reward) and what was spent."""
-        anchor = self.planner.act(observation, legal_actions, rng)  # keeps the planner's plan current
+        view = seat_view(observation)  # the one view of this decision: planner, prior and root read it
+        anchor = self.planner.act_on(view)  # keeps the planner's plan current
         # At every decision, as the planner: the network's features read the plan it keeps.
-        logits, inputs = (None, None) if self.prior is None else self.prior.read(observation, legal_actions)
+        logits, inputs = (None, None) if self.prior is None else self.prior.read(observation, legal_actions, view)
         if len(legal_actions) == 1 or (observation.phase == Phase.SECOND_DRAW and not self.search_second_draw):
             return SearchResult(anchor, inputs=inputs)
         return self._search(observation, anchor, rng, prior=None if logits is None else (legal_actions, logits),
-                            inputs=inputs)
+                            inputs=inputs, view=view)
 
     def _search(self, obs: Observation, anchor: Action, rng: random.Random, iterations: int | None = None,
                 prior: tuple[Sequence[Action], np.ndarray] | None = None,
-                inputs: np.ndarray | None = None) -> SearchResult:
-        sampler, root = root_moves(obs, anchor, rng)
+                inputs: np.ndarray | None = None, view: GameState | None = None) -> SearchResult:
+        sampler, root = root_moves(obs, anchor, rng, view)
         template = sampler.template
         if prior is not None:
             root = by_policy(template, root, *prior)
