@@ -334,3 +334,32 @@ def test_one_round_is_never_enough_to_leave_the_anchor():
     assert search.rounds == 1 and not search.switched
     longer = Search(lambda obs, rng: ToyState(game), values, First, limit=Limit(playouts=4))
     assert longer.paired(Obs(0), ["anchor", "better"], random.Random(1), confidence=0.0) == "better"
+
+
+def test_spend_runs_batches_at_the_measured_pace_until_the_clock_is_spent():
+    """The clock's loop, written once (the tree's batches, the race's timed rounds): a first batch,
+    then each aimed at ``fraction`` of the time left at the pace so far; on an injected clock."""
+    from ttr_lab.strategies.limit import spend
+
+    now = [0.0]
+    batches: list[int] = []
+
+    def run(n: int) -> None:
+        batches.append(n)
+        now[0] += 0.001 * n  # one unit of work takes 1 ms
+
+    spend(run, lambda: sum(batches), lambda: now[0], 0.1, 4, 0.25)
+    assert batches[0] == 4 and sum(batches) >= 100 and all(b >= 1 for b in batches)
+    assert batches[1] == int((0.1 - 0.004) * 0.25 / 0.001)
+    stalled: list[int] = []
+    ticks = iter([0.0, 0.0, 0.5])  # a clock that did not move: the batch doubles
+    spend(stalled.append, lambda: sum(stalled), lambda: next(ticks), 0.1, 3, 0.5)
+    assert stalled == [3, 6]
+
+
+def test_a_result_is_its_rows_with_their_share_of_the_samples_as_the_policy():
+    from ttr_lab.strategies.ticket_to_ride.search.result import RootRow, SearchResult
+
+    found = SearchResult.of_rows("b", [("a", 3, 0.0), ("b", 1, 2.5)], playouts=4)
+    assert found.policy == {"a": 0.75, "b": 0.25} and found.root == (RootRow("a", 3, 0.0), RootRow("b", 1, 2.5))
+    assert SearchResult("a").policy == {} and SearchResult("a").playouts == 0

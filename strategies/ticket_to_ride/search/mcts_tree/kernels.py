@@ -101,7 +101,6 @@ def new_totals(seed: int) -> Totals:
                   np.zeros(1, dtype=np.int64))
 
 
-_ROOT = 0
 _TURN_SALT = np.uint64(0x9E3779B97F4A7C15)  # spreads turn numbers over a sample's slip stream
 
 
@@ -258,15 +257,15 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
         plan_sizes[:] = 0
         keys[:, :] = 0
         drawn[:] = 0
-        node, length, depth = _ROOT, 1, 0
-        path[0] = _ROOT
+        node, length, depth = 0, 1, 0  # node 0: the root (``Tree``)
+        path[0] = node
         while s[L.PHASE] != L.OVER and depth < tree_depth:
             if s[L.PLAYER] != me:
                 _move(g, s, _other_move(g, pt, s, params, w, cfg, plans, plan_sizes, before, keys, me, stream),
                       scratch, cfg, pile, drawn)
                 totals.decisions[0] += 1
                 continue
-            if node == _ROOT:
+            if node == 0:
                 m = root_moves.shape[0]
                 moves[:m] = root_moves
             else:
@@ -287,7 +286,7 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
             # The open-loop node's children were opened on other samples, where the planner may
             # have wanted another move: this sample's planner move (first in prior order) is
             # always open, so the walk can follow the planner's line of every sample.
-            force = follow and node != _ROOT and _child(first, sibling, action, node, moves[0]) < 0
+            force = follow and node != 0 and _child(first, sibling, action, node, moves[0]) < 0
             for i in range(m):
                 child = _child(first, sibling, action, node, moves[i])
                 if child < 0:
