@@ -6,7 +6,7 @@ search per budget (``CONVERGENCE_STRATEGY``, at ``iterations`` play-outs per dec
 the figures are the same on a loaded machine) and by a second search at each budget on another
 stream of samples. Every shadow sees every decision of that seat, so its planner and prior keep
 their plans as in a game. At each decision the searches race (they report play-outs in
-``last_playouts``; a decision with one sensible move, which they leave to their planner, is not
+their ``SearchResult``; a decision with one sensible move, which they leave to their planner, is not
 counted), the section records each shadow's answer. It asks nothing of the game beyond the core's
 interface. Per budget:
 
@@ -71,18 +71,18 @@ def convergence_section(result: BenchResult, deals: int, seed: int,
             current = deal
             shadows = {(b, k): build(strategy, {"iterations": b}, USA.name) for b in budgets for k in (0, 1)}
             streams = {(b, k): random.Random(derive_seed(game_seed, b, k)) for b in budgets for k in (0, 1)}
-        chosen = {key: shadow.act(observation, legal, streams[key]) for key, shadow in shadows.items()}
-        # A decision the searches raced, not one they left to their planner (a strategy that
-        # does not report its play-outs counts at every choice).
-        if not any(getattr(shadow, "last_playouts", len(legal) - 1) > 0 for shadow in shadows.values()):
+        found = {key: shadow.search(observation, legal, streams[key]) for key, shadow in shadows.items()}
+        chosen = {key: f.action for key, f in found.items()}
+        # A decision the searches raced, not one they left to their planner.
+        if not any(f.playouts > 0 for f in found.values()):
             continue
         anchors.append(str(action))
         for key, shadow in shadows.items():
             answers[key].append(str(chosen[key]))
             if key[1] == 0:
-                raced[key[0]].append(len(shadow.last_root))
+                raced[key[0]].append(len(found[key].root))
                 if chosen[key] != action and hasattr(shadow, "edge"):
-                    race = next(e for text, _, e in shadow.last_root if text == str(chosen[key]))
+                    race = next(row.lead for row in found[key].root if row.move == str(chosen[key]))
                     fresh, _ = shadow.edge(observation, action, chosen[key], FRESH, streams[key])
                     k = derive_seed(game_seed, len(anchors))
                     edges[key[0]].append((deal, race, fresh, sampled_edge(observation, action, chosen[key], SAMPLED, k),

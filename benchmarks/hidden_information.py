@@ -163,8 +163,9 @@ def overrule_edges(playouts: int, deals: int, seed: int, belief: bool = False,
         if deal != current:  # a search per game, seeing every decision of its seat
             current, shadow = deal, build("mcts_learned", {"iterations": playouts}, USA.name)
             stream = random.Random(derive_seed(game_seed, playouts, 0))
-        chosen = shadow.act(observation, legal, stream)
-        if shadow.last_playouts == 0 or chosen == action:
+        found = shadow.search(observation, legal, stream)
+        chosen = found.action
+        if found.playouts == 0 or chosen == action:
             continue
         k = derive_seed(game_seed, 77, len(rows))
         kind, true = str(chosen).split()[0], played_edge(state, action, chosen, k)

@@ -7,7 +7,7 @@ This script asks that question directly, in seconds, before any game is played w
 
 In ``ticket_planner`` self-play on the USA map at 2 players (seeds ``--seed`` + game), at every
 ``--every``-th decision of seat 0 with more than three legal moves, it takes the root's moves as
-``mcts_tree`` groups them (``tree_search.root_moves``: the planner's move first) and values each:
+``mcts_tree`` groups them (``search.root.root_moves``: the planner's move first) and values each:
 
 - **play-outs**: the mean of seat 0's lead after the move, played to the end by the compiled
   planner at every seat, over ``--playouts`` samples of what seat 0 cannot see (the game's
@@ -38,11 +38,12 @@ import numpy as np
 
 from ttr_lab.core.game import load_game
 from ttr_lab.core.intervals import clustered_mean
-from ttr_lab.strategies.ticket_to_ride import tree_kernels as K
+from ttr_lab.games.ticket_to_ride.kernels.determinize import sample
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS
 from ttr_lab.strategies.ticket_to_ride.planner_playouts import planner_playouts
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
-from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch, root_moves
+from ttr_lab.strategies.ticket_to_ride.search.mcts_tree import TreeSearch
+from ttr_lab.strategies.ticket_to_ride.search.root import root_moves
 
 SEAT = 0  # the seat whose decisions are valued
 
@@ -64,7 +65,7 @@ def position(state: Any, anchor: Any, leaves: dict[str, TreeSearch], playouts: i
     scores = np.zeros((1, 2), dtype=np.int64)
     for j in range(playouts):
         world = sampler.template.clone()
-        K.sample(g, world.s, sampler.plan, sampler.work, sampler.longs_held, np.uint64(rng.getrandbits(64)))
+        sample(g, world.s, sampler.plan, sampler.work, sampler.longs_held, np.uint64(rng.getrandbits(64)))
         for i, move in enumerate(moves):
             after = world.clone()
             after.apply(after.face.actions[int(move)])

@@ -44,11 +44,10 @@ Two ways to spend the budget at the root (both over the same descent, ``visit``)
   standard errors. With ``grow`` False no tree grows below the candidates: every visit plays
   out straight from the candidate's move (flat Monte Carlo over the candidates).
 
-Budget: ``iterations`` visits; ``paired`` also stops at ``steps`` simulated decisions (each
-visit counting ``visit_cost`` more for its fixed costs), on the wall clock at ``time_ms`` or on
-the CPU clock of the searching thread at ``cpu_ms`` (``time.thread_time``: what other processes
-on a shared machine take is not counted). Without a clock a search is reproducible from the
-``rng`` it is given.
+Budget: ``limit`` (``ttr_lab.strategies.limit.Limit``): ``playouts`` visits; ``paired`` also
+stops at ``steps`` simulated decisions (each visit counting ``visit_cost`` more for its fixed
+costs), or on the limit's clock (``time_ms`` or ``cpu_ms``). Without a clock a search is
+reproducible from the ``rng`` it is given.
 """
 
 from __future__ import annotations
@@ -56,8 +55,9 @@ from __future__ import annotations
 import functools
 import math
 import random
-import time
 from typing import Any, Callable, Sequence
+
+from ttr_lab.strategies.limit import Limit
 
 
 class Node:
@@ -89,10 +89,7 @@ class Search:
         floor: float = -math.inf,
         rollout_depth: int = 0,
         scale: float = 1.0,
-        iterations: int = 200,
-        steps: int | None = None,
-        time_ms: float | None = None,
-        cpu_ms: float | None = None,
+        limit: Limit = Limit(playouts=200),
         visit_cost: int = 0,
         native_playout: Callable[[Any, list[int]], tuple[Sequence[Sequence[float]], int]] | None = None,
         leaf_playouts: int = 1,
@@ -100,8 +97,6 @@ class Search:
         sampler: Callable[[Any], Callable[[random.Random], Any]] | None = None,
         native_round: Callable[[Any, Sequence[Any], list[int]], tuple[Sequence[Any], int]] | None = None,
     ) -> None:
-        if time_ms is not None and cpu_ms is not None:
-            raise ValueError("a search takes one clock: time_ms or cpu_ms, not both")
         if native_playout is not None and rollout_depth:
             raise ValueError("a native play-out plays to the end of the game: rollout_depth must be 0 with it")
         if leaf_playouts < 1:
@@ -117,10 +112,7 @@ class Search:
         self.floor = floor
         self.rollout_depth = rollout_depth  # 0: play to the end
         self.scale = scale
-        self.iterations = iterations
-        self.steps = steps
-        self.time_ms = time_ms
-        self.cpu_ms = cpu_ms
+        self.limit = limit
         self.visit_cost = visit_cost
         self.native_playout = native_playout
         self.native_round = native_round
@@ -133,6 +125,11 @@ class Search:
         self.simulations = 0  # play-outs played
         self.steps_used = 0
         self.switched = False
+        self.root_rows: list[tuple[Any, int, float]] = []  # the last paired search's: move, rounds, mean reward
+
+    @property
+    def iterations(self) -> int:
+        return self.limit.playouts or 0
 
     # -- the roots -------------------------------------------------------------------------------
 
@@ -164,13 +161,8 @@ class Search:
         results: dict[Any, list[float]] = {m: [] for m in candidates}
         alive = list(candidates)
         budget = max(len(candidates), self.iterations)
-        steps = self.steps
-        deadline: float | None
-        if self.cpu_ms is not None:
-            clock, deadline = time.thread_time, time.thread_time() + self.cpu_ms / 1000.0
-        else:
-            clock = time.perf_counter
-            deadline = None if self.time_ms is None else clock() + self.time_ms / 1000.0
+        steps = self.limit.steps
+        deadline = self.limit.deadline()
         rounds = playouts = 0
         self.steps_used = self.simulations = 0
         draw = self._sampler(observation)
@@ -191,12 +183,13 @@ class Search:
             if rounds >= 3 and len(alive) > 2:
                 alive = _survivors(alive, results, anchor)
             if deadline is not None:
-                if clock() >= deadline:
+                if deadline.passed():
                     break
             elif playouts + len(alive) > budget or (steps is not None and self.steps_used >= steps and rounds >= 2):
                 break
         self.rounds, self.playouts = rounds, playouts
         base = results[anchor]
+        self.root_rows = [(m, len(r), sum(r) / len(r) if r else 0.0) for m, r in results.items()]
         best = max(alive, key=lambda m: (_mean_gain(results[m], base), m is anchor))
         self.switched = False
         if best is anchor or rounds < 2 or _t_statistic(results[best], base) < confidence:

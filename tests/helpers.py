@@ -158,7 +158,7 @@ def policy_ranking(obs, legal, logits) -> list:
 
 def check_policy_orders_root(make) -> None:
     """``make(policy)`` builds a search; with ``policy="learned"`` the root it reports
-    (``last_root``, in the order it opened or raced the moves) must be the planner's move, then
+    (its result's ``root``, in the order it opened or raced the moves) must be the planner's move, then
     the groups the shipped network scores highest, in that order, and differ from the hand
     prior's (``policy=None``)."""
     import random
@@ -171,8 +171,9 @@ def check_policy_orders_root(make) -> None:
     roots = {}
     for policy in ("learned", None):
         search = make(policy)
-        assert search.act(obs, legal, random.Random(3)) in legal
-        roots[policy] = [root_group(obs.market, by_text[text]) for text, _, _ in search.last_root]
+        found = search.search(obs, legal, random.Random(3))
+        assert found.action in legal
+        roots[policy] = [root_group(obs.market, by_text[row.move]) for row in found.root]
     anchor, *rivals = roots["learned"]
     assert anchor == roots[None][0] == root_group(obs.market, TicketPlanner().act(obs, legal, random.Random(0)))
     ranked = [g for g in policy_ranking(obs, legal, Learned().logits(obs, legal)) if g != anchor]

@@ -94,13 +94,15 @@ def state_inputs(net: Network, state: Any, kept: KeptPlan | None = None) -> np.n
     return _with_features(net, tensor, state, kept)
 
 
-def network_inputs(net: Network, observation: Observation, kept: KeptPlan | None = None) -> np.ndarray:
+def network_inputs(net: Network, observation: Observation, kept: KeptPlan | None = None,
+                   view: Any = None) -> np.ndarray:
     """What ``net`` reads for ``observation``: its tensor, then the extras its ``features`` name
-    (kept-plan features: with the seat's ``kept`` plans, updated here)."""
+    (kept-plan features: with the seat's ``kept`` plans, updated here) read off ``view``, the
+    planner's view of the seat (``seat_view(observation)``, built here if None)."""
     tensor = observation_tensor(observation)
     if not net.meta.get("features"):
         return tensor
-    return _with_features(net, tensor, seat_view(observation), kept)  # the planner's view of the seat
+    return _with_features(net, tensor, seat_view(observation) if view is None else view, kept)
 
 
 def _with_features(net: Network, tensor: np.ndarray, state: Any, kept: KeptPlan | None) -> np.ndarray:
@@ -155,7 +157,7 @@ class Learned:
         self.net, self.game = net, game
         return net
 
-    def _inputs(self, observation: Observation) -> tuple[Network, np.ndarray]:
+    def _inputs(self, observation: Observation, view: Any = None) -> tuple[Network, np.ndarray]:
         """The network and what it reads for ``observation`` (keeping this seat's plan up to date)."""
         # The contract builds a strategy per game, but one made by hand may be handed another map
         # or player count: its network and kept plan are then made again (or refused), never read
@@ -167,14 +169,20 @@ class Learned:
         g = face_of(tables_for(observation.board, observation.num_players, observation.ruleset)).g  # both cached
         if self.kept is None or not self.kept.fits(g):
             self.kept = KeptPlan(g)
-        self.last_inputs = network_inputs(net, observation, self.kept)
+        self.last_inputs = network_inputs(net, observation, self.kept, view)
         return net, self.last_inputs
 
     def logits(self, observation: Observation, legal_actions: Sequence[Action]) -> np.ndarray:
         """The network's logit of each of ``legal_actions`` (a search's prior over them). Called at
         every decision, as ``act`` is, it keeps the plan the features read."""
-        net, tensor = self._inputs(observation)
-        return self._logits(net, tensor, observation, legal_actions)
+        return self.read(observation, legal_actions)[0]
+
+    def read(self, observation: Observation, legal_actions: Sequence[Action],
+             view: Any = None) -> tuple[np.ndarray, np.ndarray]:
+        """``logits`` and the inputs the network read for them (a search reports both); ``view``:
+        the seat's view (``seat_view``) when the caller has built it for this decision."""
+        net, tensor = self._inputs(observation, view)
+        return self._logits(net, tensor, observation, legal_actions), tensor
 
     def _logits(self, net: Network, tensor: np.ndarray, observation: Observation,
                 legal_actions: Sequence[Action]) -> np.ndarray:

@@ -1,6 +1,9 @@
 """The planning toolkit of ``planning.py`` as compiled kernels over the game's arrays: what the
 compiled ticket planner (``planner_decisions``) builds its judgement on.
 
+(Over 400 lines on purpose: it mirrors ``planning.py`` function for function, so the two are read
+side by side; split, each half would need the other's helpers.)
+
 Each kernel is the function of the same name in planning.py, step for step (the same keys, the
 same tie-breaks, float arithmetic in the same order), on the kernels' state ``s`` and game
 array ``g`` instead of an ``Observation``; it reads only what the player to move may see (its

@@ -60,7 +60,11 @@ class TicketPlanner:
         KeptPlan(state.face.g).choose_id(state.clone(), self.params)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
-        state = seat_view(observation)
+        return self.act_on(seat_view(observation))
+
+    def act_on(self, state: GameState) -> Action:
+        """``act`` on the seat's view already built (``seat_view``): a search builds it once per
+        decision and shares it between the planner, its prior and its root."""
         kept = self.kept
         if kept is None or not kept.fits(state.face.g):
             kept = self.kept = KeptPlan(state.face.g)

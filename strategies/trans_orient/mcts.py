@@ -19,6 +19,7 @@ from typing import Any, Sequence
 
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
 
+from ttr_lab.strategies.limit import Limit
 from ttr_lab.strategies.search import Search
 from ttr_lab.strategies.trans_orient.greedy import Greedy
 from ttr_lab.strategies.trans_orient.planner import Planner, position_value
@@ -38,7 +39,7 @@ class MCTS:
                  rollout_depth: NonNegativeInt = 24, scale: PositiveFloat = 15.0) -> None:
         self.planner = Planner()
         greedy = Greedy()
-        self.search = Search(determinize, self._evaluate, lambda: greedy, iterations=iterations,
+        self.search = Search(determinize, self._evaluate, lambda: greedy, limit=Limit(playouts=iterations),
                              exploration=exploration, rollout_depth=rollout_depth, scale=scale)
 
     def act(self, obs: Observation, legal_actions: Sequence[Any], rng: random.Random) -> Any:

@@ -191,15 +191,17 @@ class _Budgeted:
     def __init__(self, iterations: int = 1) -> None:
         from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
-        self.iterations, self.planner, self.last_root = iterations, TicketPlanner(), [("a", 1, 0.0)] * iterations
-        self.last_playouts = 0
+        self.iterations, self.planner = iterations, TicketPlanner()
+
+    def search(self, observation, legal, rng):
+        from ttr_lab.strategies.ticket_to_ride.search.result import SearchResult
+
+        anchor = self.planner.act(observation, legal, rng)
+        action = anchor if self.iterations > 1 else legal[-1] if rng.random() < 0.5 else legal[0]
+        return SearchResult.of_rows(action, [("a", 1, 0.0)] * self.iterations, playouts=self.iterations)
 
     def act(self, observation, legal, rng):
-        anchor = self.planner.act(observation, legal, rng)
-        self.last_playouts = self.iterations
-        if self.iterations > 1:
-            return anchor
-        return legal[-1] if rng.random() < 0.5 else legal[0]
+        return self.search(observation, legal, rng).action
 
 
 def test_convergence_section_compares_each_budgets_answers_with_the_largest_and_itself(monkeypatch):

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-import ttr_lab.strategies.ticket_to_ride.mcts as mcts
+import ttr_lab.strategies.ticket_to_ride.search.mcts as mcts
 from ttr_lab.core.game import load_game
-from ttr_lab.strategies.ticket_to_ride.candidate_playouts import NATIVE, ROUNDS, candidate_playouts
+from ttr_lab.strategies.ticket_to_ride.search.mcts.candidate_playouts import NATIVE, ROUNDS, candidate_playouts
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
 USA = load_game("ticket_to_ride", map="usa")
@@ -55,9 +55,12 @@ def test_mcts_plays_the_same_game_with_and_without_rounds(playout, monkeypatch):
         moves = []
         while not state.is_terminal() and len(moves) < 25:
             p = state.current_player
-            action = (search if p == 0 else other).act(state.observation(p), state.legal_actions(), rng)
             if p == 0:
-                moves.append((str(action), search.last_rounds, search.last_playouts, search.last_simulations))
+                found = search.search(state.observation(p), state.legal_actions(), rng)
+                action = found.action
+                moves.append((str(action), found.rounds, found.playouts, found.simulations))
+            else:
+                action = other.act(state.observation(p), state.legal_actions(), rng)
             state.apply(action)
         return moves
 

@@ -14,7 +14,7 @@ import pytest
 from ttr_lab import ConfigError, StrategyError
 from ttr_lab.core.registry import build
 from ttr_lab.games.ticket_to_ride import Phase, TicketToRide
-from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch, affordable, answer, halving_rounds
+from ttr_lab.strategies.ticket_to_ride.search.mcts_halving import HalvingSearch, affordable, answer, halving_rounds
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 
 from helpers import check_policy_orders_root, planner_turn
@@ -49,15 +49,15 @@ def test_a_rival_replaces_the_planner_only_past_the_bar():
 def test_every_candidate_still_racing_meets_the_same_samples_and_more_budget_weighs_more_moves():
     obs, legal = planner_turn()
     small, large = HalvingSearch(iterations=60), HalvingSearch(iterations=1200)
-    small.act(obs, legal, random.Random(3))
-    large.act(obs, legal, random.Random(3))
-    assert 2 <= len(small.last_root) < len(large.last_root)
-    for search in (small, large):
-        samples = [n for _, n, _ in search.last_root]
+    few, many = small.search(obs, legal, random.Random(3)), large.search(obs, legal, random.Random(3))
+    assert 2 <= len(few.root) < len(many.root)
+    for search, found in ((small, few), (large, many)):
+        samples = [row.samples for row in found.root]
         # The planner's move races to the end: no candidate met a sample it did not.
         assert samples[0] == max(samples)
-        assert search.last_root[0][2] == 0.0
-        assert search.last_playouts <= search.iterations + len(search.last_root)
+        assert found.root[0].lead == 0.0
+        assert found.playouts <= search.limit.playouts + len(found.root)
+        assert abs(sum(found.policy.values()) - 1.0) < 1e-9 and found.action in found.policy
 
 
 def test_the_search_finds_the_last_claim_that_wins_where_the_planner_claims_its_plan():
@@ -86,7 +86,7 @@ def test_a_fresh_verdict_measures_a_move_against_the_planners_on_new_samples():
 def test_a_final_verdict_tests_only_the_last_rounds_samples_and_races_the_same(monkeypatch):
     """``verdict: final`` leaves the race alone and hands the test only the last round's samples,
     which the winner met after the rounds that chose it; ``all`` hands it every sample it met."""
-    from ttr_lab.strategies.ticket_to_ride import halving_search
+    from ttr_lab.strategies.ticket_to_ride.search import mcts_halving as halving_search
 
     tested: list[tuple[int, int]] = []
     monkeypatch.setattr(halving_search, "answer", lambda a, r, bar: tested.append(
@@ -95,8 +95,7 @@ def test_a_final_verdict_tests_only_the_last_rounds_samples_and_races_the_same(m
     races = {}
     for verdict in ("all", "final"):
         search = HalvingSearch(iterations=1200, verdict=verdict)
-        search.act(obs, legal, random.Random(3))
-        races[verdict] = search.last_root
+        races[verdict] = search.search(obs, legal, random.Random(3)).root
     assert races["all"] == races["final"] and len(races["all"]) > 2
     (every, gaps), (last, last_gaps) = tested
     winner_met = max(n for _, n, _ in races["all"][1:])  # the last rival met the most samples
@@ -105,7 +104,7 @@ def test_a_final_verdict_tests_only_the_last_rounds_samples_and_races_the_same(m
 
 
 def test_a_decision_left_to_the_planner_reports_no_play_outs():
-    """``last_playouts`` describes the last decision: a second card, which the planner takes,
+    """A result describes its own decision: a second card, which the planner takes,
     reports none even right after a searched turn."""
     state = USA.new_game(2, seed=5)
     planner, search, rng = TicketPlanner(), HalvingSearch(iterations=60), random.Random(0)
@@ -113,13 +112,12 @@ def test_a_decision_left_to_the_planner_reports_no_play_outs():
     while not state.is_terminal():
         obs, legal = state.observation(state.current_player), state.legal_actions()
         if obs.phase == Phase.SECOND_DRAW and searched and len(legal) > 1:
-            search.act(obs, legal, rng)
-            assert search.last_playouts == 0
+            found = search.search(obs, legal, rng)
+            assert found.playouts == 0 and found.root == ()
             return
         move = planner.act(obs, legal, rng)
         if obs.phase == Phase.TURN and len(legal) > 1 and move.__class__.__name__.startswith("Draw"):
-            search.act(obs, legal, rng)
-            searched = search.last_playouts > 0
+            searched = search.search(obs, legal, rng).playouts > 0
         state.apply(move)
     pytest.fail("no second card after a searched turn in the game")
 
@@ -134,9 +132,8 @@ def test_a_fixed_budget_is_reproducible_and_a_clock_is_one_or_the_other():
 
 def test_a_clocked_search_plays_within_its_budget_order():
     obs, legal = planner_turn()
-    search = HalvingSearch(cpu_ms=20.0)
-    assert search.act(obs, legal, random.Random(2)) in legal
-    assert search.last_playouts > 0
+    found = HalvingSearch(cpu_ms=20.0).search(obs, legal, random.Random(2))
+    assert found.action in legal and found.playouts > 0
 
 
 def _pile(state) -> np.ndarray:
@@ -149,7 +146,7 @@ def test_each_seat_draws_from_its_own_stream_whatever_another_seat_drew():
     """``steer_pile`` keeps the pile's cards, draws each kind as often as the pile holds it, and
     gives seat 1 the same next card whether or not seat 0 took a card before it."""
     from ttr_lab.games.ticket_to_ride.kernels import layout as L
-    from ttr_lab.strategies.ticket_to_ride.pile_streams import steer_pile
+    from ttr_lab.strategies.ticket_to_ride.search.pile_streams import steer_pile
 
     state = USA.new_game(2, seed=11)
     g = state.face.g
@@ -179,8 +176,9 @@ def test_both_kinds_of_play_out_race_the_same_candidates_to_a_legal_move():
     roots = []
     for streams in (True, False):
         search = HalvingSearch(iterations=300, streams=streams)
-        assert search.act(obs, legal, random.Random(3)) in legal
-        roots.append({move for move, _, _ in search.last_root})
+        found = search.search(obs, legal, random.Random(3))
+        assert found.action in legal
+        roots.append({row.move for row in found.root})
     # a fixed budget fixes which candidates race; only the play-outs' cards (and so who survives) differ
     assert len(roots[0]) >= 2 and roots[0] == roots[1]
     assert HalvingSearch().streams  # the default: each seat its own stream
@@ -203,8 +201,8 @@ def test_a_policy_that_cannot_be_read_is_refused_when_the_search_is_made(tmp_pat
 def test_mcts_learned_is_the_race_with_the_shipped_network_as_its_prior():
     obs, legal = planner_turn()
     learned, plain = build("mcts_learned", {"iterations": 300}, "ticket_to_ride"), HalvingSearch(iterations=300, policy="learned")
-    assert learned.act(obs, legal, random.Random(3)) == plain.act(obs, legal, random.Random(3))
-    assert learned.last_root == plain.last_root and len(learned.last_root) > 2
+    one, other = learned.search(obs, legal, random.Random(3)), plain.search(obs, legal, random.Random(3))
+    assert one.action == other.action and one.root == other.root and len(one.root) > 2
     state = TicketToRide("legendary_asia").new_game(2, 1)
     with pytest.raises(StrategyError, match="no weights shipped for map 'legendary_asia'"):
         build("mcts_learned", {}, "ticket_to_ride").act(state.observation(0), state.legal_actions(), random.Random(0))

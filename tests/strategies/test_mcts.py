@@ -6,8 +6,8 @@ import random
 
 from helpers import make_state
 from invariants import hidden_shuffle, random_game_states
-from ttr_lab.strategies.ticket_to_ride.mcts import MCTS
-from ttr_lab.strategies.ticket_to_ride.playout import Playout
+from ttr_lab.strategies.ticket_to_ride.search.mcts import MCTS
+from ttr_lab.strategies.ticket_to_ride.search.mcts.playout import Playout
 from ttr_lab import play_game
 from ttr_lab.games.ticket_to_ride import TicketToRide, KeepTickets, determinize, load_board
 
@@ -41,9 +41,9 @@ def test_it_does_not_keep_a_ticket_that_is_cut_off():
     state = make_state(2, phase="initial_tickets", offered=[offered, [tk("Boston-Miami"), tk("Calgary-Phoenix"), tk("Duluth-Houston")]],
                        claimed=into_miami)
     search = MCTS(iterations=16)
-    action = search.act(state.observation(0), state.legal_actions(), random.Random(2))
-    assert action == KeepTickets((1, 2))
-    assert search.last_playouts >= 4 and search.last_rounds >= 1
+    found = search.search(state.observation(0), state.legal_actions(), random.Random(2))
+    assert found.action == KeepTickets((1, 2))
+    assert found.playouts >= 4 and found.rounds >= 1 and len(found.root) == len(state.legal_actions())
 
 
 def test_the_fast_policy_and_evaluation_run_on_samples():
@@ -70,8 +70,8 @@ def test_native_play_outs_search_with_one_call_per_leaf_and_stay_reproducible():
     assert a.to_json() == b.to_json()
     search = MCTS(playout="random", leaf_playouts=4)
     state = TicketToRide(BOARD).new_game(2, 3)  # the first ticket choice: every subset is searched
-    search.act(state.observation(0), state.legal_actions(), random.Random(2))
-    assert search.last_simulations == 4 * search.last_playouts > 0
+    found = search.search(state.observation(0), state.legal_actions(), random.Random(2))
+    assert found.simulations == 4 * found.playouts > 0
 
 
 def test_a_native_play_out_refuses_a_rollout_depth_and_two_clocks():
@@ -91,8 +91,8 @@ def test_the_default_plays_out_with_the_compiled_planner_and_grows_no_tree():
     search = MCTS()
     assert (search.playout, search.tree) == ("planner", False)
     state = TicketToRide(BOARD).new_game(4, 8)
-    search.act(state.observation(0), state.legal_actions(), random.Random(3))
-    assert search.last_simulations == search.last_playouts > 0  # one native play-out per visit
+    found = search.search(state.observation(0), state.legal_actions(), random.Random(3))
+    assert found.simulations == found.playouts > 0  # one native play-out per visit
 
 
 def test_mcts_on_native_play_outs_passes_the_strategy_contract():

@@ -33,4 +33,4 @@ def test_mcts_classic_plays_the_recorded_games_of_the_old_mcts(name, steps):
 
 def test_mcts_classic_takes_the_old_parameters_and_a_cpu_clock():
     classic = build("mcts_classic", {"cpu_ms": 5.0, "turn_alternatives": "tickets"}, "ticket_to_ride")
-    assert (classic.playout, classic.cpu_ms, classic.steps, classic.turn_alternatives) == ("python", 5.0, 500, {"tickets"})
+    assert (classic.playout, classic.limit.cpu_ms, classic.limit.steps, classic.turn_alternatives) == ("python", 5.0, 500, {"tickets"})

@@ -15,7 +15,9 @@ import pytest
 from ttr_lab import play_game
 from ttr_lab.core.registry import build
 from ttr_lab.games.ticket_to_ride import TicketToRide
-from ttr_lab.strategies.ticket_to_ride.mcts_flat import FROZEN
+from ttr_lab.strategies.shipped import TICKET_TO_RIDE
+
+FROZEN = TICKET_TO_RIDE["mcts_flat"].fixed
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "mcts_flat"
 # (map, seats, seed); files are named <map>-<n>p-seed<seed>.json
@@ -38,7 +40,7 @@ def test_mcts_flat_plays_its_recorded_games(map_name, seats, seed):
 
 def test_mcts_flat_takes_a_budget_and_nothing_else():
     flat = build("mcts_flat", {"cpu_ms": 5.0}, "ticket_to_ride")
-    assert (flat.cpu_ms, flat.steps, flat.iterations) == (5.0, 4000, 400)
+    assert (flat.limit.cpu_ms, flat.limit.steps, flat.limit.playouts) == (5.0, 4000, 400)
     settings = {k: getattr(flat, k) for k in FROZEN}
     assert settings == {**FROZEN, "turn_alternatives": {"tickets", "points"}}
     with pytest.raises(Exception, match="tree"):

@@ -17,12 +17,14 @@ from ttr_lab import ConfigError, load_game
 from reference.planner import TicketPlanner as PythonPlanner
 from reference.planner import python_choice, python_playout
 from ttr_lab.bench.planner import game_positions, playout_start
+from ttr_lab.core.registry import resolve
 from ttr_lab.games.ticket_to_ride import determinize
-from ttr_lab.strategies.ticket_to_ride.compiled_planner import CompiledPlanner
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, choose_id, default_params, planner_choose
 from ttr_lab.strategies.ticket_to_ride.planner_knobs import SLOT, PlannerKnobs
 from ttr_lab.strategies.ticket_to_ride.planner_playouts import planner_playouts
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+
+CompiledPlanner = resolve("compiled_planner", "ticket_to_ride")  # a preset of TicketPlanner
 
 
 def _positions(map_name, players, seeds, every=1):

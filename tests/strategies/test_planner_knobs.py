@@ -8,12 +8,13 @@ import dataclasses
 import pytest
 
 from ttr_lab import ConfigError
-from ttr_lab.core.registry import parameters, validate_parameters
+from ttr_lab.core.registry import parameters, resolve, validate_parameters
 from ttr_lab.strategies.ticket_to_ride import planner_knobs
-from ttr_lab.strategies.ticket_to_ride.compiled_planner import CompiledPlanner
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import P_BUDGET, P_KEEP_ORDERS, P_ROUTE_WEIGHT
 from ttr_lab.strategies.ticket_to_ride.planner_knobs import PLAYOUT_ORDERS, SLOT, TUNABLE, PlannerKnobs
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+
+CompiledPlanner = resolve("compiled_planner", "ticket_to_ride")  # a preset of TicketPlanner
 
 
 def test_both_planners_take_exactly_the_declared_knobs():

@@ -9,6 +9,8 @@ from typing import Any, NamedTuple
 
 import pytest
 
+from ttr_lab.core.errors import ConfigError
+from ttr_lab.strategies.limit import Limit
 from ttr_lab.strategies.search import Node, Search
 
 
@@ -161,7 +163,7 @@ def test_play_outs_use_the_policy_for_the_searcher_and_the_opponent_model_for_th
 
     log: list = []
     search = Search(lambda obs, rng: ToyState(chain([1, 2, 0, 1]), 3), values, lambda: First(log, "mine"),
-                    opponent_model=lambda seat: First(log, "theirs"), iterations=1)
+                    opponent_model=lambda seat: First(log, "theirs"), limit=Limit(playouts=1))
     search.tree(Obs(1), ["go", "stay"], random.Random(0))
     assert log == [("theirs", 2), ("theirs", 0), ("mine", 1)]
     log.clear()
@@ -176,7 +178,7 @@ def test_the_tree_root_finds_the_best_arm_of_a_bandit():
     def deal(obs: Obs, rng: random.Random) -> ToyState:  # the hidden part: which arms pay this time
         return ToyState(Decide(0, {arm: (float(rng.random() < p), 0.5) for arm, p in enumerate(chances)}))
 
-    search = Search(deal, values, First, exploration=0.7, iterations=300)
+    search = Search(deal, values, First, exploration=0.7, limit=Limit(playouts=300))
     assert all(search.tree(Obs(0), [0, 1, 2], random.Random(seed)) == 1 for seed in range(5))
 
 
@@ -185,7 +187,7 @@ def _paired_game(gain: float) -> Search:
         luck = rng.gauss(0.0, 5.0)  # shared by every candidate of a round (common random numbers)
         return ToyState(Decide(0, {"anchor": (luck, 0.0), "better": (luck + gain, 0.0), "worse": (luck - 10.0, 0.0)}))
 
-    return Search(deal, values, First, iterations=20)
+    return Search(deal, values, First, limit=Limit(playouts=20))
 
 
 def test_the_paired_root_switches_from_the_anchor_only_when_clearly_better():
@@ -221,7 +223,7 @@ def test_the_paired_root_plays_every_candidate_out_with_the_same_seed():
         return position
 
     game = Decide(0, {"anchor": after(0.0), "better": after(1.0)})
-    search = Search(lambda obs, rng: ToyState(game), values, Pick, iterations=20)
+    search = Search(lambda obs, rng: ToyState(game), values, Pick, limit=Limit(playouts=20))
     assert search.paired(Obs(0), ["anchor", "better"], random.Random(5), confidence=2.0) == "better"
 
 
@@ -250,7 +252,7 @@ def test_every_candidate_of_a_paired_round_gets_the_same_native_seeds():
 
     game = Decide(0, {"anchor": (1.0, 0.0), "other": (2.0, 0.0)})
     search = Search(lambda obs, rng: ToyState(game), values, First, native_playout=native, leaf_playouts=3,
-                    iterations=8)
+                    limit=Limit(playouts=8))
     assert search.paired(Obs(0), ["anchor", "other"], random.Random(2)) == "other"
     assert seen[(1.0, 0.0)] == seen[(2.0, 0.0)] and len(seen[(1.0, 0.0)]) == 4
     assert len(set(seen[(1.0, 0.0)])) == 4 and (search.playouts, search.simulations) == (8, 24)
@@ -259,7 +261,7 @@ def test_every_candidate_of_a_paired_round_gets_the_same_native_seeds():
 def test_the_cpu_budget_stops_the_paired_root_on_the_cpu_clock(monkeypatch):
     import types
 
-    import ttr_lab.strategies.search as engine_module
+    import ttr_lab.strategies.limit as engine_module
 
     def wall_clock() -> float:
         raise AssertionError("a CPU budget read the wall clock")
@@ -268,7 +270,7 @@ def test_the_cpu_budget_stops_the_paired_root_on_the_cpu_clock(monkeypatch):
     clocks = types.SimpleNamespace(thread_time=lambda: next(ticks) / 1000.0, perf_counter=wall_clock)
     monkeypatch.setattr(engine_module, "time", clocks)
     search = _paired_game(gain=1.0)
-    search.iterations, search.cpu_ms = 10**6, 5.0
+    search.limit = Limit(playouts=10**6, cpu_ms=5.0)
     search.paired(Obs(0), ["anchor", "better", "worse"], random.Random(3))
     assert search.rounds == 5  # read once at the start, then once after each round
 
@@ -276,8 +278,8 @@ def test_the_cpu_budget_stops_the_paired_root_on_the_cpu_clock(monkeypatch):
 def test_a_search_takes_one_clock_and_a_native_play_out_plays_to_the_end():
     import pytest
 
-    with pytest.raises(ValueError, match="one clock"):
-        engine(time_ms=5.0, cpu_ms=5.0)
+    with pytest.raises(ConfigError, match="one clock"):
+        Limit(time_ms=5.0, cpu_ms=5.0)
     with pytest.raises(ValueError, match="rollout_depth"):
         engine(native_playout=lambda state, seeds: ([], 0), rollout_depth=3)
 
@@ -285,7 +287,7 @@ def test_a_search_takes_one_clock_and_a_native_play_out_plays_to_the_end():
 def test_without_growing_every_visit_plays_out_straight_from_its_candidate():
     game = Decide(0, {m: Decide(1, {"x": (1.0, 0.0), "y": (0.0, 1.0)}) for m in ("anchor", "other")})
     for grow, grown in ((True, True), (False, False)):
-        search = Search(lambda obs, rng: ToyState(game), values, First, iterations=12, grow=grow)
+        search = Search(lambda obs, rng: ToyState(game), values, First, limit=Limit(playouts=12), grow=grow)
         children: dict = {}
         original = search.visit
 
@@ -320,15 +322,44 @@ def test_the_paired_t_statistic_divides_the_squares_by_n_minus_one():
 
 def test_a_candidate_only_as_good_as_the_anchor_does_not_displace_it():
     game = Decide(0, {"anchor": (1.0, 0.0), "twin": (1.0, 0.0)})
-    search = Search(lambda obs, rng: ToyState(game), values, First, iterations=6)
+    search = Search(lambda obs, rng: ToyState(game), values, First, limit=Limit(playouts=6))
     assert search.paired(Obs(0), ["anchor", "twin"], random.Random(1), confidence=0.0) == "anchor"
     assert search.rounds == 3 and not search.switched
 
 
 def test_one_round_is_never_enough_to_leave_the_anchor():
     game = Decide(0, {"anchor": (0.0, 0.0), "better": (1.0, 0.0)})
-    search = Search(lambda obs, rng: ToyState(game), values, First, iterations=2)
+    search = Search(lambda obs, rng: ToyState(game), values, First, limit=Limit(playouts=2))
     assert search.paired(Obs(0), ["anchor", "better"], random.Random(1), confidence=0.0) == "anchor"
     assert search.rounds == 1 and not search.switched
-    longer = Search(lambda obs, rng: ToyState(game), values, First, iterations=4)
+    longer = Search(lambda obs, rng: ToyState(game), values, First, limit=Limit(playouts=4))
     assert longer.paired(Obs(0), ["anchor", "better"], random.Random(1), confidence=0.0) == "better"
+
+
+def test_spend_runs_batches_at_the_measured_pace_until_the_clock_is_spent():
+    """The clock's loop, written once (the tree's batches, the race's timed rounds): a first batch,
+    then each aimed at ``fraction`` of the time left at the pace so far; on an injected clock."""
+    from ttr_lab.strategies.limit import spend
+
+    now = [0.0]
+    batches: list[int] = []
+
+    def run(n: int) -> None:
+        batches.append(n)
+        now[0] += 0.001 * n  # one unit of work takes 1 ms
+
+    spend(run, lambda: sum(batches), lambda: now[0], 0.1, 4, 0.25)
+    assert batches[0] == 4 and sum(batches) >= 100 and all(b >= 1 for b in batches)
+    assert batches[1] == int((0.1 - 0.004) * 0.25 / 0.001)
+    stalled: list[int] = []
+    ticks = iter([0.0, 0.0, 0.5])  # a clock that did not move: the batch doubles
+    spend(stalled.append, lambda: sum(stalled), lambda: next(ticks), 0.1, 3, 0.5)
+    assert stalled == [3, 6]
+
+
+def test_a_result_is_its_rows_with_their_share_of_the_samples_as_the_policy():
+    from ttr_lab.strategies.ticket_to_ride.search.result import RootRow, SearchResult
+
+    found = SearchResult.of_rows("b", [("a", 3, 0.0), ("b", 1, 2.5)], playouts=4)
+    assert found.policy == {"a": 0.75, "b": 0.25} and found.root == (RootRow("a", 3, 0.0), RootRow("b", 1, 2.5))
+    assert SearchResult("a").policy == {} and SearchResult("a").playouts == 0

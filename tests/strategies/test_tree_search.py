@@ -22,11 +22,14 @@ from ttr_lab.games.ticket_to_ride import Claim, DrawMarket, Phase, TicketToRide
 from ttr_lab.games.ticket_to_ride.batch import tensor_plan
 from ttr_lab.games.ticket_to_ride.kernels.tensor import write_tensor
 from ttr_lab.games.ticket_to_ride.tensor import observation_tensor
-from ttr_lab.strategies.ticket_to_ride import tree_kernels as K
+from ttr_lab.strategies.ticket_to_ride.search.leaf import flatten_value, network_value
+from ttr_lab.strategies.ticket_to_ride.search.leaf_kernels import value_of
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 from ttr_lab.strategies.ticket_to_ride.learned import shipped_weights
 from ttr_lab.strategies.ticket_to_ride.network import Network
-from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch, flatten_value, network_value, root_moves
+from ttr_lab.strategies.ticket_to_ride.search.mcts_tree import TreeSearch
+from ttr_lab.strategies.ticket_to_ride.search.root import root_moves
+from ttr_lab.strategies.ticket_to_ride.search.root_kernels import group_of
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "mcts_tree"
 USA = TicketToRide("usa")
@@ -70,7 +73,7 @@ def test_the_value_network_is_the_mlp_its_weights_describe():
     write_tensor(state.face.g, state.s, 0, tplan, scales, x)
     expected = (np.maximum(x @ layers[0] + layers[1], 0.0) @ layers[2] + layers[3])[0]
     scratch = np.empty(size, dtype=np.float32), np.empty(size, dtype=np.float32)
-    got = K.value_of(state.face.g, state.s, 0, tplan, scales, weights, sizes, *scratch)
+    got = value_of(state.face.g, state.s, 0, tplan, scales, weights, sizes, *scratch)
     assert got == pytest.approx(expected, rel=1e-3, abs=1e-3)
     # A search on the value alone (no play-outs) runs and answers a legal move.
     search = TreeSearch(iterations=6, value=layers, value_mix=1.0)
@@ -104,7 +107,7 @@ def test_value_learned_is_the_shipped_networks_value_head_and_changes_a_decision
     weights, sizes = flatten_value(network_value("learned", "usa"))
     tplan, scales = (np.array(a) for a in tensor_plan(USA.board, USA.ruleset, 2))
     scratch = np.empty(int(tplan[0]), dtype=np.float32), np.empty(int(tplan[0]), dtype=np.float32)
-    got = K.value_of(state.face.g, state.s, 1, tplan, scales, weights, sizes, *scratch)
+    got = value_of(state.face.g, state.s, 1, tplan, scales, weights, sizes, *scratch)
     net = Network.load(shipped_weights("usa", tensor_only=True))
     _, share, _, _ = net.forward(np.asarray(observation_tensor(state.observation(1)), dtype=np.float32)[None])
     assert got == pytest.approx(float(np.log(share[0] / (1 - share[0]))), abs=1e-3)
@@ -136,14 +139,12 @@ def test_opponents_slips_are_the_same_for_every_leaf_of_a_sample():
     state = _planner_game(11, 57)  # three of its own decisions deep, no ticket choice on the way
     obs, legal = state.observation(0), state.legal_actions()
     lone = TreeSearch(iterations=30, epsilon=0.5, widening=0.0, widening_base=1.0, tree_depth=3)
-    lone.act(obs, legal, random.Random(1))
-    assert len(lone.last_root) == 1 and lone.last_root[0][1] == 30 and lone.last_root[0][2] == 0.0
+    root = lone.search(obs, legal, random.Random(1)).root
+    assert len(root) == 1 and root[0].samples == 30 and root[0].lead == 0.0
     state = _planner_game(11, 4)
     obs, legal = state.observation(0), state.legal_actions()
     slips, none = TreeSearch(iterations=40, epsilon=0.5), TreeSearch(iterations=40)
-    slips.act(obs, legal, random.Random(1))
-    none.act(obs, legal, random.Random(1))
-    assert slips.last_root != none.last_root
+    assert slips.search(obs, legal, random.Random(1)).root != none.search(obs, legal, random.Random(1)).root
     with pytest.raises(ConfigError, match="epsilon"):
         TreeSearch(epsilon=1.5)
 
@@ -183,7 +184,7 @@ def test_the_root_opens_one_move_per_route_and_per_face_up_card():
         groups = [_group(state, a) for a in moves]
         assert moves[0] == anchor and all(a in legal for a in moves)
         assert len(groups) == len(set(groups)) == len({_group(state, a) for a in legal})
-        kernel = {int(K.group_of(face.g, sampler.template.s, face.id_of(a))) for a in legal}
+        kernel = {int(group_of(face.g, sampler.template.s, face.id_of(a))) for a in legal}
         assert len(kernel) == len(groups)
         cards = [c for c in state.market if c >= 0]
         seen_pair |= len(cards) > len(set(cards))
@@ -210,14 +211,13 @@ def test_with_streams_the_planners_line_is_still_its_samples_baseline():
     state = _planner_game(11, 57)
     obs, legal = state.observation(0), state.legal_actions()
     lone = TreeSearch(iterations=30, streams=True, widening=0.0, widening_base=1.0, tree_depth=3)
-    lone.act(obs, legal, random.Random(1))
-    assert len(lone.last_root) == 1 and lone.last_root[0][1] == 30 and lone.last_root[0][2] == 0.0
+    root = lone.search(obs, legal, random.Random(1)).root
+    assert len(root) == 1 and root[0].samples == 30 and root[0].lead == 0.0
     state = _planner_game(11, 4)
     obs, legal = state.observation(0), state.legal_actions()
     streamed, plain = TreeSearch(iterations=40, streams=True), TreeSearch(iterations=40)
-    assert streamed.act(obs, legal, random.Random(1)) in legal
-    plain.act(obs, legal, random.Random(1))
-    assert streamed.last_root != plain.last_root
+    found = streamed.search(obs, legal, random.Random(1))
+    assert found.action in legal and found.root != plain.search(obs, legal, random.Random(1)).root
 
 
 def test_leaf_value_is_the_networks_logit_from_the_movers_view_negated_for_the_other_seat():

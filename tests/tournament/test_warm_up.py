@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ttr_lab import load_game
-from ttr_lab.strategies.ticket_to_ride.compiled_planner import CompiledPlanner
-from ttr_lab.strategies.ticket_to_ride.mcts import MCTS
+from ttr_lab.core.registry import build
+from ttr_lab.strategies.ticket_to_ride.search.mcts import MCTS
 from ttr_lab.tournament import warm_up as worker
 
 
@@ -39,7 +39,7 @@ def test_the_compiled_strategies_warm_their_kernels_without_changing_the_state()
     state = game.new_game(4, 3)
     before = state.snapshot()
     MCTS().warm_up(state)
-    CompiledPlanner().warm_up(state)
+    build("compiled_planner", game="ticket_to_ride").warm_up(state)
     assert state.snapshot() == before
 
 
@@ -50,7 +50,7 @@ MAIN_JOB_MCTS = """
 import json, sys
 from numba.core.registry import CPUDispatcher
 from ttr_lab import load_game
-from ttr_lab.strategies.ticket_to_ride.mcts import MCTS
+from ttr_lab.strategies.ticket_to_ride.search.mcts import MCTS
 
 MCTS().warm_up(load_game("ticket_to_ride", map="usa").new_game(4, 0))
 loaded = {f"{k.py_func.__module__}.{k.__name__}": len(k.signatures) for name, m in list(sys.modules.items())
@@ -79,7 +79,7 @@ def test_the_main_job_s_mcts_warms_up_only_the_kernels_its_search_calls_each_com
               "ttr_lab.games.ticket_to_ride.kernels.playout.random_playouts"}
     assert unused & set(loaded) == set()
     assert {k: n for k, n in loaded.items() if n != 1} == {}
-    assert "ttr_lab.strategies.ticket_to_ride.candidate_playouts.planner_rounds" in loaded
+    assert "ttr_lab.strategies.ticket_to_ride.search.mcts.candidate_playouts.planner_rounds" in loaded
 
 
 def test_a_worker_plays_without_importing_pandas_or_the_runner():

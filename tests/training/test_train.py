@@ -244,7 +244,7 @@ def test_a_fixed_prior_plays_the_race_and_the_value_learns_the_lead(tmp_path):
     import random
 
     from ttr_lab.core.rng import derive_seed
-    from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch
+    from ttr_lab.strategies.ticket_to_ride.search.mcts_halving import HalvingSearch
     from ttr_lab.strategies.ticket_to_ride.learned import Learned, shipped_weights
     from ttr_lab.training.ticket_to_ride import expert
     from ttr_lab.training.ticket_to_ride.imitation import initial_network
@@ -258,9 +258,7 @@ def test_a_fixed_prior_plays_the_race_and_the_value_learns_the_lead(tmp_path):
     seed = derive_seed(cfg.seed, expert.COLLECT_KEY, 0, 0)
     state, rng = game.new_game(2, seed), random.Random(seed)
     shipped = Network.load(shipped_weights("usa"), game)
-    seats = [HalvingSearch(iterations=cfg.search_iterations) for _ in range(2)]
-    for seat in seats:
-        seat.prior = Learned.of(shipped, game)
+    seats = [HalvingSearch(iterations=cfg.search_iterations, policy=Learned.of(shipped, game)) for _ in range(2)]
     movers = []
     for row in range(len(got.teacher)):
         p = state.current_player

@@ -324,13 +324,13 @@ def playouts_per_cpu_second(strategy: str, params: dict[str, Any], players: int 
         legal = state.legal_actions()
         if p == 0:
             start = time.thread_time()
-            action = search.act(state.observation(p), legal, rng)
+            found = search.search(state.observation(p), legal, rng)
+            action = found.action
             spent = time.thread_time() - start
-            if search.last_playouts:
-                simulations += search.last_simulations
+            if found.playouts:
+                simulations += found.simulations
                 seconds += spent
                 searched += 1
-                search.last_playouts = 0
         else:
             action = other.act(state.observation(p), legal, rng)
         state.apply(action)

@@ -1,5 +1,10 @@
 """Strategy names for configs and the command line: a short registered name or an import path.
 
+A registered name may stand for a ``Preset``: another strategy (its base) with some parameters
+fixed and the others open, as data. The registry checks a preset against its base's signature
+and makes it a class of its own (``preset_class``): its parameters are the open ones, with the
+preset's defaults, so a config, the tuner and ``describe_parameters`` see it as any strategy.
+
 A strategy's tunable parameters are its constructor's keyword arguments, each with a type
 annotation and a default. ``build("greedy", {"ticket_weight": 2.0})`` checks the names and
 values against that signature (with pydantic) and says what is valid when something is not.
@@ -20,6 +25,7 @@ import importlib.util
 import inspect
 import json
 import warnings
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import pydantic
@@ -29,23 +35,42 @@ from ttr_lab.core.errors import ConfigError
 # A module, not the package's __init__: a test folder named "strategies" on the path would
 # shadow the package as a namespace package, and submodule imports still resolve.
 SHIPPED_TABLE = "ttr_lab.strategies.shipped"
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A strategy that is ``base`` (``package.module:Class``) with ``fixed`` parameters; a config
+    may set the ``open`` ones (None: every parameter of the base not fixed), whose defaults are
+    ``defaults`` where given, else the base's. ``tunable``: the ranges worth tuning (None: the
+    base's ``TUNABLE`` over the open parameters). ``about``: what it is, one paragraph."""
+
+    base: str
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    open: tuple[str, ...] | None = None
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    tunable: Mapping[str, Any] | None = None
+    about: str = ""
+
+
 # Names registered with register_strategy: the user's, for every game.
-REGISTRY: dict[str, str] = {}
+REGISTRY: dict[str, str | Preset] = {}
+_ANY = "any"  # the game key of the presets registered with register_strategy
 
 
-def register_strategy(name: str, path: str) -> None:
-    """Make ``name`` stand for ``path`` (``package.module:Class``) in configs and on the command
-    line, in every game."""
+def register_strategy(name: str, path: str | Preset) -> None:
+    """Make ``name`` stand for ``path`` (``package.module:Class``, or a ``Preset``) in configs
+    and on the command line, in every game."""
     REGISTRY[name] = path
+    preset_class.cache_clear()
 
 
-def _shipped() -> dict[str, dict[str, str]]:
+def _shipped() -> dict[str, dict[str, str | Preset]]:
     """Each game's shipped names (``GAME_REGISTRY`` of ``strategies/shipped.py``), looked up by
     name when first needed: the core imports no strategy."""
     return importlib.import_module(SHIPPED_TABLE).GAME_REGISTRY
 
 
-def game_strategies(game: str | None) -> dict[str, str]:
+def game_strategies(game: str | None) -> dict[str, str | Preset]:
     """The names ``game`` registers for itself (``{}`` for a game that ships none, or no game),
     then the names registered with ``register_strategy``."""
     return {**(_shipped().get(game, {}) if game else {}), **REGISTRY}
@@ -58,6 +83,9 @@ def resolve(name: str, game: str | None = None) -> type:
     a name every game that registers it gives the same class (``random``) needs none; another
     (``greedy``) is refused, naming the games."""
     path = _path_of(name, game)
+    if isinstance(path, Preset):
+        tables = [(_ANY, REGISTRY), *_shipped().items()]
+        return preset_class(*next((g, n) for g, table in tables for n, p in table.items() if p is path))
     module_name, _, attr = path.partition(":")
     try:
         module = _import_strategy_module(module_name)
@@ -80,9 +108,9 @@ def resolve(name: str, game: str | None = None) -> type:
 ANY_GAME = {"random": "ttr_lab.core.testing:RandomPlayer"}
 
 
-def _path_of(name: str, game: str | None) -> str:
+def _path_of(name: str, game: str | None) -> str | Preset:
     if ":" in name:
-        return name
+        return _retired(name) or name
     if game:
         own = game_strategies(game)
         if name in own:
@@ -96,7 +124,7 @@ def _path_of(name: str, game: str | None) -> str:
     if name in REGISTRY:
         return REGISTRY[name]
     paths = {g: table[name] for g, table in _shipped().items() if name in table}
-    if len(set(paths.values())) == 1:
+    if len({id(p) for p in paths.values()}) == 1:
         return next(iter(paths.values()))
     if paths:
         raise ConfigError(f"strategy {name!r} is a different player in each of {', '.join(sorted(paths))}: "
@@ -109,12 +137,32 @@ def _path_of(name: str, game: str | None) -> str:
 OLD_PACKAGE, NEW_PACKAGE = "strategies", "ttr_lab.strategies"
 
 
+def _retired(path: str) -> Preset | None:
+    """The preset a class of an earlier release became (``shipped.RETIRED``), with a
+    DeprecationWarning naming it; None for any other path."""
+    root, dot, rest = path.partition(".")
+    module, _, attr = (NEW_PACKAGE + dot + rest if root == OLD_PACKAGE else path).partition(":")
+    shipped = importlib.import_module(SHIPPED_TABLE)
+    module = getattr(shipped, "MOVED", {}).get(module, module)
+    name = getattr(shipped, "RETIRED", {}).get(f"{module}:{attr}")
+    if name is None:
+        return None
+    preset = next(table[name] for table in _shipped().values() if name in table)
+    warnings.warn(f"strategy path {path!r} is deprecated: it is the registered name {name!r} now",
+                  DeprecationWarning, stacklevel=4)
+    return preset if isinstance(preset, Preset) else None
+
+
 def _moved_to(module_name: str) -> str | None:
     """Where a shipped strategy's module of an earlier release lives now (under its old package
     name, ``strategies.greedy``, or moved, as the shipped table's ``MOVED`` says), or None."""
     root, dot, rest = module_name.partition(".")
     name = NEW_PACKAGE + dot + rest if root == OLD_PACKAGE else module_name
-    name = getattr(importlib.import_module(SHIPPED_TABLE), "MOVED", {}).get(name, name)
+    moved = getattr(importlib.import_module(SHIPPED_TABLE), "MOVED", {})
+    for _ in range(len(moved)):  # a module may have moved twice (into a game's folder, then a package)
+        if name not in moved:
+            break
+        name = moved[name]
     if name == module_name:
         return None
     try:
@@ -135,6 +183,61 @@ def _import_strategy_module(module_name: str) -> Any:
     warnings.warn(f"strategy path {module_name!r} is deprecated: the shipped strategies are "
                   f"{new_name!r} now", DeprecationWarning, stacklevel=3)
     return importlib.import_module(new_name)
+
+
+_PRESET_PREFIX = "preset__"
+
+
+@functools.lru_cache(maxsize=None)
+def preset_class(game: str, name: str) -> type:
+    """The class of preset ``name`` (of ``game``'s table, or ``"any"``: registered by hand): a
+    subclass of its base whose constructor takes the open parameters and passes the fixed ones.
+    A preset naming a parameter its base does not take is refused, naming it. Picklable by
+    reference (``ttr_lab.core.registry.preset__<game>__<name>``), so process pools take it."""
+    preset = REGISTRY[name] if game == _ANY else _shipped()[game][name]
+    assert isinstance(preset, Preset)
+    base = resolve(preset.base)
+    valid = parameters(base)
+    for what, names in (("fixed", preset.fixed), ("open", preset.open or ()), ("defaults", preset.defaults)):
+        unknown = [k for k in names if k not in valid]
+        if unknown:
+            raise ConfigError(f"preset {name!r}: {what} parameter {', '.join(map(repr, unknown))} is not one of "
+                              f"{preset.base}'s: {describe_parameters(base)}")
+    open_names = preset.open if preset.open is not None else tuple(k for k in valid if k not in preset.fixed)
+    both = [k for k in open_names if k in preset.fixed] + [k for k in preset.defaults if k not in open_names]
+    if both:
+        raise ConfigError(f"preset {name!r}: {', '.join(map(repr, both))} must be open and not fixed")
+    signature = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    for k in open_names:
+        p = valid[k]
+        signature.append(p.replace(kind=p.KEYWORD_ONLY, default=preset.defaults.get(k, p.default)))
+    given = {**preset.defaults, **preset.fixed}
+    base_init: Callable[..., None] = getattr(base, "__init__")  # noqa: B009 - the class's, not an instance's
+
+    def __init__(self: Any, **open_values: Any) -> None:
+        base_init(self, **{**given, **open_values})
+
+    __init__.__signature__ = inspect.Signature(signature)  # type: ignore[attr-defined]
+    tunable = preset.tunable if preset.tunable is not None else {
+        k: v for k, v in getattr(base, "TUNABLE", {}).items() if k in open_names}
+    made = type(name, (base,), {"__init__": __init__, "name": name, "TUNABLE": dict(tunable),
+                                "__doc__": preset.about or base.__doc__, "__module__": __name__,
+                                "__qualname__": f"{_PRESET_PREFIX}{game}__{name}",
+                                "_annotations_module": _annotations_module(base)})
+    return made
+
+
+def _annotations_module(cls: type) -> str:
+    """The module whose names a class's postponed parameter annotations are written in."""
+    return str(getattr(cls, "_annotations_module", cls.__module__))
+
+
+def __getattr__(attr: str) -> type:
+    """A preset's class by its qualified name (how pickle finds it in another process)."""
+    if attr.startswith(_PRESET_PREFIX) and "__" in attr[len(_PRESET_PREFIX):]:
+        game, _, name = attr[len(_PRESET_PREFIX):].partition("__")
+        return preset_class(game, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
 
 
 def parameters(cls: type[Any]) -> dict[str, inspect.Parameter]:
@@ -161,7 +264,7 @@ def _validator(cls: type) -> type[pydantic.BaseModel]:
     for p in parameters(cls).values():
         annotation = Any if p.annotation is p.empty else p.annotation
         if isinstance(annotation, str):  # postponed annotations: resolve in the class's module
-            annotation = eval(annotation, vars(importlib.import_module(cls.__module__)))  # noqa: S307
+            annotation = eval(annotation, vars(importlib.import_module(_annotations_module(cls))))  # noqa: S307
         fields[p.name] = (annotation, ... if p.default is p.empty else p.default)
     config = pydantic.ConfigDict(extra="forbid", strict=False, arbitrary_types_allowed=True)
     return pydantic.create_model(f"{cls.__name__}Parameters", __config__=config, **fields)

@@ -12,7 +12,7 @@ features can be trained here. ``workers`` processes share the games; the samples
 Every decision is a sample:
 
 - policy target: ``answer_weight`` on the move the search played, the rest spread over the
-  root's moves by visits (``TreeSearch.last_root``; the race's: samples per candidate); a
+  root's moves by visits (the ``SearchResult``'s rows; the race's: samples per candidate); a
   decision the search does not search (a forced move, a second card) is the played move alone;
 - value target: the mover's win share at the end of that game, or (``value_target: lead``)
   ``sigmoid(lead / lead_scale)`` of the mover's final lead over the best other seat, so that the
@@ -42,11 +42,11 @@ from typing import Any
 import numpy as np
 
 from ttr_lab.core.rng import derive_seed
-from ttr_lab.strategies.ticket_to_ride.halving_search import HalvingSearch
+from ttr_lab.strategies.ticket_to_ride.search.mcts_halving import HalvingSearch
 from ttr_lab.strategies.ticket_to_ride.learned import Learned, shipped_weights, state_inputs
 from ttr_lab.strategies.ticket_to_ride.network import Network
-from ttr_lab.strategies.ticket_to_ride.tree_kernels import lead, playout_buffers
-from ttr_lab.strategies.ticket_to_ride.tree_search import TreeSearch
+from ttr_lab.strategies.ticket_to_ride.search.leaf import final_lead
+from ttr_lab.strategies.ticket_to_ride.search.mcts_tree import TreeSearch
 from ttr_lab.training.config import TrainConfig
 from ttr_lab.training.samples import Samples, joined
 
@@ -71,10 +71,8 @@ def searches(net: Network, game: Any, cfg: TrainConfig,
              prior: Network | None = None) -> list[TreeSearch] | list[HalvingSearch]:
     """One search per seat: each keeps its seat's plans (the planner's, and the prior's features)."""
     if cfg.search == "halving":
-        seats = [HalvingSearch(iterations=cfg.search_iterations) for _ in range(cfg.players)]
-        for seat in seats:
-            seat.prior = Learned.of(prior if prior is not None else net, game)
-        return seats
+        return [HalvingSearch(iterations=cfg.search_iterations, policy=Learned.of(prior if prior is not None else net, game))
+                for _ in range(cfg.players)]
     value = value_layers(net) if cfg.search_value_mix > 0 else None
     return [TreeSearch(iterations=cfg.search_iterations, value=value, value_mix=cfg.search_value_mix,
                        value_scale=cfg.search_value_scale) for _ in range(cfg.players)]
@@ -84,10 +82,7 @@ def outcomes(state: Any, cfg: TrainConfig) -> list[float]:
     """Per seat, the value target at the end of a finished game (``value_target``)."""
     if cfg.value_target == "win":
         return list(state.returns())
-    g = state.face.g
-    result, completed = playout_buffers(g)[5:]
-    return [1.0 / (1.0 + math.exp(-lead(g, state.s, p, result, completed) / cfg.lead_scale))
-            for p in range(state.num_players)]
+    return [1.0 / (1.0 + math.exp(-final_lead(state, p) / cfg.lead_scale)) for p in range(state.num_players)]
 
 
 def play(game: Any, net: Network, cfg: TrainConfig, seed: int, ids: dict[str, int],
@@ -110,15 +105,15 @@ def play(game: Any, net: Network, cfg: TrainConfig, seed: int, ids: dict[str, in
         market = np.full(slots, -1, dtype=np.int64)
         shown = list(state.market)[:slots]
         market[:len(shown)] = shown
-        search.last_root = []  # a decision it does not search leaves the last one's children
-        action = search.act(state.observation(p), legal, rng)
+        found = search.search(state.observation(p), legal, rng)
+        action = found.action
         played = space.id_of(action)
         if x is None:
-            x = search.prior.last_inputs
+            x = found.inputs
         target = np.zeros(space.size, dtype=np.float32)
-        visits = np.array([v for _, v, _ in search.last_root], dtype=np.float64)
+        visits = np.array([row.samples for row in found.root], dtype=np.float64)
         if visits.sum() > 0:
-            children = [ids[text] for text, _, _ in search.last_root]
+            children = [ids[row.move] for row in found.root]
             np.add.at(target, children, (1.0 - cfg.answer_weight) * visits / visits.sum())
             target[played] += cfg.answer_weight
         else:

@@ -6,7 +6,7 @@ few alternatives) by compiled planner play-outs: once those few are told apart, 
 nothing. Here the root holds **every** claim and draw the position offers, grouped (one payment
 per track, one face-up draw per card kind) and ordered by a prior: the ticket planner's own move
 first, then the claims its plan wants, the blind draw, a ticket draw, the other claims by their
-points, the face-up cards (``tree_kernels.ordered_moves``). Progressive widening opens them in
+points, the face-up cards (``root_kernels.ordered_moves``). Progressive widening opens them in
 that order as visits accrue (about ``widening_base * visits ** widening`` children at a node), so
 a short search is the planner's move checked against its nearest rivals and a long one weighs
 many. Below the root the tree continues over the searching player's own later moves (an
@@ -15,7 +15,7 @@ open-loop tree: the opponents' moves between them are the planner's in each samp
 compiled determinizer), walks down by UCB1 with availability, and evaluates the leaf; statistics
 are shared across samples (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012, in the
 shape of OpenSpiel's ``ismcts.py``). The whole iteration (sample, descent, the opponents' planner
-moves, play-out, back-up) is one kernel (``tree_kernels.grow``); Python only sets it up and
+moves, play-out, back-up) is one kernel (``kernels.grow``); Python only sets it up and
 stops it on the clock between batches.
 
 Leaf evaluation (the reward is the lead in points over the best other seat):
@@ -47,23 +47,23 @@ decision. Forced moves take no search; a second card takes the planner's unless
 
 from __future__ import annotations
 
-import functools
-import math
 import random
-import time
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
 
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase, determinizer
+from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase
 from ttr_lab.games.ticket_to_ride.batch import tensor_plan
-from ttr_lab.strategies.ticket_to_ride import tree_kernels as K
-from ttr_lab.strategies.ticket_to_ride.learned import Learned, shipped_weights
-from ttr_lab.strategies.ticket_to_ride.network import Network
+from ttr_lab.strategies.limit import Limit, spend
+from ttr_lab.strategies.ticket_to_ride.search.mcts_tree import kernels as K
+from ttr_lab.strategies.ticket_to_ride.search.result import SearchResult
+from ttr_lab.strategies.ticket_to_ride.search.root import by_policy, policy_prior, root_moves
+from ttr_lab.strategies.ticket_to_ride.learned import Learned
+from ttr_lab.strategies.ticket_to_ride.search.leaf import flatten_value, network_value
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
-from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner, seat_view
 
 # Nodes a tree may hold (each iteration opens at most one): 1 s at 2 players is ~10k iterations.
 _CAPACITY = 1 << 16
@@ -101,7 +101,7 @@ class TreeSearch:
         mover_view: bool = True,
         confidence: NonNegativeFloat = 2.0,
         search_second_draw: bool = False,
-        policy: str | None = None,
+        policy: str | Learned | None = None,
         streams: bool = False,
     ) -> None:
         """
@@ -139,24 +139,23 @@ class TreeSearch:
         search_second_draw: search the second card of a draw too (else the planner's).
         policy: a policy network orders the root's moves (the planner's move still first), so the
             widening opens the moves it scores highest first: ``"learned"`` (the weights the
-            ``learned`` strategy ships for the map) or a weights file; None: the hand prior.
+            ``learned`` strategy ships for the map), a weights file, or a ``Learned`` strategy
+            (a network in memory: ``Learned.of``); None: the hand prior.
             Below the root the hand prior orders the tree (the kernel computes no features).
         streams: each seat draws its cards, in the walk and the play-outs, from a stream of its
             own within a sample (``pile_streams``, as ``mcts_halving``'s ``streams``), so a move's
             own draws do not change the cards every later draw meets.
         """
-        if time_ms is not None and cpu_ms is not None:
-            raise ConfigError(f"strategy {self.name!r}: give one clock, time_ms or cpu_ms, not both")
+        self.limit = Limit.of(self.name, playouts=iterations, time_ms=time_ms, cpu_ms=cpu_ms)
         if value_mix > 1.0:
             raise ConfigError(f"strategy {self.name!r}: value_mix is a weight in [0, 1], not {value_mix}")
-        self.iterations, self.time_ms, self.cpu_ms = iterations, time_ms, cpu_ms
-        self.cfg = np.zeros(K.CFG_SIZE, dtype=np.float64)
-        self.cfg[K.C_EXPLORATION], self.cfg[K.C_WIDENING], self.cfg[K.C_WIDENING_BASE] = exploration, widening, widening_base
-        self.cfg[K.C_TREE_DEPTH], self.cfg[K.C_ROLLOUT_DEPTH] = tree_depth, rollout_depth
-        self.cfg[K.C_VALUE_MIX], self.cfg[K.C_VALUE_SCALE], self.cfg[K.C_MAX_CHILDREN] = value_mix, value_scale, max_children
-        self.cfg[K.C_PAIRED], self.cfg[K.C_EPSILON] = paired, epsilon
-        self.cfg[K.C_FOLLOW_PLANNER], self.cfg[K.C_MOVER_VIEW] = follow_planner, mover_view
-        self.cfg[K.C_STREAMS] = streams
+        # Typed as the kernels read them (one compiled signature whatever a config spells).
+        self.settings = K.Settings(
+            exploration=float(exploration), widening=float(widening), widening_base=float(widening_base),
+            tree_depth=int(tree_depth), rollout_depth=int(rollout_depth), value_mix=float(value_mix),
+            value_scale=float(value_scale), max_children=int(max_children), paired=int(paired),
+            epsilon=float(epsilon), mover_view=bool(mover_view), follow_planner=bool(follow_planner),
+            streams=bool(streams))
         if epsilon > 1.0:
             raise ConfigError(f"strategy {self.name!r}: epsilon is a chance in [0, 1], not {epsilon}")
         # A network file is read at the first search, when the map is known.
@@ -166,13 +165,8 @@ class TreeSearch:
         self.confidence = confidence
         self.planner = TicketPlanner()
         self.prior = policy_prior(policy)
-        # Per node: move, first child, next sibling, visits, reward, availability, squared reward.
-        self.tree = tuple(np.zeros(_CAPACITY, dtype=t) for t in (np.int64, np.int64, np.int64, np.float64, np.float64,
-                                                                   np.float64, np.float64))
+        self.tree = K.new_tree(_CAPACITY)
         self._tensor: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self.last_iterations = 0
-        self.last_nodes = 0
-        self.last_root: list[tuple[str, int, float]] = []  # the root's children: move, visits, mean reward
 
     def warm_up(self, state: GameState) -> None:
         """Compile (or load) the kernels on ``state``, outside any timed move."""
@@ -181,54 +175,61 @@ class TreeSearch:
             self._search(obs, state.legal_actions()[0], random.Random(0), iterations=2)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
-        anchor = self.planner.act(observation, legal_actions, rng)  # keeps the planner's plan current
+        return self.search(observation, legal_actions, rng).action
+
+    def search(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> SearchResult:
+        """The decision, the root's children (move, visits, mean reward) and what was spent."""
+        view = seat_view(observation)  # the one view of this decision: planner, prior and root read it
+        anchor = self.planner.act_on(view)  # keeps the planner's plan current
         # At every decision, as the planner: the network's features read the plan it keeps.
-        logits = None if self.prior is None else self.prior.logits(observation, legal_actions)
+        logits, inputs = (None, None) if self.prior is None else self.prior.read(observation, legal_actions, view)
         if len(legal_actions) == 1 or (observation.phase == Phase.SECOND_DRAW and not self.search_second_draw):
-            return anchor
-        return self._search(observation, anchor, rng, prior=None if logits is None else (legal_actions, logits))
+            return SearchResult(anchor, inputs=inputs)
+        return self._search(observation, anchor, rng, prior=None if logits is None else (legal_actions, logits),
+                            inputs=inputs, view=view)
 
     def _search(self, obs: Observation, anchor: Action, rng: random.Random, iterations: int | None = None,
-                prior: tuple[Sequence[Action], np.ndarray] | None = None) -> Action:
-        sampler, root = root_moves(obs, anchor, rng)
+                prior: tuple[Sequence[Action], np.ndarray] | None = None,
+                inputs: np.ndarray | None = None, view: GameState | None = None) -> SearchResult:
+        sampler, root = root_moves(obs, anchor, rng, view)
         template = sampler.template
         if prior is not None:
             root = by_policy(template, root, *prior)
         face, g = template.face, template.face.g
         pt, w = tables_of(g)
         if root.shape[0] == 1:
-            return anchor
-        for array in self.tree:
+            return SearchResult(anchor, inputs=inputs)
+        tree = self.tree
+        for array in tree:
             array[0] = 0
-        self.tree[1][0] = self.tree[2][0] = -1  # the root: no child, no sibling
-        meta = np.zeros(K.META_SIZE, dtype=np.int64)
-        meta[K.M_NODES], meta[K.M_RNG] = 1, np.int64(rng.getrandbits(63))
+        tree.first[0] = tree.sibling[0] = -1  # the root: no child, no sibling
+        totals = K.new_totals(rng.getrandbits(63))
         tplan, scales = self._tensor_plan(obs)
-        action, first_child, sibling, visits, reward, available, squares = self.tree
 
         def run(count: int) -> None:
             K.grow(g, pt, w, DEFAULT_PARAMS, template.s, sampler.plan, sampler.work, sampler.longs_held, obs.player,
-                   root, self.cfg, meta, action, first_child, sibling, visits, reward, available, squares, count,
-                   tplan, scales, self.value_weights, self.value_sizes)
+                   root, self.settings, totals, tree, count, tplan, scales, self.value_weights, self.value_sizes)
 
-        if iterations is not None or (self.cpu_ms is None and self.time_ms is None):
-            run(iterations or self.iterations)
+        deadline = None if iterations is not None else self.limit.deadline()
+        if deadline is None:
+            run(iterations or self.limit.playouts or 0)
         else:
-            _run_until(run, meta, self.cpu_ms, self.time_ms)
-        self.last_iterations, self.last_nodes = int(meta[K.M_ITERATIONS]), int(meta[K.M_NODES])
-        self.last_root = _root_children(self.tree, face)
+            spend(run, lambda: int(totals.iterations[0]), deadline.clock, deadline.seconds, _FIRST_BATCH, 0.25)
         bar = self.confidence if obs.phase in (Phase.TURN, Phase.SECOND_DRAW) else 0.0
-        return face.actions[_answer(self.tree, bar)]
+        action = face.actions[_answer(self.tree, bar)]
+        done = int(totals.iterations[0])
+        return SearchResult.of_rows(action, _root_children(self.tree, face), playouts=done, simulations=done,
+                                    nodes=int(totals.nodes[0]), switched=action != anchor, inputs=inputs)
 
     def leaf_value(self, state: GameState, me: int) -> float:
         """``me``'s value of ``state`` in points, exactly as this search's leaves read it with its
-        ``value`` network (``tree_kernels.viewed_value``: the kernel's own tensor and view)."""
+        ``value`` network (``kernels.viewed_value``: the kernel's own tensor and view)."""
         tplan, scales = self._tensor_plan(state.observation(me))
         if self.value_sizes.shape[0] < 2:
             raise ConfigError(f"strategy {self.name!r}: leaf_value needs a value network (value: ...)")
         widest = int(self.value_sizes.max())
         x, h = np.empty(widest, dtype=np.float32), np.empty(widest, dtype=np.float32)
-        return float(K.viewed_value(state.face.g, state.s, me, self.cfg, tplan, scales, self.value_weights,
+        return float(K.viewed_value(state.face.g, state.s, me, self.settings, tplan, scales, self.value_weights,
                                     self.value_sizes, x, h))
 
     def _tensor_plan(self, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
@@ -253,100 +254,12 @@ class TreeSearch:
 _NO_TENSOR = (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.float32))
 
 
-def root_moves(obs: Observation, anchor: Action, rng: random.Random) -> tuple[Any, np.ndarray]:
-    """The position's determinizer and the root's moves (``tree_kernels.root_order``: grouped,
-    ``anchor`` first, then by the prior). The root's moves are the player's own (its hand and the
-    board fix them), so one sample orders them."""
-    sampler = determinizer(obs)
-    g = sampler.template.face.g
-    pt, w = tables_of(g)
-    first = sampler.template.clone()
-    K.sample(g, first.s, sampler.plan, sampler.work, sampler.longs_held, np.uint64(rng.getrandbits(64)))
-    na = int(g[K.L.N_ACTIONS])
-    out, score, ids = np.empty(na, dtype=np.int64), np.empty(na, dtype=np.float64), np.empty(na, dtype=np.int64)
-    m = K.root_order(g, pt, first.s, DEFAULT_PARAMS, w, sampler.template.face.id_of(anchor), out, score, ids)
-    return sampler, out[:m].copy()
-
-
-def policy_prior(policy: str | None) -> Learned | None:
-    """A search's ``policy`` option as the network that orders its root: ``"learned"`` (the
-    weights the ``learned`` strategy ships for the map), a weights file, or None (the hand
-    prior). Built when the search is made, so a bad weights file is refused then, not mid-game."""
-    return None if policy is None else Learned(weights=None if policy == "learned" else policy)
-
-
-def by_policy(template: GameState, root: np.ndarray, legal: Sequence[Action], logits: np.ndarray) -> np.ndarray:
-    """``root`` (action ids, the anchor first) with the rest ordered by ``logits`` (one per
-    ``legal`` action): a root move stands for its group (``tree_kernels.group_of``), whose score
-    is the best logit of the legal moves in it. Ties keep the hand prior's order."""
-    face, g, s = template.face, template.face.g, template.s
-    best: dict[int, float] = {}
-    for action, z in zip(legal, logits):
-        group = int(K.group_of(g, s, face.id_of(action)))
-        best[group] = max(best.get(group, -math.inf), float(z))
-    score = [best.get(int(K.group_of(g, s, int(a))), -math.inf) for a in root[1:]]
-    order = sorted(range(len(score)), key=lambda j: -score[j])
-    return np.concatenate([root[:1], root[1:][order]])
-
-
-@functools.lru_cache(maxsize=4)  # read once per process: a tournament makes a fresh strategy every game
-def network_value(source: str, map_name: str) -> list[np.ndarray]:
-    """The value half of a policy+value network (``network.py``) as ``[W1, b1, W2, b2, Wv, bv]``:
-    its trunk and value head, whose output is the logit of the viewer's win share. ``source``:
-    ``"learned"`` (the tensor-only weights shipped for ``map_name``) or a weights file."""
-    path = str(shipped_weights(map_name, tensor_only=True)) if source == "learned" else source
-    net = Network.load(path)
-    if net.meta.get("features"):
-        raise ConfigError(f"{path}: reads extra inputs {net.meta['features']!r} beside the observation tensor; "
-                          "the tree's kernel evaluates networks over the tensor alone")
-    p = net.params
-    return [p["w1"], p["b1"], p["w2"], p["b2"], p["wv"], p["bv"]]
-
-
-def flatten_value(value: Any) -> tuple[np.ndarray, np.ndarray]:
-    """A value network (``[W1, b1, W2, b2, ...]``, or a callable returning it, or None) as the
-    kernel takes it: all weights in one float32 array (single precision lets the compiled sums
-    run four times faster) and the layer widths (empty: no network)."""
-    if value is None:
-        return np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.int64)
-    layers = value() if callable(value) else value
-    arrays = [np.asarray(a, dtype=np.float64) for a in layers]
-    if not arrays or len(arrays) % 2:
-        raise ConfigError(f"a value network is its weight arrays [W1, b1, W2, b2, ...], not {len(arrays)} arrays")
-    sizes = [arrays[0].shape[0] if arrays[0].ndim == 2 else -1]
-    for i in range(0, len(arrays), 2):
-        W, b = arrays[i], arrays[i + 1]
-        if W.ndim != 2 or b.shape != (W.shape[1],) or W.shape[0] != sizes[-1]:
-            raise ConfigError(f"a value network's layer {i // 2 + 1} does not fit: W {W.shape}, b {b.shape}, "
-                              f"{sizes[-1]} inputs")
-        sizes.append(W.shape[1])
-    if sizes[-1] != 1:
-        raise ConfigError(f"a value network ends in one output, not {sizes[-1]}")
-    return np.concatenate([a.ravel() for a in arrays]).astype(np.float32), np.array(sizes, dtype=np.int64)
-
-
-def _run_until(run: Callable[[int], None], meta: np.ndarray, cpu_ms: float | None, time_ms: float | None) -> None:
-    """Run batches of iterations until the clock's budget is spent (at least one iteration)."""
-    clock = time.thread_time if cpu_ms is not None else time.perf_counter
-    budget = (cpu_ms if cpu_ms is not None else time_ms or 0.0) / 1000.0
-    start = clock()
-    batch = _FIRST_BATCH
-    while True:
-        run(batch)
-        spent = clock() - start
-        left = budget - spent
-        if left <= 0:
-            return
-        per = spent / max(1, int(meta[K.M_ITERATIONS]))
-        batch = max(1, int(left / 4 / per)) if per > 0 else batch * 2
-
-
-def _answer(tree: tuple[np.ndarray, ...], confidence: float) -> int:
+def _answer(tree: K.Tree, confidence: float) -> int:
     """The root's most visited child's move (ties: the first opened) if its mean reward is above
     0 by ``confidence`` standard errors; else the first child's (the planner's move, opened
     first). 0 is the planner's own line: the reward is the lead less that line's on each sample
     (the planner's child itself averages below it, as its subtree's explorations count in it)."""
-    action, first, sibling, visits, reward, _, squares = tree
+    action, first, sibling, visits, reward, squares = tree.action, tree.first, tree.sibling, tree.visits, tree.reward, tree.squares
     anchor = k = int(first[0])
     best = anchor
     while k >= 0:
@@ -360,11 +273,11 @@ def _answer(tree: tuple[np.ndarray, ...], confidence: float) -> int:
     return int(action[best]) if mean > confidence * error else int(action[anchor])
 
 
-def _root_children(tree: tuple[np.ndarray, ...], face: Any) -> list[tuple[str, int, float]]:
-    action, first, sibling, visits, reward, _, _ = tree
+def _root_children(tree: K.Tree, face: Any) -> list[tuple[Any, int, float]]:
+    action, first, sibling, visits, reward = tree.action, tree.first, tree.sibling, tree.visits, tree.reward
     out = []
     k = int(first[0])
     while k >= 0:
-        out.append((str(face.actions[int(action[k])]), int(visits[k]), float(reward[k] / max(visits[k], 1.0))))
+        out.append((face.actions[int(action[k])], int(visits[k]), float(reward[k] / max(visits[k], 1.0))))
         k = int(sibling[k])
     return out

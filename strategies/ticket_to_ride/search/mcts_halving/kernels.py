@@ -23,9 +23,9 @@ from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.determinize import sample
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.rng import mix64
-from ttr_lab.strategies.ticket_to_ride.pile_streams import steered_move
+from ttr_lab.strategies.ticket_to_ride.search.pile_streams import steered_move
 from ttr_lab.strategies.ticket_to_ride.planner_playouts import choose_kept, planner_playout
-from ttr_lab.strategies.ticket_to_ride.tree_kernels import lead, playout_buffers
+from ttr_lab.strategies.ticket_to_ride.search.leaf_kernels import lead, playout_buffers
 
 
 @njit(cache=True)
@@ -34,20 +34,19 @@ def play_candidates(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray,
                     seeds: np.ndarray, out: np.ndarray) -> int:
     """``out[j, i]``: ``me``'s lead after ``moves[i]`` on the state sampled from ``seeds[j]``,
     played to the end by the planner at every seat. Returns the decisions simulated."""
-    scratch, plans, plan_sizes, before, keys, result, completed = playout_buffers(g)
-    sampled = template.copy()
-    s = template.copy()
+    b = playout_buffers(g)
+    sampled, s = template.copy(), template.copy()
     decisions = 0
     for j in range(seeds.shape[0]):
         sampled[:] = template
         sample(g, sampled, dplan, dwork, dlongs, seeds[j])
         for i in range(moves.shape[0]):
             s[:] = sampled
-            plan_sizes[:] = 0
-            keys[:, :] = 0
-            apply_action(g, s, moves[i], scratch)
-            decisions += 1 + planner_playout(g, pt, s, params, w, plans, plan_sizes, before, keys)
-            out[j, i] = lead(g, s, me, result, completed)
+            b.plan_sizes[:] = 0
+            b.keys[:, :] = 0
+            apply_action(g, s, moves[i], b.scratch)
+            decisions += 1 + planner_playout(g, pt, s, params, w, b.plans, b.plan_sizes, b.before, b.keys)
+            out[j, i] = lead(g, s, me, b.result, b.completed)
     return decisions
 
 
@@ -59,11 +58,10 @@ def play_candidates_streamed(g: np.ndarray, pt: np.ndarray, w: tuple, params: np
     (``steered_move`` at every move). A kernel of its own rather than a flag: numba would compile
     the planner's play-out twice into one kernel, once per branch."""
     ids = w[3]
-    scratch, plans, plan_sizes, before, keys, result, completed = playout_buffers(g)
-    n_players = g[L.N_PLAYERS]
-    drawn = np.zeros(n_players, dtype=np.int64)
-    sampled = template.copy()
-    s = template.copy()
+    b = playout_buffers(g)
+    plans, plan_sizes, before, keys = b.plans, b.plan_sizes, b.before, b.keys
+    drawn = np.zeros(g[L.N_PLAYERS], dtype=np.int64)
+    sampled, s = template.copy(), template.copy()
     decisions = 0
     for j in range(seeds.shape[0]):
         sampled[:] = template
@@ -74,12 +72,12 @@ def play_candidates_streamed(g: np.ndarray, pt: np.ndarray, w: tuple, params: np
             plan_sizes[:] = 0
             keys[:, :] = 0
             drawn[:] = 0
-            steered_move(g, s, moves[i], scratch, stream, drawn)
+            steered_move(g, s, moves[i], b.scratch, stream, drawn)
             decisions += 1
             while s[L.PHASE] != L.OVER:
                 n = legal_ids(g, s, ids)
                 action = ids[0] if n == 1 else choose_kept(g, pt, s, params, w, n, plans, plan_sizes, before, keys)
-                steered_move(g, s, action, scratch, stream, drawn)
+                steered_move(g, s, action, b.scratch, stream, drawn)
                 decisions += 1
-            out[j, i] = lead(g, s, me, result, completed)
+            out[j, i] = lead(g, s, me, b.result, b.completed)
     return decisions

@@ -4,12 +4,12 @@ more time buys more candidates and less noise.
 ``mcts_tree`` grows a UCT tree whose statistics mix samples: a move that met lucky samples early
 keeps its lead, and the most visited move is the one the noise favoured (a winner's curse its
 ``confidence`` bar only holds back). Here every candidate still in the race is played out on the
-**same** samples (``halving_kernels.play_candidates``: one determinization, then each candidate
+**same** samples (``kernels.play_candidates``: one determinization, then each candidate
 and the compiled planner at every seat to the end), so their differences are measured on equal
 luck, and the race is sequential halving (Karnin, Koren and Somekh 2013; the root of Gumbel
 MuZero, Danihelka et al. 2022):
 
-- the root's moves are ``mcts_tree``'s (``tree_search.root_moves``: every claim and draw, grouped,
+- the root's moves are ``mcts_tree``'s (``root.root_moves``: every claim and draw, grouped,
   the planner's move first, then by the prior); the search considers the first ``n`` of them,
   ``n`` growing with the budget (the most for which each of the first round's candidates gets
   ``min_samples`` samples), every move at a ticket choice and in the final round;
@@ -32,19 +32,20 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Callable, Literal, Sequence
 
 import numpy as np
 from pydantic import NonNegativeFloat, PositiveFloat, PositiveInt
 
-from ttr_lab.core.errors import ConfigError
 from ttr_lab.games.ticket_to_ride import Action, GameState, Observation, Phase
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
-from ttr_lab.strategies.ticket_to_ride.halving_kernels import play_candidates, play_candidates_streamed
+from ttr_lab.strategies.limit import Deadline, Limit, spend
+from ttr_lab.strategies.ticket_to_ride.search.mcts_halving.kernels import play_candidates, play_candidates_streamed
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
-from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
-from ttr_lab.strategies.ticket_to_ride.tree_search import by_policy, policy_prior, root_moves
+from ttr_lab.strategies.ticket_to_ride.learned import Learned
+from ttr_lab.strategies.ticket_to_ride.search.result import SearchResult
+from ttr_lab.strategies.ticket_to_ride.search.root import by_policy, policy_prior, root_moves
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner, seat_view
 
 # Samples of the anchor and its first rival that time one play-out before a clocked search plans.
 _PROBE = 2
@@ -67,7 +68,7 @@ class HalvingSearch:
         max_candidates: PositiveInt = 64,
         confidence: NonNegativeFloat = 2.0,
         streams: bool = True,
-        policy: str | None = None,
+        policy: str | Learned | None = None,
         verdict: Literal["all", "final"] = "all",
     ) -> None:
         """
@@ -85,23 +86,20 @@ class HalvingSearch:
             (docs/strategies.md, "The streams, measured"); False is the search as it was before.
         policy: a policy network orders the rivals (the planner's move still first) by its
             highest logit in each group of moves: ``"learned"`` (the weights the ``learned``
-            strategy ships for the map) or a weights file; None (the default) keeps the hand
-            prior's order (``tree_kernels.ordered_moves``).
+            strategy ships for the map), a weights file or a ``Learned`` strategy (a network in
+            memory: ``Learned.of``); None (the default) keeps the hand
+            prior's order (``root_kernels.ordered_moves``).
         verdict: the samples the answer's test reads: ``"all"`` (the default) every sample the
             last rival met, those of the rounds that chose it among the others included (so its
             lead is biased up by the choice: a winner's curse); ``"final"`` only the last round's,
             which chose nothing (an unbiased test on fewer samples).
         """
-        if time_ms is not None and cpu_ms is not None:
-            raise ConfigError(f"strategy {self.name!r}: give one clock, time_ms or cpu_ms, not both")
-        self.iterations, self.time_ms, self.cpu_ms = iterations, time_ms, cpu_ms
+        self.limit = Limit.of(self.name, playouts=iterations, time_ms=time_ms, cpu_ms=cpu_ms)
         self.min_samples, self.max_candidates, self.confidence = min_samples, max_candidates, confidence
         self.streams = streams
         self.verdict = verdict
         self.planner = TicketPlanner()
         self.prior = policy_prior(policy)
-        self.last_playouts = 0
-        self.last_root: list[tuple[str, int, float]] = []  # candidates: move, samples, mean lead less the anchor's
 
     def warm_up(self, state: GameState) -> None:
         """Compile (or load) the kernel, outside any timed move."""
@@ -109,51 +107,55 @@ class HalvingSearch:
             self._search(state.observation(state.current_player), state.legal_actions()[0], random.Random(0), playouts=4)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
-        self.last_playouts = 0  # a decision left to the planner plays none
-        anchor = self.planner.act(observation, legal_actions, rng)  # keeps the planner's plan current
+        return self.search(observation, legal_actions, rng).action
+
+    def search(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> SearchResult:
+        """The decision, the race's candidates (move, samples, mean lead less the anchor's) and
+        the play-outs spent (none: left to the planner)."""
+        view = seat_view(observation)  # the one view of this decision: planner, prior and root read it
+        anchor = self.planner.act_on(view)  # keeps the planner's plan current
         # At every decision, as the planner: the network's features read the plan it keeps.
-        logits = None if self.prior is None else self.prior.logits(observation, legal_actions)
+        logits, inputs = (None, None) if self.prior is None else self.prior.read(observation, legal_actions, view)
         if len(legal_actions) == 1 or observation.phase == Phase.SECOND_DRAW:
-            return anchor
-        return self._search(observation, anchor, rng, prior=None if logits is None else (legal_actions, logits))
+            return SearchResult(anchor, inputs=inputs)
+        return self._search(observation, anchor, rng, prior=None if logits is None else (legal_actions, logits),
+                            inputs=inputs, view=view)
 
     def _search(self, obs: Observation, anchor: Action, rng: random.Random, playouts: int | None = None,
-                prior: tuple[Sequence[Action], np.ndarray] | None = None) -> Action:
-        sampler, root = root_moves(obs, anchor, rng)
+                prior: tuple[Sequence[Action], np.ndarray] | None = None,
+                inputs: np.ndarray | None = None, view: GameState | None = None) -> SearchResult:
+        sampler, root = root_moves(obs, anchor, rng, view)
         if root.shape[0] == 1:
-            return anchor
+            return SearchResult(anchor, inputs=inputs)
         template = sampler.template
         face, g = template.face, template.face.g
         if prior is not None:
             root = by_policy(template, root, *prior)
         pt, w = tables_of(g)
         me = obs.player
+        spent = [0]  # play-outs so far
 
         def play(moves: np.ndarray, samples: int, seeds: np.ndarray | None = None) -> np.ndarray:
             if seeds is None:
                 seeds = np.array([rng.getrandbits(64) for _ in range(samples)], dtype=np.uint64)
             out = np.empty((seeds.shape[0], moves.shape[0]), dtype=np.float64)
-            self.last_playouts += seeds.shape[0] * moves.shape[0]
+            spent[0] += seeds.shape[0] * moves.shape[0]
             kernel = play_candidates_streamed if self.streams else play_candidates
             kernel(g, pt, w, DEFAULT_PARAMS, template.s, sampler.plan, sampler.work, sampler.longs_held, me, moves,
                    seeds, out)
             return out
 
-        self.last_playouts = 0
-        clock: Callable[[], float] | None = None
-        if playouts is None and (self.cpu_ms is not None or self.time_ms is not None):
-            clock = time.thread_time if self.cpu_ms is not None else time.perf_counter
+        deadline = None if playouts is not None else self.limit.deadline()
         probe = np.zeros((0, 2), dtype=np.float64)
-        if clock is None:
-            budget = float(playouts or self.iterations)
+        if deadline is None:
+            budget = float(playouts or self.limit.playouts or 0)
         else:
             # The first samples of the anchor and its first rival time a play-out; the other
             # candidates then meet the same samples, so they count in the race.
-            start = clock()
             probe_seeds = np.array([rng.getrandbits(64) for _ in range(_PROBE)], dtype=np.uint64)
             probe = play(root[:2], 0, probe_seeds)
-            per = max(clock() - start, 1e-6) / (2 * _PROBE)
-            budget = self.last_playouts + max(0.0, ((self.cpu_ms or self.time_ms or 0.0) / 1000.0 - (clock() - start)) / per)
+            per = max(deadline.spent(), 1e-6) / (2 * _PROBE)
+            budget = spent[0] + max(0.0, deadline.left() / per)
         everything = obs.phase in (Phase.INITIAL_TICKETS, Phase.KEEP_TICKETS) or int(template.s[L.FINAL_TURNS]) >= 0
         n = root.shape[0] if everything else affordable(budget, self.min_samples, root.shape[0])
         n = max(2, min(n, root.shape[0], self.max_candidates))
@@ -166,11 +168,11 @@ class HalvingSearch:
                 leads[:, 2:] = play(root[2:n], 0, probe_seeds)
         for r in range(rounds):
             moves = root[alive]
-            if clock is None:
-                share = (budget - self.last_playouts) / (rounds - r)
+            if deadline is None:
+                share = (budget - spent[0]) / (rounds - r)
                 block = play(moves, max(1, int(share // len(alive))))
             else:
-                block = self._timed_round(play, moves, clock, start, rounds - r)
+                block = _timed_round(play, moves, deadline, rounds - r)
             grown = np.full((leads.shape[0] + block.shape[0], n), np.nan)
             grown[:leads.shape[0]] = leads
             grown[leads.shape[0]:, alive] = block
@@ -183,9 +185,10 @@ class HalvingSearch:
         tested = slice(leads.shape[0] - block.shape[0], None) if self.verdict == "final" and n > 2 else slice(None)
         best = answer(leads[tested, 0], leads[tested, alive[1]], bar)
         diffs = leads - leads[:, :1]
-        self.last_root = [(str(face.actions[int(root[i])]), int(np.sum(~np.isnan(leads[:, i]))),
-                           float(np.nanmean(diffs[:, i]))) for i in range(n)]
-        return face.actions[int(root[alive[1]])] if best else anchor
+        rows = [(face.actions[int(root[i])], int(np.sum(~np.isnan(leads[:, i]))), float(np.nanmean(diffs[:, i])))
+                for i in range(n)]
+        return SearchResult.of_rows(face.actions[int(root[alive[1]])] if best else anchor, rows, playouts=spent[0],
+                                    simulations=spent[0], switched=best, inputs=inputs)
 
     def edge(self, observation: Observation, anchor: Action, move: Action, samples: int,
              rng: random.Random) -> tuple[float, float]:
@@ -205,19 +208,17 @@ class HalvingSearch:
         d = out[:, 1] - out[:, 0]
         return float(np.mean(d)), float(np.std(d, ddof=1) / math.sqrt(samples)) if samples > 1 else math.inf
 
-    def _timed_round(self, play: Callable[[np.ndarray, int], np.ndarray], moves: np.ndarray,
-                     clock: Callable[[], float], start: float, rounds_left: int) -> np.ndarray:
-        """Samples of ``moves`` until this round's share of the time left is spent (at least one)."""
-        total = (self.cpu_ms or self.time_ms or 0.0) / 1000.0
-        began = clock()
-        share = (total - (began - start)) / rounds_left
-        blocks = [play(moves, 1)]
-        while True:
-            spent = clock() - began
-            if spent >= share:
-                return np.concatenate(blocks)
-            per_sample = spent / sum(b.shape[0] for b in blocks)
-            blocks.append(play(moves, max(1, int((share - spent) / 2 / per_sample))))
+
+def _timed_round(play: Callable[[np.ndarray, int], np.ndarray], moves: np.ndarray, deadline: Deadline,
+                 rounds_left: int) -> np.ndarray:
+    """Samples of ``moves`` until this round's share of the time left is spent (at least one)."""
+    blocks: list[np.ndarray] = []
+
+    def run(samples: int) -> None:
+        blocks.append(play(moves, samples))
+
+    spend(run, lambda: sum(b.shape[0] for b in blocks), deadline.clock, deadline.left() / rounds_left, 1, 0.5)
+    return np.concatenate(blocks)
 
 
 def affordable(playouts: float, min_samples: int, available: int) -> int:

@@ -20,7 +20,7 @@ selection, where a child's *availability* counts the samples in which it was leg
 opponent's claims depend on its sampled hand), and progressive widening, so the tree follows
 the fast policy's favourite move first and opens alternatives as visits accumulate; it may
 stop after ``rollout_depth`` decisions and use the projected-score evaluation of
-``ttr_lab.strategies.ticket_to_ride.playout``. ``mcts_classic`` is that configuration, frozen.
+``ttr_lab.strategies.ticket_to_ride.search.mcts.playout``. ``mcts_classic`` is that configuration, frozen.
 ``playout="random"`` plays uniformly random native play-outs (``leaf_playouts`` per visit):
 much weaker per play-out, plumbing for comparisons.
 
@@ -53,12 +53,14 @@ from typing import Annotated, Any, Callable, Literal, Sequence
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt, StringConstraints
 
 from ttr_lab.core.errors import ConfigError
-from ttr_lab.strategies.ticket_to_ride.candidate_playouts import NATIVE, ROUNDS
+from ttr_lab.strategies.ticket_to_ride.search.mcts.candidate_playouts import NATIVE, ROUNDS
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import choose_id
 from ttr_lab.strategies.ticket_to_ride.planner_knobs import PLAYOUT_ORDERS
 from ttr_lab.strategies.ticket_to_ride.planning import claims_by_track
-from ttr_lab.strategies.ticket_to_ride.playout import Playout
+from ttr_lab.strategies.ticket_to_ride.search.mcts.playout import Playout
+from ttr_lab.strategies.limit import Limit
 from ttr_lab.strategies.search import Search
+from ttr_lab.strategies.ticket_to_ride.search.result import SearchResult
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 from ttr_lab.games.ticket_to_ride import (
     DRAW_TICKETS, Action, Claim, DrawMarket, GameState, Observation, Phase, determinize, determinizer,
@@ -134,10 +136,7 @@ class MCTS:
         endgame_trains: trains at which the end is near enough to try claims for points.
         tickets_when_tracks_left: consider drawing tickets once the plan has this few tracks left.
         """
-        self.iterations = iterations
-        self.steps = steps
-        self.time_ms = time_ms
-        self.cpu_ms = cpu_ms
+        self.limit = Limit.of(self.name, playouts=iterations, steps=steps, time_ms=time_ms, cpu_ms=cpu_ms)
         self.playout = playout
         self.leaf_playouts = leaf_playouts
         self.tree = tree
@@ -147,8 +146,6 @@ class MCTS:
         if playout == "planner" and leaf_playouts != 1:
             raise ConfigError(f"strategy {self.name!r}: a planner play-out draws no random numbers (every seed "
                               f"of a leaf plays the same game), so leaf_playouts must be 1, not {leaf_playouts}")
-        if time_ms is not None and cpu_ms is not None:
-            raise ConfigError(f"strategy {self.name!r}: give one clock, time_ms or cpu_ms, not both")
         self.exploration = exploration
         self.widening = widening
         self.rollout_depth = rollout_depth
@@ -159,10 +156,6 @@ class MCTS:
         self.search_turns = search_turns
         self.turn_alternatives = {a.strip() for a in turn_alternatives.split(",") if a.strip()}
         self.planner = TicketPlanner()
-        self.last_rounds = 0
-        self.last_playouts = 0
-        self.last_simulations = 0
-        self.last_switch = False
 
     def warm_up(self, state: GameState) -> None:
         """Compile (or load) the planner's and the play-outs' kernels on ``state``, outside any timed move."""
@@ -181,15 +174,19 @@ class MCTS:
         self.planner.warm_up(state)
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        return self.search(observation, legal_actions, rng).action
+
+    def search(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> SearchResult:
+        """The decision and what was spent on it (no play-outs: left to the planner)."""
         obs = observation
         if len(legal_actions) == 1:
-            return legal_actions[0]
+            return SearchResult(legal_actions[0])
         anchor = self.planner.act(obs, legal_actions, rng)
         if obs.phase == Phase.SECOND_DRAW or (obs.phase == Phase.TURN and not self.search_turns):
-            return anchor
+            return SearchResult(anchor)
         candidates = self._candidates(obs, legal_actions, anchor)
         if len(candidates) == 1:
-            return anchor
+            return SearchResult(anchor)
         return self._search(obs, candidates, rng)
 
     # -- candidates ------------------------------------------------------------------------------
@@ -219,7 +216,7 @@ class MCTS:
 
     # -- the search: the one engine, configured -------------------------------------------------
 
-    def _search(self, obs: Observation, moves: list[Action], rng: random.Random) -> Action:
+    def _search(self, obs: Observation, moves: list[Action], rng: random.Random) -> SearchResult:
         playout = Playout(obs)
         root = self.planner
         # The move the tree opens first: the play-outs' own policy's where it is compiled.
@@ -236,8 +233,7 @@ class MCTS:
             opponent_model=lambda seat: TicketPlanner(**PLAYOUT_ORDERS),
             moves=lambda state: _moves(state, prefer),
             exploration=self.exploration, widening=self.widening, floor=_FLOOR,
-            rollout_depth=self.rollout_depth, iterations=self.iterations, steps=self.steps,
-            time_ms=self.time_ms, cpu_ms=self.cpu_ms, visit_cost=_VISIT_COST,
+            rollout_depth=self.rollout_depth, limit=self.limit, visit_cost=_VISIT_COST,
             native_playout=NATIVE[self.playout],
             leaf_playouts=self.leaf_playouts, grow=self.tree,
             # Compiled play-outs sample compiled too; the Python ones keep determinize's stream.
@@ -246,9 +242,8 @@ class MCTS:
         )
         bar = self.confidence if obs.phase != Phase.TURN else self.turn_confidence
         choice = search.paired(obs, moves, rng, confidence=bar)
-        self.last_rounds, self.last_playouts, self.last_switch = search.rounds, search.playouts, search.switched
-        self.last_simulations = search.simulations
-        return choice
+        return SearchResult.of_rows(choice, search.root_rows, playouts=search.playouts, simulations=search.simulations,
+                                    rounds=search.rounds, switched=search.switched)
 
 
 def _prepared(obs: Observation) -> Callable[[random.Random], GameState]:
