@@ -32,7 +32,7 @@ clearly further (which tickets to keep or draw, the race and the last claims at 
 At equal CPU time, 10 ms per searched decision, it wins 62-64% of 2-player games against
 ``mcts_classic``; its edge is in its ticket choices (it keeps fewer and fails fewer) and its
 turn searches (55% without them). Other bars, rewards, candidates and play-out plans measured
-no better (docs/strategies.md, "Toward 65% at 2 players and 10 ms"), and at 2 players more time
+no better (docs/notes/2026-12-mcts-compiled-playouts.md, "Toward 65% at 2 players and 10 ms"), and at 2 players more time
 does not make it stronger (its few candidates are told apart within 10 ms): at 10 ms it is level
 with ``mcts_classic`` at 50 and 200 ms.
 
@@ -40,8 +40,7 @@ Budget: ``steps`` simulated decisions per searched decision, summed over its pla
 visit counting 30 more (reproducible: same seed, same game). The default, 4000, is about 60
 compiled play-outs per searched decision at 4 players, in half the CPU time ``mcts_classic``
 spends on its 10 at 500 steps. Or ``time_ms`` per decision on the wall clock, or ``cpu_ms`` on
-the CPU clock of the searching thread (equal-time comparisons: ``ttr-lab bench strength
---section equal_time``); neither is reproducible. Forced moves and the second
+the CPU clock of the searching thread (equal-time comparisons: ``python benchmarks/equal_time.py``); neither is reproducible. Forced moves and the second
 card of a draw take no search.
 """
 

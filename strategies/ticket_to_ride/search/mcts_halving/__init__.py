@@ -83,7 +83,7 @@ class HalvingSearch:
         streams: in the play-outs, each seat draws its cards from its own stream of the sample
             (``pile_streams.steer_pile``), so a candidate's own draws do not change the cards
             the others meet later. On by default: with it more time buys more strength
-            (docs/strategies.md, "The streams, measured"); False is the search as it was before.
+            (docs/notes/2026-12-mcts-halving.md, "The streams, measured"); False is the search as it was before.
         policy: a policy network orders the rivals (the planner's move still first) by its
             highest logit in each group of moves: ``"learned"`` (the weights the ``learned``
             strategy ships for the map), a weights file or a ``Learned`` strategy (a network in
