@@ -47,8 +47,9 @@ TICKET_TO_RIDE: dict[str, str | Preset] = {
     "mcts_halving": _HALVING,
     "mcts_learned": Preset(
         _HALVING, defaults={"policy": "learned"},
-        about="mcts_halving with the shipped policy network as its prior: the rivals it races are the "
-              "groups of moves the network scores highest (policy may name another weights file)."),
+        about="The strongest search here: mcts_halving with the shipped policy network as its prior, the "
+              "rivals it races being the groups of moves the network scores highest (policy may name "
+              "another weights file)."),
     "destination_hungry": "ttr_lab.strategies.ticket_to_ride.destination_hungry:DestinationHungry",
     "route_focus": "ttr_lab.strategies.ticket_to_ride.route_focus:RouteFocus",
     "one_step": "ttr_lab.strategies.ticket_to_ride.one_step_thinking:OneStepThinking",
