@@ -73,6 +73,12 @@ class Network:
                 raise ConfigError(f"network parameter {name} has shape {p[name].shape}, not {shape}")
         self.obs_dim, self.hidden, self.n_actions = obs_dim, hidden, head - self.kinds
 
+    def value_layers(self) -> list[np.ndarray]:
+        """The value path as a plain MLP, ``[W1, b1, W2, b2, Wv, bv]``: the trunk, then the value
+        head's logit (of the viewer's win share). What a search's compiled leaf evaluates."""
+        p = self.params
+        return [p["w1"], p["b1"], p["w2"], p["b2"], p["wv"], p["bv"]]
+
     @classmethod
     def initial(cls, game: Game, hidden: int = 256, seed: int = 0,
                 slots: dict[str, Any] | None = None, features: tuple[str, int] | None = None) -> "Network":

@@ -98,20 +98,20 @@ def _draw(g: np.ndarray, s: np.ndarray, ids: np.ndarray, n: int, useful: np.ndar
 def greedy_choice(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple) -> int:
     """A fresh ``Greedy``'s action id for the player to move (-1 once the game is over);
     ``pt``, ``w``: the planner's tables and buffers, ``params``: ``PLAN_PARAMS``."""
-    ids = w[3]
+    ids = w.ids
     n = legal_ids(g, s, ids)
     if n == 0:
         return -1
     phase = s[L.PHASE]
     if phase == L.SETUP or phase == L.KEEP:
         return _keep(g, s, ids, n)
-    planned = w[5]
+    planned = w.plan
     k = fresh_plan(g, pt, s, s[L.PLAYER], params, w, planned)
     useful = np.zeros(g[L.N_TRACKS], dtype=np.bool_)
     for i in range(k):
         useful[planned[i]] = True
     if phase == L.TURN:
-        claim = _claim(g, s, ids, n, useful, w[6])
+        claim = _claim(g, s, ids, n, useful, w.tracks)
         if claim >= 0:
             return claim
-    return _draw(g, s, ids, n, useful, w[0])
+    return _draw(g, s, ids, n, useful, w.costs)

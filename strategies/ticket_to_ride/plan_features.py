@@ -226,7 +226,7 @@ def kept_rows(g: np.ndarray, pt: np.ndarray, states: np.ndarray, params: np.ndar
         if out.shape[1] > extra:
             offer_features(g, pt, states[i], params, w, out[i, extra:])
         if teacher.shape[0] == states.shape[0]:
-            n = legal_ids(g, states[i], w[3])
+            n = legal_ids(g, states[i], w.ids)
             teacher[i] = choose_kept(g, pt, states[i], teach, w, n, plans[i], sizes[i], before[i], keys[i])
 
 

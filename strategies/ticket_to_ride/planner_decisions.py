@@ -28,7 +28,7 @@ otherwise, compiled again on a first run; what is called from many places stays 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -63,8 +63,24 @@ def default_params(**overrides: float) -> np.ndarray:
 # -- decisions (TicketPlanner.act and its helpers) --------------------------------------------------
 
 
+class Work(NamedTuple):
+    """A decision's buffers, sized for one game array and reused across decisions (numba takes
+    the named tuple whole: a kernel reads ``w.ids``, not ``w.ids``)."""
+
+    costs: np.ndarray  # float, a track: its cost to the player planning
+    fw: np.ndarray  # float scratch of the path search (distances, the heap's keys)
+    iw: np.ndarray  # int scratch of the path search (predecessors, the heap, the tree's edges)
+    ids: np.ndarray  # the legal action ids (``legal_ids`` writes them)
+    scratch: np.ndarray  # int scratch of ``apply_action`` and the choice's own lists
+    plan: np.ndarray  # a plan's tracks (``plan_tickets`` writes them)
+    tracks: np.ndarray  # the tracks a choice weighs: the plan's unclaimed ones, a claim's candidates
+    more: np.ndarray  # those tracks, each as the twin to claim (``best_twins``)
+    tickets: np.ndarray  # the tickets a plan serves: held, then offered
+    lost: np.ndarray  # bool, a ticket: the plan cannot complete it
+
+
 @njit(cache=True)
-def new_work(g: np.ndarray) -> tuple:
+def new_work(g: np.ndarray) -> Work:
     """The buffers a decision uses, sized for ``g`` (reused across decisions)."""
     nt, nc, na = g[L.N_TRACKS], g[L.N_CITIES], g[L.N_ACTIONS]
     room = 2 * nt + 2
@@ -76,7 +92,7 @@ def new_work(g: np.ndarray) -> tuple:
     more = np.empty(nt, dtype=np.int64)
     tickets = np.empty(g[L.N_TICKETS] + g[L.MAX_OFFER], dtype=np.int64)
     lost = np.empty(g[L.N_TICKETS] + g[L.MAX_OFFER], dtype=np.bool_)
-    return costs, fw, iw, ids, scratch, plan, tracks, more, tickets, lost
+    return Work(costs, fw, iw, ids, scratch, plan, tracks, more, tickets, lost)
 
 
 @njit(cache=True)
@@ -309,14 +325,14 @@ def decide(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: 
 @njit(cache=True)
 def choose(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple) -> int:
     """``planner_choose`` with the board's tables ``pt`` and the buffers ``w`` given (-1: game over)."""
-    ids = w[3]
+    ids = w.ids
     n = legal_ids(g, s, ids)
     if n == 0:
         return -1
     phase = s[L.PHASE]
     if phase == L.SETUP or phase == L.KEEP:
         return keep(g, pt, s, params, w, n)
-    planned = w[5]
+    planned = w.plan
     k = fresh_plan(g, pt, s, s[L.PLAYER], params, w, planned)
     return decide(g, pt, s, params, w, n, planned, k)
 

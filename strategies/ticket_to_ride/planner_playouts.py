@@ -97,7 +97,7 @@ def cached_plan(g: np.ndarray, pt: np.ndarray, s: np.ndarray, p: int, params: np
 @njit(cache=True)
 def choose_kept(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, n: int,
                 plans: np.ndarray, sizes: np.ndarray, before: np.ndarray, keys: np.ndarray) -> int:
-    """The planner's action id with the legal ids ``w[3][:n]``, its plan kept between calls in
+    """The planner's action id with the legal ids ``w.ids[:n]``, its plan kept between calls in
     ``plans``, ``sizes``, ``before``, ``keys`` (see ``cached_plan``), as one ``TicketPlanner`` keeps it."""
     if s[L.PHASE] == L.SETUP or s[L.PHASE] == L.KEEP:
         return keep(g, pt, s, params, w, n)
@@ -112,7 +112,7 @@ def planner_playout(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.nda
     """Play ``s`` to the end in place, the planner at every seat, each starting from the plans in
     ``plans``, ``sizes``, ``before``, ``keys`` (see ``cached_plan``; updated as it plays). A forced
     move asks no planner, as in the search's play-outs. Returns the decisions made."""
-    ids, scratch = w[3], w[4]
+    ids, scratch = w.ids, w.scratch
     decisions = 0
     while s[L.PHASE] != L.OVER:
         n = legal_ids(g, s, ids)
@@ -192,5 +192,5 @@ class KeptPlan:
         """The planner's action id in ``state`` (its player to move is this plan's player)."""
         g = state.face.g
         pt, w = tables_of(g)
-        n = legal_ids(g, state.s, w[3])
+        n = legal_ids(g, state.s, w.ids)
         return int(choose_kept(g, pt, state.s, params, w, n, self.plans, self.sizes, self.before, self.keys))

@@ -241,3 +241,13 @@ def test_leaf_value_is_the_networks_logit_from_the_movers_view_negated_for_the_o
             assert own_view.leaf_value(state, me) == pytest.approx(logit(state, me), rel=1e-3, abs=1e-3)
     with pytest.raises(ConfigError, match="leaf_value needs a value network"):
         TreeSearch().leaf_value(state, 0)
+
+
+def test_a_network_is_a_value_as_its_value_path():
+    """A ``Network`` given as the tree's value is its value path (trunk, then the value head), the
+    same arrays ``value: learned`` reads from the shipped file: one statement of that path."""
+    net = Network.load(shipped_weights("usa", tensor_only=True))
+    from_net, sizes = flatten_value(net)
+    from_file, file_sizes = flatten_value(network_value("learned", "usa"))
+    assert np.array_equal(from_net, from_file) and np.array_equal(sizes, file_sizes)
+    assert list(sizes) == [net.obs_dim, net.hidden, net.hidden, 1]

@@ -24,17 +24,18 @@ def network_value(source: str, map_name: str) -> list[np.ndarray]:
     if net.meta.get("features"):
         raise ConfigError(f"{path}: reads extra inputs {net.meta['features']!r} beside the observation tensor; "
                           "the tree's kernel evaluates networks over the tensor alone")
-    p = net.params
-    return [p["w1"], p["b1"], p["w2"], p["b2"], p["wv"], p["bv"]]
+    return net.value_layers()
 
 
 def flatten_value(value: Any) -> tuple[np.ndarray, np.ndarray]:
-    """A value network (``[W1, b1, W2, b2, ...]``, or a callable returning it, or None) as the
-    kernel takes it: all weights in one float32 array (single precision lets the compiled sums
+    """A value network (a ``Network``, whose value path is taken; its layers ``[W1, b1, W2, b2,
+    ...]``, or a callable returning them; or None) as the kernel takes it: all weights in one float32 array (single precision lets the compiled sums
     run four times faster) and the layer widths (empty: no network)."""
     if value is None:
         return np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.int64)
     layers = value() if callable(value) else value
+    if isinstance(layers, Network):
+        layers = layers.value_layers()
     arrays = [np.asarray(a, dtype=np.float64) for a in layers]
     if not arrays or len(arrays) % 2:
         raise ConfigError(f"a value network is its weight arrays [W1, b1, W2, b2, ...], not {len(arrays)} arrays")

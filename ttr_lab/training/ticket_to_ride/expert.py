@@ -53,12 +53,6 @@ from ttr_lab.training.samples import Samples, joined
 COLLECT_KEY = 0xE1C0  # the salt of a self-play iteration's game seeds
 
 
-def value_layers(net: Network) -> list[np.ndarray]:
-    """The network's value path as the search's MLP: trunk, then the value head's logit."""
-    p = net.params
-    return [p["w1"], p["b1"], p["w2"], p["b2"], p["wv"], p["bv"]]
-
-
 def fixed_prior(game: Any, cfg: TrainConfig) -> Network | None:
     """The racing seats' fixed prior (``prior``), None: the network being trained."""
     if cfg.prior is None:
@@ -73,7 +67,7 @@ def searches(net: Network, game: Any, cfg: TrainConfig,
     if cfg.search == "halving":
         return [HalvingSearch(iterations=cfg.search_iterations, policy=Learned.of(prior if prior is not None else net, game))
                 for _ in range(cfg.players)]
-    value = value_layers(net) if cfg.search_value_mix > 0 else None
+    value = net if cfg.search_value_mix > 0 else None  # the search reads its value path
     return [TreeSearch(iterations=cfg.search_iterations, value=value, value_mix=cfg.search_value_mix,
                        value_scale=cfg.search_value_scale) for _ in range(cfg.players)]
 

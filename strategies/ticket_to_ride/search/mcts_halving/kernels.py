@@ -57,7 +57,7 @@ def play_candidates_streamed(g: np.ndarray, pt: np.ndarray, w: tuple, params: np
     """``play_candidates`` with each seat drawing its cards from its own stream of the sample
     (``steered_move`` at every move). A kernel of its own rather than a flag: numba would compile
     the planner's play-out twice into one kernel, once per branch."""
-    ids = w[3]
+    ids = w.ids
     b = playout_buffers(g)
     plans, plan_sizes, before, keys = b.plans, b.plan_sizes, b.before, b.keys
     drawn = np.zeros(g[L.N_PLAYERS], dtype=np.int64)

@@ -116,8 +116,8 @@ class TreeSearch:
         tree_depth: the searching player's own decisions the tree spans below the root.
         rollout_depth: 0 plays each leaf out to the end; else this many decisions, then the
             score as if the game ended there.
-        value: a value network, its weight arrays ``[W1, b1, ...]`` or a callable returning
-            them (module docstring); ``"learned"``: the value head of the tensor-only network
+        value: a value network: a ``Network`` (its value path), or its weight arrays
+            ``[W1, b1, ...]`` or a callable returning them (module docstring); ``"learned"``: the value head of the tensor-only network
             shipped for the map (``network.py``), or a path to such weights (its logit
             of the win share is the value); None: play-outs alone.
         value_mix: the value's weight in a leaf's reward (1: the value alone, no play-out).

@@ -124,13 +124,13 @@ def _other_move(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray
     keeping its plan; but with chance ``settings.epsilon`` an opponent's turn is a uniformly drawn legal
     move instead, drawn from ``stream`` and the turn's number, so every leaf of one sample (and
     its baseline) meets the same slips at the same turns."""
-    n = legal_ids(g, s, w[3])
+    n = legal_ids(g, s, w.ids)
     if n == 1:
-        return w[3][0]
+        return w.ids[0]
     if cfg.epsilon > 0.0 and s[L.PLAYER] != me and s[L.PHASE] == L.TURN:
         r = mix64(stream + np.uint64(s[L.TURNS] + 1) * _TURN_SALT)
         if (r >> np.uint64(11)) * (1.0 / 9007199254740992.0) < cfg.epsilon:
-            return w[3][int(mix64(r) % np.uint64(n))]
+            return w.ids[int(mix64(r) % np.uint64(n))]
     return choose_kept(g, pt, s, params, w, n, plans, plan_sizes, before, keys)
 
 
@@ -269,9 +269,9 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
                 m = root_moves.shape[0]
                 moves[:m] = root_moves
             else:
-                n = legal_ids(g, s, w[3])
+                n = legal_ids(g, s, w.ids)
                 if n == 1:  # a forced move opens no node
-                    _move(g, s, w[3][0], scratch, cfg, pile, drawn)
+                    _move(g, s, w.ids[0], scratch, cfg, pile, drawn)
                     continue
                 k = 0
                 if s[L.PHASE] == L.TURN or s[L.PHASE] == L.SECOND:
