@@ -16,7 +16,9 @@ from numba import njit
 
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
-from ttr_lab.strategies.ticket_to_ride.planner_decisions import _keep_before, default_params, fresh_plan
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import (
+    W_COSTS, W_IDS, W_PLAN, W_TRACKS, _keep_before, default_params, fresh_plan,
+)
 from ttr_lab.strategies.ticket_to_ride.planner_toolkit import cheapest_claim, choose_draw, track_costs
 
 TICKET_BONUS, MIN_POINTS, LOCOMOTIVE_WEIGHT = 3.0, 1, 0.9  # Greedy's defaults
@@ -98,20 +100,20 @@ def _draw(g: np.ndarray, s: np.ndarray, ids: np.ndarray, n: int, useful: np.ndar
 def greedy_choice(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple) -> int:
     """A fresh ``Greedy``'s action id for the player to move (-1 once the game is over);
     ``pt``, ``w``: the planner's tables and buffers, ``params``: ``PLAN_PARAMS``."""
-    ids = w.ids
+    ids = w[W_IDS]
     n = legal_ids(g, s, ids)
     if n == 0:
         return -1
     phase = s[L.PHASE]
     if phase == L.SETUP or phase == L.KEEP:
         return _keep(g, s, ids, n)
-    planned = w.plan
+    planned = w[W_PLAN]
     k = fresh_plan(g, pt, s, s[L.PLAYER], params, w, planned)
     useful = np.zeros(g[L.N_TRACKS], dtype=np.bool_)
     for i in range(k):
         useful[planned[i]] = True
     if phase == L.TURN:
-        claim = _claim(g, s, ids, n, useful, w.tracks)
+        claim = _claim(g, s, ids, n, useful, w[W_TRACKS])
         if claim >= 0:
             return claim
-    return _draw(g, s, ids, n, useful, w.costs)
+    return _draw(g, s, ids, n, useful, w[W_COSTS])

@@ -38,7 +38,7 @@ from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.rows import offers_start, tickets_start
 from ttr_lab.games.ticket_to_ride.kernels.scoring import components
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, P_CARD_WEIGHT, P_PLAN_ORDERS, \
-    P_KEEP_ORDERS, P_ROUTE_WEIGHT, new_work, tables_of
+    P_KEEP_ORDERS, P_ROUTE_WEIGHT, W_IDS, new_work, tables_of
 from ttr_lab.strategies.ticket_to_ride.planner_knobs import knobs
 from ttr_lab.strategies.ticket_to_ride.planner_playouts import KeptPlan, cached_plan, choose_kept
 from ttr_lab.strategies.ticket_to_ride.planner_toolkit import card_deficits, cards_missing, claimable, plan_tickets, \
@@ -226,7 +226,7 @@ def kept_rows(g: np.ndarray, pt: np.ndarray, states: np.ndarray, params: np.ndar
         if out.shape[1] > extra:
             offer_features(g, pt, states[i], params, w, out[i, extra:])
         if teacher.shape[0] == states.shape[0]:
-            n = legal_ids(g, states[i], w.ids)
+            n = legal_ids(g, states[i], w[W_IDS])
             teacher[i] = choose_kept(g, pt, states[i], teach, w, n, plans[i], sizes[i], before[i], keys[i])
 
 

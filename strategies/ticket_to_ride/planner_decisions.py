@@ -65,7 +65,7 @@ def default_params(**overrides: float) -> np.ndarray:
 
 class Work(NamedTuple):
     """A decision's buffers, sized for one game array and reused across decisions (numba takes
-    the named tuple whole: a kernel reads ``w.ids``, not ``w.ids``)."""
+    the named tuple whole: a kernel reads ``w[W_IDS]``, not ``w[W_IDS]``)."""
 
     costs: np.ndarray  # float, a track: its cost to the player planning
     fw: np.ndarray  # float scratch of the path search (distances, the heap's keys)
@@ -79,8 +79,13 @@ class Work(NamedTuple):
     lost: np.ndarray  # bool, a ticket: the plan cannot complete it
 
 
+_AT = {name: i for i, name in enumerate(Work._fields)}
+# Where a kernel finds a buffer in the tuple, derived from the declaration (compile-time constants).
+W_COSTS, W_IDS, W_SCRATCH, W_PLAN, W_TRACKS = (_AT[name] for name in ("costs", "ids", "scratch", "plan", "tracks"))
+
+
 @njit(cache=True)
-def new_work(g: np.ndarray) -> Work:
+def new_work(g: np.ndarray) -> tuple:
     """The buffers a decision uses, sized for ``g`` (reused across decisions)."""
     nt, nc, na = g[L.N_TRACKS], g[L.N_CITIES], g[L.N_ACTIONS]
     room = 2 * nt + 2
@@ -92,7 +97,7 @@ def new_work(g: np.ndarray) -> Work:
     more = np.empty(nt, dtype=np.int64)
     tickets = np.empty(g[L.N_TICKETS] + g[L.MAX_OFFER], dtype=np.int64)
     lost = np.empty(g[L.N_TICKETS] + g[L.MAX_OFFER], dtype=np.bool_)
-    return Work(costs, fw, iw, ids, scratch, plan, tracks, more, tickets, lost)
+    return costs, fw, iw, ids, scratch, plan, tracks, more, tickets, lost  # in Work's order
 
 
 @njit(cache=True)
@@ -325,14 +330,14 @@ def decide(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: 
 @njit(cache=True)
 def choose(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple) -> int:
     """``planner_choose`` with the board's tables ``pt`` and the buffers ``w`` given (-1: game over)."""
-    ids = w.ids
+    ids = w[W_IDS]
     n = legal_ids(g, s, ids)
     if n == 0:
         return -1
     phase = s[L.PHASE]
     if phase == L.SETUP or phase == L.KEEP:
         return keep(g, pt, s, params, w, n)
-    planned = w.plan
+    planned = w[W_PLAN]
     k = fresh_plan(g, pt, s, s[L.PLAYER], params, w, planned)
     return decide(g, pt, s, params, w, n, planned, k)
 

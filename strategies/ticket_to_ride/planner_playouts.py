@@ -31,7 +31,9 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.apply import apply_action
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game
-from ttr_lab.strategies.ticket_to_ride.planner_decisions import decide, fresh_plan, keep, new_work, tables_of
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import (
+    W_IDS, W_SCRATCH, decide, fresh_plan, keep, new_work, tables_of,
+)
 from ttr_lab.strategies.ticket_to_ride.planner_toolkit import claimable, copy_into, planner_tables
 
 
@@ -97,7 +99,7 @@ def cached_plan(g: np.ndarray, pt: np.ndarray, s: np.ndarray, p: int, params: np
 @njit(cache=True)
 def choose_kept(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, n: int,
                 plans: np.ndarray, sizes: np.ndarray, before: np.ndarray, keys: np.ndarray) -> int:
-    """The planner's action id with the legal ids ``w.ids[:n]``, its plan kept between calls in
+    """The planner's action id with the legal ids ``w[W_IDS][:n]``, its plan kept between calls in
     ``plans``, ``sizes``, ``before``, ``keys`` (see ``cached_plan``), as one ``TicketPlanner`` keeps it."""
     if s[L.PHASE] == L.SETUP or s[L.PHASE] == L.KEEP:
         return keep(g, pt, s, params, w, n)
@@ -112,7 +114,7 @@ def planner_playout(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.nda
     """Play ``s`` to the end in place, the planner at every seat, each starting from the plans in
     ``plans``, ``sizes``, ``before``, ``keys`` (see ``cached_plan``; updated as it plays). A forced
     move asks no planner, as in the search's play-outs. Returns the decisions made."""
-    ids, scratch = w.ids, w.scratch
+    ids, scratch = w[W_IDS], w[W_SCRATCH]
     decisions = 0
     while s[L.PHASE] != L.OVER:
         n = legal_ids(g, s, ids)
@@ -192,5 +194,5 @@ class KeptPlan:
         """The planner's action id in ``state`` (its player to move is this plan's player)."""
         g = state.face.g
         pt, w = tables_of(g)
-        n = legal_ids(g, state.s, w.ids)
+        n = legal_ids(g, state.s, w[W_IDS])
         return int(choose_kept(g, pt, state.s, params, w, n, self.plans, self.sizes, self.before, self.keys))

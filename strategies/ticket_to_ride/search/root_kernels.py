@@ -14,7 +14,7 @@ from numba import njit
 
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
-from ttr_lab.strategies.ticket_to_ride.planner_decisions import decide, fresh_plan, keep
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import W_IDS, W_SCRATCH, decide, fresh_plan, keep
 from ttr_lab.strategies.ticket_to_ride.planner_toolkit import cheapest_claim
 
 # Prior scores of ``ordered_moves`` (higher opens first). The planner's move leads; then the
@@ -52,9 +52,9 @@ def ordered_moves(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarr
     """The moves a node opens at ``s`` (the player to move's), grouped, best prior first, into
     ``out``; their count. ``planned[:k]``: the player's plan; ``first``: the move to put first,
     or -1 for the compiled planner's with that plan."""
-    n = legal_ids(g, s, w.ids)
+    n = legal_ids(g, s, w[W_IDS])
     for i in range(n):
-        ids[i] = w.ids[i]
+        ids[i] = w[W_IDS][i]
     phase = s[L.PHASE]
     p = s[L.PLAYER]
     if phase == L.SETUP or phase == L.KEEP:
@@ -71,12 +71,12 @@ def ordered_moves(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarr
         on_plan[planned[i]] = True
     if first < 0:
         for i in range(n):
-            w.ids[i] = ids[i]
+            w[W_IDS][i] = ids[i]
         first = decide(g, pt, s, params, w, n, planned, k)
     id_claim, claim_track = g[L.ID_CLAIM], g[L.CLAIM_TRACK]
     first_group = group_of(g, s, first)
     seen = np.zeros(group_count(g), dtype=np.bool_)
-    scratch = w.scratch
+    scratch = w[W_SCRATCH]
     m = 0
     for i in range(n):
         a = ids[i]

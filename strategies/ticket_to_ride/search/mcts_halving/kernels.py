@@ -26,6 +26,7 @@ from ttr_lab.games.ticket_to_ride.kernels.rng import mix64
 from ttr_lab.strategies.ticket_to_ride.search.pile_streams import steered_move
 from ttr_lab.strategies.ticket_to_ride.planner_playouts import choose_kept, planner_playout
 from ttr_lab.strategies.ticket_to_ride.search.leaf_kernels import lead, playout_buffers
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import W_IDS
 
 
 @njit(cache=True)
@@ -57,7 +58,7 @@ def play_candidates_streamed(g: np.ndarray, pt: np.ndarray, w: tuple, params: np
     """``play_candidates`` with each seat drawing its cards from its own stream of the sample
     (``steered_move`` at every move). A kernel of its own rather than a flag: numba would compile
     the planner's play-out twice into one kernel, once per branch."""
-    ids = w.ids
+    ids = w[W_IDS]
     b = playout_buffers(g)
     plans, plan_sizes, before, keys = b.plans, b.plan_sizes, b.before, b.keys
     drawn = np.zeros(g[L.N_PLAYERS], dtype=np.int64)

@@ -45,6 +45,7 @@ from ttr_lab.strategies.ticket_to_ride.search.pile_streams import steered_move
 from ttr_lab.strategies.ticket_to_ride.planner_playouts import cached_plan, choose_kept, planner_playout
 from ttr_lab.strategies.ticket_to_ride.search.leaf_kernels import lead, playout_buffers, value_of
 from ttr_lab.strategies.ticket_to_ride.search.root_kernels import ordered_moves
+from ttr_lab.strategies.ticket_to_ride.planner_decisions import W_IDS
 
 
 
@@ -124,13 +125,13 @@ def _other_move(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray
     keeping its plan; but with chance ``settings.epsilon`` an opponent's turn is a uniformly drawn legal
     move instead, drawn from ``stream`` and the turn's number, so every leaf of one sample (and
     its baseline) meets the same slips at the same turns."""
-    n = legal_ids(g, s, w.ids)
+    n = legal_ids(g, s, w[W_IDS])
     if n == 1:
-        return w.ids[0]
+        return w[W_IDS][0]
     if cfg.epsilon > 0.0 and s[L.PLAYER] != me and s[L.PHASE] == L.TURN:
         r = mix64(stream + np.uint64(s[L.TURNS] + 1) * _TURN_SALT)
         if (r >> np.uint64(11)) * (1.0 / 9007199254740992.0) < cfg.epsilon:
-            return w.ids[int(mix64(r) % np.uint64(n))]
+            return w[W_IDS][int(mix64(r) % np.uint64(n))]
     return choose_kept(g, pt, s, params, w, n, plans, plan_sizes, before, keys)
 
 
@@ -269,9 +270,9 @@ def grow(g: np.ndarray, pt: np.ndarray, w: tuple, params: np.ndarray, template: 
                 m = root_moves.shape[0]
                 moves[:m] = root_moves
             else:
-                n = legal_ids(g, s, w.ids)
+                n = legal_ids(g, s, w[W_IDS])
                 if n == 1:  # a forced move opens no node
-                    _move(g, s, w.ids[0], scratch, cfg, pile, drawn)
+                    _move(g, s, w[W_IDS][0], scratch, cfg, pile, drawn)
                     continue
                 k = 0
                 if s[L.PHASE] == L.TURN or s[L.PHASE] == L.SECOND:
