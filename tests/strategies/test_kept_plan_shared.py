@@ -9,7 +9,8 @@ a second copy."""
 
 from __future__ import annotations
 
-import numpy as np
+import random
+
 import pytest
 
 from ttr_lab import play_game
@@ -69,3 +70,16 @@ def test_only_a_planner_with_the_default_plan_knobs_shares_its_plan():
     assert shares_plan(TicketPlanner(keep_orders=3))  # a choice knob: the plan is the same
     assert not shares_plan(TicketPlanner(plan_orders=2))
     assert not shares_plan(TicketPlanner(route_weight=0.5))
+
+
+@pytest.mark.parametrize("name, params", [("mcts_learned", {"iterations": 8}),
+                                          ("mcts_tree", {"iterations": 8, "policy": "learned"})])
+def test_a_search_with_a_prior_keeps_one_plan(name, params):
+    """The prior reads the search's planner's plan: it keeps none of its own."""
+    search = build(name, params, "ticket_to_ride")
+    state = USA.new_game(2, 4)
+    for _ in range(4):
+        p = state.current_player
+        legal = state.legal_actions()
+        state.apply(search.act(state.observation(p), legal, random.Random(0)) if p == 0 else legal[0])
+    assert search.prior.kept is None and search.planner.kept is not None and search.planner.kept.sizes[0] > 0

@@ -42,7 +42,7 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.strategies.limit import Deadline, Limit, spend
 from ttr_lab.strategies.ticket_to_ride.search.mcts_halving.kernels import play_candidates, play_candidates_streamed
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
-from ttr_lab.strategies.ticket_to_ride.learned import Learned
+from ttr_lab.strategies.ticket_to_ride.learned import Learned, shares_plan
 from ttr_lab.strategies.ticket_to_ride.search.result import SearchResult
 from ttr_lab.strategies.ticket_to_ride.search.root import by_policy, policy_prior, root_moves
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner, seat_view
@@ -100,6 +100,10 @@ class HalvingSearch:
         self.verdict = verdict
         self.planner = TicketPlanner()
         self.prior = policy_prior(policy)
+        # The prior's kept-plan features read and update the planner's kept plan, not a copy of
+        # their own: with the default plan knobs it is the same plan at every decision
+        # (tests/strategies/test_kept_plan_shared.py); a planner planning otherwise keeps apart.
+        self.share_plan = shares_plan(self.planner)
 
     def warm_up(self, state: GameState) -> None:
         """Compile (or load) the kernel, outside any timed move."""
@@ -115,7 +119,8 @@ class HalvingSearch:
         view = seat_view(observation)  # the one view of this decision: planner, prior and root read it
         anchor = self.planner.act_on(view)  # keeps the planner's plan current
         # At every decision, as the planner: the network's features read the plan it keeps.
-        logits, inputs = (None, None) if self.prior is None else self.prior.read(observation, legal_actions, view)
+        logits, inputs = (None, None) if self.prior is None else self.prior.read(
+            observation, legal_actions, view, self.planner.kept if self.share_plan else None)
         if len(legal_actions) == 1 or observation.phase == Phase.SECOND_DRAW:
             return SearchResult(anchor, inputs=inputs)
         return self._search(observation, anchor, rng, prior=None if logits is None else (legal_actions, logits),

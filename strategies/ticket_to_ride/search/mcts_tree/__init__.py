@@ -60,7 +60,7 @@ from ttr_lab.strategies.limit import Limit, spend
 from ttr_lab.strategies.ticket_to_ride.search.mcts_tree import kernels as K
 from ttr_lab.strategies.ticket_to_ride.search.result import SearchResult
 from ttr_lab.strategies.ticket_to_ride.search.root import by_policy, policy_prior, root_moves
-from ttr_lab.strategies.ticket_to_ride.learned import Learned
+from ttr_lab.strategies.ticket_to_ride.learned import Learned, shares_plan
 from ttr_lab.strategies.ticket_to_ride.search.leaf import flatten_value, network_value
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner, seat_view
@@ -165,6 +165,10 @@ class TreeSearch:
         self.confidence = confidence
         self.planner = TicketPlanner()
         self.prior = policy_prior(policy)
+        # The prior's kept-plan features read and update the planner's kept plan, not a copy of
+        # their own: with the default plan knobs it is the same plan at every decision
+        # (tests/strategies/test_kept_plan_shared.py); a planner planning otherwise keeps apart.
+        self.share_plan = shares_plan(self.planner)
         self.tree = K.new_tree(_CAPACITY)
         self._tensor: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -182,7 +186,8 @@ class TreeSearch:
         view = seat_view(observation)  # the one view of this decision: planner, prior and root read it
         anchor = self.planner.act_on(view)  # keeps the planner's plan current
         # At every decision, as the planner: the network's features read the plan it keeps.
-        logits, inputs = (None, None) if self.prior is None else self.prior.read(observation, legal_actions, view)
+        logits, inputs = (None, None) if self.prior is None else self.prior.read(
+            observation, legal_actions, view, self.planner.kept if self.share_plan else None)
         if len(legal_actions) == 1 or (observation.phase == Phase.SECOND_DRAW and not self.search_second_draw):
             return SearchResult(anchor, inputs=inputs)
         return self._search(observation, anchor, rng, prior=None if logits is None else (legal_actions, logits),
