@@ -43,6 +43,7 @@ from ttr_lab.strategies.limit import Deadline, Limit, spend
 from ttr_lab.strategies.ticket_to_ride.search.mcts_halving.kernels import play_candidates, play_candidates_streamed
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 from ttr_lab.strategies.ticket_to_ride.learned import Learned, shares_plan
+from ttr_lab.strategies.ticket_to_ride.search.leaf import Leaf
 from ttr_lab.strategies.ticket_to_ride.search.result import SearchResult
 from ttr_lab.strategies.ticket_to_ride.search.root import by_policy, policy_prior, root_moves
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner, seat_view
@@ -53,6 +54,8 @@ _PROBE = 2
 
 class HalvingSearch:
     name = "mcts_halving"
+    # Its kernels play every candidate out to the end and read the lead: the one leaf it plays.
+    leaf = Leaf()
     TUNABLE = {
         "min_samples": {"low": 2, "high": 32},
         "confidence": {"low": 0.0, "high": 3.0},
