@@ -122,7 +122,10 @@ def shares_plan(planner: TicketPlanner) -> bool:
     """Whether ``planner`` keeps the plan the kept-plan features keep (its plan-shaping knobs,
     ``plan_features.PLAN_KNOBS``, at their defaults: ``cached_plan`` reads no other knob), so a
     search may hand its planner's ``KeptPlan`` to its prior (``Learned.read``'s ``kept``) rather
-    than keep a second copy. Other knobs plan otherwise: the prior then keeps its own."""
+    than keep a second copy (held equal, decision by decision, by tests/strategies/test_kept_plan_shared.py;
+    only the first ticket choice differs, where the features plan for no tickets and the planner
+    keeps none, and the seat's next decision plans afresh for both). Other plan knobs plan
+    otherwise: the prior then keeps its own."""
     default = knobs()
     return all(getattr(planner.knobs, name) == getattr(default, name) for name in plan_features.PLAN_KNOBS)
 

@@ -103,9 +103,7 @@ class HalvingSearch:
         self.verdict = verdict
         self.planner = TicketPlanner()
         self.prior = policy_prior(policy)
-        # The prior's kept-plan features read and update the planner's kept plan, not a copy of
-        # their own: with the default plan knobs it is the same plan at every decision
-        # (tests/strategies/test_kept_plan_shared.py); a planner planning otherwise keeps apart.
+        # The prior reads the planner's kept plan, not a copy, when it is the same plan (``shares_plan``).
         self.share_plan = shares_plan(self.planner)
 
     def warm_up(self, state: GameState) -> None:

@@ -165,9 +165,7 @@ class TreeSearch:
         self.confidence = confidence
         self.planner = TicketPlanner()
         self.prior = policy_prior(policy)
-        # The prior's kept-plan features read and update the planner's kept plan, not a copy of
-        # their own: with the default plan knobs it is the same plan at every decision
-        # (tests/strategies/test_kept_plan_shared.py); a planner planning otherwise keeps apart.
+        # The prior reads the planner's kept plan, not a copy, when it is the same plan (``shares_plan``).
         self.share_plan = shares_plan(self.planner)
         self.tree = K.new_tree(_CAPACITY)
         self._tensor: dict[int, tuple[np.ndarray, np.ndarray]] = {}
