@@ -31,8 +31,9 @@ from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tensor import observation_tensor
 from ttr_lab.strategies.ticket_to_ride import plan_features
 from ttr_lab.strategies.ticket_to_ride.network import Network
+from ttr_lab.strategies.ticket_to_ride.planner_knobs import knobs
 from ttr_lab.strategies.ticket_to_ride.planner_playouts import KeptPlan
-from ttr_lab.strategies.ticket_to_ride.ticket_planner import seat_view
+from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner, seat_view
 
 # The weights shipped per map (in this package's ``weights`` folder).
 SHIPPED = {"usa": "learned-usa-2p.npz"}
@@ -117,6 +118,18 @@ def _with_features(net: Network, tensor: np.ndarray, state: Any, kept: KeptPlan 
     return np.concatenate([tensor, featurizer(state.face.g).one(state.s)])
 
 
+def shares_plan(planner: TicketPlanner) -> bool:
+    """Whether ``planner`` keeps the plan the kept-plan features keep (its plan-shaping knobs,
+    ``plan_features.PLAN_KNOBS``, at their defaults: ``cached_plan`` reads no other knob), so a
+    search may hand its planner's ``KeptPlan`` to its prior (``Learned.read``'s ``kept``) rather
+    than keep a second copy (held equal, decision by decision, by tests/strategies/test_kept_plan_shared.py;
+    only the first ticket choice differs, where the features plan for no tickets and the planner
+    keeps none, and the seat's next decision plans afresh for both). Other plan knobs plan
+    otherwise: the prior then keeps its own."""
+    default = knobs()
+    return all(getattr(planner.knobs, name) == getattr(default, name) for name in plan_features.PLAN_KNOBS)
+
+
 class Learned:
     name = "learned"
 
@@ -157,8 +170,10 @@ class Learned:
         self.net, self.game = net, game
         return net
 
-    def _inputs(self, observation: Observation, view: Any = None) -> tuple[Network, np.ndarray]:
-        """The network and what it reads for ``observation`` (keeping this seat's plan up to date)."""
+    def _inputs(self, observation: Observation, view: Any = None,
+                kept: KeptPlan | None = None) -> tuple[Network, np.ndarray]:
+        """The network and what it reads for ``observation`` (keeping this seat's plan up to date:
+        ``kept``, a search's planner's, when given, else its own)."""
         # The contract builds a strategy per game, but one made by hand may be handed another map
         # or player count: its network and kept plan are then made again (or refused), never read
         # against tables they were not made for.
@@ -167,9 +182,11 @@ class Learned:
                                                                                observation.ruleset):
             net, self.kept = self._network(observation), None
         g = face_of(tables_for(observation.board, observation.num_players, observation.ruleset)).g  # both cached
-        if self.kept is None or not self.kept.fits(g):
-            self.kept = KeptPlan(g)
-        self.last_inputs = network_inputs(net, observation, self.kept, view)
+        if kept is None or not kept.fits(g):
+            if self.kept is None or not self.kept.fits(g):
+                self.kept = KeptPlan(g)
+            kept = self.kept
+        self.last_inputs = network_inputs(net, observation, kept, view)
         return net, self.last_inputs
 
     def logits(self, observation: Observation, legal_actions: Sequence[Action]) -> np.ndarray:
@@ -178,10 +195,12 @@ class Learned:
         return self.read(observation, legal_actions)[0]
 
     def read(self, observation: Observation, legal_actions: Sequence[Action],
-             view: Any = None) -> tuple[np.ndarray, np.ndarray]:
+             view: Any = None, kept: KeptPlan | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``logits`` and the inputs the network read for them (a search reports both); ``view``:
-        the seat's view (``seat_view``) when the caller has built it for this decision."""
-        net, tensor = self._inputs(observation, view)
+        the seat's view (``seat_view``) when the caller has built it for this decision; ``kept``:
+        the plan the caller's planner keeps for this seat, read (and updated) in place of the
+        prior's own when it is the same plan (``shares_plan``)."""
+        net, tensor = self._inputs(observation, view, kept)
         return self._logits(net, tensor, observation, legal_actions), tensor
 
     def _logits(self, net: Network, tensor: np.ndarray, observation: Observation,

@@ -59,6 +59,7 @@ from ttr_lab.strategies.ticket_to_ride.planning import claims_by_track
 from ttr_lab.strategies.ticket_to_ride.search.mcts.playout import Playout
 from ttr_lab.strategies.limit import Limit
 from ttr_lab.strategies.search import Search
+from ttr_lab.strategies.ticket_to_ride.search.leaf import Leaf
 from ttr_lab.strategies.ticket_to_ride.search.result import SearchResult
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner
 from ttr_lab.games.ticket_to_ride import (
@@ -147,7 +148,9 @@ class MCTS:
                               f"of a leaf plays the same game), so leaf_playouts must be 1, not {leaf_playouts}")
         self.exploration = exploration
         self.widening = widening
-        self.rollout_depth = rollout_depth
+        # A play-out to the end, or (Python play-outs) to rollout_depth decisions and the
+        # projected-score evaluation there (``playout``): no value network.
+        self.leaf = Leaf(rollout_depth=rollout_depth).check(self.name)
         self.confidence = confidence
         self.turn_confidence = turn_confidence
         self.endgame_trains = endgame_trains
@@ -232,7 +235,7 @@ class MCTS:
             opponent_model=lambda seat: TicketPlanner(**PLAYOUT_ORDERS),
             moves=lambda state: _moves(state, prefer),
             exploration=self.exploration, widening=self.widening, floor=_FLOOR,
-            rollout_depth=self.rollout_depth, limit=self.limit, visit_cost=_VISIT_COST,
+            rollout_depth=self.leaf.rollout_depth, limit=self.limit, visit_cost=_VISIT_COST,
             native_playout=NATIVE[self.playout],
             leaf_playouts=self.leaf_playouts, grow=self.tree,
             # Compiled play-outs sample compiled too; the Python ones keep determinize's stream.

@@ -42,7 +42,8 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.strategies.limit import Deadline, Limit, spend
 from ttr_lab.strategies.ticket_to_ride.search.mcts_halving.kernels import play_candidates, play_candidates_streamed
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
-from ttr_lab.strategies.ticket_to_ride.learned import Learned
+from ttr_lab.strategies.ticket_to_ride.learned import Learned, shares_plan
+from ttr_lab.strategies.ticket_to_ride.search.leaf import Leaf
 from ttr_lab.strategies.ticket_to_ride.search.result import SearchResult
 from ttr_lab.strategies.ticket_to_ride.search.root import by_policy, policy_prior, root_moves
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner, seat_view
@@ -53,6 +54,8 @@ _PROBE = 2
 
 class HalvingSearch:
     name = "mcts_halving"
+    # Its kernels play every candidate out to the end and read the lead: the one leaf it plays.
+    leaf = Leaf()
     TUNABLE = {
         "min_samples": {"low": 2, "high": 32},
         "confidence": {"low": 0.0, "high": 3.0},
@@ -100,6 +103,8 @@ class HalvingSearch:
         self.verdict = verdict
         self.planner = TicketPlanner()
         self.prior = policy_prior(policy)
+        # The prior reads the planner's kept plan, not a copy, when it is the same plan (``shares_plan``).
+        self.share_plan = shares_plan(self.planner)
 
     def warm_up(self, state: GameState) -> None:
         """Compile (or load) the kernel, outside any timed move."""
@@ -115,7 +120,8 @@ class HalvingSearch:
         view = seat_view(observation)  # the one view of this decision: planner, prior and root read it
         anchor = self.planner.act_on(view)  # keeps the planner's plan current
         # At every decision, as the planner: the network's features read the plan it keeps.
-        logits, inputs = (None, None) if self.prior is None else self.prior.read(observation, legal_actions, view)
+        logits, inputs = (None, None) if self.prior is None else self.prior.read(
+            observation, legal_actions, view, self.planner.kept if self.share_plan else None)
         if len(legal_actions) == 1 or observation.phase == Phase.SECOND_DRAW:
             return SearchResult(anchor, inputs=inputs)
         return self._search(observation, anchor, rng, prior=None if logits is None else (legal_actions, logits),

@@ -18,7 +18,8 @@ shape of OpenSpiel's ``ismcts.py``). The whole iteration (sample, descent, the o
 moves, play-out, back-up) is one kernel (``kernels.grow``); Python only sets it up and
 stops it on the clock between batches.
 
-Leaf evaluation (the reward is the lead in points over the best other seat):
+Leaf evaluation (the reward is the lead in points over the best other seat), declared as one
+value, ``leaf.Leaf``, built from the parameters below:
 
 - the default: the compiled ticket planner plays every seat to the end (``planner_playout``);
 - ``rollout_depth``: it plays that many decisions, then the game is scored as if it ended there;
@@ -60,8 +61,8 @@ from ttr_lab.strategies.limit import Limit, spend
 from ttr_lab.strategies.ticket_to_ride.search.mcts_tree import kernels as K
 from ttr_lab.strategies.ticket_to_ride.search.result import SearchResult
 from ttr_lab.strategies.ticket_to_ride.search.root import by_policy, policy_prior, root_moves
-from ttr_lab.strategies.ticket_to_ride.learned import Learned
-from ttr_lab.strategies.ticket_to_ride.search.leaf import flatten_value, network_value
+from ttr_lab.strategies.ticket_to_ride.learned import Learned, shares_plan
+from ttr_lab.strategies.ticket_to_ride.search.leaf import Leaf
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import DEFAULT_PARAMS, tables_of
 from ttr_lab.strategies.ticket_to_ride.ticket_planner import TicketPlanner, seat_view
 
@@ -147,24 +148,25 @@ class TreeSearch:
             own draws do not change the cards every later draw meets.
         """
         self.limit = Limit.of(self.name, playouts=iterations, time_ms=time_ms, cpu_ms=cpu_ms)
-        if value_mix > 1.0:
-            raise ConfigError(f"strategy {self.name!r}: value_mix is a weight in [0, 1], not {value_mix}")
+        self.leaf = Leaf(rollout_depth=rollout_depth, value=value, value_mix=value_mix, value_scale=value_scale,
+                         mover_view=mover_view).check(self.name)
         # Typed as the kernels read them (one compiled signature whatever a config spells).
         self.settings = K.Settings(
             exploration=float(exploration), widening=float(widening), widening_base=float(widening_base),
-            tree_depth=int(tree_depth), rollout_depth=int(rollout_depth), value_mix=float(value_mix),
-            value_scale=float(value_scale), max_children=int(max_children), paired=int(paired),
-            epsilon=float(epsilon), mover_view=bool(mover_view), follow_planner=bool(follow_planner),
-            streams=bool(streams))
+            tree_depth=int(tree_depth), max_children=int(max_children), paired=int(paired),
+            epsilon=float(epsilon), follow_planner=bool(follow_planner), streams=bool(streams),
+            **self.leaf.settings())
         if epsilon > 1.0:
             raise ConfigError(f"strategy {self.name!r}: epsilon is a chance in [0, 1], not {epsilon}")
         # A network file is read at the first search, when the map is known.
-        self._value_file = value if isinstance(value, str) else None
-        self.value_weights, self.value_sizes = flatten_value(None if self._value_file else value)
+        self._network_pending = self.leaf.reads_file
+        self.value_weights, self.value_sizes = self.leaf.network()
         self.search_second_draw = search_second_draw
         self.confidence = confidence
         self.planner = TicketPlanner()
         self.prior = policy_prior(policy)
+        # The prior reads the planner's kept plan, not a copy, when it is the same plan (``shares_plan``).
+        self.share_plan = shares_plan(self.planner)
         self.tree = K.new_tree(_CAPACITY)
         self._tensor: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -182,7 +184,8 @@ class TreeSearch:
         view = seat_view(observation)  # the one view of this decision: planner, prior and root read it
         anchor = self.planner.act_on(view)  # keeps the planner's plan current
         # At every decision, as the planner: the network's features read the plan it keeps.
-        logits, inputs = (None, None) if self.prior is None else self.prior.read(observation, legal_actions, view)
+        logits, inputs = (None, None) if self.prior is None else self.prior.read(
+            observation, legal_actions, view, self.planner.kept if self.share_plan else None)
         if len(legal_actions) == 1 or (observation.phase == Phase.SECOND_DRAW and not self.search_second_draw):
             return SearchResult(anchor, inputs=inputs)
         return self._search(observation, anchor, rng, prior=None if logits is None else (legal_actions, logits),
@@ -234,9 +237,9 @@ class TreeSearch:
 
     def _tensor_plan(self, obs: Observation) -> tuple[np.ndarray, np.ndarray]:
         """The observation tensor's layout for the value network (a placeholder without one)."""
-        if self._value_file is not None:
-            self.value_weights, self.value_sizes = flatten_value(network_value(self._value_file, obs.board.name))
-            self._value_file = None
+        if self._network_pending:
+            self.value_weights, self.value_sizes = self.leaf.network(obs.board.name)
+            self._network_pending = False
         if self.value_sizes.shape[0] < 2:
             return _NO_TENSOR
         key = obs.num_players
