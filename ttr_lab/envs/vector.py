@@ -105,6 +105,15 @@ class _Batched(VectorEnv):
         self._all = np.ones(num_envs, dtype=np.bool_)
         self._dealt = False  # no game before the first reset(): stepping the zeroed states would play one
         self.planner = tables_of(self.batch.g)  # the compiled planner's tables and buffers
+        self.seat_rule = 0  # the self-play form's; the learner form sets its own
+
+    def _rules(self) -> K.Rules:
+        # built at each call: set_attr may have changed a setting since the last
+        b = self.batch
+        return K.Rules(b.g, b.plan, b.scales, self.seat_rule, self.reward_kind, self.illegal_reward, self.next_step)
+
+    def _rows(self, seats: np.ndarray, rngs: np.ndarray) -> K.Batch:
+        return K.Batch(self.states, self.bases, self.games, seats, rngs, self.pending)
 
     def _seed_bases(self, seed: int | Sequence[int] | None) -> None:
         self.pending[:] = False
@@ -136,11 +145,16 @@ class _Batched(VectorEnv):
         check_ids(actions, (self.num_envs,))
         return np.asarray(actions).astype(np.int64, copy=False)
 
-    def _buffers(self) -> tuple[np.ndarray, np.ndarray]:
+    def _buffers(self) -> K.Views:
         # fresh arrays each step: a learner may keep what it was handed
         n, b = self.num_envs, self.batch
         self.masks = np.empty((n, b.n_actions), dtype=np.bool_)
-        return np.empty((n, b.tensor_size), dtype=np.float32), self.masks
+        return K.Views(np.empty((n, b.tensor_size), dtype=np.float32), self.masks)
+
+    def _outcome(self) -> K.Outcome:
+        n = self.num_envs
+        return K.Outcome(np.empty(n), np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_),
+                         np.empty((n, self.batch.tensor_size), dtype=np.float32), np.empty(n, dtype=np.int64))
 
     def _finals(self, info: dict[str, Any], ended: np.ndarray, final_obs: np.ndarray,
                 extra: dict[str, np.ndarray]) -> None:
@@ -238,30 +252,27 @@ class LearnerVectorEnv(_Batched):
         self.decisions = 0  # every seat's, learners' and opponents', since the env was made
         self.opponents = opponents
 
+    def _opponents(self) -> K.Opponents:
+        pt, w = self.planner
+        return K.Opponents(self.policy, pt, self.params, w)
+
     def _seat_name(self, i: int, seat: int) -> str:
         return "learner" if seat == self.seats[i] else self.opponents
 
     def reset(self, *, seed: int | Sequence[int] | None = None,
               options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         self._seed_bases(seed)
-        obs, masks = self._buffers()
-        b = self.batch
-        pt, w = self.planner
-        K.reset_learners(b.g, self.states, self.seats, self.rngs, self.bases, self.games, self.seat_rule,
-                         self.policy, pt, self.params, w, b.plan, b.scales, obs, masks)
+        obs, masks = views = self._buffers()
+        K.reset_learners(self._rules(), self._rows(self.seats, self.rngs), self._opponents(), views)
         return obs, {"action_mask": masks, "_action_mask": self._all, "seat": self.seats.copy(), "_seat": self._all}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         a = self._actions(actions)
-        n, b = self.num_envs, self.batch
-        obs, masks = self._buffers()
-        rewards, ended, illegal = np.empty(n), np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
-        final_obs, final_seats = np.empty((n, b.tensor_size), dtype=np.float32), np.empty(n, dtype=np.int64)
-        pt, w = self.planner
-        self.decisions += K.step_learners(
-            b.g, self.states, a, self.seats, self.rngs, self.bases, self.games, self.seat_rule, self.policy,
-            pt, self.params, w, self.reward_kind, self.illegal_reward, b.plan, b.scales, obs, masks, rewards, ended, illegal,
-            final_obs, final_seats, self.pending, self.next_step)
+        n = self.num_envs
+        obs, masks = views = self._buffers()
+        rewards, ended, illegal, final_obs, final_seats = out = self._outcome()
+        self.decisions += K.step_learners(self._rules(), self._rows(self.seats, self.rngs), self._opponents(), a,
+                                          views, out)
         info: dict[str, Any] = {"action_mask": masks, "_action_mask": self._all, "seat": self.seats.copy(),
                                 "_seat": self._all}
         if illegal.any():
@@ -282,26 +293,23 @@ class SelfPlayVectorEnv(_Batched):
                  render_mode: str | None = None) -> None:
         super().__init__(game, num_envs, players, reward, illegal_reward, seed, autoreset_mode, render_mode)
         self.to_move = np.zeros(num_envs, dtype=np.int64)
+        self._rngs = np.zeros(num_envs, dtype=np.uint64)  # the kernels' opponents' streams: none here
 
     def reset(self, *, seed: int | Sequence[int] | None = None,
               options: dict | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         self._seed_bases(seed)
-        obs, masks = self._buffers()
-        b = self.batch
-        K.reset_movers(b.g, self.states, self.bases, self.games, b.plan, b.scales, obs, masks, self.to_move)
+        obs, masks = views = self._buffers()
+        K.reset_movers(self._rules(), self._rows(self.to_move, self._rngs), views)
         return obs, {"action_mask": masks, "_action_mask": self._all, "to_move": self.to_move.copy(),
                      "_to_move": self._all}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         a = self._actions(actions)
-        n, b = self.num_envs, self.batch
-        obs, masks = self._buffers()
-        rewards, ended, illegal = np.empty(n), np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
-        returns, movers = np.zeros((n, self.players)), np.empty(n, dtype=np.int64)
-        final_obs = np.empty((n, b.tensor_size), dtype=np.float32)
-        K.step_movers(b.g, self.states, a, self.bases, self.games, self.reward_kind, self.illegal_reward, b.plan,
-                      b.scales, obs, masks, self.to_move, movers, rewards, returns, ended, illegal, final_obs,
-                      self.pending, self.next_step)
+        n = self.num_envs
+        obs, masks = views = self._buffers()
+        rewards, ended, illegal, final_obs, movers = out = self._outcome()
+        returns = np.zeros((n, self.players))
+        K.step_movers(self._rules(), self._rows(self.to_move, self._rngs), a, views, out, returns)
         info: dict[str, Any] = {"action_mask": masks, "_action_mask": self._all, "to_move": self.to_move.copy(),
                                 "_to_move": self._all}
         if illegal.any():
