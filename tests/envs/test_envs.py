@@ -270,9 +270,9 @@ def test_opponents_take_parameters_as_tournament_entrants_do():
                   opponents=[{"name": "cheap", "strategy": "mcts", "params": {"steps": 20}}, "random"])
     env.reset(seed=1)
     first = env._seats[1]
-    assert type(first).__name__ == "MCTS" and first.steps == 20 and type(env._seats[2]).__name__ == "Random"
+    assert type(first).__name__ == "MCTS" and first.limit.steps == 20 and type(env._seats[2]).__name__ == "Random"
     env.reset()
-    assert env._seats[1] is not first and env._seats[1].steps == 20  # built afresh
+    assert env._seats[1] is not first and env._seats[1].limit.steps == 20  # built afresh
     single = gym_env("trans_orient", players=2, opponents="greedy", seat=0)
     single.reset(seed=1)
     assert type(single._seats[1]).__name__ == "Greedy"
