@@ -15,9 +15,8 @@ import numpy as np
 from numba import njit
 
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
-from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import (
-    W_COSTS, W_IDS, W_PLAN, W_TRACKS, _keep_before, default_params, fresh_plan,
+    W_COSTS, W_IDS, W_PLAN, W_TRACKS, _keep_before, default_params, turn_start,
 )
 from ttr_lab.strategies.ticket_to_ride.planner_toolkit import cheapest_claim, choose_draw, track_costs
 
@@ -100,19 +99,16 @@ def _draw(g: np.ndarray, s: np.ndarray, ids: np.ndarray, n: int, useful: np.ndar
 def greedy_choice(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple) -> int:
     """A fresh ``Greedy``'s action id for the player to move (-1 once the game is over);
     ``pt``, ``w``: the planner's tables and buffers, ``params``: ``PLAN_PARAMS``."""
-    ids = w[W_IDS]
-    n = legal_ids(g, s, ids)
+    n, k = turn_start(g, pt, s, params, w)
     if n == 0:
         return -1
-    phase = s[L.PHASE]
-    if phase == L.SETUP or phase == L.KEEP:
+    ids, planned = w[W_IDS], w[W_PLAN]
+    if k < 0:
         return _keep(g, s, ids, n)
-    planned = w[W_PLAN]
-    k = fresh_plan(g, pt, s, s[L.PLAYER], params, w, planned)
     useful = np.zeros(g[L.N_TRACKS], dtype=np.bool_)
     for i in range(k):
         useful[planned[i]] = True
-    if phase == L.TURN:
+    if s[L.PHASE] == L.TURN:
         claim = _claim(g, s, ids, n, useful, w[W_TRACKS])
         if claim >= 0:
             return claim

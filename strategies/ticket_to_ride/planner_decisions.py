@@ -327,19 +327,26 @@ def decide(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: 
     return draw(g, s, params, w, n, tracks, m)
 
 
+@njit(cache=True, inline="always")
+def turn_start(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple) -> tuple[int, int]:
+    """What a planning choice reads first (the planner's, greedy's): the legal ids into
+    ``w[W_IDS]`` and, on a turn, the mover's fresh plan into ``w[W_PLAN]``; their counts, the
+    plan's -1 at a choice of tickets (nothing planned). No legal id: the game is over."""
+    n = legal_ids(g, s, w[W_IDS])
+    if n == 0 or s[L.PHASE] == L.SETUP or s[L.PHASE] == L.KEEP:
+        return n, -1
+    return n, fresh_plan(g, pt, s, s[L.PLAYER], params, w, w[W_PLAN])
+
+
 @njit(cache=True)
 def choose(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple) -> int:
     """``planner_choose`` with the board's tables ``pt`` and the buffers ``w`` given (-1: game over)."""
-    ids = w[W_IDS]
-    n = legal_ids(g, s, ids)
+    n, k = turn_start(g, pt, s, params, w)
     if n == 0:
         return -1
-    phase = s[L.PHASE]
-    if phase == L.SETUP or phase == L.KEEP:
+    if k < 0:
         return keep(g, pt, s, params, w, n)
-    planned = w[W_PLAN]
-    k = fresh_plan(g, pt, s, s[L.PLAYER], params, w, planned)
-    return decide(g, pt, s, params, w, n, planned, k)
+    return decide(g, pt, s, params, w, n, w[W_PLAN], k)
 
 
 @njit(cache=True)
