@@ -302,3 +302,30 @@ def test_a_watch_stopped_while_the_raylet_runs_says_nothing_and_a_lost_ray_is_no
     backend._raylet = types.SimpleNamespace(lost="the local Ray's raylet (pid 1) ended", stop=lambda: None)
     backend.close()
     assert calls == []
+
+
+def test_the_raylet_watched_is_the_live_one_started_last(tmp_path):
+    """A start that timed out leaves its raylet behind (killed, maybe not reaped) beside the next
+    try's: the watch is on the live one, or it takes the run's Ray for lost at once."""
+    import shutil
+
+    from ttr_lab.tournament import ray_watchdog
+
+    fake = tmp_path / "raylet"
+    shutil.copy(shutil.which("sleep"), fake)
+    first = subprocess.Popen([str(fake), "600"])
+    os.kill(first.pid, signal.SIGKILL)  # not reaped: a zombie
+    second = subprocess.Popen([str(fake), "600"])
+    try:
+        end = time.monotonic() + 60
+        while ray_watchdog.raylet_of(os.getpid()) != second.pid and time.monotonic() < end:
+            time.sleep(0.05)  # the zombie's state shows once the kernel has ended it
+        assert ray_watchdog.raylet_of(os.getpid()) == second.pid
+        second.kill()
+        while ray_watchdog.raylet_of(os.getpid()) is not None and time.monotonic() < end:
+            time.sleep(0.05)
+        assert ray_watchdog.raylet_of(os.getpid()) is None
+    finally:
+        for proc in (first, second):
+            proc.kill()
+            proc.wait()

@@ -159,9 +159,13 @@ class RayLost(RuntimeError):
 
 
 def raylet_of(driver: int) -> int | None:
-    """The pid of the raylet ``driver`` started (its child process called ``raylet``), or None."""
+    """The pid of the raylet ``driver`` runs now (its child process called ``raylet``), or None.
+    A start that timed out leaves its raylet behind, stopped but maybe not yet reaped (a zombie)
+    beside the next try's: the live one started last is this Ray's (watching the dead one would
+    take it for lost at once, and the run would leave its Ray up)."""
     if not PROC.is_dir():
         return None
+    found: list[tuple[int, int]] = []  # (start time, pid)
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -170,9 +174,9 @@ def raylet_of(driver: int) -> int | None:
         except OSError:
             continue
         name, rest = stat[stat.find("(") + 1:stat.rfind(")")], stat[stat.rfind(")") + 1:].split()
-        if name == "raylet" and int(rest[1]) == driver:
-            return int(entry.name)
-    return None
+        if name == "raylet" and int(rest[1]) == driver and rest[0] not in ("Z", "X"):
+            found.append((int(rest[19]), int(entry.name)))
+    return max(found)[1] if found else None
 
 
 def lost_line(pid: int) -> str:
