@@ -22,9 +22,11 @@ from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked
 from ttr_lab.bench.strength import playouts_per_cpu_second
 from ttr_lab.core.game import load_game
 from ttr_lab.core.rng import derive_seed
-from ttr_lab.tournament.backends import Backend, make_backend
+from ttr_lab.tournament.backends import Backend
 from ttr_lab.tournament.design import match_games
 from ttr_lab.tournament.match import play_match
+
+from on_backend import match_options, played_on
 
 (_NAME, _OPTIONS), = benchmarked("strength")  # the games catalogue says which game
 USA = load_game(_NAME, **_OPTIONS)
@@ -110,25 +112,15 @@ def equal_time_benchmark(deals: int = 20, seed: int = 1, backend: str = "ray", w
         raise ValueError(f"equal_time plays 2 and/or 4 players, not {list(players)}")
     if not new_factor > 0:
         raise ValueError(f"the new search's time factor must be positive, not {new_factor}")
-    result = BenchResult(on_item=on_item)
-    runner = make_backend(backend, workers=workers)
-    try:
-        runner.start()
-        equal_time_section(result, deals, seed, runner, cpu_ms, players, new_factor)
-    finally:
-        runner.close()
-    return result
+    return played_on(backend, workers, lambda result, runner: equal_time_section(
+        result, deals, seed, runner, cpu_ms, players, new_factor), on_item)
 
 
 def main(argv: list[str] | None = None) -> None:
     from ttr_lab.cli.bench import show_items
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--deals", type=int, default=20, help="deals per cell, each under every seating")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--backend", choices=("ray", "serial"), default="ray")
-    parser.add_argument("--workers", type=int, default=None, help="Ray workers (default: every CPU)")
-    parser.add_argument("--cpu-ms", type=float, action="append", default=[], help="CPU ms per decision (repeat)")
+    match_options(parser, "deals per cell, each under every seating")
     parser.add_argument("--players", type=int, action="append", default=[], help="2 and/or 4 (repeat)")
     parser.add_argument("--new-time-factor", type=float, default=1.0, help="the new search's multiple of the time")
     parser.add_argument("--figure", default=None, help="save the win-rate-by-time curve here (.png or .svg)")

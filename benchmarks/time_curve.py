@@ -24,9 +24,11 @@ from ttr_lab.analysis.stats import summarize
 from ttr_lab.bench.results import BenchResult, FigureTable, Item, benchmarked
 from ttr_lab.core.game import load_game
 from ttr_lab.core.rng import derive_seed
-from ttr_lab.tournament.backends import Backend, make_backend
+from ttr_lab.tournament.backends import Backend
 from ttr_lab.tournament.design import match_games
 from ttr_lab.tournament.match import play_match
+
+from on_backend import match_options, played_on
 
 (_NAME, _OPTIONS), = benchmarked("strength")  # the games catalogue says which game
 USA = load_game(_NAME, **_OPTIONS)
@@ -96,25 +98,15 @@ def time_curve_benchmark(deals: int = 20, seed: int = 1, backend: str = "ray", w
     """The section on ``deals`` deals x both seatings, played on ``backend`` (``ray`` or ``serial``)."""
     if not budgets or any(ms <= 0 for ms in budgets):
         raise ValueError(f"the curve's budgets must be positive milliseconds, not {list(budgets)}")
-    result = BenchResult(on_item=on_item)
-    runner = make_backend(backend, workers=workers)
-    try:
-        runner.start()
-        time_curve_section(result, deals, seed, runner, budgets, strategy, opponent)
-    finally:
-        runner.close()
-    return result
+    return played_on(backend, workers, lambda result, runner: time_curve_section(
+        result, deals, seed, runner, budgets, strategy, opponent), on_item)
 
 
 def main(argv: list[str] | None = None) -> None:
     from ttr_lab.cli.bench import show_items
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--deals", type=int, default=20, help="deals per budget, each in both seatings")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--backend", choices=("ray", "serial"), default="ray")
-    parser.add_argument("--workers", type=int, default=None, help="Ray workers (default: every CPU)")
-    parser.add_argument("--cpu-ms", type=float, action="append", default=[], help="CPU ms per decision (repeat)")
+    match_options(parser, "deals per budget, each in both seatings")
     parser.add_argument("--strategy", default=CURVE_STRATEGY, help="the strategy given each budget")
     parser.add_argument("--opponent", default=CURVE_OPPONENT, help="the fixed opponent (at its defaults)")
     args = parser.parse_args(argv)
