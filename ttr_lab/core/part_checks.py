@@ -47,9 +47,9 @@ def content_digest() -> Any:
     return hashlib.blake2b(digest_size=8)
 
 
-def folder_runs(location: Location) -> frozenset[str] | None:
-    """The identities whose parts the folder counts (its tournament's, now and before a
-    revalidation); None when it has no readable ``meta.json`` (nothing is checked)."""
+def _identity(location: Location) -> tuple[str, frozenset[str]] | None:
+    """The folder's tournament identity and every identity whose parts it counts (now and
+    before a revalidation), from its ``meta.json``; None without a readable one."""
     try:
         if not location.exists("meta.json"):
             return None
@@ -59,15 +59,20 @@ def folder_runs(location: Location) -> frozenset[str] | None:
     if not isinstance(meta, dict) or not isinstance(meta.get("identity_hash"), str):
         return None
     earlier = meta.get(EARLIER_RUNS)
-    return frozenset([meta["identity_hash"], *(earlier if isinstance(earlier, list) else [])])
+    return meta["identity_hash"], frozenset([meta["identity_hash"], *(earlier if isinstance(earlier, list) else [])])
+
+
+def folder_runs(location: Location) -> frozenset[str] | None:
+    """The identities whose parts the folder counts; None when it has no readable ``meta.json``
+    (nothing is checked)."""
+    found = _identity(location)
+    return None if found is None else found[1]
 
 
 def run_of(location: Location) -> str | None:
     """The identity a part written into this folder carries (``meta.json``'s), None without one."""
-    runs = folder_runs(location)
-    if runs is None:
-        return None
-    return str(json.loads(location.read_bytes("meta.json").decode("utf-8"))["identity_hash"])
+    found = _identity(location)
+    return None if found is None else found[0]
 
 
 def stamped(location: Location, path: str) -> bool:
@@ -118,7 +123,7 @@ def _doubt(location: Location, name: str, runs: frozenset[str]) -> Doubt | None:
             return None
         return Doubt("foreign", "its name carries no checksum of its content, as every part ttr-lab writes does "
                                 "(a renamed copy?)")
-    if named is not None and not _content_matches(location, name, named.group(0), named.group(1)):
+    if not _content_matches(location, name, named.group(0), named.group(1)):
         return Doubt("damaged", "its content does not match the checksum in its name (edited, or damaged)")
     if run is not None and run.decode("utf-8", "replace") not in runs:
         return Doubt("foreign", f"it holds games of another tournament (identity {run.decode('utf-8', 'replace')}, "
