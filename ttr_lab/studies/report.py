@@ -1,6 +1,7 @@
 """A study's report: what each factor does to every entrant, every cell against the baseline
 (paired: the cells play the same deals), the balance of each cell, a heatmap for two factors,
-and for a "remove each" study the tracks or tickets ranked by their effect, on the board.
+for a "remove each" study the tracks or tickets ranked by their effect, on the board, and for a
+study over boards or player counts their profiles side by side (``profiles.py``).
 
     report = study_report("results/study-longest-bonus")   # in a notebook: displays itself
     report.tables["paired"]; report.write()                  # STUDY/report.html (self-contained)
