@@ -164,7 +164,7 @@ def profile_figure(wins: pd.DataFrame, style: pd.DataFrame, by: Sequence[str]) -
             ax2.barh(py - 0.2, s["winners_share"].to_numpy() * 100, height=0.4, color="tab:orange", label="winners")
             ax2.barh(py + 0.2, s["others_share"].to_numpy() * 100, height=0.4, color="tab:grey", label="others")
             ax2.set_yticks(py, [p.replace("_", " ") for p in parts] if j == 0 else [""] * len(parts), fontsize=8)
-            ax2.invert_yaxis()
+            ax2.set_ylim(len(parts) - 0.5, -0.5)  # every part's row, scored on this board or not
             ax2.axvline(0, color="black", lw=0.8)
             ax2.set_xlabel("share of their points (%)", fontsize=8)
             ax2.grid(axis="x", alpha=0.3)

@@ -82,7 +82,8 @@ def finish_profile(sums: pd.DataFrame, by: Sequence[str], parts: Sequence[str]) 
       (``share_<part>``: the entrant's play style on that board);
     - style: per stratum and part, the winners' and the others' mean points from it, the
       difference with Welch's 95% interval, and the share of their points it made
-      (sum of the part / sum of the score), the winners' minus the others'.
+      (sum of the part / sum of the score), the winners' minus the others'; a part nobody
+      scored in a stratum is left out of it.
     """
     keys = [*by, "entrant"]
     totals = sums.groupby(keys, sort=False, dropna=False).sum(numeric_only=True).reset_index()
@@ -115,6 +116,8 @@ def finish_profile(sums: pd.DataFrame, by: Sequence[str], parts: Sequence[str]) 
             "difference": diff, "difference_low": lo, "difference_high": hi,
             "winners_share": share_w, "others_share": share_o, "share_gap": share_w - share_o}))
     style = pd.concat(pieces, ignore_index=True) if pieces else pd.DataFrame()
+    if not style.empty:  # a part nobody scored at a board (a bonus that board does not award) says nothing there
+        style = style[(style["winners_mean"].fillna(0) != 0) | (style["others_mean"].fillna(0) != 0)]
     if not style.empty:  # each stratum's parts together, in the order of the strata
         style["_at"] = [order[tuple(r)] for r in style[list(by)].itertuples(index=False)]
         style = style.sort_values("_at", kind="stable").drop(columns="_at").reset_index(drop=True)

@@ -289,8 +289,11 @@ class StudyReport:
 
     @staticmethod
     def _note(name: str, table: pd.DataFrame) -> str:
-        if name != "Paired difference against the baseline" or table.empty:
+        if name != "Paired difference against the baseline":
             return ""
+        if table.empty:
+            return ("<p class='note'>No cell is paired with another yet: a cell is paired only with one on the same "
+                    "deals, of the same board and player count.</p>")
         how = ("each seat compared with itself on the same deal; intervals are Student's t over deals, the test "
                "Wilcoxon's over deals, Holm-corrected over the entrants" if table["paired"].all()
                else "some cells compared as two samples (Welch), not paired by deal")
