@@ -173,3 +173,15 @@ def test_each_entrants_style_and_its_rank_against_the_win_rates():
     assert on_a.loc["c", "share_ticket_points"] == 0
     rho = stats.spearmanr([45 / 95, 25 / 65, 0], [2 / 3, 1 / 3, 0]).statistic
     assert f"rank correlation of their own share of it with their win rate {rho:+.2f}" in readings(wins, style, ["board"])[0]
+
+
+def test_a_rule_varied_on_two_boards_is_paired_within_each_board(tmp_path):
+    study = parse_study(tiny(tmp_path, factors=[{"option": "map", "levels": ["usa", "legendary_asia"]},
+                                                {"rule": "longest_path_bonus", "levels": [0, 10]}]))
+    assert study.baseline == {"map": "usa", "longest_path_bonus": 10}
+    run_study(study, show_progress=False)
+    paired = study_report(study.output).tables["Paired difference against the baseline"]
+    against = dict(zip(paired["cell"], paired["against"]))
+    assert against == {"map=usa,longest_path_bonus=0": "map=usa,longest_path_bonus=10",
+                       "map=legendary_asia,longest_path_bonus=0": "map=legendary_asia,longest_path_bonus=10"}
+    assert paired["paired"].all() and (paired["deals"] == 1).all()
