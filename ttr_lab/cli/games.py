@@ -147,6 +147,11 @@ def play(
     except TTRLabError as exc:
         fail(exc)
     except KeyboardInterrupt as exc:  # a person left the table
+        from ttr_lab.human.seats import Quit
+
+        if isinstance(exc, Quit):  # their choice, not an error; a record is a whole game, so none is written
+            typer.echo(f"{exc}: the game ended there, unfinished, and no record was saved (a record is a whole game)")
+            raise typer.Exit(code=0) from None
         fail(ValueError(str(exc) or "interrupted"))
     print_game_summary(game, rec)
     if record is not None:
