@@ -361,6 +361,8 @@ def test_the_pace_is_measured_from_finished_games_once_every_worker_brought_one_
         assert pace.rate() == pytest.approx(16 / 60)
         progress.update(bar, completed=16)
         assert PaceColumn().render(progress.tasks[bar]).plain == "0.27 games/s, about 24 min 00 s left"
+        progress.update(bar, completed=400)
+        assert PaceColumn().render(progress.tasks[bar]).plain == "0.27 games/s"  # done: no time left to say
     assert (games_per_second(0.034), games_per_second(2.5), games_per_second(1234.0)) == (
         "0.034 games/s", "2.5 games/s", "1234 games/s")
     lines = ProgressLines("main", 400, 0)

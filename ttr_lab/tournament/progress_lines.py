@@ -75,8 +75,10 @@ class PaceColumn(ProgressColumn):
         rate = pace.rate() if isinstance(pace, Pace) else None
         if rate is None or task.total is None:
             return Text("measuring the pace", style="progress.remaining")
-        left = pace.left(max(0, int(task.total - task.completed))) if isinstance(pace, Pace) else None
-        return Text(f"{games_per_second(rate)}, about {duration(left or 0)} left", style="progress.remaining")
+        remaining = max(0, int(task.total - task.completed))
+        left = pace.left(remaining) if isinstance(pace, Pace) and remaining else None
+        said = games_per_second(rate) + (f", about {duration(left)} left" if left is not None else "")
+        return Text(said, style="progress.remaining")
 
 
 class ProgressLines:
