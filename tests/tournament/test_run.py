@@ -365,6 +365,12 @@ def test_the_pace_is_measured_from_finished_games_once_every_worker_brought_one_
         assert PaceColumn().render(progress.tasks[bar]).plain == "0.27 games/s"  # done: no time left to say
     assert (games_per_second(0.034), games_per_second(2.5), games_per_second(1234.0)) == (
         "0.034 games/s", "2.5 games/s", "1234 games/s")
+    few = Pace(workers=8, clock=lambda: now[0])  # 6 games on 8 workers: once over, their rate all the same
+    now[0] += 2.0
+    few.add(6)
+    with Progress(PaceColumn(), disable=True) as progress:
+        bar = progress.add_task("small", total=6, completed=6, pace=few)
+        assert PaceColumn().render(progress.tasks[bar]).plain == "3.0 games/s"
     lines = ProgressLines("main", 400, 0)
     lines.update(2, None)
     assert lines.line().endswith("measuring the pace")

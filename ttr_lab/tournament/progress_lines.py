@@ -59,7 +59,12 @@ class Pace:
         if self.batches >= self.workers and seconds > 0:
             self.measured = self.games / seconds
 
-    def rate(self) -> float | None:
+    def rate(self, finished: bool = False) -> float | None:
+        """Games per second (None: not measured yet); ``finished``: the run is over, and a run of
+        fewer batches than workers has its rate too."""
+        if self.measured is None and finished and self.games:
+            seconds = self.clock() - self.began
+            return self.games / seconds if seconds > 0 else None
         return self.measured
 
     def left(self, games: int) -> float | None:
@@ -72,7 +77,8 @@ class PaceColumn(ProgressColumn):
 
     def render(self, task: Task) -> Text:
         pace = task.fields.get("pace")
-        rate = pace.rate() if isinstance(pace, Pace) else None
+        over = task.total is not None and task.completed >= task.total
+        rate = pace.rate(finished=over) if isinstance(pace, Pace) else None
         if rate is None or task.total is None:
             return Text("measuring the pace", style="progress.remaining")
         remaining = max(0, int(task.total - task.completed))
