@@ -18,6 +18,7 @@ from ttr_lab.core.errors import ConfigError
 # the search's own bar for replacing its planner's move.
 NOISE = 2.0
 FORMAT = 1  # of review.json
+DEFAULT_BUDGET = 400  # play-outs per decision: half to choose the best move, half to measure
 # review.csv's columns, in order.
 COLUMNS = ("game", "seat", "entrant", "decision", "kind", "move_played", "best_move", "value_played", "value_best",
            "points_lost", "standard_error", "expected_lead")

@@ -8,6 +8,7 @@ same review whichever process, order or slicing judged its decisions.
 
 from __future__ import annotations
 
+import random
 import zlib
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
@@ -16,9 +17,8 @@ from ttr_lab.core.errors import ConfigError
 from ttr_lab.core.record import GameRecord
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.review.judge import JUDGES, kind_of
-from ttr_lab.review.reviewed import ReviewedDecision, ReviewedGame, finite
+from ttr_lab.review.reviewed import DEFAULT_BUDGET, ReviewedDecision, ReviewedGame, finite
 
-DEFAULT_BUDGET = 400  # play-outs per decision: half to choose the best move, half to measure
 _SLICE = 24  # decisions per Ray task: small enough to spread one game over the workers
 
 
@@ -82,13 +82,7 @@ def judge_slice(record: GameRecord, names: Sequence[str], indices: Sequence[int]
         if i not in wanted:
             continue
         seat, text = record.actions[i]
-        played = game.parse_action(text)
-        rng = _rng(derive_seed(seed, key, i))
-        j = judge(state, played, budget, rng)
-        out.append(ReviewedDecision(
-            decision=i, seat=seat, entrant=names[seat], kind=kind_of(played), played=state.action_text(played),
-            best=state.action_text(j.best), value_played=j.value_played, value_best=j.value_best,
-            difference=j.difference, error=finite(j.error), samples=j.samples, playouts=j.playouts))
+        out.append(_judged(judge, state, game.parse_action(text), i, names[seat], budget, derive_seed(seed, key, i)))
         if done is not None:
             done(1)
         if len(out) == len(wanted):
@@ -96,10 +90,24 @@ def judge_slice(record: GameRecord, names: Sequence[str], indices: Sequence[int]
     return out
 
 
-def _rng(seed: int) -> Any:
-    import random
+def review_position(game: Any, state: Any, played: str, budget: int = DEFAULT_BUDGET, seed: int = 0,
+                    entrant: str = "") -> ReviewedDecision:
+    """One position judged: ``played`` (in the action language) at ``state`` of ``game`` against
+    the strongest search's move, from the seat to move's information (decision number 0)."""
+    judge = JUDGES.get(game.name)
+    if judge is None:
+        raise ConfigError(f"no review for {game.name} games (the review judges {', '.join(sorted(JUDGES))})")
+    return _judged(judge, state, game.parse_action(played), 0, entrant, check_budget(budget), derive_seed(seed, 0, 0))
 
-    return random.Random(seed)
+
+def _judged(judge: Callable[..., Any], state: Any, played: Any, index: int, entrant: str, budget: int,
+            seed: int) -> ReviewedDecision:
+    j = judge(state, played, budget, random.Random(seed))
+    return ReviewedDecision(
+        decision=index, seat=state.current_player, entrant=entrant, kind=kind_of(played),
+        played=state.action_text(played), best=state.action_text(j.best), value_played=j.value_played,
+        value_best=j.value_best, difference=j.difference, error=finite(j.error), samples=j.samples,
+        playouts=j.playouts)
 
 
 def margins_of(record: GameRecord) -> tuple[float, ...]:
