@@ -26,7 +26,7 @@ def review(
     seed: int = typer.Option(0, "--seed", help="The review's seed (the same seed, the same review; with a folder "
                              "it also draws the sample)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Write review.csv, seats.csv, summary.md and games/*.json "
-                                       "here (default: RECORD-review beside a record; review/ in a results folder)."),
+                                       "here (default: RECORD-review beside a record; review/ in a results folder, which its report then shows)."),
     sample: Optional[int] = typer.Option(None, "--sample", help="With a results folder: review this many of its "
                                          "games, drawn with --seed (default: all)."),
     backend: Optional[str] = typer.Option(None, "--backend", help="serial (this process) or ray (default: ray for "
@@ -55,7 +55,8 @@ def review(
         check_writable(target)
         reviewed = _review(games, wanted, budget, seed, backend or ("ray" if len(games) > 1 else "serial"), workers)
         summary = write_review(target, reviewed)
-        report = _report(source) if source.is_dir() else None
+        # The report reads the review kept in the folder's review/; one written elsewhere is not its.
+        report = _report(source) if source.is_dir() and out is None else None
     except TTRLabError as exc:
         fail(exc)
     if len(reviewed) == 1:
