@@ -106,3 +106,15 @@ def test_a_game_without_a_judge_is_refused():
     record = play_game(load_game("trans_orient"), [Random(), Random()], 1)
     with pytest.raises(ConfigError, match="no review for trans_orient games"):
         review_game(record, budget=8)
+
+
+def test_the_review_reads_the_seats_information_only():
+    """Two positions that differ only in the cards seat 0 cannot see (the other seat's hand, so
+    the draw pile) are reviewed alike for seat 0."""
+    mine = {"red": 2, "blue": 2}
+    one = make_state(hands=[mine, {"black": 4}], trains=[12, 30], current_player=0)
+    other = make_state(hands=[mine, {"green": 3, "locomotive": 1}], trains=[12, 30], current_player=0)
+    assert one.observation(0) == other.observation(0) and one.observation(1) != other.observation(1)
+    for played in ("tickets", "draw blind"):
+        assert review_position(USA, one, played, budget=40, seed=2) == review_position(USA, other, played, budget=40,
+                                                                                         seed=2)
