@@ -34,7 +34,7 @@ def review(
     workers: Optional[int] = typer.Option(None, "--workers", help="With ray: the workers of a local Ray "
                                           "(default: one per core)."),
 ) -> None:
-    """Review a game: for each decision, the move played against the strongest search's move, from that seat's information, and the points it lost."""
+    """Review a game: for each decision, the move played against the strongest search's (mcts_learned), from that seat's information, and the points it lost."""
     from ttr_lab.review.outputs import check_writable, folder_sample, record_file, write_review
     from ttr_lab.review.runner import check_budget
 
@@ -116,7 +116,7 @@ def review_after_play(record: Any, seats: Sequence[int], say: Callable[[str], No
     said line by line (a progress bar while it runs)."""
     from ttr_lab.review.runner import GameToReview
 
-    say(f"reviewing seat {', '.join(map(str, seats))}'s decisions (what the strongest search would have played)...")
+    say(f"reviewing seat {', '.join(map(str, seats))}'s decisions (against what mcts_learned would have played)...")
     reviewed = _review([GameToReview(record, "game")], list(seats), _BUDGET, 0, "serial", None)[0]
     for line in reviewed.summary_lines():
         say(printable(line))
