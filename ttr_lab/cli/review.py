@@ -86,8 +86,11 @@ def _review(games: Sequence[Any], seats: Optional[list[int]], budget: int, seed:
     from ttr_lab.review.runner import chosen_seats, decisions_of, review_games
 
     total = sum(len(decisions_of(g.record, chosen_seats(g.record, seats))) for g in games)
+    console = make_console()
+    # Without a terminal a bar draws nothing until the end: a plain line on stderr every half minute.
     progress = Progress(TextColumn("[bold]review"), BarColumn(), MofNCompleteColumn(), TextColumn("decisions"),
-                        TimeRemainingColumn(), console=make_console(), transient=False)
+                        TimeRemainingColumn(), console=console, transient=False, disable=not console.is_terminal)
+    lines = _Lines(total) if not console.is_terminal else None
     runner = None
     if backend == "ray":
         from ttr_lab.tournament.backends import RayBackend
@@ -97,11 +100,35 @@ def _review(games: Sequence[Any], seats: Optional[list[int]], budget: int, seed:
     try:
         with progress:
             task = progress.add_task("review", total=total)
-            return review_games(games, seats, budget, seed, backend=runner,
-                                advance=lambda n: progress.advance(task, n))
+
+            def advance(n: int) -> None:
+                progress.advance(task, n)
+                if lines is not None:
+                    lines.advance(n)
+
+            return review_games(games, seats, budget, seed, backend=runner, advance=advance)
     finally:
         if runner is not None:
             runner.close()
+
+
+class _Lines:
+    """Progress as a line on standard error at most every ``interval`` seconds."""
+
+    def __init__(self, total: int, interval: float = 30.0) -> None:
+        import time
+
+        self.total, self.done, self.interval, self.clock = total, 0, interval, time.perf_counter
+        self.started = self.last = self.clock()
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        now = self.clock()
+        if now - self.last >= self.interval or self.done == self.total:
+            self.last = now
+            rate = self.done / max(now - self.started, 1e-9)
+            left = f", about {(self.total - self.done) / rate / 60:.0f} min left" if self.done < self.total else ""
+            typer.echo(f"review: {self.done} of {self.total} decisions, {rate:.1f} decisions/s{left}", err=True)
 
 
 def _report(folder: Path) -> Any:
