@@ -3,9 +3,26 @@ review RESULTS_DIR``, which keeps ``review/`` in the folder): the entrants order
 by mean points lost per decision, side by side, and the correlation of a seat's summed loss with
 its final margin (over all seats, and per entrant), with 95% intervals.
 
-    ttr-lab tournament agreement.yaml          # greedy, ticket_planner, mcts_learned; records: true
-    ttr-lab review results/agreement            # every game kept, on a local Ray
+    ttr-lab tournament agreement.yaml
+    ttr-lab review results/agreement --seed 1   # every game kept, on a local Ray
     python benchmarks/review_agreement.py results/agreement
+
+with ``agreement.yaml`` (the run docs/review.md reports)::
+
+    name: agreement
+    map: usa
+    players: 2
+    entrants:
+      - {name: greedy, strategy: greedy}
+      - {name: ticket_planner, strategy: ticket_planner}
+      - {name: mcts_learned, strategy: mcts_learned}
+    design: round_robin
+    rotation: all
+    games: 96
+    seed: 20261207
+    backend: ray
+    records: true
+    output: results/agreement
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from ttr_lab.core.intervals import clustered_mean
 
 FOLDER = "review"  # in a results folder
 KINDS = ("claim", "draw", "tickets")
-NOTE = ("From a review of a sample of the games: each decision's move against the best move the strongest search "
+NOTE = ("From a review of a sample of the games: each decision's move against the best move mcts_learned's race "
         "finds from the seat's information, on common samples. Points lost per decision (0 when the move played is "
         "within two standard errors of the best) with a 95% interval clustered by game; the share of decisions "
         "within noise of the best; the mean loss per decision of each kind, and the kind where the entrant loses "
