@@ -115,10 +115,16 @@ def test_play_ends_with_the_review(monkeypatch):
     (["good.json", "--sample", "2"], "--sample takes a results folder"),
     (["good.json", "--budget", "0"], "at least 4"),
     (["good.json", "--backend", "spark"], "--backend is serial or ray"),
+    (["short.json"], "the record is cut short"),
+    (["edited.json"], "the record was edited or is damaged"),
 ])
 def test_bad_input_is_one_line(tmp_path, record_file, monkeypatch, args, says):
     (tmp_path / "bad.json").write_text("{not json")
     (tmp_path / "good.json").write_text(record_file.read_text())
+    data = json.loads(record_file.read_text())
+    (tmp_path / "short.json").write_text(json.dumps({**data, "actions": data["actions"][:-10], "result": {}}))
+    data["result"]["players"][0]["route_points"] += 1
+    (tmp_path / "edited.json").write_text(json.dumps(data))
     (tmp_path / "empty").mkdir()
     (tmp_path / "norecords" / "results").mkdir(parents=True)
     monkeypatch.chdir(tmp_path)
