@@ -54,7 +54,7 @@ def test_a_plain_lint_imports_from_the_source_tree_holds():
 
 # The layers every game shares: none of them may name a game (the games catalogue,
 # ttr_lab/games/__init__.py, and each game's own package do, training's ``training/<game>/`` too).
-SHARED_LAYERS = ("core", "analysis", "tournament", "tuning", "cli", "bench", "studies", "envs", "training")
+SHARED_LAYERS = ("core", "analysis", "tournament", "tuning", "cli", "bench", "studies", "envs", "training", "review")
 
 
 def game_names_in(path: Path, games: Sequence[str]) -> list[str]:
@@ -92,6 +92,8 @@ GAME_SPECIFIC = {
     # The speed benchmark of Ticket to Ride's planner, and the strength ladder's reference planner.
     "ttr_lab/bench/planner.py",
     "ttr_lab/bench/strength.py",
+    # The review's judge of a decision is Ticket to Ride's strongest search and its play-outs.
+    "ttr_lab/review/judge.py",
 }
 
 

@@ -21,6 +21,7 @@ import pandas as pd
 from ttr_lab.analysis import figures
 from ttr_lab.analysis.game import game_figures, game_of, game_tables, score_parts_of
 from ttr_lab.analysis.breakdowns import game_length_table, think_times
+from ttr_lab.analysis.decision_quality import review_sections
 from ttr_lab.analysis.drawing import Drawing
 from ttr_lab.analysis.presentation import CSS, html_table, markdown_table, markdown_text, present
 from ttr_lab.analysis.ratings import bradley_terry
@@ -275,6 +276,8 @@ def _build_report(folder: str | Path, say: Callable[[str], None], out: str | Pat
         step(f"read {games} games; drawing {len(figs)} figures{spread} while computing the tables "
              "(ratings resample whole deals)")
         sections = report_sections(frame, game, records, ratings)
+        if not remote:  # a review of a sample of the games, kept beside the results (ttr-lab review)
+            sections += review_sections(folder)
         step("tables done")
         images = drawing.images()
     step("figures drawn")

@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from ttr_lab.cli import bench, games, serve, starter, study, tournament, train, tune
+from ttr_lab.cli import bench, games, review, serve, starter, study, tournament, train, tune
 from ttr_lab.cli.help import Command, Group
 
 
@@ -60,6 +60,7 @@ app.command("report", cls=Command)(tournament.report)
 app.command(cls=Command)(study.study)
 app.command(cls=Command)(study.compare)
 app.command(cls=Command)(games.replay)
+app.command(cls=Command)(review.review)
 app.command(cls=Command)(serve.serve)
 app.command(cls=Command)(games.games)
 app.command(cls=Command)(games.strategies)

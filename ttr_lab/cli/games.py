@@ -126,9 +126,12 @@ def play(
                                         "or 0,2 to take turns at one terminal); -s then gives the other seats."),
     think: float = typer.Option(5.0, "--think", help="With --human: seconds an AI seat that searches by the clock "
                                 "(mcts) thinks per decision."),
+    review: bool = typer.Option(False, "--review", help="End with a review of the game: the moves that cost the "
+                                "most against the strongest search's (the people's seats with --human)."),
 ) -> None:
     """Play one game and print a summary: ranks, score parts, scores. With --human, play it yourself against the AI."""
     from ttr_lab.cli.record_path import generated_name, record_target, save_record
+    from ttr_lab.cli.review import play_review_seats, review_after_play
     from ttr_lab.cli.summary import print_game_summary
     from ttr_lab.core.game import load_game
     from ttr_lab.core.play import play_game
@@ -143,6 +146,7 @@ def play(
             seed, record, seats = _human_table(game, human, strategy, players, seed, record, think)
         else:
             seats = build_seats(strategy, players, game.name)  # a game's own names first
+        reviewed = play_review_seats(human, players, game.name) if review else []
         rec = play_game(game, seats, 0 if seed is None else seed)
     except TTRLabError as exc:
         fail(exc)
@@ -159,6 +163,11 @@ def play(
         if saved != record:
             raise typer.Exit(code=1)  # the game is kept (where the line says), not where it was asked
         typer.echo(f"record saved to {record}")
+    if reviewed:
+        try:
+            review_after_play(rec, reviewed, typer.echo)
+        except TTRLabError as exc:
+            fail(exc)
 
 
 def _human_table(game: Any, human: str, strategy: List[str], players: int, seed: Optional[int], record: Optional[Path],
