@@ -118,3 +118,14 @@ def test_the_review_reads_the_seats_information_only():
     for played in ("tickets", "draw blind"):
         assert review_position(USA, one, played, budget=40, seed=2) == review_position(USA, other, played, budget=40,
                                                                                          seed=2)
+
+
+def test_any_map_is_reviewed_through_the_games_rules():
+    """Legendary Asia at 3 players: no policy network is shipped for it, so the race runs on its
+    hand prior; every decision of the seat asked for is judged."""
+    from ttr_lab.strategies.ticket_to_ride.greedy import Greedy
+
+    record = play_game(TicketToRide("legendary_asia"), [Greedy(), Greedy(), Greedy()], 4)
+    reviewed = review_game(record, seats=[2], budget=8, seed=0)
+    assert len(reviewed.decisions) == sum(seat == 2 for seat, _ in record.actions)
+    assert {d.kind for d in reviewed.decisions} <= {"claim", "draw", "tickets"} and len(reviewed.margins) == 3

@@ -139,3 +139,14 @@ def test_the_commands_default_budget_is_the_reviews():
     from ttr_lab.review import DEFAULT_BUDGET
 
     assert _BUDGET == DEFAULT_BUDGET
+
+
+def test_a_person_at_the_terminal_gets_the_review_of_their_own_seat(tmp_path, monkeypatch):
+    from ttr_lab.cli import review
+
+    monkeypatch.setattr(review, "_BUDGET", 4)
+    result = CliRunner().invoke(app, ["play", "-p", "2", "--human", "0", "-s", "greedy", "--seed", "5", "--record",
+                                      str(tmp_path / "g.json"), "--review"], input="0\n" * 400)
+    assert result.exit_code == 0, result.output[-2000:]
+    tail = result.output[result.output.index("reviewing seat 0's decisions"):]
+    assert "seat 0 (human):" in tail and "seat 1" not in tail

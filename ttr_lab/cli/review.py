@@ -34,7 +34,7 @@ def review(
     workers: Optional[int] = typer.Option(None, "--workers", help="With ray: the workers of a local Ray "
                                           "(default: one per core)."),
 ) -> None:
-    """Review a game: for each decision, the move played against the strongest search's move, from that seat's information, and the points it lost."""
+    """Review a game: for each decision, the move played against the strongest search's (mcts_learned), from that seat's information, and the points it lost."""
     from ttr_lab.review.outputs import check_writable, folder_sample, record_file, write_review
     from ttr_lab.review.runner import check_budget
 
@@ -86,8 +86,11 @@ def _review(games: Sequence[Any], seats: Optional[list[int]], budget: int, seed:
     from ttr_lab.review.runner import chosen_seats, decisions_of, review_games
 
     total = sum(len(decisions_of(g.record, chosen_seats(g.record, seats))) for g in games)
+    console = make_console()
+    # Without a terminal a bar draws nothing until the end: a plain line on stderr every half minute.
     progress = Progress(TextColumn("[bold]review"), BarColumn(), MofNCompleteColumn(), TextColumn("decisions"),
-                        TimeRemainingColumn(), console=make_console(), transient=False)
+                        TimeRemainingColumn(), console=console, transient=False, disable=not console.is_terminal)
+    lines = _Lines(total) if not console.is_terminal else None
     runner = None
     if backend == "ray":
         from ttr_lab.tournament.backends import RayBackend
@@ -97,11 +100,35 @@ def _review(games: Sequence[Any], seats: Optional[list[int]], budget: int, seed:
     try:
         with progress:
             task = progress.add_task("review", total=total)
-            return review_games(games, seats, budget, seed, backend=runner,
-                                advance=lambda n: progress.advance(task, n))
+
+            def advance(n: int) -> None:
+                progress.advance(task, n)
+                if lines is not None:
+                    lines.advance(n)
+
+            return review_games(games, seats, budget, seed, backend=runner, advance=advance)
     finally:
         if runner is not None:
             runner.close()
+
+
+class _Lines:
+    """Progress as a line on standard error at most every ``interval`` seconds."""
+
+    def __init__(self, total: int, interval: float = 30.0) -> None:
+        import time
+
+        self.total, self.done, self.interval, self.clock = total, 0, interval, time.perf_counter
+        self.started = self.last = self.clock()
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        now = self.clock()
+        if now - self.last >= self.interval or self.done == self.total:
+            self.last = now
+            rate = self.done / max(now - self.started, 1e-9)
+            left = f", about {(self.total - self.done) / rate / 60:.0f} min left" if self.done < self.total else ""
+            typer.echo(f"review: {self.done} of {self.total} decisions, {rate:.1f} decisions/s{left}", err=True)
 
 
 def _report(folder: Path) -> Any:
@@ -116,7 +143,7 @@ def review_after_play(record: Any, seats: Sequence[int], say: Callable[[str], No
     said line by line (a progress bar while it runs)."""
     from ttr_lab.review.runner import GameToReview
 
-    say(f"reviewing seat {', '.join(map(str, seats))}'s decisions (what the strongest search would have played)...")
+    say(f"reviewing seat {', '.join(map(str, seats))}'s decisions (against what mcts_learned would have played)...")
     reviewed = _review([GameToReview(record, "game")], list(seats), _BUDGET, 0, "serial", None)[0]
     for line in reviewed.summary_lines():
         say(printable(line))
