@@ -114,3 +114,14 @@ def test_a_click_on_a_costly_move_jumps_to_its_position_with_both_moves_marked(v
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
     finally:
         browser.close()
+
+
+def test_a_records_review_writes_its_viewer_beside_the_table(viewer, tmp_path):
+    folder, record, _ = viewer
+    result = CliRunner().invoke(app, ["review", str(folder / "game.json"), "--seats", "0", "--budget", "4",
+                                      "--out", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "r" / "viewer.html").read_text()
+    reviewed = json.loads((tmp_path / "r" / "games" / "game.json").read_text())
+    assert f"{tmp_path / 'r' / 'viewer.html'}" in result.output.replace("\n", "")
+    assert page.count('class="review-dot"') == len(reviewed["decisions"]) == sum(1 for s, _ in record.actions if s == 0)
