@@ -199,3 +199,24 @@ def test_the_command_lines_reviewer_reviews_the_seats_asked_at_its_budget(monkey
     ticks = []
     assert reviewer(37)("RECORD", [1], ticks.append) == {"found": True}
     assert asked == [("RECORD", [1], 37, 0)] and ticks == [1]
+
+
+def test_a_review_running_stops_with_the_server():
+    seen = threading.Event()
+
+    def endless(record, seats, advance):
+        while True:
+            advance(0)
+            seen.set()
+
+    others = {t for t in threading.enumerate() if t.name == "reviews"}  # other servers' (the module's)
+    with served(reviewer=endless) as address:
+        game = _start(address, 15)
+        view = _finish(address, game)
+        assert request(address, f"/api/games/{game}/review", {"decision": view["decision"]})[0] == 200
+        assert seen.wait(60)
+        reviews = [t for t in threading.enumerate() if t.name == "reviews" and t not in others]
+    assert len(reviews) == 1
+    for thread in reviews:
+        thread.join(60)
+        assert not thread.is_alive()

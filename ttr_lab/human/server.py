@@ -26,10 +26,11 @@ and is refused when every game kept is in progress.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, AsyncIterator, Sequence
 
 import anyio.to_thread
 from starlette.applications import Starlette
@@ -247,7 +248,14 @@ def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4,
         Route("/games/{game_id}/record.json", record), Route("/games/{game_id}/replay", replay),
     ]
     routes += review_routes(reviews, finished, session, body, Refused)
-    return Guard(Starlette(routes=routes, exception_handlers={Refused: refused}), token, hosts)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        if reviews is not None:  # a review running ends at its next decision, not with the process
+            reviews.stop()
+
+    return Guard(Starlette(routes=routes, exception_handlers={Refused: refused}, lifespan=lifespan), token, hosts)
 
 
 def _make_room(games: dict[str, Session], cap: int, idle_seconds: float) -> None:
