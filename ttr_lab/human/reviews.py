@@ -199,7 +199,7 @@ function reviewShown(r){
   } else if (r.state === "failed"){
     box.innerHTML = `<span class="error">${esc(r.error)}</span>`;
   } else {
-    box.innerHTML = `reviewing your decisions (what the strongest search would have played): `
+    box.innerHTML = `reviewing your decisions (what mcts_learned would have played): `
       + `<progress max="${r.total}" value="${r.done}"></progress> ${r.done} of ${r.total}`
       + (r.state === "waiting" ? " (waiting for another review to finish)" : "");
   }
