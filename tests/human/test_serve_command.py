@@ -19,6 +19,7 @@ from ttr_lab.human.guard import Guard
     (["--think", "nan"], "--think is above 0 and at most 600 seconds, not nan"),
     (["--think", "1e9"], "--think is above 0 and at most 600 seconds"),
     (["--pace", "inf"], "--pace is 0 or more and at most 60 seconds, not inf"),
+    (["--review-budget", "2"], "--review-budget is 0 (no review) or from 4 to 20000 play-outs a decision, not 2"),
 ])
 def test_a_bad_option_is_one_line(args, words):
     result = CliRunner().invoke(app, ["serve", *args])

@@ -202,6 +202,9 @@ def replay(
     action: Optional[int] = typer.Option(None, "--action", help="Or after this many actions."),
     picture: Optional[Path] = typer.Option(None, "--picture", help="Save the board (PNG or SVG) here."),
     html_page: Optional[Path] = typer.Option(None, "--html", help="Write the whole game as one offline HTML viewer here."),
+    review_file: Optional[Path] = typer.Option(None, "--review", help="With --html: draw this review of the game in "
+                                               "the viewer (its JSON, games/GAME.json of ttr-lab review's output): "
+                                               "the evaluation graph, the best move beside the one played, the costliest moves."),
 ) -> None:
     """Replay a recorded game (of any game; a tournament's with RESULTS_DIR --game GAME_ID) to a turn: scores, hands, the last actions, and a picture."""
     from ttr_lab.core.record import GameRecord
@@ -209,6 +212,8 @@ def replay(
     try:
         _check_folder(picture, "--picture")
         _check_folder(html_page, "--html")
+        if review_file is not None and html_page is None:
+            raise ConfigError("--review is drawn in the HTML viewer: give --html FILE too")
     except TTRLabError as exc:
         fail(exc)
     try:
@@ -232,6 +237,10 @@ def replay(
         fail(ValueError(f"cannot replay {record}: {exc}"))
     except TTRLabError as exc:
         fail(exc)
+    try:
+        viewer = None if html_page is None else views.replay_page(rec, review=_review_of(review_file, rec))
+    except TTRLabError as exc:
+        fail(exc)
     typer.echo(views.describe_state(state, rec, index))
     if rec.cut_short(state, index):
         typer.echo(f"note: the record is cut short: its {index} actions end before the game does"
@@ -240,12 +249,29 @@ def replay(
     if picture is not None:
         views.draw_state(state, names=rec.strategies).savefig(picture, dpi=120)
         typer.echo(f"board picture saved to {picture}")
-    if html_page is not None:
+    if html_page is not None and viewer is not None:
         try:
-            html_page.write_text(views.replay_page(rec), encoding="utf-8")
+            html_page.write_text(viewer, encoding="utf-8")
         except OSError as exc:
             fail(ValueError(f"cannot write {html_page}: {exc.strerror or exc}"))
         typer.echo(f"replay viewer saved to {html_page} (open it in a browser; add #turn=N to the address to start there)")
+
+
+def _review_of(path: Optional[Path], record: Any) -> Optional[dict[str, Any]]:
+    """The review at ``path`` as the viewer's plain data (None without one); one line when it is
+    missing, no review, or a review of another game (the viewer checks its decisions)."""
+    if path is None:
+        return None
+    from ttr_lab.review.outputs import load_review
+
+    if not path.is_file():
+        raise ConfigError(f"--review {path}: no such review file (ttr-lab review writes games/GAME.json)")
+    reviewed = load_review(path)
+    if reviewed.game != record.game or len(reviewed.entrants) != record.num_players:
+        raise ConfigError(f"--review {path}: a review of a {len(reviewed.entrants)}-player {reviewed.game} game, "
+                          f"and the record is a {record.num_players}-player {record.game} game")
+    data: dict[str, Any] = reviewed.to_dict()
+    return data
 
 
 def _plain(text: str) -> str:

@@ -55,6 +55,7 @@ def review(
         check_writable(target)
         reviewed = _review(games, wanted, budget, seed, backend or ("ray" if len(games) > 1 else "serial"), workers)
         summary = write_review(target, reviewed)
+        viewer = None if source.is_dir() else _viewer(target, games[0].record, reviewed[0])
         # The report reads the review kept in the folder's review/; one written elsewhere is not its.
         report = _report(source) if source.is_dir() and out is None else None
     except TTRLabError as exc:
@@ -63,8 +64,24 @@ def review(
         for line in reviewed[0].summary_lines():
             typer.echo(printable(line))
     typer.echo(f"review written to {target} (review.csv, seats.csv, {summary.name}, games/)")
+    if viewer is not None:
+        typer.echo(f"the replay with this review drawn in it: {viewer} (open it in a browser)")
     if report is not None:
         typer.echo(f"report with its Decision quality table: {report}")
+
+
+def _viewer(target: Path, record: Any, reviewed: Any) -> Optional[Path]:
+    """A record's review drawn in its replay viewer, ``viewer.html`` beside review.csv (None for
+    a game without a viewer)."""
+    views = record.load_game().views
+    if not views.offers("replay_page"):
+        return None
+    path = target / "viewer.html"
+    try:
+        path.write_text(views.replay_page(record, review=reviewed.to_dict()), encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return path
 
 
 def seat_list(text: Optional[str]) -> Optional[list[int]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import List
+from typing import Any, Callable, List, Sequence
 
 import typer
 
@@ -20,6 +20,8 @@ def serve(
                                           "maps (repeat)."),
     think: float = typer.Option(2.0, "--think", help="Seconds an AI seat that searches by the clock (mcts) thinks per decision."),
     pace: float = typer.Option(0.4, "--pace", help="Seconds an AI move takes at least on the page, so moves show one by one."),
+    review_budget: int = typer.Option(400, "--review-budget", help="Play-outs per decision when a finished game is "
+                                      "reviewed (the page's 'review this game'); 0: no review offered."),
 ) -> None:
     """Play against the AI in your browser: every game and map, the board drawn as in the replay viewer."""
     try:
@@ -33,13 +35,17 @@ def serve(
 
     try:
         _check_options(port, think, pace)
+        if review_budget != 0 and not 4 <= review_budget <= MAX_REVIEW_BUDGET:
+            raise ConfigError(f"--review-budget is 0 (no review) or from 4 to {MAX_REVIEW_BUDGET} play-outs a decision, "
+                              f"not {review_budget}")
         extra = []
         for folder in map_folder:
             if not folder.is_dir():
                 raise ConfigError(f"--map {folder}: not a folder")
             name = chosen_game(None, str(folder.resolve()))
             extra.append((name, game_options(name, str(folder.resolve()), [])))
-        app = make_app(shipped_variants(extra), think=think, pace=pace, hosts=listen_names(host))
+        app = make_app(shipped_variants(extra), think=think, pace=pace, hosts=listen_names(host),
+                       reviewer=reviewer(review_budget) if review_budget else None)
         _check_free(host, port)
     except TTRLabError as exc:
         fail(exc)
@@ -87,6 +93,20 @@ def announcement(address: str, port: int) -> str:
     return f"ttr-lab serve: open http://{shown}:{port}/ in a browser (Ctrl-C stops)"
 
 
+def reviewer(budget: int) -> Callable[[Any, Sequence[int], Callable[[int], None]], dict[str, Any]]:
+    """What reviews a finished browser game for ``ttr-lab serve`` (``ttr_lab.human.reviews``): the
+    seats asked, at ``budget`` play-outs a decision, seed 0; the review's per-game JSON."""
+
+    def run(record: Any, seats: Sequence[int], advance: Callable[[int], None]) -> dict[str, Any]:
+        from ttr_lab.review.runner import review_game
+
+        data: dict[str, Any] = review_game(record, seats, budget, 0, game_id="game", progress=advance).to_dict()
+        return data
+
+    return run
+
+
+MAX_REVIEW_BUDGET = 20_000  # play-outs a decision: a browser game's review stays minutes, not hours
 MAX_THINK = 600.0  # seconds: past ten minutes a decision, a "think" is a mistake, not a wish
 MAX_PACE = 60.0
 

@@ -26,6 +26,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from ttr_lab.core import review_view
+
 _ids = itertools.count()
 
 
@@ -101,6 +103,7 @@ function show(k){
   q(".last").innerHTML = s.action ? "last action: " + esc(s.action)
     + (s.action_hidden ? ` <span class="hidden-info">(${esc(s.action_hidden)})</span>` : "") : "start of the game";
   render(s, step);
+  if (D.review) reviewAt(step);
   if (D.chart){ const x = 1000 * step / Math.max(1, D.steps.length - 1);
                 q(".now").setAttribute("x1", x); q(".now").setAttribute("x2", x); }
   root.setAttribute("data-step", step);
@@ -128,7 +131,7 @@ q(".first").onclick = () => show(0); q(".back").onclick = () => show(step - 1);
 q(".next").onclick = () => show(step + 1); q(".last-step").onclick = () => show(D.steps.length - 1);
 q(".play").onclick = play; slider.oninput = () => show(+slider.value);
 q(".hidden-switch").onchange = e => root.classList.toggle("show-hidden", e.target.checked);
-// Keys step through the game: on a page of its own always, among several viewers (a notebook)
+""" + review_view.SCRIPT + r"""// Keys step through the game: on a page of its own always, among several viewers (a notebook)
 // only in the one last clicked or focused.
 let active = false;
 root.addEventListener("pointerdown", () => { active = true; });
@@ -164,11 +167,18 @@ window.addEventListener("hashchange", () => show(fromAddress()));
 
 
 def viewer_html(*, uid: str, title: str, data: dict[str, Any], body: str, game_script: str,
-                hidden_label: str, style: str = "", chart: Chart | None = None) -> str:
+                hidden_label: str, style: str = "", chart: Chart | None = None,
+                review: dict[str, Any] | None = None) -> str:
     """A viewer as an HTML fragment: style, title, controls, where the game is, the game's own
     ``body`` (HTML), the chart if any, the data and the scripts. ``title`` and ``hidden_label``
-    are text (escaped here); ``body`` and ``game_script`` are the game's markup and JavaScript."""
-    data = {**data, "chart": {"key": chart.key, "label": chart.label} if chart else None}
+    are text (escaped here); ``body`` and ``game_script`` are the game's markup and JavaScript.
+    ``review``: a review of the game (``review_view.review_data``), drawn under the body: the
+    evaluation graph, the move played and the best one at each reviewed step, the costliest moves."""
+    data = {**data, "chart": {"key": chart.key, "label": chart.label} if chart else None, "review": review}
+    move = panel = ""
+    if review is not None:
+        move = '<div class="review-move"></div>'
+        panel = review_view.panel_html(review, len(data["steps"]), [p["colour"] for p in data.get("players", [])])
     graph = ""
     if chart is not None:
         graph = (f'<svg class="chart" viewBox="0 0 1000 140" preserveAspectRatio="none" '
@@ -176,7 +186,7 @@ def viewer_html(*, uid: str, title: str, data: dict[str, Any], body: str, game_s
                  f'<line class="now" x1="0" x2="0" y1="0" y2="140" stroke="#888" stroke-dasharray="4 3"/></svg>'
                  f'<div style="color:#555">{html.escape(chart.caption)}</div>')
     return (
-        f'<div class="ttr-viewer" id="{uid}"><style>{BASE_STYLE}{style}</style>'
+        f'<div class="ttr-viewer" id="{uid}"><style>{BASE_STYLE}{review_view.STYLE if review else ""}{style}</style>'
         f"<div><b>{html.escape(title)}</b></div>"
         f'<div class="controls"><button class="first" title="start">« start</button>'
         f'<button class="back" title="one step back">◀ step</button><button class="play">▶ play</button>'
@@ -184,8 +194,8 @@ def viewer_html(*, uid: str, title: str, data: dict[str, Any], body: str, game_s
         f'<input class="slider" type="range" min="0" value="0" aria-label="step">'
         f'<label><input class="hidden-switch" type="checkbox"> {html.escape(hidden_label)}</label>'
         f'<span class="keys" style="color:#777">keys: ← → step, Home / End, space plays</span></div>'
-        f'<div class="where"></div><div class="last"></div>'
-        f"{body}{graph}"
+        f'<div class="where"></div><div class="last"></div>{move}'
+        f"{body}{panel}{graph}"
         f'<script type="application/json" id="{uid}-data">{embed_json(data)}</script>'
         f"<script>{_SCRIPT}({json.dumps(uid)}, {game_script});</script></div>"
     )

@@ -117,8 +117,9 @@ class GameViews:
         """A replayed position as a matplotlib ``Figure`` (``names``: each seat's strategy)."""
         raise ConfigError(f"{self.game.title} has no board picture")
 
-    def replay_page(self, record: Any) -> str:
-        """The whole game as one self-contained HTML page (``ttr-lab replay --html``)."""
+    def replay_page(self, record: Any, review: dict[str, Any] | None = None) -> str:
+        """The whole game as one self-contained HTML page (``ttr-lab replay --html``); ``review``:
+        a review of the game (its per-game JSON, as a dict) drawn with it."""
         raise ConfigError(f"{self.game.title} has no HTML replay viewer")
 
     def record_html(self, record: Any) -> str | None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ttr_lab.core.replay_page import BASE_STYLE, HELPERS
+from ttr_lab.core.review_view import STYLE as REVIEW_STYLE
+from ttr_lab.human.reviews import PAGE_SCRIPT as REVIEW_SCRIPT
 
 
 def page_pieces(live: Any, names: Sequence[str]) -> dict[str, Any] | None:
@@ -170,7 +172,7 @@ function outcome(o){
   $("#outcome").innerHTML = `<b>game over</b> (${esc(o.ending)})<table><tr>${head}</tr>${rows}</table>`
     + o.lines.map(l => `<div>${esc(l)}</div>`).join("")
     + (o.replay ? `<a id="replay-link" href="/games/${game}/replay" target="_blank">watch the replay</a> · ` : "")
-    + `<a id="record-link" href="/games/${game}/record.json" download>download the record</a>`;
+    + `<a id="record-link" href="/games/${game}/record.json" download>download the record</a>` + reviewButton();
   $("#outcome").style.display = "block";
 }
 async function play(action){
@@ -229,7 +231,7 @@ window.addEventListener("popstate", async () => {
 PAGE = (
     "<!doctype html><html><head><meta charset='utf-8'><title>ttr-lab: play against the AI</title>"
     "<meta name='ttr-token' content='TTR_TOKEN'>"
-    f"<style>{BASE_STYLE}{_STYLE}</style></head><body>"
+    f"<style>{BASE_STYLE}{_STYLE}{REVIEW_STYLE}</style></head><body>"
     "<h2>ttr-lab: play against the AI</h2>"
     '<div id="setup"><label>game<select id="variant"></select></label>'
     '<label>players<select id="players"></select></label><label>your seat<select id="seat"></select></label>'
@@ -243,7 +245,7 @@ PAGE = (
     '<div id="outcome"></div>'
     '<div id="board" class="ttr-viewer"></div>'
     '<div id="log"></div>'
-    f"<script>{_SCRIPT}</script></body></html>"
+    f"<script>{_SCRIPT}{REVIEW_SCRIPT}</script></body></html>"
 )
 
 

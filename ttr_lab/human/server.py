@@ -9,7 +9,8 @@
     GET  /api/games/ID/page         the game's board pieces and seed, as the start answered them
     POST /api/games/ID/act          {"decision": N, "action": index or text, "text": the action's text}
     GET  /games/ID/record.json      the finished game's record (a download)
-    GET  /games/ID/replay           the finished game's replay page
+    GET  /games/ID/replay           the finished game's replay page (with its review, once reviewed)
+    POST /api/games/ID/review       review the finished game; GET: its progress, then its graph (``reviews.py``)
 
 The variants are fixed when the server starts (each game's shipped ones, and the map folders
 named on the command line): the browser picks one by its number, and never names a file. A
@@ -25,10 +26,11 @@ and is refused when every game kept is in progress.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, AsyncIterator, Sequence
 
 import anyio.to_thread
 from starlette.applications import Starlette
@@ -41,6 +43,7 @@ from ttr_lab.core.game import default_game, load_game
 from ttr_lab.core.registry import StrategySpec, game_strategies
 from ttr_lab.human.guard import MAX_BODY, Guard
 from ttr_lab.human.page import page, page_pieces
+from ttr_lab.human.reviews import Reviewer, Reviews, review_routes
 from ttr_lab.human.seats import AIThreads, think_limit
 from ttr_lab.human.session import IDLE_SECONDS, GameEnded, Session, StaleMove, build_seats, spoken
 
@@ -81,15 +84,17 @@ def shipped_variants(extra: Sequence[tuple[str, dict[str, Any]]] = ()) -> list[V
 
 def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4, *, hosts: Sequence[str] = (),
              max_games: int | None = None, idle_seconds: float = IDLE_SECONDS, ai_workers: int = AI_WORKERS,
-             ai_limit: float | None = None) -> Guard:
+             ai_limit: float | None = None, reviewer: Reviewer | None = None) -> Guard:
     """The web application over ``variants`` behind its guard (``think``: an AI seat's clock
     budget in seconds; ``pace``: the least time an AI move takes on the page; ``hosts``: the host
     names it answers to beside the loopback ones; ``ai_limit``: the seconds an AI seat may take for
-    a decision before its game ends, ``think_limit(think)`` by default)."""
+    a decision before its game ends, ``think_limit(think)`` by default; ``reviewer``: what reviews
+    a finished game, ``reviews.py``, None: no review offered)."""
     games: dict[str, Session] = {}
     cap = MAX_GAMES if max_games is None else max_games
     token = secrets.token_urlsafe(32)
     threads = AIThreads(ai_workers, think_limit(think) if ai_limit is None else ai_limit)
+    reviews = None if reviewer is None else Reviews(reviewer)
 
     def game_of(variant: Any) -> Any:
         if isinstance(variant, bool) or not isinstance(variant, int) or not 0 <= variant < len(variants):
@@ -144,7 +149,7 @@ def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4,
                            "strategies": list(game_strategies(v.game))})
         house = load_game(default_game())
         default = next((i for i, v in enumerate(variants) if v.game == house.name and v.options == house.options), 0)
-        return JSONResponse({"variants": listed, "default": default})
+        return JSONResponse({"variants": listed, "default": default, "review": reviews is not None})
 
     async def preview(request: Request) -> Response:
         try:
@@ -228,7 +233,8 @@ def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4,
         game = finished(request)
         if not game.game.views.offers("replay_page"):
             raise Refused(404, f"{game.game.title} has no replay page")
-        return HTMLResponse(game.game.views.replay_page(game.record))
+        reviewed = None if reviews is None else reviews.review_of(game.id)
+        return HTMLResponse(game.game.views.replay_page(game.record, review=reviewed))
 
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, Refused)
@@ -241,7 +247,15 @@ def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4,
         Route("/api/games/{game_id}/act", act, methods=["POST"]),
         Route("/games/{game_id}/record.json", record), Route("/games/{game_id}/replay", replay),
     ]
-    return Guard(Starlette(routes=routes, exception_handlers={Refused: refused}), token, hosts)
+    routes += review_routes(reviews, finished, session, body, Refused)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        if reviews is not None:  # a review running ends at its next decision, not with the process
+            reviews.stop()
+
+    return Guard(Starlette(routes=routes, exception_handlers={Refused: refused}, lifespan=lifespan), token, hosts)
 
 
 def _make_room(games: dict[str, Session], cap: int, idle_seconds: float) -> None:

@@ -3,7 +3,10 @@ appearing as the game advances, step / play / slider controls, each player's pub
 at that moment (cards in hand as a count and the colours seen entering it, tickets as a count,
 trains, route points), the track the last action claimed drawn highlighted, a switch that shows
 the hidden hands and tickets for analysis after the game (with a box per player that draws that
-player's tickets on the board), and a small chart of each player's points over the game.
+player's tickets on the board), and a small chart of each player's points over the game. Given a
+review of the game (its per-game JSON, as plain data), the evaluation graph under the board and,
+at each reviewed position, the track the move played claims and the best move's track drawn on the
+board (``review_marks``), the costliest moves a click away (``ttr_lab.core.review_view``).
 
 ``viewer_html(record)`` is a fragment (Jupyter shows it inline through ``record_html``);
 ``viewer_page(record)`` wraps it as a whole page (``ttr-lab replay RECORD --html game.html``).
@@ -19,6 +22,8 @@ from typing import Any
 
 from ttr_lab.core import replay_page as page
 from ttr_lab.core.replay_page import Chart, new_uid, player_list
+from ttr_lab.core.review_view import review_data
+from ttr_lab.games.ticket_to_ride.actions import Claim
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, NUM_CARD_KINDS, TRACK_COLOUR_NAMES
 from ttr_lab.games.ticket_to_ride.drawing import PLAYER_COLOURS, TRACK_COLOURS, city_xy, track_segments
 
@@ -103,6 +108,11 @@ STYLE = """
 .ttr-viewer .ttr-board{width:100%;height:auto;background:#fbfaf6;border:1px solid #ddd}
 .ttr-viewer .city{font-size:11px;paint-order:stroke;stroke:#fff;stroke-width:3px}
 .ttr-viewer line.last-claim{filter:drop-shadow(0 0 3px #000) drop-shadow(0 0 6px #ff0);stroke-dasharray:10 3}
+.ttr-viewer line.review-played{stroke:#111 !important;stroke-width:6 !important;stroke-opacity:1 !important;
+  stroke-dasharray:3 3}
+.ttr-viewer line.review-best{stroke:#00c853 !important;stroke-width:9 !important;stroke-opacity:1 !important;
+  filter:drop-shadow(0 0 4px #00c853)}
+.ttr-viewer .review-played-text{border-bottom:3px dashed #111}.ttr-viewer .review-best-text{border-bottom:3px solid #00c853}
 .ttr-viewer .ticket-layer line{stroke-width:3;stroke-dasharray:2 5;stroke-linecap:round;opacity:.9}
 """
 
@@ -127,9 +137,13 @@ root.addEventListener("change", e => {
   if (e.target.checked) drawn.add(+seat); else drawn.delete(+seat);
   if (shown) drawTickets(shown);
 });
-return function(s){
+const marks = D.reviewMarks || {};
+return function(s, step){
   shown = s;
+  const [played, best] = marks[step] || [-1, -1];  // a reviewed decision's claims: the one played, the best
   lines.forEach((line, t) => {
+    line.classList.toggle("review-played", t === played && played !== best);
+    line.classList.toggle("review-best", t === best);
     line.classList.toggle("last-claim", Array.isArray(s.claimed) ? s.claimed.includes(t) : t === s.claimed);
     const o = s.owner[t];
     line.setAttribute("data-owner", o);
@@ -164,23 +178,40 @@ def viewer_body(board: Any, uid: str, hand: str = "hand (hidden)", held: str = "
     )
 
 
-def viewer_html(record: Any) -> str:
-    """The viewer as an HTML fragment (style, board, controls, tables, chart, data, script)."""
+def review_marks(game: Any, review: dict[str, Any]) -> dict[int, tuple[int, int]]:
+    """Per reviewed step: the track the move played claims and the track the best move claims
+    (-1 for a move that claims none: the review's line names it in words)."""
+
+    def track(text: str) -> int:
+        action = game.parse_action(text)
+        return int(action.track) if isinstance(action, Claim) else -1
+
+    return {d["step"]: (track(d["played"]), track(d["best"])) for d in review["decisions"]}
+
+
+def viewer_html(record: Any, review: dict[str, Any] | None = None) -> str:
+    """The viewer as an HTML fragment (style, board, controls, tables, chart, data, script);
+    ``review``: a review of this game (its per-game JSON as a dict) drawn with it."""
     game = record.load_game()
     uid = new_uid("ttr-replay")
-    data = {"players": player_list(record.strategies, PLAYER_COLOURS), "cardColours": CARD_COLOURS,
-            "steps": positions(record)}
+    data: dict[str, Any] = {"players": player_list(record.strategies, PLAYER_COLOURS), "cardColours": CARD_COLOURS,
+                            "steps": positions(record)}
+    shown = None
+    if review is not None:
+        shown = review_data(review, record.actions)
+        data["reviewMarks"] = review_marks(game, shown)
     body = viewer_body(game.board, uid)
     chart = Chart("points", "route points",
                   "route points of each player over the game; the dashed line is the step shown")
     return page.viewer_html(uid=uid, title=page.record_title(record, game),
                             data=data, body=body, game_script=SCRIPT, style=STYLE,
-                            hidden_label="show hidden hands and tickets", chart=chart)
+                            hidden_label="show hidden hands and tickets", chart=chart, review=shown)
 
 
-def viewer_page(record: Any) -> str:
-    """The viewer as a whole self-contained HTML page (opens offline in any browser)."""
-    return page.record_page(record, viewer_html(record))
+def viewer_page(record: Any, review: dict[str, Any] | None = None) -> str:
+    """The viewer as a whole self-contained HTML page (opens offline in any browser), with
+    ``review`` drawn if given."""
+    return page.record_page(record, viewer_html(record, review))
 
 
 def record_html(record: Any) -> str:

@@ -47,11 +47,12 @@ class TransOrientViews(GameViews):
 
         return record_html(record)
 
-    def replay_page(self, record: Any) -> str:
-        """The replay viewer as one self-contained HTML page (``ttr-lab replay --html``)."""
+    def replay_page(self, record: Any, review: dict[str, Any] | None = None) -> str:
+        """The replay viewer as one self-contained HTML page (``ttr-lab replay --html``), with
+        ``review`` (a review's per-game JSON) drawn if given."""
         from ttr_lab.games.trans_orient.replay_html import viewer_page
 
-        return viewer_page(record)
+        return viewer_page(record, review)
 
     def live(self) -> Any:
         """Trans-Orient Express at a live table: the terminal's account and the browser's station (``live``)."""

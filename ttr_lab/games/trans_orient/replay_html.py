@@ -22,6 +22,7 @@ from typing import Any, Sequence
 
 from ttr_lab.core import replay_page as page
 from ttr_lab.core.replay_page import Chart, new_uid, player_list
+from ttr_lab.core.review_view import review_data
 from ttr_lab.games.trans_orient.actions import TakeCard, TakeTokens
 from ttr_lab.games.trans_orient.cards import LUGGAGE_EFFECT_NAMES, Deck, LuggageEffect
 from ttr_lab.games.trans_orient.replay import result_summary, turn_number
@@ -210,8 +211,9 @@ def viewer_body(deck: Deck, objectives: Sequence[str], final: str,
     )
 
 
-def viewer_html(record: Any) -> str:
-    """The viewer as an HTML fragment (style, controls, station, players, chart, data, script)."""
+def viewer_html(record: Any, review: dict[str, Any] | None = None) -> str:
+    """The viewer as an HTML fragment (style, controls, station, players, chart, data, script);
+    ``review``: a review of this game (its per-game JSON as a dict): its graph, no board marks."""
     game = record.load_game()
     deck = game.deck
     uid = new_uid("toe-replay")
@@ -222,9 +224,10 @@ def viewer_html(record: Any) -> str:
                   "end, left out until then); the dashed line is the step shown")
     return page.viewer_html(uid=uid, title=page.record_title(record, game),
                             data=data, body=body, game_script=SCRIPT, style=STYLE,
-                            hidden_label="show hidden luggage", chart=chart)
+                            hidden_label="show hidden luggage", chart=chart,
+                            review=None if review is None else review_data(review, record.actions))
 
 
-def viewer_page(record: Any) -> str:
+def viewer_page(record: Any, review: dict[str, Any] | None = None) -> str:
     """The viewer as a whole self-contained HTML page (opens offline in any browser)."""
-    return page.record_page(record, viewer_html(record))
+    return page.record_page(record, viewer_html(record, review))
