@@ -13,12 +13,15 @@ Every mistake is a one-line ConfigError.
       - {edit: remove_track, levels: [null, "Denver-Kansas City black"]}  # map edits (null: none)
       - {edit: track_length, target: "Portland-Seattle gray#1", levels: [1, 2, 3]}
       - {edit: remove_track, levels: each}   # "what if this track did not exist?": every one in turn
+      - {option: map, levels: [usa, usa_1910, usa_mega]}   # a game option: here the board or deck
     baseline: {longest_path_bonus: 10}   # the cell the others are compared with (default: the
                                          # game's own value of each factor, else its first level)
 
 A rule factor names one of the game's rule parameters (the game lists them with the optional
 ``rule_parameters()`` hook; a cell passes its value in the game's ``ruleset`` option); an edit
-factor names a kind of the game's ``edits`` option (for Ticket to Ride: ``edits.py``).
+factor names a kind of the game's ``edits`` option (for Ticket to Ride: ``edits.py``); an option
+factor sets one of the game's options in each cell (Ticket to Ride's ``map``: another board or
+ticket deck deals other cards from the same seed, so compare its cells as two samples).
 """
 
 from __future__ import annotations
@@ -59,14 +62,16 @@ class FactorConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     rule: Optional[str] = None
     edit: Optional[str] = None
+    option: Optional[str] = None  # a game option (Ticket to Ride's ``map``)
     target: Any = None
     levels: Optional[Union[list[Any], Literal["each"]]] = None
     range: Optional[RangeConfig] = None
 
     @model_validator(mode="after")
     def _one_of_each(self) -> "FactorConfig":
-        if (self.rule is None) == (self.edit is None):
-            raise ValueError("a factor names either 'rule' (a rule parameter) or 'edit' (a map edit), not both")
+        if sum(kind is not None for kind in (self.rule, self.edit, self.option)) != 1:
+            raise ValueError("a factor names either 'rule' (a rule parameter), 'edit' (a map edit) or 'option' "
+                             "(a game option, e.g. map): one of them")
         if (self.levels is None) == (self.range is None):
             raise ValueError(f"factor {self.name}: give either 'levels' or 'range'")
         if self.levels == "each" and self.edit is None:
@@ -79,8 +84,8 @@ class FactorConfig(BaseModel):
 
     @property
     def name(self) -> str:
-        if self.rule is not None:
-            return self.rule
+        if self.rule is not None or self.option is not None:
+            return str(self.rule or self.option)
         return f"{self.edit}[{self.target}]" if self.target is not None else str(self.edit)
 
     def values(self) -> list[Any]:
@@ -143,6 +148,8 @@ def _cell_options(base: dict[str, Any], factors: list[FactorConfig], levels: dic
         value = levels[f.name]
         if f.rule is not None:
             options.setdefault("ruleset", {})[f.rule] = value
+        elif f.option is not None:
+            options[f.option] = value
         elif value is not None:
             options.setdefault("edits", []).append({f.edit: [f.target, value] if f.target is not None else value})
     return options
