@@ -20,11 +20,12 @@ if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.state import GameState
 
 # The metrics whose sum is the score (route points, ticket points, the end bonus the ruleset
-# awards: the longest trail or the Asian Explorer), first, so the report can stack them; then the
+# awards: the longest trail, the Asian Explorer, the Globetrotter), first, so the report can stack them; then the
 # completed and failed tickets that make up the ticket points.
-SCORE_PARTS = ("route_points", "ticket_points", "longest_bonus", "explorer_bonus", "ticket_points_completed",
-               "ticket_points_failed")
-_BONUS_RULE = {"longest_bonus": "longest_path_bonus", "explorer_bonus": "explorer_bonus"}
+SCORE_PARTS = ("route_points", "ticket_points", "longest_bonus", "explorer_bonus", "globetrotter_bonus",
+               "ticket_points_completed", "ticket_points_failed")
+_BONUS_RULE = {"longest_bonus": "longest_path_bonus", "explorer_bonus": "explorer_bonus",
+               "globetrotter_bonus": "globetrotter_bonus"}
 
 
 class TicketToRideViews(GameViews):
@@ -32,7 +33,8 @@ class TicketToRideViews(GameViews):
 
     # The result columns summary_columns reads (the end-of-tournament summary reads only these).
     report_reads = "digest"  # its report hooks read per-entrant means and track counts, not rows
-    summary_inputs = ("score", "tickets_held", "tickets_completed", "longest_bonus", "explorer_bonus")
+    summary_inputs = ("score", "tickets_held", "tickets_completed", "longest_bonus", "explorer_bonus",
+                      "globetrotter_bonus")
     summary_metrics = (SummaryMetric("completion", "tickets completed / tickets held", "tickets_completed",
                                      "tickets_held"),)
     # The maps of claimed tracks: a hundred tracks' shares from a few dozen games are noise.

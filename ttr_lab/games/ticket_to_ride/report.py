@@ -2,7 +2,8 @@
 which ``TicketToRideViews.report_tables`` / ``report_figures`` hand to the generic report.
 
     Tickets and bonuses   per entrant: ticket completion (completed / held), the longest-trail
-                          bonus rate, and on maps with it the Asian Explorer bonus rate
+                          bonus rate, and on maps with them the Asian Explorer and the
+                          Globetrotter bonus rates
     figures               tickets completed and failed; how often the end bonus is taken
                           (longest trail, or the Asian Explorer); two board maps of how often
                           each track is claimed, by anyone and by the game's winners
@@ -52,6 +53,11 @@ def _explorer(game: "TicketToRide", d: "ResultsDigest") -> bool:
     return bool(game.ruleset.explorer_bonus) and d.is_recorded("explorer_bonus")
 
 
+def _globetrotter(game: "TicketToRide", d: "ResultsDigest") -> bool:
+    """Whether the ruleset awards the Globetrotter bonus (most tickets completed) and the results hold it."""
+    return bool(game.ruleset.globetrotter_bonus) and d.is_recorded("globetrotter_bonus")
+
+
 def _means(d: "ResultsDigest") -> "pd.DataFrame":
     """Per entrant that played a game out (best win rate first), the mean of every column."""
     means = d.scored_means()
@@ -97,6 +103,8 @@ def tickets_and_bonuses(game: "TicketToRide", frame: "pd.DataFrame | ResultsDige
             row.update(explorer_bonus_rate=d.positive_share("explorer_bonus").get(entrant, np.nan),
                        largest_network=means.loc[entrant, "largest_network"],
                        mountain_routes=means.loc[entrant, "mountain_routes"])
+        if _globetrotter(game, d):
+            row["globetrotter_bonus_rate"] = d.positive_share("globetrotter_bonus").get(entrant, np.nan)
         rows.append(row)
     table = pd.DataFrame(rows)
     # How the report heads these columns (the analysis knows no game's columns): units included.
@@ -118,11 +126,12 @@ def summary_sums(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.DataFrame":
 
     s = _scored(frame)
     columns = {"rows": 1.0, "held": s["tickets_held"], "completed": s["tickets_completed"]}
-    for bonus in ("explorer_bonus", "longest_bonus"):
+    for bonus in ("explorer_bonus", "longest_bonus", "globetrotter_bonus"):
         columns[f"{bonus}_taken"] = s[bonus] > 0 if bonus in s else False
     parts = pd.DataFrame(columns, index=s.index).astype(float)
     sums = parts.groupby(s["entrant"], sort=True).sum().reindex(sorted(pd.unique(frame["entrant"])), fill_value=0.0)
     sums["explorer_recorded"] = float(_has(frame, "explorer_bonus"))
+    sums["globetrotter_recorded"] = float(_has(frame, "globetrotter_bonus"))
     return sums
 
 
@@ -132,7 +141,10 @@ def summary_from_sums(game: "TicketToRide", sums: "pd.DataFrame") -> "pd.DataFra
     import pandas as pd
 
     explorer = bool(game.ruleset.explorer_bonus) and bool((sums["explorer_recorded"] > 0).any())
-    bonus = "explorer_bonus" if explorer else "longest_bonus" if game.ruleset.longest_path_bonus else None
+    trotter = (bool(game.ruleset.globetrotter_bonus) and "globetrotter_recorded" in sums
+               and bool((sums["globetrotter_recorded"] > 0).any()))
+    bonus = ("explorer_bonus" if explorer else "longest_bonus" if game.ruleset.longest_path_bonus
+             else "globetrotter_bonus" if trotter else None)
     rows = {}
     for entrant, r in sums[sums["rows"] > 0].sort_index().iterrows():  # entrants with a game played out
         row = {"tickets": r["completed"] / r["held"] if r["held"] else np.nan}
@@ -141,7 +153,8 @@ def summary_from_sums(game: "TicketToRide", sums: "pd.DataFrame") -> "pd.DataFra
         rows[entrant] = row
     table = pd.DataFrame.from_dict(rows, orient="index", columns=["tickets", *(["bonus"] if bonus else [])])
     table.index.name = "entrant"
-    name = {"explorer_bonus": "the Asian Explorer bonus", "longest_bonus": "the longest-trail bonus"}.get(bonus or "")
+    name = {"explorer_bonus": "the Asian Explorer bonus", "longest_bonus": "the longest-trail bonus",
+            "globetrotter_bonus": "the Globetrotter bonus"}.get(bonus or "")
     table.attrs["percent"] = list(table.columns)
     table.attrs["caption"] = "tickets: share completed" + (f"; bonus: share of games with {name}" if name else "")
     return table
@@ -151,6 +164,7 @@ TABLE_LABELS = {
     "tickets_held": "tickets held", "ticket_completion": "tickets completed", "longest_trail": "longest trail (trains)",
     "longest_bonus_rate": "longest-trail bonus (share of games)", "explorer_bonus_rate": "Explorer bonus (share of games)",
     "largest_network": "largest network (cities)", "mountain_routes": "mountain routes",
+    "globetrotter_bonus_rate": "Globetrotter bonus (share of games)",
 }
 
 
@@ -186,12 +200,14 @@ def points_by_source(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest"
             table["longest_bonus"] = means["longest_bonus"]
         if _explorer(game, d):
             table["explorer_bonus"] = means["explorer_bonus"]
+        if _globetrotter(game, d):
+            table["globetrotter_bonus"] = means["globetrotter_bonus"]
         table["score"] = means["score"]
     table = table.rename_axis("entrant").reset_index()
     table.attrs["labels"] = {"routes": "routes (pts)", "mountains": "mountains (pts)",
                              "tickets_completed": "tickets done (pts)", "tickets_failed": "tickets failed (pts)",
                              "longest_bonus": "longest trail (pts)", "explorer_bonus": "Explorer bonus (pts)",
-                             "score": "score (pts)"}
+                             "globetrotter_bonus": "Globetrotter (pts)", "score": "score (pts)"}
     table.attrs["one_precision"] = True  # columns that add up read best at one precision
     return table
 
@@ -206,6 +222,8 @@ def report_tables(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest",
         bonus = "; the longest trail (in trains) and the share of games with the longest-trail bonus"
     else:
         bonus = ""
+    if _globetrotter(game, frame):
+        bonus += "; the share of games with the Globetrotter bonus (most tickets completed)"
     note = f"Per entrant, over the games played out: tickets held and the share of them completed{bonus}."
     sources = ("Per entrant, mean points per game from each source; the sources add up to the score. Mountain "
                "points (recorded within route points) are split out from the tracks claimed."

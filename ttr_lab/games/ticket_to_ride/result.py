@@ -43,6 +43,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("explorer_bonus", "points from the Asian Explorer bonus (Legendary Asia)"),
     Metric("largest_network", "most cities in one network of the player's own tracks (Legendary Asia)"),
     Metric("mountain_routes", "claimed tracks with mountain spaces (Legendary Asia)"),
+    Metric("globetrotter_bonus", "points from the Globetrotter bonus (USA 1910 and Mega Game decks)"),
 )
 
 _PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held", "ticket_points_completed",
@@ -79,6 +80,7 @@ class PlayerResult:
     largest_network: int | None = None  # most cities in one network of the player's own tracks
     explorer_bonus: int | None = None  # points from the explorer bonus
     mountain_routes: int | None = None  # claimed tracks with mountain (X) spaces
+    globetrotter_bonus: int | None = None  # points from the Globetrotter bonus
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,7 @@ class GameResult:
 # written before they existed still replay to the same result.
 _DERIVED = ("trains_placed", "ticket_draws", "tickets_drawn")
 _PLAYER_FIELDS = tuple(f.name for f in fields(PlayerResult) if f.name not in _DERIVED)
-_OPTIONAL = ("largest_network", "explorer_bonus", "mountain_routes")
+_OPTIONAL = ("largest_network", "explorer_bonus", "mountain_routes", "globetrotter_bonus")
 
 
 def ticket_draws(state: "StateSlots") -> tuple[list[int], list[int]]:
@@ -194,6 +196,7 @@ def score_game(state: "StateSlots") -> GameResult:
             largest_network=rows[p][L.R_NETWORK] if rules.explorer_bonus else None,
             explorer_bonus=rows[p][L.R_EXPLORER_BONUS] if rules.explorer_bonus else None,
             mountain_routes=rows[p][L.R_MOUNTAINS] if has_mountains else None,
+            globetrotter_bonus=rows[p][L.R_GLOBETROTTER_BONUS] if rules.globetrotter_bonus else None,
         )
         for p in range(n)
     )

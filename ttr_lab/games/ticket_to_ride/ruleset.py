@@ -27,6 +27,7 @@ class TieBreak(str, Enum):
     LONGEST = "longest"  # holds the longest-trail bonus
     EXPLORER = "explorer"  # holds the explorer bonus
     MOUNTAINS = "mountains"  # more mountain routes claimed
+    GLOBETROTTER = "globetrotter"  # holds the Globetrotter bonus
 
 
 class Rejects(str, Enum):
@@ -84,9 +85,13 @@ class Ruleset:
     # Bonus to every player tied for the most cities in one network of their own tracks
     # (Legendary Asia's Asian Explorer); 0 = no such bonus.
     explorer_bonus: int = 0
+    # Bonus to every player tied for the most completed tickets, none of them with none (the
+    # USA 1910 decks' Globetrotter); 0 = no such bonus.
+    globetrotter_bonus: int = 0
     # How ties on points are broken, in order: "tickets" (more completed), "longest" (holds the
     # longest-trail bonus), "explorer" (holds the explorer bonus), "mountains" (more mountain
-    # routes claimed). Players still tied share the rank.
+    # routes claimed), "globetrotter" (holds the Globetrotter bonus). Players still tied share
+    # the rank.
     tie_breaks: tuple[TieBreak, ...] = (TieBreak.TICKETS, TieBreak.LONGEST)
 
     def __post_init__(self) -> None:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 _TIE_CODES = {
     TieBreak.TICKETS: L.TIE_TICKETS, TieBreak.LONGEST: L.TIE_LONGEST,
     TieBreak.EXPLORER: L.TIE_EXPLORER, TieBreak.MOUNTAINS: L.TIE_MOUNTAINS,
+    TieBreak.GLOBETROTTER: L.TIE_GLOBETROTTER,
 }
 
 
@@ -70,6 +71,7 @@ def game_array(game: "Tables") -> np.ndarray:
     h[L.END_TRAINS], h[L.DOUBLES_SHARED] = rules.end_trains, int(game.doubles_shared)
     h[L.TRAINS_PER_PLAYER], h[L.LONGEST_BONUS], h[L.EXPLORER_BONUS] = rules.trains_per_player, rules.longest_path_bonus, rules.explorer_bonus
     h[L.REJECTS_BOX] = int(rules.initial_rejects is Rejects.BOX)
+    h[L.GLOBETROTTER_BONUS] = rules.globetrotter_bonus
     if len(rules.tie_breaks) > 4:
         raise ValueError("at most four tie-breaks")
     h[L.N_TIE_BREAKS] = len(rules.tie_breaks)

@@ -127,6 +127,7 @@ _GAME_SCALARS_AND_TABLES = (
     ("long_tickets", 1, ""), ("deck_cards", 1, "the train cards in colour order (before the shuffle)"),
     ("keep_start", 1, "[offered, minimum] -> first entry in KEEP_MASKS and count: the keep subsets"),
     ("keep_count", 1, ""), ("keep_masks", 1, ""),
+    ("globetrotter_bonus", 1, "to everyone tied for the most completed tickets (at least one)"),
 )
 
 
@@ -172,6 +173,7 @@ TIE_TICKETS: Final = 0
 TIE_LONGEST: Final = 1
 TIE_EXPLORER: Final = 2
 TIE_MOUNTAINS: Final = 3
+TIE_GLOBETROTTER: Final = 4
 
 # Refusal codes of ``apply_action`` (0: applied); the face turns each into the rule's message.
 OK: Final = 0
@@ -200,6 +202,7 @@ RESULT = (
     ("longest_bonus", "the longest-trail bonus"), ("network", "the largest network's cities"),
     ("explorer_bonus", "the explorer bonus"), ("mountains", "mountain routes"), ("total", "the final score"),
     ("rank", "1 = first, ties share"),
+    ("globetrotter_bonus", "the Globetrotter bonus"),
 )
 
 # The header of an observation's view row (``observe.view_row``): V_PHASE ... V_ZERO, V_HEADER.

@@ -1,6 +1,6 @@
 """Final scoring as kernels (``result.score_game``): route points, the exact longest trail,
-tickets joined or not, the longest-trail and explorer bonuses, and ranks with the ruleset's
-tie-breaks."""
+tickets joined or not, the longest-trail, explorer and Globetrotter bonuses, and ranks with the
+ruleset's tie-breaks."""
 
 from __future__ import annotations
 
@@ -178,16 +178,21 @@ def score_game(g: np.ndarray, s: np.ndarray, out: np.ndarray, completed: np.ndar
                 if size[labels[c]] > widest:
                     widest = size[labels[c]]
         out[p, L.R_NETWORK] = widest
-    best, widest = 0, 0
+    best, widest, most = 0, 0, 0
     for p in range(n):
         best = max(best, out[p, L.R_TRAIL])
         widest = max(widest, out[p, L.R_NETWORK])
+        most = max(most, out[p, L.R_COMPLETED])
     for p in range(n):
         out[p, L.R_LONGEST_BONUS] = g[L.LONGEST_BONUS] if best > 0 and out[p, L.R_TRAIL] == best else 0
         explorer = g[L.EXPLORER_BONUS]
         out[p, L.R_EXPLORER_BONUS] = explorer if explorer > 0 and widest > 0 and out[p, L.R_NETWORK] == widest else 0
+        # most > 0: when nobody completed a ticket, nobody is the Globetrotter.
+        trotter = g[L.GLOBETROTTER_BONUS]
+        out[p, L.R_GLOBETROTTER_BONUS] = trotter if trotter > 0 and most > 0 and out[p, L.R_COMPLETED] == most else 0
         out[p, L.R_TOTAL] = (
             out[p, L.R_ROUTES] + out[p, L.R_TICKET_POINTS] + out[p, L.R_LONGEST_BONUS] + out[p, L.R_EXPLORER_BONUS]
+            + out[p, L.R_GLOBETROTTER_BONUS]
         )
     for p in range(n):
         rank = 1
@@ -206,6 +211,8 @@ def _tie_key(g: np.ndarray, out: np.ndarray, p: int, k: int) -> int:
         return 1 if out[p, L.R_LONGEST_BONUS] > 0 else 0
     if code == L.TIE_EXPLORER:
         return 1 if out[p, L.R_EXPLORER_BONUS] > 0 else 0
+    if code == L.TIE_GLOBETROTTER:
+        return 1 if out[p, L.R_GLOBETROTTER_BONUS] > 0 else 0
     return out[p, L.R_MOUNTAINS]
 
 
