@@ -43,6 +43,8 @@ METRICS: tuple[Metric, ...] = (
     Metric("explorer_bonus", "points from the Asian Explorer bonus (Legendary Asia)"),
     Metric("largest_network", "most cities in one network of the player's own tracks (Legendary Asia)"),
     Metric("mountain_routes", "claimed tracks with mountain spaces (Legendary Asia)"),
+    Metric("grand_tour_tickets", "kept tickets joined by two paths of own tracks with no track in common (India)"),
+    Metric("grand_tour_bonus", "points from the Grand Tour bonus (India)"),
 )
 
 _PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held", "ticket_points_completed",
@@ -79,6 +81,8 @@ class PlayerResult:
     largest_network: int | None = None  # most cities in one network of the player's own tracks
     explorer_bonus: int | None = None  # points from the explorer bonus
     mountain_routes: int | None = None  # claimed tracks with mountain (X) spaces
+    grand_tour_tickets: int | None = None  # tickets joined by two paths sharing no track
+    grand_tour_bonus: int | None = None  # points from the Grand Tour bonus
 
 
 @dataclass(frozen=True)
@@ -131,7 +135,7 @@ class GameResult:
 # written before they existed still replay to the same result.
 _DERIVED = ("trains_placed", "ticket_draws", "tickets_drawn")
 _PLAYER_FIELDS = tuple(f.name for f in fields(PlayerResult) if f.name not in _DERIVED)
-_OPTIONAL = ("largest_network", "explorer_bonus", "mountain_routes")
+_OPTIONAL = ("largest_network", "explorer_bonus", "mountain_routes", "grand_tour_tickets", "grand_tour_bonus")
 
 
 def ticket_draws(state: "StateSlots") -> tuple[list[int], list[int]]:
@@ -194,6 +198,8 @@ def score_game(state: "StateSlots") -> GameResult:
             largest_network=rows[p][L.R_NETWORK] if rules.explorer_bonus else None,
             explorer_bonus=rows[p][L.R_EXPLORER_BONUS] if rules.explorer_bonus else None,
             mountain_routes=rows[p][L.R_MOUNTAINS] if has_mountains else None,
+            grand_tour_tickets=rows[p][L.R_GRAND_TOUR_TICKETS] if rules.grand_tour else None,
+            grand_tour_bonus=rows[p][L.R_GRAND_TOUR_BONUS] if rules.grand_tour else None,
         )
         for p in range(n)
     )

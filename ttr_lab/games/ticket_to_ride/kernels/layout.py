@@ -127,6 +127,8 @@ _GAME_SCALARS_AND_TABLES = (
     ("long_tickets", 1, ""), ("deck_cards", 1, "the train cards in colour order (before the shuffle)"),
     ("keep_start", 1, "[offered, minimum] -> first entry in KEEP_MASKS and count: the keep subsets"),
     ("keep_count", 1, ""), ("keep_masks", 1, ""),
+    ("grand_tour", 1, "the Grand Tour bonus by qualifying tickets (the last entry: that many or more)"),
+    ("n_grand_tour", 1, "its entries; 0: no Grand Tour"),
 )
 
 
@@ -200,6 +202,8 @@ RESULT = (
     ("longest_bonus", "the longest-trail bonus"), ("network", "the largest network's cities"),
     ("explorer_bonus", "the explorer bonus"), ("mountains", "mountain routes"), ("total", "the final score"),
     ("rank", "1 = first, ties share"),
+    ("grand_tour_tickets", "tickets joined by two paths of own tracks with no track in common"),
+    ("grand_tour_bonus", "the Grand Tour bonus"),
 )
 
 # The header of an observation's view row (``observe.view_row``): V_PHASE ... V_ZERO, V_HEADER.

@@ -98,24 +98,26 @@ DECK_CARDS: Final = 67  # the train cards in colour order (before the shuffle)
 KEEP_START: Final = 68  # [offered, minimum] -> first entry in KEEP_MASKS and count: the keep subsets
 KEEP_COUNT: Final = 69
 KEEP_MASKS: Final = 70
-S_SIZE: Final = 71  # the length of the array
-S_HANDS: Final = 72  # where hands starts
-S_KNOWN: Final = 73  # where known starts
-S_PILE: Final = 74  # where pile starts
-S_DISCARD: Final = 75  # where discard starts
-S_MARKET: Final = 76  # where market starts
-S_OWNER: Final = 77  # where owner starts
-S_TRAINS: Final = 78  # where trains starts
-S_POINTS: Final = 79  # where points starts
-S_TICKETS: Final = 80  # where tickets starts
-S_TICKETS_N: Final = 81  # where tickets_n starts
-S_OFFERS: Final = 82  # where offers starts
-S_OFFERS_N: Final = 83  # where offers_n starts
-S_DECK: Final = 84  # where deck starts
-S_RETURNED: Final = 85  # where returned starts
-S_BOXED: Final = 86  # where boxed starts
-S_BOXED_BY: Final = 87  # where boxed_by starts
-GAME_HEADER: Final = 88  # the header's length
+GRAND_TOUR: Final = 71  # the Grand Tour bonus by qualifying tickets (the last entry: that many or more)
+N_GRAND_TOUR: Final = 72  # its entries; 0: no Grand Tour
+S_SIZE: Final = 73  # the length of the array
+S_HANDS: Final = 74  # where hands starts
+S_KNOWN: Final = 75  # where known starts
+S_PILE: Final = 76  # where pile starts
+S_DISCARD: Final = 77  # where discard starts
+S_MARKET: Final = 78  # where market starts
+S_OWNER: Final = 79  # where owner starts
+S_TRAINS: Final = 80  # where trains starts
+S_POINTS: Final = 81  # where points starts
+S_TICKETS: Final = 82  # where tickets starts
+S_TICKETS_N: Final = 83  # where tickets_n starts
+S_OFFERS: Final = 84  # where offers starts
+S_OFFERS_N: Final = 85  # where offers_n starts
+S_DECK: Final = 86  # where deck starts
+S_RETURNED: Final = 87  # where returned starts
+S_BOXED: Final = 88  # where boxed starts
+S_BOXED_BY: Final = 89  # where boxed_by starts
+GAME_HEADER: Final = 90  # the header's length
 
 # -- the columns of ``score_game``'s result (``RESULT``)
 R_ROUTES: Final = 0  # route points
@@ -129,7 +131,9 @@ R_EXPLORER_BONUS: Final = 7  # the explorer bonus
 R_MOUNTAINS: Final = 8  # mountain routes
 R_TOTAL: Final = 9  # the final score
 R_RANK: Final = 10  # 1 = first, ties share
-RESULT_COLUMNS: Final = 11  # columns per player
+R_GRAND_TOUR_TICKETS: Final = 11  # tickets joined by two paths of own tracks with no track in common
+R_GRAND_TOUR_BONUS: Final = 12  # the Grand Tour bonus
+RESULT_COLUMNS: Final = 13  # columns per player
 
 # -- an observation's view row (``VIEW``)
 V_PHASE: Final = 0
@@ -283,6 +287,8 @@ __all__ = [
     'KEEP_START',
     'KEEP_COUNT',
     'KEEP_MASKS',
+    'GRAND_TOUR',
+    'N_GRAND_TOUR',
     'S_SIZE',
     'S_HANDS',
     'S_KNOWN',
@@ -312,6 +318,8 @@ __all__ = [
     'R_MOUNTAINS',
     'R_TOTAL',
     'R_RANK',
+    'R_GRAND_TOUR_TICKETS',
+    'R_GRAND_TOUR_BONUS',
     'RESULT_COLUMNS',
     'V_PHASE',
     'V_PLAYER',
