@@ -146,8 +146,16 @@ def two_path_labels(g: np.ndarray, s: np.ndarray, player: int) -> np.ndarray:
     for t in range(g[L.N_TRACKS]):
         if s[owner + t] == player:
             m += 1
-    ta, tb = np.empty(m, np.int64), np.empty(m, np.int64)
-    first = np.zeros(cities + 1, dtype=np.int64)  # city c's tracks: adj[first[c]:first[c + 1]]
+    # One allocation for every table below (this runs at the end of every search play-out).
+    work = np.empty(8 * cities + 1 + 5 * m, dtype=np.int64)
+    first = work[:cities + 1]  # city c's tracks: adj[first[c]:first[c + 1]]
+    # Per city: the next free entry of adj, the discovery order, the earliest discovery reachable
+    # from below by one track back; and the search's stack: the city, the track it came by, the
+    # next entry of adj to try there.
+    fill, disc, low, city, came, nexte, parent = work[cities + 1:8 * cities + 1].reshape(7, cities)
+    rest = work[8 * cities + 1:]
+    ta, tb, adj, bridge = rest[:m], rest[m:2 * m], rest[2 * m:4 * m], rest[4 * m:]
+    first[:] = 0
     k = 0
     for t in range(g[L.N_TRACKS]):
         if s[owner + t] == player:
@@ -157,19 +165,14 @@ def two_path_labels(g: np.ndarray, s: np.ndarray, player: int) -> np.ndarray:
             k += 1
     for c in range(cities):
         first[c + 1] += first[c]
-    adj = np.empty(2 * m, dtype=np.int64)
-    fill = first[:cities].copy()
+    fill[:] = first[:cities]
     for i in range(m):
         adj[fill[ta[i]]] = i
         fill[ta[i]] += 1
         adj[fill[tb[i]]] = i
         fill[tb[i]] += 1
-    disc = np.full(cities, -1, dtype=np.int64)  # discovery order
-    low = np.zeros(cities, dtype=np.int64)  # the earliest city reachable below, by one track back
-    bridge = np.zeros(m, dtype=np.bool_)
-    city = np.empty(cities, dtype=np.int64)  # the search's stack: city, the track it came by, next entry
-    came = np.empty(cities, dtype=np.int64)
-    nexte = np.empty(cities, dtype=np.int64)
+    disc[:] = -1
+    bridge[:] = 0
     order = 0
     for start in range(cities):
         if disc[start] >= 0 or first[start + 1] == first[start]:
@@ -200,11 +203,12 @@ def two_path_labels(g: np.ndarray, s: np.ndarray, player: int) -> np.ndarray:
                     if low[here] < low[up]:
                         low[up] = low[here]
                     if low[here] > disc[up]:
-                        bridge[came[depth]] = True
+                        bridge[came[depth]] = 1
                 depth -= 1
-    parent = np.arange(cities)
+    for x in range(cities):
+        parent[x] = x
     for i in range(m):
-        if not bridge[i]:
+        if bridge[i] == 0:
             a, b = _root(parent, ta[i]), _root(parent, tb[i])
             if a != b:
                 parent[a] = b
@@ -246,12 +250,13 @@ def score_game(g: np.ndarray, s: np.ndarray, out: np.ndarray, completed: np.ndar
         out[p, L.R_COMPLETED] = done
         out[p, L.R_FAILED] = held - done
         if g[L.N_GRAND_TOUR] > 0:  # only where the Grand Tour is played: elsewhere it costs nothing
-            pieces = two_path_labels(g, s, p)
             tour = 0
-            for i in range(held):
-                ticket = s[g[L.S_TICKETS] + p * nt + i]
-                if pieces[g[g[L.TICKET_A] + ticket]] == pieces[g[g[L.TICKET_B] + ticket]]:
-                    tour += 1
+            if done > 0:  # only a completed ticket can qualify
+                pieces = two_path_labels(g, s, p)
+                for i in range(held):
+                    ticket = s[g[L.S_TICKETS] + p * nt + i]
+                    if completed[p, i] and pieces[g[g[L.TICKET_A] + ticket]] == pieces[g[g[L.TICKET_B] + ticket]]:
+                        tour += 1
             out[p, L.R_GRAND_TOUR_TICKETS] = tour
             out[p, L.R_GRAND_TOUR_BONUS] = g[g[L.GRAND_TOUR] + min(tour, g[L.N_GRAND_TOUR] - 1)]
         else:  # a buffer may be reused from a game with the Grand Tour
