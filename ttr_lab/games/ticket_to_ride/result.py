@@ -186,6 +186,7 @@ def score_game(state: "StateSlots") -> GameResult:
         for p in range(n)
     ]
     has_mountains = any(t.mountain_spaces for t in board.tracks)
+    tour = rules.grand_tour
     draws, offered = ticket_draws(state)
     players = tuple(
         PlayerResult(
@@ -198,8 +199,8 @@ def score_game(state: "StateSlots") -> GameResult:
             largest_network=rows[p][L.R_NETWORK] if rules.explorer_bonus else None,
             explorer_bonus=rows[p][L.R_EXPLORER_BONUS] if rules.explorer_bonus else None,
             mountain_routes=rows[p][L.R_MOUNTAINS] if has_mountains else None,
-            grand_tour_tickets=rows[p][L.R_GRAND_TOUR_TICKETS] if rules.grand_tour else None,
-            grand_tour_bonus=rows[p][L.R_GRAND_TOUR_BONUS] if rules.grand_tour else None,
+            grand_tour_tickets=rows[p][L.R_GRAND_TOUR_TICKETS] if tour else None,
+            grand_tour_bonus=rows[p][L.R_GRAND_TOUR_BONUS] if tour else None,
         )
         for p in range(n)
     )
