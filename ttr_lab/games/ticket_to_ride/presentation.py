@@ -19,13 +19,13 @@ if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.game import TicketToRide
     from ttr_lab.games.ticket_to_ride.state import GameState
 
-# The metrics whose sum is the score (route points, ticket points, the end bonus the ruleset
-# awards: the longest trail, the Asian Explorer, the Globetrotter), first, so the report can stack them; then the
-# completed and failed tickets that make up the ticket points.
+# The metrics whose sum is the score (route points, ticket points, the end bonuses the ruleset
+# awards: the longest trail, the Asian Explorer, the Globetrotter, the Grand Tour), first, so the
+# report can stack them; then the completed and failed tickets that make up the ticket points.
 SCORE_PARTS = ("route_points", "ticket_points", "longest_bonus", "explorer_bonus", "globetrotter_bonus",
-               "ticket_points_completed", "ticket_points_failed")
+               "grand_tour_bonus", "ticket_points_completed", "ticket_points_failed")
 _BONUS_RULE = {"longest_bonus": "longest_path_bonus", "explorer_bonus": "explorer_bonus",
-               "globetrotter_bonus": "globetrotter_bonus"}
+               "globetrotter_bonus": "globetrotter_bonus", "grand_tour_bonus": "grand_tour"}
 
 
 class TicketToRideViews(GameViews):

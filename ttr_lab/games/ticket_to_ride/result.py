@@ -44,6 +44,8 @@ METRICS: tuple[Metric, ...] = (
     Metric("largest_network", "most cities in one network of the player's own tracks (Legendary Asia)"),
     Metric("mountain_routes", "claimed tracks with mountain spaces (Legendary Asia)"),
     Metric("globetrotter_bonus", "points from the Globetrotter bonus (USA 1910 and Mega Game decks)"),
+    Metric("grand_tour_tickets", "kept tickets joined by two paths of own tracks with no track in common (India)"),
+    Metric("grand_tour_bonus", "points from the Grand Tour bonus (India)"),
 )
 
 _PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held", "ticket_points_completed",
@@ -81,6 +83,8 @@ class PlayerResult:
     explorer_bonus: int | None = None  # points from the explorer bonus
     mountain_routes: int | None = None  # claimed tracks with mountain (X) spaces
     globetrotter_bonus: int | None = None  # points from the Globetrotter bonus
+    grand_tour_tickets: int | None = None  # tickets joined by two paths sharing no track
+    grand_tour_bonus: int | None = None  # points from the Grand Tour bonus
 
 
 @dataclass(frozen=True)
@@ -133,7 +137,8 @@ class GameResult:
 # written before they existed still replay to the same result.
 _DERIVED = ("trains_placed", "ticket_draws", "tickets_drawn")
 _PLAYER_FIELDS = tuple(f.name for f in fields(PlayerResult) if f.name not in _DERIVED)
-_OPTIONAL = ("largest_network", "explorer_bonus", "mountain_routes", "globetrotter_bonus")
+_OPTIONAL = ("largest_network", "explorer_bonus", "mountain_routes", "globetrotter_bonus", "grand_tour_tickets",
+             "grand_tour_bonus")
 
 
 def ticket_draws(state: "StateSlots") -> tuple[list[int], list[int]]:
@@ -184,6 +189,7 @@ def score_game(state: "StateSlots") -> GameResult:
         for p in range(n)
     ]
     has_mountains = any(t.mountain_spaces for t in board.tracks)
+    tour = rules.grand_tour
     draws, offered = ticket_draws(state)
     players = tuple(
         PlayerResult(
@@ -197,6 +203,8 @@ def score_game(state: "StateSlots") -> GameResult:
             explorer_bonus=rows[p][L.R_EXPLORER_BONUS] if rules.explorer_bonus else None,
             mountain_routes=rows[p][L.R_MOUNTAINS] if has_mountains else None,
             globetrotter_bonus=rows[p][L.R_GLOBETROTTER_BONUS] if rules.globetrotter_bonus else None,
+            grand_tour_tickets=rows[p][L.R_GRAND_TOUR_TICKETS] if tour else None,
+            grand_tour_bonus=rows[p][L.R_GRAND_TOUR_BONUS] if tour else None,
         )
         for p in range(n)
     )

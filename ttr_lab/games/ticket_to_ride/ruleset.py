@@ -93,6 +93,10 @@ class Ruleset:
     # routes claimed), "globetrotter" (holds the Globetrotter bonus). Players still tied share
     # the rank.
     tie_breaks: tuple[TieBreak, ...] = (TieBreak.TICKETS, TieBreak.LONGEST)
+    # India's Grand Tour: the bonus by the number of a player's qualifying tickets (kept tickets
+    # whose cities are joined by two paths of its own tracks with no track in common), indexed
+    # by that number, the last entry for that many or more. Empty (or all zero): no such bonus.
+    grand_tour_bonus: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         scores = self.route_scores
@@ -106,6 +110,15 @@ class Ruleset:
         else:
             scores = tuple(int(v) for v in scores)
         object.__setattr__(self, "route_scores", scores)
+        try:
+            if isinstance(self.grand_tour_bonus, (str, bytes, Mapping)):
+                raise TypeError
+            tour = tuple(int(v) for v in self.grand_tour_bonus)
+        except (TypeError, ValueError):
+            raise ConfigError(f"ruleset grand_tour_bonus must list points by qualifying tickets, got {self.grand_tour_bonus!r}") from None
+        if any(v < 0 for v in tour):
+            raise ConfigError(f"ruleset grand_tour_bonus must hold non-negative points, got {list(tour)}")
+        object.__setattr__(self, "grand_tour_bonus", tour)
         # Strings (from TOML, YAML, JSON) become the enum values here, once, so the engine
         # compares enum members, never text.
         breaks = tuple(self.tie_breaks) if not isinstance(self.tie_breaks, str) else (self.tie_breaks,)
@@ -117,7 +130,7 @@ class Ruleset:
             raise ConfigError(f"ruleset initial_rejects must be 'bottom' or 'box', got {self.initial_rejects!r}")
         object.__setattr__(self, "initial_rejects", Rejects(self.initial_rejects))
         for f in fields(self):
-            if f.name in ("route_scores", "tie_breaks", "initial_rejects"):
+            if f.name in ("route_scores", "tie_breaks", "initial_rejects", "grand_tour_bonus"):
                 continue
             value = getattr(self, f.name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
@@ -141,6 +154,16 @@ class Ruleset:
             raise ConfigError(f"ruleset route_scores has no entry for length {length}")
         return self.route_scores[length]
 
+    @property
+    def grand_tour(self) -> bool:
+        """Whether the Grand Tour bonus is played (some entry of ``grand_tour_bonus`` above 0)."""
+        return any(self.grand_tour_bonus)
+
+    def grand_tour_points(self, qualifying: int) -> int:
+        """The Grand Tour bonus for ``qualifying`` tickets (the last entry for that many or more)."""
+        table = self.grand_tour_bonus
+        return table[min(qualifying, len(table) - 1)] if table else 0
+
     def replace(self, **changes: Any) -> "Ruleset":
         """A copy with some fields changed; unknown field names are a ConfigError."""
         _check_names(changes)
@@ -157,6 +180,7 @@ class Ruleset:
         out["route_scores"] = list(self.route_scores)
         out["tie_breaks"] = [t.value for t in self.tie_breaks]
         out["initial_rejects"] = self.initial_rejects.value
+        out["grand_tour_bonus"] = list(self.grand_tour_bonus)
         return out
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from ttr_lab.core.record import GameRecord
 
 # Header of each end bonus (a result field), in the order they are added.
-_BONUSES = {"longest_bonus": "longest", "explorer_bonus": "explorer", "globetrotter_bonus": "globetrotter"}
+_BONUSES = {"longest_bonus": "longest", "explorer_bonus": "explorer", "globetrotter_bonus": "globetrotter",
+            "grand_tour_bonus": "grand tour"}
 
 
 def result_summary(record: GameRecord, score_parts: tuple[str, ...]) -> tuple[list[str], list[list[str]], list[str]]:

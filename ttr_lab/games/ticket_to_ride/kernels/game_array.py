@@ -151,6 +151,10 @@ def game_array(game: "Tables") -> np.ndarray:
     b.table(L.KEEP_START, starts)
     b.table(L.KEEP_COUNT, counts)
     b.table(L.KEEP_MASKS, masks)
+    # The Grand Tour's table only where it is played, so a game without it skips the search.
+    tour = list(rules.grand_tour_bonus) if rules.grand_tour else []
+    h[L.N_GRAND_TOUR] = len(tour)
+    b.table(L.GRAND_TOUR, tour)
     # The state's fields, after its header, at the offsets its declaration gives this game.
     sized = L.STATE.sized(L.dims_of(h))
     for part in L.STATE.body:

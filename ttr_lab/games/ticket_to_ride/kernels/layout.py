@@ -128,6 +128,8 @@ _GAME_SCALARS_AND_TABLES = (
     ("keep_start", 1, "[offered, minimum] -> first entry in KEEP_MASKS and count: the keep subsets"),
     ("keep_count", 1, ""), ("keep_masks", 1, ""),
     ("globetrotter_bonus", 1, "to everyone tied for the most completed tickets (at least one)"),
+    ("grand_tour", 1, "the Grand Tour bonus by qualifying tickets (the last entry: that many or more)"),
+    ("n_grand_tour", 1, "its entries; 0: no Grand Tour"),
 )
 
 
@@ -203,6 +205,8 @@ RESULT = (
     ("explorer_bonus", "the explorer bonus"), ("mountains", "mountain routes"), ("total", "the final score"),
     ("rank", "1 = first, ties share"),
     ("globetrotter_bonus", "the Globetrotter bonus"),
+    ("grand_tour_tickets", "tickets joined by two paths of own tracks with no track in common"),
+    ("grand_tour_bonus", "the Grand Tour bonus"),
 )
 
 # The header of an observation's view row (``observe.view_row``): V_PHASE ... V_ZERO, V_HEADER.

@@ -99,24 +99,26 @@ KEEP_START: Final = 68  # [offered, minimum] -> first entry in KEEP_MASKS and co
 KEEP_COUNT: Final = 69
 KEEP_MASKS: Final = 70
 GLOBETROTTER_BONUS: Final = 71  # to everyone tied for the most completed tickets (at least one)
-S_SIZE: Final = 72  # the length of the array
-S_HANDS: Final = 73  # where hands starts
-S_KNOWN: Final = 74  # where known starts
-S_PILE: Final = 75  # where pile starts
-S_DISCARD: Final = 76  # where discard starts
-S_MARKET: Final = 77  # where market starts
-S_OWNER: Final = 78  # where owner starts
-S_TRAINS: Final = 79  # where trains starts
-S_POINTS: Final = 80  # where points starts
-S_TICKETS: Final = 81  # where tickets starts
-S_TICKETS_N: Final = 82  # where tickets_n starts
-S_OFFERS: Final = 83  # where offers starts
-S_OFFERS_N: Final = 84  # where offers_n starts
-S_DECK: Final = 85  # where deck starts
-S_RETURNED: Final = 86  # where returned starts
-S_BOXED: Final = 87  # where boxed starts
-S_BOXED_BY: Final = 88  # where boxed_by starts
-GAME_HEADER: Final = 89  # the header's length
+GRAND_TOUR: Final = 72  # the Grand Tour bonus by qualifying tickets (the last entry: that many or more)
+N_GRAND_TOUR: Final = 73  # its entries; 0: no Grand Tour
+S_SIZE: Final = 74  # the length of the array
+S_HANDS: Final = 75  # where hands starts
+S_KNOWN: Final = 76  # where known starts
+S_PILE: Final = 77  # where pile starts
+S_DISCARD: Final = 78  # where discard starts
+S_MARKET: Final = 79  # where market starts
+S_OWNER: Final = 80  # where owner starts
+S_TRAINS: Final = 81  # where trains starts
+S_POINTS: Final = 82  # where points starts
+S_TICKETS: Final = 83  # where tickets starts
+S_TICKETS_N: Final = 84  # where tickets_n starts
+S_OFFERS: Final = 85  # where offers starts
+S_OFFERS_N: Final = 86  # where offers_n starts
+S_DECK: Final = 87  # where deck starts
+S_RETURNED: Final = 88  # where returned starts
+S_BOXED: Final = 89  # where boxed starts
+S_BOXED_BY: Final = 90  # where boxed_by starts
+GAME_HEADER: Final = 91  # the header's length
 
 # -- the columns of ``score_game``'s result (``RESULT``)
 R_ROUTES: Final = 0  # route points
@@ -131,7 +133,9 @@ R_MOUNTAINS: Final = 8  # mountain routes
 R_TOTAL: Final = 9  # the final score
 R_RANK: Final = 10  # 1 = first, ties share
 R_GLOBETROTTER_BONUS: Final = 11  # the Globetrotter bonus
-RESULT_COLUMNS: Final = 12  # columns per player
+R_GRAND_TOUR_TICKETS: Final = 12  # tickets joined by two paths of own tracks with no track in common
+R_GRAND_TOUR_BONUS: Final = 13  # the Grand Tour bonus
+RESULT_COLUMNS: Final = 14  # columns per player
 
 # -- an observation's view row (``VIEW``)
 V_PHASE: Final = 0
@@ -286,6 +290,8 @@ __all__ = [
     'KEEP_COUNT',
     'KEEP_MASKS',
     'GLOBETROTTER_BONUS',
+    'GRAND_TOUR',
+    'N_GRAND_TOUR',
     'S_SIZE',
     'S_HANDS',
     'S_KNOWN',
@@ -316,6 +322,8 @@ __all__ = [
     'R_TOTAL',
     'R_RANK',
     'R_GLOBETROTTER_BONUS',
+    'R_GRAND_TOUR_TICKETS',
+    'R_GRAND_TOUR_BONUS',
     'RESULT_COLUMNS',
     'V_PHASE',
     'V_PLAYER',

@@ -1,6 +1,6 @@
 """Final scoring as kernels (``result.score_game``): route points, the exact longest trail,
-tickets joined or not, the longest-trail, explorer and Globetrotter bonuses, and ranks with the
-ruleset's tie-breaks."""
+tickets joined or not, the longest-trail, explorer, Globetrotter and Grand Tour bonuses, and ranks
+with the ruleset's tie-breaks (the Grand Tour plays no part in them)."""
 
 from __future__ import annotations
 
@@ -133,6 +133,91 @@ def components(g: np.ndarray, s: np.ndarray, player: int) -> np.ndarray:
 
 
 @njit(cache=True)
+def two_path_labels(g: np.ndarray, s: np.ndarray, player: int) -> np.ndarray:
+    """Per city, a label of its 2-edge-connected piece of the player's network: two cities have
+    equal labels exactly when two paths of the player's tracks with no track in common join
+    them (the Grand Tour's test). By Menger, that is when no single track separates them: they
+    are joined once every bridge (a track on no cycle) is taken out. The bridges are found by
+    one depth-first search (Tarjan's low points, explicit stack); a track is skipped on the way
+    back by its id, not its city, so the two tracks of a double route held by one player make
+    a cycle, as two parallel tracks should. Linear in the player's tracks."""
+    cities, owner = g[L.N_CITIES], g[L.S_OWNER]
+    m = 0
+    for t in range(g[L.N_TRACKS]):
+        if s[owner + t] == player:
+            m += 1
+    # One allocation for every table below (this runs at the end of every search play-out).
+    work = np.empty(8 * cities + 1 + 5 * m, dtype=np.int64)
+    first = work[:cities + 1]  # city c's tracks: adj[first[c]:first[c + 1]]
+    # Per city: the next free entry of adj, the discovery order, the earliest discovery reachable
+    # from below by one track back; and the search's stack: the city, the track it came by, the
+    # next entry of adj to try there.
+    fill, disc, low, city, came, nexte, parent = work[cities + 1:8 * cities + 1].reshape(7, cities)
+    rest = work[8 * cities + 1:]
+    ta, tb, adj, bridge = rest[:m], rest[m:2 * m], rest[2 * m:4 * m], rest[4 * m:]
+    first[:] = 0
+    k = 0
+    for t in range(g[L.N_TRACKS]):
+        if s[owner + t] == player:
+            ta[k], tb[k] = g[g[L.T_CITY_A] + t], g[g[L.T_CITY_B] + t]
+            first[ta[k] + 1] += 1
+            first[tb[k] + 1] += 1
+            k += 1
+    for c in range(cities):
+        first[c + 1] += first[c]
+    fill[:] = first[:cities]
+    for i in range(m):
+        adj[fill[ta[i]]] = i
+        fill[ta[i]] += 1
+        adj[fill[tb[i]]] = i
+        fill[tb[i]] += 1
+    disc[:] = -1
+    bridge[:] = 0
+    order = 0
+    for start in range(cities):
+        if disc[start] >= 0 or first[start + 1] == first[start]:
+            continue
+        depth = 0
+        city[0], came[0], nexte[0] = start, -1, first[start]
+        disc[start] = low[start] = order
+        order += 1
+        while depth >= 0:
+            here = city[depth]
+            j = nexte[depth]
+            if j < first[here + 1]:
+                nexte[depth] = j + 1
+                i = adj[j]
+                if i == came[depth]:
+                    continue
+                there = tb[i] if ta[i] == here else ta[i]
+                if disc[there] < 0:
+                    disc[there] = low[there] = order
+                    order += 1
+                    depth += 1
+                    city[depth], came[depth], nexte[depth] = there, i, first[there]
+                elif disc[there] < low[here]:
+                    low[here] = disc[there]
+            else:
+                if depth > 0:
+                    up = city[depth - 1]
+                    if low[here] < low[up]:
+                        low[up] = low[here]
+                    if low[here] > disc[up]:
+                        bridge[came[depth]] = 1
+                depth -= 1
+    for x in range(cities):
+        parent[x] = x
+    for i in range(m):
+        if bridge[i] == 0:
+            a, b = _root(parent, ta[i]), _root(parent, tb[i])
+            if a != b:
+                parent[a] = b
+    for x in range(cities):
+        parent[x] = _root(parent, x)
+    return parent
+
+
+@njit(cache=True)
 def score_game(g: np.ndarray, s: np.ndarray, out: np.ndarray, completed: np.ndarray) -> None:
     """Each player's row of ``out`` (the ``R_*`` columns of ``layout``); ``completed[p, i]``:
     whether the player's i-th held ticket is joined."""
@@ -164,6 +249,19 @@ def score_game(g: np.ndarray, s: np.ndarray, out: np.ndarray, completed: np.ndar
         out[p, L.R_TICKET_POINTS] = points
         out[p, L.R_COMPLETED] = done
         out[p, L.R_FAILED] = held - done
+        if g[L.N_GRAND_TOUR] > 0:  # only where the Grand Tour is played: elsewhere it costs nothing
+            tour = 0
+            if done > 0:  # only a completed ticket can qualify
+                pieces = two_path_labels(g, s, p)
+                for i in range(held):
+                    ticket = s[g[L.S_TICKETS] + p * nt + i]
+                    if completed[p, i] and pieces[g[g[L.TICKET_A] + ticket]] == pieces[g[g[L.TICKET_B] + ticket]]:
+                        tour += 1
+            out[p, L.R_GRAND_TOUR_TICKETS] = tour
+            out[p, L.R_GRAND_TOUR_BONUS] = g[g[L.GRAND_TOUR] + min(tour, g[L.N_GRAND_TOUR] - 1)]
+        else:  # a buffer may be reused from a game with the Grand Tour
+            out[p, L.R_GRAND_TOUR_TICKETS] = 0
+            out[p, L.R_GRAND_TOUR_BONUS] = 0
         # The largest network: most cities touched by the player's tracks with one label.
         size = np.zeros(cities, dtype=np.int64)
         touched = np.zeros(cities, dtype=np.bool_)
@@ -193,6 +291,7 @@ def score_game(g: np.ndarray, s: np.ndarray, out: np.ndarray, completed: np.ndar
         out[p, L.R_TOTAL] = (
             out[p, L.R_ROUTES] + out[p, L.R_TICKET_POINTS] + out[p, L.R_LONGEST_BONUS] + out[p, L.R_EXPLORER_BONUS]
             + out[p, L.R_GLOBETROTTER_BONUS]
+            + out[p, L.R_GRAND_TOUR_BONUS]
         )
     for p in range(n):
         rank = 1
