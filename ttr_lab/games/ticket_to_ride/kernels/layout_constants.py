@@ -27,7 +27,10 @@ DECK_HEAD: Final = 9  # the ticket deck is a ring: its top at DECK_HEAD
 DECK_N: Final = 10  # tickets in the ticket deck
 BOXED_N: Final = 11  # tickets out of the game
 LAST_CARD: Final = 12  # the card the last action showed to everyone (a market card), else NO_CARD
-STATE_HEADER: Final = 13  # the header's length
+TUNNEL_CLAIM: Final = 13  # the claim (its action id less ID_CLAIM) of a tunnel waiting for its extra cards, else -1; its payment is laid down, out of the hand
+TUNNEL_EXTRA: Final = 14  # the extra cards that tunnel asks (0 when none waits)
+REVEALED_N: Final = 15  # cards in revealed
+STATE_HEADER: Final = 16  # the header's length
 
 # -- the game array's header (``GAME``): scalars, table offsets, the state's length and field offsets
 N_PLAYERS: Final = 0
@@ -98,24 +101,33 @@ DECK_CARDS: Final = 67  # the train cards in colour order (before the shuffle)
 KEEP_START: Final = 68  # [offered, minimum] -> first entry in KEEP_MASKS and count: the keep subsets
 KEEP_COUNT: Final = 69
 KEEP_MASKS: Final = 70
-S_SIZE: Final = 71  # the length of the array
-S_HANDS: Final = 72  # where hands starts
-S_KNOWN: Final = 73  # where known starts
-S_PILE: Final = 74  # where pile starts
-S_DISCARD: Final = 75  # where discard starts
-S_MARKET: Final = 76  # where market starts
-S_OWNER: Final = 77  # where owner starts
-S_TRAINS: Final = 78  # where trains starts
-S_POINTS: Final = 79  # where points starts
-S_TICKETS: Final = 80  # where tickets starts
-S_TICKETS_N: Final = 81  # where tickets_n starts
-S_OFFERS: Final = 82  # where offers starts
-S_OFFERS_N: Final = 83  # where offers_n starts
-S_DECK: Final = 84  # where deck starts
-S_RETURNED: Final = 85  # where returned starts
-S_BOXED: Final = 86  # where boxed starts
-S_BOXED_BY: Final = 87  # where boxed_by starts
-GAME_HEADER: Final = 88  # the header's length
+TUNNEL_REVEAL: Final = 71
+ID_TUNNEL: Final = 72
+ID_DECLINE: Final = 73
+T_TUNNEL: Final = 74  # 1 for a tunnel
+PAY_ID: Final = 75  # [extra cards asked * (TUNNEL_REVEAL + 1) + locomotives] -> the extra payment's action id
+PAY_CARDS: Final = 76  # per extra payment (action id - ID_TUNNEL): cards of the claim's colour, and locomotives
+PAY_LOCOS: Final = 77
+S_SIZE: Final = 78  # the length of the array
+S_HANDS: Final = 79  # where hands starts
+S_KNOWN: Final = 80  # where known starts
+S_PILE: Final = 81  # where pile starts
+S_DISCARD: Final = 82  # where discard starts
+S_MARKET: Final = 83  # where market starts
+S_OWNER: Final = 84  # where owner starts
+S_TRAINS: Final = 85  # where trains starts
+S_POINTS: Final = 86  # where points starts
+S_TICKETS: Final = 87  # where tickets starts
+S_TICKETS_N: Final = 88  # where tickets_n starts
+S_OFFERS: Final = 89  # where offers starts
+S_OFFERS_N: Final = 90  # where offers_n starts
+S_DECK: Final = 91  # where deck starts
+S_RETURNED: Final = 92  # where returned starts
+S_BOXED: Final = 93  # where boxed starts
+S_BOXED_BY: Final = 94  # where boxed_by starts
+S_REVEALED: Final = 95  # where revealed starts
+S_TUNNELS: Final = 96  # where tunnels starts
+GAME_HEADER: Final = 97  # the header's length
 
 # -- the columns of ``score_game``'s result (``RESULT``)
 R_ROUTES: Final = 0  # route points
@@ -146,7 +158,10 @@ V_BOXED_N: Final = 10  # boxed tickets the viewer saw boxed
 V_FINAL_ROUND: Final = 11  # 1 once the final round started
 V_FINAL_LEFT: Final = 12  # its turns left, 0 before it
 V_ZERO: Final = 13  # always 0: the tensor's padded seats
-V_HEADER: Final = 14  # the header's length
+V_TUNNEL_CLAIM: Final = 14
+V_TUNNEL_EXTRA: Final = 15
+V_REVEALED_N: Final = 16
+V_HEADER: Final = 17  # the header's length
 
 # -- a determinization's plan (``DEAL_PLAN``)
 P_OPPONENTS: Final = 0  # opponents (rows below)
@@ -194,7 +209,8 @@ W_TICKETS: Final = 15
 W_OFFERED: Final = 16
 W_TICKETS_OUT: Final = 17
 W_OWNER: Final = 18
-WRITER_PLAN_SIZE: Final = 19  # the plan's length
+W_TUNNEL: Final = 19  # the tunnel block, on a map with tunnels (else the tensor's size)
+WRITER_PLAN_SIZE: Final = 20  # the plan's length
 
 __all__ = [
     'KINDS',
@@ -214,6 +230,9 @@ __all__ = [
     'DECK_N',
     'BOXED_N',
     'LAST_CARD',
+    'TUNNEL_CLAIM',
+    'TUNNEL_EXTRA',
+    'REVEALED_N',
     'STATE_HEADER',
     'N_PLAYERS',
     'N_TRACKS',
@@ -283,6 +302,13 @@ __all__ = [
     'KEEP_START',
     'KEEP_COUNT',
     'KEEP_MASKS',
+    'TUNNEL_REVEAL',
+    'ID_TUNNEL',
+    'ID_DECLINE',
+    'T_TUNNEL',
+    'PAY_ID',
+    'PAY_CARDS',
+    'PAY_LOCOS',
     'S_SIZE',
     'S_HANDS',
     'S_KNOWN',
@@ -300,6 +326,8 @@ __all__ = [
     'S_RETURNED',
     'S_BOXED',
     'S_BOXED_BY',
+    'S_REVEALED',
+    'S_TUNNELS',
     'GAME_HEADER',
     'R_ROUTES',
     'R_TICKET_POINTS',
@@ -327,6 +355,9 @@ __all__ = [
     'V_FINAL_ROUND',
     'V_FINAL_LEFT',
     'V_ZERO',
+    'V_TUNNEL_CLAIM',
+    'V_TUNNEL_EXTRA',
+    'V_REVEALED_N',
     'V_HEADER',
     'P_OPPONENTS',
     'P_COLUMNS',
@@ -369,5 +400,6 @@ __all__ = [
     'W_OFFERED',
     'W_TICKETS_OUT',
     'W_OWNER',
+    'W_TUNNEL',
     'WRITER_PLAN_SIZE',
 ]
