@@ -31,7 +31,7 @@ import functools
 import itertools
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Sequence, Union
 
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, GRAY, LOCOMOTIVE, NUM_COLOURS, card_index
 from ttr_lab.core.actions import check_whole_numbers
@@ -238,6 +238,13 @@ def _claims(board: "Board") -> tuple[list[dict[int, tuple[Claim, ...]]], list[Cl
         all_locos.append(all_loco)
         by_key[(t.id, LOCOMOTIVE, length)] = all_loco
     return claims, all_locos, by_key
+
+
+def cheapest_tunnel_answer(legal: "Sequence[Action]") -> Action:
+    """At a tunnel's extra payment: the payment with the fewest locomotives when the hand can
+    pay, else ``decline`` (the legal actions list them in that order). A default for strategies
+    that do not weigh a tunnel's cost."""
+    return legal[0]
 
 
 def max_offer(ruleset: "Ruleset") -> int:

@@ -162,10 +162,7 @@ class Determinizer:
             stalled=False,
             log=obs.log,
             log_len=obs.history_length,
-            tunnel_claim=-1 if laid is None else face_of(game).id_of(laid) - int(face_of(game).g[L.ID_CLAIM]),
-            tunnel_extra=obs.tunnel_extra,
-            revealed=list(obs.tunnel_revealed),
-            tunnels=[x for last in obs.last_tunnels for x in last],
+            **tunnel_fields(obs),
         )
 
     def sample(self, rng: random.Random | int) -> GameState:
@@ -206,6 +203,19 @@ class Determinizer:
         if code:
             raise ValueError(_INCONSISTENT[code])
         return state
+
+
+def tunnel_fields(obs: Observation) -> dict[str, Any]:
+    """What ``obs`` shows of tunnels (all public), as ``assemble_state``'s fields: the waiting
+    claim and its turned-over cards, and every seat's last tunnel claim."""
+    laid = obs.tunnel_pending
+    face = face_of(tables_for(obs.board, obs.num_players, obs.ruleset))
+    return {
+        "tunnel_claim": -1 if laid is None else face.id_of(laid) - int(face.g[L.ID_CLAIM]),
+        "tunnel_extra": obs.tunnel_extra,
+        "revealed": list(obs.tunnel_revealed),
+        "tunnels": [x for last in obs.last_tunnels for x in last],
+    }
 
 
 _TRIES = 64
