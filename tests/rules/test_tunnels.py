@@ -28,8 +28,7 @@ def state(hands, pile_top=(), **kw):
 
 def cards_in_play(s) -> int:
     """Every train card of the position, the laid payment and the turned-over cards included."""
-    laid = s.tunnel_pending
-    return total_cards(s) + len(s.revealed) + (laid.cards + laid.locomotives if laid is not None else 0)
+    return total_cards(s)
 
 
 def refused(s, text, match):

@@ -160,11 +160,11 @@ def game_array(game: "Tables") -> np.ndarray:
     b.table(L.KEEP_MASKS, masks)
     b.table(L.T_TUNNEL, [int(t.tunnel) for t in tracks])
     pay_id = [-1] * ((reveal + 1) * (reveal + 1))
-    for i, a in enumerate(pays):
-        pay_id[(a.cards + a.locomotives) * (reveal + 1) + a.locomotives] = h[L.ID_TUNNEL] + i
+    for i, pay in enumerate(pays):
+        pay_id[(pay.cards + pay.locomotives) * (reveal + 1) + pay.locomotives] = h[L.ID_TUNNEL] + i
     b.table(L.PAY_ID, pay_id)
-    b.table(L.PAY_CARDS, [a.cards for a in pays])
-    b.table(L.PAY_LOCOS, [a.locomotives for a in pays])
+    b.table(L.PAY_CARDS, [pay.cards for pay in pays])
+    b.table(L.PAY_LOCOS, [pay.locomotives for pay in pays])
     # The state's fields, after its header, at the offsets its declaration gives this game.
     sized = L.STATE.sized(L.dims_of(h))
     for part in L.STATE.body:
