@@ -70,8 +70,8 @@ def layout(board: Board, ruleset: Ruleset) -> TensorLayout:
         *(tunnel_block if tunnels else []),
         ("num_players", m, "one-hot: players at the table (index n-1)"),
         ("to_move", m, "one-hot: the player to move, relative to the viewer"),
-        ("phase", _PHASES if tunnels else _PHASES_WITHOUT_TUNNELS,
-         "one-hot: initial tickets, turn, second draw, keep tickets, over (and tunnel, on a map with tunnels)"),
+        ("phase", _PHASES, "one-hot: initial tickets, turn, second draw, keep tickets, over, tunnel") if tunnels else
+        ("phase", _PHASES_WITHOUT_TUNNELS, "one-hot: initial tickets, turn, second draw, keep tickets, over"),
         ("tickets", t, "multi-hot over ticket ids: the viewer's tickets"),
         ("offered", t, "multi-hot: tickets on offer to the viewer (while it chooses)"),
         ("tickets_out", t, "multi-hot: tickets the viewer knows are out of play or in the deck "
