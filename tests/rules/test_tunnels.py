@@ -102,6 +102,15 @@ def test_a_payment_of_locomotives_only_is_matched_by_locomotives_only():
     assert claimed_by(s) and hand(s, 0) == {"orange": 2, L: 1}
 
 
+def test_a_payment_of_locomotives_only_asks_locomotives_the_hand_may_lack():
+    s = state({"orange": 3, L: 4}, pile_top=[L, L, "orange"])
+    act(s, f"{CLAIM} 3 loco")
+    assert s.tunnel_extra == 2 and hand(s, 0) == {"orange": 3, L: 1}
+    assert legal_texts(s) == ["decline"]
+    refused(s, "pay 2 loco", "has 1 locomotives, not 2")
+    refused(s, "pay 1 card + 1 loco", "locomotives only")
+
+
 def test_a_payment_of_locomotives_only_with_no_locomotive_turned_over_claims_at_once():
     s = state({L: 3}, pile_top=["orange", "orange", "orange"])
     act(s, f"{CLAIM} 3 loco")
