@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from helpers import act, legal_texts, make_state, track_id
-from ttr_lab import IllegalActionError
+from ttr_lab import BoardDataError, IllegalActionError
 from ttr_lab.games.ticket_to_ride import (
     DECLINE, Claim, DeclineTunnel, KeepTickets, PayTunnel, TicketToRide, load_board, parse_action,
 )
@@ -111,3 +111,12 @@ def test_a_one_icon_ferry_short_of_locomotives_is_refused():
     s = make_state(2, board=BOARD, hands=[{"red": 1}, {}])
     with pytest.raises(IllegalActionError, match="has 0 locomotives, not 1"):
         act(s, "claim Dieppe-London gray#1 with 1 red + 1 loco")
+
+
+def test_a_map_edit_may_add_a_tunnel():
+    edit = {"add_track": {"a": "Denver", "b": "Chicago", "length": 2, "colour": "red", "tunnel": True}}
+    game = TicketToRide("usa", edits=[edit])
+    assert game.board.tracks[-1].tunnel
+    assert sum(type(a) is DeclineTunnel for a in all_actions(game.board, game.ruleset)) == 1
+    with pytest.raises(BoardDataError, match="inconsistent track"):
+        TicketToRide("usa", edits=[{"add_track": {**edit["add_track"], "tunnel": "yes"}}])
