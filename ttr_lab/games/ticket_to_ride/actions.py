@@ -10,6 +10,9 @@ The action language (one action per line, case-insensitive)::
     claim Denver-Kansas City black with 3 black + 1 loco
     claim Atlanta-Charleston gray with 2 red
     claim Atlanta-Raleigh gray#2 with 2 loco
+    pay 1 card + 1 loco              a tunnel's extra cards: cards of the colour the claim was
+                                     paid with, plus locomotives ('pay 2 loco', 'pay 1 card')
+    decline                          give up the tunnel: the laid cards go back to the hand
     pass                             only when no other action is legal
 
 A claim names its track as ``CityA-CityB colour`` (cities in either order; ``#1``/``#2`` tells the
@@ -28,7 +31,7 @@ import functools
 import itertools
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Sequence, Union
 
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, GRAY, LOCOMOTIVE, NUM_COLOURS, card_index
 from ttr_lab.core.actions import check_whole_numbers
@@ -96,6 +99,33 @@ class Claim:
 
 
 @dataclass(frozen=True, slots=True)
+class PayTunnel:
+    """Pay the extra cards a tunnel claim asks: ``cards`` of the colour the claim was paid with
+    plus ``locomotives`` (only locomotives when the claim was paid with locomotives only)."""
+
+    cards: int
+    locomotives: int
+
+    def __post_init__(self) -> None:
+        check_whole_numbers(self, "cards", "locomotives")
+
+    def __str__(self) -> str:
+        parts = [f"{self.cards} card{'s' if self.cards != 1 else ''}"] if self.cards else []
+        if self.locomotives or not parts:
+            parts.append(f"{self.locomotives} loco")
+        return "pay " + " + ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineTunnel:
+    """Give up a tunnel claim rather than pay its extra cards: the laid cards go back to the
+    hand, no track is claimed, and the turn ends."""
+
+    def __str__(self) -> str:
+        return "decline"
+
+
+@dataclass(frozen=True, slots=True)
 class Pass:
     def __str__(self) -> str:
         return "pass"
@@ -114,10 +144,11 @@ class TicketsKept:
         return f"kept {self.count}"
 
 
-Action = Union[DrawBlind, DrawMarket, DrawTickets, KeepTickets, Claim, Pass]
+Action = Union[DrawBlind, DrawMarket, DrawTickets, KeepTickets, PayTunnel, DeclineTunnel, Claim, Pass]
 
 DRAW_BLIND = DrawBlind()
 DRAW_TICKETS = DrawTickets()
+DECLINE = DeclineTunnel()
 PASS = Pass()
 
 
@@ -209,9 +240,26 @@ def _claims(board: "Board") -> tuple[list[dict[int, tuple[Claim, ...]]], list[Cl
     return claims, all_locos, by_key
 
 
+def cheapest_tunnel_answer(legal: "Sequence[Action]") -> Action:
+    """At a tunnel's extra payment: the payment with the fewest locomotives when the hand can
+    pay, else ``decline`` (the legal actions list them in that order). A default for strategies
+    that do not weigh a tunnel's cost."""
+    return legal[0]
+
+
 def max_offer(ruleset: "Ruleset") -> int:
     """The most tickets ever on offer at once: the setup deal or a draw, whichever is larger."""
     return max(ruleset.initial_tickets + ruleset.initial_long_tickets, ruleset.ticket_draw)
+
+
+def tunnel_actions(board: "Board", ruleset: "Ruleset") -> tuple[PayTunnel | DeclineTunnel, ...]:
+    """The tunnel decisions of a game: every extra payment by cards asked (1 to
+    ``tunnel_reveal``) then locomotives among them, then ``decline``; none on a map without
+    tunnels, so its other actions keep their ids."""
+    if not any(t.tunnel for t in board.tracks):
+        return ()
+    pays = [PayTunnel(extra - locos, locos) for extra in range(1, ruleset.tunnel_reveal + 1) for locos in range(extra + 1)]
+    return (*pays, DECLINE)
 
 
 @functools.lru_cache(maxsize=None)
@@ -219,8 +267,9 @@ def all_actions(board: "Board", ruleset: "Ruleset") -> tuple[Action, ...]:
     """Every action of a game on ``board`` under ``ruleset``, in the order that numbers them
     (``TicketToRide.action_space``): draw blind, draw market 0..m-1, tickets, pass; then one keep
     per subset of the largest offer, subset ``mask`` at ``mask`` (bit i: ticket i kept; 0 keeps
-    none); then the claims by track id, each track's payments by colour then locomotives, a
-    track's only-locomotive payment once, after its coloured ones."""
+    none); then the tunnel decisions (``tunnel_actions``: none without tunnels); then the claims
+    by track id, each track's payments by colour then locomotives, a track's only-locomotive
+    payment once, after its coloured ones."""
     table = action_table(board, ruleset.market_size)
     k = max_offer(ruleset)
     keeps = [keep_action(tuple(i for i in range(k) if mask >> i & 1)) for mask in range(1 << k)]
@@ -229,12 +278,13 @@ def all_actions(board: "Board", ruleset: "Ruleset") -> tuple[Action, ...]:
         for colour in sorted(options):
             claims.extend(a for a in options[colour] if a.colour != LOCOMOTIVE)
         claims.append(table.all_locos[t])
-    return (DRAW_BLIND, *table.draw_market, DRAW_TICKETS, PASS, *keeps, *claims)
+    return (DRAW_BLIND, *table.draw_market, DRAW_TICKETS, PASS, *keeps, *tunnel_actions(board, ruleset), *claims)
 
 
 _KEEP_RE = re.compile(r"^keep\s+(none|\d+(?:\s*[,\s]\s*\d+)*)$")
 _MARKET_RE = re.compile(r"^(?:draw\s+)?market\s+(\d+)$")
 _PAY_PART_RE = re.compile(r"^(\d+)\s+([a-z]+)$")
+_EXTRA_RE = re.compile(r"^pay\s+(?:(\d+)\s+cards?(?:\s*\+\s*(\d+)\s+locos?)?|(\d+)\s+locos?)$")
 
 
 def parse_action(text: str, board: "Board") -> Action:
@@ -250,6 +300,12 @@ def parse_action(text: str, board: "Board") -> Action:
         return DRAW_TICKETS
     if s == "pass":
         return PASS
+    if s == "decline":
+        return DECLINE
+    m = _EXTRA_RE.match(s)
+    if m:
+        cards, locos, only = m.groups()
+        return PayTunnel(int(cards or 0), int(only or locos or 0))
     m = _MARKET_RE.match(s)
     if m:
         return DrawMarket(int(m.group(1)))
@@ -263,7 +319,8 @@ def parse_action(text: str, board: "Board") -> Action:
         return _parse_claim(text.strip()[6:].strip(), board)
     raise IllegalActionError(
         f"cannot read action {text!r}; expected 'draw blind', 'draw market N', 'tickets', "
-        "'keep I,J', 'claim CITY-CITY [colour] with N colour [+ M loco]' or 'pass'"
+        "'keep I,J', 'claim CITY-CITY [colour] with N colour [+ M loco]', 'pay N cards [+ M loco]', "
+        "'decline' or 'pass'"
     )
 
 

@@ -1,11 +1,12 @@
 """The map: cities, tracks and tickets, loaded once from package data into an immutable ``Board``.
 
 A map is a folder with ``map.toml`` (name, player counts, ruleset overrides), ``cities.csv``,
-``routes.csv`` (``city_a,city_b,length,color,ferry_locomotives,mountain_spaces``; one row per
-track), ``tickets.csv`` (``city_a,city_b,points,deck``) and optionally ``positions.csv``
-(``city,lat,lon``). Ids are positions in those files, so they are stable for a given map. A
-shipped map's ``map.toml`` may declare variants of it (another ticket deck, other rule numbers
-on the same board), loaded by their own names: ``map_variants.py``.
+``routes.csv`` (``city_a,city_b,length,color`` and the optional ``ferry_locomotives``,
+``mountain_spaces``, ``tunnel``, each 0 when left out; one row per track), ``tickets.csv``
+(``city_a,city_b,points,deck``) and optionally ``positions.csv`` (``city,lat,lon``). Ids are
+positions in those files, so they are stable for a given map. A shipped map's ``map.toml`` may
+declare variants of it (another ticket deck, other rule numbers on the same board), loaded by
+their own names: ``map_variants.py``.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ class Track:
     mountain_spaces: int = 0  # X spaces: one extra train each, scored at once
     twin: int = -1  # id of the other track of a double route, or -1
     label: str = ""  # e.g. "Denver-Kansas City black"
+    # A tunnel: its claim turns over cards of the draw pile, and each match asks one more card.
+    tunnel: bool = False
 
     @property
     def colour_name(self) -> str:
@@ -158,7 +161,7 @@ class Board:
             g.add_edge(
                 self.cities[t.a], self.cities[t.b], key=t.id, id=t.id, length=t.length,
                 colour=t.colour_name, ferry_locomotives=t.ferry_locomotives,
-                mountain_spaces=t.mountain_spaces,
+                mountain_spaces=t.mountain_spaces, tunnel=t.tunnel,
             )
         return nx.freeze(g)
 
@@ -280,17 +283,20 @@ def _load(folder: Any, source: str, folder_path: str | None = None, variant: str
             raise BoardDataError(f"{where}: {exc}") from None
         ferry = _int(row, "ferry_locomotives", where, default=0)
         mountain = _int(row, "mountain_spaces", where, default=0)
+        tunnel = _int(row, "tunnel", where, default=0)
+        if tunnel not in (0, 1):
+            raise BoardDataError(f"{where}: tunnel must be 0 or 1, got {tunnel}")
         if a == b or length < 1 or ferry < 0 or mountain < 0 or ferry + mountain > length:
             raise BoardDataError(f"{where}: inconsistent track {row}")
         if length >= len(ruleset.route_scores):
             raise BoardDataError(f"{where}: length {length} has no score in the ruleset")
-        raw_tracks.append((a, b, length, colour, ferry, mountain))
+        raw_tracks.append((a, b, length, colour, ferry, mountain, tunnel))
 
     by_pair: dict[tuple[int, int], list[int]] = {}
     for i, (a, b, *_rest) in enumerate(raw_tracks):
         by_pair.setdefault((min(a, b), max(a, b)), []).append(i)
     tracks = []
-    for i, (a, b, length, colour, ferry, mountain) in enumerate(raw_tracks):
+    for i, (a, b, length, colour, ferry, mountain, tunnel) in enumerate(raw_tracks):
         group = by_pair[(min(a, b), max(a, b))]
         if len(group) > 2:
             raise BoardDataError(f"map {source}: {cities[a]}-{cities[b]} has {len(group)} tracks; at most 2 are supported")
@@ -298,7 +304,7 @@ def _load(folder: Any, source: str, folder_path: str | None = None, variant: str
         label = f"{cities[a]}-{cities[b]} {TRACK_COLOUR_NAMES[colour]}"
         if twin >= 0 and raw_tracks[twin][3] == colour:  # identical twins need a number
             label += f"#{group.index(i) + 1}"
-        tracks.append(Track(i, a, b, length, colour, ferry, mountain, twin, label))
+        tracks.append(Track(i, a, b, length, colour, ferry, mountain, twin, label, bool(tunnel)))
 
     component = connected_components(len(cities), ((a, b) for a, b, *_rest in raw_tracks))
     tickets: list[Ticket] = []

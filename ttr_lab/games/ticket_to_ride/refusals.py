@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ttr_lab.games.ticket_to_ride.actions import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Pass
+from ttr_lab.games.ticket_to_ride.actions import (
+    Claim, DeclineTunnel, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Pass, PayTunnel,
+)
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS
 from ttr_lab.games.ticket_to_ride.tables import Phase
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
@@ -26,12 +28,14 @@ _PHASE_REASONS = {
     Phase.KEEP_TICKETS: "the player must first choose which drawn tickets to keep",
     Phase.SECOND_DRAW: "this is the second card draw; only 'draw blind' or a non-locomotive 'draw market N' is allowed",
     Phase.TURN: "that is only allowed in the middle of another action",
+    Phase.TUNNEL: "the player must first pay the tunnel's extra cards or decline",
 }
 
 # The phases in which each kind of action may be played at all.
 _PHASES_OF = {
     Claim: (Phase.TURN,), DrawBlind: (Phase.TURN, Phase.SECOND_DRAW), DrawMarket: (Phase.TURN, Phase.SECOND_DRAW),
     KeepTickets: (Phase.KEEP_TICKETS, Phase.INITIAL_TICKETS), DrawTickets: (Phase.TURN,), Pass: (Phase.TURN,),
+    PayTunnel: (Phase.TUNNEL,), DeclineTunnel: (Phase.TUNNEL,),
 }
 
 
@@ -61,12 +65,29 @@ def refusal(state: "StateSlots", action: Any, code: int | None) -> str:
         return "the ticket deck is empty"
     if kind is Pass:
         return "a player may pass only when no other action is legal"
+    if kind is PayTunnel:
+        return _extra_reason(state, action, code)
     offered = len(state.offers[p])
     rules = state.tables.ruleset
     minimum = rules.initial_keep_min if state.phase == Phase.INITIAL_TICKETS else rules.ticket_keep_min
     if code == L.E_KEEP_FEW:
         return f"at least {min(minimum, offered)} of the {offered} offered tickets must be kept"
     return f"{offered} tickets are on offer (indices 0..{offered - 1}), each kept once"
+
+
+def _extra_reason(state: "StateSlots", a: PayTunnel, code: int | None) -> str:
+    extra = state.tunnel_extra
+    if code == L.E_TUNNEL_EXTRA or (code is None and a.cards + a.locomotives != extra):
+        return f"the tunnel asks {extra} extra card(s), the payment is {a.cards} + {a.locomotives} locomotives"
+    hand = state.hands[state.player * NUM_CARD_KINDS:(state.player + 1) * NUM_CARD_KINDS]
+    colour = state.tunnel_pending.colour if state.tunnel_pending is not None else LOCOMOTIVE
+    if code == L.E_TUNNEL_LOCOS or (code is None and colour == LOCOMOTIVE and a.cards):
+        return "the tunnel was paid with locomotives only, so its extra cards must be locomotives"
+    if code == L.E_CARDS:
+        return f"the player has {hand[colour]} {CARD_NAMES[colour]}, not {a.cards}"
+    if code == L.E_LOCOS:
+        return f"the player has {hand[LOCOMOTIVE]} locomotives, not {a.locomotives}"
+    return f"{a} is not an extra payment of this game (the tunnel asks at most {state.tables.ruleset.tunnel_reveal})"
 
 
 def _claim_reason(state: "StateSlots", a: Claim, code: int | None) -> str:

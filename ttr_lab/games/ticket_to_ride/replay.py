@@ -19,5 +19,8 @@ def describe_state(state: GameState, record: GameRecord, index: int) -> str:
         lines.append(f"  seat {p} ({record.strategies[p]}): {state.points[p]} route points, {state.trains[p]} trains; "
                      f"{cards}; tickets {tickets}")
     lines.append("  market: " + ", ".join(CARD_NAMES[c] for c in state.market))
+    if state.tunnel_pending is not None:
+        lines.append(f"  tunnel: {state.tunnel_pending}, turned over "
+                     + ", ".join(CARD_NAMES[c] for c in state.revealed) + f": {state.tunnel_extra} extra card(s) asked")
     lines.extend(record.closing_lines(state, index))
     return "\n".join(lines)

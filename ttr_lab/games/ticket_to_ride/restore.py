@@ -10,6 +10,7 @@ from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS, card_index
 from ttr_lab.games.ticket_to_ride.tables import Phase, tables_for
 from ttr_lab.games.ticket_to_ride.fields import from_plain
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 from ttr_lab.games.ticket_to_ride.snapshot import plain_parts
 from ttr_lab.games.ticket_to_ride.state import GameState, assemble_state
@@ -73,7 +74,17 @@ def restore_state(board: Board, snap: dict[str, Any], ruleset: Ruleset | None = 
         # Fields a snapshot holds as plain numbers; one it lacks keeps its declared fill.
         **{p.face_name: from_plain(p, snap[p.face_name]) for p in plain_parts() if p.face_name in snap},
     )
-    cards = sum(s.hands) + len(s.pile) + sum(s.discard) + len(s.market)
+    claims = int(s.face.g[L.N_ACTIONS] - s.face.g[L.ID_CLAIM])
+    if not -1 <= s.tunnel_claim < claims:
+        raise ValueError(f"snapshot's tunnel_claim must be -1 or a claim 0..{claims - 1}, got {s.tunnel_claim}")
+    laid = s.tunnel_pending
+    if (laid is None) != (s.phase != Phase.TUNNEL) and not s.is_terminal():
+        raise ValueError("snapshot's tunnel_claim must name a claim exactly while the phase is tunnel")
+    if laid is not None and not s.tables.board.tracks[laid.track].tunnel:
+        raise ValueError(f"snapshot's tunnel_claim is a claim of {laid.track}, which is no tunnel")
+    # A waiting tunnel's laid payment and turned-over cards are out of every hand and pile.
+    cards = (sum(s.hands) + len(s.pile) + sum(s.discard) + len(s.market) + len(s.revealed)
+             + (laid.cards + laid.locomotives if laid is not None else 0))
     if cards != len(game.deck):
         raise ValueError(f"snapshot holds {cards} train cards, the game has {len(game.deck)}")
     if not s.pile and any(s.discard):

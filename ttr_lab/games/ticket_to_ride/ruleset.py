@@ -41,6 +41,9 @@ TIE_BREAKS = tuple(t.value for t in TieBreak)
 # The most tickets on offer at once: every subset of an offer a player may keep is an action
 # (2^N of them, listed in the action space), so a larger offer is refused, not enumerated.
 MAX_OFFER = 10
+# The most cards a tunnel claim may turn over: each extra payment (cards asked, locomotives
+# among them) is an action, so the action space grows with its square.
+MAX_TUNNEL_REVEAL = 10
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,9 @@ class Ruleset:
     # Points scored at once for each mountain (X) space of a claimed track; each X also costs
     # one extra train. Only maps with mountain spaces use it.
     mountain_points_per_space: int = 2
+    # Cards a tunnel claim turns over from the draw pile; each that matches the payment asks one
+    # more card. Only maps with tunnels use it.
+    tunnel_reveal: int = 3
     # Long tickets (deck "long") dealt to each player at setup besides the regular ones; long
     # tickets nobody is dealt leave the game.
     initial_long_tickets: int = 0
@@ -141,6 +147,9 @@ class Ruleset:
         if offer > MAX_OFFER:
             raise ConfigError(f"ruleset offers {offer} tickets at once (initial_tickets + initial_long_tickets, "
                               f"ticket_draw); at most {MAX_OFFER}, as each subset kept is an action (2^{offer})")
+        if self.tunnel_reveal > MAX_TUNNEL_REVEAL:
+            raise ConfigError(f"ruleset tunnel_reveal is at most {MAX_TUNNEL_REVEAL} (each extra payment is an "
+                              f"action), got {self.tunnel_reveal}")
         if not 1 <= self.ticket_keep_min <= self.ticket_draw:
             raise ConfigError(f"ruleset ticket_keep_min must be in 1..ticket_draw, got {self.ticket_keep_min}")
         if not 1 <= self.initial_keep_min <= max(1, self.initial_tickets):

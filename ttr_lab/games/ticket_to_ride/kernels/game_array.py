@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ttr_lab.games.ticket_to_ride.actions import Claim, DrawMarket, KeepTickets, all_actions, max_offer
+from ttr_lab.games.ticket_to_ride.actions import (
+    Claim, DeclineTunnel, DrawMarket, KeepTickets, PayTunnel, all_actions, max_offer,
+)
 from ttr_lab.games.ticket_to_ride.board import TicketDeck
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.ruleset import Rejects, TieBreak
@@ -86,6 +88,13 @@ def game_array(game: "Tables") -> np.ndarray:
     h[L.ID_KEEP] = kinds.index(KeepTickets)
     h[L.ID_CLAIM] = kinds.index(Claim)
     h[L.N_ACTIONS] = len(actions)
+    # Tunnels: a map without them has no tunnel decisions, their range empty at the claims' id.
+    pays = [a for a in actions if type(a) is PayTunnel]
+    has_tunnels = DeclineTunnel in kinds
+    reveal = rules.tunnel_reveal if has_tunnels else 0
+    h[L.TUNNEL_REVEAL] = reveal
+    h[L.ID_TUNNEL] = kinds.index(PayTunnel) if pays else (kinds.index(DeclineTunnel) if has_tunnels else h[L.ID_CLAIM])
+    h[L.ID_DECLINE] = kinds.index(DeclineTunnel) if has_tunnels else -1
     longest = max(t.length for t in tracks)
     h[L.MAX_LENGTH] = longest
     h[L.N_GROUPS] = len(game.groups)
@@ -155,6 +164,13 @@ def game_array(game: "Tables") -> np.ndarray:
     tour = list(rules.grand_tour_bonus) if rules.grand_tour else []
     h[L.N_GRAND_TOUR] = len(tour)
     b.table(L.GRAND_TOUR, tour)
+    b.table(L.T_TUNNEL, [int(t.tunnel) for t in tracks])
+    pay_id = [-1] * ((reveal + 1) * (reveal + 1))
+    for i, pay in enumerate(pays):
+        pay_id[(pay.cards + pay.locomotives) * (reveal + 1) + pay.locomotives] = h[L.ID_TUNNEL] + i
+    b.table(L.PAY_ID, pay_id)
+    b.table(L.PAY_CARDS, [pay.cards for pay in pays])
+    b.table(L.PAY_LOCOS, [pay.locomotives for pay in pays])
     # The state's fields, after its header, at the offsets its declaration gives this game.
     sized = L.STATE.sized(L.dims_of(h))
     for part in L.STATE.body:

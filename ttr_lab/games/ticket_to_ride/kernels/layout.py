@@ -43,6 +43,9 @@ class Phase(IntEnum):
     SECOND_DRAW = 2  # the second card of a draw-cards turn
     KEEP_TICKETS = 3  # choose which drawn tickets to keep
     OVER = 4
+    # After OVER, so the phases before keep their numbers: a tunnel claim's cards are turned
+    # over and ask for more; the same player pays the extra cards or declines.
+    TUNNEL = 5
 
 
 # The phases under the kernels' short names, as plain ints: numba compiles an int global as a
@@ -52,6 +55,7 @@ TURN: Final = int(Phase.TURN)
 SECOND: Final = int(Phase.SECOND_DRAW)
 KEEP: Final = int(Phase.KEEP_TICKETS)
 OVER: Final = int(Phase.OVER)
+TUNNEL: Final = int(Phase.TUNNEL)
 
 # -- the state array, declared: header slots (constants), then fields sized by the game ----------
 # A new field is one line in ``STATE``: its offset, the game array's slot for it (``S_<NAME>``),
@@ -71,6 +75,10 @@ STATE = ArrayLayout(
         Part("deck_n", (1,), "tickets in the ticket deck", "internal"),
         Part("boxed_n", (1,), "tickets out of the game", "internal"),
         Part("last_card", (1,), "the card the last action showed to everyone (a market card), else NO_CARD", "internal"),
+        Part("tunnel_claim", (1,), "the claim (its action id less ID_CLAIM) of a tunnel waiting for its extra cards, "
+             "else -1; its payment is laid down, out of the hand", "scalar", fill=-1),
+        Part("tunnel_extra", (1,), "the extra cards that tunnel asks (0 when none waits)", "scalar"),
+        Part("revealed_n", (1,), "cards in revealed", "internal"),
     ),
     body=(
         Part("hands", ("players", colours.NUM_CARD_KINDS), "every hand: ``hands[p * 9 + kind]`` cards of that kind"),
@@ -92,6 +100,10 @@ STATE = ArrayLayout(
         Part("boxed", ("tickets",), "tickets out of the game", "counted", "boxed_n", tuple),
         Part("boxed_by", ("tickets",), "who put each boxed ticket there (-1: nobody saw it)", "counted", "boxed_n",
              tuple, fill=-1),
+        Part("revealed", ("reveal",), "the cards the waiting tunnel claim turned over (public; discarded once it is "
+             "paid or declined)", "counted", "revealed_n"),
+        Part("tunnels", ("players", 3), "per player, its last tunnel claim: track, extra cards asked, extra cards "
+             "paid (-1: declined); all -1 before its first", fill=-1),
     ),
 )
 
@@ -130,6 +142,13 @@ _GAME_SCALARS_AND_TABLES = (
     ("globetrotter_bonus", 1, "to everyone tied for the most completed tickets (at least one)"),
     ("grand_tour", 1, "the Grand Tour bonus by qualifying tickets (the last entry: that many or more)"),
     ("n_grand_tour", 1, "its entries; 0: no Grand Tour"),
+    # Tunnels: how many cards a claim turns over (0 on a map without tunnels), the first id of
+    # the tunnel decisions (extra payments by cards asked then locomotives, then decline; none
+    # on a map without tunnels, so the claims' ids do not move), and their tables.
+    ("tunnel_reveal", 1, ""), ("id_tunnel", 1, ""), ("id_decline", 1, ""), ("t_tunnel", 1, "1 for a tunnel"),
+    ("pay_id", 1, "[extra cards asked * (TUNNEL_REVEAL + 1) + locomotives] -> the extra payment's action id"),
+    ("pay_cards", 1, "per extra payment (action id - ID_TUNNEL): cards of the claim's colour, and locomotives"),
+    ("pay_locos", 1, ""),
 )
 
 
@@ -146,6 +165,7 @@ GAME = game_layout(STATE)
 DIM_SLOTS = {
     "players": GAME.offsets["n_players"], "cards": GAME.offsets["n_cards"], "market": GAME.offsets["market_size"],
     "tracks": GAME.offsets["n_tracks"], "tickets": GAME.offsets["n_tickets"], "offer": GAME.offsets["max_offer"],
+    "reveal": GAME.offsets["tunnel_reveal"],
 }
 
 
@@ -194,6 +214,8 @@ E_DECK_EMPTY: Final = 12  # no ticket to draw
 E_KEEP_RANGE: Final = 13  # a kept index beyond the offer
 E_KEEP_FEW: Final = 14  # too few tickets kept
 E_PASS: Final = 15  # passing while something else is legal
+E_TUNNEL_EXTRA: Final = 16  # an extra payment of another size than the tunnel asks
+E_TUNNEL_LOCOS: Final = 17  # a tunnel paid with locomotives only asks locomotives only
 
 # -- the kernels' smaller arrays of one number per entry, declared in order (``numbered``) -------
 
@@ -217,6 +239,9 @@ VIEW = (
     # What the observation tensor counts besides (tensor.py gathers its counts block from the row):
     ("final_round", "1 once the final round started"), ("final_left", "its turns left, 0 before it"),
     ("zero", "always 0: the tensor's padded seats"),
+    # The waiting tunnel claim (public): its claim or -1, the extra cards asked, the cards turned
+    # over (a block after the boxed tickets).
+    ("tunnel_claim", ""), ("tunnel_extra", ""), ("revealed_n", ""),
 )
 
 # The header of a determinization's plan (``determinize.deal``): P_OPPONENTS ... P_TRIES, PLAN_HEADER.
@@ -248,7 +273,7 @@ TENSOR_PLAN = (
     ("size", ""), ("seats", ""), ("hand", ""), ("market", ""), ("discard", ""), ("decks", ""), ("trains", ""),
     ("points", ""), ("hand_sizes", ""), ("ticket_counts", ""), ("offer_sizes", ""), ("known_cards", ""),
     ("num_players", ""), ("to_move", ""), ("phase", ""), ("tickets", ""), ("offered", ""), ("tickets_out", ""),
-    ("owner", ""),
+    ("owner", ""), ("tunnel", "the tunnel block, on a map with tunnels (else the tensor's size)"),
 )
 
 

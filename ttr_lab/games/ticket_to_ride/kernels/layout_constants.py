@@ -27,7 +27,10 @@ DECK_HEAD: Final = 9  # the ticket deck is a ring: its top at DECK_HEAD
 DECK_N: Final = 10  # tickets in the ticket deck
 BOXED_N: Final = 11  # tickets out of the game
 LAST_CARD: Final = 12  # the card the last action showed to everyone (a market card), else NO_CARD
-STATE_HEADER: Final = 13  # the header's length
+TUNNEL_CLAIM: Final = 13  # the claim (its action id less ID_CLAIM) of a tunnel waiting for its extra cards, else -1; its payment is laid down, out of the hand
+TUNNEL_EXTRA: Final = 14  # the extra cards that tunnel asks (0 when none waits)
+REVEALED_N: Final = 15  # cards in revealed
+STATE_HEADER: Final = 16  # the header's length
 
 # -- the game array's header (``GAME``): scalars, table offsets, the state's length and field offsets
 N_PLAYERS: Final = 0
@@ -101,24 +104,33 @@ KEEP_MASKS: Final = 70
 GLOBETROTTER_BONUS: Final = 71  # to everyone tied for the most completed tickets (at least one)
 GRAND_TOUR: Final = 72  # the Grand Tour bonus by qualifying tickets (the last entry: that many or more)
 N_GRAND_TOUR: Final = 73  # its entries; 0: no Grand Tour
-S_SIZE: Final = 74  # the length of the array
-S_HANDS: Final = 75  # where hands starts
-S_KNOWN: Final = 76  # where known starts
-S_PILE: Final = 77  # where pile starts
-S_DISCARD: Final = 78  # where discard starts
-S_MARKET: Final = 79  # where market starts
-S_OWNER: Final = 80  # where owner starts
-S_TRAINS: Final = 81  # where trains starts
-S_POINTS: Final = 82  # where points starts
-S_TICKETS: Final = 83  # where tickets starts
-S_TICKETS_N: Final = 84  # where tickets_n starts
-S_OFFERS: Final = 85  # where offers starts
-S_OFFERS_N: Final = 86  # where offers_n starts
-S_DECK: Final = 87  # where deck starts
-S_RETURNED: Final = 88  # where returned starts
-S_BOXED: Final = 89  # where boxed starts
-S_BOXED_BY: Final = 90  # where boxed_by starts
-GAME_HEADER: Final = 91  # the header's length
+TUNNEL_REVEAL: Final = 74
+ID_TUNNEL: Final = 75
+ID_DECLINE: Final = 76
+T_TUNNEL: Final = 77  # 1 for a tunnel
+PAY_ID: Final = 78  # [extra cards asked * (TUNNEL_REVEAL + 1) + locomotives] -> the extra payment's action id
+PAY_CARDS: Final = 79  # per extra payment (action id - ID_TUNNEL): cards of the claim's colour, and locomotives
+PAY_LOCOS: Final = 80
+S_SIZE: Final = 81  # the length of the array
+S_HANDS: Final = 82  # where hands starts
+S_KNOWN: Final = 83  # where known starts
+S_PILE: Final = 84  # where pile starts
+S_DISCARD: Final = 85  # where discard starts
+S_MARKET: Final = 86  # where market starts
+S_OWNER: Final = 87  # where owner starts
+S_TRAINS: Final = 88  # where trains starts
+S_POINTS: Final = 89  # where points starts
+S_TICKETS: Final = 90  # where tickets starts
+S_TICKETS_N: Final = 91  # where tickets_n starts
+S_OFFERS: Final = 92  # where offers starts
+S_OFFERS_N: Final = 93  # where offers_n starts
+S_DECK: Final = 94  # where deck starts
+S_RETURNED: Final = 95  # where returned starts
+S_BOXED: Final = 96  # where boxed starts
+S_BOXED_BY: Final = 97  # where boxed_by starts
+S_REVEALED: Final = 98  # where revealed starts
+S_TUNNELS: Final = 99  # where tunnels starts
+GAME_HEADER: Final = 100  # the header's length
 
 # -- the columns of ``score_game``'s result (``RESULT``)
 R_ROUTES: Final = 0  # route points
@@ -152,7 +164,10 @@ V_BOXED_N: Final = 10  # boxed tickets the viewer saw boxed
 V_FINAL_ROUND: Final = 11  # 1 once the final round started
 V_FINAL_LEFT: Final = 12  # its turns left, 0 before it
 V_ZERO: Final = 13  # always 0: the tensor's padded seats
-V_HEADER: Final = 14  # the header's length
+V_TUNNEL_CLAIM: Final = 14
+V_TUNNEL_EXTRA: Final = 15
+V_REVEALED_N: Final = 16
+V_HEADER: Final = 17  # the header's length
 
 # -- a determinization's plan (``DEAL_PLAN``)
 P_OPPONENTS: Final = 0  # opponents (rows below)
@@ -200,7 +215,8 @@ W_TICKETS: Final = 15
 W_OFFERED: Final = 16
 W_TICKETS_OUT: Final = 17
 W_OWNER: Final = 18
-WRITER_PLAN_SIZE: Final = 19  # the plan's length
+W_TUNNEL: Final = 19  # the tunnel block, on a map with tunnels (else the tensor's size)
+WRITER_PLAN_SIZE: Final = 20  # the plan's length
 
 __all__ = [
     'KINDS',
@@ -220,6 +236,9 @@ __all__ = [
     'DECK_N',
     'BOXED_N',
     'LAST_CARD',
+    'TUNNEL_CLAIM',
+    'TUNNEL_EXTRA',
+    'REVEALED_N',
     'STATE_HEADER',
     'N_PLAYERS',
     'N_TRACKS',
@@ -292,6 +311,13 @@ __all__ = [
     'GLOBETROTTER_BONUS',
     'GRAND_TOUR',
     'N_GRAND_TOUR',
+    'TUNNEL_REVEAL',
+    'ID_TUNNEL',
+    'ID_DECLINE',
+    'T_TUNNEL',
+    'PAY_ID',
+    'PAY_CARDS',
+    'PAY_LOCOS',
     'S_SIZE',
     'S_HANDS',
     'S_KNOWN',
@@ -309,6 +335,8 @@ __all__ = [
     'S_RETURNED',
     'S_BOXED',
     'S_BOXED_BY',
+    'S_REVEALED',
+    'S_TUNNELS',
     'GAME_HEADER',
     'R_ROUTES',
     'R_TICKET_POINTS',
@@ -339,6 +367,9 @@ __all__ = [
     'V_FINAL_ROUND',
     'V_FINAL_LEFT',
     'V_ZERO',
+    'V_TUNNEL_CLAIM',
+    'V_TUNNEL_EXTRA',
+    'V_REVEALED_N',
     'V_HEADER',
     'P_OPPONENTS',
     'P_COLUMNS',
@@ -381,5 +412,6 @@ __all__ = [
     'W_OFFERED',
     'W_TICKETS_OUT',
     'W_OWNER',
+    'W_TUNNEL',
     'WRITER_PLAN_SIZE',
 ]

@@ -1,6 +1,7 @@
 """Legal action ids, as a kernel, in the order ``GameState.legal_actions()`` promises: draws,
 tickets, then claims (by track colour, length, track id, payment colour, locomotives); during a
-ticket choice, the subsets to keep; pass when nothing else is legal; none once the game is over.
+ticket choice, the subsets to keep; while a tunnel waits, its extra payments (by locomotives
+among them) then decline; pass when nothing else is legal; none once the game is over.
 """
 
 from __future__ import annotations
@@ -120,6 +121,28 @@ def keep_ids(g: np.ndarray, s: np.ndarray, minimum: int, out: np.ndarray, n: int
 
 
 @njit_no_refcount()
+def tunnel_ids(g: np.ndarray, s: np.ndarray, out: np.ndarray, n: int) -> int:
+    """The waiting tunnel's extra payments the hand allows, fewest locomotives first, then
+    decline (always legal)."""
+    index = s[L.TUNNEL_CLAIM]
+    colour = g[g[L.CLAIM_COLOUR] + index]
+    extra = s[L.TUNNEL_EXTRA]
+    hand = g[L.S_HANDS] + s[L.PLAYER] * L.KINDS
+    locos = s[hand + L.LOCOMOTIVE]
+    row = g[L.PAY_ID] + extra * (g[L.TUNNEL_REVEAL] + 1)
+    if colour == L.LOCOMOTIVE:  # paid with locomotives only: the extra cards are locomotives
+        if locos >= extra:
+            out[n] = g[row + extra]
+            n += 1
+    else:
+        for k in range(max(extra - s[hand + colour], 0), min(extra, locos) + 1):
+            out[n] = g[row + k]
+            n += 1
+    out[n] = g[L.ID_DECLINE]
+    return n + 1
+
+
+@njit_no_refcount()
 def legal_ids(g: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
     """Write the legal action ids into ``out`` (room for every action); return their count."""
     phase = s[L.PHASE]
@@ -139,4 +162,6 @@ def legal_ids(g: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
         return keep_ids(g, s, g[L.INITIAL_KEEP_MIN], out, 0)
     if phase == L.KEEP:
         return keep_ids(g, s, g[L.TICKET_KEEP_MIN], out, 0)
+    if phase == L.TUNNEL:
+        return tunnel_ids(g, s, out, 0)
     return 0
