@@ -353,3 +353,14 @@ def test_random_game_with_play_game(players, seed):
         assert p["total"] == p["route_points"] + p["ticket_points"] + p["longest_bonus"] + p["grand_tour_bonus"]
         assert p["grand_tour_bonus"] == TOUR[min(p["grand_tour_tickets"], 5)]
     assert "grand_tour_bonus" not in play_game(TicketToRide("usa"), [Random(), Random()], seed).result["players"][0]
+
+
+def test_the_grand_tour_is_a_rule_any_map_can_take():
+    from ttr_lab.games.ticket_to_ride import Ruleset
+
+    rules = BOARD.ruleset
+    assert Ruleset.from_mapping(rules.to_dict()) == rules and rules.to_dict()["grand_tour_bonus"] == list(TOUR)
+    game = TicketToRide("usa", ruleset={"grand_tour_bonus": [0, 7]})
+    assert game.variant == "usa, grand_tour_bonus=[0, 7]"
+    record = play_game(game, [Random(), Random()], 3)
+    assert all(p["grand_tour_bonus"] == 7 * (p["grand_tour_tickets"] > 0) for p in record.result["players"])
