@@ -91,6 +91,15 @@ def test_board_counts_and_totals():
     assert len({frozenset((t.a, t.b)) for t in tickets}) == 58
     assert {c for t in tickets for c in (t.a, t.b)} == set(range(39))
     assert nx.is_connected(BOARD.graph)
+    neighbours = {c: len(set(BOARD.graph.neighbors(c))) for c in BOARD.cities}
+    assert min(neighbours.values()) == 2 and max(neighbours.values()) == 7
+    assert sorted(c for c, k in neighbours.items() if k == 2) == ["Jarhat", "Peshawar", "Quilon"]
+    assert [c for c, k in neighbours.items() if k == 7] == ["Calcutta"]
+    colour_tracks = Counter(t.colour_name for t in tracks if not t.is_gray)
+    assert colour_tracks == {c: 9 if c in ("orange", "yellow") else 10 for c in colour_tracks} and len(colour_tracks) == 8
+    on_tickets = Counter(BOARD.cities[c] for t in tickets for c in (t.a, t.b))
+    assert max(on_tickets.values()) == 5 and sorted(c for c, k in on_tickets.items() if k == 5) == [
+        "Bombay", "Calcutta", "Delhi"]
 
 
 def test_every_ticket_is_worth_its_shortest_path():
