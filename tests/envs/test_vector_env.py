@@ -63,7 +63,8 @@ def _random_ids(masks, rng):
 @pytest.mark.parametrize("map_name,players,reward,opponents", [
     ("usa", 4, "rank", "random"), ("legendary_asia", 2, "margin", "random"), ("usa", 5, "rank", "random"),
     ("usa", 3, "margin", "planner"), ("usa", 2, "rank", "greedy"), ("legendary_asia", 4, "margin", "greedy"),
-    ("europe", 2, "margin", "random"), ("europe", 5, "rank", "planner")])
+    ("europe", 2, "margin", "random"), ("europe", 5, "rank", "planner"),
+    ("india", 4, "margin", "greedy"), ("india", 3, "rank", "planner")])
 def test_the_learner_env_plays_the_per_game_env_s_games(map_name, players, reward, opponents):
     game = load_game("ticket_to_ride", map=map_name)
     n = 3

@@ -91,6 +91,15 @@ def test_board_counts_and_totals():
     assert len({frozenset((t.a, t.b)) for t in tickets}) == 58
     assert {c for t in tickets for c in (t.a, t.b)} == set(range(39))
     assert nx.is_connected(BOARD.graph)
+    neighbours = {c: len(set(BOARD.graph.neighbors(c))) for c in BOARD.cities}
+    assert min(neighbours.values()) == 2 and max(neighbours.values()) == 7
+    assert sorted(c for c, k in neighbours.items() if k == 2) == ["Jarhat", "Peshawar", "Quilon"]
+    assert [c for c, k in neighbours.items() if k == 7] == ["Calcutta"]
+    colour_tracks = Counter(t.colour_name for t in tracks if not t.is_gray)
+    assert colour_tracks == {c: 9 if c in ("orange", "yellow") else 10 for c in colour_tracks} and len(colour_tracks) == 8
+    on_tickets = Counter(BOARD.cities[c] for t in tickets for c in (t.a, t.b))
+    assert max(on_tickets.values()) == 5 and sorted(c for c, k in on_tickets.items() if k == 5) == [
+        "Bombay", "Calcutta", "Delhi"]
 
 
 def test_every_ticket_is_worth_its_shortest_path():
@@ -353,3 +362,14 @@ def test_random_game_with_play_game(players, seed):
         assert p["total"] == p["route_points"] + p["ticket_points"] + p["longest_bonus"] + p["grand_tour_bonus"]
         assert p["grand_tour_bonus"] == TOUR[min(p["grand_tour_tickets"], 5)]
     assert "grand_tour_bonus" not in play_game(TicketToRide("usa"), [Random(), Random()], seed).result["players"][0]
+
+
+def test_the_grand_tour_is_a_rule_any_map_can_take():
+    from ttr_lab.games.ticket_to_ride import Ruleset
+
+    rules = BOARD.ruleset
+    assert Ruleset.from_mapping(rules.to_dict()) == rules and rules.to_dict()["grand_tour_bonus"] == list(TOUR)
+    game = TicketToRide("usa", ruleset={"grand_tour_bonus": [0, 7]})
+    assert game.variant == "usa, grand_tour_bonus=[0, 7]"
+    record = play_game(game, [Random(), Random()], 3)
+    assert all(p["grand_tour_bonus"] == 7 * (p["grand_tour_tickets"] > 0) for p in record.result["players"])
