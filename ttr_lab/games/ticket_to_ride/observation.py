@@ -167,7 +167,7 @@ class Viewer:
 
     __slots__ = ("g", "buffer", "data", "unpack", "num_players", "hand", "market_kinds", "discard", "owner", "trains",
                  "points", "hand_sizes", "ticket_counts", "offer_sizes", "known", "known_cards", "tunnels", "last_tunnels",
-                 "revealed_kinds", "laid_kinds",
+                 "revealed_kinds", "laid_kinds", "tunnels_shown", "no_tunnels",
                  "rest", "first_claim")
 
     def __init__(self, g: np.ndarray) -> None:
@@ -181,7 +181,10 @@ class Viewer:
         k, tracks = NUM_CARD_KINDS, int(g[L.N_TRACKS])
         at = V_HEADER
         blocks = []
-        for length in (k, k, k, tracks, n, n, n, n, n, n * k, 3 * n, k, k):
+        # The tunnel blocks only on a map with tunnels (``kernels.observe``).
+        self.tunnels_shown = shown = int(g[L.ID_DECLINE]) >= 0
+        self.no_tunnels = ((-1, -1, -1),) * n
+        for length in (k, k, k, tracks, n, n, n, n, n, n * k, *((3 * n, k, k) if shown else (0, 0, 0))):
             blocks.append(slice(at, at + length))
             at += length
         (self.hand, self.market_kinds, self.discard, self.owner, self.trains, self.points, self.hand_sizes,
@@ -193,7 +196,7 @@ class Viewer:
         # A waiting tunnel's claim by its number among the claims (the action space's objects).
         self.first_claim = int(g[L.ID_CLAIM])
         self.rest = at  # where the variable-length blocks begin
-        assert at == fixed_size(n, tracks), "the view row's fixed blocks differ from kernels.observe's"
+        assert at == fixed_size(n, tracks, shown), "the view row's fixed blocks differ from kernels.observe's"
         # Compiled (or loaded from the cache) now, with the game, rather than inside the first
         # timed move of a strategy that reads observations.
         view_row(g, np.zeros(int(g[L.S_SIZE]), dtype=np.int64), 0, self.buffer)
@@ -215,7 +218,6 @@ def observe(state: "StateSlots", player: int) -> Observation:
     view = state.face.viewer
     v = view.row(state, player)
     phase, current, final, passes, turns, pile, deck, held, offered, market, boxed = v[:V_BOXED_N + 1]
-    pending, extra, revealed = v[V_TUNNEL_CLAIM], v[V_TUNNEL_EXTRA], v[V_REVEALED_N]
     at = view.rest
     tickets = v[at:at + held]
     at += held
@@ -225,13 +227,17 @@ def observe(state: "StateSlots", player: int) -> Observation:
     at += market
     deck_known = v[at:at + deck]
     at += deck
-    claim = state.face.actions[view.first_claim + pending] if pending >= 0 else None
+    if view.tunnels_shown:
+        pending, extra, revealed = v[V_TUNNEL_CLAIM], v[V_TUNNEL_EXTRA], v[V_REVEALED_N]
+        claim = state.face.actions[view.first_claim + pending] if pending >= 0 else None
+        shown, last = v[at + boxed:at + boxed + revealed], tuple(map(v.__getitem__, view.last_tunnels))
+    else:
+        claim, shown, extra, last = None, (), 0, view.no_tunnels
     return _new(Observation, (
         game.board, game.ruleset, player, view.num_players, current, _PHASES[phase],
         v[view.hand], tickets, offer, face_up, v[view.discard], pile, deck,
         v[view.owner], v[view.trains], v[view.points], v[view.hand_sizes], v[view.ticket_counts],
         tuple(map(v.__getitem__, view.known_cards)), v[view.offer_sizes], deck_known,
         passes, v[at:at + boxed], final >= 0, final, turns, state.log_len, state.log,
-        claim, v[at + boxed:at + boxed + revealed], extra,
-        tuple(map(v.__getitem__, view.last_tunnels)),
+        claim, shown, extra, last,
     ))

@@ -8,8 +8,9 @@ call writes the whole view instead, and ``observation.py`` slices the row into i
 The row: the header slots (``layout.VIEW``), then the fixed-length blocks (own hand, the market's cards per
 kind, discard, track owners,
 per seat trains, route points, hand sizes, tickets held, tickets on offer, then every seat's
-publicly known cards, then every seat's last tunnel claim: track, extra cards asked, extra
-cards paid or -1; a waiting tunnel's turned-over cards and laid payment, per kind), then the variable-length ones, their lengths in the header (own tickets, own
+publicly known cards, then on a map with tunnels every seat's last tunnel claim: track, extra
+cards asked, extra cards paid or -1; a waiting tunnel's turned-over cards and laid payment, per
+kind), then the variable-length ones, their lengths in the header (own tickets, own
 offer, the market, per ticket-deck position the ticket this player put back there or -1, the
 boxed tickets this player saw boxed, the cards a waiting tunnel claim turned over).
 """
@@ -24,16 +25,18 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 # The row's header slots (``V_*``) are declared in ``layout.VIEW``.
 
 
-def fixed_size(num_players: int, num_tracks: int) -> int:
-    """Where the row's variable-length blocks begin."""
-    return L.V_HEADER + 5 * L.KINDS + num_tracks + 5 * num_players + num_players * L.KINDS + 3 * num_players
+def fixed_size(num_players: int, num_tracks: int, tunnels: bool) -> int:
+    """Where the row's variable-length blocks begin (the tunnel blocks only on a map with tunnels:
+    a row of another map is as long as it was before tunnels, so it unpacks as fast)."""
+    tunnel_blocks = 3 * num_players + 2 * L.KINDS if tunnels else 0
+    return L.V_HEADER + 3 * L.KINDS + num_tracks + 5 * num_players + num_players * L.KINDS + tunnel_blocks
 
 
 def row_size(g: np.ndarray) -> int:
     """The most numbers a row of game ``g`` can hold."""
     n, nt = int(g[L.N_PLAYERS]), int(g[L.N_TICKETS])
-    return (fixed_size(n, int(g[L.N_TRACKS])) + 3 * nt + int(g[L.MAX_OFFER]) + int(g[L.MARKET_SIZE])
-            + int(g[L.TUNNEL_REVEAL]))
+    return (fixed_size(n, int(g[L.N_TRACKS]), int(g[L.ID_DECLINE]) >= 0) + 3 * nt + int(g[L.MAX_OFFER])
+            + int(g[L.MARKET_SIZE]) + int(g[L.TUNNEL_REVEAL]))
 
 
 @njit(cache=True)
@@ -76,17 +79,18 @@ def view_row(g: np.ndarray, s: np.ndarray, player: int, out: np.ndarray) -> int:
     i = _copy(s, g[L.S_TICKETS_N], n, out, i + n)
     i = _copy(s, g[L.S_OFFERS_N], n, out, i)
     i = _copy(s, g[L.S_KNOWN], n * k, out, i)
-    i = _copy(s, g[L.S_TUNNELS], n * 3, out, i)
-    for j in range(2 * k):
-        out[i + j] = 0
-    at = g[L.S_REVEALED]
-    for j in range(s[L.REVEALED_N]):
-        out[i + s[at + j]] += 1
-    index = s[L.TUNNEL_CLAIM]
-    if index >= 0:
-        out[i + k + g[g[L.CLAIM_COLOUR] + index]] += g[g[L.CLAIM_CARDS] + index]
-        out[i + k + L.LOCOMOTIVE] += g[g[L.CLAIM_LOCOS] + index]
-    i += 2 * k
+    if g[L.ID_DECLINE] >= 0:  # a map with tunnels
+        i = _copy(s, g[L.S_TUNNELS], n * 3, out, i)
+        for j in range(2 * k):
+            out[i + j] = 0
+        at = g[L.S_REVEALED]
+        for j in range(s[L.REVEALED_N]):
+            out[i + s[at + j]] += 1
+        index = s[L.TUNNEL_CLAIM]
+        if index >= 0:
+            out[i + k + g[g[L.CLAIM_COLOUR] + index]] += g[g[L.CLAIM_CARDS] + index]
+            out[i + k + L.LOCOMOTIVE] += g[g[L.CLAIM_LOCOS] + index]
+        i += 2 * k
 
     out[L.V_TICKETS_N] = count = s[g[L.S_TICKETS_N] + player]
     i = _copy(s, g[L.S_TICKETS] + player * nt, count, out, i)
