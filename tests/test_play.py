@@ -184,6 +184,11 @@ def test_cli_lists_strategies_with_parameters():
     result = CliRunner().invoke(app, ["strategies"])
     assert result.exit_code == 0
     assert "ticket_planner" in result.output and "plan_budget: PositiveFloat = 0.8" in result.output
+    # Each description is a whole first sentence (a docstring's first line alone cut some mid-sentence).
+    described = [line[21:] for line in result.output.splitlines() if line[:1].isalpha() and not line.endswith(":")]
+    assert described and all(line.endswith((".", "!", "?")) for line in described), described
+    assert "determinized UCT over every move the game offers, grown in compiled code, so that more time keeps " \
+           "buying a better move." in result.output
 
 
 def test_cli_maps_lists_each_games_variants_and_copies_one(tmp_path):

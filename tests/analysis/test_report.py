@@ -67,6 +67,8 @@ def test_report_for_each_player_count_with_ties_forfeits_and_stalls(tmp_path, pl
     tickets = text.split("## Tickets and bonuses")[1].split("## ")[0]
     assert "| tickets completed |" in tickets and "| longest-trail bonus (share of games) |" in tickets
     assert "Explorer" not in tickets
+    counts = text.split("## Player counts")[1].split("## ")[0]  # one count: said, not Entrants again
+    assert f"Every game had {players} players" in counts and "|" not in counts
     entrants = text.split("## Entrants")[1].split("## ")[0]
     assert "| win rate [95% CI] |" in entrants and "win low" not in entrants  # the interval shares the rate's cell
     page = (tmp_path / "report.html").read_text()

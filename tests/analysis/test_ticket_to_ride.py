@@ -67,14 +67,16 @@ def test_track_lift_is_winners_share_over_everyones():
     assert lift[5] is None  # never claimed: nothing to say
 
 
-@pytest.mark.parametrize("map_name, bonus", [("usa", "Longest-route bonus frequency"),
-                                             ("legendary_asia", "Asian Explorer bonus frequency")])
-def test_figures(map_name, bonus):
+@pytest.mark.parametrize("map_name, bonus, title", [("usa", "Longest-trail bonus frequency", "Longest-trail bonus"),
+                                                    ("legendary_asia", "Asian Explorer bonus frequency",
+                                                     "Asian Explorer bonus")])
+def test_figures(map_name, bonus, title):
     f = frame_of(*[game(d, [1, 2], ["A", "B"], explorer=map_name != "usa") for d in range(3)])
     figures = TicketToRide(map_name).views.report_figures(f)
     assert [key for key, _, _ in figures] == ["ticket_completion", "longest_route", "tracks_claimed",
-                                              "tracks_claimed_by_winners"]
-    assert figures[1][1] == bonus
+                                              "tracks_claimed_by_winners"]  # the key names the report's file
+    assert figures[1][1] == bonus and figures[1][2].axes[0].get_title() == title  # trail, as every table says
+    assert "route" not in (figures[1][1] + figures[1][2].axes[0].get_title()).lower()
 
 
 def test_score_parts_follow_the_ruleset():

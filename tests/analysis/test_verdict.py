@@ -78,14 +78,18 @@ def test_upsets_are_wins_over_a_higher_rated_entrant():
     assert biggest_upset(clear_leader()) is None  # every game went as the ratings say
 
 
-def test_among_equal_rating_gaps_the_biggest_upsets_are_the_widest_wins_not_the_first_games():
+def test_a_pairing_upset_game_after_game_is_one_row_its_widest_win_with_its_count():
+    """The gap belongs to the two entrants: a row per game repeated it down the table (every
+    upset of a run of few entrants is often the same pairing). One row a pairing instead."""
     frame = clear_leader()
     narrow = game(10, [3, 2, 1], ["A", "B", "C"], totals=[99, 98, 100], game_id="a-narrow")  # C over A by 1 point
     wide = game(11, [3, 2, 1], ["A", "B", "C"], totals=[60, 70, 130], game_id="z-wide")  # C over A by 70
-    frame = pd.concat([frame, frame_of(narrow, wide)], ignore_index=True)
+    other = game(12, [2, 1, 3], ["A", "B", "C"], totals=[80, 90, 50], game_id="b-over-a")  # B over A
+    frame = pd.concat([frame, frame_of(narrow, wide, other)], ignore_index=True)
     table = upsets(frame, bradley_terry(frame, resamples=0))
-    assert table["gap"].iloc[0] == table["gap"].iloc[1]  # the same two entrants: the same gap
-    assert list(table["game_id"]) == ["z-wide", "a-narrow"] and list(table["margin"]) == [70.0, 1.0]
+    assert list(zip(table["winner"], table["beaten"])) == [("C", "A"), ("B", "A")]
+    assert list(table["game_id"]) == ["z-wide", "b-over-a"] and list(table["margin"]) == [70.0, 10.0]
+    assert list(table["games"]) == [2, 1] and table["gap"].is_unique
 
 
 def mirrored_metrics() -> tuple[pd.DataFrame, tuple]:

@@ -56,7 +56,6 @@ def test_two_people_take_turns_with_a_hand_over(tmp_path):
 
 @pytest.mark.parametrize("args, lines, message", [
     (["--human", "0"], "0\n" * 3, "standard input ended before the game did"),
-    (["--human", "0"], "quit\n", "seat 0 left the game"),
     (["--human", "2"], "", "--human '2': '2' is not a seat (0 to 1)"),
     (["--human", "0,0"], "", "seat 0 is named twice"),
     (["--human", "0", "-s", "greedy,random"], "", "2 strategies given for the 1 seats no person takes"),
@@ -67,6 +66,29 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, lines, message):
     assert result.exit_code == 2, result.output[-2000:]
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
     assert message in result.stderr, result.stderr
+
+
+def test_quit_ends_the_game_politely_and_saves_no_record(tmp_path):
+    result, path = _play(tmp_path, "--human", "0", "-s", "greedy", lines="keep 0,1,2\nquit\n")
+    assert result.exit_code == 0, result.output[-2000:]
+    assert result.stderr == "" and not any(line.startswith("error:") for line in result.output.splitlines())
+    assert result.output.rstrip().splitlines()[-1].endswith(
+        "seat 0 left the game: the game ended there, unfinished, and no record was saved (a record is a whole game)")
+    assert not Path(path).exists()
+
+
+def test_the_hand_and_tickets_are_shown_last_just_above_the_prompt(tmp_path):
+    """A hand that can pay for many tracks lists dozens of claims: the state comes after them,
+    so the hand and tickets are what the person sees above the prompt."""
+    result, _ = _play(tmp_path, "--human", "0", "-s", "greedy", lines="keep 0,1,2\n" + "0\n" * 400)
+    assert result.exit_code == 0, result.output[-2000:]
+    decisions = result.output.split("your action (number, text or ?): ")[:-1]
+    assert len(decisions) > 10
+    for shown in decisions:
+        lines = shown.splitlines()
+        numbered = max(i for i, line in enumerate(lines) if re.match(r"^ +\d+  ", line))
+        hand = max(i for i, line in enumerate(lines) if line.lstrip().startswith("your hand:"))
+        assert numbered < hand, shown[-1500:]
 
 
 def test_a_ten_million_digit_line_is_not_a_move_number_and_is_asked_again(tmp_path):

@@ -340,6 +340,42 @@ def test_progress_lines_tick_without_a_batch_and_say_the_time_left():
     assert (duration(42), duration(75), duration(4000)) == ("42 s", "1 min 15 s", "1 h 06 min")
 
 
+def test_the_pace_is_measured_from_finished_games_once_every_worker_brought_one_back():
+    """400 games on 8 workers: two games back after 3 s say nothing of the time left (not "3 s
+    left"), and a slow run's rate is not printed as 0.0."""
+    from rich.progress import Progress
+
+    from ttr_lab.tournament.progress_lines import Pace, PaceColumn, ProgressLines, games_per_second
+
+    now = [100.0]
+    pace = Pace(workers=8, clock=lambda: now[0])
+    now[0] += 3.0
+    pace.add(2)
+    assert pace.rate() is None and pace.left(398) is None
+    with Progress(PaceColumn(), disable=True) as progress:
+        bar = progress.add_task("main", total=400, completed=2, pace=pace)
+        assert PaceColumn().render(progress.tasks[bar]).plain == "measuring the pace"
+        now[0] = 160.0
+        for _ in range(7):
+            pace.add(2)  # every worker has brought a batch: 16 games in 60 s
+        assert pace.rate() == pytest.approx(16 / 60)
+        progress.update(bar, completed=16)
+        assert PaceColumn().render(progress.tasks[bar]).plain == "0.27 games/s, about 24 min 00 s left"
+        progress.update(bar, completed=400)
+        assert PaceColumn().render(progress.tasks[bar]).plain == "0.27 games/s"  # done: no time left to say
+    assert (games_per_second(0.034), games_per_second(2.5), games_per_second(1234.0)) == (
+        "0.034 games/s", "2.5 games/s", "1234 games/s")
+    few = Pace(workers=8, clock=lambda: now[0])  # 6 games on 8 workers: once over, their rate all the same
+    now[0] += 2.0
+    few.add(6)
+    with Progress(PaceColumn(), disable=True) as progress:
+        bar = progress.add_task("small", total=6, completed=6, pace=few)
+        assert PaceColumn().render(progress.tasks[bar]).plain == "3.0 games/s"
+    lines = ProgressLines("main", 400, 0)
+    lines.update(2, None)
+    assert lines.line().endswith("measuring the pace")
+
+
 def test_a_batch_warms_its_game_up_once_per_process_before_any_timed_move(tmp_path, monkeypatch):
     """Compiled rules are compiled (or loaded) on first use: that must happen before a strategy's
     timed move, once per process and game, not in every batch."""

@@ -164,3 +164,30 @@ def test_a_prior_no_move_can_come_from_is_refused_with_the_config(tmp_path):
     extra = (f"method: expert_iteration\nsearch: halving\ngames: 1\nsearch_iterations: 4\nprior: {tmp_path / 'nan.npz'}\n")
     with pytest.raises(ConfigError, match="tiny.yaml: prior: .*nan.npz: parameter wv holds 1 NaN value\\(s\\)"):
         _config(tmp_path, extra)
+
+
+@pytest.mark.parametrize("which", ["curve", "value curve"])
+def test_a_curve_of_one_point_draws_its_interval(tmp_path, monkeypatch, which):
+    """A checkpoint judged once is a curve of one point: its 95% interval is drawn (a bar), as its
+    label says, where a band between points drew nothing."""
+    import matplotlib.figure
+    from matplotlib.collections import LineCollection
+
+    from ttr_lab.training.curve import write_curve
+    from ttr_lab.training.holdout import write_value_curve
+
+    drawn = []
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", lambda fig, *a, **k: drawn.append(fig))
+    if which == "curve":
+        write_curve([{"iteration": 1, "samples": 500, "seconds": 1.0, "opponent": "greedy", "games": 40,
+                      "win_share": 0.6, "low": 0.45, "high": 0.73}], tmp_path)
+        low, high = 0.45, 0.73
+    else:
+        write_value_curve([{"iteration": 1, "samples": 500, "seconds": 1.0, "games": 8, "positions": 300,
+                            "excess_loss": 0.02, "low": 0.01, "high": 0.03, "corr": 0.4}], tmp_path)
+        low, high = 0.01, 0.03
+    (fig,) = drawn
+    bars = [segment for ax in fig.axes for c in ax.collections if isinstance(c, LineCollection)
+            for segment in c.get_segments()]
+    assert any(abs(s[0][0] - s[1][0]) < 1e-9 and sorted([s[0][1], s[1][1]]) == pytest.approx([low, high])
+               for s in bars), bars

@@ -37,8 +37,9 @@ NOTES = {
     "Verdict": "Written from the tables below: the order is by win rate, the test the paired one of Pairwise tests, "
                "the numbers that explain the lead the per-deal differences of Leader against runner-up whose 95% "
                "interval leaves out zero.",
-    "Upsets": "The games won most against the odds: the winner is rated (Ratings) furthest below the best entrant "
-              "it beat.",
+    "Upsets": "The games won most against the odds, a row per pairing: the winner is rated (Ratings) furthest "
+              "below the best entrant it beat (the gap is the two entrants', the same in each of their games), "
+              "with the pairing's widest win and how many games it won so.",
     "Leader against runner-up": "Every number the game records, the leader's mean per game minus the runner-up's, "
                                 "paired by deal (every seating of a deal shares its cards), with a 95% interval "
                                 "(Student's t over deals); clearest first.",
@@ -75,10 +76,11 @@ FIGURES: dict[str, tuple[Callable[..., Any], str]] = {
 
 
 def report_sections(frame: "pd.DataFrame | ResultsDigest", game: Game, records: Sequence[Any] = (),
-                    ratings: pd.DataFrame | None = None) -> list[tuple[str, str, pd.DataFrame, bool]]:
+                    ratings: pd.DataFrame | None = None) -> list[tuple[str, str, pd.DataFrame | None, bool]]:
     """The report's tables, raw (as the analysis functions return them), in order: (title, note,
-    table, whether its index is shown). The generic sections, with the game's own tables (its
-    ``report_tables``, handed ``records``: the folder's game records) after the score parts.
+    table, whether its index is shown); a table of None: the note says it all (Player counts of
+    a run at one player count would repeat Entrants). The generic sections, with the game's own
+    tables (its ``report_tables``, handed ``records``: the folder's game records) after the score parts.
     ``present`` turns each into what the report prints. ``frame``: the results frame, or the
     folder's digest (``results_digest``: what the report reads, a chunk at a time).
     ``ratings``: the Ratings table (``bradley_terry``) if already computed."""
@@ -101,6 +103,10 @@ def report_sections(frame: "pd.DataFrame | ResultsDigest", game: Game, records: 
     sections += [(title, NOTES[title], table, False) for title, table in
                  (("Seats", seat_table(frame)), ("Player counts", player_count_table(frame)),
                   ("Game length", game_length_table(frame)), ("Think time", think_times(frame)))]
+    if len(frame.players) == 1:  # its table would repeat the entrants' win rates and scores, row for row
+        said = (f"Every game had {next(iter(frame.players))} players: each entrant's win rate and mean score at "
+                "that count are those of Entrants.")
+        return [(t, said, None, i) if t == "Player counts" else (t, n, table, i) for t, n, table, i in sections]
     return sections
 
 
@@ -115,14 +121,14 @@ def _leader_table(frame: ResultsDigest, game: Game) -> pd.DataFrame:
     return metric_differences(frame, order[0], order[1], game.metrics) if len(order) > 1 else pd.DataFrame()
 
 
-def verdict_of(sections: list[tuple[str, str, pd.DataFrame, bool]], frame: "pd.DataFrame | ResultsDigest",
+def verdict_of(sections: list[tuple[str, str, pd.DataFrame | None, bool]], frame: "pd.DataFrame | ResultsDigest",
                game: Game) -> Verdict:
     """The report's verdict, from the tables ``report_sections`` already computed."""
     tests = next(table for title, _, table, _ in sections if title == "Pairwise tests")
     return verdict(frame, game.metrics, tests)
 
 
-def upsets_of(sections: list[tuple[str, str, pd.DataFrame, bool]], frame: "pd.DataFrame | ResultsDigest") -> pd.DataFrame:
+def upsets_of(sections: list[tuple[str, str, pd.DataFrame | None, bool]], frame: "pd.DataFrame | ResultsDigest") -> pd.DataFrame:
     return upsets(frame, next(table for title, _, table, _ in sections if title == "Ratings"))
 
 
@@ -298,9 +304,12 @@ def _build_report(folder: str | Path, say: Callable[[str], None], out: str | Pat
     md += md_upsets
     page += page_upsets
     for title, note, table, index in sections:
-        shown = presented(title, table)
-        md += [f"## {title}\n", note + "\n", markdown_table(shown, index=index)]
-        page += [f"<h2>{html.escape(title)}</h2>", f"<p>{html.escape(note)}</p>", html_table(shown, index=index)]
+        md += [f"## {title}\n", note + "\n"]
+        page += [f"<h2>{html.escape(title)}</h2>", f"<p>{html.escape(note)}</p>"]
+        if table is not None:
+            shown = presented(title, table)
+            md.append(markdown_table(shown, index=index))
+            page.append(html_table(shown, index=index))
     md.append("## Figures\n")
     page.append("<h2>Figures</h2>")
     if skipped:

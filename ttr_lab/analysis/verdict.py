@@ -332,23 +332,36 @@ def explaining(differences: pd.DataFrame, most: int = 6) -> pd.DataFrame:
 
 
 def upsets(frame: Results, ratings: pd.DataFrame, top: int = 5) -> pd.DataFrame:
-    """The games won most against the odds: a winner (rank 1) that beat an entrant rated above
-    it (``ratings``: ``bradley_terry(frame)``), by how far the best entrant it beat is rated above
-    it, largest first, and among equal gaps (the same two entrants, game after game) by how many
-    points the winner beat it by (forfeited games left out: a forfeit is no upset of play).
-    Columns ``game_id``, ``deal``, ``winner``, ``beaten``, ``gap`` (Elo points), ``margin``
-    (points)."""
+    """The games won most against the odds, one row per pairing: a winner (rank 1) that beat an
+    entrant rated above it (``ratings``: ``bradley_terry(frame)``), by how far the best entrant it
+    beat is rated above it, largest first (forfeited games left out: a forfeit is no upset of
+    play). The gap belongs to the two entrants, not to the game: with a few entrants, every upset
+    of a run is often the same two, and a row per game repeated one gap down the table. So each
+    pairing shows its widest win (the most points the winner beat it by), and ``games`` counts its
+    upsets. Columns ``game_id``, ``deal``, ``winner``, ``beaten``, ``games``, ``gap`` (Elo
+    points), ``margin`` (points)."""
     rating = dict(zip(ratings["entrant"], ratings["rating"]))
     columns = ["game_id", "deal", "entrant", "rank", "score", "termination"]
     chunks = [frame] if isinstance(frame, pd.DataFrame) else frame.chunks(columns)
-    # Each chunk's own best (its games are whole): the best of all is among them.
-    pieces = [_upsets_in(chunk, rating).head(top) for chunk in chunks]
-    out = pd.concat(pieces, ignore_index=True) if pieces else _upsets_in(pd.DataFrame(columns=columns), rating)
-    out = out.sort_values(["gap", "margin", "game_id"], ascending=[False, False, True],
-                          kind="stable").head(top).reset_index(drop=True)
-    out.attrs["labels"] = {"game_id": "game", "beaten": "best entrant it beat", "gap": "rating gap (Elo)",
-                           "margin": "won by (pts)"}
+    # Each chunk's pairings (its games are whole), then the pairings over all of them.
+    pieces = [_per_pairing(_upsets_in(chunk, rating)) for chunk in chunks]
+    out = _per_pairing(pd.concat(pieces, ignore_index=True) if pieces
+                       else _upsets_in(pd.DataFrame(columns=columns), rating)).head(top).reset_index(drop=True)
+    out.attrs["labels"] = {"game_id": "widest win", "beaten": "best entrant it beat", "games": "upsets",
+                           "gap": "rating gap (Elo)", "margin": "won by (pts)"}
     return out
+
+
+def _per_pairing(table: pd.DataFrame) -> pd.DataFrame:
+    """Upsets (a game a row, or pairings with their ``games``) as one row per (winner, beaten):
+    its widest win, and how many upsets it counts; largest gap first, then widest margin."""
+    if "games" not in table:
+        table = table.assign(games=1)
+    table = table.sort_values(["gap", "margin", "game_id"], ascending=[False, False, True], kind="stable")
+    counts = table.groupby(["winner", "beaten"], sort=False)["games"].sum()
+    first = table.drop_duplicates(["winner", "beaten"]).copy()
+    first["games"] = [int(counts[(w, b)]) for w, b in zip(first["winner"], first["beaten"])]
+    return first[["game_id", "deal", "winner", "beaten", "games", "gap", "margin"]].astype({"games": int})
 
 
 def _upsets_in(frame: pd.DataFrame, rating: dict[str, float]) -> pd.DataFrame:

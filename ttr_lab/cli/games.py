@@ -147,6 +147,11 @@ def play(
     except TTRLabError as exc:
         fail(exc)
     except KeyboardInterrupt as exc:  # a person left the table
+        from ttr_lab.human.seats import Quit
+
+        if isinstance(exc, Quit):  # their choice, not an error; a record is a whole game, so none is written
+            typer.echo(f"{exc}: the game ended there, unfinished, and no record was saved (a record is a whole game)")
+            raise typer.Exit(code=0) from None
         fail(ValueError(str(exc) or "interrupted"))
     print_game_summary(game, rec)
     if record is not None:
@@ -239,6 +244,17 @@ def _plain(text: str) -> str:
     return text.replace("``", "").replace("`", "")
 
 
+def first_sentence(doc: str) -> str:
+    """A docstring's first sentence, whole: its first line alone cut some mid-sentence (a summary
+    that runs over two lines). Read from the first paragraph, up to a full stop before a capital
+    or the paragraph's end."""
+    import re
+
+    paragraph = " ".join(doc.strip().split("\n\n")[0].split())
+    found = re.match(r"(.+?[.!?])(?=\s+[A-Z(`]|$)", paragraph)
+    return found[1] if found else paragraph
+
+
 def games() -> None:
     """List the registered games and the options each takes (ttr-lab play --game NAME -o KEY=VALUE)."""
     import inspect
@@ -278,8 +294,7 @@ def strategies(
         for name in names:
             cls = resolve(name, game)
             doc = cls.__doc__ or sys.modules[cls.__module__].__doc__ or ""
-            summary = doc.strip().splitlines()[0] if doc.strip() else ""
-            typer.echo(f"{name:20s} {_plain(summary)}")
+            typer.echo(f"{name:20s} {_plain(first_sentence(doc))}")
             typer.echo(f"{'':20s} parameters: {describe_parameters(cls)}")
             ranges = documented_ranges(cls)
             if ranges:

@@ -5,7 +5,8 @@ the element a click on which plays it (``target``; several actions on one elemen
 as a claim's payments), offers the items of a keep as boxes to tick, and lists the rest as
 buttons; a text box takes any action in the action language. It says who is thinking, keeps a
 score track and the log of moves, and at the end shows the outcome, the replay and the record.
-Self-contained: it loads nothing from elsewhere."""
+Once a game starts, the page's address names it (``/games/ID``): a reload, a second tab or the
+back button opens that game again from the server. Self-contained: it loads nothing from elsewhere."""
 
 from __future__ import annotations
 
@@ -91,16 +92,30 @@ function seats(){
 async function preview(){
   if (game) return;
   try { const r = await api(`/api/preview?variant=${$("#variant").value}&players=${players()}`);
+        if (game) return;  // a game opened while the preview was on its way
         mount(r.page); if (render) render(r.step); $("#status").textContent = "ready: choose and press start"; }
   catch (e) { say(e.message, true); }
+}
+// A game has an address (/games/ID): a reload, a second tab or the back button opens it again
+// from the server, which holds it; the token is this page's, read again with it.
+const addressed = () => (location.pathname.match(/^\/games\/([A-Za-z0-9_-]+)$/) || [])[1] || null;
+function openGame(r){
+  game = r.id; shown = -1; current = null; mount(r.page);
+  $("#board").classList.add("show-hidden"); $("#outcome").style.display = "none";
+  document.body.setAttribute("data-game", game); say(`seed ${r.seed}`); poll();
+}
+async function reopen(id){
+  try { openGame(await api(`/api/games/${id}/page`)); return true; }
+  catch (e) {
+    game = null; document.body.removeAttribute("data-game"); history.replaceState(null, "", "/");
+    say(`${e.message}: start a new game`, true); return false;
+  }
 }
 async function start(){
   const body = {variant: +$("#variant").value, players: players(), seat: +$("#seat").value,
                 strategies: [...document.querySelectorAll("#opponents select")].map(s => s.value)};
   if ($("#seed").value !== "") body.seed = +$("#seed").value;
-  try { const r = await api("/api/games", body); game = r.id; shown = -1; mount(r.page);
-        $("#board").classList.add("show-hidden"); $("#outcome").style.display = "none";
-        document.body.setAttribute("data-game", game); say(`seed ${r.seed}`); poll(); }
+  try { const r = await api("/api/games", body); history.pushState(null, "", r.address); openGame(r); }
   catch (e) { say(e.message, true); }
 }
 async function poll(){
@@ -194,7 +209,16 @@ document.addEventListener("click", e => {
 document.addEventListener("click", e => { if (e.target.id === "chooser-cancel") $("#chooser").style.display = "none"; });
 $("#typed").addEventListener("submit", e => { e.preventDefault(); const box = $("#typed input"); if (box.value.trim()) play(box.value.trim()); box.value = ""; });
 $("#variant").onchange = fillSetup; $("#players").onchange = seats; $("#start").onclick = start;
+window.addEventListener("popstate", async () => {
+  const id = addressed();
+  if (id === game) return;
+  if (id && await reopen(id)) return;
+  game = null; current = null; document.body.removeAttribute("data-game"); say("");
+  $("#outcome").style.display = "none"; preview();
+});
 (async () => {
+  const id = addressed();
+  if (id) await reopen(id);
   const offered = await api("/api/tables");
   tables = offered.variants;
   tables.forEach(t => $("#variant").add(new Option(t.label, t.variant, false, t.variant === offered.default)));

@@ -17,6 +17,10 @@ class LeftTheTable(KeyboardInterrupt):
     through instead of calling it a strategy's fault."""
 
 
+class Quit(LeftTheTable):
+    """A person chose to end the game (``quit``): said as their choice, not as an error."""
+
+
 def human_seats(text: str, players: int) -> list[int]:
     """``--human 0`` or ``--human 0,2``: the seats people take, each once, within the table."""
     seats = []

@@ -1,10 +1,12 @@
 """``ttr-lab serve``: the browser's side of a table (Starlette, served by uvicorn).
 
     GET  /                          the page (``page.py``)
+    GET  /games/ID                  the same page, opening game ID: a game's address (a reload, a second tab)
     GET  /api/tables                the games and variants on offer, each with its strategies
     GET  /api/preview?variant=K&players=N   the board of a variant, ready to start
     POST /api/games                 {"variant": K, "players": N, "seat": S, "strategies": [...], "seed": ...}
     GET  /api/games/ID              what the person may see now (``Session.view``)
+    GET  /api/games/ID/page         the game's board pieces and seed, as the start answered them
     POST /api/games/ID/act          {"decision": N, "action": index or text, "text": the action's text}
     GET  /games/ID/record.json      the finished game's record (a download)
     GET  /games/ID/replay           the finished game's replay page
@@ -124,6 +126,16 @@ def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4,
     async def index(request: Request) -> Response:
         return HTMLResponse(page(token))
 
+    async def address(request: Request) -> Response:
+        # The page itself, which opens the game the address names. A game no longer kept still
+        # gets the page (with 404): it says so and offers the setup form, so the address leads on.
+        known = request.path_params["game_id"] in games
+        return HTMLResponse(page(token), status_code=200 if known else 404)
+
+    def opened(game: Session) -> dict[str, Any]:
+        return {"id": game.id, "seed": game.seed, "address": f"/games/{game.id}",
+                "page": page_pieces(game.live, game.names)}
+
     async def tables(request: Request) -> Response:
         listed = []
         for i, v in enumerate(variants):
@@ -176,10 +188,13 @@ def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4,
         _make_room(games, cap, idle_seconds)  # others may have started while these were built
         new = Session(game, seat, specs, seed, think, pace, threads=threads, built=built, idle_seconds=idle_seconds)
         games[new.id] = new
-        return JSONResponse({"id": new.id, "seed": seed, "page": page_pieces(new.live, new.names)})
+        return JSONResponse(opened(new))
 
     async def view(request: Request) -> Response:
         return JSONResponse(session(request).view())
+
+    async def reopen(request: Request) -> Response:
+        return JSONResponse(opened(session(request)))
 
     async def act(request: Request) -> Response:
         game = session(request)
@@ -222,6 +237,7 @@ def make_app(variants: Sequence[Variant], think: float = 2.0, pace: float = 0.4,
     routes = [
         Route("/", index), Route("/api/tables", tables), Route("/api/preview", preview),
         Route("/api/games", start, methods=["POST"]), Route("/api/games/{game_id}", view),
+        Route("/api/games/{game_id}/page", reopen), Route("/games/{game_id}", address),
         Route("/api/games/{game_id}/act", act, methods=["POST"]),
         Route("/games/{game_id}/record.json", record), Route("/games/{game_id}/replay", replay),
     ]

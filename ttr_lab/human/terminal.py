@@ -17,10 +17,11 @@ import random
 from typing import Any, Sequence, TextIO
 
 from ttr_lab.core.errors import TTRLabError
-from ttr_lab.human.seats import LeftTheTable
+from ttr_lab.human.seats import LeftTheTable, Quit
 
 HELP = ("type the number of an action, or the action itself in the action language (e.g. {example!r}); "
-        "'?' shows this help and the actions again; 'quit' leaves the game (nothing is saved)")
+        "'?' shows this help and the actions again; 'quit' ends the game here (a record is a whole game: "
+        "none is saved)")
 
 
 class Terminal:
@@ -80,26 +81,34 @@ class TerminalSeat:
         events = self.live.history(observation)
         news = events[self.seen:]
         self.seen = len(events) + 1  # and this seat's own decision, shown by the next call
-        out.say("")
-        if news:
-            out.say("since your last turn: " + "; ".join(
-                f"seat {p} ({'you' if p == self.seat else out.names[p]}) {self.live.event_text(p, a, c)}" for p, a, c in news))
-        for line in self.live.describe(observation, out.names):
-            out.say(line)
+        said = ("since your last turn: " + "; ".join(
+            f"seat {p} ({'you' if p == self.seat else out.names[p]}) {self.live.event_text(p, a, c)}" for p, a, c in news)
+            if news else "")
         texts = [str(a) for a in legal_actions]
-        self._list(texts)
+        out.say("")
+        self._show(observation, texts, said)
         while True:
             answer = out.ask(f"seat {self.seat}, your action (number, text or ?): ")
             if answer in ("?", "help"):
                 out.say(HELP.format(example=texts[-1]))
-                self._list(texts)
+                self._show(observation, texts, said)
                 continue
             if answer.lower() in ("quit", "exit"):
-                raise LeftTheTable(f"seat {self.seat} left the game")
+                raise Quit(f"seat {self.seat} left the game")
             try:
                 return self._choice(answer, legal_actions, texts)
             except (TTRLabError, ValueError) as exc:
                 out.say(f"error: {' '.join(str(exc).split())}")
+
+    def _show(self, observation: Any, texts: Sequence[str], news: str) -> None:
+        """The actions, then the news and the state: a long list (a hand that can pay for many
+        tracks runs to dozens of lines) scrolls away above, and the hand and tickets stay in view
+        just above the prompt."""
+        self._list(texts)
+        if news:
+            self.terminal.say(news)
+        for line in self.live.describe(observation, self.terminal.names):
+            self.terminal.say(line)
 
     def _list(self, texts: Sequence[str]) -> None:
         """The actions, numbered; consecutive ones that differ only after " with " (a claim's

@@ -124,3 +124,52 @@ def heatmap_figure(bal: pd.DataFrame, rows: str, cols: str, value: str = "spread
     fig.colorbar(im, ax=ax, label=f"{value} of win rates (points of %)")
     ax.set_title("Balance over two factors (lower: more even)", fontsize=10)
     return fig
+
+
+def profile_figure(wins: pd.DataFrame, style: pd.DataFrame, by: Sequence[str]) -> Any:
+    """The boards' profiles side by side, one column per stratum (a board at a player count):
+    above, each entrant's win rate with its 95% interval and the fair share dashed; below, the
+    share of the points each part of the score made, for the games' winners and for the others
+    (what the board rewards is where the winners' bar is longer)."""
+    from ttr_lab.studies.profiles import stratum_label
+
+    strata = list(dict.fromkeys(tuple(r) for r in wins[list(by)].itertuples(index=False)))
+    entrants = sorted(wins["entrant"].unique())
+    parts = list(dict.fromkeys(style["part"])) if not style.empty else []
+    n = max(len(strata), 1)
+    fig = new_figure(max(7.0, 3.2 * n), 3.0 + 0.28 * len(entrants) + (2.6 if parts else 0.0))
+    grid = fig.subplots(2 if parts else 1, n, squeeze=False, sharex="row",
+                        gridspec_kw={"height_ratios": [max(2.0, 0.35 * len(entrants)), 1.6]} if parts else None)
+    y = np.arange(len(entrants))
+    for j, values in enumerate(strata):
+        at = np.logical_and.reduce([wins[k] == v for k, v in zip(by, values)])
+        g = wins[at].set_index("entrant").reindex(entrants)
+        ax = grid[0][j]
+        rate = g["win_rate"].to_numpy() * 100
+        err = np.vstack([rate - g["low"].to_numpy() * 100, g["high"].to_numpy() * 100 - rate])
+        ax.errorbar(rate, y, xerr=np.nan_to_num(err), fmt="o", capsize=3, color="tab:blue")
+        fair = g["fair_share"].dropna()
+        if len(fair):
+            ax.axvline(100 * float(fair.iloc[0]), color="grey", ls="--", lw=1)
+        ax.set_yticks(y, entrants if j == 0 else [""] * len(entrants), fontsize=8)
+        ax.set_xlim(0, 100)
+        ax.invert_yaxis()
+        ax.set_title(stratum_label(by, values), fontsize=10)
+        ax.set_xlabel("win rate (%), 95% interval", fontsize=8)
+        ax.grid(axis="x", alpha=0.3)
+        if parts:
+            s = style[np.logical_and.reduce([style[k] == v for k, v in zip(by, values)])].set_index("part").reindex(parts)
+            ax2 = grid[1][j]
+            py = np.arange(len(parts))
+            ax2.barh(py - 0.2, s["winners_share"].to_numpy() * 100, height=0.4, color="tab:orange", label="winners")
+            ax2.barh(py + 0.2, s["others_share"].to_numpy() * 100, height=0.4, color="tab:grey", label="others")
+            ax2.set_yticks(py, [p.replace("_", " ") for p in parts] if j == 0 else [""] * len(parts), fontsize=8)
+            ax2.set_ylim(len(parts) - 0.5, -0.5)  # every part's row, scored on this board or not
+            ax2.axvline(0, color="black", lw=0.8)
+            ax2.set_xlabel("share of their points (%)", fontsize=8)
+            ax2.grid(axis="x", alpha=0.3)
+            if j == 0:
+                ax2.legend(fontsize=7, loc="lower right")
+    fig.suptitle("Profiles: win rate per entrant (dashed: fair share), and where the winners' points came from",
+                 fontsize=11)
+    return fig

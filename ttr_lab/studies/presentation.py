@@ -123,6 +123,44 @@ def ranking_view(ranked: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def profile_wins_view(wins: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The profiles' win rates: per board and player count (the strata) and entrant, games, the
+    win rate with its 95% interval, the fair share, the mean score."""
+    out = pd.DataFrame({
+        **{k: wins[k].astype(str).to_numpy() for k in by},
+        "entrant": wins["entrant"].to_numpy(),
+        "games": wins["games"].astype(int).to_numpy(),
+        "win rate [95% CI]": [percent_interval(v, lo, hi) for v, lo, hi in zip(wins["win_rate"], wins["low"], wins["high"])],
+        "fair share": [percent(v, 0) for v in wins["fair_share"]],
+        "mean score (pts)": ["" if _missing(v) else f"{v:.1f}" for v in wins["mean_score"]],
+    })
+    shares = [c for c in wins.columns if str(c).startswith("share_")]
+    if shares:  # the entrant's style in one cell: the parts that made its points, none that made none
+        out["its points from"] = [", ".join(f"{str(c)[6:].replace('_', ' ')} {100 * r[c]:.0f}%" for c in shares
+                                            if not _missing(r[c]) and round(100 * r[c]) != 0)
+                                  for _, r in wins.iterrows()]
+    out.attrs["text_columns"] = [*by, "entrant", "its points from"]
+    return out
+
+
+def profile_style_view(style: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Where the points came from: per stratum and part of the score, the winners' and the
+    others' mean points and share of their points, the difference with its 95% interval."""
+    out = pd.DataFrame({
+        **{k: style[k].astype(str).to_numpy() for k in by},
+        "part of the score": [str(p).replace("_", " ") for p in style["part"]],
+        "winners / others (rows)": [f"{int(w)} / {int(o)}" for w, o in zip(style["winners"], style["others"])],
+        "winners' mean (pts)": ["" if _missing(v) else f"{v:.1f}" for v in style["winners_mean"]],
+        "others' mean (pts)": ["" if _missing(v) else f"{v:.1f}" for v in style["others_mean"]],
+        "difference (pts) [95% CI]": ["" if _missing(d) else f"{d:+.1f}" if _missing(lo) else f"{d:+.1f} [{lo:+.1f}, {hi:+.1f}]"
+                                      for d, lo, hi in zip(style["difference"], style["difference_low"], style["difference_high"])],
+        "share of points, winners": [percent(v, 0) for v in style["winners_share"]],
+        "share of points, others": [percent(v, 0) for v in style["others_share"]],
+    })
+    out.attrs["text_columns"] = [*by, "part of the score"]
+    return out
+
+
 def _missing(value: Any) -> bool:
     try:
         return value is None or (isinstance(value, float) and math.isnan(value)) or bool(pd.isna(value))
@@ -131,4 +169,4 @@ def _missing(value: Any) -> bool:
 
 
 __all__ = ["TOO_FEW", "balance_view", "cell_name", "change_text", "effects_view", "interval_meaningless", "paired_view",
-           "ranking_view"]
+           "profile_style_view", "profile_wins_view", "ranking_view"]

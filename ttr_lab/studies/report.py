@@ -1,6 +1,7 @@
 """A study's report: what each factor does to every entrant, every cell against the baseline
 (paired: the cells play the same deals), the balance of each cell, a heatmap for two factors,
-and for a "remove each" study the tracks or tickets ranked by their effect, on the board.
+for a "remove each" study the tracks or tickets ranked by their effect, on the board, and for a
+study over boards or player counts their profiles side by side (``profiles.py``).
 
     report = study_report("results/study-longest-bonus")   # in a notebook: displays itself
     report.tables["paired"]; report.write()                  # STUDY/report.html (self-contained)
@@ -35,11 +36,13 @@ from ttr_lab.core.game import Game, load_game
 from ttr_lab.core.results import read_results, result_parts
 from ttr_lab.studies.cells import CellSummary
 from ttr_lab.studies.config import STUDY_FILE
-from ttr_lab.studies.figures import balance_figure, factor_figure, heatmap_figure, paired_figure
+from ttr_lab.studies.figures import balance_figure, factor_figure, heatmap_figure, paired_figure, profile_figure
 from ttr_lab.studies.presentation import (balance_view, change_text, effects_view, interval_meaningless, paired_view,
-                                          ranking_view)
+                                          profile_style_view, profile_wins_view, ranking_view)
+from ttr_lab.studies.profiles import readings, study_profiles
 
-
+PROFILE_WINS = "Profiles: win rate per entrant"
+PROFILE_STYLE = "Profiles: where the points came from"
 
 
 @dataclass
@@ -76,6 +79,20 @@ class StudyResults:
         return next(c["levels"] for c in self.meta["cells"] if c["key"] == key)
 
     @property
+    def unpaired(self) -> list[str]:
+        """The factors whose levels deal other cards (a board, a player count): their levels make
+        the strata, and a cell is paired only within its own."""
+        return [name for name, f in zip(self.meta["levels"], self.meta["factors"]) if "option" in f or "setting" in f]
+
+    def reference_of(self, key: str) -> str | None:
+        """The cell ``key`` is paired with: in its stratum, the one with the baseline's levels of
+        the paired factors (the baseline itself when the study varies no board or player count);
+        None when that cell is not in the study (a board that cannot seat the player count)."""
+        levels = self.levels_of(key)
+        wanted = {k: (levels[k] if k in self.unpaired else v) for k, v in self.meta["baseline"].items()}
+        return next((c["key"] for c in self.meta["cells"] if c["levels"] == wanted), None)
+
+    @property
     def each(self) -> dict[str, Any] | None:
         return next((f for f in self.meta["factors"] if f.get("levels") == "each"), None)
 
@@ -90,22 +107,25 @@ def load_study_results(folder: str | Path) -> StudyResults:
     stored = [c["key"] for c in meta["cells"] if result_parts(folder / "cells" / c["key"])]
     if baseline not in stored:
         raise ConfigError(f"{folder}: the baseline cell {baseline} has no stored games yet")
-    # Each cell read once, the baseline first; cells differ in their factors by design, in
-    # nothing else: the same check as ``compare``.
-    cells = {baseline: CellSummary.read(folder / "cells" / baseline)}
-    base = identity(cells[baseline], f"baseline cell {baseline}")
-    for key in stored:
-        cell = cells.get(key) or CellSummary.read(folder / "cells" / key)
-        check_comparable(base, identity(cell, f"cell {key}"), across_variants=True)
-        differ = cell.deals_against(cells[baseline], f"baseline cell {baseline}", f"cell {key}")
-        if differ:
-            raise ConfigError(f"{folder}: {differ}: a study's cells play the same deals")
-        cells[key] = cell
-    cells = {key: cells[key] for key in stored}  # in the study's order
     # The game as the study's config built it (a map folder by its path, as given), not as
     # the cell's meta.json names it.
     options = next(c["options"] for c in meta["cells"] if c["key"] == baseline)
-    return StudyResults(folder, meta, load_game(meta["game"], **options), cells)
+    results = StudyResults(folder, meta, load_game(meta["game"], **options), {})
+    # Each cell read once, its stratum's reference before it; cells differ from the cell they
+    # are paired with in their factors by design, in nothing else: the same check as ``compare``.
+    cells: dict[str, CellSummary] = {}
+    order = sorted(stored, key=lambda k: (k != results.reference_of(k), k != baseline))
+    for key in order:
+        cell = CellSummary.read(folder / "cells" / key)
+        ref = results.reference_of(key)
+        if ref is not None and ref != key and ref in cells:
+            check_comparable(identity(cells[ref], f"cell {ref}"), identity(cell, f"cell {key}"), across_variants=True)
+            differ = cell.deals_against(cells[ref], f"{'baseline ' if ref == baseline else ''}cell {ref}", f"cell {key}")
+            if differ:
+                raise ConfigError(f"{folder}: {differ}: a study's cells play the same deals")
+        cells[key] = cell
+    results.cells = {key: cells[key] for key in stored}  # in the study's order
+    return results
 
 
 def _t_band(moments: Moments, entrant: str, measure: str) -> tuple[float, float, float]:
@@ -167,14 +187,15 @@ def paired_table(results: StudyResults) -> pd.DataFrame:
     interval, the games the entrant won only in the cell (gained) or only in the baseline (lost),
     the Wilcoxon p-value over deals (Holm-corrected over the entrants), and the cell's games
     whose winner changed."""
-    base = results.cells[results.baseline_key].folder
     pieces = []
     for key, cell in results.cells.items():
-        if key == results.baseline_key:
+        ref = results.reference_of(key)
+        if ref is None or ref == key or ref not in results.cells:
             continue
-        c = compare_folders(base, cell.folder, across_variants=True, metrics=())
+        c = compare_folders(results.cells[ref].folder, cell.folder, across_variants=True, metrics=())
         wins = c.wins.copy()
         wins.insert(0, "cell", key)
+        wins.insert(1, "against", ref)
         wins["score_delta"] = c.scores["delta"].to_numpy()
         wins["changed_winner"] = c.changed_winner
         wins["games_compared"] = c.games
@@ -260,12 +281,19 @@ class StudyReport:
             return effects_view(table, {"score": "score (pts)"})
         if name == "Ranking":
             return ranking_view(table)
+        if name == PROFILE_WINS:
+            return profile_wins_view(table, self.results.unpaired)
+        if name == PROFILE_STYLE:
+            return profile_style_view(table, self.results.unpaired)
         return present(table)
 
     @staticmethod
     def _note(name: str, table: pd.DataFrame) -> str:
-        if name != "Paired difference against the baseline" or table.empty:
+        if name != "Paired difference against the baseline":
             return ""
+        if table.empty:
+            return ("<p class='note'>No cell is paired with another yet: a cell is paired only with one on the same "
+                    "deals, of the same board and player count.</p>")
         how = ("each seat compared with itself on the same deal; intervals are Student's t over deals, the test "
                "Wilcoxon's over deals, Holm-corrected over the entrants" if table["paired"].all()
                else "some cells compared as two samples (Welch), not paired by deal")
@@ -331,10 +359,17 @@ def study_report(folder: str | Path) -> StudyReport:
     eff, paired, bal = effects(results), paired_table(results), balance_table(results)
     report.tables.update({"Balance per cell": bal, "Paired difference against the baseline": paired, "Effects": eff})
     report.findings = findings(results, paired, bal)
+    if results.unpaired:  # a study over boards or player counts: their profiles side by side
+        wins, style, by = study_profiles(results)
+        if not wins.empty:
+            report.tables = {PROFILE_WINS: wins, PROFILE_STYLE: style, **report.tables}
+            report.findings = readings(wins, style, by) + report.findings
+            report.figures.append(("profiles", "Profiles side by side: each entrant's win rate (95% intervals) and "
+                                               "where the winners' points came from", profile_figure(wins, style, by)))
     each = results.each
     if each is None:
-        for factor in results.factors:
-            if len(results.meta["levels"][factor]) > 1:
+        for factor in results.factors:  # a board's or a player count's levels mix the others: the profiles show them
+            if len(results.meta["levels"][factor]) > 1 and factor not in results.unpaired:
                 report.figures.append((f"factor-{_slug(factor)}", f"{factor}: win rate and score parts per entrant, 95% bands",
                                        factor_figure(eff, factor, measures_of(results))))
     if not paired.empty:

@@ -52,6 +52,7 @@ def study_meta(study: StudyConfig) -> dict[str, Any]:
         "factors": [f.model_dump(exclude_none=True) for f in study.factors],
         "levels": study.levels, "identity": study.identity(),
         "cells": [{"key": c.key, "levels": c.levels, "options": c.config.game_options()} for c in study.cells],
+        "skipped": [{"key": key, "why": why} for key, why in study.skipped],
     }
 
 
@@ -64,14 +65,24 @@ def _write_meta(study: StudyConfig) -> None:
             old = json.loads(meta_file.read_text(encoding="utf-8"))
         except ValueError:
             raise ConfigError(f"{meta_file}: not a JSON object; move it away to run the study here") from None
-        if old.get("identity") != meta["identity"]:
+        if old.get("identity") == meta["identity"]:
+            return
+        if not _grown(old.get("identity") or {}, meta["identity"]):
             raise ConfigError(f"{folder} holds a different study (other factors, levels or games); "
                               "choose another output folder")
-        return
+        # A level added (one more board, say): the cells played stay as they are, the new ones join.
     folder.mkdir(parents=True, exist_ok=True)
     tmp = meta_file.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(meta, indent=2, default=str), encoding="utf-8")
     os.replace(tmp, meta_file)  # a kill never leaves half a study.json
+
+
+def _grown(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether ``new`` is the study ``old`` with cells added: the same baseline, and every old
+    cell in it with the same games."""
+    cells = old.get("cells") or {}
+    return (old.get("baseline") == new["baseline"] and len(new["cells"]) > len(cells)
+            and all(new["cells"].get(key) == games for key, games in cells.items()))
 
 
 def run_study(study: StudyConfig, console: Console | None = None, show_progress: bool = True) -> StudyRun:
@@ -79,6 +90,8 @@ def run_study(study: StudyConfig, console: Console | None = None, show_progress:
     be compared), then in the order of the factors' levels."""
     console = console or Console()
     _write_meta(study)
+    for key, why in study.skipped:
+        console.print(f"cell {key} left out: {why}", markup=False, highlight=False)
     run = StudyRun(study.output)
     baseline = study.baseline_cell
     shared = None

@@ -17,14 +17,14 @@ from typing import Any, Callable
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from ttr_lab.core.errors import TTRLabError
 from ttr_lab.core.results import ResultsError, read_results
 from ttr_lab.tournament.backends import make_backend, one_line
 from ttr_lab.tournament.config import TournamentConfig
 from ttr_lab.tournament.design import GameSpec, Schedule, plan_games
-from ttr_lab.tournament.progress_lines import ProgressLines
+from ttr_lab.tournament.progress_lines import Pace, PaceColumn, ProgressLines
 from ttr_lab.tournament.store import ResultStore
 from ttr_lab.tournament.summary import summary_of
 from ttr_lab.tournament.warm_up import warm_up
@@ -272,7 +272,7 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
             if show_progress and not console.is_terminal else None
         progress = Progress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]:.1f} games/s"), TimeRemainingColumn(),
+            PaceColumn(),
             console=console, disable=not show_progress or lines is not None, transient=False,
         )
         try:
@@ -284,11 +284,12 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
             if compiling is not None:
                 compiling.join()
             run.startup_seconds = time.perf_counter() - started
+            pace = Pace(getattr(backend, "workers", 1))  # from here: the games' time
             _log.info("%s started in %.1f s", backend.name, run.startup_seconds)
             if lines is not None:  # from here: a backend that fails to start says so in its one line alone
                 lines.start()
             with progress:
-                bar = progress.add_task(escape(f"{config.name} ({backend.name})"), total=len(plan), completed=run.already_stored, rate=0.0)
+                bar = progress.add_task(escape(f"{config.name} ({backend.name})"), total=len(plan), completed=run.already_stored, pace=pace)
                 # The workers store what they play (a part per batch); this process only counts.
                 batches = backend.run(game, entrants, todo, config.move_time_limit, config.records, config.isolation,
                                       config.build_time_limit, sink=store.uri)
@@ -322,14 +323,16 @@ def _run(config: TournamentConfig, game: Any, store: ResultStore, console: Conso
                     run.worker_cpu_seconds += batch.cpu_seconds
                     run.play_seconds = time.perf_counter() - started - run.startup_seconds
                     run.memory_mb.append(resident_mb())
-                    elapsed = time.perf_counter() - started
-                    progress.update(bar, advance=len(batch.specs), rate=run.played / max(elapsed, 1e-9))
+                    pace.add(len(batch.specs))
+                    progress.update(bar, advance=len(batch.specs))
                     if lines is not None:
-                        lines.update(run.already_stored + run.played, run.played / max(elapsed, 1e-9))
+                        lines.update(run.already_stored + run.played, pace.rate())
                     if on_batch is not None:
                         hook = time.perf_counter()
                         on_batch(batch.specs)
-                        started += time.perf_counter() - hook  # the caller's time, not the run's
+                        spent = time.perf_counter() - hook  # the caller's time, not the run's
+                        started += spent
+                        pace.began += spent
             if not run.backend_error:
                 try:
                     backend.compact(store.uri, store.schema, wait=True)  # on a worker, while they are up

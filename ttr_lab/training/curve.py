@@ -39,6 +39,16 @@ def judge_all(training: GameTraining, net: Network, game: Any, players: int, opp
     return rows
 
 
+def interval(ax: Any, x: Sequence[float], mid: Sequence[float], low: Sequence[float], high: Sequence[float],
+             colour: Any) -> None:
+    """A curve's 95% interval: a bar at every point, and a band between points. A band alone
+    drew nothing for a curve of one point (a band of no width), under a label promising it."""
+    ax.errorbar(x, mid, yerr=[[m - lo for m, lo in zip(mid, low)], [hi - m for m, hi in zip(mid, high)]],
+                fmt="none", ecolor=colour, elinewidth=1, capsize=3)
+    if len(x) > 1:
+        ax.fill_between(x, low, high, color=colour, alpha=0.2)
+
+
 def write_curve(rows: Sequence[dict[str, Any]], folder: Path) -> None:
     """``curve.csv`` (one row per judged checkpoint and opponent) and ``curve.png`` (win share per
     opponent with its interval, against training samples)."""
@@ -57,8 +67,9 @@ def write_curve(rows: Sequence[dict[str, Any]], folder: Path) -> None:
     for name in dict.fromkeys(r["opponent"] for r in rows):
         mine = [r for r in rows if r["opponent"] == name]
         x = [r["samples"] for r in mine]
-        ax.plot(x, [r["win_share"] for r in mine], marker="o", label=f"vs {name}")
-        ax.fill_between(x, [r["low"] for r in mine], [r["high"] for r in mine], alpha=0.2)
+        line, = ax.plot(x, [r["win_share"] for r in mine], marker="o", label=f"vs {name}")
+        interval(ax, x, [r["win_share"] for r in mine], [r["low"] for r in mine], [r["high"] for r in mine],
+                 line.get_color())
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("training samples")
     ax.set_ylabel("win share (95% Wilson)")

@@ -34,6 +34,7 @@ from ttr_lab.core.intervals import clustered_mean
 from ttr_lab.core.rng import derive_seed
 from ttr_lab.strategies.network import Network, unreadable
 from ttr_lab.training.config import TrainConfig
+from ttr_lab.training.curve import interval
 from ttr_lab.training.games import GameTraining
 from ttr_lab.training.samples import SAMPLE_ARRAYS, Samples, joined
 
@@ -114,8 +115,9 @@ def write_value_curve(rows: Sequence[dict[str, Any]], folder: Path) -> None:
 
     x = [r["samples"] for r in rows]
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5))
-    left.plot(x, [r["excess_loss"] for r in rows], marker="o")
-    left.fill_between(x, [r["low"] for r in rows], [r["high"] for r in rows], alpha=0.2)
+    line, = left.plot(x, [r["excess_loss"] for r in rows], marker="o")
+    interval(left, x, [r["excess_loss"] for r in rows], [r["low"] for r in rows], [r["high"] for r in rows],
+             line.get_color())
     left.set_ylabel("held-out excess loss (95%, by game)")
     right.plot(x, [r["corr"] for r in rows], marker="o")
     right.set_ylabel("correlation with the target")

@@ -105,10 +105,13 @@ def upsets(frame: pd.DataFrame, ratings: pd.DataFrame, top: int = 5) -> pd.DataF
                         "winner": both["entrant"], "beaten": both["entrant_beaten"], "gap": both["gap"].astype(float),
                         "margin": (both["score"] - both["score_beaten"]).astype(float)},
                        columns=["game_id", "deal", "winner", "beaten", "gap", "margin"])
-    out = out.sort_values(["gap", "margin", "game_id"], ascending=[False, False, True],
-                          kind="stable").head(top).reset_index(drop=True)
-    out.attrs["labels"] = {"game_id": "game", "beaten": "best entrant it beat", "gap": "rating gap (Elo)",
-                           "margin": "won by (pts)"}
+    out = out.sort_values(["gap", "margin", "game_id"], ascending=[False, False, True], kind="stable")
+    # One row per pairing: its widest win, and how many upsets it counts.
+    counts = out.groupby(["winner", "beaten"]).size()
+    out = out.drop_duplicates(["winner", "beaten"]).head(top).reset_index(drop=True)
+    out.insert(4, "games", [int(counts[(w, b)]) for w, b in zip(out["winner"], out["beaten"])])
+    out.attrs["labels"] = {"game_id": "widest win", "beaten": "best entrant it beat", "games": "upsets",
+                           "gap": "rating gap (Elo)", "margin": "won by (pts)"}
     return out
 
 

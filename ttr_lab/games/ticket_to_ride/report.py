@@ -281,7 +281,7 @@ def end_bonus(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest") -> "F
         label, note, title = "share of games with the explorer bonus", " mean network {:.1f} cities", "Asian Explorer bonus"
     else:
         g = pd.DataFrame({"rate": d.positive_share("longest_bonus"), "size": means["longest_trail"]})
-        label, note, title = "share of games with the longest-trail bonus", " mean trail {:.1f} trains", "Longest continuous route"
+        label, note, title = "share of games with the longest-trail bonus", " mean trail {:.1f} trains", "Longest-trail bonus"
     g = g.sort_values("rate")
     fig = new_figure(7, 0.5 + 0.45 * len(g))
     ax = fig.add_subplot()
@@ -435,7 +435,7 @@ def completion_by_length_figure(frame: "pd.DataFrame", records: Sequence["Stored
 def report_figures(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest", records: Sequence["StoredRecord"] = (),
                    skip: Sequence[str] = ()) -> list[tuple[str, str, "Figure"]]:
     frame = _digest(frame)
-    bonus = "Asian Explorer bonus frequency" if _explorer(game, frame) else "Longest-route bonus frequency"
+    bonus = "Asian Explorer bonus frequency" if _explorer(game, frame) else "Longest-trail bonus frequency"
     out = [("ticket_completion", "Tickets completed and failed", ticket_completion(frame))]
     if _explorer(game, frame) or game.ruleset.longest_path_bonus:
         out.append(("longest_route", bonus, end_bonus(game, frame)))
