@@ -195,13 +195,18 @@ def test_globetrotter_to_the_single_player_with_most_tickets():
 
 
 def test_globetrotter_counts_tickets_not_points():
-    # player 0: one ticket of 5 points; player 1: two tickets of 4 and 5 points
-    r = finished(V1910, 3, claimed={**CHI_ATL, "Chicago-Pittsburgh orange": 1, "New York-Pittsburgh green": 1,
-                                    "Atlanta-Raleigh gray#1": 1, "Raleigh-Washington gray#1": 1},
-                 tickets_held=[[t(V1910, "Chicago-Atlanta")],
-                               [t(V1910, "Chicago-New York"), t(V1910, "Washington-Atlanta")], []])
-    assert [p.tickets_completed for p in r.players] == [1, 2, 0]
-    assert [p.globetrotter_bonus for p in r.players] == [0, 15, 0]
+    # player 0: one ticket of 10 points (New York-Miami); player 1: two of 9 points in all
+    # (Chicago-New York 5, Washington-Atlanta 4); 4 players, so both tracks of a double are open
+    r = finished(V1910, 4, claimed={
+        "New York-Washington black": 0, "Raleigh-Washington gray#2": 0, "Charleston-Raleigh gray": 0,
+        "Charleston-Miami pink": 0,
+        "Chicago-Pittsburgh orange": 1, "New York-Pittsburgh green": 1, "Atlanta-Raleigh gray#1": 1,
+        "Raleigh-Washington gray#1": 1},
+        tickets_held=[[t(V1910, "New York-Miami")], [t(V1910, "Chicago-New York"), t(V1910, "Washington-Atlanta")],
+                      [], []])
+    assert [p.tickets_completed for p in r.players] == [1, 2, 0, 0]
+    assert [p.ticket_points for p in r.players] == [10, 9, 0, 0]
+    assert [p.globetrotter_bonus for p in r.players] == [0, 15, 0, 0]
     totals_add_up(r)
 
 
