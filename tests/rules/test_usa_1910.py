@@ -195,13 +195,18 @@ def test_globetrotter_to_the_single_player_with_most_tickets():
 
 
 def test_globetrotter_counts_tickets_not_points():
-    # player 0: one ticket of 5 points; player 1: two tickets of 4 and 5 points
-    r = finished(V1910, 3, claimed={**CHI_ATL, "Chicago-Pittsburgh orange": 1, "New York-Pittsburgh green": 1,
-                                    "Atlanta-Raleigh gray#1": 1, "Raleigh-Washington gray#1": 1},
-                 tickets_held=[[t(V1910, "Chicago-Atlanta")],
-                               [t(V1910, "Chicago-New York"), t(V1910, "Washington-Atlanta")], []])
-    assert [p.tickets_completed for p in r.players] == [1, 2, 0]
-    assert [p.globetrotter_bonus for p in r.players] == [0, 15, 0]
+    # player 0: one ticket of 10 points (New York-Miami); player 1: two of 9 points in all
+    # (Chicago-New York 5, Washington-Atlanta 4); 4 players, so both tracks of a double are open
+    r = finished(V1910, 4, claimed={
+        "New York-Washington black": 0, "Raleigh-Washington gray#2": 0, "Charleston-Raleigh gray": 0,
+        "Charleston-Miami pink": 0,
+        "Chicago-Pittsburgh orange": 1, "New York-Pittsburgh green": 1, "Atlanta-Raleigh gray#1": 1,
+        "Raleigh-Washington gray#1": 1},
+        tickets_held=[[t(V1910, "New York-Miami")], [t(V1910, "Chicago-New York"), t(V1910, "Washington-Atlanta")],
+                      [], []])
+    assert [p.tickets_completed for p in r.players] == [1, 2, 0, 0]
+    assert [p.ticket_points for p in r.players] == [10, 9, 0, 0]
+    assert [p.globetrotter_bonus for p in r.players] == [0, 15, 0, 0]
     totals_add_up(r)
 
 
@@ -289,3 +294,43 @@ def test_random_games_replay_and_score(board):
                                                    if bonus else None)
         kept = Counter(len(p["tickets"]) >= board.ruleset.initial_keep_min for p in rows)
         assert kept == {True: n}
+
+
+# -- a variant table's mistakes --------------------------------------------------------------------------------
+
+ROWS = [{"city_a": "Boston", "city_b": "Miami", "points": "12", "edition": "1910"},
+        {"city_a": "Denver", "city_b": "El Paso", "points": "4", "edition": "reprint"}]
+
+
+@pytest.mark.parametrize("where,kept", [(None, 2), ({"edition": "1910"}, 1), ({"edition": ["1910", "reprint"]}, 2)])
+def test_tickets_where_keeps_the_rows_with_the_values_and_their_line_numbers(where, kept):
+    from ttr_lab.games.ticket_to_ride.map_variants import select_tickets
+
+    rows = select_tickets(ROWS, where, "t.csv", "m")
+    assert len(rows) == kept and rows[0] == (2, ROWS[0])
+
+
+@pytest.mark.parametrize("where,message", [
+    ({"deck": "1910"}, "t.csv has no column 'deck'"), ({"edition": "1911"}, "no row of t.csv matches"),
+    ("1910", "tickets_where must be a table"),
+])
+def test_a_bad_tickets_where_is_one_line(where, message):
+    from ttr_lab import BoardDataError
+    from ttr_lab.games.ticket_to_ride.map_variants import select_tickets
+
+    with pytest.raises(BoardDataError, match=message) as exc:
+        select_tickets(ROWS, where, "t.csv", "m")
+    assert "\n" not in str(exc.value)
+
+
+@pytest.mark.parametrize("meta,message", [
+    ({"variants": {"x": {"tickets": "t.csv", "colour": 1}}}, "variants.x has unknown key"),
+    ({"variants": {"x": 3}}, "variants.x must be a table"), ({"variants": 3}, "variants must be a table"),
+])
+def test_a_bad_variant_table_is_one_line(meta, message):
+    from ttr_lab import BoardDataError
+    from ttr_lab.games.ticket_to_ride.map_variants import variant_tables
+
+    with pytest.raises(BoardDataError, match=message) as exc:
+        variant_tables(meta, "m")
+    assert "\n" not in str(exc.value)

@@ -195,7 +195,7 @@ TIE_TICKETS: Final = 0
 TIE_LONGEST: Final = 1
 TIE_EXPLORER: Final = 2
 TIE_MOUNTAINS: Final = 3
-TIE_GLOBETROTTER: Final = 4
+TIE_GLOBETROTTER: Final = 5  # 4 is the stations tie-break's (Europe)
 
 # Refusal codes of ``apply_action`` (0: applied); the face turns each into the rule's message.
 OK: Final = 0
