@@ -16,8 +16,8 @@ from ttr_lab.games.ticket_to_ride.colours import (
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 from ttr_lab.games.ticket_to_ride.board import Board, Ticket, Track, available_maps, load_board
 from ttr_lab.games.ticket_to_ride.actions import (
-    DRAW_BLIND, DRAW_TICKETS, PASS, Action, ActionTable, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets,
-    Pass, TicketsKept, action_table, parse_action, parse_track,
+    DRAW_BLIND, DRAW_TICKETS, PASS, Action, ActionTable, BuildStation, Claim, DrawBlind, DrawMarket, DrawTickets,
+    KeepTickets, Pass, TicketsKept, action_table, parse_action, parse_track,
 )
 from ttr_lab.games.ticket_to_ride.network import (
     connected_components, doubles_shared, player_components, ticket_connected, track_open, twin_blocks, twin_closes,
@@ -41,7 +41,7 @@ __all__ = [
     # the map and the numbers of the rules
     "Board", "Ruleset", "Ticket", "Track", "available_maps", "load_board",
     # actions
-    "DRAW_BLIND", "DRAW_TICKETS", "PASS", "Action", "ActionTable", "Claim", "DrawBlind", "DrawMarket",
+    "DRAW_BLIND", "DRAW_TICKETS", "PASS", "Action", "ActionTable", "BuildStation", "Claim", "DrawBlind", "DrawMarket",
     "DrawTickets", "KeepTickets", "Pass", "TicketsKept", "action_table", "parse_action", "parse_track",
     # rules strategies share with the engine
     "connected_components", "doubles_shared", "longest_trail", "player_components", "points_per_track",

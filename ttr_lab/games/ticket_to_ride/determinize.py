@@ -155,6 +155,9 @@ class Determinizer:
             stalled=False,
             log=obs.log,
             log_len=obs.history_length,
+            # Train stations are public: as the observation shows them (empty without stations).
+            stations=list(obs.stations),
+            stations_built=[rules.stations_per_player - left for left in obs.stations_left],
         )
 
     def sample(self, rng: random.Random | int) -> GameState:

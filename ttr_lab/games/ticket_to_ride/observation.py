@@ -67,6 +67,10 @@ class Observation(NamedTuple):
     turns: int
     history_length: int
     log: Any  # public history: an immutable linked list of public events (see ``history``)
+    # Train stations (empty tuples on a map without them): per city the seat whose station
+    # stands there or -1, and per seat the stations it has left to build.
+    stations: tuple[int, ...] = ()
+    stations_left: tuple[int, ...] = ()
 
     @property
     def history(self) -> list[Event]:
@@ -143,6 +147,8 @@ class Observation(NamedTuple):
             "final_turns_left": self.final_turns_left,
             "turns": self.turns,
             "history": [[p, str(a), CARD_NAMES[c] if c >= 0 else None] for p, a, c in self.history],
+            **({"stations": {str(c): o for c, o in enumerate(self.stations) if o >= 0},
+                "stations_left": list(self.stations_left)} if self.stations else {}),
         }
 
 
@@ -152,7 +158,8 @@ class Viewer:
     The observation and the tensor writer both read a position through it."""
 
     __slots__ = ("g", "buffer", "data", "unpack", "num_players", "hand", "market_kinds", "discard", "owner", "trains",
-                 "points", "hand_sizes", "ticket_counts", "offer_sizes", "known", "known_cards", "rest")
+                 "points", "hand_sizes", "ticket_counts", "offer_sizes", "known", "known_cards", "stations",
+                 "stations_built", "stations_per_player", "rest")
 
     def __init__(self, g: np.ndarray) -> None:
         self.g = g
@@ -172,8 +179,14 @@ class Viewer:
          self.ticket_counts, self.offer_sizes, self.known) = blocks
         start = self.known.start
         self.known_cards = tuple(slice(start + p * k, start + p * k + k) for p in range(n))
+        station_cities, station_players = int(g[L.STATION_CITIES]), int(g[L.STATION_PLAYERS])
+        self.stations = slice(at, at + station_cities)
+        self.stations_built = slice(at + station_cities, at + station_cities + station_players)
+        self.stations_per_player = int(g[L.STATIONS_PER_PLAYER])
+        at += station_cities + station_players
         self.rest = at  # where the variable-length blocks begin
-        assert at == fixed_size(n, tracks), "the view row's fixed blocks differ from kernels.observe's"
+        assert at == fixed_size(n, tracks, station_cities, station_players), \
+            "the view row's fixed blocks differ from kernels.observe's"
         # Compiled (or loaded from the cache) now, with the game, rather than inside the first
         # timed move of a strategy that reads observations.
         view_row(g, np.zeros(int(g[L.S_SIZE]), dtype=np.int64), 0, self.buffer)
@@ -204,10 +217,15 @@ def observe(state: "StateSlots", player: int) -> Observation:
     at += market
     deck_known = v[at:at + deck]
     at += deck
+    stations: tuple[int, ...] = ()
+    left: tuple[int, ...] = ()
+    if view.stations_per_player:
+        stations = v[view.stations]
+        left = tuple(view.stations_per_player - b for b in v[view.stations_built])
     return _new(Observation, (
         game.board, game.ruleset, player, view.num_players, current, _PHASES[phase],
         v[view.hand], tickets, offer, face_up, v[view.discard], pile, deck,
         v[view.owner], v[view.trains], v[view.points], v[view.hand_sizes], v[view.ticket_counts],
         tuple(map(v.__getitem__, view.known_cards)), v[view.offer_sizes], deck_known,
-        passes, v[at:at + boxed], final >= 0, final, turns, state.log_len, state.log,
+        passes, v[at:at + boxed], final >= 0, final, turns, state.log_len, state.log, stations, left,
     ))

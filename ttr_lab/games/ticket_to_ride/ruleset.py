@@ -27,6 +27,7 @@ class TieBreak(str, Enum):
     LONGEST = "longest"  # holds the longest-trail bonus
     EXPLORER = "explorer"  # holds the explorer bonus
     MOUNTAINS = "mountains"  # more mountain routes claimed
+    STATIONS = "stations"  # fewer train stations built
 
 
 class Rejects(str, Enum):
@@ -40,6 +41,8 @@ TIE_BREAKS = tuple(t.value for t in TieBreak)
 # The most tickets on offer at once: every subset of an offer a player may keep is an action
 # (2^N of them, listed in the action space), so a larger offer is refused, not enumerated.
 MAX_OFFER = 10
+# The most cards one station may cost: each payment of each cost at each city is an action.
+MAX_STATION_COST = 10
 
 
 @dataclass(frozen=True)
@@ -86,8 +89,15 @@ class Ruleset:
     explorer_bonus: int = 0
     # How ties on points are broken, in order: "tickets" (more completed), "longest" (holds the
     # longest-trail bonus), "explorer" (holds the explorer bonus), "mountains" (more mountain
-    # routes claimed). Players still tied share the rank.
+    # routes claimed), "stations" (fewer train stations built). Players still tied share the rank.
     tie_breaks: tuple[TieBreak, ...] = (TieBreak.TICKETS, TieBreak.LONGEST)
+    # Train stations (Europe): how many each player has (0 = none, the game has no station
+    # action); the cards the 1st, 2nd, 3rd... station costs (one colour, locomotives replacing
+    # any); points at the end for each station not built. At the end each built station lends
+    # its owner one track of another player at its city, for tickets only.
+    stations_per_player: int = 0
+    station_costs: tuple[int, ...] = (1, 2, 3)
+    station_points: int = 4
 
     def __post_init__(self) -> None:
         scores = self.route_scores
@@ -101,6 +111,13 @@ class Ruleset:
         else:
             scores = tuple(int(v) for v in scores)
         object.__setattr__(self, "route_scores", scores)
+        costs = self.station_costs
+        if isinstance(costs, (str, bytes, Mapping)) or not isinstance(costs, (list, tuple)):
+            raise ConfigError(f"ruleset station_costs must be a list of cards per station, e.g. [1, 2, 3], got {costs!r}")
+        if any(not isinstance(c, int) or isinstance(c, bool) or not 1 <= c <= MAX_STATION_COST for c in costs):
+            raise ConfigError(f"ruleset station_costs must be whole numbers of cards, 1..{MAX_STATION_COST} each, "
+                              f"got {list(costs)!r}")
+        object.__setattr__(self, "station_costs", tuple(costs))
         # Strings (from TOML, YAML, JSON) become the enum values here, once, so the engine
         # compares enum members, never text.
         breaks = tuple(self.tie_breaks) if not isinstance(self.tie_breaks, str) else (self.tie_breaks,)
@@ -112,7 +129,7 @@ class Ruleset:
             raise ConfigError(f"ruleset initial_rejects must be 'bottom' or 'box', got {self.initial_rejects!r}")
         object.__setattr__(self, "initial_rejects", Rejects(self.initial_rejects))
         for f in fields(self):
-            if f.name in ("route_scores", "tie_breaks", "initial_rejects"):
+            if f.name in ("route_scores", "tie_breaks", "initial_rejects", "station_costs"):
                 continue
             value = getattr(self, f.name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
@@ -123,6 +140,11 @@ class Ruleset:
         if offer > MAX_OFFER:
             raise ConfigError(f"ruleset offers {offer} tickets at once (initial_tickets + initial_long_tickets, "
                               f"ticket_draw); at most {MAX_OFFER}, as each subset kept is an action (2^{offer})")
+        if len(self.station_costs) < self.stations_per_player:
+            raise ConfigError(f"ruleset station_costs names {len(self.station_costs)} station cost(s), fewer than the "
+                              f"{self.stations_per_player} stations_per_player")
+        if len(self.tie_breaks) != len(set(self.tie_breaks)):
+            raise ConfigError("ruleset tie_breaks names a tie-break twice")
         if not 1 <= self.ticket_keep_min <= self.ticket_draw:
             raise ConfigError(f"ruleset ticket_keep_min must be in 1..ticket_draw, got {self.ticket_keep_min}")
         if not 1 <= self.initial_keep_min <= max(1, self.initial_tickets):
@@ -150,6 +172,7 @@ class Ruleset:
         """Plain JSON-serialisable form."""
         out = dataclasses.asdict(self)
         out["route_scores"] = list(self.route_scores)
+        out["station_costs"] = list(self.station_costs)
         out["tie_breaks"] = [t.value for t in self.tie_breaks]
         out["initial_rejects"] = self.initial_rejects.value
         return out

@@ -52,6 +52,8 @@ class StateSlots:
         returned_by: tuple[int, ...]  # per deck position: the seat that put the ticket back, or -1
         boxed: tuple[int, ...]  # the tickets out of the game
         boxed_by: tuple[int, ...]  # per boxed ticket: the seat that put it there, or -1
+        stations: list[int]  # per city: the seat whose train station stands there, or -1 (empty: no stations)
+        stations_built: list[int]  # per player: train stations built (empty without stations)
 
         @property
         def open_groups(self) -> list[tuple[int, ...]]: ...  # the open tracks by payment group

@@ -42,6 +42,12 @@ def layout(board: Board, ruleset: Ruleset) -> TensorLayout:
     The counts come first and the one-hot and multi-hot blocks after them, so filling the tensor
     is one scaled write of the counts and one write of ones (it runs at every decision)."""
     m, k, t, r = board.max_players, NUM_CARD_KINDS, len(board.tickets), len(board.tracks)
+    # Train stations' blocks only where the ruleset has stations: a USA tensor stays as it was.
+    counts, hots = [], []
+    if ruleset.stations_per_player:
+        counts = [("station_counts", m, "per relative seat: train stations built / stations per player")]
+        hots = [("stations", len(board.cities) * m,
+                 "per city (id order), one-hot over relative seats: whose train station stands there (all 0: none)")]
     return TensorLayout([
         ("clock", 4, "final round started; final turns left / players; turns / 200; passes in a row / players"),
         ("hand", k, "own cards per kind (colours, then locomotive) / cards per colour"),
@@ -54,6 +60,7 @@ def layout(board: Board, ruleset: Ruleset) -> TensorLayout:
         ("ticket_counts", m, "per relative seat: tickets held / (initial tickets dealt x 3)"),
         ("offer_sizes", m, "per relative seat: tickets it is choosing among / the larger ticket deal"),
         ("known_cards", m * k, "per relative seat, per kind: cards seen entering its hand, not yet paid / cards per colour"),
+        *counts,
         ("num_players", m, "one-hot: players at the table (index n-1)"),
         ("to_move", m, "one-hot: the player to move, relative to the viewer"),
         ("phase", _PHASES, "one-hot: initial tickets, turn, second draw, keep tickets, over"),
@@ -62,6 +69,7 @@ def layout(board: Board, ruleset: Ruleset) -> TensorLayout:
         ("tickets_out", t, "multi-hot: tickets the viewer knows are out of play or in the deck "
                           "(boxed at setup, or put back by it)"),
         ("owner", r * m, "per track (id order), one-hot over relative seats: who claimed it (all 0: open)"),
+        *hots,
     ])
 
 
@@ -75,6 +83,8 @@ def _scales(board: Board, rules: Ruleset, n: int) -> np.ndarray:
              [all_cards, max(len(board.tickets), 1)],
              [rules.trains_per_player] * m, [100.0] * m, [colour] * m, [3.0 * rules.initial_tickets] * m,
              [float(max(rules.ticket_draw, rules.initial_tickets))] * m, [colour] * (m * k)]
+    if rules.stations_per_player:
+        parts.append([float(rules.stations_per_player)] * m)
     return 1.0 / np.array([x for part in parts for x in part], dtype=np.float32)
 
 
@@ -106,6 +116,9 @@ def observation_tensor(obs: Observation) -> np.ndarray:
         counts.extend(kinds)
     out = np.zeros(lay.size, dtype=np.float32)
     out[:len(counts)] = counts  # the padded seats' known cards stay 0
+    if rules.stations_per_player:
+        built = [rules.stations_per_player - left for left in obs.stations_left]
+        out[off["station_counts"]:off["station_counts"] + m] = seats(tuple(built))
     scales = _scales(board, rules, n)
     out[:scales.size] *= scales
 
@@ -117,6 +130,9 @@ def observation_tensor(obs: Observation) -> np.ndarray:
     ones.extend([base + i for i in obs.ticket_deck_known if i >= 0])
     base = off["owner"]
     ones.extend([base + t * m + (o - me) % n for t, o in enumerate(obs.owner) if o >= 0])
+    if rules.stations_per_player:
+        base = off["stations"]
+        ones.extend([base + c * m + (o - me) % n for c, o in enumerate(obs.stations) if o >= 0])
     out[ones] = 1.0
     return out
 
@@ -132,6 +148,7 @@ class _Plan(NamedTuple):
     tickets_out: int
     owner: int
     m: int
+    stations: int  # -1 without stations
 
 
 @functools.lru_cache(maxsize=None)
@@ -142,7 +159,7 @@ def _plan(board: Board, rules: Ruleset, n: int) -> _Plan:
     scales = _scales(board, rules, n)
     return _Plan(lay.size, scales,
                  (off["num_players"] + n - 1, off["to_move"], off["phase"]),
-                 off["tickets"], off["offered"], off["tickets_out"], off["owner"], m)
+                 off["tickets"], off["offered"], off["tickets_out"], off["owner"], m, off.get("stations", -1))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -163,6 +180,8 @@ def _counts_gather(view: Viewer, me: int, max_players: int) -> np.ndarray:
     for block in (view.trains, view.points, view.hand_sizes, view.ticket_counts, view.offer_sizes):
         at += per_seat(block)
     at += per_seat(view.known, k)
+    if view.stations_per_player:  # stations built (the scale divides by the stations per player)
+        at += per_seat(view.stations_built)
     return np.array(at, dtype=np.intp)
 
 
@@ -178,7 +197,7 @@ class TensorWriter(SeatTensorWriter):
     (another game, a clone, an earlier position) is written right.
     """
 
-    __slots__ = ("_plan", "_n", "_template", "_owner", "_tracks", "_gather")
+    __slots__ = ("_plan", "_n", "_template", "_owner", "_tracks", "_gather", "_stations")
 
     def _game_of(self, state: "StateSlots") -> object:
         return state.tables
@@ -192,6 +211,7 @@ class TensorWriter(SeatTensorWriter):
         self._owner = (-1,) * tracks
         self._tracks = range(tracks)
         self._gather = _counts_gather(state.face.viewer, self.me, plan.m)
+        self._stations: tuple[int, ...] = (-1,) * len(game.board.cities) if plan.stations >= 0 else ()
 
     def _write(self, state: "StateSlots") -> np.ndarray:
         plan, me, n, template = self._plan, self.me, self._n, self._template
@@ -205,6 +225,15 @@ class TensorWriter(SeatTensorWriter):
                 o = owner[t]
                 write(t, o, (base + t * m + (o - me) % n,) if o >= 0 else ())
             self._owner = owner
+        if plan.stations >= 0:
+            stations = v[view.stations]
+            if stations != self._stations:
+                old, base, m = self._stations, plan.stations, plan.m
+                for c in range(len(stations)):
+                    o = stations[c]
+                    if o != old[c]:
+                        write(("station", c), o, (base + c * m + (o - me) % n,) if o >= 0 else ())
+                self._stations = stations
         held, offered, market, deck, boxed = v[V_TICKETS_N], v[V_OFFERS_N], v[V_MARKET_N], v[V_DECK_N], v[V_BOXED_N]
         at = view.rest
         mine = v[at:at + held]

@@ -92,6 +92,10 @@ STATE = ArrayLayout(
         Part("boxed", ("tickets",), "tickets out of the game", "counted", "boxed_n", tuple),
         Part("boxed_by", ("tickets",), "who put each boxed ticket there (-1: nobody saw it)", "counted", "boxed_n",
              tuple, fill=-1),
+        # Train stations: empty on a map without them (their dimensions are then 0).
+        Part("stations", ("station_cities",), "per city, the seat whose train station stands there, or -1",
+             fill=-1),
+        Part("stations_built", ("station_players",), "per player, train stations built"),
     ),
 )
 
@@ -103,7 +107,7 @@ _GAME_SCALARS_AND_TABLES = (
     ("loco_limit", 1, ""), ("max_redeals", 1, ""), ("redeal_min", 1, ""), ("end_trains", 1, ""),
     ("doubles_shared", 1, ""), ("trains_per_player", 1, ""), ("longest_bonus", 1, ""), ("explorer_bonus", 1, ""),
     ("rejects_box", 1, ""), ("n_tie_breaks", 1, ""),
-    ("tie_breaks", 4, "TIE_* codes in order"),
+    ("tie_breaks", 5, "TIE_* codes in order"),
     ("has_mountains", 1, ""),
     ("id_market", 1, "action ids: draw blind is 0, then draw market 0.., tickets, pass, keeps, claims"),
     ("id_tickets", 1, ""), ("id_pass", 1, ""), ("id_keep", 1, ""), ("id_claim", 1, ""), ("n_actions", 1, ""),
@@ -127,6 +131,16 @@ _GAME_SCALARS_AND_TABLES = (
     ("long_tickets", 1, ""), ("deck_cards", 1, "the train cards in colour order (before the shuffle)"),
     ("keep_start", 1, "[offered, minimum] -> first entry in KEEP_MASKS and count: the keep subsets"),
     ("keep_count", 1, ""), ("keep_masks", 1, ""),
+    # Train stations (all 0 and empty tables when the ruleset has none).
+    ("stations_per_player", 1, ""), ("station_points", 1, "points per station not built"),
+    ("station_cities", 1, "the stations field's length: N_CITIES with stations, else 0"),
+    ("station_players", 1, "the stations_built field's length: N_PLAYERS with stations, else 0"),
+    ("max_station_cost", 1, ""),
+    ("id_station", 1, "the first station build's action id (ID_CLAIM when there are none)"),
+    ("station_costs", 1, "per station already built (0, 1, ...): the cards the next one costs"),
+    ("station_id", 1, "[city, cost, payment colour (8: only locomotives), locomotives] -> action id or -1"),
+    ("station_city", 1, "per station build (action id - ID_STATION): city, colour, cards, locomotives"),
+    ("station_colour", 1, ""), ("station_cards", 1, ""), ("station_locos", 1, ""),
 )
 
 
@@ -143,6 +157,7 @@ GAME = game_layout(STATE)
 DIM_SLOTS = {
     "players": GAME.offsets["n_players"], "cards": GAME.offsets["n_cards"], "market": GAME.offsets["market_size"],
     "tracks": GAME.offsets["n_tracks"], "tickets": GAME.offsets["n_tickets"], "offer": GAME.offsets["max_offer"],
+    "station_cities": GAME.offsets["station_cities"], "station_players": GAME.offsets["station_players"],
 }
 
 
@@ -172,6 +187,7 @@ TIE_TICKETS: Final = 0
 TIE_LONGEST: Final = 1
 TIE_EXPLORER: Final = 2
 TIE_MOUNTAINS: Final = 3
+TIE_STATIONS: Final = 4
 
 # Refusal codes of ``apply_action`` (0: applied); the face turns each into the rule's message.
 OK: Final = 0
@@ -190,6 +206,9 @@ E_DECK_EMPTY: Final = 12  # no ticket to draw
 E_KEEP_RANGE: Final = 13  # a kept index beyond the offer
 E_KEEP_FEW: Final = 14  # too few tickets kept
 E_PASS: Final = 15  # passing while something else is legal
+E_NO_STATION: Final = 16  # no station left to build
+E_CITY_TAKEN: Final = 17  # the city already holds a station
+E_STATION_COST: Final = 18  # the payment is not the cost of the player's next station
 
 # -- the kernels' smaller arrays of one number per entry, declared in order (``numbered``) -------
 
@@ -200,6 +219,7 @@ RESULT = (
     ("longest_bonus", "the longest-trail bonus"), ("network", "the largest network's cities"),
     ("explorer_bonus", "the explorer bonus"), ("mountains", "mountain routes"), ("total", "the final score"),
     ("rank", "1 = first, ties share"),
+    ("stations_built", "train stations built"), ("station_points", "points for the stations not built"),
 )
 
 # The header of an observation's view row (``observe.view_row``): V_PHASE ... V_ZERO, V_HEADER.
@@ -242,6 +262,7 @@ TENSOR_PLAN = (
     ("points", ""), ("hand_sizes", ""), ("ticket_counts", ""), ("offer_sizes", ""), ("known_cards", ""),
     ("num_players", ""), ("to_move", ""), ("phase", ""), ("tickets", ""), ("offered", ""), ("tickets_out", ""),
     ("owner", ""),
+    ("station_counts", "-1 where the ruleset has no stations (the tensor has no such block)"), ("stations", ""),
 )
 
 

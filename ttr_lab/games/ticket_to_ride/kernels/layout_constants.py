@@ -54,68 +54,82 @@ EXPLORER_BONUS: Final = 20
 REJECTS_BOX: Final = 21
 N_TIE_BREAKS: Final = 22
 TIE_BREAKS: Final = 23  # TIE_* codes in order
-HAS_MOUNTAINS: Final = 27
-ID_MARKET: Final = 28  # action ids: draw blind is 0, then draw market 0.., tickets, pass, keeps, claims
-ID_TICKETS: Final = 29
-ID_PASS: Final = 30
-ID_KEEP: Final = 31
-ID_CLAIM: Final = 32
-N_ACTIONS: Final = 33
-N_GROUPS: Final = 34
-MAX_LENGTH: Final = 35
-N_REGULAR: Final = 36
-N_LONG: Final = 37
-T_LENGTH: Final = 38
-T_COLOUR: Final = 39
-T_FERRY: Final = 40
-T_TRAINS: Final = 41  # trains a claim takes (length plus mountain spaces)
-T_POINTS: Final = 42
-T_TWIN: Final = 43  # the other track of a double route, -1 for none
-T_CITY_A: Final = 44
-T_CITY_B: Final = 45
-T_GROUP: Final = 46  # payment group: tracks alike in colour, length, ferry and trains
-T_MOUNTAIN: Final = 47  # mountain spaces
-CLAIM_ID: Final = 48  # [track, payment colour (8: only locomotives), locomotives] -> action id or -1
-CLAIM_TRACK: Final = 49  # per claim (action id - ID_CLAIM): track, colour, cards, locomotives
-CLAIM_COLOUR: Final = 50
-CLAIM_CARDS: Final = 51
-CLAIM_LOCOS: Final = 52
-GROUP_START: Final = 53  # per group: its first entry in GROUP_TRACKS (tracks by id), and count
-GROUP_COUNT: Final = 54
-GROUP_TRACKS: Final = 55
-GROUP_LENGTH: Final = 56
-GROUP_FERRY: Final = 57
-GROUP_NEED: Final = 58
-COLOUR_GROUP_START: Final = 59  # per track colour (gray last): its groups by length, in GROUP_ORDER
-COLOUR_GROUP_COUNT: Final = 60
-GROUP_ORDER: Final = 61
-TICKET_A: Final = 62
-TICKET_B: Final = 63
-TICKET_POINTS: Final = 64
-REGULAR_TICKETS: Final = 65  # ticket ids of the regular deck, in board order (before the shuffle)
-LONG_TICKETS: Final = 66
-DECK_CARDS: Final = 67  # the train cards in colour order (before the shuffle)
-KEEP_START: Final = 68  # [offered, minimum] -> first entry in KEEP_MASKS and count: the keep subsets
-KEEP_COUNT: Final = 69
-KEEP_MASKS: Final = 70
-S_SIZE: Final = 71  # the length of the array
-S_HANDS: Final = 72  # where hands starts
-S_KNOWN: Final = 73  # where known starts
-S_PILE: Final = 74  # where pile starts
-S_DISCARD: Final = 75  # where discard starts
-S_MARKET: Final = 76  # where market starts
-S_OWNER: Final = 77  # where owner starts
-S_TRAINS: Final = 78  # where trains starts
-S_POINTS: Final = 79  # where points starts
-S_TICKETS: Final = 80  # where tickets starts
-S_TICKETS_N: Final = 81  # where tickets_n starts
-S_OFFERS: Final = 82  # where offers starts
-S_OFFERS_N: Final = 83  # where offers_n starts
-S_DECK: Final = 84  # where deck starts
-S_RETURNED: Final = 85  # where returned starts
-S_BOXED: Final = 86  # where boxed starts
-S_BOXED_BY: Final = 87  # where boxed_by starts
-GAME_HEADER: Final = 88  # the header's length
+HAS_MOUNTAINS: Final = 28
+ID_MARKET: Final = 29  # action ids: draw blind is 0, then draw market 0.., tickets, pass, keeps, claims
+ID_TICKETS: Final = 30
+ID_PASS: Final = 31
+ID_KEEP: Final = 32
+ID_CLAIM: Final = 33
+N_ACTIONS: Final = 34
+N_GROUPS: Final = 35
+MAX_LENGTH: Final = 36
+N_REGULAR: Final = 37
+N_LONG: Final = 38
+T_LENGTH: Final = 39
+T_COLOUR: Final = 40
+T_FERRY: Final = 41
+T_TRAINS: Final = 42  # trains a claim takes (length plus mountain spaces)
+T_POINTS: Final = 43
+T_TWIN: Final = 44  # the other track of a double route, -1 for none
+T_CITY_A: Final = 45
+T_CITY_B: Final = 46
+T_GROUP: Final = 47  # payment group: tracks alike in colour, length, ferry and trains
+T_MOUNTAIN: Final = 48  # mountain spaces
+CLAIM_ID: Final = 49  # [track, payment colour (8: only locomotives), locomotives] -> action id or -1
+CLAIM_TRACK: Final = 50  # per claim (action id - ID_CLAIM): track, colour, cards, locomotives
+CLAIM_COLOUR: Final = 51
+CLAIM_CARDS: Final = 52
+CLAIM_LOCOS: Final = 53
+GROUP_START: Final = 54  # per group: its first entry in GROUP_TRACKS (tracks by id), and count
+GROUP_COUNT: Final = 55
+GROUP_TRACKS: Final = 56
+GROUP_LENGTH: Final = 57
+GROUP_FERRY: Final = 58
+GROUP_NEED: Final = 59
+COLOUR_GROUP_START: Final = 60  # per track colour (gray last): its groups by length, in GROUP_ORDER
+COLOUR_GROUP_COUNT: Final = 61
+GROUP_ORDER: Final = 62
+TICKET_A: Final = 63
+TICKET_B: Final = 64
+TICKET_POINTS: Final = 65
+REGULAR_TICKETS: Final = 66  # ticket ids of the regular deck, in board order (before the shuffle)
+LONG_TICKETS: Final = 67
+DECK_CARDS: Final = 68  # the train cards in colour order (before the shuffle)
+KEEP_START: Final = 69  # [offered, minimum] -> first entry in KEEP_MASKS and count: the keep subsets
+KEEP_COUNT: Final = 70
+KEEP_MASKS: Final = 71
+STATIONS_PER_PLAYER: Final = 72
+STATION_POINTS: Final = 73  # points per station not built
+STATION_CITIES: Final = 74  # the stations field's length: N_CITIES with stations, else 0
+STATION_PLAYERS: Final = 75  # the stations_built field's length: N_PLAYERS with stations, else 0
+MAX_STATION_COST: Final = 76
+ID_STATION: Final = 77  # the first station build's action id (ID_CLAIM when there are none)
+STATION_COSTS: Final = 78  # per station already built (0, 1, ...): the cards the next one costs
+STATION_ID: Final = 79  # [city, cost, payment colour (8: only locomotives), locomotives] -> action id or -1
+STATION_CITY: Final = 80  # per station build (action id - ID_STATION): city, colour, cards, locomotives
+STATION_COLOUR: Final = 81
+STATION_CARDS: Final = 82
+STATION_LOCOS: Final = 83
+S_SIZE: Final = 84  # the length of the array
+S_HANDS: Final = 85  # where hands starts
+S_KNOWN: Final = 86  # where known starts
+S_PILE: Final = 87  # where pile starts
+S_DISCARD: Final = 88  # where discard starts
+S_MARKET: Final = 89  # where market starts
+S_OWNER: Final = 90  # where owner starts
+S_TRAINS: Final = 91  # where trains starts
+S_POINTS: Final = 92  # where points starts
+S_TICKETS: Final = 93  # where tickets starts
+S_TICKETS_N: Final = 94  # where tickets_n starts
+S_OFFERS: Final = 95  # where offers starts
+S_OFFERS_N: Final = 96  # where offers_n starts
+S_DECK: Final = 97  # where deck starts
+S_RETURNED: Final = 98  # where returned starts
+S_BOXED: Final = 99  # where boxed starts
+S_BOXED_BY: Final = 100  # where boxed_by starts
+S_STATIONS: Final = 101  # where stations starts
+S_STATIONS_BUILT: Final = 102  # where stations_built starts
+GAME_HEADER: Final = 103  # the header's length
 
 # -- the columns of ``score_game``'s result (``RESULT``)
 R_ROUTES: Final = 0  # route points
@@ -129,7 +143,9 @@ R_EXPLORER_BONUS: Final = 7  # the explorer bonus
 R_MOUNTAINS: Final = 8  # mountain routes
 R_TOTAL: Final = 9  # the final score
 R_RANK: Final = 10  # 1 = first, ties share
-RESULT_COLUMNS: Final = 11  # columns per player
+R_STATIONS_BUILT: Final = 11  # train stations built
+R_STATION_POINTS: Final = 12  # points for the stations not built
+RESULT_COLUMNS: Final = 13  # columns per player
 
 # -- an observation's view row (``VIEW``)
 V_PHASE: Final = 0
@@ -194,7 +210,9 @@ W_TICKETS: Final = 15
 W_OFFERED: Final = 16
 W_TICKETS_OUT: Final = 17
 W_OWNER: Final = 18
-WRITER_PLAN_SIZE: Final = 19  # the plan's length
+W_STATION_COUNTS: Final = 19  # -1 where the ruleset has no stations (the tensor has no such block)
+W_STATIONS: Final = 20
+WRITER_PLAN_SIZE: Final = 21  # the plan's length
 
 __all__ = [
     'KINDS',
@@ -283,6 +301,18 @@ __all__ = [
     'KEEP_START',
     'KEEP_COUNT',
     'KEEP_MASKS',
+    'STATIONS_PER_PLAYER',
+    'STATION_POINTS',
+    'STATION_CITIES',
+    'STATION_PLAYERS',
+    'MAX_STATION_COST',
+    'ID_STATION',
+    'STATION_COSTS',
+    'STATION_ID',
+    'STATION_CITY',
+    'STATION_COLOUR',
+    'STATION_CARDS',
+    'STATION_LOCOS',
     'S_SIZE',
     'S_HANDS',
     'S_KNOWN',
@@ -300,6 +330,8 @@ __all__ = [
     'S_RETURNED',
     'S_BOXED',
     'S_BOXED_BY',
+    'S_STATIONS',
+    'S_STATIONS_BUILT',
     'GAME_HEADER',
     'R_ROUTES',
     'R_TICKET_POINTS',
@@ -312,6 +344,8 @@ __all__ = [
     'R_MOUNTAINS',
     'R_TOTAL',
     'R_RANK',
+    'R_STATIONS_BUILT',
+    'R_STATION_POINTS',
     'RESULT_COLUMNS',
     'V_PHASE',
     'V_PLAYER',
@@ -369,5 +403,7 @@ __all__ = [
     'W_OFFERED',
     'W_TICKETS_OUT',
     'W_OWNER',
+    'W_STATION_COUNTS',
+    'W_STATIONS',
     'WRITER_PLAN_SIZE',
 ]

@@ -8,7 +8,8 @@ call writes the whole view instead, and ``observation.py`` slices the row into i
 The row: the header slots (``layout.VIEW``), then the fixed-length blocks (own hand, the market's cards per
 kind, discard, track owners,
 per seat trains, route points, hand sizes, tickets held, tickets on offer, then every seat's
-publicly known cards), then the variable-length ones, their lengths in the header (own tickets,
+publicly known cards, then where the map has train stations each city's station owner and each
+seat's stations built), then the variable-length ones, their lengths in the header (own tickets,
 own offer, the market, per ticket-deck position the ticket this player put back there or -1,
 the boxed tickets this player saw boxed).
 """
@@ -23,15 +24,18 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 # The row's header slots (``V_*``) are declared in ``layout.VIEW``.
 
 
-def fixed_size(num_players: int, num_tracks: int) -> int:
-    """Where the row's variable-length blocks begin."""
-    return L.V_HEADER + 3 * L.KINDS + num_tracks + 5 * num_players + num_players * L.KINDS
+def fixed_size(num_players: int, num_tracks: int, station_cities: int = 0, station_players: int = 0) -> int:
+    """Where the row's variable-length blocks begin (the station blocks' lengths: the game's
+    ``STATION_CITIES`` and ``STATION_PLAYERS``, 0 without stations)."""
+    return (L.V_HEADER + 3 * L.KINDS + num_tracks + 5 * num_players + num_players * L.KINDS + station_cities
+            + station_players)
 
 
 def row_size(g: np.ndarray) -> int:
     """The most numbers a row of game ``g`` can hold."""
     n, nt = int(g[L.N_PLAYERS]), int(g[L.N_TICKETS])
-    return fixed_size(n, int(g[L.N_TRACKS])) + 3 * nt + int(g[L.MAX_OFFER]) + int(g[L.MARKET_SIZE])
+    return (fixed_size(n, int(g[L.N_TRACKS]), int(g[L.STATION_CITIES]), int(g[L.STATION_PLAYERS])) + 3 * nt
+            + int(g[L.MAX_OFFER]) + int(g[L.MARKET_SIZE]))
 
 
 @njit(cache=True)
@@ -73,6 +77,8 @@ def view_row(g: np.ndarray, s: np.ndarray, player: int, out: np.ndarray) -> int:
     i = _copy(s, g[L.S_TICKETS_N], n, out, i + n)
     i = _copy(s, g[L.S_OFFERS_N], n, out, i)
     i = _copy(s, g[L.S_KNOWN], n * k, out, i)
+    i = _copy(s, g[L.S_STATIONS], g[L.STATION_CITIES], out, i)  # public: every station and its owner
+    i = _copy(s, g[L.S_STATIONS_BUILT], g[L.STATION_PLAYERS], out, i)
 
     out[L.V_TICKETS_N] = count = s[g[L.S_TICKETS_N] + player]
     i = _copy(s, g[L.S_TICKETS] + player * nt, count, out, i)
