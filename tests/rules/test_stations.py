@@ -33,6 +33,26 @@ def position(players=2, stations=None, **kw):
     return s
 
 
+def assert_stations_agree(state):
+    """Every station build of the game applies (on a clone) exactly when legal_actions() lists
+    it, and every listed action applies, once."""
+    ids = state.legal_action_ids()
+    assert len(ids) == len(set(ids)) and min(ids) >= 0
+    legal = state.legal_actions()
+    for a in legal:
+        state.clone().apply(a)
+    listed = set(legal)
+    for a in all_actions(BOARD, state.ruleset):
+        if type(a) is not BuildStation:
+            continue
+        try:
+            state.clone().apply(a)
+        except IllegalActionError:
+            assert a not in listed, a
+        else:
+            assert a in listed, a
+
+
 def stations_of(state, city):
     return [t for t in legal_texts(state) if t.startswith(f"station {city} with")]
 
@@ -104,6 +124,7 @@ def test_second_station_costs_two_one_colour_with_locomotives():
     s = position(hands=[{"red": 1, "blue": 2, LOCO: 1}, {}], stations={"Omaha": 0})
     assert stations_of(s, "Denver") == [
         "station Denver with 1 red + 1 loco", "station Denver with 2 blue", "station Denver with 1 blue + 1 loco"]
+    assert_stations_agree(s)
     with pytest.raises(IllegalActionError, match="costs 2 card"):
         act(s, "station Denver with 1 blue")
     act(s, "station Denver with 1 red + 1 loco")
@@ -126,6 +147,7 @@ def test_third_station_costs_three_mixed_colours_refused_locomotives_only_fine()
 def test_a_fourth_station_is_refused():
     s = position(hands=[{"red": 4, LOCO: 4}, {}], stations={"Omaha": 0, "Dallas": 0, "Miami": 0})
     assert not any(t.startswith("station ") for t in legal_texts(s))
+    assert_stations_agree(s)
     with pytest.raises(IllegalActionError, match="built all 3"):
         act(s, "station Denver with 1 red")
 
@@ -133,6 +155,7 @@ def test_a_fourth_station_is_refused():
 def test_a_second_station_on_a_city_is_refused():
     s = position(hands=[{"red": 4}, {}], stations={"Denver": 1})
     assert stations_of(s, "Denver") == [] and stations_of(s, "Omaha") == ["station Omaha with 1 red"]
+    assert_stations_agree(s)
     with pytest.raises(IllegalActionError, match="already holds a station"):
         act(s, "station Denver with 1 red")
 
