@@ -157,3 +157,14 @@ def test_usa_tensor_and_state_have_no_station_parts():
     state = usa.new_game(3, 1)
     assert state.stations == [] and state.stations_built == []
     assert state.observation(0).stations == () and "stations" not in state.observation(0).to_dict()
+
+
+def test_a_record_with_stations_replays_to_its_result():
+    from ttr_lab import GameRecord, play_game
+    from ttr_lab.strategies.random import Random
+
+    record = play_game(GAME, [Random() for _ in range(3)], 12)
+    assert any(text.startswith("station ") for _, text in record.actions)
+    again = GameRecord.from_json(record.to_json())
+    assert again.replay().result().to_dict() == again.result == record.result
+    assert all("station_tracks" in p for p in record.result["players"])
