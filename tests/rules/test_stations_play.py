@@ -168,3 +168,17 @@ def test_a_record_with_stations_replays_to_its_result():
     again = GameRecord.from_json(record.to_json())
     assert again.replay().result().to_dict() == again.result == record.result
     assert all("station_tracks" in p for p in record.result["players"])
+
+
+def test_the_play_summary_adds_up_with_the_stations_kept():
+    from ttr_lab import play_game
+    from ttr_lab.strategies.random import Random
+
+    record = play_game(GAME, [Random() for _ in range(2)], 4)
+    _, headers, rows, lines = GAME.views.result_summary(record)
+    assert "stations kept" in headers
+    for row in rows:
+        parts = dict(zip(headers, row))
+        tickets = int(parts["tickets"].split(" ")[0])
+        assert int(parts["routes"]) + tickets + int(parts["longest"]) + int(parts["stations kept"]) == int(parts["total"])
+    assert any(line.startswith("seat 0 stations:") for line in lines)

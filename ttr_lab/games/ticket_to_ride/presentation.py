@@ -22,10 +22,9 @@ if TYPE_CHECKING:
 # The metrics whose sum is the score (route points, ticket points, the end bonus the ruleset
 # awards: the longest trail or the Asian Explorer), first, so the report can stack them; then the
 # completed and failed tickets that make up the ticket points.
-SCORE_PARTS = ("route_points", "ticket_points", "longest_bonus", "explorer_bonus", "station_points",
-               "ticket_points_completed", "ticket_points_failed")
-_BONUS_RULE = {"longest_bonus": "longest_path_bonus", "explorer_bonus": "explorer_bonus",
-               "station_points": "stations_per_player"}
+SCORE_PARTS = ("route_points", "ticket_points", "longest_bonus", "explorer_bonus", "ticket_points_completed",
+               "ticket_points_failed")
+_BONUS_RULE = {"longest_bonus": "longest_path_bonus", "explorer_bonus": "explorer_bonus"}
 
 
 class TicketToRideViews(GameViews):

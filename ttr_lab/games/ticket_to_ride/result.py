@@ -43,8 +43,6 @@ METRICS: tuple[Metric, ...] = (
     Metric("explorer_bonus", "points from the Asian Explorer bonus (Legendary Asia)"),
     Metric("largest_network", "most cities in one network of the player's own tracks (Legendary Asia)"),
     Metric("mountain_routes", "claimed tracks with mountain spaces (Legendary Asia)"),
-    Metric("stations_built", "train stations built (Europe)"),
-    Metric("station_points", "points for the train stations not built (Europe)"),
 )
 
 _PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held", "ticket_points_completed",

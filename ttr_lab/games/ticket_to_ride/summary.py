@@ -6,7 +6,7 @@ from __future__ import annotations
 from ttr_lab.core.record import GameRecord
 
 # Header of each end bonus (a result field), in the order they are added.
-_BONUSES = {"longest_bonus": "longest", "explorer_bonus": "explorer", "station_points": "stations kept"}
+_BONUSES = {"longest_bonus": "longest", "explorer_bonus": "explorer"}
 
 
 def result_summary(record: GameRecord, score_parts: tuple[str, ...]) -> tuple[list[str], list[list[str]], list[str]]:
@@ -14,6 +14,8 @@ def result_summary(record: GameRecord, score_parts: tuple[str, ...]) -> tuple[li
     ruleset awards (its ``score_parts``), so every row adds up (routes + tickets + bonuses = total)."""
     result = record.result
     bonuses = [(head, field) for field, head in _BONUSES.items() if field in score_parts]
+    if result["players"] and "station_points" in result["players"][0]:  # a game with train stations
+        bonuses.append(("stations kept", "station_points"))
     headers = ["rank", "seat", "strategy", "routes", "tickets", *(h for h, _ in bonuses), "total", "trains left"]
     rows = []
     for p in sorted(result["players"], key=lambda p: (p["rank"], p["player"])):
