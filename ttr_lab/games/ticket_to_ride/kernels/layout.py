@@ -109,7 +109,7 @@ _GAME_SCALARS_AND_TABLES = (
     ("rejects_box", 1, ""), ("n_tie_breaks", 1, ""),
     ("tie_breaks", 5, "TIE_* codes in order"),
     ("has_mountains", 1, ""),
-    ("id_market", 1, "action ids: draw blind is 0, then draw market 0.., tickets, pass, keeps, claims"),
+    ("id_market", 1, "action ids: draw blind is 0, then draw market 0.., tickets, pass, keeps, stations, claims"),
     ("id_tickets", 1, ""), ("id_pass", 1, ""), ("id_keep", 1, ""), ("id_claim", 1, ""), ("n_actions", 1, ""),
     ("n_groups", 1, ""), ("max_length", 1, ""), ("n_regular", 1, ""), ("n_long", 1, ""),
     # The offsets of the game's tables (``tables.game_array`` appends each after the header).
