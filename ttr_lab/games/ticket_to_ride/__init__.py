@@ -16,9 +16,9 @@ from ttr_lab.games.ticket_to_ride.colours import (
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 from ttr_lab.games.ticket_to_ride.board import Board, Ticket, Track, available_maps, load_board
 from ttr_lab.games.ticket_to_ride.actions import (
-    DECLINE, DRAW_BLIND, DRAW_TICKETS, PASS, Action, ActionTable, Claim, DeclineTunnel, DrawBlind, DrawMarket,
-    DrawTickets, KeepTickets, Pass, PayTunnel, TicketsKept, action_table, cheapest_tunnel_answer, parse_action,
-    parse_track,
+    DECLINE, DRAW_BLIND, DRAW_TICKETS, PASS, Action, ActionTable, BuildStation, Claim, DeclineTunnel, DrawBlind,
+    DrawMarket, DrawTickets, KeepTickets, Pass, PayTunnel, TicketsKept, action_table, cheapest_tunnel_answer,
+    parse_action, parse_track,
 )
 from ttr_lab.games.ticket_to_ride.network import (
     connected_components, doubles_shared, player_components, ticket_connected, track_open, twin_blocks, twin_closes,
@@ -42,9 +42,9 @@ __all__ = [
     # the map and the numbers of the rules
     "Board", "Ruleset", "Ticket", "Track", "available_maps", "load_board",
     # actions
-    "DECLINE", "DRAW_BLIND", "DRAW_TICKETS", "PASS", "Action", "ActionTable", "Claim", "DeclineTunnel", "DrawBlind",
-    "DrawMarket", "DrawTickets", "KeepTickets", "Pass", "PayTunnel", "TicketsKept", "action_table",
-    "cheapest_tunnel_answer", "parse_action", "parse_track",
+    "DECLINE", "DRAW_BLIND", "DRAW_TICKETS", "PASS", "Action", "ActionTable", "BuildStation", "Claim",
+    "DeclineTunnel", "DrawBlind", "DrawMarket", "DrawTickets", "KeepTickets", "Pass", "PayTunnel", "TicketsKept",
+    "action_table", "cheapest_tunnel_answer", "parse_action", "parse_track",
     # rules strategies share with the engine
     "connected_components", "doubles_shared", "longest_trail", "player_components", "points_per_track",
     "rank_order", "ticket_connected", "track_open", "track_points", "twin_blocks", "twin_closes",

@@ -163,6 +163,9 @@ class Determinizer:
             log=obs.log,
             log_len=obs.history_length,
             **tunnel_fields(obs),
+            # Train stations are public: as the observation shows them (empty without stations).
+            stations=list(obs.stations),
+            stations_built=[rules.stations_per_player - left for left in obs.stations_left],
         )
 
     def sample(self, rng: random.Random | int) -> GameState:

@@ -45,9 +45,13 @@ class TicketToRideLive(LiveView):
                      + f"; draw pile {obs.draw_pile_size} cards, ticket pile {obs.ticket_deck_size}")
         for seat in range(obs.num_players):
             tracks = [board.tracks[t].label.rsplit(" ", 1)[0] for t, o in enumerate(obs.owner) if o == seat]
+            stations = ""
+            if obs.stations:  # a map with train stations: each seat's, and how many it has left
+                built = [board.cities[c] for c, o in enumerate(obs.stations) if o == seat]
+                stations = f"; stations: {', '.join(built) or 'none'} ({obs.stations_left[seat]} left)"
             lines.append(f"seat {seat} ({'you' if seat == me else names[seat]}): {obs.route_points[seat]} points, "
                          f"{obs.trains[seat]} trains, {obs.hand_sizes[seat]} cards, {obs.ticket_counts[seat]} tickets; "
-                         f"routes: {', '.join(tracks) or 'none'}")
+                         f"routes: {', '.join(tracks) or 'none'}{stations}")
         return lines
 
     def event_text(self, player: int, action: Any, card: Any) -> str:

@@ -75,6 +75,10 @@ class Observation(NamedTuple):
     tunnel_revealed: tuple[int, ...]
     tunnel_extra: int
     last_tunnels: tuple[tuple[int, int, int], ...]
+    # Train stations (empty tuples on a map without them): per city the seat whose station
+    # stands there or -1, and per seat the stations it has left to build.
+    stations: tuple[int, ...] = ()
+    stations_left: tuple[int, ...] = ()
 
     @property
     def history(self) -> list[Event]:
@@ -157,6 +161,8 @@ class Observation(NamedTuple):
                 "extra": self.tunnel_extra},
                 "last_tunnels": [list(t) for t in self.last_tunnels]}
                if any(t.tunnel for t in self.board.tracks) else {}),
+            **({"stations": {str(c): o for c, o in enumerate(self.stations) if o >= 0},
+                "stations_left": list(self.stations_left)} if self.stations else {}),
         }
 
 
@@ -167,8 +173,8 @@ class Viewer:
 
     __slots__ = ("g", "buffer", "data", "unpack", "num_players", "hand", "market_kinds", "discard", "owner", "trains",
                  "points", "hand_sizes", "ticket_counts", "offer_sizes", "known", "known_cards", "tunnels", "last_tunnels",
-                 "revealed_kinds", "laid_kinds", "tunnels_shown", "no_tunnels",
-                 "rest", "first_claim")
+                 "revealed_kinds", "laid_kinds", "tunnels_shown", "no_tunnels", "stations", "stations_built",
+                 "stations_per_player", "rest", "first_claim")
 
     def __init__(self, g: np.ndarray) -> None:
         self.g = g
@@ -195,8 +201,14 @@ class Viewer:
         self.last_tunnels = tuple(slice(start + 3 * p, start + 3 * p + 3) for p in range(n))
         # A waiting tunnel's claim by its number among the claims (the action space's objects).
         self.first_claim = int(g[L.ID_CLAIM])
+        station_cities, station_players = int(g[L.STATION_CITIES]), int(g[L.STATION_PLAYERS])
+        self.stations = slice(at, at + station_cities)
+        self.stations_built = slice(at + station_cities, at + station_cities + station_players)
+        self.stations_per_player = int(g[L.STATIONS_PER_PLAYER])
+        at += station_cities + station_players
         self.rest = at  # where the variable-length blocks begin
-        assert at == fixed_size(n, tracks, shown), "the view row's fixed blocks differ from kernels.observe's"
+        assert at == fixed_size(n, tracks, shown, station_cities, station_players), \
+            "the view row's fixed blocks differ from kernels.observe's"
         # Compiled (or loaded from the cache) now, with the game, rather than inside the first
         # timed move of a strategy that reads observations.
         view_row(g, np.zeros(int(g[L.S_SIZE]), dtype=np.int64), 0, self.buffer)
@@ -233,11 +245,16 @@ def observe(state: "StateSlots", player: int) -> Observation:
         shown, last = v[at + boxed:at + boxed + revealed], tuple(map(v.__getitem__, view.last_tunnels))
     else:
         claim, shown, extra, last = None, (), 0, view.no_tunnels
+    stations: tuple[int, ...] = ()
+    left: tuple[int, ...] = ()
+    if view.stations_per_player:
+        stations = v[view.stations]
+        left = tuple(view.stations_per_player - b for b in v[view.stations_built])
     return _new(Observation, (
         game.board, game.ruleset, player, view.num_players, current, _PHASES[phase],
         v[view.hand], tickets, offer, face_up, v[view.discard], pile, deck,
         v[view.owner], v[view.trains], v[view.points], v[view.hand_sizes], v[view.ticket_counts],
         tuple(map(v.__getitem__, view.known_cards)), v[view.offer_sizes], deck_known,
         passes, v[at:at + boxed], final >= 0, final, turns, state.log_len, state.log,
-        claim, shown, extra, last,
+        claim, shown, extra, last, stations, left,
     ))

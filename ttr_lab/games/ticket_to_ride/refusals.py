@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ttr_lab.games.ticket_to_ride.actions import (
-    Claim, DeclineTunnel, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Pass, PayTunnel,
+    BuildStation, Claim, DeclineTunnel, DrawBlind, DrawMarket, DrawTickets, KeepTickets, Pass, PayTunnel,
 )
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, GRAY, LOCOMOTIVE, NUM_CARD_KINDS, NUM_COLOURS
 from ttr_lab.games.ticket_to_ride.tables import Phase
@@ -36,6 +36,7 @@ _PHASES_OF = {
     Claim: (Phase.TURN,), DrawBlind: (Phase.TURN, Phase.SECOND_DRAW), DrawMarket: (Phase.TURN, Phase.SECOND_DRAW),
     KeepTickets: (Phase.KEEP_TICKETS, Phase.INITIAL_TICKETS), DrawTickets: (Phase.TURN,), Pass: (Phase.TURN,),
     PayTunnel: (Phase.TUNNEL,), DeclineTunnel: (Phase.TUNNEL,),
+    BuildStation: (Phase.TURN,),
 }
 
 
@@ -54,6 +55,8 @@ def refusal(state: "StateSlots", action: Any, code: int | None) -> str:
     p = state.player
     if kind is Claim:
         return _claim_reason(state, action, code)
+    if kind is BuildStation:
+        return _station_reason(state, action, code)
     if kind is DrawBlind:
         return "the draw pile and the discard pile are both empty"
     if kind is DrawMarket:
@@ -123,3 +126,31 @@ def _claim_reason(state: "StateSlots", a: Claim, code: int | None) -> str:
     if code == L.E_LOCOS:
         return f"the player has {hand[LOCOMOTIVE]} locomotives, not {locos}"
     return f"the track needs {g.track_trains[t]} trains and the player has {state.trains[p]}"
+
+
+def _station_reason(state: "StateSlots", a: BuildStation, code: int | None) -> str:
+    rules = state.tables.ruleset
+    cities = state.tables.board.cities
+    p = state.player
+    if not rules.stations_per_player:
+        return "this game has no train stations (its ruleset's stations_per_player is 0)"
+    if not 0 <= a.city < len(cities):
+        return f"there is no city #{a.city}"
+    built = state.stations_built[p]
+    if built >= rules.stations_per_player:
+        return f"the player has built all {rules.stations_per_player} of its stations"
+    owner = state.stations[a.city]
+    if owner >= 0:
+        return f"{cities[a.city]} already holds a station (player {owner}'s)"
+    cost = rules.station_costs[built]
+    if code is None or code == L.E_STATION_COST:
+        if a.cards + a.locomotives != cost:
+            return (f"the player's station number {built + 1} costs {cost} card(s), "
+                    f"the payment is {a.cards + a.locomotives}")
+        if a.cards == 0 and a.colour != LOCOMOTIVE:
+            return "a payment of only locomotives is written with colour LOCOMOTIVE"
+        return f"{a} is not a payment of a station (one colour plus locomotives)"
+    hand = state.hands[p * NUM_CARD_KINDS:(p + 1) * NUM_CARD_KINDS]
+    if code == L.E_CARDS:
+        return f"the player has {hand[a.colour]} {CARD_NAMES[a.colour]}, not {a.cards}"
+    return f"the player has {hand[LOCOMOTIVE]} locomotives, not {a.locomotives}"

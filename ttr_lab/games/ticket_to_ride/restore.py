@@ -47,6 +47,7 @@ def restore_state(board: Board, snap: dict[str, Any], ruleset: Ruleset | None = 
     if len(returned_by) != len(ticket_deck):
         raise ValueError("snapshot's ticket_deck_returned_by must have one entry per ticket in the deck")
     boxed = tuple(int(t) for t in snap.get("boxed_tickets") or ())
+    stations, built = _stations(board, game.ruleset, n, snap)
     s = assemble_state(
         game,
         phase=int(Phase.OVER) if snap.get("terminal") else phase,
@@ -71,6 +72,8 @@ def restore_state(board: Board, snap: dict[str, Any], ruleset: Ruleset | None = 
         turns=int(snap.get("turns", 0)),
         stalled=bool(snap.get("stalled", False)),
         log_len=int(snap.get("history_length", 0)),  # the count, not the events
+        stations=stations,
+        stations_built=built,
         # Fields a snapshot holds as plain numbers; one it lacks keeps its declared fill.
         **{p.face_name: from_plain(p, snap[p.face_name]) for p in plain_parts() if p.face_name in snap},
     )
@@ -95,3 +98,26 @@ def restore_state(board: Board, snap: dict[str, Any], ruleset: Ruleset | None = 
     if len(tickets) != len(set(tickets)):
         raise ValueError("snapshot lists a ticket twice")
     return s
+
+
+def _stations(board: Board, rules: Ruleset, n: int, snap: dict[str, Any]) -> tuple[list[int], list[int]]:
+    """The stations field (per city its owner, or -1) and stations built per player that ``snap``
+    describes (``"stations": {city: owner}``); both empty on a game without stations."""
+    placed = snap.get("stations") or {}
+    if not rules.stations_per_player:
+        if placed:
+            raise ValueError("snapshot places train stations, but this game's ruleset has none (stations_per_player 0)")
+        return [], []
+    stations = [-1] * len(board.cities)
+    for name, owner in placed.items():
+        city = board.city(str(name))
+        if not 0 <= int(owner) < n:
+            raise ValueError(f"snapshot's station at {board.cities[city]} belongs to no player ({owner!r})")
+        stations[city] = int(owner)
+    counted = [stations.count(p) for p in range(n)]
+    built = [int(b) for b in snap.get("stations_built") or counted]
+    if built != counted:
+        raise ValueError(f"snapshot's stations_built {built} differ from the stations it places, {counted}")
+    if max(built, default=0) > rules.stations_per_player:
+        raise ValueError(f"snapshot gives a player {max(built)} stations; the ruleset allows {rules.stations_per_player}")
+    return stations, built

@@ -28,6 +28,7 @@ class TieBreak(str, Enum):
     EXPLORER = "explorer"  # holds the explorer bonus
     MOUNTAINS = "mountains"  # more mountain routes claimed
     GLOBETROTTER = "globetrotter"  # holds the Globetrotter bonus
+    STATIONS = "stations"  # fewer train stations built
 
 
 class Rejects(str, Enum):
@@ -44,6 +45,9 @@ MAX_OFFER = 10
 # The most cards a tunnel claim may turn over: each extra payment (cards asked, locomotives
 # among them) is an action, so the action space grows with its square.
 MAX_TUNNEL_REVEAL = 10
+
+# The most cards one station may cost: each payment of each cost at each city is an action.
+MAX_STATION_COST = 10
 
 
 @dataclass(frozen=True)
@@ -96,13 +100,20 @@ class Ruleset:
     globetrotter_bonus: int = 0
     # How ties on points are broken, in order: "tickets" (more completed), "longest" (holds the
     # longest-trail bonus), "explorer" (holds the explorer bonus), "mountains" (more mountain
-    # routes claimed), "globetrotter" (holds the Globetrotter bonus). Players still tied share
-    # the rank.
+    # routes claimed), "globetrotter" (holds the Globetrotter bonus), "stations" (fewer train
+    # stations built). Players still tied share the rank.
     tie_breaks: tuple[TieBreak, ...] = (TieBreak.TICKETS, TieBreak.LONGEST)
     # India's Grand Tour: the bonus by the number of a player's qualifying tickets (kept tickets
     # whose cities are joined by two paths of its own tracks with no track in common), indexed
     # by that number, the last entry for that many or more. Empty (or all zero): no such bonus.
     grand_tour_bonus: tuple[int, ...] = ()
+    # Train stations (Europe): how many each player has (0 = none, the game has no station
+    # action); the cards the 1st, 2nd, 3rd... station costs (one colour, locomotives replacing
+    # any); points at the end for each station not built. At the end each built station lends
+    # its owner one track of another player at its city, for tickets only.
+    stations_per_player: int = 0
+    station_costs: tuple[int, ...] = (1, 2, 3)
+    station_points: int = 4
 
     def __post_init__(self) -> None:
         scores = self.route_scores
@@ -125,6 +136,13 @@ class Ruleset:
         if any(v < 0 for v in tour):
             raise ConfigError(f"ruleset grand_tour_bonus must hold non-negative points, got {list(tour)}")
         object.__setattr__(self, "grand_tour_bonus", tour)
+        costs = self.station_costs
+        if isinstance(costs, (str, bytes, Mapping)) or not isinstance(costs, (list, tuple)):
+            raise ConfigError(f"ruleset station_costs must be a list of cards per station, e.g. [1, 2, 3], got {costs!r}")
+        if any(not isinstance(c, int) or isinstance(c, bool) or not 1 <= c <= MAX_STATION_COST for c in costs):
+            raise ConfigError(f"ruleset station_costs must be whole numbers of cards, 1..{MAX_STATION_COST} each, "
+                              f"got {list(costs)!r}")
+        object.__setattr__(self, "station_costs", tuple(costs))
         # Strings (from TOML, YAML, JSON) become the enum values here, once, so the engine
         # compares enum members, never text.
         breaks = tuple(self.tie_breaks) if not isinstance(self.tie_breaks, str) else (self.tie_breaks,)
@@ -136,7 +154,7 @@ class Ruleset:
             raise ConfigError(f"ruleset initial_rejects must be 'bottom' or 'box', got {self.initial_rejects!r}")
         object.__setattr__(self, "initial_rejects", Rejects(self.initial_rejects))
         for f in fields(self):
-            if f.name in ("route_scores", "tie_breaks", "initial_rejects", "grand_tour_bonus"):
+            if f.name in ("route_scores", "tie_breaks", "initial_rejects", "grand_tour_bonus", "station_costs"):
                 continue
             value = getattr(self, f.name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
@@ -150,6 +168,11 @@ class Ruleset:
         if self.tunnel_reveal > MAX_TUNNEL_REVEAL:
             raise ConfigError(f"ruleset tunnel_reveal is at most {MAX_TUNNEL_REVEAL} (each extra payment is an "
                               f"action), got {self.tunnel_reveal}")
+        if len(self.station_costs) < self.stations_per_player:
+            raise ConfigError(f"ruleset station_costs names {len(self.station_costs)} station cost(s), fewer than the "
+                              f"{self.stations_per_player} stations_per_player")
+        if len(self.tie_breaks) != len(set(self.tie_breaks)):
+            raise ConfigError("ruleset tie_breaks names a tie-break twice")
         if not 1 <= self.ticket_keep_min <= self.ticket_draw:
             raise ConfigError(f"ruleset ticket_keep_min must be in 1..ticket_draw, got {self.ticket_keep_min}")
         if not 1 <= self.initial_keep_min <= max(1, self.initial_tickets):
@@ -187,6 +210,7 @@ class Ruleset:
         """Plain JSON-serialisable form."""
         out = dataclasses.asdict(self)
         out["route_scores"] = list(self.route_scores)
+        out["station_costs"] = list(self.station_costs)
         out["tie_breaks"] = [t.value for t in self.tie_breaks]
         out["initial_rejects"] = self.initial_rejects.value
         out["grand_tour_bonus"] = list(self.grand_tour_bonus)

@@ -59,6 +59,8 @@ class StateSlots:
 
         @property
         def tunnel_pending(self) -> Any: ...  # the waiting tunnel's Claim, or None
+        stations: list[int]  # per city: the seat whose train station stands there, or -1 (empty: no stations)
+        stations_built: list[int]  # per player: train stations built (empty without stations)
 
         @property
         def open_groups(self) -> list[tuple[int, ...]]: ...  # the open tracks by payment group

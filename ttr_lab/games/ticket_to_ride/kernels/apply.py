@@ -10,7 +10,7 @@ from ttr_lab.core.compiled import njit_no_refcount
 
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.cards import check_locomotives, refill_market, restock, take_from_pile
-from ttr_lab.games.ticket_to_ride.kernels.legal import claim_ids, track_open
+from ttr_lab.games.ticket_to_ride.kernels.legal import claim_ids, station_ids, track_open
 
 
 @njit_no_refcount()
@@ -194,6 +194,37 @@ def decline_tunnel(g: np.ndarray, s: np.ndarray) -> int:
 
 
 @njit_no_refcount()
+def build_station(g: np.ndarray, s: np.ndarray, index: int) -> int:
+    """Build the station of build ``index`` (action id - ID_STATION) for the player to move."""
+    city = g[g[L.STATION_CITY] + index]
+    colour = g[g[L.STATION_COLOUR] + index]
+    cards = g[g[L.STATION_CARDS] + index]
+    locos = g[g[L.STATION_LOCOS] + index]
+    p = s[L.PLAYER]
+    built = g[L.S_STATIONS_BUILT] + p
+    if s[built] >= g[L.STATIONS_PER_PLAYER]:
+        return L.E_NO_STATION
+    if s[g[L.S_STATIONS] + city] >= 0:
+        return L.E_CITY_TAKEN
+    if cards + locos != g[g[L.STATION_COSTS] + s[built]]:
+        return L.E_STATION_COST
+    hand = g[L.S_HANDS] + p * L.KINDS
+    if cards > 0 and s[hand + colour] < cards:
+        return L.E_CARDS
+    if s[hand + L.LOCOMOTIVE] < locos:
+        return L.E_LOCOS
+    lay_down(g, s, p, colour, cards, locos, True)
+    if s[L.PILE_N] == 0:  # the paid cards form the new draw pile at once
+        restock(g, s)
+    s[g[L.S_STATIONS] + city] = p
+    s[built] += 1
+    if s[L.MARKET_N] < g[L.MARKET_SIZE]:
+        refill_market(g, s)
+    end_turn(g, s, False)
+    return L.OK
+
+
+@njit_no_refcount()
 def after_draw(g: np.ndarray, s: np.ndarray, locomotive_from_market: bool) -> None:
     if s[L.PHASE] == L.SECOND or locomotive_from_market:
         end_turn(g, s, False)
@@ -306,7 +337,8 @@ def keep_tickets(g: np.ndarray, s: np.ndarray, mask: int) -> int:
 
 @njit_no_refcount()
 def pass_turn(g: np.ndarray, s: np.ndarray, scratch: np.ndarray) -> int:
-    if s[L.PILE_N] > 0 or s[L.MARKET_N] > 0 or s[L.DECK_N] > 0 or claim_ids(g, s, scratch, 0) > 0:
+    if (s[L.PILE_N] > 0 or s[L.MARKET_N] > 0 or s[L.DECK_N] > 0 or station_ids(g, s, scratch, 0) > 0
+            or claim_ids(g, s, scratch, 0) > 0):
         return L.E_PASS
     end_turn(g, s, True)
     return L.OK
@@ -324,7 +356,11 @@ def apply_action(g: np.ndarray, s: np.ndarray, action: int, scratch: np.ndarray)
         if phase != L.TURN:
             return L.E_PHASE
         return claim(g, s, action - g[L.ID_CLAIM])
-    if action >= g[L.ID_TUNNEL]:  # the tunnel decisions lie between the keeps and the claims
+    if action >= g[L.ID_STATION]:  # a station build (the range is empty without stations)
+        if phase != L.TURN:
+            return L.E_PHASE
+        return build_station(g, s, action - g[L.ID_STATION])
+    if action >= g[L.ID_TUNNEL]:  # the tunnel decisions lie between the keeps and the station builds
         if phase != L.TUNNEL:
             return L.E_PHASE
         if action == g[L.ID_DECLINE]:

@@ -104,6 +104,10 @@ STATE = ArrayLayout(
              "paid or declined)", "counted", "revealed_n"),
         Part("tunnels", ("players", 3), "per player, its last tunnel claim: track, extra cards asked, extra cards "
              "paid (-1: declined); all -1 before its first", fill=-1),
+        # Train stations: empty on a map without them (their dimensions are then 0).
+        Part("stations", ("station_cities",), "per city, the seat whose train station stands there, or -1",
+             fill=-1),
+        Part("stations_built", ("station_players",), "per player, train stations built"),
     ),
 )
 
@@ -115,9 +119,9 @@ _GAME_SCALARS_AND_TABLES = (
     ("loco_limit", 1, ""), ("max_redeals", 1, ""), ("redeal_min", 1, ""), ("end_trains", 1, ""),
     ("doubles_shared", 1, ""), ("trains_per_player", 1, ""), ("longest_bonus", 1, ""), ("explorer_bonus", 1, ""),
     ("rejects_box", 1, ""), ("n_tie_breaks", 1, ""),
-    ("tie_breaks", 4, "TIE_* codes in order"),
+    ("tie_breaks", 6, "TIE_* codes in order (every TieBreak at most once)"),
     ("has_mountains", 1, ""),
-    ("id_market", 1, "action ids: draw blind is 0, then draw market 0.., tickets, pass, keeps, claims"),
+    ("id_market", 1, "action ids: draw blind is 0, then draw market 0.., tickets, pass, keeps, stations, claims"),
     ("id_tickets", 1, ""), ("id_pass", 1, ""), ("id_keep", 1, ""), ("id_claim", 1, ""), ("n_actions", 1, ""),
     ("n_groups", 1, ""), ("max_length", 1, ""), ("n_regular", 1, ""), ("n_long", 1, ""),
     # The offsets of the game's tables (``tables.game_array`` appends each after the header).
@@ -149,6 +153,16 @@ _GAME_SCALARS_AND_TABLES = (
     ("pay_id", 1, "[extra cards asked * (TUNNEL_REVEAL + 1) + locomotives] -> the extra payment's action id"),
     ("pay_cards", 1, "per extra payment (action id - ID_TUNNEL): cards of the claim's colour, and locomotives"),
     ("pay_locos", 1, ""),
+    # Train stations (all 0 and empty tables when the ruleset has none).
+    ("stations_per_player", 1, ""), ("station_points", 1, "points per station not built"),
+    ("station_cities", 1, "the stations field's length: N_CITIES with stations, else 0"),
+    ("station_players", 1, "the stations_built field's length: N_PLAYERS with stations, else 0"),
+    ("max_station_cost", 1, ""),
+    ("id_station", 1, "the first station build's action id (ID_CLAIM when there are none)"),
+    ("station_costs", 1, "per station already built (0, 1, ...): the cards the next one costs"),
+    ("station_id", 1, "[city, cost, payment colour (8: only locomotives), locomotives] -> action id or -1"),
+    ("station_city", 1, "per station build (action id - ID_STATION): city, colour, cards, locomotives"),
+    ("station_colour", 1, ""), ("station_cards", 1, ""), ("station_locos", 1, ""),
 )
 
 
@@ -166,6 +180,7 @@ DIM_SLOTS = {
     "players": GAME.offsets["n_players"], "cards": GAME.offsets["n_cards"], "market": GAME.offsets["market_size"],
     "tracks": GAME.offsets["n_tracks"], "tickets": GAME.offsets["n_tickets"], "offer": GAME.offsets["max_offer"],
     "reveal": GAME.offsets["tunnel_reveal"],
+    "station_cities": GAME.offsets["station_cities"], "station_players": GAME.offsets["station_players"],
 }
 
 
@@ -195,7 +210,8 @@ TIE_TICKETS: Final = 0
 TIE_LONGEST: Final = 1
 TIE_EXPLORER: Final = 2
 TIE_MOUNTAINS: Final = 3
-TIE_GLOBETROTTER: Final = 5  # 4 is the stations tie-break's (Europe)
+TIE_STATIONS: Final = 4
+TIE_GLOBETROTTER: Final = 5
 
 # Refusal codes of ``apply_action`` (0: applied); the face turns each into the rule's message.
 OK: Final = 0
@@ -216,6 +232,9 @@ E_KEEP_FEW: Final = 14  # too few tickets kept
 E_PASS: Final = 15  # passing while something else is legal
 E_TUNNEL_EXTRA: Final = 16  # an extra payment of another size than the tunnel asks
 E_TUNNEL_LOCOS: Final = 17  # a tunnel paid with locomotives only asks locomotives only
+E_NO_STATION: Final = 18  # no station left to build
+E_CITY_TAKEN: Final = 19  # the city already holds a station
+E_STATION_COST: Final = 20  # the payment is not the cost of the player's next station
 
 # -- the kernels' smaller arrays of one number per entry, declared in order (``numbered``) -------
 
@@ -229,6 +248,7 @@ RESULT = (
     ("globetrotter_bonus", "the Globetrotter bonus"),
     ("grand_tour_tickets", "tickets joined by two paths of own tracks with no track in common"),
     ("grand_tour_bonus", "the Grand Tour bonus"),
+    ("stations_built", "train stations built"), ("station_points", "points for the stations not built"),
 )
 
 # The header of an observation's view row (``observe.view_row``): V_PHASE ... V_ZERO, V_HEADER.
@@ -274,6 +294,7 @@ TENSOR_PLAN = (
     ("points", ""), ("hand_sizes", ""), ("ticket_counts", ""), ("offer_sizes", ""), ("known_cards", ""),
     ("num_players", ""), ("to_move", ""), ("phase", ""), ("tickets", ""), ("offered", ""), ("tickets_out", ""),
     ("owner", ""), ("tunnel", "the tunnel block, on a map with tunnels (else the tensor's size)"),
+    ("station_counts", "-1 where the ruleset has no stations (the tensor has no such block)"), ("stations", ""),
 )
 
 

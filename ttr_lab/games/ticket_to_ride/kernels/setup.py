@@ -65,6 +65,8 @@ def new_state(g: np.ndarray, shuffle_seed: np.uint64) -> np.ndarray:
     s[L.BOXED_N] = boxed
     for t in range(g[L.N_TRACKS]):
         s[g[L.S_OWNER] + t] = -1
+    for c in range(g[L.STATION_CITIES]):  # no train station anywhere yet
+        s[g[L.S_STATIONS] + c] = -1
     for p in range(n):
         s[g[L.S_TRAINS] + p] = g[L.TRAINS_PER_PLAYER]
     s[L.RNG] = np.int64(rng)

@@ -70,6 +70,8 @@ def write_tensor(g: np.ndarray, s: np.ndarray, me: int, plan: np.ndarray, scales
         _count(out, scales, plan[L.W_HAND_SIZES] + r, size)
         _count(out, scales, plan[L.W_TICKET_COUNTS] + r, s[g[L.S_TICKETS_N] + p])
         _count(out, scales, plan[L.W_OFFER_SIZES] + r, s[g[L.S_OFFERS_N] + p])
+        if plan[L.W_STATION_COUNTS] >= 0:
+            _count(out, scales, plan[L.W_STATION_COUNTS] + r, s[g[L.S_STATIONS_BUILT] + p])
     at = plan[L.W_TUNNEL]
     if at >= 0:  # a map with tunnels: the waiting claim's turned-over cards, laid payment, extra asked
         for i in range(s[L.REVEALED_N]):
@@ -103,6 +105,12 @@ def write_tensor(g: np.ndarray, s: np.ndarray, me: int, plan: np.ndarray, scales
         o = s[owner + t]
         if o >= 0:
             out[plan[L.W_OWNER] + t * m + _relative(o, me, n)] = 1.0
+    if plan[L.W_STATIONS] >= 0:  # every station and its owner (public)
+        stations = g[L.S_STATIONS]
+        for c in range(g[L.STATION_CITIES]):
+            o = s[stations + c]
+            if o >= 0:
+                out[plan[L.W_STATIONS] + c * m + _relative(o, me, n)] = 1.0
 
 
 @njit_no_refcount()
