@@ -9,7 +9,7 @@ import pytest
 from helpers import act, legal_texts, make_state, track_id
 from ttr_lab import BoardDataError, IllegalActionError
 from ttr_lab.games.ticket_to_ride import (
-    DECLINE, Claim, DeclineTunnel, KeepTickets, PayTunnel, TicketToRide, load_board, parse_action,
+    DECLINE, BuildStation, Claim, DeclineTunnel, KeepTickets, PayTunnel, TicketToRide, load_board, parse_action,
 )
 from ttr_lab.games.ticket_to_ride.actions import all_actions
 from ttr_lab.games.ticket_to_ride.colours import TRACK_COLOUR_NAMES
@@ -56,12 +56,14 @@ def test_the_other_maps_read_their_routes_without_a_tunnel_column():
         assert not any(t.tunnel for t in load_board(name).tracks)
 
 
-def test_tunnel_decisions_lie_between_the_keeps_and_the_claims_and_only_on_a_map_with_tunnels():
+def test_tunnel_decisions_lie_between_the_keeps_and_the_station_builds_and_only_on_a_map_with_tunnels():
     actions = all_actions(BOARD, BOARD.ruleset)
     kinds = [type(a) for a in actions]
     last_keep = max(i for i, k in enumerate(kinds) if k is KeepTickets)
+    first_station = kinds.index(BuildStation)
     first_claim = kinds.index(Claim)
-    assert [str(a) for a in actions[last_keep + 1:first_claim]] == [
+    assert all(k is BuildStation for k in kinds[first_station:first_claim])
+    assert [str(a) for a in actions[last_keep + 1:first_station]] == [
         "pay 1 card", "pay 1 loco", "pay 2 cards", "pay 1 card + 1 loco", "pay 2 loco",
         "pay 3 cards", "pay 2 cards + 1 loco", "pay 1 card + 2 loco", "pay 3 loco", "decline"]
     assert not any(k is Claim for k in kinds[:first_claim]) and all(k is Claim for k in kinds[first_claim:])
