@@ -87,12 +87,13 @@ class TerminalSeat:
         for line in self.live.describe(observation, out.names):
             out.say(line)
         texts = [str(a) for a in legal_actions]
-        self._list(texts)
+        shown = [self.live.action_line(observation, a) for a in legal_actions]
+        self._list(shown)
         while True:
             answer = out.ask(f"seat {self.seat}, your action (number, text or ?): ")
             if answer in ("?", "help"):
                 out.say(HELP.format(example=texts[-1]))
-                self._list(texts)
+                self._list(shown)
                 continue
             if answer.lower() in ("quit", "exit"):
                 raise LeftTheTable(f"seat {self.seat} left the game")
