@@ -73,7 +73,7 @@ def test_figures(map_name, bonus):
     f = frame_of(*[game(d, [1, 2], ["A", "B"], explorer=map_name != "usa") for d in range(3)])
     figures = TicketToRide(map_name).views.report_figures(f)
     assert [key for key, _, _ in figures] == ["ticket_completion", "longest_route", "tracks_claimed",
-                                              "tracks_claimed_by_winners"]
+                                              "tracks_claimed_by_winners", "tracks_by_entrant"]
     assert figures[1][1] == bonus
 
 

@@ -33,6 +33,7 @@ def positions(record: Any) -> list[dict[str, Any]]:
     player to act, the market and the last action."""
     game = record.load_game()
     board = game.board
+    tunnels = frozenset(t.id for t in board.tracks if t.tunnel)
     out: list[dict[str, Any]] = []
     for index, state in enumerate(record.states()):
         public = state.observation(state.current_player)  # public parts are the same for every observer
@@ -42,7 +43,7 @@ def positions(record: Any) -> list[dict[str, Any]]:
             **public_step(public), "step": index, "turn": game.views.turn_number(state, index),
             "to_play": -1 if state.is_terminal() else state.current_player,
             "action": None if index == 0 else f"seat {record.actions[index - 1][0]}: {record.actions[index - 1][1]}"
-                                                + tunnel_outcome(board, record.actions[index - 1][1], public),
+                                                + tunnel_outcome(game, tunnels, record.actions[index - 1][1], public),
             "hands": [_cards(state.hand(p)) for p in range(state.num_players)],
             "held": [[board.tickets[t].label for t in state.held_tickets(p)] for p in range(state.num_players)],
             "held_ids": [list(state.held_tickets(p)) for p in range(state.num_players)], "claimed": claimed,
@@ -59,10 +60,14 @@ def public_step(observation: Any) -> dict[str, Any]:
             "market": [CARD_NAMES[c] for c in observation.market], "tunnel": tunnel_step(observation)}
 
 
-def tunnel_outcome(board: Any, action: Any, after: Any) -> str:
-    """What a tunnel claim turned over, said after the claim's text in a move list (``after``:
-    an observation of the position the claim led to); empty for any other action."""
-    if not isinstance(action, Claim) or not board.tracks[action.track].tunnel:
+def tunnel_outcome(game: Any, tunnels: Any, text: str, after: Any) -> str:
+    """What a tunnel claim turned over, said after the claim's text (``text``, as a record keeps
+    it) in a move list (``tunnels``: the board's tunnel track ids; ``after``: an observation of
+    the position the claim led to); empty for any other action."""
+    if not tunnels or not text.startswith("claim"):
+        return ""
+    action = game.parse_action(text)
+    if not isinstance(action, Claim) or action.track not in tunnels:
         return ""
     if after.tunnel_pending is None:
         return " (tunnel: no match turned over, no extra card)"
