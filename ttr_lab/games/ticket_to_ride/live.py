@@ -39,8 +39,7 @@ class TicketToRideLive(LiveView):
         lines = [f"{board.title}: you are seat {me}; turn {obs.turns}"
                  + (f", final round ({obs.final_turns_left} turns left)" if obs.final_round else ""),
                  "your hand: " + (_hand(obs.hand) or "no cards"),
-                 "your tickets: " + (", ".join(board.tickets[t].label + (" long" if board.tickets[t].deck == TicketDeck.LONG else "")
-                                               + (" done" if ticket_connected(board.tickets[t], components) else "")
+                 "your tickets: " + (", ".join(_ticket(board.tickets[t]) + (" done" if ticket_connected(board.tickets[t], components) else "")
                                                for t in obs.tickets) or "none")]
         if obs.offered:
             lines.append("tickets offered: " + ", ".join(f"{i}: {_ticket(board.tickets[t])}" for i, t in enumerate(obs.offered)))
@@ -96,7 +95,7 @@ class TicketToRideLive(LiveView):
             "to_play": -1 if obs.phase.name == "OVER" else obs.current_player,
             "claimed": [t for t, (o, b) in enumerate(zip(obs.owner, before)) if o != b and o != obs.player],
             "hands": [_cards(obs.hand) if p == obs.player else {} for p in range(n)],
-            "held": [[board.tickets[t].label for t in obs.tickets] if p == obs.player else [] for p in range(n)],
+            "held": [[_ticket(board.tickets[t]) for t in obs.tickets] if p == obs.player else [] for p in range(n)],
             "held_ids": [list(obs.tickets) if p == obs.player else [] for p in range(n)],
             "offer": [_ticket(board.tickets[t]) for t in obs.offered],
             "draw_pile": obs.draw_pile_size, "ticket_pile": obs.ticket_deck_size,

@@ -202,7 +202,7 @@ return function(s){
   const box = q(".tunnel-box");
   box.style.display = s.tunnel ? "block" : "none";
   box.innerHTML = s.tunnel ? `<b>tunnel</b>: seat ${s.tunnel.seat} ${esc(s.tunnel.claim)}; turned over: `
-    + s.tunnel.revealed.map(c => cards({[c]: 1}).replace(">1 ", ">")).join("")
+    + `<span class="revealed">${s.tunnel.revealed.map(c => cards({[c]: 1}).replace(">1 ", ">")).join("")}</span>`
     + ` <b class="tunnel-extra">${s.tunnel.extra} extra card${s.tunnel.extra === 1 ? "" : "s"}</b> to pay, or decline` : "";
   q("tbody.players").innerHTML = D.players.map((p, i) => `<tr data-seat="${i}"${s.to_play === i ? ' style="font-weight:600"' : ""}>
     <td class="l"><span class="swatch" style="background:${p.colour}"></span> ${p.name} (seat ${i})</td>
