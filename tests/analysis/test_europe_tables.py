@@ -75,3 +75,17 @@ def test_only_games_in_the_frame_count_and_other_boards_have_no_such_sections():
     assert sections["Tunnels"].set_index("entrant").loc["B", "tried"] == 1  # g2 left out
     usa = {title for title, _, _ in TicketToRide("usa").views.report_tables(frame, records)}
     assert not {"Tunnels", "Long tickets"} & usa
+
+
+def test_stations_built_and_tracks_borrowed_per_entrant_from_the_stored_results():
+    frame, (a, b) = _games()
+    rows = a.record.result["players"]
+    # A (seat 0 of g1) built 2 stations, one borrowing track 5; B built 1 borrowing nothing.
+    rows[0].update(stations_built=2, station_points=4, station_tracks=[[3, 5], [9, -1]])
+    rows[1].update(stations_built=1, station_points=8, station_tracks=[[4, -1]])
+    sections = {title: table for title, _, table in EUROPE.views.report_tables(frame, [a, b])}
+    t = sections["Stations"].set_index("entrant")
+    assert t.loc["A", ["games", "built_per_game", "borrowed_per_game", "borrowed_per_station"]].tolist() == [1, 2, 1, 0.5]
+    assert t.loc["B", ["games", "built_per_game", "borrowed_per_game"]].tolist() == [1, 1, 0]  # g2 has no stations
+    _, records = _games()
+    assert "Stations" not in {title for title, _, _ in EUROPE.views.report_tables(frame, records)}

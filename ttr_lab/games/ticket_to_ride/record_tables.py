@@ -1,7 +1,8 @@
 """The report's tables read from the game records rather than the results rows: what a row's
 counts cannot say. Tunnel claims (tried, paid, declined, the extra cards paid) are read from the
-recorded actions, long tickets (kept, completed) from the recorded result's tickets; which track
-is a tunnel and which ticket is long is the board's data.
+recorded actions, long tickets (kept, completed) from the recorded result's tickets, train
+stations (built, tracks borrowed) from the recorded result's player rows; which track is a tunnel
+and which ticket is long is the board's data.
 
 ``entrant_records`` pairs each record with the entrant at each seat, for every table here and
 for the report's tickets-by-length table."""
@@ -116,6 +117,34 @@ def long_tickets(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest",
     return table
 
 
+def stations(frame: "pd.DataFrame | ResultsDigest", records: Sequence["StoredRecord"]) -> "pd.DataFrame":
+    """Per entrant, over the recorded games whose results hold train stations: stations built
+    per game, and the tracks they borrowed (another player's track a station lent to its
+    tickets at the end) per game and per station. Read from the stored result's player rows
+    (``stations_built``, ``station_tracks``: per station its city and the track borrowed, -1 for
+    none), so a record without stations adds nothing. Empty when no record has them."""
+    import pandas as pd
+
+    columns = ["entrant", "games", "built_per_game", "borrowed_per_game", "borrowed_per_station"]
+    counts: dict[str, list[int]] = {}
+    for record, entrants in entrant_records(frame, records):
+        rows = record.result.get("players", [])
+        if not any(r.get("stations_built") is not None for r in rows):
+            continue
+        for entrant in set(entrants):
+            counts.setdefault(entrant, [0, 0, 0])[0] += 1
+        for r in rows:
+            row = counts[entrants[int(r["player"])]]
+            row[1] += int(r.get("stations_built") or 0)
+            row[2] += sum(1 for _, track in r.get("station_tracks") or () if int(track) >= 0)
+    table = pd.DataFrame([(e, g, built / g, borrowed / g, borrowed / built if built else float("nan"))
+                          for e, (g, built, borrowed) in sorted(counts.items())], columns=columns)
+    table.attrs["labels"] = {"games": "games recorded", "built_per_game": "stations built per game",
+                             "borrowed_per_game": "tracks borrowed per game",
+                             "borrowed_per_station": "tracks borrowed per station"}
+    return table
+
+
 def record_sections(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest",
                     records: Sequence["StoredRecord"]) -> list[tuple[str, str, "pd.DataFrame"]]:
     """The report's sections from these tables, each only where it has rows."""
@@ -129,4 +158,9 @@ def record_sections(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest",
     if len(long):
         out.append(("Long tickets", "Per entrant, over the recorded games: long tickets kept and the share completed. "
                     "From the game records.", long))
+    built = stations(frame, records)
+    if len(built):
+        out.append(("Stations", "Per entrant, over the recorded games with train stations: stations built, and the "
+                    "tracks of other players they borrowed for the entrant's tickets in the final scoring. From the "
+                    "game records.", built))
     return out
