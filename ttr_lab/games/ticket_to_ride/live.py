@@ -19,7 +19,11 @@ from ttr_lab.games.ticket_to_ride.replay_html import track_kind, tunnel_step
 _PILES = ('<div class="piles"><span class="pile draw-pile" title="draw the top card">draw pile: <b class="n-draw"></b>'
           ' cards</span> <span class="pile ticket-pile" title="draw tickets">ticket pile: <b class="n-tickets"></b>'
           ' tickets</span></div><div class="offer"></div>')
+# The waiting tunnel's box above the board on the live page, next to the buttons that answer it
+# (the page's flex order; the replay viewer keeps it under the market).
 _STYLE = """
+#board.ttr-viewer{display:flex;flex-direction:column}
+#board.ttr-viewer .tunnel-box{order:-1}
 .ttr-viewer .pile{display:inline-block;border:1px solid #888;border-radius:4px;padding:2px 8px;margin:4px 4px 0 0;
   background:#f4f1e8}
 """
