@@ -38,7 +38,7 @@ class TicketToRideViews(GameViews):
     summary_metrics = (SummaryMetric("completion", "tickets completed / tickets held", "tickets_completed",
                                      "tickets_held"),)
     # The maps of claimed tracks: a hundred tracks' shares from a few dozen games are noise.
-    figure_min_games = {"tracks_claimed": 200, "tracks_claimed_by_winners": 200}
+    figure_min_games = {"tracks_claimed": 200, "tracks_claimed_by_winners": 200, "tracks_by_entrant": 200}
 
     @property
     def score_parts(self) -> tuple[str, ...]:  # type: ignore[override]

@@ -5,8 +5,11 @@ which ``TicketToRideViews.report_tables`` / ``report_figures`` hand to the gener
                           bonus rate, and on maps with them the Asian Explorer and the
                           Globetrotter bonus rates
     figures               tickets completed and failed; how often the end bonus is taken
-                          (longest trail, or the Asian Explorer); two board maps of how often
-                          each track is claimed, by anyone and by the game's winners
+                          (longest trail, or the Asian Explorer); three board maps: how often
+                          each track is claimed, by anyone and by the game's winners, and
+                          which entrant claims it most
+    Tunnels, Long tickets per entrant, from the game records, on boards that have them
+                          (``record_tables``)
 
 Every function takes the results: a frame (one row per player per game; forfeited games have no
 score) or a folder's digest (``core.digest``, what the report hands the views: per-entrant means
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+from ttr_lab.games.ticket_to_ride.record_tables import entrant_records, record_sections
 from ttr_lab.games.ticket_to_ride.result import GameResult
 
 if TYPE_CHECKING:
@@ -236,7 +240,7 @@ def report_tables(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest",
         out.append(("Tickets by length", "Per entrant and ticket length (its points): tickets held at the end of the "
                     "recorded games and the share completed, with a 95% Wilson interval. From the game records.",
                     by_length))
-    return out
+    return out + record_sections(game, frame, records)
 
 
 def ticket_completion(frame: "pd.DataFrame | ResultsDigest") -> "Figure":
@@ -344,6 +348,20 @@ def track_maps(game: "TicketToRide", frame: "pd.DataFrame") -> tuple["Figure", "
     )
 
 
+def track_claimers(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest") -> "Figure":
+    """The board coloured by who claims each track: the entrant that claims it most often per
+    game played out, thicker the more often."""
+    from ttr_lab.games.ticket_to_ride.drawing import draw_track_claimers
+
+    d = _digest(frame)
+    shares = {}
+    for code, counts in d.list_columns.get("tracks", {}).items():
+        n = d.scored.count(code, "score")
+        if n:
+            shares[d.names[code]] = [float(c) / n for c in counts]
+    return draw_track_claimers(game.board, shares, f"Who claims each track ({d.games_played} games)")
+
+
 LENGTH_BINS = ((0, 8, "4-8"), (9, 12, "9-12"), (13, 16, "13-16"), (17, 20, "17-20"), (21, 99, "21+"))
 
 
@@ -351,35 +369,14 @@ def ticket_outcomes(frame: "pd.DataFrame", records: Sequence["StoredRecord"]) ->
     """Every ticket held at the end of every recorded game, one row each: entrant, its points
     (the length of the ticket's shortest connection on the printed table) and whether it was
     completed. From the results folder's game records (``read_records``), since results rows
-    hold counts, not tickets; empty without records. Only the records of games in ``frame``; a
-    record names its entrants (older ones are matched by seed and the strategy in each seat)."""
+    hold counts, not tickets; empty without records. Only the records of games in ``frame``
+    (``entrant_records``)."""
     import pandas as pd
 
     columns = ["entrant", "points", "completed"]
-    if not records:
-        return pd.DataFrame(columns=columns)
-    seats: dict[tuple, list[str]] = {}  # for records that do not name their entrants (older folders)
-    if not isinstance(frame, pd.DataFrame):  # a digest: its folder read again, a chunk at a time
-        named = {s.game_id for s in records if s.game_id is not None and s.entrants is not None}
-        if len(named) == len(records):  # every record names its game and entrants: only their ids are looked up
-            games = {i for c in frame.chunks(["game_id"]) for i in pd.unique(c["game_id"][c["game_id"].isin(named)])}
-        else:
-            frame = pd.concat(list(frame.chunks(["game_id", "seat", "deal_seed", "strategy", "entrant"])), ignore_index=True)
-    if isinstance(frame, pd.DataFrame):
-        games = set(frame["game_id"])
-        for _, g in frame.sort_values("seat").groupby("game_id", sort=False):
-            seats.setdefault((int(g["deal_seed"].iloc[0]), tuple(g["strategy"])), list(g["entrant"]))
-    rows = []
-    for stored in records:
-        if stored.game_id is not None and stored.game_id not in games:
-            continue
-        record = stored.record
-        entrants = stored.entrants or seats.get((record.seed, record.strategies))
-        if entrants is None:
-            continue
-        for player in GameResult.from_dict(record.result).players:
-            for ticket in player.tickets:
-                rows.append((entrants[player.player], ticket.points, ticket.completed))
+    rows = [(entrants[player.player], ticket.points, ticket.completed)
+            for record, entrants in entrant_records(frame, records)
+            for player in GameResult.from_dict(record.result).players for ticket in player.tickets]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -447,4 +444,7 @@ def report_figures(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest", 
         out += [("tracks_claimed", "How often each track is claimed", claimed),
                 ("tracks_claimed_by_winners", "Tracks winners favour (lift: winners' share of claims over everyone's)",
                  by_winners)]
+    if "tracks_by_entrant" not in skip:
+        out.append(("tracks_by_entrant", "Who claims each track (the entrant that claims it most often)",
+                    track_claimers(game, frame)))
     return out
