@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ttr_lab.games.ticket_to_ride import GameState
+from ttr_lab.games.ticket_to_ride import GameState, Phase
 
 _K = 9
 
@@ -12,7 +12,10 @@ _K = 9
 def check_invariants(state: GameState) -> None:
     game = state.tables
     n = game.num_players
-    cards = sum(state.hands) + len(state.pile) + sum(state.discard) + len(state.market)
+    laid = state.tunnel_pending  # a waiting tunnel's laid payment and turned-over cards count too
+    assert (laid is not None) == (state.phase == Phase.TUNNEL) and (laid is not None or not state.revealed)
+    cards = (sum(state.hands) + len(state.pile) + sum(state.discard) + len(state.market) + len(state.revealed)
+             + (laid.cards + laid.locomotives if laid is not None else 0))
     assert cards == len(game.deck) == 110, f"{cards} cards"
     tickets = ([t for held in state.tickets for t in held] + [t for o in state.offers for t in o]
                + list(state.ticket_deck) + list(state.boxed))

@@ -21,6 +21,9 @@ GOLDEN = Path(__file__).parent / "golden"
 CASES = [
     ("usa", 2, 11), ("usa", 3, 22), ("usa", 4, 7), ("usa", 4, 1234), ("usa", 5, 33),
     ("legendary_asia", 2, 12), ("legendary_asia", 4, 44), ("legendary_asia", 5, 55),
+    ("usa_1910", 2, 1910), ("usa_mega", 5, 69), ("usa_big_cities", 4, 35),
+    ("india", 2, 13), ("india", 3, 23), ("india", 4, 43),
+    ("europe", 2, 13), ("europe", 3, 31), ("europe", 5, 57),
 ]
 per_case = pytest.mark.parametrize("map_name,n,seed", CASES, ids=[f"{m}-{n}p-seed{s}" for m, n, s in CASES])
 

@@ -40,7 +40,8 @@ def test_invariants_hold_at_every_step_and_games_end(map_name, n, seed):
     assert len(result.players) == n
     for p in result.players:
         assert p.route_points == state.points[p.player]
-        assert p.total == p.route_points + p.ticket_points + p.longest_bonus + (p.explorer_bonus or 0)
+        assert p.total == (p.route_points + p.ticket_points + p.longest_bonus + (p.explorer_bonus or 0)
+                           + (p.grand_tour_bonus or 0) + (p.globetrotter_bonus or 0))
 
 
 @per_map_and_count

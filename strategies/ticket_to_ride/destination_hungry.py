@@ -31,7 +31,7 @@ from ttr_lab.strategies.ticket_to_ride.reference_common import (
     ENGINE_COLOURS, engine_payment, fallback, fewest_points_keep, keep_options, split_draws, ticket_draw,
 )
 from ttr_lab.games.ticket_to_ride import (
-    GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Claim, KeepTickets, Observation, Phase,
+    GRAY, LOCOMOTIVE, NUM_COLOURS, Action, Claim, KeepTickets, Observation, Phase, cheapest_tunnel_answer,
 )
 
 NO_THRESHOLD = float("-inf")  # a plan the engine could not make: below any train count
@@ -84,6 +84,8 @@ class DestinationHungry:
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         obs = observation
         phase = obs.phase
+        if phase is Phase.TUNNEL:
+            return cheapest_tunnel_answer(legal_actions)
         if phase is Phase.INITIAL_TICKETS or phase is Phase.KEEP_TICKETS:
             return self._keep(obs, legal_actions)
         plan, needs = self._replan(obs)

@@ -18,7 +18,9 @@ from typing import Sequence
 from pydantic import NonNegativeFloat, NonNegativeInt
 
 from ttr_lab.strategies.ticket_to_ride.planning import PlanCache, choose_draw, choose_payment, claims_by_track, track_costs
-from ttr_lab.games.ticket_to_ride import GRAY, LOCOMOTIVE, NUM_COLOURS, Action, KeepTickets, Observation, Phase
+from ttr_lab.games.ticket_to_ride import (
+    GRAY, LOCOMOTIVE, NUM_COLOURS, Action, KeepTickets, Observation, Phase, cheapest_tunnel_answer,
+)
 
 
 class Greedy:
@@ -43,6 +45,8 @@ class Greedy:
 
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         obs = observation
+        if obs.phase is Phase.TUNNEL:
+            return cheapest_tunnel_answer(legal_actions)
         if obs.phase in (Phase.INITIAL_TICKETS, Phase.KEEP_TICKETS):
             return self._keep(obs, legal_actions)
         if obs.phase == Phase.TURN:

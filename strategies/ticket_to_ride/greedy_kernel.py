@@ -105,6 +105,8 @@ def greedy_choice(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarr
     ids, planned = w[W_IDS], w[W_PLAN]
     if k < 0:
         return _keep(g, s, ids, n)
+    if s[L.PHASE] == L.TUNNEL:  # the fewest locomotives the hand can pay, else decline (listed so)
+        return ids[0]
     useful = np.zeros(g[L.N_TRACKS], dtype=np.bool_)
     for i in range(k):
         useful[planned[i]] = True

@@ -292,6 +292,8 @@ def decide(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: 
            planned: np.ndarray, k: int) -> int:
     """TicketPlanner.act in a turn or a second draw, with the plan ``planned[:k]`` (legal ids in ``w``)."""
     costs, fw, iw, ids, scratch, plan, tracks, more, tickets, lost = w
+    if s[L.PHASE] == L.TUNNEL:  # the fewest locomotives the hand can pay, else decline (listed so)
+        return ids[0]
     if s[L.PHASE] == L.SECOND:
         return draw(g, s, params, w, n, planned, k)
     p = s[L.PLAYER]

@@ -26,7 +26,9 @@ from ttr_lab.strategies.ticket_to_ride.reference_common import (
     ENGINE_COLOURS, engine_draw, engine_payment, fallback, hop_costs, keep_everything, pair_claims, payable_claims,
     plain_payment,
 )
-from ttr_lab.games.ticket_to_ride import GRAY, Action, Observation, Phase, ticket_connected
+from ttr_lab.games.ticket_to_ride import (
+    GRAY, Action, Observation, Phase, cheapest_tunnel_answer, ticket_connected,
+)
 
 
 class RouteFocus:
@@ -67,6 +69,8 @@ class RouteFocus:
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         obs = observation
         phase = obs.phase
+        if phase is Phase.TUNNEL:
+            return cheapest_tunnel_answer(legal_actions)
         if phase is Phase.INITIAL_TICKETS or phase is Phase.KEEP_TICKETS:
             return keep_everything(legal_actions)
         if phase is Phase.TURN:

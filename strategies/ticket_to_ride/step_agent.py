@@ -16,7 +16,7 @@ from ttr_lab.strategies.ticket_to_ride.reference_common import (
     split_draws, ticket_draw,
 )
 from ttr_lab.games.ticket_to_ride import (
-    GRAY, LOCOMOTIVE, Action, KeepTickets, Observation, Phase, ticket_connected,
+    GRAY, LOCOMOTIVE, Action, KeepTickets, Observation, Phase, cheapest_tunnel_answer, ticket_connected,
 )
 
 # The order in which a gray target's colour is chosen from the hand: the engine's colours, then
@@ -106,6 +106,8 @@ class StepAgent:
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng) -> Action:
         obs = observation
         phase = obs.phase
+        if phase is Phase.TUNNEL:
+            return cheapest_tunnel_answer(legal_actions)
         if phase is Phase.INITIAL_TICKETS or phase is Phase.KEEP_TICKETS:
             return self.keep(obs, legal_actions)
         seen = (obs.owner, obs.tickets)

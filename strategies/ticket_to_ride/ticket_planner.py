@@ -35,7 +35,7 @@ import numpy as np
 # The knobs' annotations (planner_knobs.signature), which the registry resolves in this module.
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt  # noqa: F401
 
-from ttr_lab.games.ticket_to_ride import NUM_CARD_KINDS, Action, GameState, Observation, tables_for
+from ttr_lab.games.ticket_to_ride import NUM_CARD_KINDS, Action, GameState, Observation, tables_for, tunnel_fields
 from ttr_lab.games.ticket_to_ride.state import assemble_state
 from ttr_lab.strategies.ticket_to_ride.planner_knobs import TUNABLE, PlannerKnobs, describe, knobs, signature
 from ttr_lab.strategies.ticket_to_ride.planner_playouts import KeptPlan
@@ -103,5 +103,5 @@ def seat_view(obs: Observation) -> GameState:
         offers=[obs.offered if q == me else () for q in range(n)], ticket_deck=tuple(obs.ticket_deck_known),
         returned_by=tuple(me if t >= 0 else -1 for t in obs.ticket_deck_known), boxed=tuple(obs.boxed_known),
         boxed_by=(me,) * len(obs.boxed_known), final_turns=obs.final_turns_left, passes=obs.passes_in_a_row,
-        turns=obs.turns,
+        turns=obs.turns, **tunnel_fields(obs),
     )

@@ -74,7 +74,7 @@ def test_figures(map_name, bonus, title):
     f = frame_of(*[game(d, [1, 2], ["A", "B"], explorer=map_name != "usa") for d in range(3)])
     figures = TicketToRide(map_name).views.report_figures(f)
     assert [key for key, _, _ in figures] == ["ticket_completion", "longest_route", "tracks_claimed",
-                                              "tracks_claimed_by_winners"]  # the key names the report's file
+                                              "tracks_claimed_by_winners", "tracks_by_entrant"]  # the key names the report's file
     assert figures[1][1] == bonus and figures[1][2].axes[0].get_title() == title  # trail, as every table says
     assert "route" not in (figures[1][1] + figures[1][2].axes[0].get_title()).lower()
 

@@ -17,7 +17,8 @@ from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts  # noqa: E4
 from open_spiel.python.bots import uniform_random  # noqa: E402
 
 PARAMS = [{"game": "trans_orient", "players": 3}, {"game": "ticket_to_ride", "players": 2},
-          {"game": "ticket_to_ride", "players": 4, "map": "legendary_asia"}]
+          {"game": "ticket_to_ride", "players": 4, "map": "legendary_asia"},
+          {"game": "ticket_to_ride", "players": 3, "map": "europe"}]
 
 
 @pytest.mark.parametrize("params", PARAMS, ids=lambda p: f"{p['game']}-{p.get('map', '')}-{p['players']}")

@@ -60,11 +60,19 @@ def _random_ids(masks, rng):
     return np.array([rng.choice(np.flatnonzero(row).tolist()) for row in masks])
 
 
+# A game name below that is no map: the USA map with train stations on.
+_GAMES = {"usa+stations": {"map": "usa", "ruleset": {"stations_per_player": 3}}}
+
+
 @pytest.mark.parametrize("map_name,players,reward,opponents", [
     ("usa", 4, "rank", "random"), ("legendary_asia", 2, "margin", "random"), ("usa", 5, "rank", "random"),
-    ("usa", 3, "margin", "planner"), ("usa", 2, "rank", "greedy"), ("legendary_asia", 4, "margin", "greedy")])
+    ("usa", 3, "margin", "planner"), ("usa", 2, "rank", "greedy"), ("legendary_asia", 4, "margin", "greedy"),
+    ("europe", 2, "margin", "random"), ("europe", 5, "rank", "planner"),
+    ("india", 4, "margin", "greedy"), ("india", 3, "rank", "planner"),
+    ("usa+stations", 3, "rank", "random"), ("usa+stations", 2, "margin", "planner"),
+    ("usa+stations", 4, "rank", "greedy")])
 def test_the_learner_env_plays_the_per_game_env_s_games(map_name, players, reward, opponents):
-    game = load_game("ticket_to_ride", map=map_name)
+    game = load_game("ticket_to_ride", **_GAMES.get(map_name, {"map": map_name}))
     n = 3
     env = vector_env(game, num_envs=n, players=players, reward=reward, opponents=opponents)
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP

@@ -7,7 +7,7 @@ from collections import Counter
 
 from ttr_lab import IllegalActionError
 from ttr_lab.games.ticket_to_ride import CARD_NAMES, DRAW_BLIND, DRAW_TICKETS, PASS, DrawMarket, KeepTickets
-from ttr_lab.games.ticket_to_ride.actions import action_table
+from ttr_lab.games.ticket_to_ride.actions import DeclineTunnel, PayTunnel, action_table, all_actions
 
 DECK = {name: (14 if name == "locomotive" else 12) for name in CARD_NAMES}
 
@@ -41,8 +41,12 @@ def market(state) -> list[str]:
 
 
 def total_cards(state) -> int:
+    """Every train card of the position: hands, market, piles, and a waiting tunnel's laid
+    payment and turned-over cards."""
     s = state.snapshot()
-    return sum(sum(h.values()) for h in s["hands"]) + len(s["market"]) + len(s["draw_pile"]) + len(s["discard"])
+    laid = state.tunnel_pending
+    return (sum(sum(h.values()) for h in s["hands"]) + len(s["market"]) + len(s["draw_pile"]) + len(s["discard"])
+            + len(state.revealed) + (laid.cards + laid.locomotives if laid is not None else 0))
 
 
 def candidate_actions(state) -> list:
@@ -53,6 +57,9 @@ def candidate_actions(state) -> list:
     offered = len(state.offers[state.current_player])
     for size in range(0, offered + 2):
         out += [KeepTickets(c) for c in itertools.combinations(range(offered + 1), size)]
+    # the tunnel decisions of the game (none without tunnels), and an extra payment beyond them
+    out += [a for a in all_actions(state.board, state.ruleset) if type(a) in (PayTunnel, DeclineTunnel)]
+    out += [PayTunnel(state.ruleset.tunnel_reveal + 1, 0)]
     table = action_table(state.board)
     seen = set()
     for row in table.claims:

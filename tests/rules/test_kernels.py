@@ -20,7 +20,7 @@ from ttr_lab.games.ticket_to_ride.kernels.canonical import canonical
 from ttr_lab.games.ticket_to_ride.state import assemble_state
 from ttr_lab.games.ticket_to_ride.tables import Phase
 
-VARIANTS = [(m, n) for m in ("usa", "legendary_asia") for n in (2, 3, 4, 5)]
+VARIANTS = [(m, n) for m in ("usa", "legendary_asia") for n in (2, 3, 4, 5)] + [("europe", 3), ("europe", 5)]
 
 
 def _next_below(state: int, bound: int) -> tuple[int, int]:

@@ -14,7 +14,7 @@ from ttr_lab.core.game import load_game
 from ttr_lab.envs.table import Table
 from ttr_lab.games.ticket_to_ride.batch import Batch
 
-VARIANTS = [(m, n) for m in ("usa", "legendary_asia") for n in (2, 3, 4, 5)]
+VARIANTS = [(m, n) for m in ("usa", "legendary_asia") for n in (2, 3, 4, 5)] + [("europe", 2), ("europe", 5)]
 
 
 @pytest.mark.parametrize("map_name,players", VARIANTS)

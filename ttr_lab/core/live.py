@@ -43,6 +43,11 @@ class LiveView:
         data = observation.to_dict() if hasattr(observation, "to_dict") else vars(observation)
         return [f"{key}: {value}" for key, value in data.items() if key not in ("history", "log")]
 
+    def action_line(self, observation: Any, action: Any) -> str:
+        """A legal action as the terminal lists it: its text, which a game may follow with what
+        the text alone does not say (a claimed track's kind); typing the text still plays it."""
+        return str(action)
+
     def event_text(self, player: int, action: Any, card: Any) -> str:
         """One public event (``state.last_event()``'s fields) as text: the public action, and the
         card it moved into sight, if any."""

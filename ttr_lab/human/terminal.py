@@ -85,13 +85,15 @@ class TerminalSeat:
             f"seat {p} ({'you' if p == self.seat else out.names[p]}) {self.live.event_text(p, a, c)}" for p, a, c in news)
             if news else "")
         texts = [str(a) for a in legal_actions]
+        # A claim of a tunnel or a ferry says so in its line; the plain text is still what may be typed.
+        shown = [self.live.action_line(observation, a) for a in legal_actions]
         out.say("")
-        self._show(observation, texts, said)
+        self._show(observation, shown, said)
         while True:
             answer = out.ask(f"seat {self.seat}, your action (number, text or ?): ")
             if answer in ("?", "help"):
                 out.say(HELP.format(example=texts[-1]))
-                self._show(observation, texts, said)
+                self._show(observation, shown, said)
                 continue
             if answer.lower() in ("quit", "exit"):
                 raise Quit(f"seat {self.seat} left the game")

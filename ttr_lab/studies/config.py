@@ -13,7 +13,7 @@ Every mistake is a one-line ConfigError.
       - {edit: remove_track, levels: [null, "Denver-Kansas City black"]}  # map edits (null: none)
       - {edit: track_length, target: "Portland-Seattle gray#1", levels: [1, 2, 3]}
       - {edit: remove_track, levels: each}   # "what if this track did not exist?": every one in turn
-      - {option: map, levels: [usa, legendary_asia]}   # a game option: here the board
+      - {option: map, levels: [usa, usa_1910, legendary_asia]}   # a game option: the board or USA ticket deck
       - {setting: players, levels: [2, 4]}             # a tournament setting: the player count
     baseline: {longest_path_bonus: 10}   # the cell the others are compared with (default: the
                                          # game's own value of each factor, else its first level)

@@ -94,6 +94,8 @@ def ordered_moves(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarr
                 value = _PLANNED + length if on_plan[t] else _CLAIM + g[g[L.T_POINTS] + t]
             elif a == g[L.ID_TICKETS]:
                 value = _TICKETS
+            elif a >= g[L.ID_STATION]:  # a train station: not weighed yet, opened last
+                value = 0.0
             elif a >= g[L.ID_MARKET]:
                 value = _MARKET + (1.0 if s[g[L.S_MARKET] + a - g[L.ID_MARKET]] == L.LOCOMOTIVE else 0.0)
             elif a == g[L.ID_PASS]:

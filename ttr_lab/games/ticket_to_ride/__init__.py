@@ -1,4 +1,4 @@
-"""Ticket to Ride: the USA base game and its map variants (Legendary Asia).
+"""Ticket to Ride: the USA base game and its map variants (Legendary Asia, Europe).
 
 This package is the one import surface of the game's rules: strategies and tools import from
 here (``from ttr_lab.games.ticket_to_ride import GameState, Phase, ...``), never from the
@@ -16,8 +16,9 @@ from ttr_lab.games.ticket_to_ride.colours import (
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 from ttr_lab.games.ticket_to_ride.board import Board, Ticket, Track, available_maps, load_board
 from ttr_lab.games.ticket_to_ride.actions import (
-    DRAW_BLIND, DRAW_TICKETS, PASS, Action, ActionTable, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets,
-    Pass, TicketsKept, action_table, parse_action, parse_track,
+    DECLINE, DRAW_BLIND, DRAW_TICKETS, PASS, Action, ActionTable, BuildStation, Claim, DeclineTunnel, DrawBlind,
+    DrawMarket, DrawTickets, KeepTickets, Pass, PayTunnel, TicketsKept, action_table, cheapest_tunnel_answer,
+    parse_action, parse_track,
 )
 from ttr_lab.games.ticket_to_ride.network import (
     connected_components, doubles_shared, player_components, ticket_connected, track_open, twin_blocks, twin_closes,
@@ -28,7 +29,7 @@ from ttr_lab.core.history import Event
 from ttr_lab.games.ticket_to_ride.observation import Observation
 from ttr_lab.games.ticket_to_ride.state import GameState, new_game
 from ttr_lab.games.ticket_to_ride.restore import restore_state
-from ttr_lab.games.ticket_to_ride.determinize import Determinizer, determinize, determinizer
+from ttr_lab.games.ticket_to_ride.determinize import Determinizer, determinize, determinizer, tunnel_fields
 from ttr_lab.games.ticket_to_ride.result import GameResult, PlayerResult, TicketResult
 from ttr_lab.games.ticket_to_ride.game import TicketToRide
 
@@ -41,14 +42,15 @@ __all__ = [
     # the map and the numbers of the rules
     "Board", "Ruleset", "Ticket", "Track", "available_maps", "load_board",
     # actions
-    "DRAW_BLIND", "DRAW_TICKETS", "PASS", "Action", "ActionTable", "Claim", "DrawBlind", "DrawMarket",
-    "DrawTickets", "KeepTickets", "Pass", "TicketsKept", "action_table", "parse_action", "parse_track",
+    "DECLINE", "DRAW_BLIND", "DRAW_TICKETS", "PASS", "Action", "ActionTable", "BuildStation", "Claim",
+    "DeclineTunnel", "DrawBlind", "DrawMarket", "DrawTickets", "KeepTickets", "Pass", "PayTunnel", "TicketsKept",
+    "action_table", "cheapest_tunnel_answer", "parse_action", "parse_track",
     # rules strategies share with the engine
     "connected_components", "doubles_shared", "longest_trail", "player_components", "points_per_track",
     "rank_order", "ticket_connected", "track_open", "track_points", "twin_blocks", "twin_closes",
     # games, states and what they show
     "Event", "Tables", "GameResult", "GameState", "Observation", "Phase", "PlayerResult", "TicketResult",
-    "Determinizer", "determinize", "determinizer", "tables_for", "new_game", "restore_state",
+    "Determinizer", "determinize", "determinizer", "tables_for", "new_game", "restore_state", "tunnel_fields",
     # the game as the platform sees it
     "GAME", "TicketToRide",
 ]

@@ -10,13 +10,20 @@ The action language (one action per line, case-insensitive)::
     claim Denver-Kansas City black with 3 black + 1 loco
     claim Atlanta-Charleston gray with 2 red
     claim Atlanta-Raleigh gray#2 with 2 loco
+    pay 1 card + 1 loco              a tunnel's extra cards: cards of the colour the claim was
+                                     paid with, plus locomotives ('pay 2 loco', 'pay 1 card')
+    decline                          give up the tunnel: the laid cards go back to the hand
+    station Berlin with 2 red + 1 loco   build a train station (maps with stations)
+    station Wien with 3 loco
     pass                             only when no other action is legal
 
 A claim names its track as ``CityA-CityB colour`` (cities in either order; ``#1``/``#2`` tells the
 two tracks of a double route with the same colour apart; the colour may be left out when only one
 track joins the cities; ``#57`` is track id 57) and its payment as ``N colour + M loco``. Paying
 only locomotives is written ``with 4 loco``. The payment is part of the action, so
-``legal_actions()`` lists every distinct payment the hand allows.
+``legal_actions()`` lists every distinct payment the hand allows. A station names its city and
+its payment the same way: the cards of the player's next station (``Ruleset.station_costs``), of
+one colour plus locomotives, or only locomotives.
 
 Every action a state offers is one shared object from the game's ``ActionTable``, built once per
 board and market size, so generating legal actions allocates nothing but the list.
@@ -28,7 +35,7 @@ import functools
 import itertools
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Sequence, Union
 
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES, GRAY, LOCOMOTIVE, NUM_COLOURS, card_index
 from ttr_lab.core.actions import check_whole_numbers
@@ -96,6 +103,52 @@ class Claim:
 
 
 @dataclass(frozen=True, slots=True)
+class PayTunnel:
+    """Pay the extra cards a tunnel claim asks: ``cards`` of the colour the claim was paid with
+    plus ``locomotives`` (only locomotives when the claim was paid with locomotives only)."""
+
+    cards: int
+    locomotives: int
+
+    def __post_init__(self) -> None:
+        check_whole_numbers(self, "cards", "locomotives")
+
+    def __str__(self) -> str:
+        parts = [f"{self.cards} card{'s' if self.cards != 1 else ''}"] if self.cards else []
+        if self.locomotives or not parts:
+            parts.append(f"{self.locomotives} loco")
+        return "pay " + " + ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineTunnel:
+    """Give up a tunnel claim rather than pay its extra cards: the laid cards go back to the
+    hand, no track is claimed, and the turn ends."""
+
+    def __str__(self) -> str:
+        return "decline"
+
+
+@dataclass(frozen=True, slots=True)
+class BuildStation:
+    """Build a train station on ``city`` paying ``cards`` cards of ``colour`` plus ``locomotives``
+    locomotives (their sum is the cost of the player's next station). Only locomotives: ``colour``
+    is ``LOCOMOTIVE`` and ``cards`` 0, as for a claim."""
+
+    city: int
+    colour: int
+    cards: int
+    locomotives: int
+    label: str = field(default="", compare=False)  # the city's name, for str()
+
+    def __post_init__(self) -> None:
+        check_whole_numbers(self, "city", "colour", "cards", "locomotives")
+
+    def __str__(self) -> str:
+        return f"station {self.label or f'#{self.city}'} with {payment_text(self.colour, self.cards, self.locomotives)}"
+
+
+@dataclass(frozen=True, slots=True)
 class Pass:
     def __str__(self) -> str:
         return "pass"
@@ -114,10 +167,12 @@ class TicketsKept:
         return f"kept {self.count}"
 
 
-Action = Union[DrawBlind, DrawMarket, DrawTickets, KeepTickets, Claim, Pass]
+Action = Union[DrawBlind, DrawMarket, DrawTickets, KeepTickets, PayTunnel, DeclineTunnel, BuildStation, Claim,
+               Pass]
 
 DRAW_BLIND = DrawBlind()
 DRAW_TICKETS = DrawTickets()
+DECLINE = DeclineTunnel()
 PASS = Pass()
 
 
@@ -209,9 +264,26 @@ def _claims(board: "Board") -> tuple[list[dict[int, tuple[Claim, ...]]], list[Cl
     return claims, all_locos, by_key
 
 
+def cheapest_tunnel_answer(legal: "Sequence[Action]") -> Action:
+    """At a tunnel's extra payment: the payment with the fewest locomotives when the hand can
+    pay, else ``decline`` (the legal actions list them in that order). A default for strategies
+    that do not weigh a tunnel's cost."""
+    return legal[0]
+
+
 def max_offer(ruleset: "Ruleset") -> int:
     """The most tickets ever on offer at once: the setup deal or a draw, whichever is larger."""
     return max(ruleset.initial_tickets + ruleset.initial_long_tickets, ruleset.ticket_draw)
+
+
+def tunnel_actions(board: "Board", ruleset: "Ruleset") -> tuple[PayTunnel | DeclineTunnel, ...]:
+    """The tunnel decisions of a game: every extra payment by cards asked (1 to
+    ``tunnel_reveal``) then locomotives among them, then ``decline``; none on a map without
+    tunnels, so its other actions keep their ids."""
+    if not any(t.tunnel for t in board.tracks):
+        return ()
+    pays = [PayTunnel(extra - locos, locos) for extra in range(1, ruleset.tunnel_reveal + 1) for locos in range(extra + 1)]
+    return (*pays, DECLINE)
 
 
 @functools.lru_cache(maxsize=None)
@@ -219,22 +291,45 @@ def all_actions(board: "Board", ruleset: "Ruleset") -> tuple[Action, ...]:
     """Every action of a game on ``board`` under ``ruleset``, in the order that numbers them
     (``TicketToRide.action_space``): draw blind, draw market 0..m-1, tickets, pass; then one keep
     per subset of the largest offer, subset ``mask`` at ``mask`` (bit i: ticket i kept; 0 keeps
-    none); then the claims by track id, each track's payments by colour then locomotives, a
-    track's only-locomotive payment once, after its coloured ones."""
+    none); then the tunnel decisions (``tunnel_actions``: none without tunnels); then the station
+    builds (none unless the ruleset has stations: ``station_actions``); then the claims by track
+    id, each track's payments by colour then locomotives, a track's only-locomotive payment once,
+    after its coloured ones."""
     table = action_table(board, ruleset.market_size)
     k = max_offer(ruleset)
     keeps = [keep_action(tuple(i for i in range(k) if mask >> i & 1)) for mask in range(1 << k)]
+    stations = station_actions(board, station_payment_costs(ruleset))
     claims: list[Claim] = []
     for t, options in enumerate(table.claims):
         for colour in sorted(options):
             claims.extend(a for a in options[colour] if a.colour != LOCOMOTIVE)
         claims.append(table.all_locos[t])
-    return (DRAW_BLIND, *table.draw_market, DRAW_TICKETS, PASS, *keeps, *claims)
+    return (DRAW_BLIND, *table.draw_market, DRAW_TICKETS, PASS, *keeps, *tunnel_actions(board, ruleset), *stations, *claims)
+
+
+def station_payment_costs(ruleset: "Ruleset") -> tuple[int, ...]:
+    """The distinct costs a station may have in a game under ``ruleset``, smallest first (none
+    when it has no stations)."""
+    return tuple(sorted(set(ruleset.station_costs[:ruleset.stations_per_player])))
+
+
+@functools.lru_cache(maxsize=None)
+def station_actions(board: "Board", costs: tuple[int, ...]) -> tuple[BuildStation, ...]:
+    """Every station build of a board whose stations cost ``costs`` cards: by city id, then by
+    cost, then by payment colour and locomotives, the only-locomotive payment of a cost last."""
+    out: list[BuildStation] = []
+    for city, name in enumerate(board.cities):
+        for cost in costs:
+            for colour in range(NUM_COLOURS):
+                out.extend(BuildStation(city, colour, cost - k, k, name) for k in range(cost))
+            out.append(BuildStation(city, LOCOMOTIVE, 0, cost, name))
+    return tuple(out)
 
 
 _KEEP_RE = re.compile(r"^keep\s+(none|\d+(?:\s*[,\s]\s*\d+)*)$")
 _MARKET_RE = re.compile(r"^(?:draw\s+)?market\s+(\d+)$")
 _PAY_PART_RE = re.compile(r"^(\d+)\s+([a-z]+)$")
+_EXTRA_RE = re.compile(r"^pay\s+(?:(\d+)\s+cards?(?:\s*\+\s*(\d+)\s+locos?)?|(\d+)\s+locos?)$")
 
 
 def parse_action(text: str, board: "Board") -> Action:
@@ -250,6 +345,12 @@ def parse_action(text: str, board: "Board") -> Action:
         return DRAW_TICKETS
     if s == "pass":
         return PASS
+    if s == "decline":
+        return DECLINE
+    m = _EXTRA_RE.match(s)
+    if m:
+        cards, locos, only = m.groups()
+        return PayTunnel(int(cards or 0), int(only or locos or 0))
     m = _MARKET_RE.match(s)
     if m:
         return DrawMarket(int(m.group(1)))
@@ -261,10 +362,37 @@ def parse_action(text: str, board: "Board") -> Action:
         return KeepTickets(indices)
     if s.startswith("claim "):
         return _parse_claim(text.strip()[6:].strip(), board)
+    if s.startswith("station "):
+        return _parse_station(text.strip()[8:].strip(), board)
     raise IllegalActionError(
         f"cannot read action {text!r}; expected 'draw blind', 'draw market N', 'tickets', "
-        "'keep I,J', 'claim CITY-CITY [colour] with N colour [+ M loco]' or 'pass'"
+        "'keep I,J', 'claim CITY-CITY [colour] with N colour [+ M loco]', 'pay N cards [+ M loco]', "
+        "'decline', 'station CITY with N colour [+ M loco]' or 'pass'"
     )
+
+
+def _parse_station(body: str, board: "Board") -> BuildStation:
+    where, sep, payment = body.rpartition(" with ")
+    if not sep:
+        raise IllegalActionError(f"station {body!r} lacks its payment, e.g. 'with 2 red + 1 loco'")
+    name = where.strip()
+    if name.startswith("#") and name[1:].isdigit():
+        city = int(name[1:])
+        if not 0 <= city < len(board.cities):
+            raise IllegalActionError(f"no city #{city} on the {board.name} map")
+    else:
+        try:
+            city = board.city(name)
+        except Exception:
+            raise IllegalActionError(f"no city named {name!r} on the {board.name} map") from None
+    colour, cards, locos = _parse_payment(payment, f"station {board.cities[city]}")
+    if cards + locos < 1:
+        raise IllegalActionError(f"station {board.cities[city]}: a station costs at least one card")
+    if cards == 0:
+        colour = LOCOMOTIVE
+    # Whether the game has stations and this payment fits the player's next one is the state's
+    # to decide: the action is refused there with the rule's reason.
+    return BuildStation(city, colour, cards, locos, board.cities[city])
 
 
 def _parse_claim(body: str, board: "Board") -> Claim:
@@ -272,7 +400,7 @@ def _parse_claim(body: str, board: "Board") -> Claim:
     if not sep:
         raise IllegalActionError(f"claim {body!r} lacks its payment, e.g. 'with 2 red + 1 loco'")
     track = parse_track(route, board)
-    colour, cards, locos = _parse_payment(payment, track)
+    colour, cards, locos = _parse_payment(payment, f"claim {track.label}")
     if cards + locos != track.length:
         raise IllegalActionError(
             f"claim {track.label}: payment {payment.strip()!r} is {cards + locos} cards, the track needs {track.length}"
@@ -285,7 +413,7 @@ def _parse_claim(body: str, board: "Board") -> Claim:
     return action
 
 
-def _parse_payment(payment: str, track: "Track") -> tuple[int, int, int]:
+def _parse_payment(payment: str, what: str) -> tuple[int, int, int]:
     colour, cards, locos = -1, 0, 0
     for part in payment.lower().split("+"):
         m = _PAY_PART_RE.match(part.strip())
@@ -300,7 +428,7 @@ def _parse_payment(payment: str, track: "Track") -> tuple[int, int, int]:
         elif colour in (-1, c):
             colour, cards = c, cards + int(m.group(1))
         else:
-            raise IllegalActionError(f"claim {track.label}: a payment uses one colour (plus locomotives), got {payment!r}")
+            raise IllegalActionError(f"{what}: a payment uses one colour (plus locomotives), got {payment!r}")
     return (colour if colour >= 0 else LOCOMOTIVE), cards, locos
 
 

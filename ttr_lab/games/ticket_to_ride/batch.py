@@ -43,7 +43,7 @@ def tensor_plan(board: Board, ruleset: Ruleset, players: int) -> tuple[np.ndarra
     plan[L.W_SIZE] = lay.size
     plan[L.W_SEATS] = board.max_players
     for slot, name in _BLOCKS:
-        plan[slot] = lay.offsets[name]
+        plan[slot] = lay.offsets.get(name, -1)  # -1: a block this game's tensor has not (tunnels, stations)
     scales = np.ones(lay.size, dtype=np.float32)
     counts = _scales(board, ruleset, players)
     scales[:counts.size] = counts

@@ -1,9 +1,12 @@
 """The map: cities, tracks and tickets, loaded once from package data into an immutable ``Board``.
 
 A map is a folder with ``map.toml`` (name, player counts, ruleset overrides), ``cities.csv``,
-``routes.csv`` (``city_a,city_b,length,color,ferry_locomotives,mountain_spaces``; one row per
-track), ``tickets.csv`` (``city_a,city_b,points,deck``) and optionally ``positions.csv``
-(``city,lat,lon``). Ids are positions in those files, so they are stable for a given map.
+``routes.csv`` (``city_a,city_b,length,color`` and the optional ``ferry_locomotives``,
+``mountain_spaces``, ``tunnel``, each 0 when left out; one row per track), ``tickets.csv``
+(``city_a,city_b,points,deck``) and optionally ``positions.csv`` (``city,lat,lon``). Ids are
+positions in those files, so they are stable for a given map. A shipped map's ``map.toml`` may
+declare variants of it (another ticket deck, other rule numbers on the same board), loaded by
+their own names: ``map_variants.py``.
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ import functools
 from enum import Enum
 import io
 import math
-import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -21,6 +23,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ttr_lab.games.ticket_to_ride.colours import GRAY, TRACK_COLOUR_NAMES, track_colour_index
+from ttr_lab.games.ticket_to_ride.map_variants import map_meta, select_tickets, shipped_variants, variant_tables
 from ttr_lab.games.ticket_to_ride.network import connected_components
 from ttr_lab.core.errors import BoardDataError
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
@@ -42,6 +45,8 @@ class Track:
     mountain_spaces: int = 0  # X spaces: one extra train each, scored at once
     twin: int = -1  # id of the other track of a double route, or -1
     label: str = ""  # e.g. "Denver-Kansas City black"
+    # A tunnel: its claim turns over cards of the draw pile, and each match asks one more card.
+    tunnel: bool = False
 
     @property
     def colour_name(self) -> str:
@@ -156,7 +161,7 @@ class Board:
             g.add_edge(
                 self.cities[t.a], self.cities[t.b], key=t.id, id=t.id, length=t.length,
                 colour=t.colour_name, ferry_locomotives=t.ferry_locomotives,
-                mountain_spaces=t.mountain_spaces,
+                mountain_spaces=t.mountain_spaces, tunnel=t.tunnel,
             )
         return nx.freeze(g)
 
@@ -172,17 +177,26 @@ def _rebuild_board(*args: Any) -> Board:
 
 
 def available_maps() -> list[str]:
-    """Names of the maps shipped inside the package."""
+    """Names of the maps shipped inside the package, their variants included (``usa_1910``)."""
     root = resources.files("ttr_lab.games.ticket_to_ride.maps")
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and (p / "map.toml").is_file())
+    folders = [p.name for p in root.iterdir() if p.is_dir() and (p / "map.toml").is_file()]
+    return sorted([*folders, *shipped_variants()])
+
+
+def map_folder(name: str) -> Any:
+    """The package folder holding a shipped map's files (a variant's: its board's folder)."""
+    return resources.files("ttr_lab.games.ticket_to_ride.maps") / shipped_variants().get(name, name)
 
 
 @functools.lru_cache(maxsize=None)
 def load_board(name: str = "usa") -> Board:
-    """Load a shipped map by name (``"usa"``) or a map folder by path; cached, so loaded once."""
+    """Load a shipped map or variant by name (``"usa"``, ``"usa_1910"``) or a map folder by
+    path; cached, so loaded once."""
     shipped = resources.files("ttr_lab.games.ticket_to_ride.maps") / name
     if "/" not in name and shipped.is_dir():
         return _load(shipped, name)
+    if name in shipped_variants():
+        return _load(map_folder(name), shipped_variants()[name], variant=name)
     path = Path(name)
     if path.is_dir():
         return _load(path, str(path), folder_path=str(path.resolve()))
@@ -233,15 +247,18 @@ def _coordinate(row: dict[str, str], key: str, where: str) -> float:
     return value
 
 
-def _load(folder: Any, source: str, folder_path: str | None = None) -> Board:
-    meta_file = folder / "map.toml"
-    if not meta_file.is_file():
-        raise BoardDataError(f"map {source}: missing map.toml")
-    try:
-        meta = tomllib.loads(meta_file.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise BoardDataError(f"map {source}: map.toml is not valid TOML ({exc})") from None
+def _load(folder: Any, source: str, folder_path: str | None = None, variant: str | None = None) -> Board:
+    """The board of a map folder; with ``variant``, that variant of it (its own name, title,
+    tickets and ruleset on top of the map's)."""
+    meta = map_meta(folder, source)
     ruleset = Ruleset.from_mapping(meta.get("ruleset", {}))
+    tickets_file, selection = "tickets.csv", None
+    if variant is not None:
+        table = variant_tables(meta, source)[variant]
+        meta = {**meta, "name": variant, **{k: v for k, v in table.items() if k != "ruleset"}}
+        ruleset = Ruleset.from_mapping(table.get("ruleset", {}), base=ruleset)
+        tickets_file, selection = str(table.get("tickets", tickets_file)), table.get("tickets_where")
+        source = f"{source} (variant {variant})"
 
     cities = tuple(r["city"].strip() for r in _read_csv(folder, "cities.csv", ("city",), source))
     if len(set(cities)) != len(cities):
@@ -266,17 +283,20 @@ def _load(folder: Any, source: str, folder_path: str | None = None) -> Board:
             raise BoardDataError(f"{where}: {exc}") from None
         ferry = _int(row, "ferry_locomotives", where, default=0)
         mountain = _int(row, "mountain_spaces", where, default=0)
+        tunnel = _int(row, "tunnel", where, default=0)
+        if tunnel not in (0, 1):
+            raise BoardDataError(f"{where}: tunnel must be 0 or 1, got {tunnel}")
         if a == b or length < 1 or ferry < 0 or mountain < 0 or ferry + mountain > length:
             raise BoardDataError(f"{where}: inconsistent track {row}")
         if length >= len(ruleset.route_scores):
             raise BoardDataError(f"{where}: length {length} has no score in the ruleset")
-        raw_tracks.append((a, b, length, colour, ferry, mountain))
+        raw_tracks.append((a, b, length, colour, ferry, mountain, tunnel))
 
     by_pair: dict[tuple[int, int], list[int]] = {}
     for i, (a, b, *_rest) in enumerate(raw_tracks):
         by_pair.setdefault((min(a, b), max(a, b)), []).append(i)
     tracks = []
-    for i, (a, b, length, colour, ferry, mountain) in enumerate(raw_tracks):
+    for i, (a, b, length, colour, ferry, mountain, tunnel) in enumerate(raw_tracks):
         group = by_pair[(min(a, b), max(a, b))]
         if len(group) > 2:
             raise BoardDataError(f"map {source}: {cities[a]}-{cities[b]} has {len(group)} tracks; at most 2 are supported")
@@ -284,12 +304,13 @@ def _load(folder: Any, source: str, folder_path: str | None = None) -> Board:
         label = f"{cities[a]}-{cities[b]} {TRACK_COLOUR_NAMES[colour]}"
         if twin >= 0 and raw_tracks[twin][3] == colour:  # identical twins need a number
             label += f"#{group.index(i) + 1}"
-        tracks.append(Track(i, a, b, length, colour, ferry, mountain, twin, label))
+        tracks.append(Track(i, a, b, length, colour, ferry, mountain, twin, label, bool(tunnel)))
 
     component = connected_components(len(cities), ((a, b) for a, b, *_rest in raw_tracks))
     tickets: list[Ticket] = []
-    for n, row in enumerate(_read_csv(folder, "tickets.csv", ("city_a", "city_b", "points"), source), start=2):
-        where = f"map {source}: tickets.csv line {n}"
+    ticket_rows = _read_csv(folder, tickets_file, ("city_a", "city_b", "points"), source)
+    for n, row in select_tickets(ticket_rows, selection, tickets_file, source):
+        where = f"map {source}: {tickets_file} line {n}"
         a, b = city_id(row["city_a"], where), city_id(row["city_b"], where)
         points = _int(row, "points", where)
         deck_name = (row.get("deck") or "regular").strip()

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
+from ttr_lab.games.ticket_to_ride.colours import LOCOMOTIVE, NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tables import tables_for
 from ttr_lab.games.ticket_to_ride.observation import Observation
-from ttr_lab.games.ticket_to_ride.state import GameState, assemble_state
+from ttr_lab.games.ticket_to_ride.state import GameState, assemble_state, face_of
 from ttr_lab.games.ticket_to_ride.board import TicketDeck
 from ttr_lab.games.ticket_to_ride.kernels import determinize as D, layout as L
 from ttr_lab.games.ticket_to_ride.kernels.determinize import deal, sample as sample_kernel
@@ -69,6 +69,13 @@ class Determinizer:
                 unseen[c] -= obs.known_cards[q][c]
         for card in obs.market:
             unseen[card] -= 1
+        # A waiting tunnel's laid payment and turned-over cards are in sight too.
+        for card in obs.tunnel_revealed:
+            unseen[card] -= 1
+        laid = obs.tunnel_pending
+        if laid is not None:
+            unseen[laid.colour] -= laid.cards
+            unseen[LOCOMOTIVE] -= laid.locomotives
         if min(unseen) < 0:
             raise ValueError("observation is inconsistent: more cards in sight than in the game")
         pool = [c for c in range(_K) for _ in range(unseen[c])]
@@ -155,6 +162,10 @@ class Determinizer:
             stalled=False,
             log=obs.log,
             log_len=obs.history_length,
+            **tunnel_fields(obs),
+            # Train stations are public: as the observation shows them (empty without stations).
+            stations=list(obs.stations),
+            stations_built=[rules.stations_per_player - left for left in obs.stations_left],
         )
 
     def sample(self, rng: random.Random | int) -> GameState:
@@ -195,6 +206,19 @@ class Determinizer:
         if code:
             raise ValueError(_INCONSISTENT[code])
         return state
+
+
+def tunnel_fields(obs: Observation) -> dict[str, Any]:
+    """What ``obs`` shows of tunnels (all public), as ``assemble_state``'s fields: the waiting
+    claim and its turned-over cards, and every seat's last tunnel claim."""
+    laid = obs.tunnel_pending
+    face = face_of(tables_for(obs.board, obs.num_players, obs.ruleset))
+    return {
+        "tunnel_claim": -1 if laid is None else face.id_of(laid) - int(face.g[L.ID_CLAIM]),
+        "tunnel_extra": obs.tunnel_extra,
+        "revealed": list(obs.tunnel_revealed),
+        "tunnels": [x for last in obs.last_tunnels for x in last],
+    }
 
 
 _TRIES = 64

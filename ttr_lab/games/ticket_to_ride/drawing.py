@@ -163,12 +163,13 @@ def draw_state(state: "StateSlots", title: str | None = None, names: Sequence[st
     for t in board.tracks:
         (x1, y1), (x2, y2) = lines[t.id]
         owner = state.owner[t.id]
+        style = "--" if t.tunnel else "-"  # a tunnel dashed, as the page draws it
         if owner < 0:
             ax.plot([x1, x2], [y1, y2], color=TRACK_COLOURS.get(TRACK_COLOUR_NAMES[t.colour], "#999999"),
-                    lw=1.2, alpha=0.55, zorder=1, solid_capstyle="butt")
+                    lw=1.2, alpha=0.55, zorder=1, solid_capstyle="butt", linestyle=style)
         else:
             ax.plot([x1, x2], [y1, y2], color=PLAYER_COLOURS[owner % len(PLAYER_COLOURS)], lw=4.0, zorder=2,
-                    solid_capstyle="butt", path_effects=outline)
+                    solid_capstyle="butt", path_effects=outline, linestyle=style)
     for p in range(state.tables.num_players):
         who = f"{names[p]} (seat {p})" if names is not None else f"seat {p}"
         ax.plot([], [], color=PLAYER_COLOURS[p % len(PLAYER_COLOURS)], lw=4, path_effects=outline,
@@ -200,6 +201,36 @@ def draw_track_heat(board: Board, values: Sequence[float], title: str, label: st
         ax.plot([x1, x2], [y1, y2], color=colours(norm(v)) if v > 0 else "#dddddd", lw=1.0 + 4.0 * v / top,
                 zorder=1 + v / top, solid_capstyle="butt")
     fig.colorbar(ScalarMappable(norm=norm, cmap=colours), ax=ax, shrink=0.6, label=label)
+    ax.set_title(title, fontsize=10)
+    _cities(ax, board, xy)
+    return fig
+
+
+def draw_track_claimers(board: Board, shares: Mapping[str, Sequence[float]], title: str) -> "Figure":
+    """The board with each track in the colour of the entrant that claims it most often
+    (``shares[entrant][track]``: claims per game played), thicker the more often it does, so a
+    glance shows which part of the board each entrant makes its own. Tunnels dashed."""
+    from matplotlib import colormaps
+    from matplotlib.lines import Line2D
+
+    fig = new_figure()
+    ax = fig.add_subplot()
+    xy = city_xy(board)
+    lines = track_segments(board, xy)
+    names = sorted(shares)
+    palette = PLAYER_COLOURS if len(names) <= len(PLAYER_COLOURS) else [colormaps["tab20"](i % 20) for i in range(len(names))]
+    top = max((max(v, default=0.0) for v in shares.values()), default=0.0) or 1.0
+    for t in board.tracks:
+        (x1, y1), (x2, y2) = lines[t.id]
+        style = "--" if t.tunnel else "-"
+        ax.plot([x1, x2], [y1, y2], color="#cccccc", lw=0.8, zorder=1, solid_capstyle="butt", linestyle=style)
+        share, best = max(((shares[n][t.id] if t.id < len(shares[n]) else 0.0, n) for n in names), default=(0.0, ""))
+        if share > 0:
+            ax.plot([x1, x2], [y1, y2], color=palette[names.index(best)], lw=1.2 + 4.5 * share / top, zorder=2,
+                    solid_capstyle="butt", linestyle=style)
+    ax.legend(handles=[Line2D([], [], color=palette[i], lw=4, label=n) for i, n in enumerate(names)]
+              + [Line2D([], [], color="#888888", lw=1.5, linestyle="--", label="tunnel")] * any(t.tunnel for t in board.tracks),
+              loc="lower left", fontsize=7, frameon=False)
     ax.set_title(title, fontsize=10)
     _cities(ax, board, xy)
     return fig

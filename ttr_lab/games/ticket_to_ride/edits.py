@@ -4,7 +4,7 @@ travels in configs and results like any other option):
 
     {"remove_track": "Denver-Kansas City black"}     # a track by label or id
     {"track_length": ["Denver-Kansas City black", 5]}
-    {"add_track": {"a": "Denver", "b": "Chicago", "length": 6, "colour": "gray"}}
+    {"add_track": {"a": "Denver", "b": "Chicago", "length": 6, "colour": "gray"}}   # "tunnel": true makes a tunnel
     {"remove_ticket": "Denver-El Paso (4)"}          # a ticket by label or id
     {"ticket_points": ["Denver-El Paso (4)", 9]}
 
@@ -89,12 +89,13 @@ def _edit(board: Board, kind: str, value: Any) -> Board:
         a, b = board.city(str(value["a"])), board.city(str(value["b"]))
         length = int(value["length"])
         colour = track_colour_index(str(value.get("colour", "gray")))
-        if a == b or not 1 <= length < len(board.ruleset.route_scores):
+        tunnel = value.get("tunnel", False)
+        if a == b or not 1 <= length < len(board.ruleset.route_scores) or tunnel not in (True, False):
             raise BoardDataError(f"map edit add_track: inconsistent track {dict(value)}")
         label = f"{board.cities[a]}-{board.cities[b]} {TRACK_COLOUR_NAMES[colour]}"
         if any(t.label == label for t in tracks):
             label += "#2"
-        tracks.append(Track(len(tracks), a, b, length, colour, label=label))
+        tracks.append(Track(len(tracks), a, b, length, colour, label=label, tunnel=bool(tunnel)))
     elif kind == "remove_ticket":
         gone_ticket = _ticket(board, value).id
         tickets = [dataclasses.replace(t, id=i) for i, t in enumerate(t for t in tickets if t.id != gone_ticket)]

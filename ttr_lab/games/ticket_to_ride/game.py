@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 from ttr_lab.core.actions import ActionSpace
 from ttr_lab.core.outcome import Metric
 from ttr_lab.games.ticket_to_ride.actions import Action, all_actions, parse_action
-from ttr_lab.games.ticket_to_ride.board import Board, available_maps, load_board
+from ttr_lab.games.ticket_to_ride.board import Board, available_maps, load_board, map_folder
 from ttr_lab.games.ticket_to_ride.result import METRICS
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
@@ -76,14 +76,12 @@ class TicketToRide:
     def data_folders() -> tuple[str, list[tuple[str, str]], str]:
         """Where the shipped maps' files are (``ttr-lab maps``): the option that takes a map
         folder, each shipped map with its folder, and how to start a new one."""
-        from importlib import resources
-
-        root = resources.files("ttr_lab.games.ticket_to_ride.maps")
-        return ("map", [(name, str(root / name)) for name in available_maps()],
+        return ("map", [(name, str(map_folder(name))) for name in available_maps()],
                 "copy a map's folder, give it a new name and title in map.toml, edit its CSV files (cities, "
                 "routes, tickets, positions) and its [ruleset] table, then play it with the folder as the map "
                 "(--map DIR, or map: DIR in a config); a rule change alone needs no copy: options: {ruleset: "
-                "{longest_path_bonus: 15}}")
+                "{longest_path_bonus: 15}}; a variant (usa_1910) lives in its board's folder, as a "
+                "[variants.NAME] table of map.toml")
 
     def __repr__(self) -> str:
         extra = ", custom ruleset" if self.ruleset != self.board.ruleset else ""

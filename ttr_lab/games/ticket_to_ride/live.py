@@ -11,13 +11,19 @@ from typing import Any, Sequence
 from ttr_lab.core.live import LivePage, LiveView
 from ttr_lab.core.replay_page import player_list
 from ttr_lab.games.ticket_to_ride.actions import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets
+from ttr_lab.games.ticket_to_ride.board import TicketDeck
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES
 from ttr_lab.games.ticket_to_ride.network import ticket_connected
+from ttr_lab.games.ticket_to_ride.replay_html import track_kind, tunnel_step
 
 _PILES = ('<div class="piles"><span class="pile draw-pile" title="draw the top card">draw pile: <b class="n-draw"></b>'
           ' cards</span> <span class="pile ticket-pile" title="draw tickets">ticket pile: <b class="n-tickets"></b>'
           ' tickets</span></div><div class="offer"></div>')
+# The waiting tunnel's box above the board on the live page, next to the buttons that answer it
+# (the page's flex order; the replay viewer keeps it under the market).
 _STYLE = """
+#board.ttr-viewer{display:flex;flex-direction:column}
+#board.ttr-viewer .tunnel-box{order:-1}
 .ttr-viewer .pile{display:inline-block;border:1px solid #888;border-radius:4px;padding:2px 8px;margin:4px 4px 0 0;
   background:#f4f1e8}
 """
@@ -37,18 +43,38 @@ class TicketToRideLive(LiveView):
         lines = [f"{board.title}: you are seat {me}; turn {obs.turns}"
                  + (f", final round ({obs.final_turns_left} turns left)" if obs.final_round else ""),
                  "your hand: " + (_hand(obs.hand) or "no cards"),
-                 "your tickets: " + (", ".join(board.tickets[t].label + (" done" if ticket_connected(board.tickets[t], components)
-                                                                          else "") for t in obs.tickets) or "none")]
+                 "your tickets: " + (", ".join(_ticket(board.tickets[t]) + (" done" if ticket_connected(board.tickets[t], components) else "")
+                                               for t in obs.tickets) or "none")]
         if obs.offered:
-            lines.append("tickets offered: " + ", ".join(f"{i}: {board.tickets[t].label}" for i, t in enumerate(obs.offered)))
+            lines.append("tickets offered: " + ", ".join(f"{i}: {_ticket(board.tickets[t])}" for i, t in enumerate(obs.offered)))
+        tunnel = tunnel_step(obs)
+        if tunnel is not None:
+            who = "you" if tunnel["seat"] == me else f"seat {tunnel['seat']}"
+            lines.append(f"tunnel: {who} {tunnel['claim']}; turned over {', '.join(tunnel['revealed'])}: "
+                         f"{tunnel['extra']} extra card{'s' if tunnel['extra'] != 1 else ''} to pay, or decline")
         lines.append("market: " + ", ".join(f"{i}: {CARD_NAMES[c]}" for i, c in enumerate(obs.market))
                      + f"; draw pile {obs.draw_pile_size} cards, ticket pile {obs.ticket_deck_size}")
         for seat in range(obs.num_players):
-            tracks = [board.tracks[t].label.rsplit(" ", 1)[0] for t, o in enumerate(obs.owner) if o == seat]
+            tracks = [board.tracks[t].label.rsplit(" ", 1)[0] + (f" ({track_kind(board.tracks[t])})" if track_kind(board.tracks[t]) else "")
+                      for t, o in enumerate(obs.owner) if o == seat]
+            stations = ""
+            if obs.stations:  # a map with train stations: each seat's, and how many it has left
+                built = [board.cities[c] for c, o in enumerate(obs.stations) if o == seat]
+                stations = f"; stations: {', '.join(built) or 'none'} ({obs.stations_left[seat]} left)"
             lines.append(f"seat {seat} ({'you' if seat == me else names[seat]}): {obs.route_points[seat]} points, "
                          f"{obs.trains[seat]} trains, {obs.hand_sizes[seat]} cards, {obs.ticket_counts[seat]} tickets; "
-                         f"routes: {', '.join(tracks) or 'none'}")
+                         f"routes: {', '.join(tracks) or 'none'}{stations}")
         return lines
+
+    def action_line(self, observation: Any, action: Any) -> str:
+        """A claim of a tunnel or a ferry says so before its payment ("claim Madrid-Pamplona
+        white (tunnel) with 2 white"); any other action is its text."""
+        if isinstance(action, Claim):
+            kind = track_kind(observation.board.tracks[action.track])
+            if kind:
+                head, sep, rest = str(action).rpartition(" with ")
+                return f"{head} ({kind}){sep}{rest}"
+        return str(action)
 
     def event_text(self, player: int, action: Any, card: Any) -> str:
         # A history's detail is -1 where the action moved no card into sight.
@@ -77,9 +103,9 @@ class TicketToRideLive(LiveView):
             "to_play": -1 if obs.phase.name == "OVER" else obs.current_player,
             "claimed": [t for t, (o, b) in enumerate(zip(obs.owner, before)) if o != b and o != obs.player],
             "hands": [_cards(obs.hand) if p == obs.player else {} for p in range(n)],
-            "held": [[board.tickets[t].label for t in obs.tickets] if p == obs.player else [] for p in range(n)],
+            "held": [[_ticket(board.tickets[t]) for t in obs.tickets] if p == obs.player else [] for p in range(n)],
             "held_ids": [list(obs.tickets) if p == obs.player else [] for p in range(n)],
-            "offer": [board.tickets[t].label for t in obs.offered],
+            "offer": [_ticket(board.tickets[t]) for t in obs.offered],
             "draw_pile": obs.draw_pile_size, "ticket_pile": obs.ticket_deck_size,
         })
         return step
@@ -97,6 +123,11 @@ class TicketToRideLive(LiveView):
 
     def keep(self, action: Any) -> list[int] | None:
         return list(action.indices) if isinstance(action, KeepTickets) else None
+
+
+def _ticket(ticket: Any) -> str:
+    """A ticket as an offer lists it: a long one says so (it cannot be given back later)."""
+    return ticket.label + (" long" if ticket.deck == TicketDeck.LONG else "")
 
 
 def _hand(counts: Sequence[int]) -> str:

@@ -19,7 +19,7 @@ from ttr_lab.games.ticket_to_ride.tables import Phase, Tables, tables_for
 from ttr_lab.core.history import Event, unroll
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.observe import fixed_size, row_size, view_row
-from ttr_lab.games.ticket_to_ride.kernels.layout import V_BOXED_N, V_HEADER
+from ttr_lab.games.ticket_to_ride.kernels.layout import V_BOXED_N, V_HEADER, V_REVEALED_N, V_TUNNEL_CLAIM, V_TUNNEL_EXTRA
 from ttr_lab.games.ticket_to_ride.network import doubles_shared, player_components, track_open
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 from ttr_lab.games.ticket_to_ride.scoring import points_per_track
@@ -67,6 +67,18 @@ class Observation(NamedTuple):
     turns: int
     history_length: int
     log: Any  # public history: an immutable linked list of public events (see ``history``)
+    # Tunnels (public): the claim waiting for its extra cards (its track and the payment laid
+    # down) or None, the cards it turned over and the extra cards they ask; per seat, its last
+    # tunnel claim as (track, extra cards asked, extra cards paid or -1 if declined), all -1
+    # before its first.
+    tunnel_pending: Any
+    tunnel_revealed: tuple[int, ...]
+    tunnel_extra: int
+    last_tunnels: tuple[tuple[int, int, int], ...]
+    # Train stations (empty tuples on a map without them): per city the seat whose station
+    # stands there or -1, and per seat the stations it has left to build.
+    stations: tuple[int, ...] = ()
+    stations_left: tuple[int, ...] = ()
 
     @property
     def history(self) -> list[Event]:
@@ -143,6 +155,14 @@ class Observation(NamedTuple):
             "final_turns_left": self.final_turns_left,
             "turns": self.turns,
             "history": [[p, str(a), CARD_NAMES[c] if c >= 0 else None] for p, a, c in self.history],
+            # On a map with tunnels only, so the other maps' observations read as before.
+            **({"tunnel": None if self.tunnel_pending is None else {
+                "claim": str(self.tunnel_pending), "revealed": [CARD_NAMES[c] for c in self.tunnel_revealed],
+                "extra": self.tunnel_extra},
+                "last_tunnels": [list(t) for t in self.last_tunnels]}
+               if any(t.tunnel for t in self.board.tracks) else {}),
+            **({"stations": {str(c): o for c, o in enumerate(self.stations) if o >= 0},
+                "stations_left": list(self.stations_left)} if self.stations else {}),
         }
 
 
@@ -152,7 +172,9 @@ class Viewer:
     The observation and the tensor writer both read a position through it."""
 
     __slots__ = ("g", "buffer", "data", "unpack", "num_players", "hand", "market_kinds", "discard", "owner", "trains",
-                 "points", "hand_sizes", "ticket_counts", "offer_sizes", "known", "known_cards", "rest")
+                 "points", "hand_sizes", "ticket_counts", "offer_sizes", "known", "known_cards", "tunnels", "last_tunnels",
+                 "revealed_kinds", "laid_kinds", "tunnels_shown", "no_tunnels", "stations", "stations_built",
+                 "stations_per_player", "rest", "first_claim")
 
     def __init__(self, g: np.ndarray) -> None:
         self.g = g
@@ -165,15 +187,28 @@ class Viewer:
         k, tracks = NUM_CARD_KINDS, int(g[L.N_TRACKS])
         at = V_HEADER
         blocks = []
-        for length in (k, k, k, tracks, n, n, n, n, n, n * k):
+        # The tunnel blocks only on a map with tunnels (``kernels.observe``).
+        self.tunnels_shown = shown = int(g[L.ID_DECLINE]) >= 0
+        self.no_tunnels = ((-1, -1, -1),) * n
+        for length in (k, k, k, tracks, n, n, n, n, n, n * k, *((3 * n, k, k) if shown else (0, 0, 0))):
             blocks.append(slice(at, at + length))
             at += length
         (self.hand, self.market_kinds, self.discard, self.owner, self.trains, self.points, self.hand_sizes,
-         self.ticket_counts, self.offer_sizes, self.known) = blocks
+         self.ticket_counts, self.offer_sizes, self.known, self.tunnels, self.revealed_kinds, self.laid_kinds) = blocks
         start = self.known.start
         self.known_cards = tuple(slice(start + p * k, start + p * k + k) for p in range(n))
+        start = self.tunnels.start
+        self.last_tunnels = tuple(slice(start + 3 * p, start + 3 * p + 3) for p in range(n))
+        # A waiting tunnel's claim by its number among the claims (the action space's objects).
+        self.first_claim = int(g[L.ID_CLAIM])
+        station_cities, station_players = int(g[L.STATION_CITIES]), int(g[L.STATION_PLAYERS])
+        self.stations = slice(at, at + station_cities)
+        self.stations_built = slice(at + station_cities, at + station_cities + station_players)
+        self.stations_per_player = int(g[L.STATIONS_PER_PLAYER])
+        at += station_cities + station_players
         self.rest = at  # where the variable-length blocks begin
-        assert at == fixed_size(n, tracks), "the view row's fixed blocks differ from kernels.observe's"
+        assert at == fixed_size(n, tracks, shown, station_cities, station_players), \
+            "the view row's fixed blocks differ from kernels.observe's"
         # Compiled (or loaded from the cache) now, with the game, rather than inside the first
         # timed move of a strategy that reads observations.
         view_row(g, np.zeros(int(g[L.S_SIZE]), dtype=np.int64), 0, self.buffer)
@@ -204,10 +239,22 @@ def observe(state: "StateSlots", player: int) -> Observation:
     at += market
     deck_known = v[at:at + deck]
     at += deck
+    if view.tunnels_shown:
+        pending, extra, revealed = v[V_TUNNEL_CLAIM], v[V_TUNNEL_EXTRA], v[V_REVEALED_N]
+        claim = state.face.actions[view.first_claim + pending] if pending >= 0 else None
+        shown, last = v[at + boxed:at + boxed + revealed], tuple(map(v.__getitem__, view.last_tunnels))
+    else:
+        claim, shown, extra, last = None, (), 0, view.no_tunnels
+    stations: tuple[int, ...] = ()
+    left: tuple[int, ...] = ()
+    if view.stations_per_player:
+        stations = v[view.stations]
+        left = tuple(view.stations_per_player - b for b in v[view.stations_built])
     return _new(Observation, (
         game.board, game.ruleset, player, view.num_players, current, _PHASES[phase],
         v[view.hand], tickets, offer, face_up, v[view.discard], pile, deck,
         v[view.owner], v[view.trains], v[view.points], v[view.hand_sizes], v[view.ticket_counts],
         tuple(map(v.__getitem__, view.known_cards)), v[view.offer_sizes], deck_known,
         passes, v[at:at + boxed], final >= 0, final, turns, state.log_len, state.log,
+        claim, shown, extra, last, stations, left,
     ))

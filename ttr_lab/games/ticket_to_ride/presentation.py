@@ -19,12 +19,13 @@ if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.game import TicketToRide
     from ttr_lab.games.ticket_to_ride.state import GameState
 
-# The metrics whose sum is the score (route points, ticket points, the end bonus the ruleset
-# awards: the longest trail or the Asian Explorer), first, so the report can stack them; then the
-# completed and failed tickets that make up the ticket points.
-SCORE_PARTS = ("route_points", "ticket_points", "longest_bonus", "explorer_bonus", "ticket_points_completed",
-               "ticket_points_failed")
-_BONUS_RULE = {"longest_bonus": "longest_path_bonus", "explorer_bonus": "explorer_bonus"}
+# The metrics whose sum is the score (route points, ticket points, the end bonuses the ruleset
+# awards: the longest trail, the Asian Explorer, the Globetrotter, the Grand Tour), first, so the
+# report can stack them; then the completed and failed tickets that make up the ticket points.
+SCORE_PARTS = ("route_points", "ticket_points", "longest_bonus", "explorer_bonus", "globetrotter_bonus",
+               "grand_tour_bonus", "ticket_points_completed", "ticket_points_failed")
+_BONUS_RULE = {"longest_bonus": "longest_path_bonus", "explorer_bonus": "explorer_bonus",
+               "globetrotter_bonus": "globetrotter_bonus", "grand_tour_bonus": "grand_tour"}
 
 
 class TicketToRideViews(GameViews):
@@ -32,11 +33,12 @@ class TicketToRideViews(GameViews):
 
     # The result columns summary_columns reads (the end-of-tournament summary reads only these).
     report_reads = "digest"  # its report hooks read per-entrant means and track counts, not rows
-    summary_inputs = ("score", "tickets_held", "tickets_completed", "longest_bonus", "explorer_bonus")
+    summary_inputs = ("score", "tickets_held", "tickets_completed", "longest_bonus", "explorer_bonus",
+                      "globetrotter_bonus")
     summary_metrics = (SummaryMetric("completion", "tickets completed / tickets held", "tickets_completed",
                                      "tickets_held"),)
     # The maps of claimed tracks: a hundred tracks' shares from a few dozen games are noise.
-    figure_min_games = {"tracks_claimed": 200, "tracks_claimed_by_winners": 200}
+    figure_min_games = {"tracks_claimed": 200, "tracks_claimed_by_winners": 200, "tracks_by_entrant": 200}
 
     @property
     def score_parts(self) -> tuple[str, ...]:  # type: ignore[override]

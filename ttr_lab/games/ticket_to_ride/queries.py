@@ -15,6 +15,7 @@ from ttr_lab.core.errors import IllegalActionError
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tables import Phase
 from ttr_lab.core.history import Event, unroll
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.network import player_components
 from ttr_lab.games.ticket_to_ride.observation import observe
 from ttr_lab.games.ticket_to_ride.result import outcome_of, score_game
@@ -84,6 +85,15 @@ class StateQueries(StateSlots):
     def final_turns_left(self) -> int:
         """Turns left in the final round, the current one included; -1 before it starts."""
         return self.final_turns
+
+    @property
+    def tunnel_pending(self) -> Any:
+        """The tunnel claim waiting for its extra cards (a ``Claim``: track and the payment laid
+        down), or None."""
+        index = self.tunnel_claim
+        if index < 0:
+            return None
+        return self.face.actions[int(self.face.g[L.ID_CLAIM]) + index]
 
     def hand(self, player: int) -> list[int]:
         """``player``'s cards: a count per card kind (a new list)."""

@@ -16,8 +16,15 @@ def describe_state(state: GameState, record: GameRecord, index: int) -> str:
         hand = state.hands[p * 9:(p + 1) * 9]
         cards = ", ".join(f"{n} {CARD_NAMES[c]}" for c, n in enumerate(hand) if n) or "no cards"
         tickets = ", ".join(state.board.tickets[t].label for t in state.tickets[p]) or "none"
+        stations = ""
+        if state.ruleset.stations_per_player:
+            built = ", ".join(state.board.cities[c] for c, o in enumerate(state.stations) if o == p) or "none"
+            stations = f"; stations {built}"
         lines.append(f"  seat {p} ({record.strategies[p]}): {state.points[p]} route points, {state.trains[p]} trains; "
-                     f"{cards}; tickets {tickets}")
+                     f"{cards}; tickets {tickets}{stations}")
     lines.append("  market: " + ", ".join(CARD_NAMES[c] for c in state.market))
+    if state.tunnel_pending is not None:
+        lines.append(f"  tunnel: {state.tunnel_pending}, turned over "
+                     + ", ".join(CARD_NAMES[c] for c in state.revealed) + f": {state.tunnel_extra} extra card(s) asked")
     lines.extend(record.closing_lines(state, index))
     return "\n".join(lines)

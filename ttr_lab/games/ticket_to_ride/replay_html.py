@@ -37,6 +37,7 @@ def positions(record: Any) -> list[dict[str, Any]]:
     player to act, the market and the last action."""
     game = record.load_game()
     board = game.board
+    tunnels = frozenset(t.id for t in board.tracks if t.tunnel)
     out: list[dict[str, Any]] = []
     for index, state in enumerate(record.states()):
         public = state.observation(state.current_player)  # public parts are the same for every observer
@@ -45,7 +46,8 @@ def positions(record: Any) -> list[dict[str, Any]]:
         out.append({
             **public_step(public), "step": index, "turn": game.views.turn_number(state, index),
             "to_play": -1 if state.is_terminal() else state.current_player,
-            "action": None if index == 0 else f"seat {record.actions[index - 1][0]}: {record.actions[index - 1][1]}",
+            "action": None if index == 0 else f"seat {record.actions[index - 1][0]}: {record.actions[index - 1][1]}"
+                                                + tunnel_outcome(game, tunnels, record.actions[index - 1][1], public),
             "hands": [_cards(state.hand(p)) for p in range(state.num_players)],
             "held": [[board.tickets[t].label for t in state.held_tickets(p)] for p in range(state.num_players)],
             "held_ids": [list(state.held_tickets(p)) for p in range(state.num_players)], "claimed": claimed,
@@ -59,11 +61,57 @@ def public_step(observation: Any) -> dict[str, Any]:
     return {"turns": observation.turns, "owner": list(observation.owner), "points": list(observation.route_points),
             "trains": list(observation.trains), "cards": list(observation.hand_sizes),
             "tickets": list(observation.ticket_counts), "known": [_cards(k) for k in observation.known_cards],
-            "market": [CARD_NAMES[c] for c in observation.market]}
+            "market": [CARD_NAMES[c] for c in observation.market], "tunnel": tunnel_step(observation)}
+
+
+def tunnel_outcome(game: Any, tunnels: Any, text: str, after: Any) -> str:
+    """What a tunnel claim turned over, said after the claim's text (``text``, as a record keeps
+    it) in a move list (``tunnels``: the board's tunnel track ids; ``after``: an observation of
+    the position the claim led to); empty for any other action."""
+    if not tunnels or not text.startswith("claim"):
+        return ""
+    action = game.parse_action(text)
+    if not isinstance(action, Claim) or action.track not in tunnels:
+        return ""
+    if after.tunnel_pending is None:
+        return " (tunnel: no match turned over, no extra card)"
+    return f" (tunnel: turned over {', '.join(CARD_NAMES[c] for c in after.tunnel_revealed)}: {after.tunnel_extra} extra)"
+
+
+def tunnel_step(observation: Any) -> dict[str, Any] | None:
+    """The tunnel claim waiting for its extra cards, as the page shows it (None: none waits):
+    the claim, who made it, the cards turned over and the extra cards they ask."""
+    pending = observation.tunnel_pending
+    if pending is None:
+        return None
+    return {"claim": str(pending), "seat": observation.current_player, "extra": int(observation.tunnel_extra),
+            "revealed": [CARD_NAMES[c] for c in observation.tunnel_revealed]}
 
 
 def _cards(counts: Any) -> dict[str, int]:
     return {CARD_NAMES[k]: int(n) for k, n in zip(range(NUM_CARD_KINDS), counts) if n}
+
+
+def track_kind(track: Any) -> str:
+    """What sets a track apart from an ordinary one, as its title says it ("tunnel", "ferry, 2
+    loco"); empty for an ordinary track."""
+    if track.tunnel:
+        return "tunnel"
+    if track.ferry_locomotives:
+        return f"ferry, {track.ferry_locomotives} loco"
+    return ""
+
+
+def _ferry_marks(track: int, locomotives: int, a: tuple[float, float], b: tuple[float, float]) -> list[str]:
+    """A ferry's locomotive icons: one small "L" disc per locomotive it asks, spread along the
+    middle of its line."""
+    out = []
+    for k in range(locomotives):
+        f = 0.5 + (k - (locomotives - 1) / 2) * 0.14
+        x, y = a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])
+        out.append(f'<g class="ferry-loco" data-ferry="{track}"><circle cx="{x:.1f}" cy="{y:.1f}" r="4.5"/>'
+                   f'<text x="{x:.1f}" y="{y + 2.5:.1f}">L</text></g>')
+    return out
 
 
 def board_svg(board: Any, uid: str) -> str:
@@ -84,12 +132,17 @@ def board_svg(board: Any, uid: str) -> str:
     def at(x: float, y: float) -> tuple[float, float]:
         return (x - left) * scale, (-y - top) * scale
 
+    marks = []  # drawn over every track, so a claimed track's wider line never hides them
     for t in board.tracks:
         (x1, y1), (x2, y2) = (at(*p) for p in lines[t.id])
         colour = TRACK_COLOURS.get(TRACK_COLOUR_NAMES[t.colour], "#999999")
+        kind = track_kind(t)
         parts.append(f'<line data-track="{t.id}" data-colour="{colour}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" '
-                     f'y2="{y2:.1f}" stroke="{colour}" stroke-width="2.5" stroke-opacity="0.45">'
-                     f'<title>{html.escape(t.label)} ({t.length})</title></line>')
+                     f'y2="{y2:.1f}" stroke="{colour}" stroke-width="2.5" stroke-opacity="0.45"'
+                     + (f' class="{kind.split(",")[0]}"' if kind else "")
+                     + f'><title>{html.escape(t.label)} ({t.length}{", " + kind if kind else ""})</title></line>')
+        marks.extend(_ferry_marks(t.id, t.ferry_locomotives, (x1, y1), (x2, y2)))
+    parts.extend(marks)
     parts.append('<g class="ticket-layer"></g><g class="ticket-ends" style="display:none">')
     for ticket in board.tickets:
         (x1, y1), (x2, y2) = at(*xy[ticket.a]), at(*xy[ticket.b])
@@ -113,6 +166,12 @@ STYLE = """
 .ttr-viewer line.review-best{stroke:#00c853 !important;stroke-width:9 !important;stroke-opacity:1 !important;
   filter:drop-shadow(0 0 4px #00c853)}
 .ttr-viewer .review-played-text{border-bottom:3px dashed #111}.ttr-viewer .review-best-text{border-bottom:3px solid #00c853}
+.ttr-viewer line.tunnel{stroke-dasharray:6 3}
+.ttr-viewer line.tunnel[data-owner]:not([data-owner="-1"]){stroke-dasharray:12 3}
+.ttr-viewer .ferry-loco{pointer-events:none}
+.ttr-viewer .ferry-loco circle{fill:#d4a017;stroke:#333;stroke-width:.8}
+.ttr-viewer .ferry-loco text{font-size:6px;font-weight:700;text-anchor:middle;fill:#222}
+.ttr-viewer .tunnel-box{display:none;margin:4px 0;padding:4px 6px;border:1px dashed #555;background:#f6f2ff}
 .ttr-viewer .ticket-layer line{stroke-width:3;stroke-dasharray:2 5;stroke-linecap:round;opacity:.9}
 """
 
@@ -153,6 +212,11 @@ return function(s, step){
            line.setAttribute("stroke-opacity", "0.45"); }
   });
   q(".market").innerHTML = "market: " + s.market.map(c => cards({[c]: 1}).replace(">1 ", ">")).join("");
+  const box = q(".tunnel-box");
+  box.style.display = s.tunnel ? "block" : "none";
+  box.innerHTML = s.tunnel ? `<b>tunnel</b>: seat ${s.tunnel.seat} ${esc(s.tunnel.claim)}; turned over: `
+    + `<span class="revealed">${s.tunnel.revealed.map(c => cards({[c]: 1}).replace(">1 ", ">")).join("")}</span>`
+    + ` <b class="tunnel-extra">${s.tunnel.extra} extra card${s.tunnel.extra === 1 ? "" : "s"}</b> to pay, or decline` : "";
   q("tbody.players").innerHTML = D.players.map((p, i) => `<tr data-seat="${i}"${s.to_play === i ? ' style="font-weight:600"' : ""}>
     <td class="l"><span class="swatch" style="background:${p.colour}"></span> ${p.name} (seat ${i})</td>
     <td class="points">${s.points[i]}</td><td class="trains">${s.trains[i]}</td><td class="cards">${s.cards[i]}</td>
@@ -170,7 +234,7 @@ def viewer_body(board: Any, uid: str, hand: str = "hand (hidden)", held: str = "
     head the columns of the hands and tickets that are hidden until the switch shows them)."""
     return (
         f"{board_svg(board, uid)}"
-        f'<div class="market"></div>'
+        f'<div class="market"></div><div class="tunnel-box" role="status"></div>'
         f'<table><thead><tr><th class="l">player</th><th>route points</th><th>trains</th><th>cards</th>'
         f'<th class="l">cards seen entering the hand</th><th>tickets</th><th class="l hidden-info">{html.escape(hand)}</th>'
         f'<th class="l hidden-info">{html.escape(held)}</th><th class="hidden-info">draw them</th></tr></thead>'

@@ -2,10 +2,14 @@
 which ``TicketToRideViews.report_tables`` / ``report_figures`` hand to the generic report.
 
     Tickets and bonuses   per entrant: ticket completion (completed / held), the longest-trail
-                          bonus rate, and on maps with it the Asian Explorer bonus rate
+                          bonus rate, and on maps with them the Asian Explorer and the
+                          Globetrotter bonus rates
     figures               tickets completed and failed; how often the end bonus is taken
-                          (longest trail, or the Asian Explorer); two board maps of how often
-                          each track is claimed, by anyone and by the game's winners
+                          (longest trail, or the Asian Explorer); three board maps: how often
+                          each track is claimed, by anyone and by the game's winners, and
+                          which entrant claims it most
+    Tunnels, Long tickets per entrant, from the game records, on boards that have them
+                          (``record_tables``)
 
 Every function takes the results: a frame (one row per player per game; forfeited games have no
 score) or a folder's digest (``core.digest``, what the report hands the views: per-entrant means
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+from ttr_lab.games.ticket_to_ride.record_tables import entrant_records, record_sections
 from ttr_lab.games.ticket_to_ride.result import GameResult
 
 if TYPE_CHECKING:
@@ -50,6 +55,11 @@ def _digest(frame: "pd.DataFrame | ResultsDigest") -> "ResultsDigest":
 def _explorer(game: "TicketToRide", d: "ResultsDigest") -> bool:
     """Whether the end bonus is the Asian Explorer (largest network) rather than the longest trail."""
     return bool(game.ruleset.explorer_bonus) and d.is_recorded("explorer_bonus")
+
+
+def _globetrotter(game: "TicketToRide", d: "ResultsDigest") -> bool:
+    """Whether the ruleset awards the Globetrotter bonus (most tickets completed) and the results hold it."""
+    return bool(game.ruleset.globetrotter_bonus) and d.is_recorded("globetrotter_bonus")
 
 
 def _means(d: "ResultsDigest") -> "pd.DataFrame":
@@ -97,6 +107,8 @@ def tickets_and_bonuses(game: "TicketToRide", frame: "pd.DataFrame | ResultsDige
             row.update(explorer_bonus_rate=d.positive_share("explorer_bonus").get(entrant, np.nan),
                        largest_network=means.loc[entrant, "largest_network"],
                        mountain_routes=means.loc[entrant, "mountain_routes"])
+        if _globetrotter(game, d):
+            row["globetrotter_bonus_rate"] = d.positive_share("globetrotter_bonus").get(entrant, np.nan)
         rows.append(row)
     table = pd.DataFrame(rows)
     # How the report heads these columns (the analysis knows no game's columns): units included.
@@ -118,11 +130,12 @@ def summary_sums(game: "TicketToRide", frame: "pd.DataFrame") -> "pd.DataFrame":
 
     s = _scored(frame)
     columns = {"rows": 1.0, "held": s["tickets_held"], "completed": s["tickets_completed"]}
-    for bonus in ("explorer_bonus", "longest_bonus"):
+    for bonus in ("explorer_bonus", "longest_bonus", "globetrotter_bonus"):
         columns[f"{bonus}_taken"] = s[bonus] > 0 if bonus in s else False
     parts = pd.DataFrame(columns, index=s.index).astype(float)
     sums = parts.groupby(s["entrant"], sort=True).sum().reindex(sorted(pd.unique(frame["entrant"])), fill_value=0.0)
     sums["explorer_recorded"] = float(_has(frame, "explorer_bonus"))
+    sums["globetrotter_recorded"] = float(_has(frame, "globetrotter_bonus"))
     return sums
 
 
@@ -132,7 +145,10 @@ def summary_from_sums(game: "TicketToRide", sums: "pd.DataFrame") -> "pd.DataFra
     import pandas as pd
 
     explorer = bool(game.ruleset.explorer_bonus) and bool((sums["explorer_recorded"] > 0).any())
-    bonus = "explorer_bonus" if explorer else "longest_bonus" if game.ruleset.longest_path_bonus else None
+    trotter = (bool(game.ruleset.globetrotter_bonus) and "globetrotter_recorded" in sums
+               and bool((sums["globetrotter_recorded"] > 0).any()))
+    bonus = ("explorer_bonus" if explorer else "longest_bonus" if game.ruleset.longest_path_bonus
+             else "globetrotter_bonus" if trotter else None)
     rows = {}
     for entrant, r in sums[sums["rows"] > 0].sort_index().iterrows():  # entrants with a game played out
         row = {"tickets": r["completed"] / r["held"] if r["held"] else np.nan}
@@ -141,7 +157,8 @@ def summary_from_sums(game: "TicketToRide", sums: "pd.DataFrame") -> "pd.DataFra
         rows[entrant] = row
     table = pd.DataFrame.from_dict(rows, orient="index", columns=["tickets", *(["bonus"] if bonus else [])])
     table.index.name = "entrant"
-    name = {"explorer_bonus": "the Asian Explorer bonus", "longest_bonus": "the longest-trail bonus"}.get(bonus or "")
+    name = {"explorer_bonus": "the Asian Explorer bonus", "longest_bonus": "the longest-trail bonus",
+            "globetrotter_bonus": "the Globetrotter bonus"}.get(bonus or "")
     table.attrs["percent"] = list(table.columns)
     table.attrs["caption"] = "tickets: share completed" + (f"; bonus: share of games with {name}" if name else "")
     return table
@@ -151,6 +168,7 @@ TABLE_LABELS = {
     "tickets_held": "tickets held", "ticket_completion": "tickets completed", "longest_trail": "longest trail (trains)",
     "longest_bonus_rate": "longest-trail bonus (share of games)", "explorer_bonus_rate": "Explorer bonus (share of games)",
     "largest_network": "largest network (cities)", "mountain_routes": "mountain routes",
+    "globetrotter_bonus_rate": "Globetrotter bonus (share of games)",
 }
 
 
@@ -186,12 +204,14 @@ def points_by_source(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest"
             table["longest_bonus"] = means["longest_bonus"]
         if _explorer(game, d):
             table["explorer_bonus"] = means["explorer_bonus"]
+        if _globetrotter(game, d):
+            table["globetrotter_bonus"] = means["globetrotter_bonus"]
         table["score"] = means["score"]
     table = table.rename_axis("entrant").reset_index()
     table.attrs["labels"] = {"routes": "routes (pts)", "mountains": "mountains (pts)",
                              "tickets_completed": "tickets done (pts)", "tickets_failed": "tickets failed (pts)",
                              "longest_bonus": "longest trail (pts)", "explorer_bonus": "Explorer bonus (pts)",
-                             "score": "score (pts)"}
+                             "globetrotter_bonus": "Globetrotter (pts)", "score": "score (pts)"}
     table.attrs["one_precision"] = True  # columns that add up read best at one precision
     return table
 
@@ -206,6 +226,8 @@ def report_tables(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest",
         bonus = "; the longest trail (in trains) and the share of games with the longest-trail bonus"
     else:
         bonus = ""
+    if _globetrotter(game, frame):
+        bonus += "; the share of games with the Globetrotter bonus (most tickets completed)"
     note = f"Per entrant, over the games played out: tickets held and the share of them completed{bonus}."
     sources = ("Per entrant, mean points per game from each source; the sources add up to the score. Mountain "
                "points (recorded within route points) are split out from the tracks claimed."
@@ -218,7 +240,7 @@ def report_tables(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest",
         out.append(("Tickets by length", "Per entrant and ticket length (its points): tickets held at the end of the "
                     "recorded games and the share completed, with a 95% Wilson interval. From the game records.",
                     by_length))
-    return out
+    return out + record_sections(game, frame, records)
 
 
 def ticket_completion(frame: "pd.DataFrame | ResultsDigest") -> "Figure":
@@ -326,6 +348,20 @@ def track_maps(game: "TicketToRide", frame: "pd.DataFrame") -> tuple["Figure", "
     )
 
 
+def track_claimers(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest") -> "Figure":
+    """The board coloured by who claims each track: the entrant that claims it most often per
+    game played out, thicker the more often."""
+    from ttr_lab.games.ticket_to_ride.drawing import draw_track_claimers
+
+    d = _digest(frame)
+    shares = {}
+    for code, counts in d.list_columns.get("tracks", {}).items():
+        n = d.scored.count(code, "score")
+        if n:
+            shares[d.names[code]] = [float(c) / n for c in counts]
+    return draw_track_claimers(game.board, shares, f"Who claims each track ({d.games_played} games)")
+
+
 LENGTH_BINS = ((0, 8, "4-8"), (9, 12, "9-12"), (13, 16, "13-16"), (17, 20, "17-20"), (21, 99, "21+"))
 
 
@@ -333,35 +369,14 @@ def ticket_outcomes(frame: "pd.DataFrame", records: Sequence["StoredRecord"]) ->
     """Every ticket held at the end of every recorded game, one row each: entrant, its points
     (the length of the ticket's shortest connection on the printed table) and whether it was
     completed. From the results folder's game records (``read_records``), since results rows
-    hold counts, not tickets; empty without records. Only the records of games in ``frame``; a
-    record names its entrants (older ones are matched by seed and the strategy in each seat)."""
+    hold counts, not tickets; empty without records. Only the records of games in ``frame``
+    (``entrant_records``)."""
     import pandas as pd
 
     columns = ["entrant", "points", "completed"]
-    if not records:
-        return pd.DataFrame(columns=columns)
-    seats: dict[tuple, list[str]] = {}  # for records that do not name their entrants (older folders)
-    if not isinstance(frame, pd.DataFrame):  # a digest: its folder read again, a chunk at a time
-        named = {s.game_id for s in records if s.game_id is not None and s.entrants is not None}
-        if len(named) == len(records):  # every record names its game and entrants: only their ids are looked up
-            games = {i for c in frame.chunks(["game_id"]) for i in pd.unique(c["game_id"][c["game_id"].isin(named)])}
-        else:
-            frame = pd.concat(list(frame.chunks(["game_id", "seat", "deal_seed", "strategy", "entrant"])), ignore_index=True)
-    if isinstance(frame, pd.DataFrame):
-        games = set(frame["game_id"])
-        for _, g in frame.sort_values("seat").groupby("game_id", sort=False):
-            seats.setdefault((int(g["deal_seed"].iloc[0]), tuple(g["strategy"])), list(g["entrant"]))
-    rows = []
-    for stored in records:
-        if stored.game_id is not None and stored.game_id not in games:
-            continue
-        record = stored.record
-        entrants = stored.entrants or seats.get((record.seed, record.strategies))
-        if entrants is None:
-            continue
-        for player in GameResult.from_dict(record.result).players:
-            for ticket in player.tickets:
-                rows.append((entrants[player.player], ticket.points, ticket.completed))
+    rows = [(entrants[player.player], ticket.points, ticket.completed)
+            for record, entrants in entrant_records(frame, records)
+            for player in GameResult.from_dict(record.result).players for ticket in player.tickets]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -429,4 +444,7 @@ def report_figures(game: "TicketToRide", frame: "pd.DataFrame | ResultsDigest", 
         out += [("tracks_claimed", "How often each track is claimed", claimed),
                 ("tracks_claimed_by_winners", "Tracks winners favour (lift: winners' share of claims over everyone's)",
                  by_winners)]
+    if "tracks_by_entrant" not in skip:
+        out.append(("tracks_by_entrant", "Who claims each track (the entrant that claims it most often)",
+                    track_claimers(game, frame)))
     return out

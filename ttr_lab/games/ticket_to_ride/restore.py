@@ -10,6 +10,7 @@ from ttr_lab.games.ticket_to_ride.board import Board
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS, card_index
 from ttr_lab.games.ticket_to_ride.tables import Phase, tables_for
 from ttr_lab.games.ticket_to_ride.fields import from_plain
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 from ttr_lab.games.ticket_to_ride.snapshot import plain_parts
 from ttr_lab.games.ticket_to_ride.state import GameState, assemble_state
@@ -46,6 +47,7 @@ def restore_state(board: Board, snap: dict[str, Any], ruleset: Ruleset | None = 
     if len(returned_by) != len(ticket_deck):
         raise ValueError("snapshot's ticket_deck_returned_by must have one entry per ticket in the deck")
     boxed = tuple(int(t) for t in snap.get("boxed_tickets") or ())
+    stations, built = _stations(board, game.ruleset, n, snap)
     s = assemble_state(
         game,
         phase=int(Phase.OVER) if snap.get("terminal") else phase,
@@ -70,10 +72,22 @@ def restore_state(board: Board, snap: dict[str, Any], ruleset: Ruleset | None = 
         turns=int(snap.get("turns", 0)),
         stalled=bool(snap.get("stalled", False)),
         log_len=int(snap.get("history_length", 0)),  # the count, not the events
+        stations=stations,
+        stations_built=built,
         # Fields a snapshot holds as plain numbers; one it lacks keeps its declared fill.
         **{p.face_name: from_plain(p, snap[p.face_name]) for p in plain_parts() if p.face_name in snap},
     )
-    cards = sum(s.hands) + len(s.pile) + sum(s.discard) + len(s.market)
+    claims = int(s.face.g[L.N_ACTIONS] - s.face.g[L.ID_CLAIM])
+    if not -1 <= s.tunnel_claim < claims:
+        raise ValueError(f"snapshot's tunnel_claim must be -1 or a claim 0..{claims - 1}, got {s.tunnel_claim}")
+    laid = s.tunnel_pending
+    if (laid is None) != (s.phase != Phase.TUNNEL) and not s.is_terminal():
+        raise ValueError("snapshot's tunnel_claim must name a claim exactly while the phase is tunnel")
+    if laid is not None and not s.tables.board.tracks[laid.track].tunnel:
+        raise ValueError(f"snapshot's tunnel_claim is a claim of {laid.track}, which is no tunnel")
+    # A waiting tunnel's laid payment and turned-over cards are out of every hand and pile.
+    cards = (sum(s.hands) + len(s.pile) + sum(s.discard) + len(s.market) + len(s.revealed)
+             + (laid.cards + laid.locomotives if laid is not None else 0))
     if cards != len(game.deck):
         raise ValueError(f"snapshot holds {cards} train cards, the game has {len(game.deck)}")
     if not s.pile and any(s.discard):
@@ -84,3 +98,26 @@ def restore_state(board: Board, snap: dict[str, Any], ruleset: Ruleset | None = 
     if len(tickets) != len(set(tickets)):
         raise ValueError("snapshot lists a ticket twice")
     return s
+
+
+def _stations(board: Board, rules: Ruleset, n: int, snap: dict[str, Any]) -> tuple[list[int], list[int]]:
+    """The stations field (per city its owner, or -1) and stations built per player that ``snap``
+    describes (``"stations": {city: owner}``); both empty on a game without stations."""
+    placed = snap.get("stations") or {}
+    if not rules.stations_per_player:
+        if placed:
+            raise ValueError("snapshot places train stations, but this game's ruleset has none (stations_per_player 0)")
+        return [], []
+    stations = [-1] * len(board.cities)
+    for name, owner in placed.items():
+        city = board.city(str(name))
+        if not 0 <= int(owner) < n:
+            raise ValueError(f"snapshot's station at {board.cities[city]} belongs to no player ({owner!r})")
+        stations[city] = int(owner)
+    counted = [stations.count(p) for p in range(n)]
+    built = [int(b) for b in snap.get("stations_built") or counted]
+    if built != counted:
+        raise ValueError(f"snapshot's stations_built {built} differ from the stations it places, {counted}")
+    if max(built, default=0) > rules.stations_per_player:
+        raise ValueError(f"snapshot gives a player {max(built)} stations; the ruleset allows {rules.stations_per_player}")
+    return stations, built

@@ -16,7 +16,7 @@ from ttr_lab.games.ticket_to_ride.board import TicketDeck
 from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.ruleset import Rejects
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
-from ttr_lab.games.ticket_to_ride.kernels.scoring import score_game as kernel_score
+from ttr_lab.games.ticket_to_ride.kernels.scoring import score_stations as kernel_score
 
 if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.slots import StateSlots
@@ -43,6 +43,9 @@ METRICS: tuple[Metric, ...] = (
     Metric("explorer_bonus", "points from the Asian Explorer bonus (Legendary Asia)"),
     Metric("largest_network", "most cities in one network of the player's own tracks (Legendary Asia)"),
     Metric("mountain_routes", "claimed tracks with mountain spaces (Legendary Asia)"),
+    Metric("globetrotter_bonus", "points from the Globetrotter bonus (USA 1910 and Mega Game decks)"),
+    Metric("grand_tour_tickets", "kept tickets joined by two paths of own tracks with no track in common (India)"),
+    Metric("grand_tour_bonus", "points from the Grand Tour bonus (India)"),
 )
 
 _PLAIN = tuple(m.name for m in METRICS if m.name not in ("tracks", "tickets_held", "ticket_points_completed",
@@ -79,6 +82,14 @@ class PlayerResult:
     largest_network: int | None = None  # most cities in one network of the player's own tracks
     explorer_bonus: int | None = None  # points from the explorer bonus
     mountain_routes: int | None = None  # claimed tracks with mountain (X) spaces
+    globetrotter_bonus: int | None = None  # points from the Globetrotter bonus
+    grand_tour_tickets: int | None = None  # tickets joined by two paths sharing no track
+    grand_tour_bonus: int | None = None  # points from the Grand Tour bonus
+    stations_built: int | None = None  # train stations built
+    station_points: int | None = None  # points for the stations not built
+    # Per station built, in city order: (its city, the track of another player it borrowed for
+    # the tickets, or -1 for none): the assignment the final scoring chose.
+    station_tracks: tuple[tuple[int, int], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -100,6 +111,8 @@ class GameResult:
         players = []
         for p in self.players:
             row = {k: getattr(p, k) for k in _PLAYER_FIELDS if k not in _OPTIONAL or getattr(p, k) is not None}
+            if p.station_tracks is not None:
+                row["station_tracks"] = [list(pair) for pair in p.station_tracks]
             row["tickets"] = [
                 {"ticket": t.ticket, "name": t.name, "points": t.points, "completed": t.completed} for t in p.tickets
             ]
@@ -115,8 +128,10 @@ class GameResult:
                 PlayerResult(
                     tickets=tuple(TicketResult(int(t["ticket"]), str(t["name"]), int(t["points"]), bool(t["completed"]))
                                   for t in p["tickets"]),
+                    station_tracks=None if p.get("station_tracks") is None else tuple(
+                        (int(c), int(t)) for c, t in p["station_tracks"]),
                     **{k: p[k] if k in _OPTIONAL and p.get(k) is None else int(p[k])
-                       for k in _PLAYER_FIELDS if k != "tickets" and (k in p or k not in _OPTIONAL)},
+                       for k in _PLAYER_FIELDS if k not in ("tickets", "station_tracks") and (k in p or k not in _OPTIONAL)},
                 )
                 for p in data["players"]
             )
@@ -131,7 +146,8 @@ class GameResult:
 # written before they existed still replay to the same result.
 _DERIVED = ("trains_placed", "ticket_draws", "tickets_drawn")
 _PLAYER_FIELDS = tuple(f.name for f in fields(PlayerResult) if f.name not in _DERIVED)
-_OPTIONAL = ("largest_network", "explorer_bonus", "mountain_routes")
+_OPTIONAL = ("largest_network", "explorer_bonus", "mountain_routes", "globetrotter_bonus", "grand_tour_tickets",
+             "grand_tour_bonus", "stations_built", "station_points", "station_tracks")
 
 
 def ticket_draws(state: "StateSlots") -> tuple[list[int], list[int]]:
@@ -171,7 +187,10 @@ def score_game(state: "StateSlots") -> GameResult:
     n = game.num_players
     out = np.zeros((n, L.RESULT_COLUMNS), dtype=np.int64)
     joined = np.zeros((n, len(board.tickets)), dtype=np.bool_)
-    kernel_score(state.face.g, state.s, out, joined)
+    stations = rules.stations_per_player > 0
+    borrowed = np.full((n, len(board.cities) if stations else 0), -1, dtype=np.int64)
+    kernel_score(state.face.g, state.s, out, joined, borrowed)
+    built = state.stations
     rows = out.tolist()
     held = state.tickets
     ticket_rows = [
@@ -182,6 +201,7 @@ def score_game(state: "StateSlots") -> GameResult:
         for p in range(n)
     ]
     has_mountains = any(t.mountain_spaces for t in board.tracks)
+    tour = rules.grand_tour
     draws, offered = ticket_draws(state)
     players = tuple(
         PlayerResult(
@@ -194,6 +214,12 @@ def score_game(state: "StateSlots") -> GameResult:
             largest_network=rows[p][L.R_NETWORK] if rules.explorer_bonus else None,
             explorer_bonus=rows[p][L.R_EXPLORER_BONUS] if rules.explorer_bonus else None,
             mountain_routes=rows[p][L.R_MOUNTAINS] if has_mountains else None,
+            globetrotter_bonus=rows[p][L.R_GLOBETROTTER_BONUS] if rules.globetrotter_bonus else None,
+            grand_tour_tickets=rows[p][L.R_GRAND_TOUR_TICKETS] if tour else None,
+            grand_tour_bonus=rows[p][L.R_GRAND_TOUR_BONUS] if tour else None,
+            stations_built=rows[p][L.R_STATIONS_BUILT] if stations else None,
+            station_points=rows[p][L.R_STATION_POINTS] if stations else None,
+            station_tracks=tuple((c, int(borrowed[p, c])) for c, o in enumerate(built) if o == p) if stations else None,
         )
         for p in range(n)
     )

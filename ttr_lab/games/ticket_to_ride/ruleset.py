@@ -27,6 +27,8 @@ class TieBreak(str, Enum):
     LONGEST = "longest"  # holds the longest-trail bonus
     EXPLORER = "explorer"  # holds the explorer bonus
     MOUNTAINS = "mountains"  # more mountain routes claimed
+    GLOBETROTTER = "globetrotter"  # holds the Globetrotter bonus
+    STATIONS = "stations"  # fewer train stations built
 
 
 class Rejects(str, Enum):
@@ -40,6 +42,12 @@ TIE_BREAKS = tuple(t.value for t in TieBreak)
 # The most tickets on offer at once: every subset of an offer a player may keep is an action
 # (2^N of them, listed in the action space), so a larger offer is refused, not enumerated.
 MAX_OFFER = 10
+# The most cards a tunnel claim may turn over: each extra payment (cards asked, locomotives
+# among them) is an action, so the action space grows with its square.
+MAX_TUNNEL_REVEAL = 10
+
+# The most cards one station may cost: each payment of each cost at each city is an action.
+MAX_STATION_COST = 10
 
 
 @dataclass(frozen=True)
@@ -75,6 +83,9 @@ class Ruleset:
     # Points scored at once for each mountain (X) space of a claimed track; each X also costs
     # one extra train. Only maps with mountain spaces use it.
     mountain_points_per_space: int = 2
+    # Cards a tunnel claim turns over from the draw pile; each that matches the payment asks one
+    # more card. Only maps with tunnels use it.
+    tunnel_reveal: int = 3
     # Long tickets (deck "long") dealt to each player at setup besides the regular ones; long
     # tickets nobody is dealt leave the game.
     initial_long_tickets: int = 0
@@ -84,10 +95,25 @@ class Ruleset:
     # Bonus to every player tied for the most cities in one network of their own tracks
     # (Legendary Asia's Asian Explorer); 0 = no such bonus.
     explorer_bonus: int = 0
+    # Bonus to every player tied for the most completed tickets, none of them with none (the
+    # USA 1910 decks' Globetrotter); 0 = no such bonus.
+    globetrotter_bonus: int = 0
     # How ties on points are broken, in order: "tickets" (more completed), "longest" (holds the
     # longest-trail bonus), "explorer" (holds the explorer bonus), "mountains" (more mountain
-    # routes claimed). Players still tied share the rank.
+    # routes claimed), "globetrotter" (holds the Globetrotter bonus), "stations" (fewer train
+    # stations built). Players still tied share the rank.
     tie_breaks: tuple[TieBreak, ...] = (TieBreak.TICKETS, TieBreak.LONGEST)
+    # India's Grand Tour: the bonus by the number of a player's qualifying tickets (kept tickets
+    # whose cities are joined by two paths of its own tracks with no track in common), indexed
+    # by that number, the last entry for that many or more. Empty (or all zero): no such bonus.
+    grand_tour_bonus: tuple[int, ...] = ()
+    # Train stations (Europe): how many each player has (0 = none, the game has no station
+    # action); the cards the 1st, 2nd, 3rd... station costs (one colour, locomotives replacing
+    # any); points at the end for each station not built. At the end each built station lends
+    # its owner one track of another player at its city, for tickets only.
+    stations_per_player: int = 0
+    station_costs: tuple[int, ...] = (1, 2, 3)
+    station_points: int = 4
 
     def __post_init__(self) -> None:
         scores = self.route_scores
@@ -101,6 +127,22 @@ class Ruleset:
         else:
             scores = tuple(int(v) for v in scores)
         object.__setattr__(self, "route_scores", scores)
+        try:
+            if isinstance(self.grand_tour_bonus, (str, bytes, Mapping)):
+                raise TypeError
+            tour = tuple(int(v) for v in self.grand_tour_bonus)
+        except (TypeError, ValueError):
+            raise ConfigError(f"ruleset grand_tour_bonus must list points by qualifying tickets, got {self.grand_tour_bonus!r}") from None
+        if any(v < 0 for v in tour):
+            raise ConfigError(f"ruleset grand_tour_bonus must hold non-negative points, got {list(tour)}")
+        object.__setattr__(self, "grand_tour_bonus", tour)
+        costs = self.station_costs
+        if isinstance(costs, (str, bytes, Mapping)) or not isinstance(costs, (list, tuple)):
+            raise ConfigError(f"ruleset station_costs must be a list of cards per station, e.g. [1, 2, 3], got {costs!r}")
+        if any(not isinstance(c, int) or isinstance(c, bool) or not 1 <= c <= MAX_STATION_COST for c in costs):
+            raise ConfigError(f"ruleset station_costs must be whole numbers of cards, 1..{MAX_STATION_COST} each, "
+                              f"got {list(costs)!r}")
+        object.__setattr__(self, "station_costs", tuple(costs))
         # Strings (from TOML, YAML, JSON) become the enum values here, once, so the engine
         # compares enum members, never text.
         breaks = tuple(self.tie_breaks) if not isinstance(self.tie_breaks, str) else (self.tie_breaks,)
@@ -112,7 +154,7 @@ class Ruleset:
             raise ConfigError(f"ruleset initial_rejects must be 'bottom' or 'box', got {self.initial_rejects!r}")
         object.__setattr__(self, "initial_rejects", Rejects(self.initial_rejects))
         for f in fields(self):
-            if f.name in ("route_scores", "tie_breaks", "initial_rejects"):
+            if f.name in ("route_scores", "tie_breaks", "initial_rejects", "grand_tour_bonus", "station_costs"):
                 continue
             value = getattr(self, f.name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
@@ -123,6 +165,14 @@ class Ruleset:
         if offer > MAX_OFFER:
             raise ConfigError(f"ruleset offers {offer} tickets at once (initial_tickets + initial_long_tickets, "
                               f"ticket_draw); at most {MAX_OFFER}, as each subset kept is an action (2^{offer})")
+        if self.tunnel_reveal > MAX_TUNNEL_REVEAL:
+            raise ConfigError(f"ruleset tunnel_reveal is at most {MAX_TUNNEL_REVEAL} (each extra payment is an "
+                              f"action), got {self.tunnel_reveal}")
+        if len(self.station_costs) < self.stations_per_player:
+            raise ConfigError(f"ruleset station_costs names {len(self.station_costs)} station cost(s), fewer than the "
+                              f"{self.stations_per_player} stations_per_player")
+        if len(self.tie_breaks) != len(set(self.tie_breaks)):
+            raise ConfigError("ruleset tie_breaks names a tie-break twice")
         if not 1 <= self.ticket_keep_min <= self.ticket_draw:
             raise ConfigError(f"ruleset ticket_keep_min must be in 1..ticket_draw, got {self.ticket_keep_min}")
         if not 1 <= self.initial_keep_min <= max(1, self.initial_tickets):
@@ -135,6 +185,16 @@ class Ruleset:
         if length >= len(self.route_scores):
             raise ConfigError(f"ruleset route_scores has no entry for length {length}")
         return self.route_scores[length]
+
+    @property
+    def grand_tour(self) -> bool:
+        """Whether the Grand Tour bonus is played (some entry of ``grand_tour_bonus`` above 0)."""
+        return any(self.grand_tour_bonus)
+
+    def grand_tour_points(self, qualifying: int) -> int:
+        """The Grand Tour bonus for ``qualifying`` tickets (the last entry for that many or more)."""
+        table = self.grand_tour_bonus
+        return table[min(qualifying, len(table) - 1)] if table else 0
 
     def replace(self, **changes: Any) -> "Ruleset":
         """A copy with some fields changed; unknown field names are a ConfigError."""
@@ -150,8 +210,10 @@ class Ruleset:
         """Plain JSON-serialisable form."""
         out = dataclasses.asdict(self)
         out["route_scores"] = list(self.route_scores)
+        out["station_costs"] = list(self.station_costs)
         out["tie_breaks"] = [t.value for t in self.tie_breaks]
         out["initial_rejects"] = self.initial_rejects.value
+        out["grand_tour_bonus"] = list(self.grand_tour_bonus)
         return out
 
 

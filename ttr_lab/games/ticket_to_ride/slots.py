@@ -36,6 +36,8 @@ class StateSlots:
         turns: int
         stalled: bool
         rng: int  # the state of the game's own random number generator
+        tunnel_claim: int  # the waiting tunnel's claim (action id less the first claim's), or -1
+        tunnel_extra: int  # the extra cards it asks
         hands: list[int]  # per player, per card kind (stride NUM_CARD_KINDS)
         known: list[int]  # the cards of each hand the others have seen enter it (same layout)
         pile: list[int]  # the draw pile, top last
@@ -52,6 +54,13 @@ class StateSlots:
         returned_by: tuple[int, ...]  # per deck position: the seat that put the ticket back, or -1
         boxed: tuple[int, ...]  # the tickets out of the game
         boxed_by: tuple[int, ...]  # per boxed ticket: the seat that put it there, or -1
+        revealed: list[int]  # the cards it turned over
+        tunnels: list[int]  # per player (stride 3): its last tunnel's track, extra asked, extra paid (-1 declined)
+
+        @property
+        def tunnel_pending(self) -> Any: ...  # the waiting tunnel's Claim, or None
+        stations: list[int]  # per city: the seat whose train station stands there, or -1 (empty: no stations)
+        stations_built: list[int]  # per player: train stations built (empty without stations)
 
         @property
         def open_groups(self) -> list[tuple[int, ...]]: ...  # the open tracks by payment group

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 SHOWN = frozenset({
     "phase", "player", "final_turns", "passes", "turns", "stalled", "rng", "hands", "known", "pile", "discard",
     "market", "owner", "trains", "points", "tickets", "tickets_n", "offers", "offers_n", "ticket_deck",
-    "returned_by", "boxed", "boxed_by",
+    "returned_by", "boxed", "boxed_by", "stations", "stations_built",
 })
 
 
@@ -71,6 +71,10 @@ def snapshot(state: "StateSlots") -> dict[str, Any]:
         "rng_state": state.rng,
         "history_length": state.log_len,
     }
+    if state.tables.ruleset.stations_per_player:  # only on maps with train stations
+        cities = state.tables.board.cities
+        snap["stations"] = {cities[c]: o for c, o in enumerate(state.stations) if o >= 0}  # city: owner
+        snap["stations_built"] = list(state.stations_built)
     for part in plain_parts():
         snap[part.face_name] = to_plain(part, getattr(state, part.face_name))
     return snap

@@ -141,8 +141,9 @@ class GameState(StateQueries):
         return self.s.item(L.PHASE) == L.OVER
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action, in a fixed order: draws, tickets, then claims (by track colour,
-        length, track id, payment colour, locomotives); during a ticket choice, the subsets to
+        """Every legal action, in a fixed order: draws, tickets, station builds (by city, payment
+        colour, locomotives), then claims (by track colour, length, track id, payment colour,
+        locomotives); during a ticket choice, the subsets to
         keep. ``[PASS]`` when nothing else is legal; ``[]`` once the game is over. The actions are
         the game's shared objects (those of ``action_space``)."""
         face = self.face

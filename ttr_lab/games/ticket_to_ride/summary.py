@@ -6,7 +6,8 @@ from __future__ import annotations
 from ttr_lab.core.record import GameRecord
 
 # Header of each end bonus (a result field), in the order they are added.
-_BONUSES = {"longest_bonus": "longest", "explorer_bonus": "explorer"}
+_BONUSES = {"longest_bonus": "longest", "explorer_bonus": "explorer", "globetrotter_bonus": "globetrotter",
+            "grand_tour_bonus": "grand tour"}
 
 
 def result_summary(record: GameRecord, score_parts: tuple[str, ...]) -> tuple[list[str], list[list[str]], list[str]]:
@@ -14,6 +15,8 @@ def result_summary(record: GameRecord, score_parts: tuple[str, ...]) -> tuple[li
     ruleset awards (its ``score_parts``), so every row adds up (routes + tickets + bonuses = total)."""
     result = record.result
     bonuses = [(head, field) for field, head in _BONUSES.items() if field in score_parts]
+    if result["players"] and "station_points" in result["players"][0]:  # a game with train stations
+        bonuses.append(("stations kept", "station_points"))
     headers = ["rank", "seat", "strategy", "routes", "tickets", *(h for h, _ in bonuses), "total", "trains left"]
     rows = []
     for p in sorted(result["players"], key=lambda p: (p["rank"], p["player"])):
@@ -26,6 +29,10 @@ def result_summary(record: GameRecord, score_parts: tuple[str, ...]) -> tuple[li
     for p in result["players"]:
         tickets = ", ".join(f"{'+' if t['completed'] else '-'}{t['name']}" for t in p["tickets"]) or "none"
         lines.append(f"seat {p['player']} tickets: {tickets}")
+    for p in result["players"]:
+        if p.get("station_tracks"):  # the tracks its stations borrowed for the tickets
+            lines.append(f"seat {p['player']} stations: " + ", ".join(
+                f"city #{c} " + (f"borrows track #{t}" if t >= 0 else "borrows none") for c, t in p["station_tracks"]))
     if "longest_bonus" in score_parts:
         lines.append("longest trail: " + ", ".join(f"seat {p['player']} {p['longest_trail']}" for p in result["players"]))
     return headers, rows, lines

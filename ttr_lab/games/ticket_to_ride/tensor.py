@@ -24,8 +24,9 @@ from ttr_lab.games.ticket_to_ride.colours import NUM_CARD_KINDS
 from ttr_lab.games.ticket_to_ride.tables import Phase
 from ttr_lab.games.ticket_to_ride.kernels.layout import (
     V_BOXED_N, V_DECK_N, V_FINAL_LEFT, V_FINAL_ROUND, V_MARKET_N, V_OFFERS_N, V_PASSES, V_PHASE, V_PILE_N,
-    V_PLAYER, V_TICKETS_N, V_TURNS, V_ZERO,
+    V_PLAYER, V_TICKETS_N, V_TUNNEL_EXTRA, V_TURNS, V_ZERO,
 )
+from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.observation import Observation, Viewer
 from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
 
@@ -33,6 +34,13 @@ if TYPE_CHECKING:
     from ttr_lab.games.ticket_to_ride.slots import StateSlots
 
 _PHASES = len(Phase)
+# The phases of a map without tunnels: up to OVER (its tensor is as it was before tunnels).
+_PHASES_WITHOUT_TUNNELS = int(Phase.OVER) + 1
+
+
+def has_tunnels(board: Board) -> bool:
+    """Whether the map has tunnels: only then does its tensor show a waiting tunnel claim."""
+    return any(t.tunnel for t in board.tracks)
 _TURN_SCALE = 200.0  # turns of a long game; the turn count is a clock, not a bound
 
 
@@ -42,6 +50,17 @@ def layout(board: Board, ruleset: Ruleset) -> TensorLayout:
     The counts come first and the one-hot and multi-hot blocks after them, so filling the tensor
     is one scaled write of the counts and one write of ones (it runs at every decision)."""
     m, k, t, r = board.max_players, NUM_CARD_KINDS, len(board.tickets), len(board.tracks)
+    tunnels = has_tunnels(board)
+    # Only a map with tunnels has the tunnel block and the tunnel phase, so a network trained on
+    # another map reads the same tensor it always did.
+    tunnel_block = [("tunnel", 2 * k + 1, "a waiting tunnel claim: its turned-over cards per kind / cards turned "
+                     "over; its laid payment per kind / the longest track; extra cards asked / cards turned over")]
+    # Train stations' blocks only where the ruleset has stations: a USA tensor stays as it was.
+    counts, hots = [], []
+    if ruleset.stations_per_player:
+        counts = [("station_counts", m, "per relative seat: train stations built / stations per player")]
+        hots = [("stations", len(board.cities) * m,
+                 "per city (id order), one-hot over relative seats: whose train station stands there (all 0: none)")]
     return TensorLayout([
         ("clock", 4, "final round started; final turns left / players; turns / 200; passes in a row / players"),
         ("hand", k, "own cards per kind (colours, then locomotive) / cards per colour"),
@@ -54,14 +73,18 @@ def layout(board: Board, ruleset: Ruleset) -> TensorLayout:
         ("ticket_counts", m, "per relative seat: tickets held / (initial tickets dealt x 3)"),
         ("offer_sizes", m, "per relative seat: tickets it is choosing among / the larger ticket deal"),
         ("known_cards", m * k, "per relative seat, per kind: cards seen entering its hand, not yet paid / cards per colour"),
+        *(tunnel_block if tunnels else []),
+        *counts,
         ("num_players", m, "one-hot: players at the table (index n-1)"),
         ("to_move", m, "one-hot: the player to move, relative to the viewer"),
-        ("phase", _PHASES, "one-hot: initial tickets, turn, second draw, keep tickets, over"),
+        ("phase", _PHASES, "one-hot: initial tickets, turn, second draw, keep tickets, over, tunnel") if tunnels else
+        ("phase", _PHASES_WITHOUT_TUNNELS, "one-hot: initial tickets, turn, second draw, keep tickets, over"),
         ("tickets", t, "multi-hot over ticket ids: the viewer's tickets"),
         ("offered", t, "multi-hot: tickets on offer to the viewer (while it chooses)"),
         ("tickets_out", t, "multi-hot: tickets the viewer knows are out of play or in the deck "
                           "(boxed at setup, or put back by it)"),
         ("owner", r * m, "per track (id order), one-hot over relative seats: who claimed it (all 0: open)"),
+        *hots,
     ])
 
 
@@ -75,6 +98,11 @@ def _scales(board: Board, rules: Ruleset, n: int) -> np.ndarray:
              [all_cards, max(len(board.tickets), 1)],
              [rules.trains_per_player] * m, [100.0] * m, [colour] * m, [3.0 * rules.initial_tickets] * m,
              [float(max(rules.ticket_draw, rules.initial_tickets))] * m, [colour] * (m * k)]
+    if has_tunnels(board):
+        reveal = float(max(rules.tunnel_reveal, 1))
+        parts += [[reveal] * k, [float(max(t.length for t in board.tracks))] * k, [reveal]]
+    if rules.stations_per_player:
+        parts.append([float(rules.stations_per_player)] * m)
     return 1.0 / np.array([x for part in parts for x in part], dtype=np.float32)
 
 
@@ -106,6 +134,11 @@ def observation_tensor(obs: Observation) -> np.ndarray:
         counts.extend(kinds)
     out = np.zeros(lay.size, dtype=np.float32)
     out[:len(counts)] = counts  # the padded seats' known cards stay 0
+    if "tunnel" in off:
+        out[off["tunnel"]:off["tunnel"] + 2 * k + 1] = _tunnel_counts(obs)
+    if rules.stations_per_player:
+        built = [rules.stations_per_player - left for left in obs.stations_left]
+        out[off["station_counts"]:off["station_counts"] + m] = seats(tuple(built))
     scales = _scales(board, rules, n)
     out[:scales.size] *= scales
 
@@ -117,8 +150,25 @@ def observation_tensor(obs: Observation) -> np.ndarray:
     ones.extend([base + i for i in obs.ticket_deck_known if i >= 0])
     base = off["owner"]
     ones.extend([base + t * m + (o - me) % n for t, o in enumerate(obs.owner) if o >= 0])
+    if rules.stations_per_player:
+        base = off["stations"]
+        ones.extend([base + c * m + (o - me) % n for c, o in enumerate(obs.stations) if o >= 0])
     out[ones] = 1.0
     return out
+
+
+def _tunnel_counts(obs: Observation) -> list[int]:
+    """The tunnel block's counts: turned-over cards per kind, laid payment per kind, extra asked."""
+    k = NUM_CARD_KINDS
+    values = [0] * (2 * k + 1)
+    for card in obs.tunnel_revealed:
+        values[card] += 1
+    laid = obs.tunnel_pending
+    if laid is not None:
+        values[k + laid.colour] += laid.cards
+        values[2 * k - 1] += laid.locomotives
+    values[2 * k] = obs.tunnel_extra
+    return values
 
 
 class _Plan(NamedTuple):
@@ -132,6 +182,7 @@ class _Plan(NamedTuple):
     tickets_out: int
     owner: int
     m: int
+    stations: int  # -1 without stations
 
 
 @functools.lru_cache(maxsize=None)
@@ -142,7 +193,7 @@ def _plan(board: Board, rules: Ruleset, n: int) -> _Plan:
     scales = _scales(board, rules, n)
     return _Plan(lay.size, scales,
                  (off["num_players"] + n - 1, off["to_move"], off["phase"]),
-                 off["tickets"], off["offered"], off["tickets_out"], off["owner"], m)
+                 off["tickets"], off["offered"], off["tickets_out"], off["owner"], m, off.get("stations", -1))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -163,6 +214,11 @@ def _counts_gather(view: Viewer, me: int, max_players: int) -> np.ndarray:
     for block in (view.trains, view.points, view.hand_sizes, view.ticket_counts, view.offer_sizes):
         at += per_seat(block)
     at += per_seat(view.known, k)
+    if int(view.g[L.ID_DECLINE]) >= 0:  # a map with tunnels: its tunnel block
+        at += [*range(view.revealed_kinds.start, view.revealed_kinds.stop),
+               *range(view.laid_kinds.start, view.laid_kinds.stop), V_TUNNEL_EXTRA]
+    if view.stations_per_player:  # stations built (the scale divides by the stations per player)
+        at += per_seat(view.stations_built)
     return np.array(at, dtype=np.intp)
 
 
@@ -178,7 +234,7 @@ class TensorWriter(SeatTensorWriter):
     (another game, a clone, an earlier position) is written right.
     """
 
-    __slots__ = ("_plan", "_n", "_template", "_owner", "_tracks", "_gather")
+    __slots__ = ("_plan", "_n", "_template", "_owner", "_tracks", "_gather", "_stations")
 
     def _game_of(self, state: "StateSlots") -> object:
         return state.tables
@@ -192,6 +248,7 @@ class TensorWriter(SeatTensorWriter):
         self._owner = (-1,) * tracks
         self._tracks = range(tracks)
         self._gather = _counts_gather(state.face.viewer, self.me, plan.m)
+        self._stations: tuple[int, ...] = (-1,) * len(game.board.cities) if plan.stations >= 0 else ()
 
     def _write(self, state: "StateSlots") -> np.ndarray:
         plan, me, n, template = self._plan, self.me, self._n, self._template
@@ -205,6 +262,15 @@ class TensorWriter(SeatTensorWriter):
                 o = owner[t]
                 write(t, o, (base + t * m + (o - me) % n,) if o >= 0 else ())
             self._owner = owner
+        if plan.stations >= 0:
+            stations = v[view.stations]
+            if stations != self._stations:
+                old, base, m = self._stations, plan.stations, plan.m
+                for c in range(len(stations)):
+                    o = stations[c]
+                    if o != old[c]:
+                        write(("station", c), o, (base + c * m + (o - me) % n,) if o >= 0 else ())
+                self._stations = stations
         held, offered, market, deck, boxed = v[V_TICKETS_N], v[V_OFFERS_N], v[V_MARKET_N], v[V_DECK_N], v[V_BOXED_N]
         at = view.rest
         mine = v[at:at + held]

@@ -184,7 +184,8 @@ class MCTS:
         if len(legal_actions) == 1:
             return SearchResult(legal_actions[0])
         anchor = self.planner.act(obs, legal_actions, rng)
-        if obs.phase == Phase.SECOND_DRAW or (obs.phase == Phase.TURN and not self.search_turns):
+        # A tunnel's extra payment: the planner's answer (the cheapest payment, else decline).
+        if obs.phase in (Phase.SECOND_DRAW, Phase.TUNNEL) or (obs.phase == Phase.TURN and not self.search_turns):
             return SearchResult(anchor)
         candidates = self._candidates(obs, legal_actions, anchor)
         if len(candidates) == 1:

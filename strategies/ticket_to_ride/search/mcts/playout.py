@@ -82,7 +82,7 @@ class Playout:
     def choose(self, state: GameState, legal: Sequence) -> object:
         """The move this fast policy makes for the player to move."""
         phase = state.phase_name
-        if len(legal) == 1:
+        if len(legal) == 1 or phase is Phase.TUNNEL:  # a tunnel: the cheapest answer (listed first)
             return legal[0]
         p = state.current_player
         if phase is Phase.KEEP_TICKETS or phase is Phase.INITIAL_TICKETS:

@@ -10,7 +10,7 @@ from ttr_lab.core.compiled import njit_no_refcount
 
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.cards import check_locomotives, refill_market, restock, take_from_pile
-from ttr_lab.games.ticket_to_ride.kernels.legal import claim_ids, track_open
+from ttr_lab.games.ticket_to_ride.kernels.legal import claim_ids, station_ids, track_open
 
 
 @njit_no_refcount()
@@ -37,6 +37,74 @@ def end_turn(g: np.ndarray, s: np.ndarray, passed: bool) -> None:
 
 
 @njit_no_refcount()
+def lay_down(g: np.ndarray, s: np.ndarray, p: int, colour: int, cards: int, locos: int, discard: bool) -> None:
+    """Take a payment out of player ``p``'s hand (to the discard pile if ``discard``, else it is
+    laid down beside the tunnel); the cards it was publicly known to hold go first."""
+    hand = g[L.S_HANDS] + p * L.KINDS
+    known = g[L.S_KNOWN] + p * L.KINDS
+    pile = g[L.S_DISCARD]
+    if cards > 0:
+        s[hand + colour] -= cards
+        s[known + colour] = max(s[known + colour] - cards, 0)
+        if discard:
+            s[pile + colour] += cards
+    if locos > 0:
+        s[hand + L.LOCOMOTIVE] -= locos
+        s[known + L.LOCOMOTIVE] = max(s[known + L.LOCOMOTIVE] - locos, 0)
+        if discard:
+            s[pile + L.LOCOMOTIVE] += locos
+
+
+@njit_no_refcount()
+def take_track(g: np.ndarray, s: np.ndarray, t: int, p: int) -> None:
+    """The end of every claim, the paid cards discarded: the track, its trains and points."""
+    if s[L.PILE_N] == 0:  # the paid cards form the new draw pile at once
+        restock(g, s)
+    s[g[L.S_OWNER] + t] = p
+    s[g[L.S_TRAINS] + p] -= g[g[L.T_TRAINS] + t]
+    s[g[L.S_POINTS] + p] += g[g[L.T_POINTS] + t]
+    if s[L.MARKET_N] < g[L.MARKET_SIZE]:
+        refill_market(g, s)
+    end_turn(g, s, False)
+
+
+@njit_no_refcount()
+def reveal(g: np.ndarray, s: np.ndarray, colour: int) -> int:
+    """Turn over the tunnel's cards from the draw pile (restocked from the discards when it runs
+    out; fewer if both run out); the extra cards they ask: each locomotive, and each card of
+    ``colour`` (LOCOMOTIVE for a payment of locomotives only: then locomotives alone)."""
+    at = g[L.S_REVEALED]
+    n = 0
+    extra = 0
+    for _ in range(g[L.TUNNEL_REVEAL]):
+        card = take_from_pile(g, s)
+        if card == L.NO_CARD:
+            break
+        s[at + n] = card
+        n += 1
+        if card == L.LOCOMOTIVE or card == colour:
+            extra += 1
+    s[L.REVEALED_N] = n
+    return extra
+
+
+@njit_no_refcount()
+def settle_tunnel(g: np.ndarray, s: np.ndarray, p: int, t: int, paid: int) -> None:
+    """The turned-over cards to the discard pile and the public record of the attempt
+    (``paid``: the extra cards paid, -1 when declined); no tunnel waits any more."""
+    d, at = g[L.S_DISCARD], g[L.S_REVEALED]
+    for i in range(s[L.REVEALED_N]):
+        s[d + s[at + i]] += 1
+    record = g[L.S_TUNNELS] + p * 3
+    s[record] = t
+    s[record + 1] = s[L.TUNNEL_EXTRA]
+    s[record + 2] = paid
+    s[L.REVEALED_N] = 0
+    s[L.TUNNEL_CLAIM] = -1
+    s[L.TUNNEL_EXTRA] = 0
+
+
+@njit_no_refcount()
 def claim(g: np.ndarray, s: np.ndarray, index: int) -> int:
     t = g[g[L.CLAIM_TRACK] + index]
     colour = g[g[L.CLAIM_COLOUR] + index]
@@ -53,24 +121,103 @@ def claim(g: np.ndarray, s: np.ndarray, index: int) -> int:
         return L.E_CARDS
     if s[hand + L.LOCOMOTIVE] < locos:
         return L.E_LOCOS
-    need = g[g[L.T_TRAINS] + t]
-    if s[g[L.S_TRAINS] + p] < need:
+    if s[g[L.S_TRAINS] + p] < g[g[L.T_TRAINS] + t]:
         return L.E_TRAINS
+    if g[g[L.T_TUNNEL] + t] == 0:
+        lay_down(g, s, p, colour, cards, locos, True)
+        take_track(g, s, t, p)
+        return L.OK
+    # A tunnel: the payment is laid down (neither in the hand nor discarded yet) while the
+    # draw pile's top cards are turned over.
+    lay_down(g, s, p, colour, cards, locos, False)
+    s[L.TUNNEL_CLAIM] = index
+    s[L.TUNNEL_EXTRA] = reveal(g, s, colour)
+    if s[L.TUNNEL_EXTRA] > 0:
+        s[L.PHASE] = L.TUNNEL
+        return L.OK
+    discard_laid(g, s, index)
+    settle_tunnel(g, s, p, t, 0)
+    take_track(g, s, t, p)
+    return L.OK
+
+
+@njit_no_refcount()
+def discard_laid(g: np.ndarray, s: np.ndarray, index: int) -> None:
+    """The payment laid down for claim ``index`` to the discard pile."""
+    d = g[L.S_DISCARD]
+    s[d + g[g[L.CLAIM_COLOUR] + index]] += g[g[L.CLAIM_CARDS] + index]
+    s[d + L.LOCOMOTIVE] += g[g[L.CLAIM_LOCOS] + index]
+
+
+@njit_no_refcount()
+def pay_tunnel(g: np.ndarray, s: np.ndarray, cards: int, locos: int) -> int:
+    """Pay the waiting tunnel's extra cards and take the track."""
+    if cards + locos != s[L.TUNNEL_EXTRA]:
+        return L.E_TUNNEL_EXTRA
+    index = s[L.TUNNEL_CLAIM]
+    colour = g[g[L.CLAIM_COLOUR] + index]
+    if colour == L.LOCOMOTIVE and cards > 0:
+        return L.E_TUNNEL_LOCOS
+    p = s[L.PLAYER]
+    hand = g[L.S_HANDS] + p * L.KINDS
+    if cards > 0 and s[hand + colour] < cards:
+        return L.E_CARDS
+    if s[hand + L.LOCOMOTIVE] < locos:
+        return L.E_LOCOS
+    t = g[g[L.CLAIM_TRACK] + index]
+    lay_down(g, s, p, colour, cards, locos, True)
+    discard_laid(g, s, index)
+    settle_tunnel(g, s, p, t, cards + locos)
+    take_track(g, s, t, p)
+    return L.OK
+
+
+@njit_no_refcount()
+def decline_tunnel(g: np.ndarray, s: np.ndarray) -> int:
+    """Give the waiting tunnel up: the laid cards back to the hand, seen by all; the turn ends."""
+    index = s[L.TUNNEL_CLAIM]
+    p = s[L.PLAYER]
+    colour, cards, locos = g[g[L.CLAIM_COLOUR] + index], g[g[L.CLAIM_CARDS] + index], g[g[L.CLAIM_LOCOS] + index]
+    hand = g[L.S_HANDS] + p * L.KINDS
     known = g[L.S_KNOWN] + p * L.KINDS
-    discard = g[L.S_DISCARD]
-    if cards > 0:
-        s[hand + colour] -= cards
-        s[discard + colour] += cards
-        s[known + colour] = max(s[known + colour] - cards, 0)
-    if locos > 0:
-        s[hand + L.LOCOMOTIVE] -= locos
-        s[discard + L.LOCOMOTIVE] += locos
-        s[known + L.LOCOMOTIVE] = max(s[known + L.LOCOMOTIVE] - locos, 0)
+    s[hand + colour] += cards
+    s[known + colour] += cards
+    s[hand + L.LOCOMOTIVE] += locos
+    s[known + L.LOCOMOTIVE] += locos
+    settle_tunnel(g, s, p, g[g[L.CLAIM_TRACK] + index], -1)
+    if s[L.PILE_N] == 0:
+        restock(g, s)
+    if s[L.MARKET_N] < g[L.MARKET_SIZE]:
+        refill_market(g, s)
+    end_turn(g, s, False)
+    return L.OK
+
+
+@njit_no_refcount()
+def build_station(g: np.ndarray, s: np.ndarray, index: int) -> int:
+    """Build the station of build ``index`` (action id - ID_STATION) for the player to move."""
+    city = g[g[L.STATION_CITY] + index]
+    colour = g[g[L.STATION_COLOUR] + index]
+    cards = g[g[L.STATION_CARDS] + index]
+    locos = g[g[L.STATION_LOCOS] + index]
+    p = s[L.PLAYER]
+    built = g[L.S_STATIONS_BUILT] + p
+    if s[built] >= g[L.STATIONS_PER_PLAYER]:
+        return L.E_NO_STATION
+    if s[g[L.S_STATIONS] + city] >= 0:
+        return L.E_CITY_TAKEN
+    if cards + locos != g[g[L.STATION_COSTS] + s[built]]:
+        return L.E_STATION_COST
+    hand = g[L.S_HANDS] + p * L.KINDS
+    if cards > 0 and s[hand + colour] < cards:
+        return L.E_CARDS
+    if s[hand + L.LOCOMOTIVE] < locos:
+        return L.E_LOCOS
+    lay_down(g, s, p, colour, cards, locos, True)
     if s[L.PILE_N] == 0:  # the paid cards form the new draw pile at once
         restock(g, s)
-    s[owner + t] = p
-    s[g[L.S_TRAINS] + p] -= need
-    s[g[L.S_POINTS] + p] += g[g[L.T_POINTS] + t]
+    s[g[L.S_STATIONS] + city] = p
+    s[built] += 1
     if s[L.MARKET_N] < g[L.MARKET_SIZE]:
         refill_market(g, s)
     end_turn(g, s, False)
@@ -190,7 +337,8 @@ def keep_tickets(g: np.ndarray, s: np.ndarray, mask: int) -> int:
 
 @njit_no_refcount()
 def pass_turn(g: np.ndarray, s: np.ndarray, scratch: np.ndarray) -> int:
-    if s[L.PILE_N] > 0 or s[L.MARKET_N] > 0 or s[L.DECK_N] > 0 or claim_ids(g, s, scratch, 0) > 0:
+    if (s[L.PILE_N] > 0 or s[L.MARKET_N] > 0 or s[L.DECK_N] > 0 or station_ids(g, s, scratch, 0) > 0
+            or claim_ids(g, s, scratch, 0) > 0):
         return L.E_PASS
     end_turn(g, s, True)
     return L.OK
@@ -208,6 +356,17 @@ def apply_action(g: np.ndarray, s: np.ndarray, action: int, scratch: np.ndarray)
         if phase != L.TURN:
             return L.E_PHASE
         return claim(g, s, action - g[L.ID_CLAIM])
+    if action >= g[L.ID_STATION]:  # a station build (the range is empty without stations)
+        if phase != L.TURN:
+            return L.E_PHASE
+        return build_station(g, s, action - g[L.ID_STATION])
+    if action >= g[L.ID_TUNNEL]:  # the tunnel decisions lie between the keeps and the station builds
+        if phase != L.TUNNEL:
+            return L.E_PHASE
+        if action == g[L.ID_DECLINE]:
+            return decline_tunnel(g, s)
+        i = action - g[L.ID_TUNNEL]
+        return pay_tunnel(g, s, g[g[L.PAY_CARDS] + i], g[g[L.PAY_LOCOS] + i])
     if action >= g[L.ID_KEEP]:
         if phase != L.KEEP and phase != L.SETUP:
             return L.E_PHASE

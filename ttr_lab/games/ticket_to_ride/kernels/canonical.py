@@ -24,6 +24,8 @@ def canonical(g: np.ndarray, s: np.ndarray) -> np.ndarray:
         (L.S_HANDS, n * L.KINDS), (L.S_KNOWN, n * L.KINDS), (L.S_PILE, int(s[L.PILE_N])), (L.S_DISCARD, L.KINDS),
         (L.S_MARKET, int(s[L.MARKET_N])), (L.S_OWNER, int(g[L.N_TRACKS])), (L.S_TRAINS, n), (L.S_POINTS, n),
         (L.S_TICKETS_N, n), (L.S_OFFERS_N, n), (L.S_BOXED, int(s[L.BOXED_N])), (L.S_BOXED_BY, int(s[L.BOXED_N])),
+        (L.S_REVEALED, int(s[L.REVEALED_N])), (L.S_TUNNELS, 3 * n),
+        (L.S_STATIONS, int(g[L.STATION_CITIES])), (L.S_STATIONS_BUILT, int(g[L.STATION_PLAYERS])),
     ):
         copy(slot, count)
     for p in range(n):

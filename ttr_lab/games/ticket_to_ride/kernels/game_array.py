@@ -14,17 +14,22 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ttr_lab.games.ticket_to_ride.actions import Claim, DrawMarket, KeepTickets, all_actions, max_offer
+from ttr_lab.games.ticket_to_ride.actions import (
+    BuildStation, Claim, DeclineTunnel, DrawMarket, KeepTickets, PayTunnel, all_actions, max_offer,
+    station_payment_costs,
+)
 from ttr_lab.games.ticket_to_ride.board import TicketDeck
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.ruleset import Rejects, TieBreak
 
 if TYPE_CHECKING:
+    from ttr_lab.games.ticket_to_ride.ruleset import Ruleset
     from ttr_lab.games.ticket_to_ride.tables import Tables
 
 _TIE_CODES = {
     TieBreak.TICKETS: L.TIE_TICKETS, TieBreak.LONGEST: L.TIE_LONGEST,
-    TieBreak.EXPLORER: L.TIE_EXPLORER, TieBreak.MOUNTAINS: L.TIE_MOUNTAINS,
+    TieBreak.EXPLORER: L.TIE_EXPLORER, TieBreak.MOUNTAINS: L.TIE_MOUNTAINS, TieBreak.STATIONS: L.TIE_STATIONS,
+    TieBreak.GLOBETROTTER: L.TIE_GLOBETROTTER,
 }
 
 
@@ -53,6 +58,28 @@ def _keep_subsets(offered: int, minimum: int) -> list[int]:
     return [sum(1 << i for i in c) for c in combos]
 
 
+def _station_tables(b: _Builder, rules: "Ruleset", n: int, cities: int, actions: tuple) -> None:
+    """The station numbers and the station builds' ids (``layout``'s station slots)."""
+    h = b.header
+    costs = station_payment_costs(rules)
+    has = rules.stations_per_player > 0
+    h[L.STATIONS_PER_PLAYER], h[L.STATION_POINTS] = rules.stations_per_player, rules.station_points
+    h[L.STATION_CITIES], h[L.STATION_PLAYERS] = (cities, n) if has else (0, 0)
+    top = h[L.MAX_STATION_COST] = max(costs, default=0)
+    b.table(L.STATION_COSTS, list(rules.station_costs[:rules.stations_per_player]))
+    builds = actions[h[L.ID_STATION]:h[L.ID_CLAIM]]
+    assert all(type(a) is BuildStation for a in builds), "the station builds lie between the keeps and the claims"
+    station_id = [-1] * (cities * (top + 1) * L.KINDS * (top + 1) if has else 0)
+    for i, a in enumerate(builds):
+        cost = a.cards + a.locomotives
+        station_id[((a.city * (top + 1) + cost) * L.KINDS + a.colour) * (top + 1) + a.locomotives] = h[L.ID_STATION] + i
+    b.table(L.STATION_ID, station_id)
+    b.table(L.STATION_CITY, [a.city for a in builds])
+    b.table(L.STATION_COLOUR, [a.colour for a in builds])
+    b.table(L.STATION_CARDS, [a.cards for a in builds])
+    b.table(L.STATION_LOCOS, [a.locomotives for a in builds])
+
+
 @functools.lru_cache(maxsize=256)
 def game_array(game: "Tables") -> np.ndarray:
     """The ``g`` array of ``game`` (cached: one per Tables, which is itself shared)."""
@@ -70,8 +97,9 @@ def game_array(game: "Tables") -> np.ndarray:
     h[L.END_TRAINS], h[L.DOUBLES_SHARED] = rules.end_trains, int(game.doubles_shared)
     h[L.TRAINS_PER_PLAYER], h[L.LONGEST_BONUS], h[L.EXPLORER_BONUS] = rules.trains_per_player, rules.longest_path_bonus, rules.explorer_bonus
     h[L.REJECTS_BOX] = int(rules.initial_rejects is Rejects.BOX)
-    if len(rules.tie_breaks) > 4:
-        raise ValueError("at most four tie-breaks")
+    h[L.GLOBETROTTER_BONUS] = rules.globetrotter_bonus
+    if len(rules.tie_breaks) > len(_TIE_CODES):
+        raise ValueError(f"at most {len(_TIE_CODES)} tie-breaks")
     h[L.N_TIE_BREAKS] = len(rules.tie_breaks)
     for i, t in enumerate(rules.tie_breaks):
         h[L.TIE_BREAKS + i] = _TIE_CODES[t]
@@ -83,7 +111,17 @@ def game_array(game: "Tables") -> np.ndarray:
     h[L.ID_PASS] = 2 + rules.market_size
     h[L.ID_KEEP] = kinds.index(KeepTickets)
     h[L.ID_CLAIM] = kinds.index(Claim)
+    # The station builds lie between the tunnel decisions and the claims (an empty range, at the
+    # claims' id, without stations).
+    h[L.ID_STATION] = kinds.index(BuildStation) if BuildStation in kinds else h[L.ID_CLAIM]
     h[L.N_ACTIONS] = len(actions)
+    # Tunnels: a map without them has no tunnel decisions, their range empty at the stations' id.
+    pays = [a for a in actions if type(a) is PayTunnel]
+    has_tunnels = DeclineTunnel in kinds
+    reveal = rules.tunnel_reveal if has_tunnels else 0
+    h[L.TUNNEL_REVEAL] = reveal
+    h[L.ID_TUNNEL] = kinds.index(PayTunnel) if pays else (kinds.index(DeclineTunnel) if has_tunnels else h[L.ID_STATION])
+    h[L.ID_DECLINE] = kinds.index(DeclineTunnel) if has_tunnels else -1
     longest = max(t.length for t in tracks)
     h[L.MAX_LENGTH] = longest
     h[L.N_GROUPS] = len(game.groups)
@@ -149,6 +187,18 @@ def game_array(game: "Tables") -> np.ndarray:
     b.table(L.KEEP_START, starts)
     b.table(L.KEEP_COUNT, counts)
     b.table(L.KEEP_MASKS, masks)
+    # The Grand Tour's table only where it is played, so a game without it skips the search.
+    tour = list(rules.grand_tour_bonus) if rules.grand_tour else []
+    h[L.N_GRAND_TOUR] = len(tour)
+    b.table(L.GRAND_TOUR, tour)
+    b.table(L.T_TUNNEL, [int(t.tunnel) for t in tracks])
+    pay_id = [-1] * ((reveal + 1) * (reveal + 1))
+    for i, pay in enumerate(pays):
+        pay_id[(pay.cards + pay.locomotives) * (reveal + 1) + pay.locomotives] = h[L.ID_TUNNEL] + i
+    b.table(L.PAY_ID, pay_id)
+    b.table(L.PAY_CARDS, [pay.cards for pay in pays])
+    b.table(L.PAY_LOCOS, [pay.locomotives for pay in pays])
+    _station_tables(b, rules, n, len(board.cities), actions)
     # The state's fields, after its header, at the offsets its declaration gives this game.
     sized = L.STATE.sized(L.dims_of(h))
     for part in L.STATE.body:

@@ -43,6 +43,9 @@ class Phase(IntEnum):
     SECOND_DRAW = 2  # the second card of a draw-cards turn
     KEEP_TICKETS = 3  # choose which drawn tickets to keep
     OVER = 4
+    # After OVER, so the phases before keep their numbers: a tunnel claim's cards are turned
+    # over and ask for more; the same player pays the extra cards or declines.
+    TUNNEL = 5
 
 
 # The phases under the kernels' short names, as plain ints: numba compiles an int global as a
@@ -52,6 +55,7 @@ TURN: Final = int(Phase.TURN)
 SECOND: Final = int(Phase.SECOND_DRAW)
 KEEP: Final = int(Phase.KEEP_TICKETS)
 OVER: Final = int(Phase.OVER)
+TUNNEL: Final = int(Phase.TUNNEL)
 
 # -- the state array, declared: header slots (constants), then fields sized by the game ----------
 # A new field is one line in ``STATE``: its offset, the game array's slot for it (``S_<NAME>``),
@@ -71,6 +75,10 @@ STATE = ArrayLayout(
         Part("deck_n", (1,), "tickets in the ticket deck", "internal"),
         Part("boxed_n", (1,), "tickets out of the game", "internal"),
         Part("last_card", (1,), "the card the last action showed to everyone (a market card), else NO_CARD", "internal"),
+        Part("tunnel_claim", (1,), "the claim (its action id less ID_CLAIM) of a tunnel waiting for its extra cards, "
+             "else -1; its payment is laid down, out of the hand", "scalar", fill=-1),
+        Part("tunnel_extra", (1,), "the extra cards that tunnel asks (0 when none waits)", "scalar"),
+        Part("revealed_n", (1,), "cards in revealed", "internal"),
     ),
     body=(
         Part("hands", ("players", colours.NUM_CARD_KINDS), "every hand: ``hands[p * 9 + kind]`` cards of that kind"),
@@ -92,6 +100,14 @@ STATE = ArrayLayout(
         Part("boxed", ("tickets",), "tickets out of the game", "counted", "boxed_n", tuple),
         Part("boxed_by", ("tickets",), "who put each boxed ticket there (-1: nobody saw it)", "counted", "boxed_n",
              tuple, fill=-1),
+        Part("revealed", ("reveal",), "the cards the waiting tunnel claim turned over (public; discarded once it is "
+             "paid or declined)", "counted", "revealed_n"),
+        Part("tunnels", ("players", 3), "per player, its last tunnel claim: track, extra cards asked, extra cards "
+             "paid (-1: declined); all -1 before its first", fill=-1),
+        # Train stations: empty on a map without them (their dimensions are then 0).
+        Part("stations", ("station_cities",), "per city, the seat whose train station stands there, or -1",
+             fill=-1),
+        Part("stations_built", ("station_players",), "per player, train stations built"),
     ),
 )
 
@@ -103,9 +119,9 @@ _GAME_SCALARS_AND_TABLES = (
     ("loco_limit", 1, ""), ("max_redeals", 1, ""), ("redeal_min", 1, ""), ("end_trains", 1, ""),
     ("doubles_shared", 1, ""), ("trains_per_player", 1, ""), ("longest_bonus", 1, ""), ("explorer_bonus", 1, ""),
     ("rejects_box", 1, ""), ("n_tie_breaks", 1, ""),
-    ("tie_breaks", 4, "TIE_* codes in order"),
+    ("tie_breaks", 6, "TIE_* codes in order (every TieBreak at most once)"),
     ("has_mountains", 1, ""),
-    ("id_market", 1, "action ids: draw blind is 0, then draw market 0.., tickets, pass, keeps, claims"),
+    ("id_market", 1, "action ids: draw blind is 0, then draw market 0.., tickets, pass, keeps, stations, claims"),
     ("id_tickets", 1, ""), ("id_pass", 1, ""), ("id_keep", 1, ""), ("id_claim", 1, ""), ("n_actions", 1, ""),
     ("n_groups", 1, ""), ("max_length", 1, ""), ("n_regular", 1, ""), ("n_long", 1, ""),
     # The offsets of the game's tables (``tables.game_array`` appends each after the header).
@@ -127,6 +143,26 @@ _GAME_SCALARS_AND_TABLES = (
     ("long_tickets", 1, ""), ("deck_cards", 1, "the train cards in colour order (before the shuffle)"),
     ("keep_start", 1, "[offered, minimum] -> first entry in KEEP_MASKS and count: the keep subsets"),
     ("keep_count", 1, ""), ("keep_masks", 1, ""),
+    ("globetrotter_bonus", 1, "to everyone tied for the most completed tickets (at least one)"),
+    ("grand_tour", 1, "the Grand Tour bonus by qualifying tickets (the last entry: that many or more)"),
+    ("n_grand_tour", 1, "its entries; 0: no Grand Tour"),
+    # Tunnels: how many cards a claim turns over (0 on a map without tunnels), the first id of
+    # the tunnel decisions (extra payments by cards asked then locomotives, then decline; none
+    # on a map without tunnels, so the claims' ids do not move), and their tables.
+    ("tunnel_reveal", 1, ""), ("id_tunnel", 1, ""), ("id_decline", 1, ""), ("t_tunnel", 1, "1 for a tunnel"),
+    ("pay_id", 1, "[extra cards asked * (TUNNEL_REVEAL + 1) + locomotives] -> the extra payment's action id"),
+    ("pay_cards", 1, "per extra payment (action id - ID_TUNNEL): cards of the claim's colour, and locomotives"),
+    ("pay_locos", 1, ""),
+    # Train stations (all 0 and empty tables when the ruleset has none).
+    ("stations_per_player", 1, ""), ("station_points", 1, "points per station not built"),
+    ("station_cities", 1, "the stations field's length: N_CITIES with stations, else 0"),
+    ("station_players", 1, "the stations_built field's length: N_PLAYERS with stations, else 0"),
+    ("max_station_cost", 1, ""),
+    ("id_station", 1, "the first station build's action id (ID_CLAIM when there are none)"),
+    ("station_costs", 1, "per station already built (0, 1, ...): the cards the next one costs"),
+    ("station_id", 1, "[city, cost, payment colour (8: only locomotives), locomotives] -> action id or -1"),
+    ("station_city", 1, "per station build (action id - ID_STATION): city, colour, cards, locomotives"),
+    ("station_colour", 1, ""), ("station_cards", 1, ""), ("station_locos", 1, ""),
 )
 
 
@@ -143,6 +179,8 @@ GAME = game_layout(STATE)
 DIM_SLOTS = {
     "players": GAME.offsets["n_players"], "cards": GAME.offsets["n_cards"], "market": GAME.offsets["market_size"],
     "tracks": GAME.offsets["n_tracks"], "tickets": GAME.offsets["n_tickets"], "offer": GAME.offsets["max_offer"],
+    "reveal": GAME.offsets["tunnel_reveal"],
+    "station_cities": GAME.offsets["station_cities"], "station_players": GAME.offsets["station_players"],
 }
 
 
@@ -172,6 +210,8 @@ TIE_TICKETS: Final = 0
 TIE_LONGEST: Final = 1
 TIE_EXPLORER: Final = 2
 TIE_MOUNTAINS: Final = 3
+TIE_STATIONS: Final = 4
+TIE_GLOBETROTTER: Final = 5
 
 # Refusal codes of ``apply_action`` (0: applied); the face turns each into the rule's message.
 OK: Final = 0
@@ -190,6 +230,11 @@ E_DECK_EMPTY: Final = 12  # no ticket to draw
 E_KEEP_RANGE: Final = 13  # a kept index beyond the offer
 E_KEEP_FEW: Final = 14  # too few tickets kept
 E_PASS: Final = 15  # passing while something else is legal
+E_TUNNEL_EXTRA: Final = 16  # an extra payment of another size than the tunnel asks
+E_TUNNEL_LOCOS: Final = 17  # a tunnel paid with locomotives only asks locomotives only
+E_NO_STATION: Final = 18  # no station left to build
+E_CITY_TAKEN: Final = 19  # the city already holds a station
+E_STATION_COST: Final = 20  # the payment is not the cost of the player's next station
 
 # -- the kernels' smaller arrays of one number per entry, declared in order (``numbered``) -------
 
@@ -200,6 +245,10 @@ RESULT = (
     ("longest_bonus", "the longest-trail bonus"), ("network", "the largest network's cities"),
     ("explorer_bonus", "the explorer bonus"), ("mountains", "mountain routes"), ("total", "the final score"),
     ("rank", "1 = first, ties share"),
+    ("globetrotter_bonus", "the Globetrotter bonus"),
+    ("grand_tour_tickets", "tickets joined by two paths of own tracks with no track in common"),
+    ("grand_tour_bonus", "the Grand Tour bonus"),
+    ("stations_built", "train stations built"), ("station_points", "points for the stations not built"),
 )
 
 # The header of an observation's view row (``observe.view_row``): V_PHASE ... V_ZERO, V_HEADER.
@@ -210,6 +259,9 @@ VIEW = (
     # What the observation tensor counts besides (tensor.py gathers its counts block from the row):
     ("final_round", "1 once the final round started"), ("final_left", "its turns left, 0 before it"),
     ("zero", "always 0: the tensor's padded seats"),
+    # The waiting tunnel claim (public): its claim or -1, the extra cards asked, the cards turned
+    # over (a block after the boxed tickets).
+    ("tunnel_claim", ""), ("tunnel_extra", ""), ("revealed_n", ""),
 )
 
 # The header of a determinization's plan (``determinize.deal``): P_OPPONENTS ... P_TRIES, PLAN_HEADER.
@@ -241,7 +293,8 @@ TENSOR_PLAN = (
     ("size", ""), ("seats", ""), ("hand", ""), ("market", ""), ("discard", ""), ("decks", ""), ("trains", ""),
     ("points", ""), ("hand_sizes", ""), ("ticket_counts", ""), ("offer_sizes", ""), ("known_cards", ""),
     ("num_players", ""), ("to_move", ""), ("phase", ""), ("tickets", ""), ("offered", ""), ("tickets_out", ""),
-    ("owner", ""),
+    ("owner", ""), ("tunnel", "the tunnel block, on a map with tunnels (else the tensor's size)"),
+    ("station_counts", "-1 where the ruleset has no stations (the tensor has no such block)"), ("stations", ""),
 )
 
 

@@ -27,7 +27,10 @@ DECK_HEAD: Final = 9  # the ticket deck is a ring: its top at DECK_HEAD
 DECK_N: Final = 10  # tickets in the ticket deck
 BOXED_N: Final = 11  # tickets out of the game
 LAST_CARD: Final = 12  # the card the last action showed to everyone (a market card), else NO_CARD
-STATE_HEADER: Final = 13  # the header's length
+TUNNEL_CLAIM: Final = 13  # the claim (its action id less ID_CLAIM) of a tunnel waiting for its extra cards, else -1; its payment is laid down, out of the hand
+TUNNEL_EXTRA: Final = 14  # the extra cards that tunnel asks (0 when none waits)
+REVEALED_N: Final = 15  # cards in revealed
+STATE_HEADER: Final = 16  # the header's length
 
 # -- the game array's header (``GAME``): scalars, table offsets, the state's length and field offsets
 N_PLAYERS: Final = 0
@@ -53,69 +56,95 @@ LONGEST_BONUS: Final = 19
 EXPLORER_BONUS: Final = 20
 REJECTS_BOX: Final = 21
 N_TIE_BREAKS: Final = 22
-TIE_BREAKS: Final = 23  # TIE_* codes in order
-HAS_MOUNTAINS: Final = 27
-ID_MARKET: Final = 28  # action ids: draw blind is 0, then draw market 0.., tickets, pass, keeps, claims
-ID_TICKETS: Final = 29
-ID_PASS: Final = 30
-ID_KEEP: Final = 31
-ID_CLAIM: Final = 32
-N_ACTIONS: Final = 33
-N_GROUPS: Final = 34
-MAX_LENGTH: Final = 35
-N_REGULAR: Final = 36
-N_LONG: Final = 37
-T_LENGTH: Final = 38
-T_COLOUR: Final = 39
-T_FERRY: Final = 40
-T_TRAINS: Final = 41  # trains a claim takes (length plus mountain spaces)
-T_POINTS: Final = 42
-T_TWIN: Final = 43  # the other track of a double route, -1 for none
-T_CITY_A: Final = 44
-T_CITY_B: Final = 45
-T_GROUP: Final = 46  # payment group: tracks alike in colour, length, ferry and trains
-T_MOUNTAIN: Final = 47  # mountain spaces
-CLAIM_ID: Final = 48  # [track, payment colour (8: only locomotives), locomotives] -> action id or -1
-CLAIM_TRACK: Final = 49  # per claim (action id - ID_CLAIM): track, colour, cards, locomotives
-CLAIM_COLOUR: Final = 50
-CLAIM_CARDS: Final = 51
-CLAIM_LOCOS: Final = 52
-GROUP_START: Final = 53  # per group: its first entry in GROUP_TRACKS (tracks by id), and count
-GROUP_COUNT: Final = 54
-GROUP_TRACKS: Final = 55
-GROUP_LENGTH: Final = 56
-GROUP_FERRY: Final = 57
-GROUP_NEED: Final = 58
-COLOUR_GROUP_START: Final = 59  # per track colour (gray last): its groups by length, in GROUP_ORDER
-COLOUR_GROUP_COUNT: Final = 60
-GROUP_ORDER: Final = 61
-TICKET_A: Final = 62
-TICKET_B: Final = 63
-TICKET_POINTS: Final = 64
-REGULAR_TICKETS: Final = 65  # ticket ids of the regular deck, in board order (before the shuffle)
-LONG_TICKETS: Final = 66
-DECK_CARDS: Final = 67  # the train cards in colour order (before the shuffle)
-KEEP_START: Final = 68  # [offered, minimum] -> first entry in KEEP_MASKS and count: the keep subsets
-KEEP_COUNT: Final = 69
-KEEP_MASKS: Final = 70
-S_SIZE: Final = 71  # the length of the array
-S_HANDS: Final = 72  # where hands starts
-S_KNOWN: Final = 73  # where known starts
-S_PILE: Final = 74  # where pile starts
-S_DISCARD: Final = 75  # where discard starts
-S_MARKET: Final = 76  # where market starts
-S_OWNER: Final = 77  # where owner starts
-S_TRAINS: Final = 78  # where trains starts
-S_POINTS: Final = 79  # where points starts
-S_TICKETS: Final = 80  # where tickets starts
-S_TICKETS_N: Final = 81  # where tickets_n starts
-S_OFFERS: Final = 82  # where offers starts
-S_OFFERS_N: Final = 83  # where offers_n starts
-S_DECK: Final = 84  # where deck starts
-S_RETURNED: Final = 85  # where returned starts
-S_BOXED: Final = 86  # where boxed starts
-S_BOXED_BY: Final = 87  # where boxed_by starts
-GAME_HEADER: Final = 88  # the header's length
+TIE_BREAKS: Final = 23  # TIE_* codes in order (every TieBreak at most once)
+HAS_MOUNTAINS: Final = 29
+ID_MARKET: Final = 30  # action ids: draw blind is 0, then draw market 0.., tickets, pass, keeps, stations, claims
+ID_TICKETS: Final = 31
+ID_PASS: Final = 32
+ID_KEEP: Final = 33
+ID_CLAIM: Final = 34
+N_ACTIONS: Final = 35
+N_GROUPS: Final = 36
+MAX_LENGTH: Final = 37
+N_REGULAR: Final = 38
+N_LONG: Final = 39
+T_LENGTH: Final = 40
+T_COLOUR: Final = 41
+T_FERRY: Final = 42
+T_TRAINS: Final = 43  # trains a claim takes (length plus mountain spaces)
+T_POINTS: Final = 44
+T_TWIN: Final = 45  # the other track of a double route, -1 for none
+T_CITY_A: Final = 46
+T_CITY_B: Final = 47
+T_GROUP: Final = 48  # payment group: tracks alike in colour, length, ferry and trains
+T_MOUNTAIN: Final = 49  # mountain spaces
+CLAIM_ID: Final = 50  # [track, payment colour (8: only locomotives), locomotives] -> action id or -1
+CLAIM_TRACK: Final = 51  # per claim (action id - ID_CLAIM): track, colour, cards, locomotives
+CLAIM_COLOUR: Final = 52
+CLAIM_CARDS: Final = 53
+CLAIM_LOCOS: Final = 54
+GROUP_START: Final = 55  # per group: its first entry in GROUP_TRACKS (tracks by id), and count
+GROUP_COUNT: Final = 56
+GROUP_TRACKS: Final = 57
+GROUP_LENGTH: Final = 58
+GROUP_FERRY: Final = 59
+GROUP_NEED: Final = 60
+COLOUR_GROUP_START: Final = 61  # per track colour (gray last): its groups by length, in GROUP_ORDER
+COLOUR_GROUP_COUNT: Final = 62
+GROUP_ORDER: Final = 63
+TICKET_A: Final = 64
+TICKET_B: Final = 65
+TICKET_POINTS: Final = 66
+REGULAR_TICKETS: Final = 67  # ticket ids of the regular deck, in board order (before the shuffle)
+LONG_TICKETS: Final = 68
+DECK_CARDS: Final = 69  # the train cards in colour order (before the shuffle)
+KEEP_START: Final = 70  # [offered, minimum] -> first entry in KEEP_MASKS and count: the keep subsets
+KEEP_COUNT: Final = 71
+KEEP_MASKS: Final = 72
+GLOBETROTTER_BONUS: Final = 73  # to everyone tied for the most completed tickets (at least one)
+GRAND_TOUR: Final = 74  # the Grand Tour bonus by qualifying tickets (the last entry: that many or more)
+N_GRAND_TOUR: Final = 75  # its entries; 0: no Grand Tour
+TUNNEL_REVEAL: Final = 76
+ID_TUNNEL: Final = 77
+ID_DECLINE: Final = 78
+T_TUNNEL: Final = 79  # 1 for a tunnel
+PAY_ID: Final = 80  # [extra cards asked * (TUNNEL_REVEAL + 1) + locomotives] -> the extra payment's action id
+PAY_CARDS: Final = 81  # per extra payment (action id - ID_TUNNEL): cards of the claim's colour, and locomotives
+PAY_LOCOS: Final = 82
+STATIONS_PER_PLAYER: Final = 83
+STATION_POINTS: Final = 84  # points per station not built
+STATION_CITIES: Final = 85  # the stations field's length: N_CITIES with stations, else 0
+STATION_PLAYERS: Final = 86  # the stations_built field's length: N_PLAYERS with stations, else 0
+MAX_STATION_COST: Final = 87
+ID_STATION: Final = 88  # the first station build's action id (ID_CLAIM when there are none)
+STATION_COSTS: Final = 89  # per station already built (0, 1, ...): the cards the next one costs
+STATION_ID: Final = 90  # [city, cost, payment colour (8: only locomotives), locomotives] -> action id or -1
+STATION_CITY: Final = 91  # per station build (action id - ID_STATION): city, colour, cards, locomotives
+STATION_COLOUR: Final = 92
+STATION_CARDS: Final = 93
+STATION_LOCOS: Final = 94
+S_SIZE: Final = 95  # the length of the array
+S_HANDS: Final = 96  # where hands starts
+S_KNOWN: Final = 97  # where known starts
+S_PILE: Final = 98  # where pile starts
+S_DISCARD: Final = 99  # where discard starts
+S_MARKET: Final = 100  # where market starts
+S_OWNER: Final = 101  # where owner starts
+S_TRAINS: Final = 102  # where trains starts
+S_POINTS: Final = 103  # where points starts
+S_TICKETS: Final = 104  # where tickets starts
+S_TICKETS_N: Final = 105  # where tickets_n starts
+S_OFFERS: Final = 106  # where offers starts
+S_OFFERS_N: Final = 107  # where offers_n starts
+S_DECK: Final = 108  # where deck starts
+S_RETURNED: Final = 109  # where returned starts
+S_BOXED: Final = 110  # where boxed starts
+S_BOXED_BY: Final = 111  # where boxed_by starts
+S_REVEALED: Final = 112  # where revealed starts
+S_TUNNELS: Final = 113  # where tunnels starts
+S_STATIONS: Final = 114  # where stations starts
+S_STATIONS_BUILT: Final = 115  # where stations_built starts
+GAME_HEADER: Final = 116  # the header's length
 
 # -- the columns of ``score_game``'s result (``RESULT``)
 R_ROUTES: Final = 0  # route points
@@ -129,7 +158,12 @@ R_EXPLORER_BONUS: Final = 7  # the explorer bonus
 R_MOUNTAINS: Final = 8  # mountain routes
 R_TOTAL: Final = 9  # the final score
 R_RANK: Final = 10  # 1 = first, ties share
-RESULT_COLUMNS: Final = 11  # columns per player
+R_GLOBETROTTER_BONUS: Final = 11  # the Globetrotter bonus
+R_GRAND_TOUR_TICKETS: Final = 12  # tickets joined by two paths of own tracks with no track in common
+R_GRAND_TOUR_BONUS: Final = 13  # the Grand Tour bonus
+R_STATIONS_BUILT: Final = 14  # train stations built
+R_STATION_POINTS: Final = 15  # points for the stations not built
+RESULT_COLUMNS: Final = 16  # columns per player
 
 # -- an observation's view row (``VIEW``)
 V_PHASE: Final = 0
@@ -146,7 +180,10 @@ V_BOXED_N: Final = 10  # boxed tickets the viewer saw boxed
 V_FINAL_ROUND: Final = 11  # 1 once the final round started
 V_FINAL_LEFT: Final = 12  # its turns left, 0 before it
 V_ZERO: Final = 13  # always 0: the tensor's padded seats
-V_HEADER: Final = 14  # the header's length
+V_TUNNEL_CLAIM: Final = 14
+V_TUNNEL_EXTRA: Final = 15
+V_REVEALED_N: Final = 16
+V_HEADER: Final = 17  # the header's length
 
 # -- a determinization's plan (``DEAL_PLAN``)
 P_OPPONENTS: Final = 0  # opponents (rows below)
@@ -194,7 +231,10 @@ W_TICKETS: Final = 15
 W_OFFERED: Final = 16
 W_TICKETS_OUT: Final = 17
 W_OWNER: Final = 18
-WRITER_PLAN_SIZE: Final = 19  # the plan's length
+W_TUNNEL: Final = 19  # the tunnel block, on a map with tunnels (else the tensor's size)
+W_STATION_COUNTS: Final = 20  # -1 where the ruleset has no stations (the tensor has no such block)
+W_STATIONS: Final = 21
+WRITER_PLAN_SIZE: Final = 22  # the plan's length
 
 __all__ = [
     'KINDS',
@@ -214,6 +254,9 @@ __all__ = [
     'DECK_N',
     'BOXED_N',
     'LAST_CARD',
+    'TUNNEL_CLAIM',
+    'TUNNEL_EXTRA',
+    'REVEALED_N',
     'STATE_HEADER',
     'N_PLAYERS',
     'N_TRACKS',
@@ -283,6 +326,28 @@ __all__ = [
     'KEEP_START',
     'KEEP_COUNT',
     'KEEP_MASKS',
+    'GLOBETROTTER_BONUS',
+    'GRAND_TOUR',
+    'N_GRAND_TOUR',
+    'TUNNEL_REVEAL',
+    'ID_TUNNEL',
+    'ID_DECLINE',
+    'T_TUNNEL',
+    'PAY_ID',
+    'PAY_CARDS',
+    'PAY_LOCOS',
+    'STATIONS_PER_PLAYER',
+    'STATION_POINTS',
+    'STATION_CITIES',
+    'STATION_PLAYERS',
+    'MAX_STATION_COST',
+    'ID_STATION',
+    'STATION_COSTS',
+    'STATION_ID',
+    'STATION_CITY',
+    'STATION_COLOUR',
+    'STATION_CARDS',
+    'STATION_LOCOS',
     'S_SIZE',
     'S_HANDS',
     'S_KNOWN',
@@ -300,6 +365,10 @@ __all__ = [
     'S_RETURNED',
     'S_BOXED',
     'S_BOXED_BY',
+    'S_REVEALED',
+    'S_TUNNELS',
+    'S_STATIONS',
+    'S_STATIONS_BUILT',
     'GAME_HEADER',
     'R_ROUTES',
     'R_TICKET_POINTS',
@@ -312,6 +381,11 @@ __all__ = [
     'R_MOUNTAINS',
     'R_TOTAL',
     'R_RANK',
+    'R_GLOBETROTTER_BONUS',
+    'R_GRAND_TOUR_TICKETS',
+    'R_GRAND_TOUR_BONUS',
+    'R_STATIONS_BUILT',
+    'R_STATION_POINTS',
     'RESULT_COLUMNS',
     'V_PHASE',
     'V_PLAYER',
@@ -327,6 +401,9 @@ __all__ = [
     'V_FINAL_ROUND',
     'V_FINAL_LEFT',
     'V_ZERO',
+    'V_TUNNEL_CLAIM',
+    'V_TUNNEL_EXTRA',
+    'V_REVEALED_N',
     'V_HEADER',
     'P_OPPONENTS',
     'P_COLUMNS',
@@ -369,5 +446,8 @@ __all__ = [
     'W_OFFERED',
     'W_TICKETS_OUT',
     'W_OWNER',
+    'W_TUNNEL',
+    'W_STATION_COUNTS',
+    'W_STATIONS',
     'WRITER_PLAN_SIZE',
 ]

@@ -1,6 +1,8 @@
 """Legal action ids, as a kernel, in the order ``GameState.legal_actions()`` promises: draws,
-tickets, then claims (by track colour, length, track id, payment colour, locomotives); during a
-ticket choice, the subsets to keep; pass when nothing else is legal; none once the game is over.
+tickets, station builds (by city, then payment colour, then locomotives), then claims (by track
+colour, length, track id, payment colour, locomotives); during a ticket choice, the subsets to
+keep; while a tunnel waits, its extra payments (by locomotives among them) then decline; pass
+when nothing else is legal; none once the game is over.
 """
 
 from __future__ import annotations
@@ -109,6 +111,46 @@ def claim_ids(g: np.ndarray, s: np.ndarray, out: np.ndarray, n: int) -> int:
 
 
 @njit_no_refcount()
+def station_ids(g: np.ndarray, s: np.ndarray, out: np.ndarray, n: int) -> int:
+    """Every payable station build of the player to move, appended to ``out`` from ``n``: on each
+    city holding no station (city order), the next station's cost paid with one colour plus
+    locomotives (colour order, fewer locomotives first), then with locomotives only."""
+    if g[L.STATIONS_PER_PLAYER] == 0:
+        return n
+    p = s[L.PLAYER]
+    built = s[g[L.S_STATIONS_BUILT] + p]
+    if built >= g[L.STATIONS_PER_PLAYER]:
+        return n
+    cost = g[g[L.STATION_COSTS] + built]
+    hand = g[L.S_HANDS] + p * L.KINDS
+    locos = s[hand + L.LOCOMOTIVE]
+    most = locos
+    for c in range(L.COLOURS):
+        if s[hand + c] > 0 and s[hand + c] + locos > most:
+            most = s[hand + c] + locos
+    if most < cost:
+        return n
+    top = g[L.MAX_STATION_COST] + 1
+    kmax = min(cost - 1, locos)
+    stations = g[L.S_STATIONS]
+    for city in range(g[L.N_CITIES]):
+        if s[stations + city] >= 0:
+            continue
+        base = (city * top + cost) * L.KINDS
+        for c in range(L.COLOURS):
+            have = s[hand + c]
+            if have == 0:
+                continue
+            for k in range(max(cost - have, 0), kmax + 1):
+                out[n] = g[g[L.STATION_ID] + (base + c) * top + k]
+                n += 1
+        if locos >= cost:
+            out[n] = g[g[L.STATION_ID] + (base + L.LOCOMOTIVE) * top + cost]
+            n += 1
+    return n
+
+
+@njit_no_refcount()
 def keep_ids(g: np.ndarray, s: np.ndarray, minimum: int, out: np.ndarray, n: int) -> int:
     offered = s[g[L.S_OFFERS_N] + s[L.PLAYER]]
     key = offered * (g[L.MAX_OFFER] + 1) + min(minimum, g[L.MAX_OFFER])
@@ -120,6 +162,28 @@ def keep_ids(g: np.ndarray, s: np.ndarray, minimum: int, out: np.ndarray, n: int
 
 
 @njit_no_refcount()
+def tunnel_ids(g: np.ndarray, s: np.ndarray, out: np.ndarray, n: int) -> int:
+    """The waiting tunnel's extra payments the hand allows, fewest locomotives first, then
+    decline (always legal)."""
+    index = s[L.TUNNEL_CLAIM]
+    colour = g[g[L.CLAIM_COLOUR] + index]
+    extra = s[L.TUNNEL_EXTRA]
+    hand = g[L.S_HANDS] + s[L.PLAYER] * L.KINDS
+    locos = s[hand + L.LOCOMOTIVE]
+    row = g[L.PAY_ID] + extra * (g[L.TUNNEL_REVEAL] + 1)
+    if colour == L.LOCOMOTIVE:  # paid with locomotives only: the extra cards are locomotives
+        if locos >= extra:
+            out[n] = g[row + extra]
+            n += 1
+    else:
+        for k in range(max(extra - s[hand + colour], 0), min(extra, locos) + 1):
+            out[n] = g[row + k]
+            n += 1
+    out[n] = g[L.ID_DECLINE]
+    return n + 1
+
+
+@njit_no_refcount()
 def legal_ids(g: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
     """Write the legal action ids into ``out`` (room for every action); return their count."""
     phase = s[L.PHASE]
@@ -128,6 +192,7 @@ def legal_ids(g: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
         if s[L.DECK_N] > 0:
             out[n] = g[L.ID_TICKETS]
             n += 1
+        n = station_ids(g, s, out, n)
         n = claim_ids(g, s, out, n)
         if n == 0:
             out[0] = g[L.ID_PASS]
@@ -139,4 +204,6 @@ def legal_ids(g: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
         return keep_ids(g, s, g[L.INITIAL_KEEP_MIN], out, 0)
     if phase == L.KEEP:
         return keep_ids(g, s, g[L.TICKET_KEEP_MIN], out, 0)
+    if phase == L.TUNNEL:
+        return tunnel_ids(g, s, out, 0)
     return 0

@@ -19,6 +19,9 @@ def new_state(g: np.ndarray, shuffle_seed: np.uint64) -> np.ndarray:
     s[L.PHASE] = L.SETUP
     s[L.FINAL_TURNS] = -1
     s[L.LAST_CARD] = L.NO_CARD
+    s[L.TUNNEL_CLAIM] = -1
+    for i in range(3 * n):
+        s[g[L.S_TUNNELS] + i] = -1
     pile, cards = g[L.S_PILE], g[L.N_CARDS]
     for i in range(cards):
         s[pile + i] = g[g[L.DECK_CARDS] + i]
@@ -62,6 +65,8 @@ def new_state(g: np.ndarray, shuffle_seed: np.uint64) -> np.ndarray:
     s[L.BOXED_N] = boxed
     for t in range(g[L.N_TRACKS]):
         s[g[L.S_OWNER] + t] = -1
+    for c in range(g[L.STATION_CITIES]):  # no train station anywhere yet
+        s[g[L.S_STATIONS] + c] = -1
     for p in range(n):
         s[g[L.S_TRAINS] + p] = g[L.TRAINS_PER_PLAYER]
     s[L.RNG] = np.int64(rng)

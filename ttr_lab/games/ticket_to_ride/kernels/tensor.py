@@ -70,6 +70,19 @@ def write_tensor(g: np.ndarray, s: np.ndarray, me: int, plan: np.ndarray, scales
         _count(out, scales, plan[L.W_HAND_SIZES] + r, size)
         _count(out, scales, plan[L.W_TICKET_COUNTS] + r, s[g[L.S_TICKETS_N] + p])
         _count(out, scales, plan[L.W_OFFER_SIZES] + r, s[g[L.S_OFFERS_N] + p])
+        if plan[L.W_STATION_COUNTS] >= 0:
+            _count(out, scales, plan[L.W_STATION_COUNTS] + r, s[g[L.S_STATIONS_BUILT] + p])
+    at = plan[L.W_TUNNEL]
+    if at >= 0:  # a map with tunnels: the waiting claim's turned-over cards, laid payment, extra asked
+        for i in range(s[L.REVEALED_N]):
+            out[at + s[g[L.S_REVEALED] + i]] += 1.0
+        index = s[L.TUNNEL_CLAIM]
+        if index >= 0:
+            out[at + k + g[g[L.CLAIM_COLOUR] + index]] += g[g[L.CLAIM_CARDS] + index]
+            out[at + k + L.LOCOMOTIVE] += g[g[L.CLAIM_LOCOS] + index]
+        out[at + 2 * k] = s[L.TUNNEL_EXTRA]
+        for c in range(2 * k + 1):
+            out[at + c] *= scales[at + c]
     out[plan[L.W_NUM_PLAYERS] + n - 1] = 1.0
     out[plan[L.W_TO_MOVE] + _relative(s[L.PLAYER], me, n)] = 1.0
     out[plan[L.W_PHASE] + s[L.PHASE]] = 1.0
@@ -92,6 +105,12 @@ def write_tensor(g: np.ndarray, s: np.ndarray, me: int, plan: np.ndarray, scales
         o = s[owner + t]
         if o >= 0:
             out[plan[L.W_OWNER] + t * m + _relative(o, me, n)] = 1.0
+    if plan[L.W_STATIONS] >= 0:  # every station and its owner (public)
+        stations = g[L.S_STATIONS]
+        for c in range(g[L.STATION_CITIES]):
+            o = s[stations + c]
+            if o >= 0:
+                out[plan[L.W_STATIONS] + c * m + _relative(o, me, n)] = 1.0
 
 
 @njit_no_refcount()
