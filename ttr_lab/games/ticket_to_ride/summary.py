@@ -34,7 +34,7 @@ def result_summary(record: GameRecord, score_parts: tuple[str, ...]) -> tuple[li
         tickets = ", ".join(f"{'+' if t['completed'] else '-'}{t['name']}" for t in p["tickets"]) or "none"
         lines.append(f"seat {p['player']} tickets: {tickets}")
     if stations:
-        board = record.load_game().board
+        board = record.load_game().board  # type: ignore[attr-defined]
         for p in result["players"]:
             if p.get("station_tracks"):  # the track of another seat each station lent to its tickets
                 lines.append(f"seat {p['player']} stations: " + ", ".join(
