@@ -62,3 +62,14 @@ def test_a_map_without_stations_has_no_station_column():
     usa = GameRecord.load(next((Path(__file__).parents[1] / "golden").glob("usa-*.json")))
     _, headers, _, lines = load_game("ticket_to_ride").views.result_summary(usa)
     assert "stations built" not in headers and not any("stations" in line for line in lines)
+
+
+def test_the_pages_last_view_gets_the_borrowed_tracks_from_the_result():
+    live = EUROPE.views.live()
+    assert live.final(RECORD) == {}  # this record's stations borrowed nothing
+    record = copy.deepcopy(RECORD)
+    row = record.result["players"][2]
+    row["station_tracks"][1] = [row["station_tracks"][1][0], 11]
+    assert live.final(record) == {"borrowed": [[2, row["station_tracks"][1][0], 11]]}
+    assert load_game("ticket_to_ride").views.live().final(GameRecord.load(
+        next((Path(__file__).parents[1] / "golden").glob("usa-*.json")))) == {}

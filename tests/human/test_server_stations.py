@@ -76,3 +76,27 @@ def test_a_station_build_is_a_guarded_move_and_the_one_sent_is_applied():
         after = _wait(base, game, lambda v: v["step"]["stations"][city] == 0)
         assert f"seat 0 (you): {text}" in after["events"]
         assert sum(o == 0 for o in after["step"]["stations"]) == 1 and after["step"]["stations_left"][0] == 2
+
+
+def test_the_finished_games_view_holds_the_borrowed_tracks_and_the_station_columns(monkeypatch):
+    """To the end of a game: the last view's step carries what the record's result says the
+    stations borrowed (``LiveView.final``; here the result is said to lend track 5 to seat 0's
+    first station, as this short game's stations lend none), and the outcome table counts the
+    stations built and the points for those kept."""
+    from ttr_lab.games.ticket_to_ride import live
+
+    monkeypatch.setattr(live, "borrowed_tracks", lambda result: [[0, 20, 5]])
+    with served() as base:
+        game, view = _first_turn(base)
+        last = -1
+        while not view["over"]:
+            texts = [a["text"] for a in view["actions"]]
+            claims = [i for i, t in enumerate(texts) if t.startswith("claim")]
+            choice = claims[-1] if claims else texts.index("draw blind") if "draw blind" in texts else 0
+            assert request(base, f"/api/games/{game}/act", {"decision": view["decision"], "action": choice})[0] == 200
+            last = view["decision"]
+            view = _wait(base, game, lambda v: v.get("over") or (v.get("actions") and v["decision"] != last))
+        view = _wait(base, game, lambda v: v.get("outcome"))
+        assert view["step"]["borrowed"] == [[0, 20, 5]]
+        headers = view["outcome"]["headers"]
+        assert "stations kept" in headers and headers[-1] == "stations built"
