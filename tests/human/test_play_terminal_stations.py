@@ -45,7 +45,7 @@ def test_the_summary_counts_stations_built_and_names_the_borrowed_tracks():
     row = record.result["players"][1]
     track = next(t for t in board.tracks if t.a == row["station_tracks"][0][0] or t.b == row["station_tracks"][0][0])
     row["station_tracks"][0] = [row["station_tracks"][0][0], track.id]
-    ending, headers, rows, lines = EUROPE.views.result_summary(record)
+    _, headers, rows, lines = EUROPE.views.result_summary(record)
     assert headers[-1] == "stations built" and "stations kept" in headers
     for r in rows:
         parts = dict(zip(headers, r))
