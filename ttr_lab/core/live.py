@@ -72,6 +72,11 @@ class LiveView:
         changed since (the claims of the others' turns)."""
         return {}
 
+    def final(self, record: Any) -> dict[str, Any]:
+        """What the finished game's record adds to the last ``step`` (what the end of the game
+        settles and no observation holds); empty by default."""
+        return {}
+
     def target(self, observation: Any, action: Any) -> str | None:
         """The CSS selector, inside the page, of the element a click on which plays ``action``
         (several actions may share one: the page then asks which); None: a button of its own."""

@@ -276,7 +276,8 @@ class Session:
         view = {
             "id": self.id, "started": True, "title": self.game.title, "you": self.person, "names": self.names,
             "to_play": -1 if state.is_terminal() else state.current_player, "thinking": None, "over": self.done,
-            "step": self.live.step(observation, self._mark), "scores": self.live.scores(observation),
+            "step": {**self.live.step(observation, self._mark), **(self.live.final(self.record) if self.record else {})},
+            "scores": self.live.scores(observation),
             "events": [f"seat {p} ({self.names[p]}): {self.live.event_text(p, a, c)}"
                        for p, a, c in self.live.history(observation)],
             "actions": actions or [], "error": self.error or self.ended,

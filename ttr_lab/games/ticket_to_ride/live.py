@@ -2,7 +2,7 @@
 knows, from its observation alone, for the terminal in a few lines and for the browser as the
 replay viewer's board (``replay_html``: the same markup and script), with each legal action tied
 to what a click plays it on: a track claims it, a market card or the draw pile draws, the ticket
-pile draws tickets, ticked offered tickets are kept."""
+pile draws tickets, ticked offered tickets are kept, a free city builds a station there."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from typing import Any, Sequence
 
 from ttr_lab.core.live import LivePage, LiveView
 from ttr_lab.core.replay_page import player_list
-from ttr_lab.games.ticket_to_ride.actions import Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets
+from ttr_lab.games.ticket_to_ride.actions import BuildStation, Claim, DrawBlind, DrawMarket, DrawTickets, KeepTickets
 from ttr_lab.games.ticket_to_ride.board import TicketDeck
 from ttr_lab.games.ticket_to_ride.colours import CARD_NAMES
 from ttr_lab.games.ticket_to_ride.network import ticket_connected
-from ttr_lab.games.ticket_to_ride.replay_html import track_kind, tunnel_step
+from ttr_lab.games.ticket_to_ride.replay_html import borrowed_tracks, track_kind, tunnel_step
 
 _PILES = ('<div class="piles"><span class="pile draw-pile" title="draw the top card">draw pile: <b class="n-draw"></b>'
           ' cards</span> <span class="pile ticket-pile" title="draw tickets">ticket pile: <b class="n-tickets"></b>'
@@ -110,9 +110,16 @@ class TicketToRideLive(LiveView):
         })
         return step
 
+    def final(self, record: Any) -> dict[str, Any]:
+        """At the end, the tracks the stations borrowed (the result's ``station_tracks``)."""
+        borrowed = borrowed_tracks(record.result)
+        return {"borrowed": borrowed} if borrowed else {}
+
     def target(self, observation: Any, action: Any) -> str | None:
         if isinstance(action, Claim):
             return f'line[data-track="{action.track}"]'
+        if isinstance(action, BuildStation):  # a city's payments share its dot: the page asks which
+            return f'circle[data-city="{action.city}"]'
         if isinstance(action, DrawMarket):
             return f".market .card:nth-of-type({action.slot + 1})"
         if isinstance(action, DrawBlind):

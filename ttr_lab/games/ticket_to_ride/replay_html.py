@@ -52,7 +52,16 @@ def positions(record: Any) -> list[dict[str, Any]]:
             "held": [[board.tickets[t].label for t in state.held_tickets(p)] for p in range(state.num_players)],
             "held_ids": [list(state.held_tickets(p)) for p in range(state.num_players)], "claimed": claimed,
         })
+    if out and record.result:
+        out[-1]["borrowed"] = borrowed_tracks(record.result)
     return out
+
+
+def borrowed_tracks(result: dict[str, Any]) -> list[list[int]]:
+    """The tracks the stations borrowed at the end (a result's ``station_tracks``), as
+    ``[seat, city, track]`` for each station that lent its owner one; empty without stations."""
+    return [[int(p["player"]), int(city), int(track)] for p in result.get("players", ())
+            for city, track in p.get("station_tracks") or () if int(track) >= 0]
 
 
 def public_step(observation: Any) -> dict[str, Any]:
@@ -61,7 +70,10 @@ def public_step(observation: Any) -> dict[str, Any]:
     return {"turns": observation.turns, "owner": list(observation.owner), "points": list(observation.route_points),
             "trains": list(observation.trains), "cards": list(observation.hand_sizes),
             "tickets": list(observation.ticket_counts), "known": [_cards(k) for k in observation.known_cards],
-            "market": [CARD_NAMES[c] for c in observation.market], "tunnel": tunnel_step(observation)}
+            "market": [CARD_NAMES[c] for c in observation.market], "tunnel": tunnel_step(observation),
+            # per city the seat whose station stands there (-1: none), on a map with stations
+            **({"stations": list(observation.stations), "stations_left": list(observation.stations_left)}
+               if observation.stations else {})}
 
 
 def tunnel_outcome(game: Any, tunnels: Any, text: str, after: Any) -> str:
@@ -151,9 +163,9 @@ def board_svg(board: Any, uid: str) -> str:
     parts.append("</g>")
     for i, name in enumerate(board.cities):
         x, y = at(*xy[i])
-        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#333"/>'
+        parts.append(f'<circle data-city="{i}" cx="{x:.1f}" cy="{y:.1f}" r="4" fill="#333"><title>{html.escape(name)}</title></circle>'
                      f'<text x="{x + 5:.1f}" y="{y - 5:.1f}" class="city">{html.escape(name)}</text>')
-    parts.append("</svg>")
+    parts.append('<g class="station-layer"></g></svg>')  # the script draws the built stations here
     return "".join(parts)
 
 
@@ -172,6 +184,10 @@ STYLE = """
 .ttr-viewer .ferry-loco circle{fill:#d4a017;stroke:#333;stroke-width:.8}
 .ttr-viewer .ferry-loco text{font-size:6px;font-weight:700;text-anchor:middle;fill:#222}
 .ttr-viewer .tunnel-box{display:none;margin:4px 0;padding:4px 6px;border:1px dashed #555;background:#f6f2ff}
+.ttr-viewer .station-layer{pointer-events:none}
+.ttr-viewer .station-layer rect{stroke:#111;stroke-width:1.2}
+.ttr-viewer line.borrowed{stroke-dasharray:4 2 !important;filter:drop-shadow(0 0 3px #000) drop-shadow(0 0 5px #0ff)}
+.ttr-viewer circle[data-city].playable{r:7px;fill:#1a73e8;cursor:pointer}
 .ttr-viewer .ticket-layer line{stroke-width:3;stroke-dasharray:2 5;stroke-linecap:round;opacity:.9}
 """
 
@@ -181,6 +197,8 @@ function({D, root, q, esc, chips}){
 const lines = Array.from(root.querySelectorAll("line[data-track]"));
 const ends = Array.from(root.querySelectorAll("line[data-ticket]"));
 const layer = q(".ticket-layer");
+const stationLayer = q(".station-layer");
+const cities = Array.from(root.querySelectorAll("circle[data-city]"));
 const cards = counts => chips(counts, D.cardColours);
 const drawn = new Set();  // seats whose tickets are drawn on the board
 let shown = null;
@@ -211,6 +229,15 @@ return function(s, step){
     else { line.setAttribute("stroke", line.dataset.colour); line.setAttribute("stroke-width", "2.5");
            line.setAttribute("stroke-opacity", "0.45"); }
   });
+  // Built stations: a square in the owner's colour on the city; at the end, the tracks they
+  // borrowed are outlined (their owner's colour stays: the track is only lent).
+  stationLayer.innerHTML = (s.stations || []).map((o, c) => o < 0 ? "" : (() => { const e = cities[c];
+    const x = +e.getAttribute("cx"), y = +e.getAttribute("cy");
+    return `<g class="station" data-station="${c}" data-seat="${o}"><rect x="${x - 5}" y="${y - 5}" width="10" height="10" `
+      + `fill="${D.players[o].colour}"/><title>station of seat ${o}: ${esc(e.textContent)}</title></g>`; })()).join("");
+  const lent = new Map((s.borrowed || []).map(([seat, city, t]) => [t, seat]));
+  lines.forEach((line, t) => { line.classList.toggle("borrowed", lent.has(t));
+    if (lent.has(t)) line.setAttribute("data-borrowed-by", lent.get(t)); else line.removeAttribute("data-borrowed-by"); });
   q(".market").innerHTML = "market: " + s.market.map(c => cards({[c]: 1}).replace(">1 ", ">")).join("");
   const box = q(".tunnel-box");
   box.style.display = s.tunnel ? "block" : "none";
@@ -220,7 +247,7 @@ return function(s, step){
   q("tbody.players").innerHTML = D.players.map((p, i) => `<tr data-seat="${i}"${s.to_play === i ? ' style="font-weight:600"' : ""}>
     <td class="l"><span class="swatch" style="background:${p.colour}"></span> ${p.name} (seat ${i})</td>
     <td class="points">${s.points[i]}</td><td class="trains">${s.trains[i]}</td><td class="cards">${s.cards[i]}</td>
-    <td class="l known">${cards(s.known[i])}</td><td class="tickets">${s.tickets[i]}</td>
+    <td class="l known">${cards(s.known[i])}</td><td class="tickets">${s.tickets[i]}${s.stations_left ? ` <span class="stations-left" title="stations left to build">· ${s.stations_left[i]} st.</span>` : ""}</td>
     <td class="l hidden-info hand">${cards(s.hands[i])}</td><td class="l hidden-info held">${s.held[i].map(esc).join(", ")}</td>
     <td class="hidden-info"><input type="checkbox" data-draw-tickets="${i}" aria-label="draw seat ${i}'s tickets on the board"${drawn.has(i) ? " checked" : ""}></td></tr>`).join("");
   drawTickets(s);

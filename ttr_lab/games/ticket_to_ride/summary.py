@@ -15,24 +15,31 @@ def result_summary(record: GameRecord, score_parts: tuple[str, ...]) -> tuple[li
     ruleset awards (its ``score_parts``), so every row adds up (routes + tickets + bonuses = total)."""
     result = record.result
     bonuses = [(head, field) for field, head in _BONUSES.items() if field in score_parts]
-    if result["players"] and "station_points" in result["players"][0]:  # a game with train stations
+    stations = bool(result["players"]) and "station_points" in result["players"][0]  # a game with train stations
+    if stations:
         bonuses.append(("stations kept", "station_points"))
-    headers = ["rank", "seat", "strategy", "routes", "tickets", *(h for h, _ in bonuses), "total", "trains left"]
+    # How many stations each built, after the columns that add up to the total.
+    headers = ["rank", "seat", "strategy", "routes", "tickets", *(h for h, _ in bonuses), "total", "trains left",
+               *(["stations built"] if stations else [])]
     rows = []
     for p in sorted(result["players"], key=lambda p: (p["rank"], p["player"])):
         rows.append([
             str(p["rank"]), str(p["player"]), record.strategies[p["player"]], str(p["route_points"]),
             f"{p['ticket_points']:+d} ({p['tickets_completed']}/{len(p['tickets'])})",
             *(str(p[field]) for _, field in bonuses), str(p["total"]), str(p["trains_left"]),
+            *([str(p.get("stations_built") or 0)] if stations else []),
         ])
     lines = []
     for p in result["players"]:
         tickets = ", ".join(f"{'+' if t['completed'] else '-'}{t['name']}" for t in p["tickets"]) or "none"
         lines.append(f"seat {p['player']} tickets: {tickets}")
-    for p in result["players"]:
-        if p.get("station_tracks"):  # the tracks its stations borrowed for the tickets
-            lines.append(f"seat {p['player']} stations: " + ", ".join(
-                f"city #{c} " + (f"borrows track #{t}" if t >= 0 else "borrows none") for c, t in p["station_tracks"]))
+    if stations:
+        board = record.load_game().board  # type: ignore[attr-defined]
+        for p in result["players"]:
+            if p.get("station_tracks"):  # the track of another seat each station lent to its tickets
+                lines.append(f"seat {p['player']} stations: " + ", ".join(
+                    f"{board.cities[c]} " + (f"borrows {board.tracks[t].label}" if t >= 0 else "borrows none")
+                    for c, t in p["station_tracks"]))
     if "longest_bonus" in score_parts:
         lines.append("longest trail: " + ", ".join(f"seat {p['player']} {p['longest_trail']}" for p in result["players"]))
     return headers, rows, lines
