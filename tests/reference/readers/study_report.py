@@ -131,6 +131,7 @@ def paired_table(results: StudyResults) -> pd.DataFrame:
         c = compare(base, frame, across_variants=True)
         wins = c.wins.copy()
         wins.insert(0, "cell", key)
+        wins.insert(1, "against", results.baseline_key)  # a study without strata: always the baseline
         wins["score_delta"] = c.scores["delta"].to_numpy()
         wins["changed_winner"] = c.changed_winner
         wins["games_compared"] = c.games
