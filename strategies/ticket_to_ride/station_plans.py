@@ -3,12 +3,13 @@ and the searches' station candidates.
 
 A station is worth to a player the tickets it repairs: a held ticket the player can no longer
 complete on its own (no path of its own and unclaimed tracks joins its cities: a track it needed
-is taken) that the end-of-game assignment of the player's stations, this one added, completes
-through one track of another player. Which track a station borrows, and whether a ticket is then
-joined, is the rules' own function (``scoring.borrow``); the station counts, costs and points come
-from the game array. Only tickets joined *now* count, so a station comes late, once the player's
-network reaches both sides of the gap; a ticket it could only repair after more claims is not
-counted (the plan does not route through other players' tracks).
+is taken; in the final round, no path of its own: one turn rarely joins it) that the end-of-game
+assignment of the player's stations, this one added, completes through one track of another
+player. Which track a station borrows, and whether a ticket is then joined, is the rules' own
+function (``scoring.borrow``); the station counts, costs and points come from the game array.
+Only tickets joined *now* count, so a station comes late, once the player's network reaches both
+sides of the gap; a ticket it could repair only after more claims is not counted (the plan does
+not route through other players' tracks).
 
 Its cost: the station's points (kept if it stays unbuilt), one point per card it takes and
 ``margin`` more for the turn. The player builds the station whose repaired points are highest,
@@ -39,12 +40,14 @@ def _find(parent: np.ndarray, x: int) -> int:
 @njit(cache=True)
 def blocked_tickets(g: np.ndarray, s: np.ndarray, p: int, out: np.ndarray) -> int:
     """``out[i]``: whether ``p``'s i-th held ticket is blocked (its cities not joined by the
-    player's tracks and the tracks it may still claim); how many are."""
+    player's tracks and the tracks it may still claim; in the final round, by its own tracks:
+    its one turn left is the station's); how many are."""
     cities = g[L.N_CITIES]
     parent = np.arange(cities)
     owner = g[L.S_OWNER]
+    last_turn = s[L.FINAL_TURNS] >= 0
     for t in range(g[L.N_TRACKS]):
-        if s[owner + t] == p or track_open(g, s, t, p):
+        if s[owner + t] == p or (not last_turn and track_open(g, s, t, p)):
             a, b = _find(parent, g[g[L.T_CITY_A] + t]), _find(parent, g[g[L.T_CITY_B] + t])
             if a != b:
                 parent[a] = b

@@ -30,8 +30,8 @@ KOBENHAVN_CUT = {"Essen-Kobenhavn gray#1": 1, "Petrograd-Stockholm gray": 1, "Es
 HAND = {"red": 3, "blue": 2, "green": 2, "yellow": 1, "locomotive": 1}
 
 
-def position(claimed, ticket):
-    return make_state(2, board=BOARD, hands=[HAND, {"black": 2}], claimed=claimed,
+def position(claimed, ticket, final_turns_left=-1):
+    return make_state(2, board=BOARD, hands=[HAND, {"black": 2}], claimed=claimed, final_turns_left=final_turns_left,
                       tickets_held=[[TICKET[ticket]], [TICKET["Athina-Angora"]]])
 
 
@@ -99,3 +99,13 @@ def test_a_search_plays_the_repairing_station():
     search = build("mcts", {"iterations": 8}, "ticket_to_ride")
     action = search.act(s.observation(0), s.legal_actions(), random.Random(1))
     assert type(action) is BuildStation
+
+
+@pytest.mark.parametrize("who", [0, 1], ids=["greedy", "ticket_planner"])
+def test_in_the_final_round_an_unfinished_ticket_a_station_joins_now_is_repaired(who):
+    # London-Wien could still be finished over open tracks (nothing is cut), but not in one turn.
+    claimed = {"Dieppe-London gray#1": 1, **TO_WIEN}
+    s = position(claimed, "London-Wien")
+    assert type(decide(players()[who], s)) is not BuildStation  # earlier: claim, draw or plan
+    action = decide(players()[who], position(claimed, "London-Wien", final_turns_left=1))
+    assert type(action) is BuildStation and BOARD.cities[action.city] in ("London", "Dieppe")
