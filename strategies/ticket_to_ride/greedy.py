@@ -18,6 +18,7 @@ from typing import Sequence
 from pydantic import NonNegativeFloat, NonNegativeInt
 
 from ttr_lab.strategies.ticket_to_ride.planning import PlanCache, choose_draw, choose_payment, claims_by_track, track_costs
+from ttr_lab.strategies.ticket_to_ride.station_builds import station_build
 from ttr_lab.games.ticket_to_ride import (
     GRAY, LOCOMOTIVE, NUM_COLOURS, Action, KeepTickets, Observation, Phase, cheapest_tunnel_answer,
 )
@@ -33,11 +34,13 @@ class Greedy:
     }
 
     def __init__(self, *, ticket_bonus: float = 3.0, min_points: NonNegativeInt = 1,
-                 locomotive_weight: NonNegativeFloat = 0.9) -> None:
+                 locomotive_weight: NonNegativeFloat = 0.9, stations: bool = True) -> None:
         """``ticket_bonus``: extra value of a track on a ticket's shortest route;
         ``min_points``: ignore claims worth fewer route points than this (unless on a ticket route);
         ``locomotive_weight``: what taking a face-up locomotive (a whole turn) is worth, against
-        one card of the colour it wants (1.0) and an unseen blind card (about 0.2)."""
+        one card of the colour it wants (1.0) and an unseen blind card (about 0.2);
+        ``stations``: build a train station when it repairs blocked tickets (``station_plans``)."""
+        self.stations = stations
         self.ticket_bonus = ticket_bonus
         self.min_points = min_points
         self.locomotive_weight = locomotive_weight
@@ -50,6 +53,9 @@ class Greedy:
         if obs.phase in (Phase.INITIAL_TICKETS, Phase.KEEP_TICKETS):
             return self._keep(obs, legal_actions)
         if obs.phase == Phase.TURN:
+            station = station_build(obs, legal_actions) if self.stations else None
+            if station is not None:
+                return station
             claim = self._best_claim(obs, legal_actions)
             if claim is not None:
                 return claim

@@ -19,6 +19,7 @@ from ttr_lab.strategies.ticket_to_ride.planner_decisions import (
     W_COSTS, W_IDS, W_PLAN, W_TRACKS, _keep_before, default_params, turn_start,
 )
 from ttr_lab.strategies.ticket_to_ride.planner_toolkit import cheapest_claim, choose_draw, track_costs
+from ttr_lab.strategies.ticket_to_ride.station_plans import planned_station
 
 TICKET_BONUS, MIN_POINTS, LOCOMOTIVE_WEIGHT = 3.0, 1, 0.9  # Greedy's defaults
 # Greedy's PlanCache(orders=1): no card or route weight, one ticket order.
@@ -111,6 +112,9 @@ def greedy_choice(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarr
     for i in range(k):
         useful[planned[i]] = True
     if s[L.PHASE] == L.TURN:
+        station = planned_station(g, s, params, ids, n)
+        if station >= 0:
+            return station
         claim = _claim(g, s, ids, n, useful, w[W_TRACKS])
         if claim >= 0:
             return claim

@@ -38,6 +38,7 @@ from ttr_lab.games.ticket_to_ride.kernels.rows import hand_start, tickets_start,
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.scoring import components
 from ttr_lab.strategies.ticket_to_ride.planner_knobs import PLAYOUT_ORDERS, SLOT, knobs
+from ttr_lab.strategies.ticket_to_ride.station_plans import planned_station
 from ttr_lab.strategies.ticket_to_ride.planner_toolkit import (
     best_twins, card_deficits, cards_missing, cheapest_claim, choose_draw, choose_payment, claimable,
     ferry_locomotives,
@@ -297,6 +298,9 @@ def decide(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: 
     if s[L.PHASE] == L.SECOND:
         return draw(g, s, params, w, n, planned, k)
     p = s[L.PLAYER]
+    station = planned_station(g, s, params, ids, n)  # a station repairing tickets comes first
+    if station >= 0:
+        return station
     has = np.zeros(g[L.N_TRACKS], dtype=np.bool_)
     for i in range(n):
         if ids[i] >= g[L.ID_CLAIM]:

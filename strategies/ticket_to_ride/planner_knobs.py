@@ -52,6 +52,11 @@ class PlannerKnobs:
     route_weight: NonNegativeFloat = _knob(
         1.5, "plan cost, in trains, taken off a track per route point it scores above one a train "
         "(plans lean towards long routes)", (0.0, 3.0))
+    # Train stations (station_plans): nothing changes on a map without them.
+    stations: NonNegativeInt = _knob(1, "build train stations that repair blocked tickets (0: never)")
+    station_margin: NonNegativeFloat = _knob(
+        2.0, "points a station's turn costs: built when the tickets it repairs reach its points, "
+        "a point a card and this", (0.0, 8.0))
 
     def params(self) -> np.ndarray:
         """The compiled planner's ``params`` array: each knob at its ``SLOT``."""

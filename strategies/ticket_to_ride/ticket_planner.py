@@ -104,4 +104,7 @@ def seat_view(obs: Observation) -> GameState:
         returned_by=tuple(me if t >= 0 else -1 for t in obs.ticket_deck_known), boxed=tuple(obs.boxed_known),
         boxed_by=(me,) * len(obs.boxed_known), final_turns=obs.final_turns_left, passes=obs.passes_in_a_row,
         turns=obs.turns, **tunnel_fields(obs),
+        # Train stations are public (empty without them): the station choice and legality read them.
+        stations=list(obs.stations),
+        stations_built=[obs.ruleset.stations_per_player - left for left in obs.stations_left],
     )

@@ -2,9 +2,11 @@
 
 A node (the root of every search, and each node of ``mcts_tree``) opens moves by *group*: every
 claim of one track is one (its cheapest payment stands for it), every face-up draw of one card
-kind is one, any other action is its own (``group_of``). ``ordered_moves`` lists the groups best
-prior first: the planner's move, the claims its plan wants, the blind draw, a ticket draw, the
-other claims by their points, the face-up cards.
+kind is one, every station build on one city is one (opened, paid one way, only where the
+station repairs a blocked ticket: ``station_plans``), any other action is its own (``group_of``).
+``ordered_moves`` lists the groups best prior first: the planner's move, the claims its plan
+wants, the blind draw, a ticket draw, the other claims (and stations) by their points, the
+face-up cards.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.strategies.ticket_to_ride.planner_decisions import W_IDS, W_SCRATCH, decide, fresh_plan, keep
 from ttr_lab.strategies.ticket_to_ride.planner_toolkit import cheapest_claim
+from ttr_lab.strategies.ticket_to_ride.station_plans import station_payment, station_values
 
 # Prior scores of ``ordered_moves`` (higher opens first). The planner's move leads; then the
 # claims it plans, the blind draw and a ticket draw (what a player does most turns); then the
@@ -33,7 +36,7 @@ def group_count(g: np.ndarray) -> int:
 def group_of(g: np.ndarray, s: np.ndarray, a: int) -> int:
     """The group of action id ``a`` at ``s``, the unit in which a node opens moves: every claim of
     one track (and of its twin in the same colour: the same move) is one group, every face-up draw
-    of one card kind is one, any other action is its own."""
+    of one card kind is one, every station build on one city is one, any other action is its own."""
     id_claim = g[L.ID_CLAIM]
     if a >= id_claim:
         t = g[g[L.CLAIM_TRACK] + a - id_claim]
@@ -43,6 +46,8 @@ def group_of(g: np.ndarray, s: np.ndarray, a: int) -> int:
         return id_claim + t  # claim ids outnumber tracks, so claim groups stay among claim ids
     if g[L.ID_MARKET] <= a < g[L.ID_TICKETS]:
         return g[L.N_ACTIONS] + s[g[L.S_MARKET] + a - g[L.ID_MARKET]]
+    if a >= g[L.ID_STATION]:  # station builds outnumber cities, so city groups stay among them
+        return g[L.ID_STATION] + g[g[L.STATION_CITY] + a - g[L.ID_STATION]]
     return a
 
 
@@ -77,6 +82,8 @@ def ordered_moves(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarr
     first_group = group_of(g, s, first)
     seen = np.zeros(group_count(g), dtype=np.bool_)
     scratch = w[W_SCRATCH]
+    repairs = np.zeros(g[L.N_CITIES], dtype=np.int64)  # per city, the ticket points a station repairs
+    station_values(g, s, ids, n, repairs)
     m = 0
     for i in range(n):
         a = ids[i]
@@ -94,8 +101,12 @@ def ordered_moves(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarr
                 value = _PLANNED + length if on_plan[t] else _CLAIM + g[g[L.T_POINTS] + t]
             elif a == g[L.ID_TICKETS]:
                 value = _TICKETS
-            elif a >= g[L.ID_STATION]:  # a train station: not weighed yet, opened last
-                value = 0.0
+            elif a >= g[L.ID_STATION]:  # a station only where it repairs a ticket, paid one way
+                city = g[g[L.STATION_CITY] + a - g[L.ID_STATION]]
+                if repairs[city] <= 0:
+                    continue
+                a = station_payment(g, s, ids, n, city)
+                value = _CLAIM + repairs[city]
             elif a >= g[L.ID_MARKET]:
                 value = _MARKET + (1.0 if s[g[L.S_MARKET] + a - g[L.ID_MARKET]] == L.LOCOMOTIVE else 0.0)
             elif a == g[L.ID_PASS]:
