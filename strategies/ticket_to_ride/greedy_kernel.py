@@ -19,6 +19,7 @@ from ttr_lab.strategies.ticket_to_ride.planner_decisions import (
     W_COSTS, W_IDS, W_PLAN, W_TRACKS, _keep_before, default_params, turn_start,
 )
 from ttr_lab.strategies.ticket_to_ride.planner_toolkit import cheapest_claim, choose_draw, track_costs
+from ttr_lab.strategies.ticket_to_ride.tunnel_odds import tunnel_answer, tunnel_surcharge, unseen_cards
 
 TICKET_BONUS, MIN_POINTS, LOCOMOTIVE_WEIGHT = 3.0, 1, 0.9  # Greedy's defaults
 # Greedy's PlanCache(orders=1): no card or route weight, one ticket order.
@@ -48,6 +49,8 @@ def _claim(g: np.ndarray, s: np.ndarray, ids: np.ndarray, n: int, useful: np.nda
     """Greedy._best_claim: the claim id paying for the best-value claimable track; -1 if none."""
     p = s[L.PLAYER]
     seen = np.zeros(g[L.N_TRACKS], dtype=np.bool_)
+    unseen = np.zeros(L.KINDS, dtype=np.int64)
+    total = unseen_cards(g, s, p, unseen) if g[L.TUNNEL_REVEAL] > 0 else 0
     best, best_value = -1, -np.inf
     for i in range(n):  # tracks in the order their first claim comes, as claims_by_track groups them
         a = ids[i]
@@ -61,6 +64,8 @@ def _claim(g: np.ndarray, s: np.ndarray, ids: np.ndarray, n: int, useful: np.nda
         if points < MIN_POINTS and not useful[t]:
             continue
         value = points + (TICKET_BONUS if useful[t] else 0.0)
+        if total > 0:  # a tunnel: less its expected extra cards
+            value -= tunnel_surcharge(g, s, p, t, unseen, total)
         if value > best_value:
             best, best_value = t, value
     return cheapest_claim(g, s, p, ids, n, best, claims)
@@ -105,8 +110,8 @@ def greedy_choice(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarr
     ids, planned = w[W_IDS], w[W_PLAN]
     if k < 0:
         return _keep(g, s, ids, n)
-    if s[L.PHASE] == L.TUNNEL:  # the fewest locomotives the hand can pay, else decline (listed so)
-        return ids[0]
+    if s[L.PHASE] == L.TUNNEL:
+        return tunnel_answer(g, s, ids, n, planned, k)
     useful = np.zeros(g[L.N_TRACKS], dtype=np.bool_)
     for i in range(k):
         useful[planned[i]] = True
