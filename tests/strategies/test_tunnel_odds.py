@@ -84,3 +84,15 @@ def test_one_extra_card_is_always_paid(name):
     s = make_state(2, board=BOARD, hands=[{"orange": 5}, {"red": 3}], pile_top=["orange", "green", "green"])
     act(s, "claim Angora-Smyrna orange with 3 orange")
     assert decide(build(name, None, "ticket_to_ride"), s) == PayTunnel(1, 0)
+
+
+@pytest.mark.parametrize("name", ["mcts", "mcts_halving", "mcts_tree"])
+def test_the_search_weighs_pay_and_decline_by_play_outs(name):
+    s = _asked_three(owned=False)
+    search = build(name, {"iterations": 24}, "ticket_to_ride")
+    legal = s.legal_actions()
+    import random
+
+    result = search.search(s.observation(0), legal, random.Random(3))
+    assert result.action in (PayTunnel(3, 0), DECLINE)
+    assert result.playouts > 0  # searched, not the planner's answer taken as it is
