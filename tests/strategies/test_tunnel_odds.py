@@ -96,3 +96,27 @@ def test_the_search_weighs_pay_and_decline_by_play_outs(name):
     result = search.search(s.observation(0), legal, random.Random(3))
     assert result.action in (PayTunnel(3, 0), DECLINE)
     assert result.playouts > 0  # searched, not the planner's answer taken as it is
+
+
+def test_the_compiled_greedy_picks_what_a_fresh_python_greedy_picks_on_europe():
+    import random
+
+    from ttr_lab.core.game import load_game
+    from ttr_lab.strategies.ticket_to_ride.greedy import Greedy
+    from ttr_lab.strategies.ticket_to_ride.planner_decisions import tables_of
+
+    game = load_game("ticket_to_ride", map="europe")
+    tunnels = 0
+    for seed in (1, 2, 3):
+        state = game.new_game(2, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            p = state.current_player
+            action = Greedy().act(state.observation(p), legal, rng)
+            pt, w = tables_of(state.face.g)
+            compiled = greedy_kernel.greedy_choice(state.face.g, pt, state.s, greedy_kernel.PLAN_PARAMS, w)
+            assert state.face.actions[compiled] == action, (seed, state.turns, action)
+            tunnels += state.phase == Phase.TUNNEL
+            state.apply(action)
+    assert tunnels > 0  # the games asked for tunnels' extra cards
