@@ -4,6 +4,9 @@
 - Turn: claims the affordable track worth the most right now, its route points plus a bonus
   if it lies on the shortest route of one of its tickets; if it can claim nothing, it draws the
   colour that brings it closest to the most valuable track it could soon claim.
+- Tunnels (``tunnel_odds``): a tunnel's value is less the extra cards it is expected to ask,
+  its payment the colour fewest unseen cards match; asked for extra cards, it pays when the
+  track completes a ticket, asks one card, or two on its ticket routes, else declines.
 - It never draws more tickets, never saves cards for a route, never thinks about the end.
 
 A baseline one step above random: it scores route points steadily and completes tickets only

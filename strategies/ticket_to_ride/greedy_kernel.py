@@ -4,7 +4,8 @@
 It is ``Greedy`` (greedy.py) step for step with its default knobs and nothing cached between
 decisions (its ``PlanCache`` plan computed afresh, orders 1, no card or route weights): the
 fewest, cheapest tickets kept; the affordable track worth most now (route points, plus
-``ticket_bonus`` on its plan); else the colour that brings the best-value track nearest. The
+``ticket_bonus`` on its plan, less a tunnel's expected extra cards); else the colour that
+brings the best-value track nearest; a tunnel's extra cards paid or declined by ``tunnel_answer``. The
 same keys and tie-breaks as the Python, over the planner's kernels (``planner_toolkit``), so it
 picks the action a fresh ``Greedy`` picks (tests/envs/test_vector_env.py checks it on real games).
 """
