@@ -4,6 +4,9 @@
 - Turn: claims the affordable track worth the most right now, its route points plus a bonus
   if it lies on the shortest route of one of its tickets; if it can claim nothing, it draws the
   colour that brings it closest to the most valuable track it could soon claim.
+- Tunnels (``tunnel_odds``): a tunnel's value is less the extra cards it is expected to ask,
+  its payment the colour fewest unseen cards match; asked for extra cards, it pays when the
+  track completes a ticket, asks one card, or two on its ticket routes, else declines.
 - It never draws more tickets, never saves cards for a route, never thinks about the end.
 
 A baseline one step above random: it scores route points steadily and completes tickets only
@@ -19,9 +22,10 @@ from pydantic import NonNegativeFloat, NonNegativeInt
 
 from ttr_lab.strategies.ticket_to_ride.planning import PlanCache, choose_draw, choose_payment, claims_by_track, track_costs
 from ttr_lab.strategies.ticket_to_ride.station_builds import station_build
-from ttr_lab.games.ticket_to_ride import (
-    GRAY, LOCOMOTIVE, NUM_COLOURS, Action, KeepTickets, Observation, Phase, cheapest_tunnel_answer,
+from ttr_lab.strategies.ticket_to_ride.tunnel_odds import (
+    expected_extra_from, tunnel_answer_from, tunnel_flags, unseen_from,
 )
+from ttr_lab.games.ticket_to_ride import GRAY, LOCOMOTIVE, NUM_COLOURS, Action, KeepTickets, Observation, Phase
 
 
 class Greedy:
@@ -49,7 +53,7 @@ class Greedy:
     def act(self, observation: Observation, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         obs = observation
         if obs.phase is Phase.TUNNEL:
-            return cheapest_tunnel_answer(legal_actions)
+            return tunnel_answer_from(obs, legal_actions, self.plans.get(obs).tracks)
         if obs.phase in (Phase.INITIAL_TICKETS, Phase.KEEP_TICKETS):
             return self._keep(obs, legal_actions)
         if obs.phase == Phase.TURN:
@@ -73,6 +77,8 @@ class Greedy:
             return None
         useful = set(self.plans.get(obs).tracks)
         track_points = obs.track_points
+        tunnel = tunnel_flags(obs.board)
+        unseen = unseen_from(obs) if any(tunnel) else None
         best, best_value = None, float("-inf")
         for track, claims in by_track.items():
             points = track_points[track]
@@ -80,10 +86,16 @@ class Greedy:
             if points < self.min_points and not on_route:
                 continue
             value = points + (self.ticket_bonus if on_route else 0.0)
+            if unseen is not None and tunnel[track]:  # less the extra cards it is expected to ask
+                colour = obs.tables.track_colour[track]
+                value -= expected_extra_from(obs, max(range(NUM_COLOURS), key=lambda c: (obs.hand[c], -c))
+                                             if colour == GRAY else colour, unseen)
             if value > best_value:
                 best, best_value = track, value
         if best is None:
             return None
+        if unseen is not None and tunnel[best]:
+            return choose_payment(by_track[best], obs.hand, extra=lambda c: expected_extra_from(obs, c, unseen))
         return choose_payment(by_track[best], obs.hand)
 
     def _draw(self, obs: Observation, legal: Sequence[Action]) -> Action:

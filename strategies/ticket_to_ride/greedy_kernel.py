@@ -4,7 +4,8 @@
 It is ``Greedy`` (greedy.py) step for step with its default knobs and nothing cached between
 decisions (its ``PlanCache`` plan computed afresh, orders 1, no card or route weights): the
 fewest, cheapest tickets kept; the affordable track worth most now (route points, plus
-``ticket_bonus`` on its plan); else the colour that brings the best-value track nearest. The
+``ticket_bonus`` on its plan, less a tunnel's expected extra cards); else the colour that
+brings the best-value track nearest; a tunnel's extra cards paid or declined by ``tunnel_answer``. The
 same keys and tie-breaks as the Python, over the planner's kernels (``planner_toolkit``), so it
 picks the action a fresh ``Greedy`` picks (tests/envs/test_vector_env.py checks it on real games).
 """
@@ -20,6 +21,7 @@ from ttr_lab.strategies.ticket_to_ride.planner_decisions import (
 )
 from ttr_lab.strategies.ticket_to_ride.planner_toolkit import cheapest_claim, choose_draw, track_costs
 from ttr_lab.strategies.ticket_to_ride.station_plans import planned_station
+from ttr_lab.strategies.ticket_to_ride.tunnel_odds import tunnel_answer, tunnel_surcharge, unseen_cards
 
 TICKET_BONUS, MIN_POINTS, LOCOMOTIVE_WEIGHT = 3.0, 1, 0.9  # Greedy's defaults
 # Greedy's PlanCache(orders=1): no card or route weight, one ticket order.
@@ -49,6 +51,8 @@ def _claim(g: np.ndarray, s: np.ndarray, ids: np.ndarray, n: int, useful: np.nda
     """Greedy._best_claim: the claim id paying for the best-value claimable track; -1 if none."""
     p = s[L.PLAYER]
     seen = np.zeros(g[L.N_TRACKS], dtype=np.bool_)
+    unseen = np.zeros(L.KINDS, dtype=np.int64)
+    total = unseen_cards(g, s, p, unseen) if g[L.TUNNEL_REVEAL] > 0 else 0
     best, best_value = -1, -np.inf
     for i in range(n):  # tracks in the order their first claim comes, as claims_by_track groups them
         a = ids[i]
@@ -62,6 +66,8 @@ def _claim(g: np.ndarray, s: np.ndarray, ids: np.ndarray, n: int, useful: np.nda
         if points < MIN_POINTS and not useful[t]:
             continue
         value = points + (TICKET_BONUS if useful[t] else 0.0)
+        if total > 0:  # a tunnel: less its expected extra cards
+            value -= tunnel_surcharge(g, s, p, t, unseen, total)
         if value > best_value:
             best, best_value = t, value
     return cheapest_claim(g, s, p, ids, n, best, claims)
@@ -106,8 +112,8 @@ def greedy_choice(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarr
     ids, planned = w[W_IDS], w[W_PLAN]
     if k < 0:
         return _keep(g, s, ids, n)
-    if s[L.PHASE] == L.TUNNEL:  # the fewest locomotives the hand can pay, else decline (listed so)
-        return ids[0]
+    if s[L.PHASE] == L.TUNNEL:
+        return tunnel_answer(g, s, ids, n, planned, k)
     useful = np.zeros(g[L.N_TRACKS], dtype=np.bool_)
     for i in range(k):
         useful[planned[i]] = True

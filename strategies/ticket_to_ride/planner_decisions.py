@@ -39,6 +39,7 @@ from ttr_lab.games.ticket_to_ride.kernels.legal import legal_ids
 from ttr_lab.games.ticket_to_ride.kernels.scoring import components
 from ttr_lab.strategies.ticket_to_ride.planner_knobs import PLAYOUT_ORDERS, SLOT, knobs
 from ttr_lab.strategies.ticket_to_ride.station_plans import planned_station
+from ttr_lab.strategies.ticket_to_ride.tunnel_odds import tunnel_answer, tunnel_locomotives
 from ttr_lab.strategies.ticket_to_ride.planner_toolkit import (
     best_twins, card_deficits, cards_missing, cheapest_claim, choose_draw, choose_payment, claimable,
     ferry_locomotives,
@@ -178,6 +179,8 @@ def draw(g: np.ndarray, s: np.ndarray, params: np.ndarray, w: tuple, n: int, tar
     deficits = np.empty(L.COLOURS, dtype=np.int64)
     card_deficits(g, s, p, more, k, deficits)
     ferries = ferry_locomotives(g, more, k)
+    if g[L.TUNNEL_REVEAL] > 0:  # the extra cards the plan's tunnels are expected to ask, as locomotives
+        ferries += tunnel_locomotives(g, s, p, more, k)
     missing = max(0, deficits.sum() + ferries - s[hand + L.LOCOMOTIVE])
     weights = np.zeros(L.COLOURS, dtype=np.float64)
     wanted = False
@@ -293,8 +296,8 @@ def decide(g: np.ndarray, pt: np.ndarray, s: np.ndarray, params: np.ndarray, w: 
            planned: np.ndarray, k: int) -> int:
     """TicketPlanner.act in a turn or a second draw, with the plan ``planned[:k]`` (legal ids in ``w``)."""
     costs, fw, iw, ids, scratch, plan, tracks, more, tickets, lost = w
-    if s[L.PHASE] == L.TUNNEL:  # the fewest locomotives the hand can pay, else decline (listed so)
-        return ids[0]
+    if s[L.PHASE] == L.TUNNEL:
+        return tunnel_answer(g, s, ids, n, planned, k)
     if s[L.PHASE] == L.SECOND:
         return draw(g, s, params, w, n, planned, k)
     p = s[L.PLAYER]

@@ -24,6 +24,7 @@ from numba import njit
 from ttr_lab.games.ticket_to_ride.kernels import layout as L
 from ttr_lab.games.ticket_to_ride.kernels.rows import hand_start
 from ttr_lab.games.ticket_to_ride.kernels.legal import track_open
+from ttr_lab.strategies.ticket_to_ride.tunnel_odds import expected_extra, tunnel_surcharge, unseen_cards
 
 NONE = -1.0  # a track's cost when the player cannot claim it (planning's ``None``)
 _CUT = float(1 << 30)  # planning.shortest_path's "not reached"
@@ -115,6 +116,18 @@ def track_costs(g: np.ndarray, s: np.ndarray, p: int, card_weight: float, route_
             if extra > 0:
                 c = max(c - route_weight * extra, 0.25 * need)
         out[t] = c
+    if card_weight != 0.0 and g[L.TUNNEL_REVEAL] > 0:
+        _tunnel_costs(g, s, p, card_weight, out)
+
+
+@njit(cache=True)
+def _tunnel_costs(g: np.ndarray, s: np.ndarray, p: int, card_weight: float, out: np.ndarray) -> None:
+    """Each claimable tunnel in ``out`` costs its expected extra cards too (at ``card_weight``)."""
+    unseen = np.zeros(L.KINDS, dtype=np.int64)
+    total = unseen_cards(g, s, p, unseen)
+    for t in range(g[L.N_TRACKS]):
+        if out[t] > 0.0 and g[g[L.T_TUNNEL] + t] > 0:
+            out[t] += card_weight * tunnel_surcharge(g, s, p, t, unseen, total)
 
 
 @njit(cache=True)
@@ -354,6 +367,8 @@ def cards_missing(g: np.ndarray, s: np.ndarray, p: int, tracks: np.ndarray, n: i
 def choose_payment(g: np.ndarray, s: np.ndarray, p: int, claims: np.ndarray, n: int, deficits: np.ndarray) -> int:
     """The claim id among ``claims[:n]`` spending the fewest locomotives, then the fewest cards
     other planned tracks need, then from the smallest pile, then the lowest colour (first on ties)."""
+    if n > 0 and g[L.TUNNEL_REVEAL] > 0 and g[g[L.T_TUNNEL] + g[g[L.CLAIM_TRACK] + claims[0] - g[L.ID_CLAIM]]] > 0:
+        return _tunnel_payment(g, s, p, claims, n, deficits)
     hand = hand_start(g, p)
     best = -1
     bk0, bk1, bk2, bk3 = 0, 0, 0, 0
@@ -368,6 +383,31 @@ def choose_payment(g: np.ndarray, s: np.ndarray, p: int, claims: np.ndarray, n: 
             pile = s[hand + colour]
         if best < 0 or (locos, elsewhere, pile, colour) < (bk0, bk1, bk2, bk3):
             best, bk0, bk1, bk2, bk3 = claims[i], locos, elsewhere, pile, colour
+    return best
+
+
+@njit(cache=True)
+def _tunnel_payment(g: np.ndarray, s: np.ndarray, p: int, claims: np.ndarray, n: int, deficits: np.ndarray) -> int:
+    """``choose_payment`` for a tunnel: after the fewest locomotives, the colour the fewest
+    unseen cards match (the fewest extra cards expected), then as for any track."""
+    hand = hand_start(g, p)
+    best = -1
+    bk0, bk1, bk2, bk3 = 0, 0, 0, 0
+    bx = 0.0
+    unseen = np.zeros(L.KINDS, dtype=np.int64)
+    total = unseen_cards(g, s, p, unseen)
+    for i in range(n):
+        index = claims[i] - g[L.ID_CLAIM]
+        colour, cards = g[g[L.CLAIM_COLOUR] + index], g[g[L.CLAIM_CARDS] + index]
+        locos = g[g[L.CLAIM_LOCOS] + index]
+        if colour == L.LOCOMOTIVE:
+            elsewhere, pile = 0, 0
+        else:
+            elsewhere = max(0, cards - max(0, s[hand + colour] - deficits[colour]))
+            pile = s[hand + colour]
+        x = expected_extra(g, unseen, total, colour)
+        if best < 0 or (locos, x, elsewhere, pile, colour) < (bk0, bx, bk1, bk2, bk3):
+            best, bk0, bx, bk1, bk2, bk3 = claims[i], locos, x, elsewhere, pile, colour
     return best
 
 

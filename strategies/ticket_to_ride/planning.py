@@ -188,16 +188,18 @@ def plan_tickets(
     return best[1]
 
 
-def choose_payment(claims: Sequence[Claim], hand: Sequence[int], deficits: Sequence[int] | None = None) -> Claim:
+def choose_payment(claims: Sequence[Claim], hand: Sequence[int], deficits: Sequence[int] | None = None,
+                   extra: "Callable[[int], float] | None" = None) -> Claim:
     """Among payments for one track, the one that spends the fewest locomotives and, after that,
-    the fewest cards other planned tracks still need (``deficits``), then the smallest pile
-    that covers it (big piles are kept for long tracks of one colour)."""
+    (a tunnel, with ``extra``: a payment colour's expected extra cards) the fewest extra cards
+    expected, the fewest cards other planned tracks still need (``deficits``), then the
+    smallest pile that covers it (big piles are kept for long tracks of one colour)."""
     deficits = deficits or [0] * NUM_COLOURS
 
     def cost(a: Claim) -> tuple:
         needed_elsewhere = 0 if a.colour == LOCOMOTIVE else max(0, a.cards - max(0, hand[a.colour] - deficits[a.colour]))
         colour_pile = 0 if a.colour == LOCOMOTIVE else hand[a.colour]
-        return (a.locomotives, needed_elsewhere, colour_pile, a.colour)
+        return (a.locomotives, extra(a.colour) if extra else 0.0, needed_elsewhere, colour_pile, a.colour)
 
     return min(claims, key=cost)
 

@@ -184,8 +184,12 @@ class MCTS:
         if len(legal_actions) == 1:
             return SearchResult(legal_actions[0])
         anchor = self.planner.act(obs, legal_actions, rng)
-        # A tunnel's extra payment: the planner's answer (the cheapest payment, else decline).
-        if obs.phase in (Phase.SECOND_DRAW, Phase.TUNNEL) or (obs.phase == Phase.TURN and not self.search_turns):
+        if obs.phase == Phase.TUNNEL:
+            # Pay or decline, by play-outs from sampled deals: the planner's answer and the other
+            # one (the cheapest payment, listed first, or decline, listed last).
+            other = legal_actions[-1] if anchor != legal_actions[-1] else legal_actions[0]
+            return self._search(obs, [anchor, other], rng)
+        if obs.phase == Phase.SECOND_DRAW or (obs.phase == Phase.TURN and not self.search_turns):
             return SearchResult(anchor)
         candidates = self._candidates(obs, legal_actions, anchor)
         if len(candidates) == 1:

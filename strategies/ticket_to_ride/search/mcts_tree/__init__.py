@@ -186,9 +186,8 @@ class TreeSearch:
         # At every decision, as the planner: the network's features read the plan it keeps.
         logits, inputs = (None, None) if self.prior is None else self.prior.read(
             observation, legal_actions, view, self.planner.kept if self.share_plan else None)
-        # A tunnel's extra payment: the planner's answer (the cheapest payment, else decline).
-        if len(legal_actions) == 1 or observation.phase == Phase.TUNNEL or (
-                observation.phase == Phase.SECOND_DRAW and not self.search_second_draw):
+        # A tunnel's extra payment is searched like a turn: pay or decline by play-outs.
+        if len(legal_actions) == 1 or (observation.phase == Phase.SECOND_DRAW and not self.search_second_draw):
             return SearchResult(anchor, inputs=inputs)
         return self._search(observation, anchor, rng, prior=None if logits is None else (legal_actions, logits),
                             inputs=inputs, view=view)
