@@ -96,7 +96,7 @@ def test_an_entrant_is_its_validated_parameters_with_defaults_filled_in():
     entrants = [c.entrants[0] for c in configs]
     assert len({e.params_hash() for e in entrants}) == 1 and len({e.params_json() for e in entrants}) == 1
     assert entrants[0].params["ticket_bonus"] == 3.0 and isinstance(entrants[0].params["ticket_bonus"], float)
-    assert set(entrants[0].params) == {"ticket_bonus", "min_points", "locomotive_weight"}
+    assert set(entrants[0].params) == {"ticket_bonus", "min_points", "locomotive_weight", "stations"}
     assert len({c.identity_hash() for c in configs}) == 1
     assert entrants[0].name == "a"  # the name given stays the entrant's name
     game = configs[0].load_game()
